@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Top-level build for etw: the module (through Kbuild), libetw, etwctl, the
+# selftests, and the test and demo drivers.  `make help` lists the targets.
+
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+DESTDIR ?=
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wno-unused-parameter -Wstrict-prototypes -Wshadow
+CPPFLAGS += -Iuapi -Iuserlib/include -D_GNU_SOURCE
+
+# The kernel tree to build the module against: the running kernel's headers
+# when present, otherwise the cached test kernel (built on first use).
+KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
+	echo /lib/modules/$$(uname -r)/build; else scripts/build-kernel.sh; fi)
+# kselftest_harness.h, used by the selftests and the host tests.
+KSFT_INC ?= $(shell scripts/ksft-headers.sh)
+
+VERSION := 0.1.0
+SONAME := libetw.so.0
+
+LIB_SRCS := $(wildcard userlib/*.c)
+LIB_OBJS := $(LIB_SRCS:.c=.o)
+LIB_PIC_OBJS := $(LIB_SRCS:.c=.pic.o)
+CTL_SRCS := $(wildcard ctl/*.c)
+SELFTEST_SRCS := $(wildcard selftests/*_test.c)
+SELFTESTS := $(SELFTEST_SRCS:.c=)
+HOSTTEST_SRCS := $(wildcard userlib/tests/*_test.c ctl/tests/*_test.c)
+HOSTTESTS := $(HOSTTEST_SRCS:.c=)
+EXAMPLE_SRCS := $(wildcard ctl/examples/*.c)
+EXAMPLES := $(EXAMPLE_SRCS:.c=)
+
+.PHONY: all module lib ctl selftests hosttests examples check demo bench \
+	install modules_install clean help kernel
+
+all: module lib ctl selftests examples
+
+help:
+	@echo "make            build etw.ko, etw_test.ko, libetw, etwctl, selftests, examples"
+	@echo "make check      run every test (host tests, 6.1 build, KUnit and kselftests in the VM)"
+	@echo "make demo       the main job: record a trace in the VM and decode it"
+	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run)"
+	@echo "make kernel     build (or find) the cached test kernel and print its path"
+	@echo "make install    libetw, headers, libetw.pc and etwctl under DESTDIR/PREFIX"
+	@echo "make modules_install   install etw.ko into the KDIR kernel's module tree"
+
+kernel:
+	@scripts/build-kernel.sh
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# --- libetw ---------------------------------------------------------------
+lib: userlib/libetw.so userlib/libetw.a userlib/libetw.pc
+
+userlib/%.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
+userlib/%.pic.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -c -o $@ $<
+
+userlib/libetw.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+userlib/libetw.so: $(LIB_PIC_OBJS) userlib/libetw.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=userlib/libetw.map \
+		-o $@ $(LIB_PIC_OBJS) -lpthread
+	ln -sf libetw.so $(@D)/$(SONAME)
+
+userlib/libetw.pc: userlib/libetw.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)/etw|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# --- etwctl ---------------------------------------------------------------
+ctl: ctl/etwctl
+
+ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a
+	$(CC) $(CPPFLAGS) -Ictl $(CFLAGS) $(WARN) -o $@ $(CTL_SRCS) userlib/libetw.a -lpthread
+
+# --- tests ----------------------------------------------------------------
+# Selftests run in the VM and link libetw dynamically, as real programs do.
+selftests: $(SELFTESTS)
+
+selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
+	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) -Wno-shadow \
+		-o $@ $< -Luserlib -letw -lpthread -Wl,-rpath,'$$ORIGIN/../userlib'
+
+# Host tests cover pure user-space code and need no VM.
+hosttests: $(HOSTTESTS)
+
+HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Ictl $(CFLAGS) $(WARN) \
+	-Wno-shadow -DSHARED_DIR='"$(CURDIR)/../shared"'
+
+userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a
+	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a -lpthread
+
+ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(filter-out ctl/etwctl.c,$(CTL_SRCS))
+	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(filter-out ctl/etwctl.c,$(CTL_SRCS)) \
+		userlib/libetw.a -lpthread
+
+examples: $(EXAMPLES)
+
+ctl/examples/%: ctl/examples/%.c userlib/libetw.so
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -Luserlib -letw -lpthread \
+		-Wl,-rpath,'$$ORIGIN/../../userlib'
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh
+
+bench:
+	scripts/bench.sh
+
+# --- install --------------------------------------------------------------
+install: lib ctl
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/etw/linux $(DESTDIR)$(BINDIR)
+	install -m 644 userlib/libetw.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 userlib/libetw.so $(DESTDIR)$(LIBDIR)/libetw.so.$(VERSION)
+	ln -sf libetw.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libetw.so
+	install -m 644 userlib/include/*.h $(DESTDIR)$(INCLUDEDIR)/etw/
+	install -m 644 uapi/linux/etw.h $(DESTDIR)$(INCLUDEDIR)/etw/linux/
+	install -m 644 userlib/libetw.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 755 ctl/etwctl $(DESTDIR)$(BINDIR)/
+
+modules_install:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	rm -f userlib/*.o userlib/libetw.a userlib/libetw.so userlib/$(SONAME) userlib/libetw.pc
+	rm -f ctl/etwctl $(SELFTESTS) $(HOSTTESTS) $(EXAMPLES)
+	rm -rf build

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian 12 packages that building and testing etw need.
+# Cheap when everything is present: apt is only called for what is missing.
+set -euo pipefail
+
+packages=(
+	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio
+	xz-utils kmod pkg-config python3 sparse
+	linux-source-6.12 linux-headers-amd64
+	qemu-system-x86 busybox-static
+	mingw-w64
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f '${Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} = 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing packages: ${missing[*]}; run as root or install them" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,617 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * etw: Event Tracing for Windows' routing core for Linux.
+ *
+ * The ABI of /dev/etw.  Every argument struct starts with its size (struct
+ * versioning in the style of clone3/openat2: new members go at the end, the
+ * kernel zero-fills what an older caller did not pass and rejects non-zero
+ * bytes it does not know), uses fixed-width types and __u64 for user
+ * pointers, and has explicit padding that must be zero.  Unknown flags are
+ * rejected with EINVAL.  Documentation/abi.rst describes every call.
+ */
+#ifndef _UAPI_LINUX_ETW_H
+#define _UAPI_LINUX_ETW_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define ETW_ABI_VERSION			1
+
+/* Limits (the seeds' values; ETW_IOC_GET_INFO reports them). */
+#define ETW_MAX_GLOBAL_SESSIONS		64
+#define ETW_MAX_PRIVATE_SESSIONS	4	/* per process */
+#define ETW_MAX_SESSIONS_PER_PROVIDER	8	/* manifest/TraceLogging */
+#define ETW_MAX_SESSIONS_PER_CLASSIC	1
+#define ETW_MAX_EVENT_SIZE		0xffff	/* whole record, header included */
+#define ETW_MAX_DATA_DESCRIPTORS	128
+#define ETW_MAX_REGISTRATIONS		1024	/* per open file */
+#define ETW_MAX_TRAITS_SIZE		0xffff
+#define ETW_MAX_NAME_LEN		1024	/* bytes of a session name, NUL excluded */
+#define ETW_MAX_EVENT_ID_FILTER		64
+#define ETW_MAX_PID_FILTER		8
+#define ETW_MAX_FILTER_DATA		1024	/* schematized filter bytes */
+#define ETW_MAX_DISALLOW		64	/* GUIDs on one session's disallow list */
+#define ETW_MIN_BUFFER_KB		4
+#define ETW_MAX_BUFFER_KB		16384
+
+/* Log-file-mode bits the kernel acts on (values are ETW's). */
+#define ETW_MODE_REAL_TIME		0x00000100
+#define ETW_MODE_BUFFERING		0x00000400
+#define ETW_MODE_PRIVATE		0x00000800
+#define ETW_MODE_INDEPENDENT		0x08000000
+#define ETW_MODE_NO_PER_PROCESSOR	0x10000000
+
+/* Enable-time properties the kernel acts on (EVENT_ENABLE_PROPERTY_*). */
+#define ETW_ENABLE_IGNORE_KEYWORD_0	0x00000010
+#define ETW_ENABLE_PROVIDER_GROUP	0x00000020
+
+/* Control codes (EVENT_CONTROL_CODE_*). */
+#define ETW_CONTROL_DISABLE		0
+#define ETW_CONTROL_ENABLE		1
+#define ETW_CONTROL_CAPTURE_STATE	2
+
+/**
+ * struct etw_guid - a GUID in Windows' memory layout
+ * @data1: first field, little-endian
+ * @data2: second field
+ * @data3: third field
+ * @data4: the last eight bytes
+ */
+struct etw_guid {
+	__u32 data1;
+	__u16 data2;
+	__u16 data3;
+	__u8 data4[8];
+};
+
+/**
+ * struct etw_event_descriptor - EVENT_DESCRIPTOR, byte for byte
+ * @id: event id
+ * @version: event version
+ * @channel: channel
+ * @level: level, 0 (log always) to 255
+ * @opcode: opcode
+ * @task: task
+ * @keyword: 64-bit keyword mask
+ */
+struct etw_event_descriptor {
+	__u16 id;
+	__u8 version;
+	__u8 channel;
+	__u8 level;
+	__u8 opcode;
+	__u16 task;
+	__u64 keyword;
+};
+
+/* EVENT_DATA_DESCRIPTOR.Type values. */
+#define ETW_DATA_TYPE_PAYLOAD		0
+#define ETW_DATA_TYPE_EVENT_METADATA	1	/* becomes ext item EVENT_SCHEMA_TL */
+#define ETW_DATA_TYPE_PROVIDER_METADATA	2	/* becomes ext item PROV_TRAITS */
+#define ETW_DATA_TYPE_TIMESTAMP		3	/* 8-byte timestamp override */
+
+/**
+ * struct etw_data_descriptor - EVENT_DATA_DESCRIPTOR, byte for byte
+ * @ptr: user address of the data
+ * @size: bytes
+ * @type: ETW_DATA_TYPE_*; read only with %ETW_WRITE_DESC_TYPES
+ * @reserved1: must be zero when @type is read
+ * @reserved2: must be zero when @type is read
+ */
+struct etw_data_descriptor {
+	__u64 ptr;
+	__u32 size;
+	__u8 type;
+	__u8 reserved1;
+	__u16 reserved2;
+};
+
+/* ---------------------------------------------------------------------- */
+/* Buffer and record layout: ETL's, so that buffers go to files unchanged.  */
+
+#define ETW_BUFFER_HEADER_SIZE		0x48
+#define ETW_BUFFER_TYPE_GENERIC		0
+#define ETW_BUFFER_TYPE_HEADER		4
+#define ETW_BUFFER_FLAG_FLUSH_MARKER	0x0001
+#define ETW_BUFFER_FLAG_EVENTS_LOST	0x0002
+#define ETW_BUFFER_FLAG_PROC_INDEX	0x0020
+#define ETW_BUFFER_STATE_FLUSH		3
+
+/**
+ * struct etw_buffer_header - WMI_BUFFER_HEADER as written to ETL files
+ * @buffer_size: total bytes of the buffer
+ * @saved_offset: filled bytes, header included
+ * @current_offset: filled bytes, header included
+ * @reference_count: zero
+ * @timestamp: seal time, session clock
+ * @sequence_number: per session, increasing in seal order
+ * @clock: zero
+ * @processor_index: CPU whose events the buffer holds
+ * @logger_id: session logger id
+ * @state: %ETW_BUFFER_STATE_FLUSH
+ * @offset: filled bytes, header included
+ * @buffer_flag: ETW_BUFFER_FLAG_*
+ * @buffer_type: ETW_BUFFER_TYPE_*
+ * @events: number of records (etw's use of a field Windows leaves stale)
+ * @events_lost: events this CPU lost since the previous buffer was sealed
+ * @reserved: zero
+ *
+ * Unused bytes after @offset are 0xff, as Windows leaves them.
+ */
+struct etw_buffer_header {
+	__u32 buffer_size;
+	__u32 saved_offset;
+	__u32 current_offset;
+	__u32 reference_count;
+	__u64 timestamp;
+	__u64 sequence_number;
+	__u64 clock;
+	__u16 processor_index;
+	__u16 logger_id;
+	__u32 state;
+	__u32 offset;
+	__u16 buffer_flag;
+	__u16 buffer_type;
+	__u32 events;
+	__u32 events_lost;
+	__u64 reserved;
+};
+
+#define ETW_EVENT_HEADER_TYPE_64	0xc013
+#define ETW_EVENT_FLAG_EXTENDED_INFO	0x0001
+#define ETW_EVENT_FLAG_PRIVATE_SESSION	0x0002
+#define ETW_EVENT_FLAG_STRING_ONLY	0x0004
+#define ETW_EVENT_FLAG_CLASSIC_HEADER	0x0100
+
+/**
+ * struct etw_event_header - EVENT_HEADER as stored in buffers
+ * @size: record bytes (header, extended items and payload, unpadded)
+ * @header_type: %ETW_EVENT_HEADER_TYPE_64
+ * @flags: ETW_EVENT_FLAG_*
+ * @event_property: zero
+ * @thread_id: writer's thread id (in the initial pid namespace)
+ * @process_id: writer's process id (in the initial pid namespace)
+ * @timestamp: session clock, nanoseconds of CLOCK_MONOTONIC
+ * @provider_id: provider GUID
+ * @descriptor: the event descriptor
+ * @processor_time: zero
+ * @activity_id: activity GUID
+ *
+ * Records start 8-byte aligned.  With %ETW_EVENT_FLAG_EXTENDED_INFO,
+ * extended items (struct etw_ext_item) follow the header.
+ */
+struct etw_event_header {
+	__u16 size;
+	__u16 header_type;
+	__u16 flags;
+	__u16 event_property;
+	__u32 thread_id;
+	__u32 process_id;
+	__u64 timestamp;
+	struct etw_guid provider_id;
+	struct etw_event_descriptor descriptor;
+	__u64 processor_time;
+	struct etw_guid activity_id;
+};
+
+#define ETW_EXT_RELATED_ACTIVITYID	0x0001
+#define ETW_EXT_EVENT_SCHEMA_TL		0x000b
+#define ETW_EXT_PROV_TRAITS		0x000c
+#define ETW_EXT_LINKAGE			0x0001
+
+/**
+ * struct etw_ext_item - an extended data item inside a buffer
+ * @item_size: bytes of this item, header included, a multiple of 8
+ * @ext_type: ETW_EXT_*
+ * @linkage: %ETW_EXT_LINKAGE when another item follows
+ * @data_size: bytes of data after this header
+ */
+struct etw_ext_item {
+	__u16 item_size;
+	__u16 ext_type;
+	__u16 linkage;
+	__u16 data_size;
+};
+
+/* ---------------------------------------------------------------------- */
+/* ioctls */
+
+#define ETW_IOC_MAGIC			0xe7
+
+/**
+ * struct etw_info - what this module implements (ETW_IOC_GET_INFO)
+ * @size: in: bytes the caller passes
+ * @abi_version: %ETW_ABI_VERSION
+ * @features: zero for now; bits announce later extensions
+ * @max_global_sessions: %ETW_MAX_GLOBAL_SESSIONS
+ * @max_private_sessions: %ETW_MAX_PRIVATE_SESSIONS
+ * @max_sessions_per_provider: %ETW_MAX_SESSIONS_PER_PROVIDER
+ * @max_event_size: %ETW_MAX_EVENT_SIZE
+ * @max_data_descriptors: %ETW_MAX_DATA_DESCRIPTORS
+ * @max_registrations: %ETW_MAX_REGISTRATIONS
+ * @enable_map_size: bytes to mmap at %ETW_MMAP_ENABLE
+ * @clock_id: the clock of timestamps (CLOCK_MONOTONIC)
+ * @boot_offset_ns: CLOCK_REALTIME minus the session clock, now
+ */
+struct etw_info {
+	__u32 size;
+	__u32 abi_version;
+	__u64 features;
+	__u32 max_global_sessions;
+	__u32 max_private_sessions;
+	__u32 max_sessions_per_provider;
+	__u32 max_event_size;
+	__u32 max_data_descriptors;
+	__u32 max_registrations;
+	__u32 enable_map_size;
+	__u32 clock_id;
+	__s64 boot_offset_ns;
+};
+#define ETW_INFO_SIZE_VER0		56
+
+/* --- providers ---------------------------------------------------------- */
+
+#define ETW_REGISTER_CLASSIC		0x1	/* RegisterTraceGuids */
+
+/**
+ * struct etw_register_args - register a provider (ETW_IOC_REGISTER)
+ * @size: bytes the caller passes
+ * @flags: ETW_REGISTER_*
+ * @guid: provider GUID
+ * @cookie: returned in every notification for this registration
+ * @reg_id: out: registration id, valid on this file
+ * @enable_index: out: index of this registration's struct etw_enable_state
+ *	in the mapped enable area
+ */
+struct etw_register_args {
+	__u32 size;
+	__u32 flags;
+	struct etw_guid guid;
+	__u64 cookie;
+	__u32 reg_id;
+	__u32 enable_index;
+};
+#define ETW_REGISTER_ARGS_SIZE_VER0	40
+
+/**
+ * struct etw_traits_args - set a registration's traits (ETW_IOC_SET_TRAITS)
+ * @size: bytes the caller passes
+ * @reg_id: registration
+ * @traits_ptr: user address of the traits blob
+ * @traits_len: bytes at @traits_ptr; must equal the blob's own size
+ * @flags: zero
+ */
+struct etw_traits_args {
+	__u32 size;
+	__u32 reg_id;
+	__u64 traits_ptr;
+	__u32 traits_len;
+	__u32 flags;
+};
+#define ETW_TRAITS_ARGS_SIZE_VER0	24
+
+#define ETW_WRITE_RELATED_ACTIVITY	0x01	/* @related_activity_id is set */
+#define ETW_WRITE_DESC_TYPES		0x02	/* honour etw_data_descriptor.type */
+#define ETW_WRITE_STRING_ONLY		0x04	/* EventWriteString */
+#define ETW_WRITE_INPRIVATE		0x08	/* EVENT_WRITE_FLAG_INPRIVATE */
+
+/**
+ * struct etw_write_args - write one event (ETW_IOC_WRITE)
+ * @size: bytes the caller passes
+ * @reg_id: registration
+ * @descriptor: the event descriptor
+ * @activity_id: activity GUID (the thread's, or the one passed)
+ * @related_activity_id: with %ETW_WRITE_RELATED_ACTIVITY
+ * @flags: ETW_WRITE_*
+ * @data_count: entries at @data_ptr, at most %ETW_MAX_DATA_DESCRIPTORS
+ * @data_ptr: user address of struct etw_data_descriptor[@data_count]
+ * @exclude_mask: EventWriteEx's Filter: bits of sessions not to write to
+ *
+ * Return: 0 when every session the event was routed to recorded it (or it
+ * was routed to none); ENOBUFS when at least one dropped it for want of a
+ * free buffer (it is counted in that session's events_lost); E2BIG when the
+ * record would exceed %ETW_MAX_EVENT_SIZE; EMSGSIZE when it exceeds a
+ * target session's buffer.
+ */
+struct etw_write_args {
+	__u32 size;
+	__u32 reg_id;
+	struct etw_event_descriptor descriptor;
+	struct etw_guid activity_id;
+	struct etw_guid related_activity_id;
+	__u32 flags;
+	__u32 data_count;
+	__u64 data_ptr;
+	__u64 exclude_mask;
+};
+#define ETW_WRITE_ARGS_SIZE_VER0	80
+
+/**
+ * struct etw_enable_state - one registration's combined enable state
+ * @enabled: non-zero when at least one session enables the registration
+ * @level: the most verbose level of the enabling sessions, 0 mapped to 255
+ * @reserved: zero
+ * @seq: even while stable; odd while the kernel rewrites the entry
+ * @match_any: OR of the sessions' MatchAnyKeyword (0 normalised to ~0)
+ * @match_all: AND of the sessions' MatchAllKeyword
+ *
+ * An array of these, indexed by etw_register_args.enable_index, is mapped
+ * read-only at %ETW_MMAP_ENABLE.  The kernel updates an entry before it
+ * queues the matching notification.  Readers load @seq (acquire), the
+ * fields, then @seq again, and retry when it changed or is odd; a disabled
+ * check may read @enabled alone.
+ */
+struct etw_enable_state {
+	__u32 enabled;
+	__u8 level;
+	__u8 reserved[3];
+	__u32 seq;
+	__u32 reserved2;
+	__u64 match_any;
+	__u64 match_all;
+};
+
+#define ETW_MMAP_ENABLE			0
+
+/**
+ * struct etw_notification - an enable notification, read() from /dev/etw
+ * @size: bytes of this notification, filter data included
+ * @reg_id: registration
+ * @cookie: the registration's cookie
+ * @seq: acknowledge with ETW_IOC_ACK_NOTIFICATION once handled
+ * @control_code: ETW_CONTROL_* (the resulting aggregate for enable/disable)
+ * @level: aggregate level (255 for "all")
+ * @reserved: zero
+ * @match_any: aggregate MatchAnyKeyword
+ * @match_all: aggregate MatchAllKeyword
+ * @source_id: the controller's SourceId, or zero
+ * @filter_size: bytes of filter data that follow this struct
+ * @filter_count: number of EVENT_FILTER_HEADER blocks in it
+ *
+ * The filter data is a chain of EVENT_FILTER_HEADER blocks (one per
+ * session that passed schematized filter data), with InstanceId set to the
+ * session's bit for etw_write_args.exclude_mask and NextOffset linking them.
+ */
+struct etw_notification {
+	__u32 size;
+	__u32 reg_id;
+	__u64 cookie;
+	__u64 seq;
+	__u32 control_code;
+	__u8 level;
+	__u8 reserved[3];
+	__u64 match_any;
+	__u64 match_all;
+	struct etw_guid source_id;
+	__u32 filter_size;
+	__u32 filter_count;
+};
+
+/* --- sessions ----------------------------------------------------------- */
+
+/**
+ * struct etw_session_config - properties of a session
+ * @buffer_kb: bytes per buffer, in KiB (%ETW_MIN_BUFFER_KB..%ETW_MAX_BUFFER_KB)
+ * @min_buffers: buffers allocated at start (raised to 2 per buffer stream)
+ * @max_buffers: most buffers (raised to @min_buffers)
+ * @flush_timer_ms: seal partial buffers this often; 0 = never (1 s for
+ *	real-time sessions)
+ * @mode: ETW_MODE_* bits
+ * @reserved: zero
+ */
+struct etw_session_config {
+	__u32 buffer_kb;
+	__u32 min_buffers;
+	__u32 max_buffers;
+	__u32 flush_timer_ms;
+	__u32 mode;
+	__u32 reserved;
+};
+
+/**
+ * struct etw_session_stats - statistics, as EVENT_TRACE_PROPERTIES reports
+ * @buffers: buffers allocated (NumberOfBuffers)
+ * @free_buffers: allocated and unused (FreeBuffers)
+ * @events_lost: events that passed the filters and were not recorded
+ * @buffers_written: buffers sealed and handed to consumers
+ * @log_buffers_lost: always zero (the kernel writes no files)
+ * @realtime_buffers_lost: sealed buffers discarded with no consumer at stop
+ * @events_written: events recorded in buffers
+ * @buffers_overwritten: buffering-mode buffers reused before a flush
+ * @events_overwritten: events in those buffers
+ * @consumers: open consumer files
+ */
+struct etw_session_stats {
+	__u32 buffers;
+	__u32 free_buffers;
+	__u64 events_lost;
+	__u64 buffers_written;
+	__u64 log_buffers_lost;
+	__u64 realtime_buffers_lost;
+	__u64 events_written;
+	__u64 buffers_overwritten;
+	__u64 events_overwritten;
+	__u32 consumers;
+	__u32 reserved;
+};
+
+/**
+ * struct etw_session_args - start, query, update, stop or flush a session
+ * @size: bytes the caller passes
+ * @flags: zero
+ * @logger_id: in: the session (when @name is empty); out: its id
+ * @reserved: zero
+ * @name: NUL-terminated session name (case-insensitive, unique)
+ * @config: in (start, update) / out (query, stop)
+ * @stats: out (query, stop, flush, update)
+ * @owner_pid: out: for private sessions, the owning process; else 0
+ * @owner_uid: out: the uid that started the session
+ * @start_time_ns: out: session clock at start
+ *
+ * Sessions are named by @name or, when @name[0] is 0, by @logger_id.
+ */
+struct etw_session_args {
+	__u32 size;
+	__u32 flags;
+	__u32 logger_id;
+	__u32 reserved;
+	char name[ETW_MAX_NAME_LEN + 1];
+	__u8 pad[7];
+	struct etw_session_config config;
+	struct etw_session_stats stats;
+	__u32 owner_pid;
+	__u32 owner_uid;
+	__u64 start_time_ns;
+};
+
+/**
+ * struct etw_list_args - list sessions (ETW_IOC_LIST_SESSIONS)
+ * @size: bytes the caller passes
+ * @count: in: entries at @ids_ptr; out: sessions visible to the caller
+ * @ids_ptr: user address of a __u32 array receiving logger ids
+ */
+struct etw_list_args {
+	__u32 size;
+	__u32 count;
+	__u64 ids_ptr;
+};
+
+/**
+ * struct etw_enable_args - enable, disable or capture state
+ * @size: bytes the caller passes
+ * @logger_id: the session
+ * @control_code: ETW_CONTROL_*
+ * @level: session level for this provider (0 = all)
+ * @reserved: zero
+ * @properties: ETW_ENABLE_* bits
+ * @guid: provider (or provider group with %ETW_ENABLE_PROVIDER_GROUP)
+ * @source_id: passed to the provider's callback
+ * @match_any: MatchAnyKeyword (0 = all for manifest providers)
+ * @match_all: MatchAllKeyword
+ * @timeout_ms: wait this long for providers to handle the notification;
+ *	0 = do not wait
+ * @event_id_count: entries at @event_ids_ptr (0 = no event-ID filter)
+ * @event_ids_ptr: user address of __u16 event ids
+ * @event_ids_filter_in: 1: only the listed ids; 0: all but the listed ids
+ * @pid_count: entries at @pids_ptr (0 = no PID filter)
+ * @pids_ptr: user address of __u32 process ids
+ * @filter_data_ptr: user address of schematized filter data passed to
+ *	providers (an EVENT_FILTER_HEADER and its data)
+ * @filter_data_size: bytes at @filter_data_ptr
+ * @reserved2: zero
+ */
+struct etw_enable_args {
+	__u32 size;
+	__u32 logger_id;
+	__u32 control_code;
+	__u8 level;
+	__u8 reserved[3];
+	__u32 properties;
+	__u32 reserved1;
+	struct etw_guid guid;
+	struct etw_guid source_id;
+	__u64 match_any;
+	__u64 match_all;
+	__u32 timeout_ms;
+	__u32 event_id_count;
+	__u64 event_ids_ptr;
+	__u32 event_ids_filter_in;
+	__u32 pid_count;
+	__u64 pids_ptr;
+	__u64 filter_data_ptr;
+	__u32 filter_data_size;
+	__u32 reserved2;
+};
+#define ETW_ENABLE_ARGS_SIZE_VER0	120
+
+/**
+ * struct etw_disallow_args - set a session's group disallow list
+ * @size: bytes the caller passes
+ * @logger_id: the session
+ * @count: GUIDs at @guids_ptr (0 clears the list)
+ * @reserved: zero
+ * @guids_ptr: user address of struct etw_guid[@count]
+ */
+struct etw_disallow_args {
+	__u32 size;
+	__u32 logger_id;
+	__u32 count;
+	__u32 reserved;
+	__u64 guids_ptr;
+};
+
+/**
+ * struct etw_consume_args - open a consumer file for a session
+ * @size: bytes the caller passes
+ * @logger_id: the session
+ * @flags: O_CLOEXEC and O_NONBLOCK only
+ * @reserved: zero
+ *
+ * Return: a new file descriptor.  read() on it returns one whole sealed
+ * buffer per call (the buffer must hold config.buffer_kb KiB), 0 once the
+ * session has stopped and every buffer was read; poll() reports POLLIN.
+ */
+struct etw_consume_args {
+	__u32 size;
+	__u32 logger_id;
+	__u32 flags;
+	__u32 reserved;
+};
+
+/**
+ * struct etw_provider_info - one registration (ETW_IOC_LIST_PROVIDERS)
+ * @guid: provider GUID
+ * @pid: owning process
+ * @flags: ETW_REGISTER_*
+ * @group: provider group GUID from traits, zero when none
+ * @enabled: combined state
+ * @level: combined level
+ * @reserved: zero
+ * @match_any: combined MatchAnyKeyword
+ * @match_all: combined MatchAllKeyword
+ * @session_mask: bit n set when the session with logger id n + 1 is routed
+ */
+struct etw_provider_info {
+	struct etw_guid guid;
+	__u32 pid;
+	__u32 flags;
+	struct etw_guid group;
+	__u32 enabled;
+	__u8 level;
+	__u8 reserved[3];
+	__u64 match_any;
+	__u64 match_all;
+	__u64 session_mask;
+};
+
+/**
+ * struct etw_list_providers_args - list registrations
+ * @size: bytes the caller passes
+ * @count: in: entries at @info_ptr; out: registrations that exist
+ * @info_ptr: user address of struct etw_provider_info[@count]
+ */
+struct etw_list_providers_args {
+	__u32 size;
+	__u32 count;
+	__u64 info_ptr;
+};
+
+#define ETW_IOC_GET_INFO	_IOWR(ETW_IOC_MAGIC, 0x00, struct etw_info)
+#define ETW_IOC_NULL		_IO(ETW_IOC_MAGIC, 0x01)
+#define ETW_IOC_REGISTER	_IOWR(ETW_IOC_MAGIC, 0x10, struct etw_register_args)
+#define ETW_IOC_UNREGISTER	_IOW(ETW_IOC_MAGIC, 0x11, __u32)
+#define ETW_IOC_SET_TRAITS	_IOW(ETW_IOC_MAGIC, 0x12, struct etw_traits_args)
+#define ETW_IOC_WRITE		_IOW(ETW_IOC_MAGIC, 0x13, struct etw_write_args)
+#define ETW_IOC_ACK		_IOW(ETW_IOC_MAGIC, 0x14, __u64)
+#define ETW_IOC_LIST_PROVIDERS	_IOWR(ETW_IOC_MAGIC, 0x15, struct etw_list_providers_args)
+#define ETW_IOC_START		_IOWR(ETW_IOC_MAGIC, 0x20, struct etw_session_args)
+#define ETW_IOC_STOP		_IOWR(ETW_IOC_MAGIC, 0x21, struct etw_session_args)
+#define ETW_IOC_QUERY		_IOWR(ETW_IOC_MAGIC, 0x22, struct etw_session_args)
+#define ETW_IOC_UPDATE		_IOWR(ETW_IOC_MAGIC, 0x23, struct etw_session_args)
+#define ETW_IOC_FLUSH		_IOWR(ETW_IOC_MAGIC, 0x24, struct etw_session_args)
+#define ETW_IOC_LIST_SESSIONS	_IOWR(ETW_IOC_MAGIC, 0x25, struct etw_list_args)
+#define ETW_IOC_ENABLE		_IOW(ETW_IOC_MAGIC, 0x26, struct etw_enable_args)
+#define ETW_IOC_SET_DISALLOW	_IOW(ETW_IOC_MAGIC, 0x27, struct etw_disallow_args)
+#define ETW_IOC_CONSUME		_IOW(ETW_IOC_MAGIC, 0x28, struct etw_consume_args)
+
+#endif /* _UAPI_LINUX_ETW_H */
