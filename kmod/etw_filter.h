@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ETW's per-session filter predicates: pure functions of their arguments,
+ * used by the write path and by route building, and tested by KUnit.
+ */
+#ifndef _ETW_FILTER_H
+#define _ETW_FILTER_H
+
+#include <linux/types.h>
+#include <linux/etw.h>
+
+/**
+ * struct etw_level_kw - one session's level and keyword filter
+ * @level: session level, already mapped so that 0 reads as 255
+ * @ignore_keyword0: drop events whose keyword is 0
+ * @match_any: MatchAnyKeyword, already normalised (0 reads as ~0)
+ * @match_all: MatchAllKeyword
+ */
+struct etw_level_kw {
+	u8 level;
+	bool ignore_keyword0;
+	u64 match_any;
+	u64 match_all;
+};
+
+/**
+ * struct etw_id_filter - an event-ID filter
+ * @filter_in: true: only @ids pass; false: all but @ids pass
+ * @count: entries in @ids, sorted ascending, no duplicates
+ * @ids: the event ids
+ */
+struct etw_id_filter {
+	bool filter_in;
+	u16 count;
+	u16 ids[];
+};
+
+/**
+ * struct etw_combined - a registration's combined enable state
+ * @enabled: at least one session enables it
+ * @level: the most verbose session level (0 mapped to 255)
+ * @match_any: OR of the sessions' MatchAnyKeyword
+ * @match_all: AND of the sessions' MatchAllKeyword
+ */
+struct etw_combined {
+	bool enabled;
+	u8 level;
+	u64 match_any;
+	u64 match_all;
+};
+
+u8 etw_session_level(u8 level);
+u64 etw_session_match_any(u64 match_any, bool classic);
+bool etw_level_kw_match(const struct etw_level_kw *f, u8 level, u64 keyword);
+bool etw_event_id_match(const struct etw_id_filter *f, u16 id);
+int etw_id_filter_sort(u16 *ids, u16 count);
+bool etw_pid_filter_match(const u32 *pids, unsigned int count, u32 pid);
+void etw_combine_init(struct etw_combined *c);
+void etw_combine_add(struct etw_combined *c, const struct etw_level_kw *f);
+
+#endif /* _ETW_FILTER_H */

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of etw_filter.c: the level/keyword predicate with every
+ * special case, event-ID and PID filters, and how sessions combine.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+
+#include "../compat.h"
+#include "../etw_filter.h"
+
+struct etw_lk_case {
+	const char *name;
+	u8 session_level;	/* as passed by the controller */
+	u64 any;		/* as passed by the controller */
+	u64 all;
+	bool ignore_kw0;
+	u8 level;		/* the event's */
+	u64 keyword;
+	bool expect;
+};
+
+static const struct etw_lk_case etw_lk_cases[] = {
+	{ "level below session", 4, 0, 0, false, 3, 0x1, true },
+	{ "level equal to session", 4, 0, 0, false, 4, 0x1, true },
+	{ "level above session", 4, 0, 0, false, 5, 0x1, false },
+	{ "event level 0 always passes", 1, 0, 0, false, 0, 0x1, true },
+	{ "session level 0 means all", 0, 0, 0, false, 255, 0x1, true },
+	{ "session level 255", 255, 0, 0, false, 200, 0x1, true },
+	{ "keyword 0 passes any mask", 5, 0x10, 0x30, false, 5, 0, true },
+	{ "keyword 0 dropped with IGNORE_KEYWORD_0", 5, 0, 0, true, 5, 0, false },
+	{ "IGNORE_KEYWORD_0 keeps keyworded", 5, 0, 0, true, 5, 0x4, true },
+	{ "MatchAny 0 means all", 5, 0, 0, false, 5, 1ULL << 63, true },
+	{ "MatchAny hit", 5, 0x6, 0, false, 5, 0x4, true },
+	{ "MatchAny miss", 5, 0x6, 0, false, 5, 0x8, false },
+	{ "MatchAll subset passes", 5, 0x1, 0x3, false, 5, 0x7, true },
+	{ "MatchAll missing bit fails", 5, 0x1, 0x3, false, 5, 0x5, false },
+	{ "MatchAll alone does not replace MatchAny", 5, 0x8, 0x1, false, 5, 0x1, false },
+	{ "MatchAll applies when MatchAny is 0", 5, 0, 0x2, false, 5, 0x1, false },
+	{ "seed 003: local reads", 5, 0x1, 0x3, false, 5, 0x1 | 0x2, true },
+	{ "seed 003: remote reads excluded", 5, 0x1, 0x3, false, 5, 0x1 | 0x4, false },
+	{ "level and keyword both checked", 2, 0x1, 0, false, 3, 0x1, false },
+};
+
+static void etw_lk_desc(const struct etw_lk_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_lk, etw_lk_cases, etw_lk_desc);
+
+static void etw_level_kw_test(struct kunit *test)
+{
+	const struct etw_lk_case *c = test->param_value;
+	struct etw_level_kw f = {
+		.level = etw_session_level(c->session_level),
+		.ignore_keyword0 = c->ignore_kw0,
+		.match_any = etw_session_match_any(c->any, false),
+		.match_all = c->all,
+	};
+
+	KUNIT_EXPECT_EQ(test, etw_level_kw_match(&f, c->level, c->keyword),
+			c->expect);
+}
+
+static void etw_classic_match_any_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, etw_session_match_any(0, true), 0ULL);
+	KUNIT_EXPECT_EQ(test, etw_session_match_any(~0ULL, true), 0xffffffffULL);
+	KUNIT_EXPECT_EQ(test, etw_session_match_any(0, false), ~0ULL);
+	KUNIT_EXPECT_EQ(test, etw_session_match_any(0x30, false), 0x30ULL);
+}
+
+static struct etw_id_filter *etw_make_id_filter(struct kunit *test,
+						bool in, const u16 *ids, u16 n)
+{
+	struct etw_id_filter *f;
+
+	f = kunit_kzalloc(test, struct_size(f, ids, n), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	memcpy(f->ids, ids, n * sizeof(u16));
+	f->count = etw_id_filter_sort(f->ids, n);
+	f->filter_in = in;
+	return f;
+}
+
+static void etw_event_id_in_test(struct kunit *test)
+{
+	static const u16 ids[] = { 30, 10, 20, 10 };
+	struct etw_id_filter *f = etw_make_id_filter(test, true, ids, 4);
+
+	KUNIT_EXPECT_EQ(test, f->count, 3);
+	KUNIT_EXPECT_TRUE(test, etw_event_id_match(f, 10));
+	KUNIT_EXPECT_TRUE(test, etw_event_id_match(f, 30));
+	KUNIT_EXPECT_FALSE(test, etw_event_id_match(f, 15));
+	KUNIT_EXPECT_FALSE(test, etw_event_id_match(f, 0));
+}
+
+static void etw_event_id_out_test(struct kunit *test)
+{
+	static const u16 ids[] = { 7, 65535 };
+	struct etw_id_filter *f = etw_make_id_filter(test, false, ids, 2);
+
+	KUNIT_EXPECT_FALSE(test, etw_event_id_match(f, 7));
+	KUNIT_EXPECT_FALSE(test, etw_event_id_match(f, 65535));
+	KUNIT_EXPECT_TRUE(test, etw_event_id_match(f, 8));
+}
+
+static void etw_event_id_none_test(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, etw_event_id_match(NULL, 1234));
+}
+
+static void etw_pid_filter_test(struct kunit *test)
+{
+	static const u32 pids[] = { 100, 200 };
+
+	KUNIT_EXPECT_TRUE(test, etw_pid_filter_match(pids, 0, 5));
+	KUNIT_EXPECT_TRUE(test, etw_pid_filter_match(pids, 2, 200));
+	KUNIT_EXPECT_FALSE(test, etw_pid_filter_match(pids, 2, 300));
+}
+
+static void etw_combine_test(struct kunit *test)
+{
+	struct etw_level_kw a = { .level = 3, .match_any = 0x1, .match_all = 0x1 };
+	struct etw_level_kw b = { .level = 5, .match_any = 0x6, .match_all = 0x3 };
+	struct etw_combined c;
+
+	etw_combine_init(&c);
+	KUNIT_EXPECT_FALSE(test, c.enabled);
+	etw_combine_add(&c, &a);
+	etw_combine_add(&c, &b);
+	KUNIT_EXPECT_TRUE(test, c.enabled);
+	KUNIT_EXPECT_EQ(test, c.level, 5);
+	KUNIT_EXPECT_EQ(test, c.match_any, 0x7ULL);
+	KUNIT_EXPECT_EQ(test, c.match_all, 0x1ULL);
+}
+
+static void etw_combine_level0_test(struct kunit *test)
+{
+	struct etw_level_kw a = { .level = etw_session_level(0), .match_any = ~0ULL };
+	struct etw_level_kw b = { .level = 2, .match_any = 0x1 };
+	struct etw_combined c;
+
+	etw_combine_init(&c);
+	etw_combine_add(&c, &b);
+	etw_combine_add(&c, &a);
+	KUNIT_EXPECT_EQ(test, c.level, 255);
+	KUNIT_EXPECT_EQ(test, c.match_any, ~0ULL);
+}
+
+static struct kunit_case etw_filter_cases[] = {
+	KUNIT_CASE_PARAM(etw_level_kw_test, etw_lk_gen_params),
+	KUNIT_CASE(etw_classic_match_any_test),
+	KUNIT_CASE(etw_event_id_in_test),
+	KUNIT_CASE(etw_event_id_out_test),
+	KUNIT_CASE(etw_event_id_none_test),
+	KUNIT_CASE(etw_pid_filter_test),
+	KUNIT_CASE(etw_combine_test),
+	KUNIT_CASE(etw_combine_level0_test),
+	{}
+};
+
+static struct kunit_suite etw_filter_suite = {
+	.name = "etw_filter",
+	.test_cases = etw_filter_cases,
+};
+kunit_test_suite(etw_filter_suite);

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every test etw has.
+#   1. install what is missing, build (or reuse) the test kernel, build all;
+#   2. host tests (pure user-space code) and the test-harness self-tests;
+#   3. the module against Debian's stock 6.1 headers;
+#   4. one VM boot: KUnit (etw_test.ko), every kselftest, rmmod etw, and a
+#      scan of the whole console log;
+#   5. a summary per suite; the last line is "N passed, N failed, N skipped".
+#
+# ETW_INJECT_FAILURE=kunit|kselftest|warn makes one part fail on purpose.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+results=$top/build/check
+rm -rf "$results"
+mkdir -p "$results"
+start=$(date +%s)
+
+step() { echo "== $*" >&2; }
+
+step "dependencies"
+scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+step "test kernel"
+kdir=$(scripts/build-kernel.sh) || { echo "0 passed, 1 failed"; exit 1; }
+export KDIR_TEST=$kdir
+
+step "build"
+if ! make -s -j"$(nproc)" all KDIR="$kdir" KCFLAGS=-Werror > "$results/step-build.out" 2>&1; then
+	cat "$results/step-build.out" >&2
+	echo 1 > "$results/step-build.rc"
+	python3 scripts/testsum.py summarize "$results"
+	exit 1
+fi
+echo 0 > "$results/step-build.rc"
+
+step "host tests"
+make -s hosttests > "$results/step-hosttests-build.out" 2>&1
+echo $? > "$results/step-hosttests-build.rc"
+for t in userlib/tests/*_test ctl/tests/*_test; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	(cd "$(dirname "$t")" && timeout 600 "./$name") > "$results/host-$name.out" 2>&1
+	echo $? > "$results/host-$name.rc"
+done
+python3 scripts/tests/testsum_test.py > "$results/host-testsum_test.out" 2>&1
+echo $? > "$results/host-testsum_test.rc"
+
+step "module against Debian's 6.1 headers"
+scripts/build-6.1.sh > "$results/step-kmod-6.1-build.out" 2>&1
+echo $? > "$results/step-kmod-6.1-build.rc"
+
+step "VM: KUnit, kselftests, rmmod, console log"
+scripts/vm-run --log "$results/console.log" --timeout 1800 -- \
+	env ETW_INJECT_FAILURE="${ETW_INJECT_FAILURE:-}" \
+	sh /etw/selftests/run_vm_tests.sh > "$results/vm.out" 2>&1
+echo $? > "$results/vm.rc"
+
+step "summary (took $(($(date +%s) - start)) s; logs in $results)"
+python3 scripts/testsum.py summarize "$results"

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarise a `make check` run and scan the VM console log.
+
+    testsum.py summarize RESULTS_DIR
+
+RESULTS_DIR holds what scripts/check.sh collected:
+  host-NAME.out / host-NAME.rc    a host test binary (kselftest harness TAP)
+  step-NAME.rc [+ .out]           a single pass/fail step (a build, say)
+  vm.out, vm.rc, console.log      the guest stream, vm-run's status, the log
+
+Prints one line per suite and, last, "N passed, N failed, N skipped".
+Exits 1 when anything failed.
+"""
+import os
+import re
+import sys
+
+RESULT = re.compile(r'^(\s*)(ok|not ok) (\d+)(?: - | )?([^#]*?)\s*(?:#\s*(\w+)(.*))?$')
+KUNIT_TOTALS = re.compile(r'^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)')
+KSFT_TOTALS = re.compile(r'^# Totals: pass:(\d+) fail:(\d+) xfail:(\d+) '
+                         r'xpass:(\d+) skip:(\d+) error:(\d+)')
+
+# Console lines that fail a run whatever the tests said.
+BAD_CONSOLE = [
+    re.compile(p) for p in (
+        r'BUG: KASAN',
+        r'UBSAN:',
+        r'WARNING: (possible|suspicious|inconsistent|bad unlock|'
+        r'held lock|lock held|circular|nested lock)',
+        r'WARNING:',
+        r'BUG:',
+        r'Oops',
+        r'general protection fault',
+        r'Kernel panic',
+        r'INFO: task .* blocked for more than',
+        r'INFO: (possible|inconsistent|trying to register)',
+        r'kernel BUG at',
+        r'Call Trace:',
+        r'list_(add|del) corruption',
+        r'refcount_t: ',
+        r'kmemleak',
+        r'ODEBUG:',
+        r'stack-protector',
+    )
+]
+
+
+class Suite:
+    def __init__(self, name):
+        self.name = name
+        self.passed = 0
+        self.failed = 0
+        self.skipped = 0
+        self.failures = []
+
+    def add(self, ok, name, directive=None):
+        if directive and directive.upper() == 'SKIP':
+            self.skipped += 1
+        elif ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            self.failures.append(name)
+
+
+def parse_ktap_suite(name, text):
+    """Count one KUnit suite's debugfs results.
+
+    KUnit's own "# Totals:" line gives the counts (every parameter of a
+    parameterised case counts); the failed cases are named from the
+    results below the suite's own line.  Without a totals line (older
+    kernels), the cases one level below the suite are counted.
+    """
+    suite = Suite(name)
+    lines = text.splitlines()
+    results = [(len(m.group(1)), m) for m in map(RESULT.match, lines) if m]
+    if not results:
+        suite.add(False, name + ': no results')
+        return suite
+    indents = sorted({i for i, _ in results})
+    case_indent = indents[1] if len(indents) > 1 else indents[0]
+    for indent, m in results:
+        if indent == case_indent:
+            suite.add(m.group(2) == 'ok', m.group(4).strip(), m.group(5))
+    totals = [KUNIT_TOTALS.match(l) for l in lines]
+    totals = [m for m in totals if m]
+    if totals:
+        p, f, s, _ = (int(x) for x in totals[-1].groups())
+        suite.passed, suite.skipped = p, s
+        suite.failed = max(f, suite.failed)
+    top = [m for i, m in results if i == indents[0]]
+    if (len(indents) > 1 and top and top[-1].group(2) == 'not ok'
+            and not suite.failed):
+        suite.add(False, name + ': suite reported failure')
+    return suite
+
+
+def parse_ksft(name, text, rc):
+    """Count one kselftest_harness binary's results from its TAP."""
+    suite = Suite(name)
+    totals = None
+    for line in text.splitlines():
+        m = KSFT_TOTALS.match(line.strip())
+        if m:
+            totals = [int(x) for x in m.groups()]
+            continue
+        m = RESULT.match(line)
+        if m and not m.group(1):
+            suite.add(m.group(2) == 'ok', m.group(4).strip(), m.group(5))
+    if totals is None:
+        suite.add(False, '%s: no totals (crashed? exit %s)' % (name, rc))
+    elif rc not in (0, 4) and not suite.failed:
+        suite.add(False, '%s: exit status %s' % (name, rc))
+    return suite
+
+
+def scan_console(text):
+    """Return the console lines that report a kernel problem."""
+    bad = []
+    for line in text.splitlines():
+        if any(p.search(line) for p in BAD_CONSOLE):
+            bad.append(line.strip())
+    return bad
+
+
+def split_vm_output(text):
+    """Split the guest stream into KUnit suites, kselftests and markers."""
+    kunit, ksft, marks = {}, {}, {}
+    cur_kunit = cur_ksft = None
+    for line in text.splitlines(keepends=True):
+        s = line.strip()
+        if s.startswith('@@KUNIT-SUITE@@'):
+            cur_kunit = s.split()[1]
+            kunit[cur_kunit] = ''
+            continue
+        if s == '@@KUNIT-END@@':
+            cur_kunit = None
+            marks['kunit-end'] = True
+            continue
+        if s.startswith('@@KSFT-BEGIN@@'):
+            cur_ksft = s.split()[1]
+            ksft[cur_ksft] = ['', None]
+            continue
+        if s.startswith('@@KSFT-END@@'):
+            parts = s.split()
+            ksft[parts[1]][1] = int(parts[2])
+            cur_ksft = None
+            continue
+        if s.startswith('@@'):
+            parts = s.split()
+            marks[parts[0].strip('@')] = parts[1] if len(parts) > 1 else True
+            continue
+        if cur_kunit:
+            kunit[cur_kunit] += line
+        elif cur_ksft:
+            ksft[cur_ksft][0] += line
+    return kunit, ksft, marks
+
+
+def read(path, default=''):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except FileNotFoundError:
+        return default
+
+
+def summarize(d):
+    suites = []
+    for f in sorted(os.listdir(d)):
+        if f.startswith('host-') and f.endswith('.out'):
+            name = f[5:-4]
+            rc = int(read(os.path.join(d, 'host-%s.rc' % name), '1').strip() or 1)
+            suites.append(parse_ksft('host/' + name, read(os.path.join(d, f)), rc))
+    for f in sorted(os.listdir(d)):
+        if f.startswith('step-') and f.endswith('.rc'):
+            name = f[5:-3]
+            s = Suite('step/' + name)
+            s.add(read(os.path.join(d, f)).strip() == '0', name)
+            suites.append(s)
+    if os.path.exists(os.path.join(d, 'vm.rc')):
+        suites.extend(summarize_vm(d))
+    passed = sum(s.passed for s in suites)
+    failed = sum(s.failed for s in suites)
+    skipped = sum(s.skipped for s in suites)
+    for s in suites:
+        print('%-32s %4d passed, %d failed, %d skipped' %
+              (s.name, s.passed, s.failed, s.skipped))
+        for name in s.failures:
+            print('    FAILED: %s' % name)
+    print('%d passed, %d failed, %d skipped' % (passed, failed, skipped))
+    return 1 if failed else 0
+
+
+def summarize_vm(d):
+    out = read(os.path.join(d, 'vm.out'))
+    vm_rc = read(os.path.join(d, 'vm.rc')).strip()
+    kunit, ksft, marks = split_vm_output(out)
+    suites = []
+    boot = Suite('vm/boot')
+    boot.add('kunit-end' in marks, 'guest ran the tests (vm-run exit %s)' % vm_rc)
+    if 'KUNIT-INSMOD-FAILED' in marks:
+        boot.add(False, 'insmod etw_test.ko')
+    if 'KUNIT-RMMOD-FAILED' in marks:
+        boot.add(False, 'rmmod etw_test')
+    boot.add(marks.get('RMMOD') == '0', 'rmmod etw')
+    suites.append(boot)
+    for name, text in sorted(kunit.items()):
+        suites.append(parse_ktap_suite('kunit/' + name, text))
+    for name, (text, rc) in sorted(ksft.items()):
+        suites.append(parse_ksft('kselftest/' + name, text, rc))
+    log = Suite('vm/console-log')
+    bad = scan_console(read(os.path.join(d, 'console.log')))
+    log.add(not bad, 'console log clean' if not bad else
+            'console log reports: ' + ' | '.join(bad[:5]))
+    suites.append(log)
+    return suites
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == 'summarize':
+        return summarize(argv[2])
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the test VM (scripts/vm-run has loaded etw.ko): the KUnit
+# module, every kselftest, then the module unload.  Each part is framed by
+# @@ markers that scripts/testsum.py reads.
+#
+# Environment: ETW_INJECT_FAILURE=kunit|kselftest|warn fails one part on
+# purpose, to prove that the harness notices.  ETW_SELFTESTS limits the
+# kselftests to a space-separated list of names.
+
+kunit_params=
+[ "$ETW_INJECT_FAILURE" = kunit ] && kunit_params=inject_failure=1
+
+echo "@@KUNIT-BEGIN@@"
+if [ -e /lib/etw/etw_test.ko ]; then
+	if insmod /lib/etw/etw_test.ko $kunit_params; then
+		for d in /sys/kernel/debug/kunit/etw*; do
+			[ -e "$d/results" ] || continue
+			echo "@@KUNIT-SUITE@@ ${d##*/}"
+			cat "$d/results"
+		done
+		rmmod etw_test || echo "@@KUNIT-RMMOD-FAILED@@"
+	else
+		echo "@@KUNIT-INSMOD-FAILED@@"
+	fi
+fi
+echo "@@KUNIT-END@@"
+
+[ "$ETW_INJECT_FAILURE" = warn ] &&
+	echo "WARNING: CPU: 0 PID: 1 at injected by ETW_INJECT_FAILURE=warn" > /dev/kmsg
+
+tests=$ETW_SELFTESTS
+[ -n "$tests" ] || tests=$(cd /etw/selftests && ls *_test 2>/dev/null)
+for t in $tests; do
+	echo "@@KSFT-BEGIN@@ $t"
+	timeout 600 /etw/selftests/$t
+	echo "@@KSFT-END@@ $t $?"
+done
+
+rmmod etw
+echo "@@RMMOD@@ $?"
