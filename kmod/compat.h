@@ -19,11 +19,30 @@
 #define EXPORT_SYMBOL_IF_KUNIT(symbol)
 #endif
 
+/* <asm/unaligned.h> moved to <linux/unaligned.h> in 6.12. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 /* The namespace became a string literal in 6.13. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 #define ETW_IMPORT_KUNIT_NS() MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
 #else
 #define ETW_IMPORT_KUNIT_NS() MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
 #endif
+
+#include <linux/mm.h>
+
+/* vm_flags became read-only behind helpers in 6.3. */
+static inline void etw_vma_clear_maywrite(struct vm_area_struct *vma)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_clear(vma, VM_MAYWRITE);
+#else
+	vma->vm_flags &= ~VM_MAYWRITE;
+#endif
+}
 
 #endif /* _ETW_COMPAT_H */

@@ -1,14 +1,143 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw_dev.c - /dev/etw file operations and ioctl dispatch.
+ * etw_dev.c - /dev/etw: file operations, ioctl argument handling.
+ *
+ * Every ioctl argument struct starts with its size.  etw_args_in() reads
+ * it, bounds it (at least the first published size, at most a page) and
+ * copies with copy_struct_from_user(), so older callers get zeroes for new
+ * fields and newer callers get -E2BIG for non-zero fields this module does
+ * not know.  Results go back truncated to the caller's size.
  */
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "compat.h"
 #include "etw_internal.h"
+
+#define ETW_ENABLE_MAP_SIZE \
+	PAGE_ALIGN(ETW_MAX_REGISTRATIONS * sizeof(struct etw_enable_state))
+#define ETW_KNOWN_PROPERTIES \
+	(ETW_ENABLE_IGNORE_KEYWORD_0 | ETW_ENABLE_PROVIDER_GROUP)
+
+DEFINE_MUTEX(etw_mutex);
+
+static int etw_args_in(void *k, size_t ksize, size_t min,
+		       const void __user *u, u32 *usize)
+{
+	if (get_user(*usize, (const u32 __user *)u))
+		return -EFAULT;
+	if (*usize < min || *usize > PAGE_SIZE)
+		return -EINVAL;
+	return copy_struct_from_user(k, ksize, u, *usize);
+}
+
+static int etw_args_out(void __user *u, void *k, size_t ksize, u32 usize)
+{
+	u32 size = min_t(u32, usize, ksize);
+
+	/* The size field tells the caller how much is meaningful. */
+	*(u32 *)k = size;
+	return copy_to_user(u, k, size) ? -EFAULT : 0;
+}
+
+static void etw_file_free(struct kref *ref)
+{
+	struct etw_file *f = container_of(ref, struct etw_file, ref);
+
+	vfree(f->enable_map);
+	xa_destroy(&f->regs);
+	kfree(f);
+}
+
+/**
+ * etw_file_put() - drop a reference to an etw_file
+ * @f: the file
+ *
+ * Context: process context.
+ */
+void etw_file_put(struct etw_file *f)
+{
+	kref_put(&f->ref, etw_file_free);
+}
+
+static int etw_open(struct inode *inode, struct file *file)
+{
+	struct etw_file *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	if (!f)
+		return -ENOMEM;
+	f->enable_map = vmalloc_user(ETW_ENABLE_MAP_SIZE);
+	if (!f->enable_map) {
+		kfree(f);
+		return -ENOMEM;
+	}
+	kref_init(&f->ref);
+	xa_init_flags(&f->regs, XA_FLAGS_ALLOC1);
+	spin_lock_init(&f->nlock);
+	INIT_LIST_HEAD(&f->notifications);
+	init_waitqueue_head(&f->nwait);
+	file->private_data = f;
+	return 0;
+}
+
+static int etw_release(struct inode *inode, struct file *file)
+{
+	struct etw_file *f = file->private_data;
+	struct etw_reg *reg;
+	unsigned long id;
+
+	mutex_lock(&etw_mutex);
+	xa_for_each(&f->regs, id, reg) {
+		xa_erase(&f->regs, id);
+		etw_unregister_reg(reg);
+	}
+	f->nregs = 0;
+	etw_sessions_release_file(f);
+	mutex_unlock(&etw_mutex);
+	etw_notify_release(f);
+	etw_file_put(f);
+	return 0;
+}
+
+static ssize_t etw_read(struct file *file, char __user *buf, size_t len,
+			loff_t *ppos)
+{
+	return etw_notify_read(file->private_data, buf, len,
+			       file->f_flags & O_NONBLOCK);
+}
+
+static __poll_t etw_poll(struct file *file, poll_table *wait)
+{
+	struct etw_file *f = file->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(file, &f->nwait, wait);
+	spin_lock(&f->nlock);
+	if (!list_empty(&f->notifications))
+		mask = EPOLLIN | EPOLLRDNORM;
+	spin_unlock(&f->nlock);
+	return mask;
+}
+
+static int etw_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct etw_file *f = file->private_data;
+
+	if (vma->vm_pgoff != ETW_MMAP_ENABLE ||
+	    vma->vm_end - vma->vm_start > ETW_ENABLE_MAP_SIZE)
+		return -EINVAL;
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	etw_vma_clear_maywrite(vma);
+	return remap_vmalloc_range(vma, f->enable_map, 0);
+}
 
 static long etw_ioctl_get_info(void __user *uarg)
 {
@@ -16,39 +145,345 @@ static long etw_ioctl_get_info(void __user *uarg)
 	u32 usize;
 	int ret;
 
-	if (get_user(usize, (u32 __user *)uarg))
-		return -EFAULT;
-	if (usize < ETW_INFO_SIZE_VER0 || usize > PAGE_SIZE)
-		return -EINVAL;
-	ret = copy_struct_from_user(&info, sizeof(info), uarg, usize);
+	ret = etw_args_in(&info, sizeof(info), ETW_INFO_SIZE_VER0, uarg, &usize);
 	if (ret)
 		return ret;
+	memset(&info, 0, sizeof(info));
 	info.abi_version = ETW_ABI_VERSION;
-	info.features = 0;
 	info.max_global_sessions = ETW_MAX_GLOBAL_SESSIONS;
 	info.max_private_sessions = ETW_MAX_PRIVATE_SESSIONS;
 	info.max_sessions_per_provider = ETW_MAX_SESSIONS_PER_PROVIDER;
 	info.max_event_size = ETW_MAX_EVENT_SIZE;
 	info.max_data_descriptors = ETW_MAX_DATA_DESCRIPTORS;
 	info.max_registrations = ETW_MAX_REGISTRATIONS;
-	info.enable_map_size = 0;
+	info.enable_map_size = ETW_ENABLE_MAP_SIZE;
 	info.clock_id = CLOCK_MONOTONIC;
 	info.boot_offset_ns = ktime_get_real_ns() - ktime_get_ns();
-	info.size = min_t(u32, usize, sizeof(info));
-	if (copy_to_user(uarg, &info, info.size))
+	return etw_args_out(uarg, &info, sizeof(info), usize);
+}
+
+static long etw_ioctl_register(struct etw_file *f, void __user *uarg)
+{
+	struct etw_register_args a;
+	u32 usize;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_REGISTER_ARGS_SIZE_VER0, uarg, &usize);
+	if (ret)
+		return ret;
+	ret = etw_register(f, &a);
+	if (ret)
+		return ret;
+	ret = etw_args_out(uarg, &a, sizeof(a), usize);
+	if (ret)
+		etw_unregister(f, a.reg_id);
+	return ret;
+}
+
+static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
+{
+	struct etw_traits_args a;
+	u32 usize;
+	u8 *blob;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_TRAITS_ARGS_SIZE_VER0, uarg, &usize);
+	if (ret)
+		return ret;
+	if (a.flags)
+		return -EINVAL;
+	if (a.traits_len < 3 || a.traits_len > ETW_MAX_TRAITS_SIZE)
+		return -EBADMSG;
+	blob = memdup_user(u64_to_user_ptr(a.traits_ptr), a.traits_len);
+	if (IS_ERR(blob))
+		return PTR_ERR(blob);
+	ret = etw_set_traits(f, a.reg_id, blob, a.traits_len);
+	if (ret)
+		kfree(blob);
+	return ret;
+}
+
+static long etw_ioctl_write(struct etw_file *f, void __user *uarg)
+{
+	struct etw_write_args a;
+	int ret;
+
+	/* The common case, a caller of this ABI version, in one copy. */
+	if (copy_from_user(&a, uarg, sizeof(a)))
 		return -EFAULT;
+	if (a.size != sizeof(a)) {
+		u32 usize;
+
+		ret = etw_args_in(&a, sizeof(a), ETW_WRITE_ARGS_SIZE_VER0, uarg,
+				  &usize);
+		if (ret)
+			return ret;
+	}
+	return etw_write_user(f, &a);
+}
+
+static long etw_ioctl_session(struct etw_file *f, unsigned int cmd,
+			      void __user *uarg)
+{
+	struct etw_session_args *a;
+	u32 usize;
+	int ret;
+
+	a = kmalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	ret = etw_args_in(a, sizeof(*a), sizeof(*a), uarg, &usize);
+	if (ret)
+		goto out_free;
+	if (memchr_inv(a->pad, 0, sizeof(a->pad))) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+	if (cmd == ETW_IOC_START)
+		ret = etw_session_start(f, a);
+	else
+		ret = etw_session_control(f, cmd, a);
+	if (!ret)
+		ret = etw_args_out(uarg, a, sizeof(*a), usize);
+out_free:
+	kfree(a);
+	return ret;
+}
+
+static long etw_ioctl_list(struct etw_file *f, void __user *uarg)
+{
+	struct etw_list_args a;
+	u32 usize, n, *ids = NULL;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	if (ret)
+		return ret;
+	n = min_t(u32, a.count, ETW_MAX_GLOBAL_SESSIONS +
+		  ETW_MAX_PRIVATE_SESSIONS);
+	if (n) {
+		ids = kcalloc(n, sizeof(*ids), GFP_KERNEL);
+		if (!ids)
+			return -ENOMEM;
+	}
+	a.count = n;
+	etw_session_list(f, ids, &a.count);
+	ret = 0;
+	if (n && copy_to_user(u64_to_user_ptr(a.ids_ptr), ids,
+			      min(n, a.count) * sizeof(*ids)))
+		ret = -EFAULT;
+	kfree(ids);
+	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
+}
+
+static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
+{
+	struct etw_list_providers_args a;
+	struct etw_provider_info *info = NULL;
+	u32 usize, n;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	if (ret)
+		return ret;
+	n = min_t(u32, a.count, 4096);
+	if (n) {
+		info = kvcalloc(n, sizeof(*info), GFP_KERNEL);
+		if (!info)
+			return -ENOMEM;
+	}
+	a.count = n;
+	etw_list_providers(info, &a.count, etw_may_control());
+	ret = 0;
+	if (n && copy_to_user(u64_to_user_ptr(a.info_ptr), info,
+			      min(n, a.count) * sizeof(*info)))
+		ret = -EFAULT;
+	kvfree(info);
+	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
+}
+
+/* Copy an enable's filters in and check them; @e is filled. */
+static int etw_enable_filters(const struct etw_enable_args *a,
+			      struct etw_enable *e)
+{
+	u32 n = a->event_id_count;
+
+	if (n) {
+		if (n > ETW_MAX_EVENT_ID_FILTER || a->event_ids_filter_in > 1)
+			return -EINVAL;
+		e->ids = kzalloc(struct_size(e->ids, ids, n), GFP_KERNEL);
+		if (!e->ids)
+			return -ENOMEM;
+		if (copy_from_user(e->ids->ids, u64_to_user_ptr(a->event_ids_ptr),
+				   n * sizeof(u16)))
+			return -EFAULT;
+		e->ids->count = etw_id_filter_sort(e->ids->ids, n);
+		e->ids->filter_in = a->event_ids_filter_in;
+	} else if (a->event_ids_filter_in) {
+		return -EINVAL;
+	}
+	if (a->pid_count) {
+		if (a->pid_count > ETW_MAX_PID_FILTER)
+			return -EINVAL;
+		if (copy_from_user(e->pids, u64_to_user_ptr(a->pids_ptr),
+				   a->pid_count * sizeof(u32)))
+			return -EFAULT;
+		e->npids = a->pid_count;
+	}
+	if (a->filter_data_size) {
+		u32 size = a->filter_data_size;
+
+		/* One EVENT_FILTER_HEADER (24 bytes) whose Size says @size. */
+		if (size < 24 || size > ETW_MAX_FILTER_DATA)
+			return -EINVAL;
+		e->filter_data = memdup_user(u64_to_user_ptr(a->filter_data_ptr),
+					     size);
+		if (IS_ERR(e->filter_data)) {
+			int ret = PTR_ERR(e->filter_data);
+
+			e->filter_data = NULL;
+			return ret;
+		}
+		if (get_unaligned_le32(e->filter_data + 16) != size)
+			return -EINVAL;
+		e->filter_size = size;
+	}
 	return 0;
+}
+
+static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
+{
+	struct etw_enable *e = NULL;
+	struct etw_enable_args a;
+	struct etw_session *s;
+	struct etw_file **wf;
+	unsigned int nw, i;
+	u64 *ws;
+	u32 usize;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_ENABLE_ARGS_SIZE_VER0, uarg, &usize);
+	if (ret)
+		return ret;
+	if (memchr_inv(a.reserved, 0, sizeof(a.reserved)) || a.reserved1 ||
+	    a.reserved2 || (a.properties & ~ETW_KNOWN_PROPERTIES) ||
+	    a.control_code > ETW_CONTROL_CAPTURE_STATE)
+		return -EINVAL;
+	s = etw_session_find(f, a.logger_id);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	if ((a.properties & ETW_ENABLE_PROVIDER_GROUP) &&
+	    etw_session_is_private(s)) {
+		ret = -EINVAL;
+		goto out_put_session;
+	}
+	if (a.control_code == ETW_CONTROL_ENABLE) {
+		e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+		if (!e) {
+			ret = -ENOMEM;
+			goto out_put_session;
+		}
+		e->level = a.level;
+		e->properties = a.properties;
+		e->match_any = a.match_any;
+		e->match_all = a.match_all;
+		e->source_id = a.source_id;
+		ret = etw_enable_filters(&a, e);
+		if (ret) {
+			etw_enable_free(e);
+			goto out_put_session;
+		}
+	}
+	ret = etw_enable(s, &a, e, &wf, &ws, &nw);
+	if (!ret && nw)
+		ret = etw_notify_wait(wf, ws, nw, a.timeout_ms);
+	for (i = 0; i < nw; i++)
+		etw_file_put(wf[i]);
+	kfree(wf);
+	kfree(ws);
+out_put_session:
+	etw_session_put(s);
+	return ret;
+}
+
+static long etw_ioctl_disallow(struct etw_file *f, void __user *uarg)
+{
+	struct etw_disallow_args a;
+	struct etw_guid *guids = NULL;
+	u32 usize;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	if (ret)
+		return ret;
+	if (a.reserved || a.count > ETW_MAX_DISALLOW)
+		return -EINVAL;
+	if (a.count) {
+		guids = memdup_array_user(u64_to_user_ptr(a.guids_ptr), a.count,
+					  sizeof(*guids));
+		if (IS_ERR(guids))
+			return PTR_ERR(guids);
+	}
+	return etw_session_set_disallow(f, a.logger_id, guids, a.count);
+}
+
+static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
+{
+	struct etw_consume_args a;
+	u32 usize;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	if (ret)
+		return ret;
+	if (a.reserved)
+		return -EINVAL;
+	return etw_session_open_consumer(f, a.logger_id, a.flags);
 }
 
 static long etw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
+	struct etw_file *f = file->private_data;
 	void __user *uarg = (void __user *)arg;
+	u64 seq;
+	u32 id;
 
 	switch (cmd) {
+	case ETW_IOC_WRITE:
+		return etw_ioctl_write(f, uarg);
 	case ETW_IOC_NULL:
 		return 0;
 	case ETW_IOC_GET_INFO:
 		return etw_ioctl_get_info(uarg);
+	case ETW_IOC_REGISTER:
+		return etw_ioctl_register(f, uarg);
+	case ETW_IOC_UNREGISTER:
+		if (get_user(id, (u32 __user *)uarg))
+			return -EFAULT;
+		return etw_unregister(f, id);
+	case ETW_IOC_SET_TRAITS:
+		return etw_ioctl_set_traits(f, uarg);
+	case ETW_IOC_ACK:
+		if (get_user(seq, (u64 __user *)uarg))
+			return -EFAULT;
+		etw_notify_ack(f, seq);
+		return 0;
+	case ETW_IOC_LIST_PROVIDERS:
+		return etw_ioctl_list_providers(f, uarg);
+	case ETW_IOC_START:
+	case ETW_IOC_STOP:
+	case ETW_IOC_QUERY:
+	case ETW_IOC_UPDATE:
+	case ETW_IOC_FLUSH:
+		return etw_ioctl_session(f, cmd, uarg);
+	case ETW_IOC_LIST_SESSIONS:
+		return etw_ioctl_list(f, uarg);
+	case ETW_IOC_ENABLE:
+		return etw_ioctl_enable(f, uarg);
+	case ETW_IOC_SET_DISALLOW:
+		return etw_ioctl_disallow(f, uarg);
+	case ETW_IOC_CONSUME:
+		return etw_ioctl_consume(f, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -56,6 +491,11 @@ static long etw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 const struct file_operations etw_fops = {
 	.owner = THIS_MODULE,
+	.open = etw_open,
+	.release = etw_release,
+	.read = etw_read,
+	.poll = etw_poll,
+	.mmap = etw_mmap,
 	.unlocked_ioctl = etw_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,

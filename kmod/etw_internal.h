@@ -1,15 +1,428 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internal declarations shared by the files of etw.ko.
+ *
+ * Objects
+ * -------
+ * etw_file      one open /dev/etw: its provider registrations, the enable
+ *               area it maps, its notification queue, its private sessions.
+ * etw_reg       one registration of a provider GUID (user or in-kernel).
+ * etw_gentry    everything known about one GUID: the sessions enabling it
+ *               as a provider and as a provider group, its registrations
+ *               and its group members.  Exists while any of those does.
+ * etw_enable    one session's enable of one GUID (level, keywords, filters).
+ * etw_route     per registration, the RCU-published list of sessions its
+ *               events go to, with each session's filter, built from the
+ *               enables of its GUID and of its group.
+ * etw_session   a global or private session: per-CPU streams of buffers,
+ *               the sealed buffers waiting for consumers, statistics.
+ *
+ * Locking
+ * -------
+ * etw_mutex        Serialises every control operation: the session table,
+ *                  the GUID table and all etw_gentry/etw_enable contents,
+ *                  registration lists, disallow lists, route publication
+ *                  and enable-area updates.  Never held across a user copy.
+ * RCU              Protects the write path's lookups: etw_file.regs (xarray)
+ *                  and etw_reg.route.  Writers run the whole reserve, copy,
+ *                  commit sequence inside one RCU read section (with
+ *                  preemption off), so synchronize_rcu() after unpublishing
+ *                  a session's routes means no writer still uses it.
+ * etw_stream.lock  Raw, irq-safe: a stream's current buffer and loss count.
+ *                  Held only to reserve, cancel or seal, never to copy.
+ * etw_session.lock Irq-safe: the free, retained and delivered buffer lists
+ *                  and the consumer list.  Nests inside etw_stream.lock.
+ * etw_file.nlock   The notification queue and its sequence numbers.
+ *
+ * Order: etw_mutex -> etw_stream.lock -> etw_session.lock; etw_file.nlock
+ * and etw_ack_wq are leaves.
  */
 #ifndef _ETW_INTERNAL_H
 #define _ETW_INTERNAL_H
 
 #include <linux/fs.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <linux/etw.h>
 
+#include "etw_filter.h"
+
+struct etw_session;
+struct etw_kprovider;
+
 extern const struct file_operations etw_fops;
+extern struct mutex etw_mutex;
+extern wait_queue_head_t etw_ack_wq;
+
+/* --- files --------------------------------------------------------------- */
+
+/**
+ * struct etw_file - one open /dev/etw
+ * @ref: the open file and every waiter on its notifications
+ * @regs: registration id -> etw_reg; changed under etw_mutex, read under RCU
+ * @nregs: registrations on this file; protected by etw_mutex
+ * @enable_map: what user space maps at %ETW_MMAP_ENABLE; written under
+ *	etw_mutex
+ * @nlock: protects @notifications, @nqueued, @seq, @read_seq, @acked_seq
+ * @notifications: queued struct etw_notify, oldest first
+ * @nqueued: entries in @notifications
+ * @seq: last sequence number handed out
+ * @read_seq: highest sequence number read()
+ * @acked_seq: every notification up to this one is handled
+ * @nwait: read() and poll() wait here for notifications
+ * @released: the file was closed; protected by etw_mutex
+ */
+struct etw_file {
+	struct kref ref;
+	struct xarray regs;
+	unsigned int nregs;
+	struct etw_enable_state *enable_map;
+	spinlock_t nlock;
+	struct list_head notifications;
+	unsigned int nqueued;
+	u64 seq;
+	u64 read_seq;
+	u64 acked_seq;
+	wait_queue_head_t nwait;
+	bool released;
+};
+
+void etw_file_put(struct etw_file *f);
+
+/* --- providers ----------------------------------------------------------- */
+
+/**
+ * struct etw_route - where one registration's events go
+ * @rcu: freed after a grace period
+ * @count: entries in @e
+ * @e: one entry per target session
+ */
+struct etw_route {
+	struct rcu_head rcu;
+	unsigned int count;
+	struct etw_route_entry {
+		struct etw_session *session;
+		struct etw_level_kw lk;
+		const struct etw_id_filter *ids;
+		u64 instance_bit;
+	} e[];
+};
+
+/**
+ * struct etw_reg - one provider registration
+ * @id: registration id on its file (1-based); 0 for in-kernel providers
+ * @file: the file it belongs to, NULL for in-kernel providers
+ * @tgid: the registering process, NULL for in-kernel providers
+ * @guid: provider GUID
+ * @cookie: returned in notifications
+ * @classic: registered with RegisterTraceGuids semantics
+ * @gentry: the GUID's entry; protected by etw_mutex
+ * @gnode: on @gentry's registration list; protected by etw_mutex
+ * @group: the group's entry when the traits name one; protected by etw_mutex
+ * @mnode: on @group's member list; protected by etw_mutex
+ * @traits: the traits blob, set once; read by writers under RCU
+ * @traits_len: bytes of @traits
+ * @route: published route, NULL when no session takes the events
+ * @state: in-kernel providers' combined state (user ones use the file's
+ *	enable area)
+ * @kprov: the in-kernel provider wrapping this registration, or NULL
+ * @rcu: freed after a grace period
+ */
+struct etw_reg {
+	u32 id;
+	struct etw_file *file;
+	struct pid *tgid;
+	struct etw_guid guid;
+	u64 cookie;
+	bool classic;
+	struct etw_gentry *gentry;
+	struct list_head gnode;
+	struct etw_gentry *group;
+	struct list_head mnode;
+	const u8 *traits;
+	u16 traits_len;
+	struct etw_route __rcu *route;
+	struct etw_enable_state state;
+	struct etw_kprovider *kprov;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct etw_enable - one session's enable of one GUID
+ * @session: the session
+ * @slot: index in the GUID's table; its bit in EventWriteEx's filter
+ * @level: level as passed (0 = all)
+ * @properties: ETW_ENABLE_* bits
+ * @match_any: MatchAnyKeyword as passed
+ * @match_all: MatchAllKeyword as passed
+ * @stamp: enable order, for the classic one-session rule
+ * @source_id: passed to providers
+ * @ids: event-ID filter or NULL
+ * @npids: entries in @pids
+ * @pids: PID filter
+ * @filter_size: bytes of @filter_data
+ * @filter_data: schematized filter data for providers, or NULL
+ * @gone: on a list of unlinked enables freed after an RCU grace period
+ */
+struct etw_enable {
+	struct etw_session *session;
+	u8 slot;
+	u8 level;
+	u32 properties;
+	u64 match_any;
+	u64 match_all;
+	u64 stamp;
+	struct etw_guid source_id;
+	struct etw_id_filter *ids;
+	u32 npids;
+	u32 pids[ETW_MAX_PID_FILTER];
+	u32 filter_size;
+	u8 *filter_data;
+	struct list_head gone;
+};
+
+/**
+ * struct etw_gentry - what is known about one GUID
+ * @node: in the GUID hash table
+ * @guid: the GUID
+ * @enables: sessions enabling it as a provider
+ * @group_enables: sessions enabling it as a provider group
+ * @regs: registrations of it
+ * @members: registrations whose traits name it as their group
+ * @group_owner: uid of the first member; others need the same uid or
+ *	privilege to join (see etw_group_may_join())
+ *
+ * All fields are protected by etw_mutex.
+ */
+struct etw_gentry {
+	struct hlist_node node;
+	struct etw_guid guid;
+	struct etw_enable *enables[ETW_MAX_SESSIONS_PER_PROVIDER];
+	struct etw_enable *group_enables[ETW_MAX_SESSIONS_PER_PROVIDER];
+	struct list_head regs;
+	struct list_head members;
+	kuid_t group_owner;
+};
+
+int etw_register(struct etw_file *f, struct etw_register_args *a);
+int etw_unregister(struct etw_file *f, u32 reg_id);
+int etw_register_kernel(struct etw_reg *reg);
+void etw_unregister_kernel(struct etw_reg *reg);
+void etw_unregister_reg(struct etw_reg *reg);
+int etw_set_traits(struct etw_file *f, u32 reg_id, u8 *blob, u16 len);
+int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
+int etw_enable(struct etw_session *s, struct etw_enable_args *a,
+	       struct etw_enable *e, struct etw_file ***wf, u64 **ws,
+	       unsigned int *nw);
+void etw_provider_session_gone(struct etw_session *s);
+void etw_provider_regroup(struct etw_session *s);
+void etw_kprovider_notify(struct etw_reg *reg, u32 control,
+			  const struct etw_combined *c);
+int etw_list_providers(struct etw_provider_info *info, u32 *count,
+		       bool all);
+int etw_traits_parse(const u8 *blob, u32 len, struct etw_guid *group);
+void etw_enable_free(struct etw_enable *e);
+
+/* --- notifications ------------------------------------------------------- */
+
+int etw_notify(struct etw_reg *reg, u32 control, const struct etw_combined *c,
+	       const struct etw_guid *source, const u8 *filter, u32 fsize,
+	       u32 fcount, u64 *seq);
+void etw_notify_drop_reg(struct etw_file *f, struct etw_reg *reg);
+ssize_t etw_notify_read(struct etw_file *f, char __user *buf, size_t len,
+			bool nonblock);
+void etw_notify_ack(struct etw_file *f, u64 seq);
+long etw_notify_wait(struct etw_file **files, u64 *seqs, unsigned int n,
+		     u32 timeout_ms);
+void etw_notify_release(struct etw_file *f);
+
+/* --- sessions and buffers ------------------------------------------------ */
+
+/**
+ * struct etw_buffer - one buffer of a session
+ * @node: on the session's free, retained or delivered list; session lock
+ * @writers: the stream's reference while current, plus one per writer
+ *	that reserved space and has not committed; whoever drops it to 0
+ *	delivers the buffer
+ * @reserved: bytes reserved, header included; stream lock
+ * @events: records reserved, padding excluded; stream lock
+ * @cpu: stream the buffer serves
+ * @last_ts: newest timestamp handed out; stream lock
+ * @seq: sequence number, given when sealed
+ * @seal_ts: session clock when sealed
+ * @lost: events the stream lost before this buffer was sealed
+ * @dseq: delivery number; session lock
+ * @pending: consumers that have not read it yet; session lock
+ * @read_once: a consumer has read it; session lock
+ * @data: the buffer, struct etw_buffer_header first
+ */
+struct etw_buffer {
+	struct list_head node;
+	atomic_t writers;
+	u32 reserved;
+	u32 events;
+	u32 cpu;
+	u64 last_ts;
+	u64 seq;
+	u64 seal_ts;
+	u32 lost;
+	u64 dseq;
+	u32 pending;
+	bool read_once;
+	void *data;
+};
+
+/**
+ * struct etw_stream - one stream of buffers (per CPU, or one per session)
+ * @lock: protects @cur and @lost
+ * @cur: buffer being filled, or NULL
+ * @lost: events lost since @cur's predecessor was sealed
+ * @cpu: the CPU number recorded in this stream's buffers
+ */
+struct etw_stream {
+	raw_spinlock_t lock;
+	struct etw_buffer *cur;
+	u32 lost;
+	u32 cpu;
+};
+
+/**
+ * struct etw_session - a tracing session
+ * @ref: the session table, each consumer, each control operation in flight
+ * @logger_id: 1..64 for global sessions, above for private ones
+ * @name: unique case-insensitively among global sessions (private: within
+ *	the owning process)
+ * @cfg: properties, after adjustment; @cfg.flush_timer_ms may be updated
+ *	under etw_mutex
+ * @owner_file: private sessions: the /dev/etw file that started it
+ * @owner_tgid: private sessions: the owning process
+ * @owner_uid: who started it
+ * @start_ns: session clock at start
+ * @stopped: no longer routed to; set under etw_mutex and @lock
+ * @disallow: GUIDs excluded from group enables; protected by etw_mutex
+ * @ndisallow: entries in @disallow
+ * @node: on etw_private_sessions; protected by etw_mutex
+ * @buf_bytes: bytes per buffer
+ * @nstreams: entries in @streams
+ * @streams: the streams
+ * @lock: protects @free, @retained, @delivered, @consumers, @nbuffers,
+ *	@nfree, @dseq, @nconsumers
+ * @free: unused buffers
+ * @retained: buffering mode: sealed buffers kept until a flush
+ * @delivered: sealed buffers for consumers, oldest first
+ * @bufs: every buffer, for freeing
+ * @nbuffers: buffers allocated
+ * @nfree: entries on @free
+ * @nconsumers: open consumer files
+ * @dseq: delivery numbers handed out
+ * @seq: buffer sequence numbers handed out
+ * @cwait: consumers wait here
+ * @flush_work: the flush timer
+ * @events_lost: statistics, see struct etw_session_stats
+ * @events_written: statistics
+ * @buffers_written: statistics
+ * @rt_buffers_lost: statistics
+ * @buffers_overwritten: statistics
+ * @events_overwritten: statistics
+ */
+struct etw_session {
+	struct kref ref;
+	u16 logger_id;
+	char name[ETW_MAX_NAME_LEN + 1];
+	struct etw_session_config cfg;
+	struct etw_file *owner_file;
+	struct pid *owner_tgid;
+	kuid_t owner_uid;
+	u64 start_ns;
+	bool stopped;
+	struct etw_guid *disallow;
+	u32 ndisallow;
+	struct list_head node;
+	u32 buf_bytes;
+	unsigned int nstreams;
+	struct etw_stream *streams;
+	spinlock_t lock;
+	struct list_head free;
+	struct list_head retained;
+	struct list_head delivered;
+	struct etw_buffer *bufs;
+	u32 nbuffers;
+	u32 nfree;
+	u32 nconsumers;
+	u64 dseq;
+	atomic64_t seq;
+	wait_queue_head_t cwait;
+	struct delayed_work flush_work;
+	atomic64_t events_lost;
+	atomic64_t events_written;
+	atomic64_t buffers_written;
+	atomic64_t rt_buffers_lost;
+	atomic64_t buffers_overwritten;
+	atomic64_t events_overwritten;
+};
+
+static inline bool etw_session_is_private(const struct etw_session *s)
+{
+	return s->cfg.mode & ETW_MODE_PRIVATE;
+}
+
+static inline bool etw_session_independent(const struct etw_session *s)
+{
+	return s->cfg.mode & ETW_MODE_INDEPENDENT;
+}
 
 bool etw_may_control(void);
+int etw_session_start(struct etw_file *f, struct etw_session_args *a);
+int etw_session_control(struct etw_file *f, unsigned int cmd,
+			struct etw_session_args *a);
+int etw_session_list(struct etw_file *f, u32 *ids, u32 *count);
+struct etw_session *etw_session_find(struct etw_file *f, u32 logger_id);
+void etw_session_put(struct etw_session *s);
+int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
+			     struct etw_guid *guids, u32 count);
+int etw_session_open_consumer(struct etw_file *f, u32 logger_id, u32 flags);
+void etw_sessions_release_file(struct etw_file *f);
+bool etw_session_disallows(const struct etw_session *s,
+			   const struct etw_guid *guid);
+
+/* buffers (etw_buffer.c) */
+int etw_buffers_alloc(struct etw_session *s);
+void etw_buffers_free(struct etw_session *s);
+struct etw_buffer *etw_buffer_reserve(struct etw_session *s,
+				      struct etw_stream *st, u32 len,
+				      u32 *off, u64 *ts);
+void etw_buffer_commit(struct etw_session *s, struct etw_buffer *b);
+void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
+		       struct etw_buffer *b, u32 off, u32 len, u32 rec_len,
+		       bool lost);
+void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st);
+struct etw_stream *etw_session_stream(struct etw_session *s);
+void etw_session_seal_all(struct etw_session *s, bool only_nonempty);
+void etw_session_release_retained(struct etw_session *s);
+void etw_session_stats_fill(struct etw_session *s,
+			    struct etw_session_stats *st);
+ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
+			  char __user *ubuf, size_t len);
+bool etw_consumer_readable(struct etw_session *s, u64 cursor);
+u64 etw_consumer_attach(struct etw_session *s);
+void etw_consumer_detach(struct etw_session *s, u64 cursor);
+void etw_session_discard_unread(struct etw_session *s);
+
+/* the write path (etw_write.c) */
+int etw_write_user(struct etw_file *f, const struct etw_write_args *a);
+int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
+		     const struct etw_guid *activity,
+		     const struct etw_guid *related, u32 count,
+		     const struct etw_data_descriptor *data);
+int etw_write_init(void);
 
 #endif /* _ETW_INTERNAL_H */

@@ -199,6 +199,15 @@ struct etw_event_header {
 #define ETW_EXT_PROV_TRAITS		0x000c
 #define ETW_EXT_LINKAGE			0x0001
 
+/*
+ * Records of this provider are padding left where a write was abandoned
+ * after space had been reserved (a user page faulted, or another session
+ * could not take the event); consumers skip them.  They are not events.
+ * {6a1d0a7e-52f1-4c8b-9d5e-e7e70000f111}
+ */
+#define ETW_PADDING_PROVIDER { 0x6a1d0a7e, 0x52f1, 0x4c8b, \
+	{ 0x9d, 0x5e, 0xe7, 0xe7, 0x00, 0x00, 0xf1, 0x11 } }
+
 /**
  * struct etw_ext_item - an extended data item inside a buffer
  * @item_size: bytes of this item, header included, a multiple of 8
@@ -293,7 +302,6 @@ struct etw_traits_args {
 #define ETW_WRITE_RELATED_ACTIVITY	0x01	/* @related_activity_id is set */
 #define ETW_WRITE_DESC_TYPES		0x02	/* honour etw_data_descriptor.type */
 #define ETW_WRITE_STRING_ONLY		0x04	/* EventWriteString */
-#define ETW_WRITE_INPRIVATE		0x08	/* EVENT_WRITE_FLAG_INPRIVATE */
 
 /**
  * struct etw_write_args - write one event (ETW_IOC_WRITE)

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etw_buffer.c - a session's buffers: reserve, commit, seal, deliver.
+ *
+ * A buffer is filled by one stream (one CPU, or the whole session with
+ * ETW_MODE_NO_PER_PROCESSOR).  Writers reserve space under the stream's
+ * lock, copy without it, then commit.  Buffer.writers counts the stream's
+ * own reference (held while the buffer is current) plus one per writer
+ * between reserve and commit; sealing drops the stream's reference, and
+ * whoever drops the count to zero delivers the buffer, so a sealed buffer
+ * reaches consumers exactly once and only when every record is complete.
+ *
+ * Delivered buffers sit on session.delivered in delivery order.  Each
+ * consumer reads them in that order through a cursor (the next delivery
+ * number); a buffer goes back to the free list once it was read and no
+ * consumer still has to read it.  Buffers delivered while no consumer is
+ * open stay as a backlog for the first consumer that comes.  In buffering
+ * mode sealed buffers go to session.retained instead, and the oldest is
+ * reused when no buffer is free, until a flush or stop delivers them.
+ *
+ * Every event that passed a session's filters ends in exactly one of:
+ * a delivered buffer (events_written), events_lost, or, in buffering mode,
+ * events_overwritten.
+ */
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#include "compat.h"
+#include "etw_internal.h"
+
+static const struct etw_guid etw_padding_guid = ETW_PADDING_PROVIDER;
+
+/**
+ * etw_buffers_alloc() - allocate a session's buffers
+ * @s: the session, with @s->cfg and @s->buf_bytes set
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -ENOMEM.
+ */
+int etw_buffers_alloc(struct etw_session *s)
+{
+	u32 i, n = s->cfg.max_buffers;
+
+	s->bufs = kcalloc(n, sizeof(*s->bufs), GFP_KERNEL_ACCOUNT);
+	if (!s->bufs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct etw_buffer *b = &s->bufs[i];
+
+		b->data = kvmalloc(s->buf_bytes, GFP_KERNEL_ACCOUNT);
+		if (!b->data)
+			goto out_free_buffers;
+		memset(b->data, 0xff, s->buf_bytes);
+		list_add_tail(&b->node, &s->free);
+	}
+	s->nbuffers = n;
+	s->nfree = n;
+	return 0;
+
+out_free_buffers:
+	while (i--)
+		kvfree(s->bufs[i].data);
+	kfree(s->bufs);
+	s->bufs = NULL;
+	INIT_LIST_HEAD(&s->free);
+	return -ENOMEM;
+}
+
+/**
+ * etw_buffers_free() - free a session's buffers
+ * @s: the session; no writer or consumer uses it any more
+ *
+ * Context: process context.
+ */
+void etw_buffers_free(struct etw_session *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->nbuffers; i++)
+		kvfree(s->bufs[i].data);
+	kfree(s->bufs);
+	s->bufs = NULL;
+}
+
+/**
+ * etw_session_stream() - the stream the current CPU writes to
+ * @s: the session
+ *
+ * Context: preemption disabled.
+ * Return: the stream.
+ */
+struct etw_stream *etw_session_stream(struct etw_session *s)
+{
+	if (s->nstreams == 1)
+		return &s->streams[0];
+	return &s->streams[smp_processor_id()];
+}
+
+/* Fill the header of a buffer whose writers have all committed. */
+static void etw_buffer_finish(struct etw_session *s, struct etw_buffer *b)
+{
+	struct etw_buffer_header *h = b->data;
+
+	memset(h, 0, sizeof(*h));
+	h->buffer_size = s->buf_bytes;
+	h->saved_offset = b->reserved;
+	h->current_offset = b->reserved;
+	h->timestamp = b->seal_ts;
+	h->sequence_number = b->seq;
+	h->processor_index = b->cpu;
+	h->logger_id = s->logger_id;
+	h->state = ETW_BUFFER_STATE_FLUSH;
+	h->offset = b->reserved;
+	h->buffer_flag = ETW_BUFFER_FLAG_PROC_INDEX |
+			 (b->lost ? ETW_BUFFER_FLAG_EVENTS_LOST : 0);
+	h->buffer_type = ETW_BUFFER_TYPE_GENERIC;
+	h->events = b->events;
+	h->events_lost = b->lost;
+}
+
+static void etw_deliver_locked(struct etw_session *s, struct etw_buffer *b)
+{
+	lockdep_assert_held(&s->lock);
+	b->dseq = ++s->dseq;
+	b->pending = s->nconsumers;
+	b->read_once = false;
+	list_add_tail(&b->node, &s->delivered);
+	atomic64_inc(&s->buffers_written);
+	atomic64_add(b->events, &s->events_written);
+}
+
+static void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
+{
+	unsigned long flags;
+
+	etw_buffer_finish(s, b);
+	spin_lock_irqsave(&s->lock, flags);
+	if (s->cfg.mode & ETW_MODE_BUFFERING) {
+		list_add_tail(&b->node, &s->retained);
+		spin_unlock_irqrestore(&s->lock, flags);
+		return;
+	}
+	etw_deliver_locked(s, b);
+	spin_unlock_irqrestore(&s->lock, flags);
+	wake_up_interruptible(&s->cwait);
+}
+
+static void etw_buffer_put_writer(struct etw_session *s, struct etw_buffer *b)
+{
+	if (atomic_dec_and_test(&b->writers))
+		etw_buffer_deliver(s, b);
+}
+
+/* A buffering-mode ring reuses its oldest sealed buffer. */
+static struct etw_buffer *etw_buffer_overwrite_locked(struct etw_session *s)
+{
+	struct etw_buffer *b;
+	struct etw_buffer_header *h;
+
+	lockdep_assert_held(&s->lock);
+	b = list_first_entry_or_null(&s->retained, struct etw_buffer, node);
+	if (!b)
+		return NULL;
+	list_del(&b->node);
+	h = b->data;
+	atomic64_inc(&s->buffers_overwritten);
+	atomic64_add(h->events, &s->events_overwritten);
+	memset(b->data, 0xff, s->buf_bytes);
+	return b;
+}
+
+static struct etw_buffer *etw_buffer_get(struct etw_session *s)
+{
+	struct etw_buffer *b;
+
+	spin_lock(&s->lock);
+	b = list_first_entry_or_null(&s->free, struct etw_buffer, node);
+	if (b) {
+		list_del(&b->node);
+		s->nfree--;
+	} else if (s->cfg.mode & ETW_MODE_BUFFERING) {
+		b = etw_buffer_overwrite_locked(s);
+	}
+	spin_unlock(&s->lock);
+	return b;
+}
+
+static void etw_buffer_seal_locked(struct etw_session *s,
+				   struct etw_stream *st, struct etw_buffer *b)
+{
+	u64 now = ktime_get_ns();
+
+	lockdep_assert_held(&st->lock);
+	st->cur = NULL;
+	b->seq = atomic64_inc_return(&s->seq);
+	b->seal_ts = max(now, b->last_ts);
+	b->lost = st->lost;
+	st->lost = 0;
+}
+
+/**
+ * etw_stream_count_lost() - count one event a stream could not record
+ * @s: the session
+ * @st: the stream
+ *
+ * Context: any.
+ */
+void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&st->lock, flags);
+	st->lost++;
+	raw_spin_unlock_irqrestore(&st->lock, flags);
+	atomic64_inc(&s->events_lost);
+}
+
+/**
+ * etw_buffer_reserve() - reserve space for one record
+ * @s: the session
+ * @st: the stream (the writer's CPU's, see etw_session_stream())
+ * @len: bytes, a multiple of 8, at most the buffer's payload
+ * @off: out: offset of the record in the buffer
+ * @ts: out: the record's timestamp, not older than any before it in the
+ *	buffer
+ *
+ * A full current buffer is sealed and replaced by a free one.  The caller
+ * must commit or cancel the reservation.
+ *
+ * Context: any; takes @st->lock and @s->lock with interrupts off.
+ * Return: the buffer, or NULL when no buffer is free (nothing counted).
+ */
+struct etw_buffer *etw_buffer_reserve(struct etw_session *s,
+				      struct etw_stream *st, u32 len,
+				      u32 *off, u64 *ts)
+{
+	struct etw_buffer *b, *sealed = NULL;
+	unsigned long flags;
+	u64 now;
+
+	raw_spin_lock_irqsave(&st->lock, flags);
+	b = st->cur;
+	if (!b || b->reserved + len > s->buf_bytes) {
+		if (b) {
+			etw_buffer_seal_locked(s, st, b);
+			sealed = b;
+		}
+		b = etw_buffer_get(s);
+		if (!b) {
+			raw_spin_unlock_irqrestore(&st->lock, flags);
+			goto out_put_sealed;
+		}
+		b->reserved = ETW_BUFFER_HEADER_SIZE;
+		b->events = 0;
+		b->cpu = st->cpu;
+		b->last_ts = 0;
+		atomic_set(&b->writers, 1);
+		st->cur = b;
+	}
+	*off = b->reserved;
+	b->reserved += len;
+	b->events++;
+	atomic_inc(&b->writers);
+	now = max(ktime_get_ns(), b->last_ts);
+	b->last_ts = now;
+	*ts = now;
+	raw_spin_unlock_irqrestore(&st->lock, flags);
+out_put_sealed:
+	if (sealed)
+		etw_buffer_put_writer(s, sealed);
+	return b;
+}
+
+/**
+ * etw_buffer_commit() - the record at a reservation is complete
+ * @s: the session
+ * @b: the buffer etw_buffer_reserve() returned
+ *
+ * Context: any.
+ */
+void etw_buffer_commit(struct etw_session *s, struct etw_buffer *b)
+{
+	etw_buffer_put_writer(s, b);
+}
+
+/**
+ * etw_buffer_cancel() - abandon a reservation
+ * @s: the session
+ * @st: the stream the reservation was made on
+ * @b: the buffer
+ * @off: the reservation's offset
+ * @len: the reservation's length
+ * @rec_len: the record's unpadded length
+ * @lost: count the event lost (false when the write will be retried)
+ *
+ * The space is given back when nothing was reserved after it; otherwise
+ * it becomes a padding record (%ETW_PADDING_PROVIDER) that consumers skip.
+ *
+ * Context: any.
+ */
+void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
+		       struct etw_buffer *b, u32 off, u32 len, u32 rec_len,
+		       bool lost)
+{
+	struct etw_event_header *h = b->data + off;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&st->lock, flags);
+	b->events--;
+	if (lost)
+		st->lost++;
+	if (st->cur == b && b->reserved == off + len) {
+		b->reserved = off;
+		memset(h, 0xff, len);
+	} else {
+		memset(h, 0, len);
+		h->size = rec_len;
+		h->header_type = ETW_EVENT_HEADER_TYPE_64;
+		h->provider_id = etw_padding_guid;
+	}
+	raw_spin_unlock_irqrestore(&st->lock, flags);
+	if (lost)
+		atomic64_inc(&s->events_lost);
+	etw_buffer_put_writer(s, b);
+}
+
+/**
+ * etw_session_seal_all() - seal every stream's current buffer
+ * @s: the session
+ * @only_nonempty: leave buffers that hold no record (the flush timer)
+ *
+ * Context: any.
+ */
+void etw_session_seal_all(struct etw_session *s, bool only_nonempty)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nstreams; i++) {
+		struct etw_stream *st = &s->streams[i];
+		struct etw_buffer *b;
+		unsigned long flags;
+
+		raw_spin_lock_irqsave(&st->lock, flags);
+		b = st->cur;
+		if (b && (!only_nonempty || b->events))
+			etw_buffer_seal_locked(s, st, b);
+		else
+			b = NULL;
+		raw_spin_unlock_irqrestore(&st->lock, flags);
+		if (b)
+			etw_buffer_put_writer(s, b);
+	}
+}
+
+/**
+ * etw_session_release_retained() - buffering mode: deliver the ring
+ * @s: the session
+ *
+ * Context: any.
+ */
+void etw_session_release_retained(struct etw_session *s)
+{
+	struct etw_buffer *b, *tmp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	list_for_each_entry_safe(b, tmp, &s->retained, node) {
+		list_del(&b->node);
+		etw_deliver_locked(s, b);
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	wake_up_interruptible(&s->cwait);
+}
+
+/* Give a buffer nobody needs back to the free list. */
+static void etw_buffer_recycle(struct etw_session *s, struct etw_buffer *b)
+{
+	unsigned long flags;
+
+	memset(b->data, 0xff, s->buf_bytes);
+	spin_lock_irqsave(&s->lock, flags);
+	list_add_tail(&b->node, &s->free);
+	s->nfree++;
+	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+/**
+ * etw_session_discard_unread() - at stop, drop what no consumer can read
+ * @s: the stopped session
+ *
+ * With no consumer open, the delivered backlog is lost: its buffers count
+ * as realtime_buffers_lost and their events move from events_written to
+ * events_lost.
+ *
+ * Context: process context.
+ */
+void etw_session_discard_unread(struct etw_session *s)
+{
+	struct etw_buffer *b, *tmp;
+	unsigned long flags;
+	LIST_HEAD(gone);
+
+	spin_lock_irqsave(&s->lock, flags);
+	if (s->nconsumers) {
+		spin_unlock_irqrestore(&s->lock, flags);
+		return;
+	}
+	list_for_each_entry_safe(b, tmp, &s->delivered, node) {
+		struct etw_buffer_header *h = b->data;
+
+		list_move_tail(&b->node, &gone);
+		atomic64_inc(&s->rt_buffers_lost);
+		atomic64_dec(&s->buffers_written);
+		atomic64_sub(h->events, &s->events_written);
+		atomic64_add(h->events, &s->events_lost);
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	list_for_each_entry_safe(b, tmp, &gone, node) {
+		list_del(&b->node);
+		etw_buffer_recycle(s, b);
+	}
+}
+
+/**
+ * etw_session_stats_fill() - a session's statistics
+ * @s: the session
+ * @st: out
+ *
+ * Context: any.
+ */
+void etw_session_stats_fill(struct etw_session *s, struct etw_session_stats *st)
+{
+	unsigned long flags;
+
+	memset(st, 0, sizeof(*st));
+	spin_lock_irqsave(&s->lock, flags);
+	st->buffers = s->nbuffers;
+	st->free_buffers = s->nfree;
+	st->consumers = s->nconsumers;
+	spin_unlock_irqrestore(&s->lock, flags);
+	st->events_lost = atomic64_read(&s->events_lost);
+	st->buffers_written = atomic64_read(&s->buffers_written);
+	st->realtime_buffers_lost = atomic64_read(&s->rt_buffers_lost);
+	st->events_written = atomic64_read(&s->events_written);
+	st->buffers_overwritten = atomic64_read(&s->buffers_overwritten);
+	st->events_overwritten = atomic64_read(&s->events_overwritten);
+}
+
+/**
+ * etw_consumer_attach() - a consumer opens: it will read the backlog first
+ * @s: the session
+ *
+ * Context: any.
+ * Return: the consumer's cursor.
+ */
+u64 etw_consumer_attach(struct etw_session *s)
+{
+	struct etw_buffer *b;
+	unsigned long flags;
+	u64 cursor;
+
+	spin_lock_irqsave(&s->lock, flags);
+	list_for_each_entry(b, &s->delivered, node)
+		b->pending++;
+	b = list_first_entry_or_null(&s->delivered, struct etw_buffer, node);
+	cursor = b ? b->dseq : s->dseq + 1;
+	s->nconsumers++;
+	spin_unlock_irqrestore(&s->lock, flags);
+	return cursor;
+}
+
+/* Drop one consumer's claim on @b; true when the buffer can be recycled. */
+static bool etw_buffer_unclaim_locked(struct etw_session *s,
+				      struct etw_buffer *b)
+{
+	lockdep_assert_held(&s->lock);
+	b->pending--;
+	if (b->pending || !b->read_once)
+		return false;
+	list_del(&b->node);
+	return true;
+}
+
+/**
+ * etw_consumer_detach() - a consumer closes
+ * @s: the session
+ * @cursor: its cursor
+ *
+ * Context: process context.
+ */
+void etw_consumer_detach(struct etw_session *s, u64 cursor)
+{
+	struct etw_buffer *b, *tmp;
+	unsigned long flags;
+	LIST_HEAD(gone);
+
+	spin_lock_irqsave(&s->lock, flags);
+	list_for_each_entry_safe(b, tmp, &s->delivered, node) {
+		if (b->dseq < cursor)
+			continue;
+		if (etw_buffer_unclaim_locked(s, b))
+			list_add_tail(&b->node, &gone);
+	}
+	s->nconsumers--;
+	spin_unlock_irqrestore(&s->lock, flags);
+	list_for_each_entry_safe(b, tmp, &gone, node) {
+		list_del(&b->node);
+		etw_buffer_recycle(s, b);
+	}
+}
+
+static struct etw_buffer *etw_next_locked(struct etw_session *s, u64 cursor)
+{
+	struct etw_buffer *b;
+
+	lockdep_assert_held(&s->lock);
+	list_for_each_entry(b, &s->delivered, node)
+		if (b->dseq >= cursor)
+			return b;
+	return NULL;
+}
+
+/**
+ * etw_consumer_readable() - has a consumer something to read
+ * @s: the session
+ * @cursor: the consumer's cursor
+ *
+ * Context: any.
+ * Return: true when a buffer waits or the session stopped (end of file).
+ */
+bool etw_consumer_readable(struct etw_session *s, u64 cursor)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&s->lock, flags);
+	ret = etw_next_locked(s, cursor) || s->stopped;
+	spin_unlock_irqrestore(&s->lock, flags);
+	return ret;
+}
+
+/**
+ * etw_consumer_read() - copy the next delivered buffer to a consumer
+ * @s: the session
+ * @cursor: the consumer's cursor, advanced past the buffer read
+ * @ubuf: user buffer
+ * @len: its size, at least the session's buffer size
+ *
+ * Context: process context.
+ * Return: bytes copied (the whole buffer), 0 at end of a stopped session,
+ * -EAGAIN when nothing waits, -EINVAL for a short @len, -EFAULT.
+ */
+ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
+			  char __user *ubuf, size_t len)
+{
+	struct etw_buffer *b;
+	unsigned long flags;
+	bool recycle;
+
+	if (len < s->buf_bytes)
+		return -EINVAL;
+	spin_lock_irqsave(&s->lock, flags);
+	b = etw_next_locked(s, *cursor);
+	if (!b) {
+		bool stopped = s->stopped;
+
+		spin_unlock_irqrestore(&s->lock, flags);
+		return stopped ? 0 : -EAGAIN;
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	/* Our pending claim keeps @b on the delivered list meanwhile. */
+	if (copy_to_user(ubuf, b->data, s->buf_bytes))
+		return -EFAULT;
+
+	spin_lock_irqsave(&s->lock, flags);
+	b->read_once = true;
+	*cursor = b->dseq + 1;
+	recycle = etw_buffer_unclaim_locked(s, b);
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (recycle)
+		etw_buffer_recycle(s, b);
+	return s->buf_bytes;
+}

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etw_session.c - the session table and session control.
+ *
+ * Global sessions (logger ids 1..64) need etw_may_control() for every
+ * operation and outlive the process that started them.  Private sessions
+ * (ETW_MODE_PRIVATE, logger ids above 64) need no privilege, are visible
+ * only to their process, at most ETW_MAX_PRIVATE_SESSIONS per process,
+ * and stop when the /dev/etw file that started them is closed.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/idr.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "compat.h"
+#include "etw_internal.h"
+
+#define ETW_DEFAULT_BUFFER_KB		64
+#define ETW_DEFAULT_RT_FLUSH_MS		1000
+#define ETW_MAX_SESSION_BYTES		(256UL << 20)
+#define ETW_MAX_PRIVATE_BYTES		(32UL << 20)
+#define ETW_FIRST_PRIVATE_ID		(ETW_MAX_GLOBAL_SESSIONS + 1)
+#define ETW_KNOWN_MODES			(ETW_MODE_REAL_TIME | ETW_MODE_BUFFERING | \
+					 ETW_MODE_PRIVATE | ETW_MODE_INDEPENDENT | \
+					 ETW_MODE_NO_PER_PROCESSOR)
+
+/* Protected by etw_mutex. */
+static struct etw_session *etw_globals[ETW_MAX_GLOBAL_SESSIONS];
+static LIST_HEAD(etw_privates);
+static DEFINE_IDA(etw_private_ids);
+
+static void etw_session_free(struct kref *ref)
+{
+	struct etw_session *s = container_of(ref, struct etw_session, ref);
+
+	etw_buffers_free(s);
+	kfree(s->streams);
+	kfree(s->disallow);
+	put_pid(s->owner_tgid);
+	kfree(s);
+	module_put(THIS_MODULE);
+}
+
+/**
+ * etw_session_put() - drop a session reference
+ * @s: the session
+ *
+ * Context: process context.
+ */
+void etw_session_put(struct etw_session *s)
+{
+	kref_put(&s->ref, etw_session_free);
+}
+
+static bool etw_session_visible(const struct etw_session *s)
+{
+	if (etw_session_is_private(s))
+		return s->owner_tgid == task_tgid(current);
+	return true;
+}
+
+static struct etw_session *etw_find_locked(u32 logger_id, const char *name)
+{
+	struct etw_session *s;
+	int i;
+
+	lockdep_assert_held(&etw_mutex);
+	list_for_each_entry(s, &etw_privates, node) {
+		if (!etw_session_is_private(s) || !etw_session_visible(s))
+			continue;
+		if (name[0] ? !strcasecmp(s->name, name) : s->logger_id == logger_id)
+			return s;
+	}
+	for (i = 0; i < ETW_MAX_GLOBAL_SESSIONS; i++) {
+		s = etw_globals[i];
+		if (!s)
+			continue;
+		if (name[0] ? !strcasecmp(s->name, name) : s->logger_id == logger_id)
+			return s;
+	}
+	return NULL;
+}
+
+/* Find a session the caller may control; returns a reference. */
+static struct etw_session *etw_lookup(u32 logger_id, const char *name, int *err)
+{
+	struct etw_session *s;
+
+	mutex_lock(&etw_mutex);
+	s = etw_find_locked(logger_id, name);
+	if (s && !etw_session_is_private(s) && !etw_may_control()) {
+		mutex_unlock(&etw_mutex);
+		*err = -EPERM;
+		return NULL;
+	}
+	if (s)
+		kref_get(&s->ref);
+	mutex_unlock(&etw_mutex);
+	*err = s ? 0 : -ENOENT;
+	return s;
+}
+
+/**
+ * etw_session_find() - a session by logger id, for the caller
+ * @f: the caller's file
+ * @logger_id: the session
+ *
+ * Context: process context; takes etw_mutex.
+ * Return: a referenced session, or an ERR_PTR: -ENOENT when it does not
+ * exist or is another process's private session, -EPERM for a global
+ * session without privilege.
+ */
+struct etw_session *etw_session_find(struct etw_file *f, u32 logger_id)
+{
+	struct etw_session *s;
+	int err;
+
+	s = etw_lookup(logger_id, "", &err);
+	return s ?: ERR_PTR(err);
+}
+
+static int etw_config_check(struct etw_session_config *c, bool private)
+{
+	u64 bytes, limit = private ? ETW_MAX_PRIVATE_BYTES : ETW_MAX_SESSION_BYTES;
+	u32 streams;
+
+	if (c->reserved || (c->mode & ~ETW_KNOWN_MODES))
+		return -EINVAL;
+	if ((c->mode & ETW_MODE_BUFFERING) && (c->mode & ETW_MODE_REAL_TIME))
+		return -EINVAL;
+	if ((c->mode & ETW_MODE_PRIVATE) &&
+	    (c->mode & (ETW_MODE_INDEPENDENT | ETW_MODE_REAL_TIME)))
+		return -EINVAL;
+	if (!c->buffer_kb)
+		c->buffer_kb = ETW_DEFAULT_BUFFER_KB;
+	if (c->buffer_kb > ETW_MAX_BUFFER_KB)
+		return -EINVAL;
+	c->buffer_kb = max_t(u32, c->buffer_kb, ETW_MIN_BUFFER_KB);
+	streams = (c->mode & ETW_MODE_NO_PER_PROCESSOR) ? 1 : nr_cpu_ids;
+	c->min_buffers = max(c->min_buffers, 2 * streams);
+	if (c->mode & ETW_MODE_BUFFERING)
+		c->max_buffers = c->min_buffers;
+	c->max_buffers = max(c->max_buffers, c->min_buffers);
+	bytes = (u64)c->buffer_kb * 1024;
+	if (bytes * c->min_buffers > limit)
+		return -EINVAL;
+	c->max_buffers = min_t(u64, c->max_buffers, div64_u64(limit, bytes));
+	if (!c->flush_timer_ms && (c->mode & ETW_MODE_REAL_TIME))
+		c->flush_timer_ms = ETW_DEFAULT_RT_FLUSH_MS;
+	if (c->mode & ETW_MODE_BUFFERING)
+		c->flush_timer_ms = 0;
+	return 0;
+}
+
+static void etw_flush_work(struct work_struct *work)
+{
+	struct etw_session *s = container_of(to_delayed_work(work),
+					     struct etw_session, flush_work);
+	u32 ms = READ_ONCE(s->cfg.flush_timer_ms);
+
+	etw_session_seal_all(s, true);
+	if (ms && !READ_ONCE(s->stopped))
+		schedule_delayed_work(&s->flush_work, msecs_to_jiffies(ms));
+}
+
+static struct etw_session *etw_session_alloc(const struct etw_session_args *a)
+{
+	struct etw_session *s;
+	unsigned int i;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return NULL;
+	kref_init(&s->ref);
+	strscpy(s->name, a->name, sizeof(s->name));
+	s->cfg = a->config;
+	s->buf_bytes = a->config.buffer_kb * 1024;
+	s->owner_uid = current_uid();
+	INIT_LIST_HEAD(&s->node);
+	spin_lock_init(&s->lock);
+	INIT_LIST_HEAD(&s->free);
+	INIT_LIST_HEAD(&s->retained);
+	INIT_LIST_HEAD(&s->delivered);
+	init_waitqueue_head(&s->cwait);
+	INIT_DELAYED_WORK(&s->flush_work, etw_flush_work);
+	s->nstreams = (s->cfg.mode & ETW_MODE_NO_PER_PROCESSOR) ? 1 : nr_cpu_ids;
+	s->streams = kcalloc(s->nstreams, sizeof(*s->streams), GFP_KERNEL_ACCOUNT);
+	if (!s->streams)
+		goto out_free_session;
+	for (i = 0; i < s->nstreams; i++) {
+		raw_spin_lock_init(&s->streams[i].lock);
+		s->streams[i].cpu = i;
+	}
+	if (etw_buffers_alloc(s))
+		goto out_free_streams;
+	return s;
+
+out_free_streams:
+	kfree(s->streams);
+out_free_session:
+	kfree(s);
+	return NULL;
+}
+
+static int etw_private_count(void)
+{
+	struct etw_session *s;
+	int n = 0;
+
+	list_for_each_entry(s, &etw_privates, node)
+		n += s->owner_tgid == task_tgid(current);
+	return n;
+}
+
+/* Give @s a logger id and make it findable. */
+static int etw_session_insert(struct etw_file *f, struct etw_session *s)
+{
+	int i, id;
+
+	lockdep_assert_held(&etw_mutex);
+	if (etw_session_is_private(s)) {
+		struct etw_session *o;
+
+		list_for_each_entry(o, &etw_privates, node)
+			if (o->owner_tgid == task_tgid(current) &&
+			    !strcasecmp(o->name, s->name))
+				return -EEXIST;
+		if (etw_private_count() >= ETW_MAX_PRIVATE_SESSIONS)
+			return -ENOSPC;
+		id = ida_alloc_range(&etw_private_ids, ETW_FIRST_PRIVATE_ID,
+				     U16_MAX - 1, GFP_KERNEL);
+		if (id < 0)
+			return id == -ENOSPC ? -ENOSPC : id;
+		s->logger_id = id;
+		s->owner_file = f;
+		s->owner_tgid = get_pid(task_tgid(current));
+		list_add_tail(&s->node, &etw_privates);
+		return 0;
+	}
+	for (i = 0; i < ETW_MAX_GLOBAL_SESSIONS; i++)
+		if (etw_globals[i] && !strcasecmp(etw_globals[i]->name, s->name))
+			return -EEXIST;
+	for (i = 0; i < ETW_MAX_GLOBAL_SESSIONS; i++) {
+		if (!etw_globals[i]) {
+			etw_globals[i] = s;
+			s->logger_id = i + 1;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+static void etw_session_fill(struct etw_session *s, struct etw_session_args *a)
+{
+	a->logger_id = s->logger_id;
+	strscpy(a->name, s->name, sizeof(a->name));
+	a->config = s->cfg;
+	etw_session_stats_fill(s, &a->stats);
+	a->owner_pid = s->owner_tgid ? pid_nr(s->owner_tgid) : 0;
+	a->owner_uid = from_kuid_munged(current_user_ns(), s->owner_uid);
+	a->start_time_ns = s->start_ns;
+}
+
+static int etw_name_check(const struct etw_session_args *a)
+{
+	size_t len = strnlen(a->name, sizeof(a->name));
+
+	if (len == sizeof(a->name))
+		return -ENAMETOOLONG;
+	return memchr_inv(a->name + len, 0, sizeof(a->name) - len) ? -EINVAL : 0;
+}
+
+/**
+ * etw_session_start() - ETW_IOC_START
+ * @f: the caller's file (owner of a private session)
+ * @a: the arguments; filled in with the started session
+ *
+ * Context: process context, may sleep; takes etw_mutex.
+ * Return: 0, -EINVAL (bad name, flags or properties), -ENAMETOOLONG,
+ * -EPERM (global without privilege), -EEXIST (name in use), -ENOSPC (64
+ * global or 4 private sessions), -ENOMEM.
+ */
+int etw_session_start(struct etw_file *f, struct etw_session_args *a)
+{
+	bool private = a->config.mode & ETW_MODE_PRIVATE;
+	struct etw_session *s;
+	int ret;
+
+	if (a->flags || a->reserved || !a->name[0])
+		return -EINVAL;
+	ret = etw_name_check(a);
+	if (ret)
+		return ret;
+	ret = etw_config_check(&a->config, private);
+	if (ret)
+		return ret;
+	if (!private && !etw_may_control())
+		return -EPERM;
+	s = etw_session_alloc(a);
+	if (!s)
+		return -ENOMEM;
+
+	mutex_lock(&etw_mutex);
+	ret = etw_session_insert(f, s);
+	if (ret) {
+		mutex_unlock(&etw_mutex);
+		etw_buffers_free(s);
+		kfree(s->streams);
+		kfree(s);
+		return ret;
+	}
+	__module_get(THIS_MODULE);
+	s->start_ns = ktime_get_ns();
+	if (s->cfg.flush_timer_ms)
+		schedule_delayed_work(&s->flush_work,
+				      msecs_to_jiffies(s->cfg.flush_timer_ms));
+	etw_session_fill(s, a);
+	mutex_unlock(&etw_mutex);
+	return 0;
+}
+
+/* Stop @s: unroute it, seal and hand out its buffers, unlist it. */
+static void etw_session_stop_locked(struct etw_session *s)
+{
+	unsigned long flags;
+
+	lockdep_assert_held(&etw_mutex);
+	spin_lock_irqsave(&s->lock, flags);
+	WRITE_ONCE(s->stopped, true);
+	spin_unlock_irqrestore(&s->lock, flags);
+	etw_provider_session_gone(s);
+	cancel_delayed_work_sync(&s->flush_work);
+	etw_session_seal_all(s, true);
+	etw_session_release_retained(s);
+	etw_session_discard_unread(s);
+	wake_up_interruptible(&s->cwait);
+	if (etw_session_is_private(s)) {
+		list_del_init(&s->node);
+		ida_free(&etw_private_ids, s->logger_id);
+	} else {
+		etw_globals[s->logger_id - 1] = NULL;
+	}
+}
+
+static int etw_session_update(struct etw_session *s,
+			      const struct etw_session_config *c)
+{
+	struct etw_session_config *cur = &s->cfg;
+	u32 mode_change = c->mode ^ cur->mode;
+
+	if (c->reserved || (c->buffer_kb && c->buffer_kb != cur->buffer_kb) ||
+	    (c->min_buffers && c->min_buffers != cur->min_buffers) ||
+	    (c->max_buffers && c->max_buffers != cur->max_buffers))
+		return -EINVAL;
+	if (c->mode && (mode_change & ~ETW_MODE_REAL_TIME))
+		return -EINVAL;
+	if (c->mode && etw_session_is_private(s) && mode_change)
+		return -EINVAL;
+	if (c->mode && (c->mode & ETW_MODE_REAL_TIME) &&
+	    (cur->mode & ETW_MODE_BUFFERING))
+		return -EINVAL;
+	if (c->mode)
+		cur->mode = c->mode;
+	if (c->flush_timer_ms && !(cur->mode & ETW_MODE_BUFFERING)) {
+		WRITE_ONCE(cur->flush_timer_ms, c->flush_timer_ms);
+		mod_delayed_work(system_wq, &s->flush_work,
+				 msecs_to_jiffies(c->flush_timer_ms));
+	}
+	return 0;
+}
+
+/**
+ * etw_session_control() - stop, query, update or flush a session
+ * @f: the caller's file
+ * @cmd: ETW_IOC_STOP, _QUERY, _UPDATE or _FLUSH
+ * @a: the arguments, naming the session; filled in on return
+ *
+ * Context: process context, may sleep; takes etw_mutex.
+ * Return: 0, -ENOENT, -EPERM, -EINVAL (update of something that cannot
+ * change, non-zero reserved fields).
+ */
+int etw_session_control(struct etw_file *f, unsigned int cmd,
+			struct etw_session_args *a)
+{
+	struct etw_session *s;
+	int ret;
+
+	if (a->flags || a->reserved || memchr_inv(a->pad, 0, sizeof(a->pad)))
+		return -EINVAL;
+	ret = etw_name_check(a);
+	if (ret)
+		return ret;
+	s = etw_lookup(a->logger_id, a->name, &ret);
+	if (!s)
+		return ret;
+
+	mutex_lock(&etw_mutex);
+	if (s->stopped) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	switch (cmd) {
+	case ETW_IOC_STOP:
+		etw_session_stop_locked(s);
+		etw_session_fill(s, a);
+		mutex_unlock(&etw_mutex);
+		etw_session_put(s);	/* the table's reference */
+		etw_session_put(s);
+		return 0;
+	case ETW_IOC_UPDATE:
+		ret = etw_session_update(s, &a->config);
+		break;
+	case ETW_IOC_FLUSH:
+		etw_session_seal_all(s, true);
+		etw_session_release_retained(s);
+		break;
+	default:
+		break;
+	}
+	if (!ret)
+		etw_session_fill(s, a);
+out_unlock:
+	mutex_unlock(&etw_mutex);
+	etw_session_put(s);
+	return ret;
+}
+
+/**
+ * etw_session_list() - logger ids of the sessions visible to the caller
+ * @f: the caller's file
+ * @ids: out: up to @count ids
+ * @count: in: room in @ids; out: sessions visible
+ *
+ * Context: process context; takes etw_mutex.
+ * Return: 0.
+ */
+int etw_session_list(struct etw_file *f, u32 *ids, u32 *count)
+{
+	bool control = etw_may_control();
+	struct etw_session *s;
+	u32 n = 0;
+	int i;
+
+	mutex_lock(&etw_mutex);
+	for (i = 0; control && i < ETW_MAX_GLOBAL_SESSIONS; i++) {
+		if (!etw_globals[i])
+			continue;
+		if (n < *count)
+			ids[n] = etw_globals[i]->logger_id;
+		n++;
+	}
+	list_for_each_entry(s, &etw_privates, node) {
+		if (!etw_session_visible(s))
+			continue;
+		if (n < *count)
+			ids[n] = s->logger_id;
+		n++;
+	}
+	mutex_unlock(&etw_mutex);
+	*count = n;
+	return 0;
+}
+
+/**
+ * etw_session_disallows() - is a GUID on a session's disallow list
+ * @s: the session
+ * @guid: a provider GUID
+ *
+ * Context: etw_mutex held.
+ * Return: true when group enables of @s must skip @guid.
+ */
+bool etw_session_disallows(const struct etw_session *s,
+			   const struct etw_guid *guid)
+{
+	u32 i;
+
+	lockdep_assert_held(&etw_mutex);
+	for (i = 0; i < s->ndisallow; i++)
+		if (!memcmp(&s->disallow[i], guid, sizeof(*guid)))
+			return true;
+	return false;
+}
+
+/**
+ * etw_session_set_disallow() - ETW_IOC_SET_DISALLOW
+ * @f: the caller's file
+ * @logger_id: the session
+ * @guids: the list (kmalloc'ed; ownership passes), or NULL
+ * @count: entries
+ *
+ * Context: process context; takes etw_mutex.
+ * Return: 0, -ENOENT, -EPERM.
+ */
+int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
+			     struct etw_guid *guids, u32 count)
+{
+	struct etw_session *s;
+	int ret;
+
+	s = etw_lookup(logger_id, "", &ret);
+	if (!s) {
+		kfree(guids);
+		return ret;
+	}
+	mutex_lock(&etw_mutex);
+	if (s->stopped) {
+		ret = -ENOENT;
+		kfree(guids);
+	} else {
+		swap(s->disallow, guids);
+		s->ndisallow = count;
+		etw_provider_regroup(s);
+		ret = 0;
+	}
+	mutex_unlock(&etw_mutex);
+	/* Old list: the routes built from it are gone after a grace period. */
+	synchronize_rcu();
+	kfree(guids);
+	etw_session_put(s);
+	return ret;
+}
+
+/**
+ * etw_sessions_release_file() - stop the private sessions a file started
+ * @f: the closing file
+ *
+ * Context: process context; etw_mutex held.
+ */
+void etw_sessions_release_file(struct etw_file *f)
+{
+	struct etw_session *s, *tmp;
+
+	lockdep_assert_held(&etw_mutex);
+	list_for_each_entry_safe(s, tmp, &etw_privates, node) {
+		if (s->owner_file != f)
+			continue;
+		etw_session_stop_locked(s);
+		s->owner_file = NULL;
+		etw_session_put(s);
+	}
+}
+
+/* --- consumer files ------------------------------------------------------ */
+
+struct etw_consumer {
+	struct etw_session *session;
+	u64 cursor;
+};
+
+static ssize_t etw_consumer_fop_read(struct file *file, char __user *buf,
+				     size_t len, loff_t *ppos)
+{
+	struct etw_consumer *c = file->private_data;
+	struct etw_session *s = c->session;
+	ssize_t ret;
+
+	for (;;) {
+		ret = etw_consumer_read(s, &c->cursor, buf, len);
+		if (ret != -EAGAIN || (file->f_flags & O_NONBLOCK))
+			return ret;
+		if (wait_event_interruptible(s->cwait,
+					     etw_consumer_readable(s, c->cursor)))
+			return -ERESTARTSYS;
+	}
+}
+
+static __poll_t etw_consumer_fop_poll(struct file *file, poll_table *wait)
+{
+	struct etw_consumer *c = file->private_data;
+
+	poll_wait(file, &c->session->cwait, wait);
+	/* Readable: a buffer waits, or the session stopped (read gives 0). */
+	return etw_consumer_readable(c->session, c->cursor) ?
+	       EPOLLIN | EPOLLRDNORM : 0;
+}
+
+static int etw_consumer_fop_release(struct inode *inode, struct file *file)
+{
+	struct etw_consumer *c = file->private_data;
+
+	etw_consumer_detach(c->session, c->cursor);
+	etw_session_put(c->session);
+	kfree(c);
+	return 0;
+}
+
+static const struct file_operations etw_consumer_fops = {
+	.owner = THIS_MODULE,
+	.read = etw_consumer_fop_read,
+	.poll = etw_consumer_fop_poll,
+	.release = etw_consumer_fop_release,
+	.llseek = noop_llseek,
+};
+
+/**
+ * etw_session_open_consumer() - ETW_IOC_CONSUME
+ * @f: the caller's file
+ * @logger_id: the session
+ * @flags: O_CLOEXEC and O_NONBLOCK only
+ *
+ * Context: process context; takes etw_mutex.
+ * Return: a new file descriptor, -EINVAL, -ENOENT, -EPERM, -ENOMEM or
+ * -EMFILE.
+ */
+int etw_session_open_consumer(struct etw_file *f, u32 logger_id, u32 flags)
+{
+	struct etw_consumer *c;
+	struct etw_session *s;
+	int ret;
+
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
+		return -EINVAL;
+	s = etw_lookup(logger_id, "", &ret);
+	if (!s)
+		return ret;
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	if (!c) {
+		ret = -ENOMEM;
+		goto out_put_session;
+	}
+	c->session = s;
+	c->cursor = etw_consumer_attach(s);
+	ret = anon_inode_getfd("etw-consumer", &etw_consumer_fops, c,
+			       O_RDONLY | flags);
+	if (ret < 0)
+		goto out_detach;
+	return ret;
+
+out_detach:
+	etw_consumer_detach(s, c->cursor);
+	kfree(c);
+out_put_session:
+	etw_session_put(s);
+	return ret;
+}

@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etw_write.c - the event write path.
+ *
+ * One write: look up the registration and its route (RCU), apply each
+ * session's filters, reserve space in every target session's stream,
+ * build the record once in the first target (copying user data straight
+ * from user memory with page faults disabled), copy it to the others,
+ * commit.  Nothing is allocated per event.
+ *
+ * Sessions without ETW_MODE_INDEPENDENT get an event all together or not
+ * at all: when one of them cannot take it, the reservations already made
+ * in the others are cancelled and every one of them counts it lost.
+ *
+ * A user page that is not resident aborts the attempt (the reservations
+ * are cancelled without counting a loss); the pages are faulted in with
+ * preemption enabled and the write is retried.
+ */
+#include <linux/percpu.h>
+#include <linux/pagemap.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+
+#include "compat.h"
+#include "etw_internal.h"
+
+/* Routes hold at most this many sessions: a GUID's and its group's. */
+#define ETW_MAX_TARGETS		(2 * ETW_MAX_SESSIONS_PER_PROVIDER)
+#define ETW_FAULT_RETRIES	64
+#define ETW_EXT_HDR		sizeof(struct etw_ext_item)
+
+/* Process-context writers copy the descriptor array here. */
+static DEFINE_PER_CPU(struct etw_data_descriptor[ETW_MAX_DATA_DESCRIPTORS],
+		      etw_desc_scratch);
+
+struct etw_target {
+	struct etw_session *s;
+	struct etw_stream *st;
+	struct etw_buffer *b;
+	u32 off;
+	u64 ts;
+};
+
+/* What one event is made of, after the descriptors were classified. */
+struct etw_event {
+	struct etw_reg *reg;
+	const struct etw_event_descriptor *desc;
+	const struct etw_guid *activity;
+	const struct etw_guid *related;
+	const struct etw_data_descriptor *data;
+	u32 count;
+	bool user;
+	bool types;
+	u16 flags;
+	u64 exclude;
+	const u8 *traits;
+	u32 traits_len;
+	const struct etw_data_descriptor *schema;
+	const struct etw_data_descriptor *traits_desc;
+	u64 ts_override;
+	bool has_ts;
+	u32 payload_len;
+	u32 ext_len;
+	u32 rec_len;
+	/* where the copy faulted, for the retry */
+	u64 fault_ptr;
+	u32 fault_len;
+};
+
+static u32 etw_ext_size(u32 data)
+{
+	return ETW_EXT_HDR + ALIGN(data, 8);
+}
+
+/* Classify the descriptors and size the record. */
+static int etw_event_size(struct etw_event *ev)
+{
+	u32 i, payload = 0, ext = 0;
+
+	/* Pairs with smp_store_release() in etw_set_traits_reg(). */
+	ev->traits = smp_load_acquire(&ev->reg->traits);
+	ev->traits_len = ev->traits ? ev->reg->traits_len : 0;
+
+	for (i = 0; i < ev->count; i++) {
+		const struct etw_data_descriptor *d = &ev->data[i];
+		u8 type = ev->types ? d->type : ETW_DATA_TYPE_PAYLOAD;
+
+		if (ev->types && (d->reserved1 || d->reserved2))
+			return -EINVAL;
+		switch (type) {
+		case ETW_DATA_TYPE_PAYLOAD:
+			payload += d->size;
+			break;
+		case ETW_DATA_TYPE_EVENT_METADATA:
+			if (ev->schema)
+				return -EINVAL;
+			ev->schema = d;
+			break;
+		case ETW_DATA_TYPE_PROVIDER_METADATA:
+			/* Traits set on the registration take precedence. */
+			if (!ev->traits && !ev->traits_desc)
+				ev->traits_desc = d;
+			break;
+		case ETW_DATA_TYPE_TIMESTAMP:
+			if (d->size != sizeof(u64))
+				return -EINVAL;
+			ev->has_ts = true;
+			break;
+		default:
+			return -EINVAL;
+		}
+		if (payload > ETW_MAX_EVENT_SIZE || d->size > ETW_MAX_EVENT_SIZE)
+			return -E2BIG;
+	}
+	if (ev->related)
+		ext += etw_ext_size(sizeof(struct etw_guid));
+	if (ev->traits)
+		ext += etw_ext_size(ev->traits_len);
+	else if (ev->traits_desc)
+		ext += etw_ext_size(ev->traits_desc->size);
+	if (ev->schema)
+		ext += etw_ext_size(ev->schema->size);
+	ev->payload_len = payload;
+	ev->ext_len = ext;
+	ev->rec_len = sizeof(struct etw_event_header) + ext + payload;
+	if (ev->rec_len > ETW_MAX_EVENT_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+static int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr, u32 len)
+{
+	if (!len)
+		return 0;
+	if (!ev->user) {
+		memcpy(dst, (const void *)(uintptr_t)ptr, len);
+		return 0;
+	}
+	if (__copy_from_user_inatomic(dst, u64_to_user_ptr(ptr), len)) {
+		ev->fault_ptr = ptr;
+		ev->fault_len = len;
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* Append one extended item at @p; returns the next free byte. */
+static void *etw_put_ext(void *p, u16 type, u32 size, bool last)
+{
+	struct etw_ext_item *it = p;
+
+	it->item_size = etw_ext_size(size);
+	it->ext_type = type;
+	it->linkage = last ? 0 : ETW_EXT_LINKAGE;
+	it->data_size = size;
+	/* Zero the alignment tail: no stale bytes reach consumers. */
+	memset(p + ETW_EXT_HDR + size, 0, ALIGN(size, 8) - size);
+	return p + ETW_EXT_HDR;
+}
+
+/* Build the record at @rec; fails only on a user fault. */
+static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
+{
+	struct etw_event_header *h = rec;
+	unsigned int nitems, item = 0;
+	void *p = rec + sizeof(*h);
+	u32 i;
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	h->size = ev->rec_len;
+	h->header_type = ETW_EVENT_HEADER_TYPE_64;
+	h->flags = ev->flags | (ev->ext_len ? ETW_EVENT_FLAG_EXTENDED_INFO : 0);
+	h->thread_id = task_pid_nr(current);
+	h->process_id = task_tgid_nr(current);
+	h->timestamp = ts;
+	h->provider_id = ev->reg->guid;
+	h->descriptor = *ev->desc;
+	h->activity_id = *ev->activity;
+
+	nitems = !!ev->related + !!(ev->traits || ev->traits_desc) +
+		 !!ev->schema;
+	if (ev->related) {
+		p = etw_put_ext(p, ETW_EXT_RELATED_ACTIVITYID,
+				sizeof(*ev->related), ++item == nitems);
+		memcpy(p, ev->related, sizeof(*ev->related));
+		p += ALIGN(sizeof(*ev->related), 8);
+	}
+	if (ev->traits) {
+		p = etw_put_ext(p, ETW_EXT_PROV_TRAITS, ev->traits_len,
+				++item == nitems);
+		memcpy(p, ev->traits, ev->traits_len);
+		p += ALIGN(ev->traits_len, 8);
+	} else if (ev->traits_desc) {
+		const struct etw_data_descriptor *d = ev->traits_desc;
+
+		p = etw_put_ext(p, ETW_EXT_PROV_TRAITS, d->size,
+				++item == nitems);
+		ret = etw_copy_in(ev, p, d->ptr, d->size);
+		if (ret)
+			return ret;
+		p += ALIGN(d->size, 8);
+	}
+	if (ev->schema) {
+		const struct etw_data_descriptor *d = ev->schema;
+
+		p = etw_put_ext(p, ETW_EXT_EVENT_SCHEMA_TL, d->size,
+				++item == nitems);
+		ret = etw_copy_in(ev, p, d->ptr, d->size);
+		if (ret)
+			return ret;
+		p += ALIGN(d->size, 8);
+	}
+	for (i = 0; i < ev->count; i++) {
+		const struct etw_data_descriptor *d = &ev->data[i];
+
+		if (ev->types && d->type == ETW_DATA_TYPE_TIMESTAMP) {
+			ret = etw_copy_in(ev, &ev->ts_override, d->ptr, 8);
+			if (ret)
+				return ret;
+			h->timestamp = ev->ts_override;
+			continue;
+		}
+		if (ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
+			continue;
+		ret = etw_copy_in(ev, p, d->ptr, d->size);
+		if (ret)
+			return ret;
+		p += d->size;
+	}
+	memset(p, 0, rec + alen - p);
+	return 0;
+}
+
+static bool etw_entry_takes(const struct etw_route_entry *e,
+			    const struct etw_event *ev)
+{
+	if (ev->exclude & e->instance_bit)
+		return false;
+	if (!etw_level_kw_match(&e->lk, ev->desc->level, ev->desc->keyword))
+		return false;
+	return etw_event_id_match(e->ids, ev->desc->id);
+}
+
+/* @count: the event is lost (not so for a fault, which is retried). */
+static void etw_cancel_targets(struct etw_target *t, unsigned int n, u32 alen,
+			       u32 rec_len, bool count)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!t[i].b)
+			continue;
+		etw_buffer_cancel(t[i].s, t[i].st, t[i].b, t[i].off, alen,
+				  rec_len, count);
+		t[i].b = NULL;
+	}
+}
+
+/*
+ * Route and record one classified event.  Called with preemption disabled
+ * and inside an RCU read section that covers @route.
+ */
+static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
+{
+	struct etw_target t[ETW_MAX_TARGETS];
+	unsigned int i, n = 0, nres = 0;
+	int lost = 0, ret;
+	bool group_failed = false;
+	u32 alen;
+
+	for (i = 0; i < route->count && n < ETW_MAX_TARGETS; i++) {
+		if (!etw_entry_takes(&route->e[i], ev))
+			continue;
+		t[n].s = route->e[i].session;
+		t[n].st = etw_session_stream(t[n].s);
+		t[n].b = NULL;
+		n++;
+	}
+	if (!n)
+		return 0;
+
+	alen = ALIGN(ev->rec_len, 8);
+	for (i = 0; i < n; i++) {
+		struct etw_session *s = t[i].s;
+		int err = 0;
+
+		if (alen > s->buf_bytes - ETW_BUFFER_HEADER_SIZE)
+			err = -EMSGSIZE;
+		else if (!(t[i].b = etw_buffer_reserve(s, t[i].st, alen,
+						       &t[i].off, &t[i].ts)))
+			err = -ENOBUFS;
+		if (!err)
+			continue;
+		lost = lost ?: err;
+		if (etw_session_independent(s))
+			etw_stream_count_lost(s, t[i].st);
+		else
+			group_failed = true;
+	}
+	if (group_failed) {
+		for (i = 0; i < n; i++) {
+			if (etw_session_independent(t[i].s))
+				continue;
+			if (t[i].b)
+				etw_cancel_targets(&t[i], 1, alen, ev->rec_len,
+						   true);
+			else
+				etw_stream_count_lost(t[i].s, t[i].st);
+		}
+	}
+
+	for (i = 0; i < n; i++) {
+		if (t[i].b) {
+			if (nres != i)
+				t[nres] = t[i];
+			nres++;
+		}
+	}
+	if (!nres)
+		return lost;
+
+	ret = etw_build_record(ev, t[0].b->data + t[0].off, t[0].ts, alen);
+	if (ret) {
+		etw_cancel_targets(t, nres, alen, ev->rec_len, false);
+		return ret;
+	}
+	for (i = 1; i < nres; i++) {
+		struct etw_event_header *h = t[i].b->data + t[i].off;
+
+		memcpy(h, t[0].b->data + t[0].off, alen);
+		if (!ev->has_ts)
+			h->timestamp = t[i].ts;
+	}
+	for (i = 0; i < nres; i++) {
+		if (etw_session_is_private(t[i].s)) {
+			struct etw_event_header *h = t[i].b->data + t[i].off;
+
+			h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
+		}
+		etw_buffer_commit(t[i].s, t[i].b);
+	}
+	return lost;
+}
+
+/**
+ * etw_write_kernel() - write an event from an in-kernel provider
+ * @reg: the registration
+ * @d: the event descriptor
+ * @activity: activity GUID
+ * @related: related activity GUID, or NULL
+ * @count: entries in @data
+ * @data: descriptors pointing at kernel memory
+ *
+ * Context: any context but NMI.
+ * Return: 0, -E2BIG, -EINVAL, -EMSGSIZE or -ENOBUFS (see etw_write_args).
+ */
+int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
+		     const struct etw_guid *activity,
+		     const struct etw_guid *related, u32 count,
+		     const struct etw_data_descriptor *data)
+{
+	struct etw_event ev = {
+		.reg = reg, .desc = d, .activity = activity,
+		.related = related, .data = data, .count = count,
+	};
+	const struct etw_route *route;
+	int ret;
+
+	if (count > ETW_MAX_DATA_DESCRIPTORS)
+		return -EINVAL;
+	preempt_disable();
+	rcu_read_lock();
+	route = rcu_dereference(reg->route);
+	ret = 0;
+	if (route) {
+		ret = etw_event_size(&ev);
+		if (!ret)
+			ret = etw_route_event(&ev, route);
+	}
+	rcu_read_unlock();
+	preempt_enable();
+	return ret;
+}
+
+static int etw_fault_in(u64 ptr, u32 len)
+{
+	if (fault_in_readable(u64_to_user_ptr(ptr), len))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * etw_write_user() - ETW_IOC_WRITE
+ * @f: the file holding the registration
+ * @a: the arguments, copied in and size-checked
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno (see struct etw_write_args).
+ */
+int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
+{
+	unsigned int tries = 0;
+	int ret;
+
+	if (a->flags & ~(ETW_WRITE_RELATED_ACTIVITY | ETW_WRITE_DESC_TYPES |
+			 ETW_WRITE_STRING_ONLY))
+		return -EINVAL;
+	if (a->data_count > ETW_MAX_DATA_DESCRIPTORS)
+		return -EINVAL;
+	if (a->data_count && !a->data_ptr)
+		return -EFAULT;
+
+	for (;;) {
+		struct etw_event ev = {
+			.desc = &a->descriptor,
+			.activity = &a->activity_id,
+			.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
+				   &a->related_activity_id : NULL,
+			.count = a->data_count,
+			.user = true,
+			.types = a->flags & ETW_WRITE_DESC_TYPES,
+			.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
+				 ETW_EVENT_FLAG_STRING_ONLY : 0,
+			.exclude = a->exclude_mask,
+		};
+		const struct etw_route *route;
+		struct etw_data_descriptor *scratch;
+
+		preempt_disable();
+		rcu_read_lock();
+		ev.reg = xa_load(&f->regs, a->reg_id);
+		if (!ev.reg || ev.reg->tgid != task_tgid(current)) {
+			ret = -EBADF;
+			goto out_unlock;
+		}
+		route = rcu_dereference(ev.reg->route);
+		ret = 0;
+		if (!route)
+			goto out_unlock;
+
+		scratch = this_cpu_ptr(etw_desc_scratch);
+		ev.data = scratch;
+		pagefault_disable();
+		if (__copy_from_user_inatomic(scratch,
+					      u64_to_user_ptr(a->data_ptr),
+					      a->data_count * sizeof(*scratch))) {
+			ev.fault_ptr = a->data_ptr;
+			ev.fault_len = a->data_count * sizeof(*scratch);
+			ret = -EFAULT;
+		} else {
+			ret = etw_event_size(&ev);
+			if (!ret)
+				ret = etw_route_event(&ev, route);
+		}
+		pagefault_enable();
+out_unlock:
+		rcu_read_unlock();
+		preempt_enable();
+		if (ret != -EFAULT || !ev.fault_len)
+			return ret;
+		if (++tries > ETW_FAULT_RETRIES || etw_fault_in(ev.fault_ptr,
+								ev.fault_len))
+			return -EFAULT;
+	}
+}
