@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * etw_etl.c: records inside one ETL buffer, timestamps and names.
+ *
+ * Everything here works on memory the caller holds and trusts nothing in
+ * it: every size is checked against the filled bytes of the buffer before
+ * a byte is read, so a hostile file can at worst end a buffer early.
+ * Multi-byte fields are little-endian, as on every host libetw runs on;
+ * they are read with memcpy because nothing guarantees the caller's
+ * buffer is aligned.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etw_etl.h"
+
+/* Minimum record sizes: the fixed part of each header kind. */
+#define ETW_ETL_EVENT_MIN	80
+#define ETW_ETL_SYSTEM_MIN	32
+#define ETW_ETL_COMPACT_MIN	24
+#define ETW_ETL_PERFINFO_MIN	16
+#define ETW_ETL_CLASSIC_MIN	48
+#define ETW_ETL_INSTANCE_MIN	72
+
+/* TRACE_HEADER_FLAG and TRACE_HEADER_EVENT_TRACE, in the top 16 bits. */
+#define ETW_ETL_HT_FLAG		0x8000
+#define ETW_ETL_HT_EVENT_TRACE	0x4000
+#define ETW_ETL_EXT_ITEM_SIZE	8
+
+/* EventTraceGuid: the provider of HEADER-group system events. */
+static const struct etw_guid etw_etl_event_trace_guid = {
+	0x68fdd900, 0x4a3e, 0x11d1,
+	{ 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 }
+};
+
+static uint16_t etw_etl_le16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint32_t etw_etl_le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t etw_etl_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/**
+ * etw_etl_buffer_check - validate a buffer header against its memory
+ * @buf: the buffer
+ * @len: bytes available at @buf
+ * @filled: out: bytes of header and records
+ *
+ * The filled size is Offset (ETW_BUFFER_HEADER.FilledBytes), as dissect
+ * and etl2pcapng read it; Windows' CurrentOffset is not meaningful in
+ * files.
+ */
+int etw_etl_buffer_check(const void *buf, size_t len, uint32_t *filled)
+{
+	struct etw_buffer_header bh;
+
+	if (len < sizeof(bh))
+		return -EBADMSG;
+	memcpy(&bh, buf, sizeof(bh));
+	if (bh.buffer_flag & ETW_ETL_BUFFER_FLAG_COMPRESSED)
+		return -EOPNOTSUPP;
+	if (bh.buffer_size > len || bh.offset < sizeof(bh) ||
+	    bh.offset > bh.buffer_size)
+		return -EBADMSG;
+	*filled = bh.offset;
+	return 0;
+}
+
+/*
+ * ETW_BUFFER_CONTEXT holds a 16-bit ProcessorIndex only when the buffer
+ * says so; older buffers have an 8-bit ProcessorNumber and an alignment
+ * byte.
+ */
+uint16_t etw_etl_buffer_cpu(const struct etw_buffer_header *bh)
+{
+	if (bh->buffer_flag & ETW_BUFFER_FLAG_PROC_INDEX)
+		return bh->processor_index;
+	return bh->processor_index & 0xff;
+}
+
+int etw_etl_records_init(struct etw_etl_records *it, const void *buf,
+			 size_t len, const struct etw_etl_clock *clock)
+{
+	struct etw_buffer_header bh;
+	uint32_t filled;
+	int ret;
+
+	ret = etw_etl_buffer_check(buf, len, &filled);
+	if (ret)
+		return ret;
+	memcpy(&bh, buf, sizeof(bh));
+	memset(it, 0, sizeof(*it));
+	it->buf = buf;
+	it->pos = sizeof(bh);
+	it->end = filled;
+	it->processor_index = etw_etl_buffer_cpu(&bh);
+	it->logger_id = bh.logger_id;
+	it->clock = clock;
+	return 0;
+}
+
+static uint64_t etw_etl_scale(uint64_t delta, uint64_t mul, uint64_t div)
+{
+	return (uint64_t)((unsigned __int128)delta * mul / div);
+}
+
+/* start + (raw - start_raw) * mul / div, for raw on either side. */
+static int64_t etw_etl_rebase(const struct etw_etl_clock *c, uint64_t raw,
+			      uint64_t mul, uint64_t div)
+{
+	uint64_t t = c->start_time;
+
+	if (raw >= c->start_raw)
+		t += etw_etl_scale(raw - c->start_raw, mul, div);
+	else
+		t -= etw_etl_scale(c->start_raw - raw, mul, div);
+	return (int64_t)t;
+}
+
+/**
+ * etw_etl_filetime - convert a raw timestamp to FILETIME (§4.8)
+ * @clock: the file's clock
+ * @raw: a timestamp of that clock
+ *
+ * A clock whose rate is unknown (zero PerfFreq or CPU speed) leaves the
+ * raw value, as the system-time clock does.
+ */
+int64_t etw_etl_filetime(const struct etw_etl_clock *clock, uint64_t raw)
+{
+	switch (clock->type) {
+	case ETW_ETL_CLOCK_SYSTEM_TIME:
+		return (int64_t)raw;
+	case ETW_ETL_CLOCK_CPU_CYCLES:
+		if (!clock->cpu_speed_mhz)
+			return (int64_t)raw;
+		return etw_etl_rebase(clock, raw, 10, clock->cpu_speed_mhz);
+	default:
+		if (!clock->perf_freq)
+			return (int64_t)raw;
+		return etw_etl_rebase(clock, raw, 10000000, clock->perf_freq);
+	}
+}
+
+/*
+ * System, compact and perfinfo headers keep a version in the low 16 bits
+ * of the marker and the size in the packet that follows; all the others
+ * keep the size in the low 16 bits.
+ */
+static bool etw_etl_size_in_packet(uint16_t ht)
+{
+	switch (ht) {
+	case ETW_ETL_HT_SYSTEM32:
+	case ETW_ETL_HT_SYSTEM64:
+	case ETW_ETL_HT_COMPACT32:
+	case ETW_ETL_HT_COMPACT64:
+	case ETW_ETL_HT_PERFINFO32:
+	case ETW_ETL_HT_PERFINFO64:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The fixed part a record of this type must hold; 0 for unknown types. */
+static uint32_t etw_etl_min_size(uint16_t ht)
+{
+	switch (ht) {
+	case ETW_ETL_HT_EVENT32:
+	case ETW_ETL_HT_EVENT64:
+		return ETW_ETL_EVENT_MIN;
+	case ETW_ETL_HT_SYSTEM32:
+	case ETW_ETL_HT_SYSTEM64:
+		return ETW_ETL_SYSTEM_MIN;
+	case ETW_ETL_HT_COMPACT32:
+	case ETW_ETL_HT_COMPACT64:
+		return ETW_ETL_COMPACT_MIN;
+	case ETW_ETL_HT_PERFINFO32:
+	case ETW_ETL_HT_PERFINFO64:
+		return ETW_ETL_PERFINFO_MIN;
+	case ETW_ETL_HT_FULL32:
+	case ETW_ETL_HT_FULL64:
+		return ETW_ETL_CLASSIC_MIN;
+	case ETW_ETL_HT_INSTANCE32:
+	case ETW_ETL_HT_INSTANCE64:
+		return ETW_ETL_INSTANCE_MIN;
+	default:
+		return 0;
+	}
+}
+
+static int etw_etl_parse_ext(struct etw_etl_event *ev, const uint8_t *rec,
+			     uint32_t *pos)
+{
+	struct etw_etl_ext *x;
+	struct etw_ext_item item;
+
+	for (;;) {
+		if (ev->size - *pos < sizeof(item) ||
+		    ev->ext_count == ETW_ETL_MAX_EXT_ITEMS)
+			return -EBADMSG;
+		memcpy(&item, rec + *pos, sizeof(item));
+		if (item.item_size < sizeof(item) || item.item_size % 8 ||
+		    item.item_size > ev->size - *pos ||
+		    item.data_size > item.item_size - sizeof(item))
+			return -EBADMSG;
+		x = &ev->ext[ev->ext_count++];
+		x->type = item.ext_type;
+		x->size = item.data_size;
+		x->data = rec + *pos + sizeof(item);
+		*pos += item.item_size;
+		if (!(item.linkage & ETW_EXT_LINKAGE))
+			return 0;
+	}
+}
+
+static int etw_etl_parse_event(struct etw_etl_event *ev, const uint8_t *rec)
+{
+	struct etw_event_header eh;
+	uint32_t pos = sizeof(eh);
+	int ret;
+
+	memcpy(&eh, rec, sizeof(eh));
+	ev->kind = ETW_ETL_KIND_EVENT;
+	ev->flags = eh.flags;
+	ev->event_property = eh.event_property;
+	ev->thread_id = eh.thread_id;
+	ev->process_id = eh.process_id;
+	ev->raw_timestamp = eh.timestamp;
+	ev->provider_id = eh.provider_id;
+	ev->descriptor = eh.descriptor;
+	ev->processor_time = eh.processor_time;
+	ev->activity_id = eh.activity_id;
+	if (eh.flags & ETW_EVENT_FLAG_EXTENDED_INFO) {
+		ret = etw_etl_parse_ext(ev, rec, &pos);
+		if (ret)
+			return ret;
+	}
+	ev->user_data = rec + pos;
+	ev->user_data_len = ev->size - pos;
+	return 0;
+}
+
+/* SYSTEM_TRACE_HEADER, and its compact form without the CPU times. */
+static void etw_etl_parse_system(struct etw_etl_event *ev, const uint8_t *rec)
+{
+	bool compact = ev->header_type == ETW_ETL_HT_COMPACT32 ||
+		       ev->header_type == ETW_ETL_HT_COMPACT64;
+	uint32_t hdr = compact ? ETW_ETL_COMPACT_MIN : ETW_ETL_SYSTEM_MIN;
+
+	ev->kind = ETW_ETL_KIND_SYSTEM;
+	ev->hook_id = etw_etl_le16(rec + 6);
+	ev->thread_id = etw_etl_le32(rec + 8);
+	ev->process_id = etw_etl_le32(rec + 12);
+	ev->raw_timestamp = etw_etl_le64(rec + 16);
+	if (!compact)
+		ev->processor_time = etw_etl_le64(rec + 24);
+	ev->descriptor.version = etw_etl_le16(rec) & 0xff;
+	ev->descriptor.opcode = ev->hook_id & 0xff;
+	if ((ev->hook_id >> 8) == ETW_ETL_HOOK_GROUP_HEADER)
+		ev->provider_id = etw_etl_event_trace_guid;
+	ev->user_data = rec + hdr;
+	ev->user_data_len = ev->size - hdr;
+}
+
+static void etw_etl_parse_perfinfo(struct etw_etl_event *ev,
+				   const uint8_t *rec)
+{
+	ev->kind = ETW_ETL_KIND_PERFINFO;
+	ev->hook_id = etw_etl_le16(rec + 6);
+	ev->raw_timestamp = etw_etl_le64(rec + 8);
+	ev->descriptor.version = etw_etl_le16(rec) & 0xff;
+	ev->descriptor.opcode = ev->hook_id & 0xff;
+	ev->user_data = rec + ETW_ETL_PERFINFO_MIN;
+	ev->user_data_len = ev->size - ETW_ETL_PERFINFO_MIN;
+}
+
+/*
+ * EVENT_TRACE_HEADER: Class {Type, Level, Version} at 4, then TID, PID,
+ * TimeStamp, Guid and the CPU times; EVENT_INSTANCE_GUID_HEADER adds
+ * InstanceId, ParentInstanceId and ParentGuid.
+ */
+static void etw_etl_parse_classic(struct etw_etl_event *ev,
+				  const uint8_t *rec)
+{
+	uint32_t hdr = ETW_ETL_CLASSIC_MIN;
+
+	ev->kind = ETW_ETL_KIND_CLASSIC;
+	ev->flags = ETW_EVENT_FLAG_CLASSIC_HEADER;
+	ev->descriptor.opcode = rec[4];
+	ev->descriptor.level = rec[5];
+	ev->descriptor.version = etw_etl_le16(rec + 6) & 0xff;
+	ev->thread_id = etw_etl_le32(rec + 8);
+	ev->process_id = etw_etl_le32(rec + 12);
+	ev->raw_timestamp = etw_etl_le64(rec + 16);
+	memcpy(&ev->provider_id, rec + 24, sizeof(ev->provider_id));
+	ev->processor_time = etw_etl_le64(rec + 40);
+	if (ev->header_type == ETW_ETL_HT_INSTANCE32 ||
+	    ev->header_type == ETW_ETL_HT_INSTANCE64) {
+		ev->kind = ETW_ETL_KIND_INSTANCE;
+		ev->instance_id = etw_etl_le32(rec + 48);
+		ev->parent_instance_id = etw_etl_le32(rec + 52);
+		memcpy(&ev->parent_guid, rec + 56, sizeof(ev->parent_guid));
+		hdr = ETW_ETL_INSTANCE_MIN;
+	}
+	ev->user_data = rec + hdr;
+	ev->user_data_len = ev->size - hdr;
+}
+
+static int etw_etl_parse(struct etw_etl_event *ev, const uint8_t *rec)
+{
+	switch (ev->header_type) {
+	case ETW_ETL_HT_EVENT32:
+	case ETW_ETL_HT_EVENT64:
+		return etw_etl_parse_event(ev, rec);
+	case ETW_ETL_HT_PERFINFO32:
+	case ETW_ETL_HT_PERFINFO64:
+		etw_etl_parse_perfinfo(ev, rec);
+		return 0;
+	case ETW_ETL_HT_FULL32:
+	case ETW_ETL_HT_FULL64:
+	case ETW_ETL_HT_INSTANCE32:
+	case ETW_ETL_HT_INSTANCE64:
+		etw_etl_parse_classic(ev, rec);
+		return 0;
+	default:
+		etw_etl_parse_system(ev, rec);
+		return 0;
+	}
+}
+
+/*
+ * Find the size of the record at it->pos.  Returns the record's header
+ * type, or a negative errno; *size is 0 at the end of the records.
+ */
+static int etw_etl_record_size(const struct etw_etl_records *it,
+			       uint32_t *size)
+{
+	const uint8_t *rec = it->buf + it->pos;
+	uint32_t avail = it->end - it->pos;
+	uint32_t marker;
+	uint16_t ht;
+
+	*size = 0;
+	if (avail < 4)
+		return 0;
+	marker = etw_etl_le32(rec);
+	/* Windows pads the tail with 0xff; dissect stops at this marker. */
+	if (marker == 0xffffffff)
+		return 0;
+	ht = marker >> 16;
+	if (!(ht & ETW_ETL_HT_FLAG))
+		return -EBADMSG;
+	if ((ht & ETW_ETL_HT_EVENT_TRACE) && etw_etl_size_in_packet(ht)) {
+		if (avail < 8)
+			return -EBADMSG;
+		*size = etw_etl_le16(rec + 4);
+	} else {
+		*size = marker & 0xffff;
+	}
+	if (*size < 4 || *size > avail || *size < etw_etl_min_size(ht))
+		return -EBADMSG;
+	return ht;
+}
+
+static void etw_etl_advance(struct etw_etl_records *it, uint32_t size)
+{
+	uint32_t step = (size + 7) & ~7u;
+
+	/* The last record's padding may be cut off by the fill mark. */
+	it->pos = step > it->end - it->pos ? it->end : it->pos + step;
+}
+
+/**
+ * etw_etl_records_next - parse the next record of a buffer
+ * @it: iterator from etw_etl_records_init()
+ * @ev: out: the record; its pointers point into the buffer
+ *
+ * Records of unknown types are skipped by their size.
+ *
+ * Return: 1 with a record in @ev, 0 at the end of the buffer, -EBADMSG
+ * when a record is malformed (the iterator then stays at the end).
+ */
+int etw_etl_records_next(struct etw_etl_records *it,
+			 struct etw_etl_event *ev)
+{
+	uint32_t size;
+	int ht, ret;
+
+	for (;;) {
+		ht = etw_etl_record_size(it, &size);
+		if (ht <= 0) {
+			it->pos = it->end;
+			return ht;
+		}
+		if (etw_etl_min_size(ht))
+			break;
+		it->skipped++;
+		etw_etl_advance(it, size);
+	}
+	memset(ev, 0, offsetof(struct etw_etl_event, ext));
+	ev->header_type = ht;
+	ev->size = size;
+	ev->record = it->buf + it->pos;
+	ev->processor_index = it->processor_index;
+	ev->logger_id = it->logger_id;
+	ret = etw_etl_parse(ev, ev->record);
+	if (ret) {
+		it->pos = it->end;
+		return ret;
+	}
+	ev->timestamp = it->clock ? etw_etl_filetime(it->clock,
+						     ev->raw_timestamp) :
+				    (int64_t)ev->raw_timestamp;
+	etw_etl_advance(it, size);
+	return 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Names: UTF-8 in the API, NUL-terminated UTF-16LE in the header event. */
+
+#define ETW_ETL_REPLACEMENT	0xfffd
+
+/* Decode one UTF-8 sequence; invalid input yields U+FFFD for one byte. */
+static uint32_t etw_etl_utf8_next(const unsigned char **sp)
+{
+	const unsigned char *s = *sp;
+	uint32_t cp, min;
+	int n, i;
+
+	if (s[0] < 0x80) {
+		*sp = s + 1;
+		return s[0];
+	}
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 1, cp = s[0] & 0x1f, min = 0x80;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 2, cp = s[0] & 0x0f, min = 0x800;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 3, cp = s[0] & 0x07, min = 0x10000;
+	} else {
+		*sp = s + 1;
+		return ETW_ETL_REPLACEMENT;
+	}
+	for (i = 1; i <= n; i++) {
+		if ((s[i] & 0xc0) != 0x80) {
+			*sp = s + 1;
+			return ETW_ETL_REPLACEMENT;
+		}
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	*sp = s + n + 1;
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000))
+		return ETW_ETL_REPLACEMENT;
+	return cp;
+}
+
+static void etw_etl_put16(uint8_t *out, size_t max, size_t n, uint16_t u)
+{
+	if (n < max) {
+		out[2 * n] = u & 0xff;
+		out[2 * n + 1] = u >> 8;
+	}
+}
+
+/**
+ * etw_etl_utf8_to_utf16 - encode a name for the header event
+ * @s: NUL-terminated UTF-8
+ * @out: receives up to @max UTF-16LE code units (2 bytes each), no NUL
+ * @max: units @out holds
+ *
+ * Return: the units @s needs, which may exceed @max.
+ */
+size_t etw_etl_utf8_to_utf16(const char *s, uint8_t *out, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+	uint32_t cp;
+
+	while (*p) {
+		cp = etw_etl_utf8_next(&p);
+		if (cp >= 0x10000) {
+			cp -= 0x10000;
+			etw_etl_put16(out, max, n++, 0xd800 | cp >> 10);
+			etw_etl_put16(out, max, n++, 0xdc00 | (cp & 0x3ff));
+		} else {
+			etw_etl_put16(out, max, n++, cp);
+		}
+	}
+	return n;
+}
+
+static size_t etw_etl_put_utf8(char *o, uint32_t cp)
+{
+	if (cp < 0x80) {
+		o[0] = cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = 0xc0 | cp >> 6;
+		o[1] = 0x80 | (cp & 0x3f);
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = 0xe0 | cp >> 12;
+		o[1] = 0x80 | (cp >> 6 & 0x3f);
+		o[2] = 0x80 | (cp & 0x3f);
+		return 3;
+	}
+	o[0] = 0xf0 | cp >> 18;
+	o[1] = 0x80 | (cp >> 12 & 0x3f);
+	o[2] = 0x80 | (cp >> 6 & 0x3f);
+	o[3] = 0x80 | (cp & 0x3f);
+	return 4;
+}
+
+/**
+ * etw_etl_utf16_to_utf8 - decode a name from the header event
+ * @le: UTF-16LE code units
+ * @units: how many; decoding also stops at a NUL
+ *
+ * Unpaired surrogates become U+FFFD.
+ *
+ * Return: a malloc'ed NUL-terminated string, or NULL without memory.
+ */
+char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units)
+{
+	char *s = malloc(units * 3 + 1);
+	size_t i, n = 0;
+	uint32_t cp, lo;
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < units; i++) {
+		cp = etw_etl_le16(le + 2 * i);
+		if (!cp)
+			break;
+		if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < units) {
+			lo = etw_etl_le16(le + 2 * i + 2);
+			if (lo >= 0xdc00 && lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) +
+				     (lo - 0xdc00);
+				i++;
+			}
+		}
+		if (cp >= 0xd800 && cp < 0xe000)
+			cp = ETW_ETL_REPLACEMENT;
+		n += etw_etl_put_utf8(s + n, cp);
+	}
+	s[n] = '\0';
+	return s;
+}

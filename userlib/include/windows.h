@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * windows.h - the small part of the Win32 base headers that ETW programs
+ * need, for libetw on Linux.
+ *
+ * Types follow the Windows x64 data model (LLP64): ULONG and LONG are
+ * 32 bits even though long is 64 bits here, pointers and HANDLE are 64 bits.
+ * That is what makes the ETW structs built from them byte-identical to the
+ * Windows SDK's, so buffers and files pass between the two unchanged.
+ *
+ * WCHAR is a 16-bit code unit (UTF-16), not wchar_t: wchar_t is 32 bits on
+ * Linux, so L"..." literals do not convert to LPCWSTR.  Use u"..." (C11,
+ * C++11) or TEXT("...") with UNICODE defined.  In C++ WCHAR is char16_t so
+ * that u"..." literals convert; in C it is uint16_t, which is what C11's
+ * char16_t is as well.
+ *
+ * Calling-convention and SAL annotation macros expand to nothing: x86-64
+ * Linux has one calling convention and no annotation checker.
+ */
+#ifndef _WINDOWS_
+#define _WINDOWS_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+#define EXTERN_C	extern "C"
+#define EXTERN_C_START	extern "C" {
+#define EXTERN_C_END	}
+#else
+#define EXTERN_C	extern
+#define EXTERN_C_START
+#define EXTERN_C_END
+#endif
+
+/* Calling conventions and linkage decorations: meaningless on x86-64 Linux. */
+#define WINAPI
+#define WINAPIV
+#define APIENTRY
+#define NTAPI
+#define CALLBACK
+#define EVNTAPI
+#define WMIAPI
+#define STDAPICALLTYPE
+#define __stdcall
+#define __cdecl
+#define _cdecl
+#define __fastcall
+#define DECLSPEC_IMPORT
+#define DECLSPEC_EXPORT
+#define DECLSPEC_NOTHROW
+#define DECLSPEC_ALIGN(x)	__attribute__((__aligned__(x)))
+/*
+ * __declspec(selectany) lets every translation unit that defines a GUID
+ * with INITGUID emit it and the linker keep one copy; a weak symbol is the
+ * ELF equivalent.
+ */
+#define DECLSPEC_SELECTANY	__attribute__((__weak__))
+/* static, so C99's rules for extern inline definitions never come up. */
+#define FORCEINLINE		static __inline__
+#define CONST			const
+#define VOID			void
+
+#ifndef NULL
+#define NULL			((void *)0)
+#endif
+
+#ifndef FALSE
+#define FALSE			0
+#endif
+#ifndef TRUE
+#define TRUE			1
+#endif
+
+#define ANYSIZE_ARRAY		1
+#define MAX_PATH		260
+#define INFINITE		0xFFFFFFFF
+
+/* Nameless unions and structs: C11 and C++ have them; -std=c99 needs this. */
+#ifdef __GNUC__
+#define _ETW_NAMELESS		__extension__
+#else
+#define _ETW_NAMELESS
+#endif
+#define DUMMYUNIONNAME
+#define DUMMYUNIONNAME2
+#define DUMMYUNIONNAME3
+#define DUMMYUNIONNAME4
+#define DUMMYUNIONNAME5
+#define DUMMYSTRUCTNAME
+#define DUMMYSTRUCTNAME2
+#define DUMMYSTRUCTNAME3
+#define DUMMYSTRUCTNAME4
+
+/* ------------------------------------------------------------------------ */
+/* Base types (LLP64 sizes). */
+
+typedef void		*PVOID, *LPVOID;
+typedef const void	*LPCVOID, *PCVOID;
+typedef char		CHAR, *PCHAR, *PSTR, *LPSTR;
+typedef const char	*PCSTR, *LPCSTR;
+typedef unsigned char	UCHAR, *PUCHAR;
+typedef unsigned char	BYTE, *PBYTE, *LPBYTE;
+typedef unsigned char	BOOLEAN, *PBOOLEAN;
+typedef int16_t		SHORT, *PSHORT;
+typedef uint16_t	USHORT, *PUSHORT;
+typedef uint16_t	WORD, *PWORD, *LPWORD;
+typedef int		INT, *PINT, *LPINT;
+typedef unsigned int	UINT, *PUINT;
+typedef int		BOOL, *PBOOL, *LPBOOL;
+typedef int32_t		LONG, *PLONG, *LPLONG;
+typedef uint32_t	ULONG, *PULONG;
+typedef uint32_t	DWORD, *PDWORD, *LPDWORD;
+typedef int8_t		INT8, *PINT8;
+typedef uint8_t		UINT8, *PUINT8;
+typedef int16_t		INT16, *PINT16;
+typedef uint16_t	UINT16, *PUINT16;
+typedef int32_t		INT32, *PINT32;
+typedef uint32_t	UINT32, *PUINT32;
+typedef int32_t		LONG32, *PLONG32;
+typedef uint32_t	ULONG32, *PULONG32;
+typedef uint32_t	DWORD32, *PDWORD32;
+typedef int64_t		INT64, *PINT64;
+typedef uint64_t	UINT64, *PUINT64;
+typedef int64_t		LONG64, *PLONG64;
+typedef int64_t		LONGLONG, *PLONGLONG;
+typedef uint64_t	ULONG64, *PULONG64;
+typedef uint64_t	ULONGLONG, *PULONGLONG;
+typedef uint64_t	DWORD64, *PDWORD64;
+typedef uint64_t	DWORDLONG, *PDWORDLONG;
+typedef intptr_t	INT_PTR, *PINT_PTR;
+typedef uintptr_t	UINT_PTR, *PUINT_PTR;
+typedef intptr_t	LONG_PTR, *PLONG_PTR;
+typedef uintptr_t	ULONG_PTR, *PULONG_PTR;
+typedef uintptr_t	DWORD_PTR, *PDWORD_PTR;
+typedef size_t		SIZE_T, *PSIZE_T;
+typedef intptr_t	SSIZE_T, *PSSIZE_T;
+typedef void		*HANDLE, **PHANDLE, **LPHANDLE;
+typedef LONG		NTSTATUS, *PNTSTATUS;
+typedef LONG		HRESULT;
+
+#if defined(__cplusplus) && __cplusplus >= 201103L
+typedef char16_t	WCHAR;
+#else
+typedef uint16_t	WCHAR;
+#endif
+typedef WCHAR		*PWCHAR, *LPWCH, *PWCH, *PWSTR, *LPWSTR;
+typedef const WCHAR	*LPCWCH, *PCWCH, *PCWSTR, *LPCWSTR;
+
+#ifdef UNICODE
+typedef WCHAR		TCHAR, *PTCHAR;
+typedef LPWSTR		LPTSTR, PTSTR;
+typedef LPCWSTR		LPCTSTR, PCTSTR;
+#define __TEXT(s)	u ## s
+#else
+typedef char		TCHAR, *PTCHAR;
+typedef LPSTR		LPTSTR, PTSTR;
+typedef LPCSTR		LPCTSTR, PCTSTR;
+#define __TEXT(s)	s
+#endif
+#define TEXT(s)		__TEXT(s)
+
+#define INVALID_HANDLE_VALUE	((HANDLE)(LONG_PTR)-1)
+
+typedef union _LARGE_INTEGER {
+	_ETW_NAMELESS struct {
+		DWORD LowPart;
+		LONG HighPart;
+	} DUMMYSTRUCTNAME;
+	struct {
+		DWORD LowPart;
+		LONG HighPart;
+	} u;
+	LONGLONG QuadPart;
+} LARGE_INTEGER, *PLARGE_INTEGER;
+
+typedef union _ULARGE_INTEGER {
+	_ETW_NAMELESS struct {
+		DWORD LowPart;
+		DWORD HighPart;
+	} DUMMYSTRUCTNAME;
+	struct {
+		DWORD LowPart;
+		DWORD HighPart;
+	} u;
+	ULONGLONG QuadPart;
+} ULARGE_INTEGER, *PULARGE_INTEGER;
+
+/* 100-ns intervals since 1601-01-01 UTC, split in two 32-bit halves. */
+typedef struct _FILETIME {
+	DWORD dwLowDateTime;
+	DWORD dwHighDateTime;
+} FILETIME, *PFILETIME, *LPFILETIME;
+
+typedef struct _SYSTEMTIME {
+	WORD wYear;
+	WORD wMonth;
+	WORD wDayOfWeek;
+	WORD wDay;
+	WORD wHour;
+	WORD wMinute;
+	WORD wSecond;
+	WORD wMilliseconds;
+} SYSTEMTIME, *PSYSTEMTIME, *LPSYSTEMTIME;
+
+/* 172 bytes; embedded in TRACE_LOGFILE_HEADER. */
+typedef struct _TIME_ZONE_INFORMATION {
+	LONG Bias;
+	WCHAR StandardName[32];
+	SYSTEMTIME StandardDate;
+	LONG StandardBias;
+	WCHAR DaylightName[32];
+	SYSTEMTIME DaylightDate;
+	LONG DaylightBias;
+} TIME_ZONE_INFORMATION, *PTIME_ZONE_INFORMATION, *LPTIME_ZONE_INFORMATION;
+
+/* ------------------------------------------------------------------------ */
+/* GUIDs (guiddef.h). */
+
+#ifndef GUID_DEFINED
+#define GUID_DEFINED
+typedef struct _GUID {
+	uint32_t Data1;
+	uint16_t Data2;
+	uint16_t Data3;
+	uint8_t Data4[8];
+} GUID;
+#endif
+
+typedef GUID		*LPGUID, *PGUID;
+typedef const GUID	*LPCGUID, *PCGUID;
+typedef GUID		IID, CLSID;
+
+#ifdef __cplusplus
+#define REFGUID		const GUID &
+#define REFIID		const IID &
+#define REFCLSID	const IID &
+#else
+#define REFGUID		const GUID *
+#define REFIID		const IID *
+#define REFCLSID	const IID *
+#endif
+
+/*
+ * DEFINE_GUID declares the GUID; in the one place that defines INITGUID
+ * before including the headers it defines it as well.  The definition is
+ * weak (see DECLSPEC_SELECTANY), so several INITGUID units may coexist.
+ */
+#undef DEFINE_GUID
+#ifdef INITGUID
+#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)	\
+	_ETW_GUID_LINKAGE const GUID DECLSPEC_SELECTANY name =		\
+		{ l, w1, w2, { b1, b2, b3, b4, b5, b6, b7, b8 } }
+#else
+#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)	\
+	EXTERN_C const GUID name
+#endif
+/* C warns on "extern" with an initialiser; C++ needs extern "C" for it. */
+#ifdef __cplusplus
+#define _ETW_GUID_LINKAGE	extern "C"
+#else
+#define _ETW_GUID_LINKAGE
+#endif
+
+#ifdef __cplusplus
+__inline__ int InlineIsEqualGUID(REFGUID a, REFGUID b)
+{
+	return memcmp(&a, &b, sizeof(GUID)) == 0;
+}
+
+__inline__ int IsEqualGUID(REFGUID a, REFGUID b)
+{
+	return memcmp(&a, &b, sizeof(GUID)) == 0;
+}
+
+__inline__ bool operator==(REFGUID a, REFGUID b)
+{
+	return IsEqualGUID(a, b) != 0;
+}
+
+__inline__ bool operator!=(REFGUID a, REFGUID b)
+{
+	return !(a == b);
+}
+#else
+#define InlineIsEqualGUID(a, b)	(memcmp((a), (b), sizeof(GUID)) == 0)
+#define IsEqualGUID(a, b)	(memcmp((a), (b), sizeof(GUID)) == 0)
+#endif
+#define IsEqualIID(a, b)	IsEqualGUID(a, b)
+#define IsEqualCLSID(a, b)	IsEqualGUID(a, b)
+
+/* ------------------------------------------------------------------------ */
+/* Helper macros. */
+
+#define FIELD_OFFSET(type, field)	((LONG)offsetof(type, field))
+#define RTL_FIELD_SIZE(type, field)	(sizeof(((type *)0)->field))
+#define ZeroMemory(dst, len)		memset((dst), 0, (len))
+#define RtlZeroMemory(dst, len)		memset((dst), 0, (len))
+#define FillMemory(dst, len, fill)	memset((dst), (fill), (len))
+#define RtlFillMemory(dst, len, fill)	memset((dst), (fill), (len))
+#define CopyMemory(dst, src, len)	memcpy((dst), (src), (len))
+#define RtlCopyMemory(dst, src, len)	memcpy((dst), (src), (len))
+#define MoveMemory(dst, src, len)	memmove((dst), (src), (len))
+#define RtlMoveMemory(dst, src, len)	memmove((dst), (src), (len))
+#define RtlEqualMemory(a, b, len)	(memcmp((a), (b), (len)) == 0)
+#define UNREFERENCED_PARAMETER(p)	((void)(p))
+#define ARRAYSIZE(a)			(sizeof(a) / sizeof((a)[0]))
+#define RTL_NUMBER_OF(a)		ARRAYSIZE(a)
+#define C_ASSERT(e) \
+	typedef char _ETW_CASSERT_NAME(__LINE__)[(e) ? 1 : -1]
+#define _ETW_CASSERT_NAME(l)		_ETW_CASSERT_NAME2(l)
+#define _ETW_CASSERT_NAME2(l)		__C_ASSERT_##l
+#define LOBYTE(w)	((BYTE)((DWORD_PTR)(w) & 0xff))
+#define HIBYTE(w)	((BYTE)(((DWORD_PTR)(w) >> 8) & 0xff))
+#define LOWORD(l)	((WORD)((DWORD_PTR)(l) & 0xffff))
+#define HIWORD(l)	((WORD)(((DWORD_PTR)(l) >> 16) & 0xffff))
+
+/* ------------------------------------------------------------------------ */
+/* SAL annotations: documentation only. */
+
+#define _In_
+#define _In_opt_
+#define _In_z_
+#define _In_opt_z_
+#define _In_reads_(n)
+#define _In_reads_opt_(n)
+#define _In_reads_bytes_(n)
+#define _In_reads_bytes_opt_(n)
+#define _In_range_(lo, hi)
+#define _Out_
+#define _Out_opt_
+#define _Out_writes_(n)
+#define _Out_writes_opt_(n)
+#define _Out_writes_z_(n)
+#define _Out_writes_bytes_(n)
+#define _Out_writes_bytes_opt_(n)
+#define _Out_writes_to_(n, c)
+#define _Out_writes_bytes_to_(n, c)
+#define _Out_writes_bytes_to_opt_(n, c)
+#define _Out_writes_bytes_all_(n)
+#define _Out_range_(lo, hi)
+#define _Inout_
+#define _Inout_opt_
+#define _Inout_z_
+#define _Inout_updates_(n)
+#define _Inout_updates_opt_(n)
+#define _Inout_updates_bytes_(n)
+#define _Inout_updates_bytes_opt_(n)
+#define _Outptr_
+#define _Outptr_opt_
+#define _Outptr_result_maybenull_
+#define _Outptr_result_buffer_(n)
+#define _Deref_out_range_(lo, hi)
+#define _Ret_
+#define _Ret_maybenull_
+#define _Ret_notnull_
+#define _Ret_range_(lo, hi)
+#define _Success_(e)
+#define _Check_return_
+#define _Must_inspect_result_
+#define _Use_decl_annotations_
+#define _Field_size_(n)
+#define _Field_size_opt_(n)
+#define _Field_size_bytes_(n)
+#define _Field_size_bytes_opt_(n)
+#define _Field_size_full_(n)
+#define _Field_range_(lo, hi)
+#define _Field_z_
+#define _Null_terminated_
+#define _NullNull_terminated_
+#define _Printf_format_string_
+#define _Reserved_
+#define _Pre_
+#define _Post_
+#define _Pre_notnull_
+#define _Pre_maybenull_
+#define _Post_invalid_
+#define _Post_satisfies_(e)
+#define _When_(c, a)
+#define _Always_(a)
+#define _Frees_ptr_
+#define _Frees_ptr_opt_
+#define _IRQL_requires_max_(l)
+#define _Function_class_(n)
+#define _Analysis_assume_(e)
+#define __in
+#define __in_opt
+#define __out
+#define __out_opt
+#define __inout
+#define __inout_opt
+#define __in_ecount(n)
+#define __in_bcount(n)
+#define __in_bcount_opt(n)
+#define __out_ecount(n)
+#define __out_bcount(n)
+#define __out_bcount_opt(n)
+#define __deref_out
+#define __reserved
+
+/* ------------------------------------------------------------------------ */
+/* Win32 error codes (winerror.h), as the ETW functions return them. */
+
+#define NO_ERROR				0
+#define ERROR_SUCCESS				0
+#define ERROR_INVALID_FUNCTION			1
+#define ERROR_FILE_NOT_FOUND			2
+#define ERROR_PATH_NOT_FOUND			3
+#define ERROR_ACCESS_DENIED			5
+#define ERROR_INVALID_HANDLE			6
+#define ERROR_NOT_ENOUGH_MEMORY			8
+#define ERROR_INVALID_DATA			13
+#define ERROR_OUTOFMEMORY			14
+#define ERROR_BAD_LENGTH			24
+#define ERROR_GEN_FAILURE			31
+#define ERROR_HANDLE_EOF			38
+#define ERROR_NOT_SUPPORTED			50
+#define ERROR_FILE_EXISTS			80
+#define ERROR_INVALID_PARAMETER			87
+#define ERROR_BUFFER_OVERFLOW			111
+#define ERROR_DISK_FULL				112
+#define ERROR_INSUFFICIENT_BUFFER		122
+#define ERROR_BAD_PATHNAME			161
+#define ERROR_BUSY				170
+#define ERROR_ALREADY_EXISTS			183
+#define ERROR_MORE_DATA				234
+#define ERROR_NO_MORE_ITEMS			259
+#define ERROR_ARITHMETIC_OVERFLOW		534
+#define ERROR_NOACCESS				998
+#define ERROR_CANCELLED				1223
+#define ERROR_FILE_CORRUPT			1392
+#define ERROR_NO_SYSTEM_RESOURCES		1450
+#define ERROR_TIMEOUT				1460
+#define ERROR_INVALID_TIME			1901
+#define ERROR_ACTIVE_CONNECTIONS		2402
+#define ERROR_WMI_GUID_NOT_FOUND		4200
+#define ERROR_WMI_INSTANCE_NOT_FOUND		4201
+#define ERROR_WMI_ITEMID_NOT_FOUND		4202
+#define ERROR_WMI_TRY_AGAIN			4203
+#define ERROR_WMI_DP_NOT_FOUND			4204
+#define ERROR_WMI_UNRESOLVED_INSTANCE_REF	4205
+#define ERROR_WMI_ALREADY_ENABLED		4206
+#define ERROR_WMI_GUID_DISCONNECTED		4207
+#define ERROR_WMI_SERVER_UNAVAILABLE		4208
+#define ERROR_WMI_DP_FAILED			4209
+#define ERROR_WMI_INVALID_MOF			4210
+#define ERROR_WMI_INVALID_REGINFO		4211
+#define ERROR_WMI_ALREADY_DISABLED		4212
+#define ERROR_WMI_READ_ONLY			4213
+#define ERROR_WMI_SET_FAILURE			4214
+#define ERROR_CTX_CLOSE_PENDING			7007
+
+/* NTSTATUS values the ETW documentation says the Win32 functions return. */
+#define STATUS_SUCCESS				((NTSTATUS)0x00000000L)
+#define STATUS_LOG_FILE_FULL			((NTSTATUS)0xC0000188L)
+
+/*
+ * The calling thread's last error, as OpenTrace and GetTraceEnableFlags
+ * report failures.  libetw keeps it per thread.
+ */
+EXTERN_C DWORD WINAPI GetLastError(void);
+EXTERN_C VOID WINAPI SetLastError(DWORD dwErrCode);
+
+#endif /* _WINDOWS_ */
