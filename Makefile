@@ -35,6 +35,9 @@ HOSTTESTS := $(HOSTTEST_SRCS:.c=)
 EXAMPLE_SRCS := $(wildcard ctl/examples/*.c)
 EXAMPLES := $(EXAMPLE_SRCS:.c=)
 
+.PHONY: FORCE
+FORCE:
+
 .PHONY: all module lib ctl selftests hosttests examples check demo bench \
 	install modules_install clean help kernel
 
@@ -73,7 +76,8 @@ userlib/libetw.so: $(LIB_PIC_OBJS) userlib/libetw.map
 		-o $@ $(LIB_PIC_OBJS) -lpthread
 	ln -sf libetw.so $(@D)/$(SONAME)
 
-userlib/libetw.pc: userlib/libetw.pc.in Makefile
+# Regenerated every time: PREFIX may differ between make and make install.
+userlib/libetw.pc: userlib/libetw.pc.in FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)/etw|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
@@ -89,16 +93,21 @@ ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a
 selftests: $(SELFTESTS)
 
 selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
-	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) -Wno-shadow -Wno-sign-compare \
+	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) -Wno-shadow \
+		-Wno-sign-compare -Wno-clobbered \
 		-o $@ $< -Luserlib -letw -lpthread -Wl,-rpath,'$$ORIGIN/../userlib'
 
 # Host tests cover pure user-space code and need no VM.
 hosttests: $(HOSTTESTS)
 
 HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Ictl $(CFLAGS) $(WARN) \
-	-Wno-shadow -Wno-sign-compare -DSHARED_DIR='"$(CURDIR)/../shared"'
+	-Wno-shadow -Wno-sign-compare -DSHARED_DIR='"$(CURDIR)/../shared"' \
+	-DSRC_DIR='"$(CURDIR)"'
 
-userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a
+HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \
+	userlib/tests/data/*.h uapi/linux/*.h)
+
+userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a -lpthread
 
 ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(filter-out ctl/etwctl.c,$(CTL_SRCS))
@@ -136,7 +145,9 @@ modules_install:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	find kmod \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+		-o -name '.*.cmd' -o -name '*.a' \) -delete
+	rm -f Module.symvers modules.order kmod/Module.symvers kmod/modules.order
 	rm -f userlib/*.o userlib/libetw.a userlib/libetw.so userlib/$(SONAME) userlib/libetw.pc
 	rm -f ctl/etwctl $(SELFTESTS) $(HOSTTESTS) $(EXAMPLES)
 	rm -rf build

@@ -56,6 +56,7 @@ echo $? > "$results/step-kmod-6.1-build.rc"
 step "VM: KUnit, kselftests, rmmod, console log"
 scripts/vm-run --log "$results/console.log" --timeout 1800 -- \
 	env ETW_INJECT_FAILURE="${ETW_INJECT_FAILURE:-}" \
+	ETW_SELFTESTS="${ETW_SELFTESTS:-}" \
 	sh /etw/selftests/run_vm_tests.sh > "$results/vm.out" 2>&1
 echo $? > "$results/vm.rc"
 

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * etw_etl: the ETL file format, for etwctl's file logger and for
  * ProcessTrace over files.  Internal to libetw; not installed.

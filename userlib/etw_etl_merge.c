@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0 OR MIT
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * etw_etl_merge.c: deliver the events of one or more ETL files in
  * timestamp order.

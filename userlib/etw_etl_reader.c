@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0 OR MIT
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * etw_etl_reader.c: open an ETL file, parse its header buffer and read
  * its buffers.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0 OR MIT
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * Corrupt and hostile input: the reader must reject it with an error and
  * never read outside the buffer.  Buffers are malloc'ed at their exact

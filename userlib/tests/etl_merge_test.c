@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0 OR MIT
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * The time-ordered merge: per-CPU streams whose buffers lie in the file
  * out of sequence order, ties, and several files with different clocks.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * Helpers shared by the etl_*_test host tests: synthetic kernel buffers
  * built exactly as <linux/etw.h> describes them (0x48-byte header, 8-byte

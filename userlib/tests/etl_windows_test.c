@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0 OR MIT
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * Read the ETL files Windows wrote (testdata/etl).  Every expected value
  * below was decoded from the files' bytes by hand (a throwaway script

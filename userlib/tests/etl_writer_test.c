@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0 OR MIT
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * The ETL writer: header bytes against reference §4.6/§5.2/§5.4, and
  * writer -> reader round trips in every file mode.

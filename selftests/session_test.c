@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sessions, providers and the write path through the raw ABI: start and
+ * stop, limits, enable and the mapped enable state, writing an event and
+ * reading it back from a consumer file, privilege boundaries.
+ */
+#include <poll.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "etw_selftest.h"
+
+static const struct etw_guid prov_guid = {
+	0x11223344, 0x5566, 0x7788, { 1, 2, 3, 4, 5, 6, 7, 8 } };
+
+static int start_session(int fd, const char *name, __u32 mode, __u32 *id)
+{
+	struct etw_session_args a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	a.config.buffer_kb = 4;
+	a.config.mode = mode;
+	ret = etw_ioctl(fd, ETW_IOC_START, &a);
+	if (!ret && id)
+		*id = a.logger_id;
+	return ret;
+}
+
+static int session_op(int fd, unsigned long cmd, __u32 id,
+		      struct etw_session_args *out)
+{
+	struct etw_session_args a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.logger_id = id;
+	ret = etw_ioctl(fd, cmd, &a);
+	if (out)
+		*out = a;
+	return ret;
+}
+
+static int reg_provider(int fd, __u32 *reg_id, __u32 *index)
+{
+	struct etw_register_args r = { .size = sizeof(r), .guid = prov_guid };
+	int ret = etw_ioctl(fd, ETW_IOC_REGISTER, &r);
+
+	if (!ret) {
+		*reg_id = r.reg_id;
+		if (index)
+			*index = r.enable_index;
+	}
+	return ret;
+}
+
+static int enable(int fd, __u32 id, __u32 code, __u8 level, __u64 any)
+{
+	struct etw_enable_args e;
+
+	memset(&e, 0, sizeof(e));
+	e.size = sizeof(e);
+	e.logger_id = id;
+	e.control_code = code;
+	e.level = level;
+	e.guid = prov_guid;
+	e.match_any = any;
+	return etw_ioctl(fd, ETW_IOC_ENABLE, &e);
+}
+
+static int write_event(int fd, __u32 reg_id, __u16 event_id, __u8 level,
+		       __u64 keyword, const void *data, __u32 len)
+{
+	struct etw_data_descriptor d = { .ptr = (uintptr_t)data, .size = len };
+	struct etw_write_args w;
+
+	memset(&w, 0, sizeof(w));
+	w.size = sizeof(w);
+	w.reg_id = reg_id;
+	w.descriptor.id = event_id;
+	w.descriptor.level = level;
+	w.descriptor.keyword = keyword;
+	w.activity_id.data1 = 0xac;
+	w.data_count = len ? 1 : 0;
+	w.data_ptr = (uintptr_t)&d;
+	return etw_ioctl(fd, ETW_IOC_WRITE, &w);
+}
+
+static int consumer(int fd, __u32 id)
+{
+	struct etw_consume_args c = { .size = sizeof(c), .logger_id = id,
+				      .flags = O_NONBLOCK | O_CLOEXEC };
+
+	return ioctl(fd, ETW_IOC_CONSUME, &c);
+}
+
+/* Count the records of a buffer that are real events. */
+static int count_events(const unsigned char *buf, __u16 want_id,
+			const char *want_payload)
+{
+	const struct etw_buffer_header *bh = (const void *)buf;
+	__u32 off = ETW_BUFFER_HEADER_SIZE;
+	int n = 0;
+
+	while (off + sizeof(struct etw_event_header) <= bh->offset) {
+		const struct etw_event_header *h = (const void *)(buf + off);
+
+		if (h->provider_id.data1 == prov_guid.data1 &&
+		    h->descriptor.id == want_id &&
+		    h->size == sizeof(*h) + strlen(want_payload) &&
+		    !memcmp(h + 1, want_payload, strlen(want_payload)))
+			n++;
+		off += (h->size + 7) & ~7u;
+	}
+	return n;
+}
+
+FIXTURE(sess) {
+	int fd;
+	__u32 id;
+};
+
+FIXTURE_SETUP(sess)
+{
+	self->fd = etw_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, start_session(self->fd, "selftest-session",
+				   ETW_MODE_REAL_TIME, &self->id));
+}
+
+FIXTURE_TEARDOWN(sess)
+{
+	session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
+	close(self->fd);
+}
+
+TEST_F(sess, duplicate_name_is_eexist_case_insensitively)
+{
+	EXPECT_EQ(-EEXIST, start_session(self->fd, "SELFTEST-Session",
+					 ETW_MODE_REAL_TIME, NULL));
+}
+
+TEST_F(sess, query_reports_adjusted_config)
+{
+	struct etw_session_args a;
+
+	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_QUERY, self->id, &a));
+	EXPECT_STREQ("selftest-session", a.name);
+	EXPECT_EQ(4, a.config.buffer_kb);
+	EXPECT_LE(2, a.config.min_buffers);
+	EXPECT_EQ(1000, a.config.flush_timer_ms);
+	EXPECT_EQ(a.stats.buffers, a.stats.free_buffers);
+}
+
+TEST_F(sess, stop_twice_is_enoent)
+{
+	EXPECT_EQ(0, session_op(self->fd, ETW_IOC_STOP, self->id, NULL));
+	EXPECT_EQ(-ENOENT, session_op(self->fd, ETW_IOC_STOP, self->id, NULL));
+}
+
+TEST_F(sess, enable_state_is_mapped)
+{
+	struct etw_enable_state *map;
+	__u32 reg, index;
+
+	ASSERT_EQ(0, reg_provider(self->fd, &reg, &index));
+	map = mmap(NULL, 4096 * 8, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	EXPECT_EQ(0, map[index].enabled);
+	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_ENABLE, 4, 0x30));
+	EXPECT_EQ(1, map[index].enabled);
+	EXPECT_EQ(4, map[index].level);
+	EXPECT_EQ(0x30, map[index].match_any);
+	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_DISABLE, 0, 0));
+	EXPECT_EQ(0, map[index].enabled);
+	munmap(map, 4096 * 8);
+}
+
+TEST_F(sess, writable_mapping_is_refused)
+{
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, self->fd, 0));
+	EXPECT_EQ(EPERM, errno);
+}
+
+TEST_F(sess, event_reaches_consumer)
+{
+	static unsigned char buf[4096];
+	struct etw_session_args a;
+	__u32 reg;
+	int cfd, n = 0;
+	ssize_t r;
+
+	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
+	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_ENABLE, 4, 0));
+	cfd = consumer(self->fd, self->id);
+	ASSERT_LE(0, cfd);
+	EXPECT_EQ(0, write_event(self->fd, reg, 7, 4, 0x1, "hello", 5));
+	EXPECT_EQ(0, write_event(self->fd, reg, 7, 5, 0x1, "hello", 5));
+	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_FLUSH, self->id, &a));
+	while ((r = read(cfd, buf, sizeof(buf))) > 0) {
+		const struct etw_buffer_header *bh = (const void *)buf;
+
+		EXPECT_EQ(4096, r);
+		EXPECT_EQ(4096, bh->buffer_size);
+		EXPECT_EQ(bh->offset, bh->saved_offset);
+		EXPECT_EQ(self->id, bh->logger_id);
+		EXPECT_EQ(0xff, buf[bh->offset]);
+		n += count_events(buf, 7, "hello");
+	}
+	EXPECT_EQ(1, n);	/* level 5 is above the session's 4 */
+	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_QUERY, self->id, &a));
+	EXPECT_EQ(1, a.stats.events_written);
+	EXPECT_EQ(0, a.stats.events_lost);
+	close(cfd);
+}
+
+TEST_F(sess, consumer_sees_eof_after_stop)
+{
+	static unsigned char buf[4096];
+	int cfd = consumer(self->fd, self->id);
+
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_STOP, self->id, NULL));
+	EXPECT_EQ(0, read(cfd, buf, sizeof(buf)));
+	close(cfd);
+}
+
+TEST_F(sess, short_consumer_read_is_einval)
+{
+	char buf[64];
+	int cfd = consumer(self->fd, self->id);
+
+	ASSERT_LE(0, cfd);
+	EXPECT_EQ(-1, read(cfd, buf, sizeof(buf)));
+	EXPECT_EQ(EINVAL, errno);
+	close(cfd);
+}
+
+TEST_F(sess, ninth_session_on_provider_is_enospc)
+{
+	__u32 ids[8];
+	char name[32];
+	int i;
+
+	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_ENABLE, 0, 0));
+	for (i = 0; i < 7; i++) {
+		snprintf(name, sizeof(name), "selftest-extra-%d", i);
+		ASSERT_EQ(0, start_session(self->fd, name, ETW_MODE_REAL_TIME,
+					   &ids[i]));
+		ASSERT_EQ(0, enable(self->fd, ids[i], ETW_CONTROL_ENABLE, 0, 0));
+	}
+	ASSERT_EQ(0, start_session(self->fd, "selftest-ninth",
+				   ETW_MODE_REAL_TIME, &ids[7]));
+	EXPECT_EQ(-ENOSPC, enable(self->fd, ids[7], ETW_CONTROL_ENABLE, 0, 0));
+	for (i = 0; i < 8; i++)
+		session_op(self->fd, ETW_IOC_STOP, ids[i], NULL);
+}
+
+TEST_F(sess, unprivileged_cannot_control_global_session)
+{
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd;
+
+		if (setgid(1000) || setuid(1000))
+			_exit(2);
+		fd = etw_open();
+		if (fd < 0)
+			_exit(3);
+		if (session_op(fd, ETW_IOC_QUERY, self->id, NULL) != -EPERM)
+			_exit(4);
+		if (session_op(fd, ETW_IOC_STOP, self->id, NULL) != -EPERM)
+			_exit(5);
+		if (start_session(fd, "selftest-user", ETW_MODE_REAL_TIME,
+				  NULL) != -EPERM)
+			_exit(6);
+		if (consumer(fd, self->id) != -1 || errno != EPERM)
+			_exit(7);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F(sess, write_with_unknown_flag_is_einval)
+{
+	struct etw_write_args w;
+	__u32 reg;
+
+	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
+	memset(&w, 0, sizeof(w));
+	w.size = sizeof(w);
+	w.reg_id = reg;
+	w.flags = 0x80000000;
+	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_WRITE, &w));
+}
+
+TEST_F(sess, write_to_unknown_registration_is_ebadf)
+{
+	EXPECT_EQ(-EBADF, write_event(self->fd, 999, 1, 0, 0, "x", 1));
+}
+
+TEST_F(sess, too_many_descriptors_is_einval)
+{
+	struct etw_write_args w;
+	__u32 reg;
+
+	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
+	memset(&w, 0, sizeof(w));
+	w.size = sizeof(w);
+	w.reg_id = reg;
+	w.data_count = ETW_MAX_DATA_DESCRIPTORS + 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_WRITE, &w));
+}
+
+TEST_F(sess, oversize_event_is_e2big)
+{
+	static char big[ETW_MAX_EVENT_SIZE];
+	__u32 reg;
+
+	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
+	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_ENABLE, 0, 0));
+	EXPECT_EQ(-E2BIG, write_event(self->fd, reg, 1, 0, 0, big,
+				      ETW_MAX_EVENT_SIZE - 80 + 1));
+	/* Fits the 64 KiB limit but not the session's 4 KiB buffers. */
+	EXPECT_EQ(-EMSGSIZE, write_event(self->fd, reg, 1, 0, 0, big, 8000));
+}
+
+TEST_F(sess, unmapped_payload_is_efault)
+{
+	__u32 reg;
+
+	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
+	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_ENABLE, 0, 0));
+	EXPECT_EQ(-EFAULT, write_event(self->fd, reg, 1, 0, 0,
+				       (void *)16, 8));
+}
+
+TEST(sixty_fifth_global_session_is_enospc)
+{
+	int fd = etw_open(), i, started = 0, ret = 0;
+	__u32 ids[64];
+	char name[32];
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 64; i++) {
+		snprintf(name, sizeof(name), "selftest-limit-%d", i);
+		ret = start_session(fd, name, 0, &ids[i]);
+		if (ret)
+			break;
+		started++;
+	}
+	EXPECT_EQ(64, started);
+	EXPECT_EQ(-ENOSPC, start_session(fd, "selftest-limit-65", 0, NULL));
+	for (i = 0; i < started; i++)
+		session_op(fd, ETW_IOC_STOP, ids[i], NULL);
+	close(fd);
+}
+
+TEST(fifth_private_session_is_enospc)
+{
+	int fd = etw_open(), i;
+	char name[32];
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "private-%d", i);
+		ASSERT_EQ(0, start_session(fd, name, ETW_MODE_PRIVATE, NULL));
+	}
+	EXPECT_EQ(-ENOSPC, start_session(fd, "private-4", ETW_MODE_PRIVATE,
+					 NULL));
+	close(fd);	/* stops them */
+	fd = etw_open();
+	EXPECT_EQ(0, start_session(fd, "private-0", ETW_MODE_PRIVATE, NULL));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
