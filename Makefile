@@ -30,6 +30,8 @@ LIB_PIC_OBJS := $(LIB_SRCS:.c=.pic.o)
 CTL_SRCS := $(wildcard ctl/*.c)
 SELFTEST_SRCS := $(wildcard selftests/*_test.c)
 SELFTESTS := $(SELFTEST_SRCS:.c=)
+BENCH_SRCS := $(wildcard selftests/*_bench.c)
+BENCHES := $(BENCH_SRCS:.c=)
 HOSTTEST_SRCS := $(wildcard userlib/tests/*_test.c ctl/tests/*_test.c)
 HOSTTESTS := $(HOSTTEST_SRCS:.c=)
 EXAMPLE_SRCS := $(wildcard ctl/examples/*.c)
@@ -90,7 +92,11 @@ ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a
 
 # --- tests ----------------------------------------------------------------
 # Selftests run in the VM and link libetw dynamically, as real programs do.
-selftests: $(SELFTESTS)
+selftests: $(SELFTESTS) $(BENCHES)
+
+selftests/%_bench: selftests/%_bench.c userlib/libetw.so
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -Luserlib -letw -lpthread \
+		-Wl,-rpath,'$$ORIGIN/../userlib'
 
 selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) -Wno-shadow \
@@ -149,5 +155,5 @@ clean:
 		-o -name '.*.cmd' -o -name '*.a' \) -delete
 	rm -f Module.symvers modules.order kmod/Module.symvers kmod/modules.order
 	rm -f userlib/*.o userlib/libetw.a userlib/libetw.so userlib/$(SONAME) userlib/libetw.pc
-	rm -f ctl/etwctl $(SELFTESTS) $(HOSTTESTS) $(EXAMPLES)
+	rm -f ctl/etwctl $(SELFTESTS) $(BENCHES) $(HOSTTESTS) $(EXAMPLES)
 	rm -rf build

@@ -67,6 +67,7 @@ out_free_buffers:
 	INIT_LIST_HEAD(&s->free);
 	return -ENOMEM;
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_buffers_alloc);
 
 /**
  * etw_buffers_free() - free a session's buffers
@@ -83,6 +84,7 @@ void etw_buffers_free(struct etw_session *s)
 	kfree(s->bufs);
 	s->bufs = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_buffers_free);
 
 /**
  * etw_session_stream() - the stream the current CPU writes to
@@ -97,6 +99,7 @@ struct etw_stream *etw_session_stream(struct etw_session *s)
 		return &s->streams[0];
 	return &s->streams[smp_processor_id()];
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_session_stream);
 
 /* Fill the header of a buffer whose writers have all committed. */
 static void etw_buffer_finish(struct etw_session *s, struct etw_buffer *b)
@@ -136,14 +139,14 @@ static void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
 	unsigned long flags;
 
 	etw_buffer_finish(s, b);
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	if (s->cfg.mode & ETW_MODE_BUFFERING) {
 		list_add_tail(&b->node, &s->retained);
-		spin_unlock_irqrestore(&s->lock, flags);
+		raw_spin_unlock_irqrestore(&s->lock, flags);
 		return;
 	}
 	etw_deliver_locked(s, b);
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	wake_up_interruptible(&s->cwait);
 }
 
@@ -175,7 +178,7 @@ static struct etw_buffer *etw_buffer_get(struct etw_session *s)
 {
 	struct etw_buffer *b;
 
-	spin_lock(&s->lock);
+	raw_spin_lock(&s->lock);
 	b = list_first_entry_or_null(&s->free, struct etw_buffer, node);
 	if (b) {
 		list_del(&b->node);
@@ -183,7 +186,7 @@ static struct etw_buffer *etw_buffer_get(struct etw_session *s)
 	} else if (s->cfg.mode & ETW_MODE_BUFFERING) {
 		b = etw_buffer_overwrite_locked(s);
 	}
-	spin_unlock(&s->lock);
+	raw_spin_unlock(&s->lock);
 	return b;
 }
 
@@ -216,6 +219,7 @@ void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st)
 	raw_spin_unlock_irqrestore(&st->lock, flags);
 	atomic64_inc(&s->events_lost);
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_stream_count_lost);
 
 /**
  * etw_buffer_reserve() - reserve space for one record
@@ -223,8 +227,9 @@ void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st)
  * @st: the stream (the writer's CPU's, see etw_session_stream())
  * @len: bytes, a multiple of 8, at most the buffer's payload
  * @off: out: offset of the record in the buffer
- * @ts: out: the record's timestamp, not older than any before it in the
- *	buffer
+ * @ts: in: the event's time, or 0 to read the clock here; out: the
+ *	record's timestamp, raised if needed so that it is not older than any
+ *	before it in the buffer (an interrupt may have written in between)
  *
  * A full current buffer is sealed and replaced by a free one.  The caller
  * must commit or cancel the reservation.
@@ -263,7 +268,7 @@ struct etw_buffer *etw_buffer_reserve(struct etw_session *s,
 	b->reserved += len;
 	b->events++;
 	atomic_inc(&b->writers);
-	now = max(ktime_get_ns(), b->last_ts);
+	now = max(*ts ?: ktime_get_ns(), b->last_ts);
 	b->last_ts = now;
 	*ts = now;
 	raw_spin_unlock_irqrestore(&st->lock, flags);
@@ -272,6 +277,7 @@ out_put_sealed:
 		etw_buffer_put_writer(s, sealed);
 	return b;
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_buffer_reserve);
 
 /**
  * etw_buffer_commit() - the record at a reservation is complete
@@ -284,6 +290,7 @@ void etw_buffer_commit(struct etw_session *s, struct etw_buffer *b)
 {
 	etw_buffer_put_writer(s, b);
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_buffer_commit);
 
 /**
  * etw_buffer_cancel() - abandon a reservation
@@ -325,6 +332,7 @@ void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
 		atomic64_inc(&s->events_lost);
 	etw_buffer_put_writer(s, b);
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_buffer_cancel);
 
 /**
  * etw_session_seal_all() - seal every stream's current buffer
@@ -353,6 +361,7 @@ void etw_session_seal_all(struct etw_session *s, bool only_nonempty)
 			etw_buffer_put_writer(s, b);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_session_seal_all);
 
 /**
  * etw_session_release_retained() - buffering mode: deliver the ring
@@ -365,14 +374,15 @@ void etw_session_release_retained(struct etw_session *s)
 	struct etw_buffer *b, *tmp;
 	unsigned long flags;
 
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	list_for_each_entry_safe(b, tmp, &s->retained, node) {
 		list_del(&b->node);
 		etw_deliver_locked(s, b);
 	}
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	wake_up_interruptible(&s->cwait);
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_session_release_retained);
 
 /* Give a buffer nobody needs back to the free list. */
 static void etw_buffer_recycle(struct etw_session *s, struct etw_buffer *b)
@@ -380,10 +390,10 @@ static void etw_buffer_recycle(struct etw_session *s, struct etw_buffer *b)
 	unsigned long flags;
 
 	memset(b->data, 0xff, s->buf_bytes);
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	list_add_tail(&b->node, &s->free);
 	s->nfree++;
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 }
 
 /**
@@ -402,9 +412,9 @@ void etw_session_discard_unread(struct etw_session *s)
 	unsigned long flags;
 	LIST_HEAD(gone);
 
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	if (s->nconsumers) {
-		spin_unlock_irqrestore(&s->lock, flags);
+		raw_spin_unlock_irqrestore(&s->lock, flags);
 		return;
 	}
 	list_for_each_entry_safe(b, tmp, &s->delivered, node) {
@@ -416,12 +426,13 @@ void etw_session_discard_unread(struct etw_session *s)
 		atomic64_sub(h->events, &s->events_written);
 		atomic64_add(h->events, &s->events_lost);
 	}
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	list_for_each_entry_safe(b, tmp, &gone, node) {
 		list_del(&b->node);
 		etw_buffer_recycle(s, b);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_session_discard_unread);
 
 /**
  * etw_session_stats_fill() - a session's statistics
@@ -435,11 +446,11 @@ void etw_session_stats_fill(struct etw_session *s, struct etw_session_stats *st)
 	unsigned long flags;
 
 	memset(st, 0, sizeof(*st));
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	st->buffers = s->nbuffers;
 	st->free_buffers = s->nfree;
 	st->consumers = s->nconsumers;
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	st->events_lost = atomic64_read(&s->events_lost);
 	st->buffers_written = atomic64_read(&s->buffers_written);
 	st->realtime_buffers_lost = atomic64_read(&s->rt_buffers_lost);
@@ -447,6 +458,7 @@ void etw_session_stats_fill(struct etw_session *s, struct etw_session_stats *st)
 	st->buffers_overwritten = atomic64_read(&s->buffers_overwritten);
 	st->events_overwritten = atomic64_read(&s->events_overwritten);
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_session_stats_fill);
 
 /**
  * etw_consumer_attach() - a consumer opens: it will read the backlog first
@@ -461,15 +473,16 @@ u64 etw_consumer_attach(struct etw_session *s)
 	unsigned long flags;
 	u64 cursor;
 
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	list_for_each_entry(b, &s->delivered, node)
 		b->pending++;
 	b = list_first_entry_or_null(&s->delivered, struct etw_buffer, node);
 	cursor = b ? b->dseq : s->dseq + 1;
 	s->nconsumers++;
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	return cursor;
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_consumer_attach);
 
 /* Drop one consumer's claim on @b; true when the buffer can be recycled. */
 static bool etw_buffer_unclaim_locked(struct etw_session *s,
@@ -496,7 +509,7 @@ void etw_consumer_detach(struct etw_session *s, u64 cursor)
 	unsigned long flags;
 	LIST_HEAD(gone);
 
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	list_for_each_entry_safe(b, tmp, &s->delivered, node) {
 		if (b->dseq < cursor)
 			continue;
@@ -504,12 +517,13 @@ void etw_consumer_detach(struct etw_session *s, u64 cursor)
 			list_add_tail(&b->node, &gone);
 	}
 	s->nconsumers--;
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	list_for_each_entry_safe(b, tmp, &gone, node) {
 		list_del(&b->node);
 		etw_buffer_recycle(s, b);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_consumer_detach);
 
 static struct etw_buffer *etw_next_locked(struct etw_session *s, u64 cursor)
 {
@@ -535,9 +549,9 @@ bool etw_consumer_readable(struct etw_session *s, u64 cursor)
 	unsigned long flags;
 	bool ret;
 
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	ret = etw_next_locked(s, cursor) || s->stopped;
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	return ret;
 }
 
@@ -561,26 +575,27 @@ ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
 
 	if (len < s->buf_bytes)
 		return -EINVAL;
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	b = etw_next_locked(s, *cursor);
 	if (!b) {
 		bool stopped = s->stopped;
 
-		spin_unlock_irqrestore(&s->lock, flags);
+		raw_spin_unlock_irqrestore(&s->lock, flags);
 		return stopped ? 0 : -EAGAIN;
 	}
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 
 	/* Our pending claim keeps @b on the delivered list meanwhile. */
 	if (copy_to_user(ubuf, b->data, s->buf_bytes))
 		return -EFAULT;
 
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	b->read_once = true;
 	*cursor = b->dseq + 1;
 	recycle = etw_buffer_unclaim_locked(s, b);
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	if (recycle)
 		etw_buffer_recycle(s, b);
 	return s->buf_bytes;
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_consumer_read);

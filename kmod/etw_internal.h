@@ -30,8 +30,9 @@
  *                  a session's routes means no writer still uses it.
  * etw_stream.lock  Raw, irq-safe: a stream's current buffer and loss count.
  *                  Held only to reserve, cancel or seal, never to copy.
- * etw_session.lock Irq-safe: the free, retained and delivered buffer lists
- *                  and the consumer list.  Nests inside etw_stream.lock.
+ * etw_session.lock Raw, irq-safe: the free, retained and delivered buffer
+ *                  lists and the consumer list.  Nests inside
+ *                  etw_stream.lock, hence raw too.
  * etw_file.nlock   The notification queue and its sequence numbers.
  *
  * Order: etw_mutex -> etw_stream.lock -> etw_session.lock; etw_file.nlock
@@ -350,7 +351,7 @@ struct etw_session {
 	u32 buf_bytes;
 	unsigned int nstreams;
 	struct etw_stream *streams;
-	spinlock_t lock;
+	raw_spinlock_t lock;
 	struct list_head free;
 	struct list_head retained;
 	struct list_head delivered;

@@ -15,8 +15,8 @@
  * - a private session reaches only registrations of its own process and
  *   cannot enable groups;
  * - a PID filter is applied when routes are built (at enable and at
- *   registration), an event-ID filter on every event; neither applies to
- *   group enables;
+ *   registration), also for group enables; an event-ID filter applies on
+ *   every event, but not through groups;
  * - joining a group: the first member's uid owns the group while it has
  *   members; other uids need etw_may_control().
  *
@@ -468,6 +468,7 @@ out_unlock:
 	kfree(reg);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_register);
 
 static void etw_reg_free_rcu(struct rcu_head *rcu)
 {
@@ -632,6 +633,7 @@ int etw_set_traits(struct etw_file *f, u32 reg_id, u8 *blob, u16 len)
 	mutex_unlock(&etw_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_set_traits);
 
 static int etw_find_slot(struct etw_enable **table, struct etw_session *s)
 {
@@ -769,6 +771,7 @@ out_unlock:
 	*nw = w.n;
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_enable);
 
 static void etw_table_drop_session(struct etw_enable **table,
 				   struct etw_session *s, struct list_head *gone)

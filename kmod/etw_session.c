@@ -181,7 +181,7 @@ static struct etw_session *etw_session_alloc(const struct etw_session_args *a)
 	s->buf_bytes = a->config.buffer_kb * 1024;
 	s->owner_uid = current_uid();
 	INIT_LIST_HEAD(&s->node);
-	spin_lock_init(&s->lock);
+	raw_spin_lock_init(&s->lock);
 	INIT_LIST_HEAD(&s->free);
 	INIT_LIST_HEAD(&s->retained);
 	INIT_LIST_HEAD(&s->delivered);
@@ -329,9 +329,9 @@ static void etw_session_stop_locked(struct etw_session *s)
 	unsigned long flags;
 
 	lockdep_assert_held(&etw_mutex);
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	WRITE_ONCE(s->stopped, true);
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	etw_provider_session_gone(s);
 	cancel_delayed_work_sync(&s->flush_work);
 	etw_session_seal_all(s, true);

@@ -19,6 +19,7 @@
 #include <linux/percpu.h>
 #include <linux/pagemap.h>
 #include <linux/sched.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "compat.h"
@@ -268,6 +269,7 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 	int lost = 0, ret;
 	bool group_failed = false;
 	u32 alen;
+	u64 now;
 
 	for (i = 0; i < route->count && n < ETW_MAX_TARGETS; i++) {
 		if (!etw_entry_takes(&route->e[i], ev))
@@ -281,9 +283,13 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 		return 0;
 
 	alen = ALIGN(ev->rec_len, 8);
+	/* One clock read per event, whatever the number of sessions. */
+	now = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		struct etw_session *s = t[i].s;
 		int err = 0;
+
+		t[i].ts = now;
 
 		if (alen > s->buf_bytes - ETW_BUFFER_HEADER_SIZE)
 			err = -EMSGSIZE;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build (once) the test kernel from Debian's linux-source-6.12 with the
-# fragment scripts/etw-test.config, and print the build directory (KDIR).
+# fragment scripts/etw-test.config (or, with --bench, the benchmark kernel
+# from scripts/etw-bench.config), and print the build directory (KDIR).
 #
 # The build is cached in $ETW_CACHE (default ~/.cache/etw) under a key made
 # of the kernel version and a hash of the fragment and of this script, so it
@@ -13,6 +14,11 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 fragment=$here/etw-test.config
+flavour=
+if [ "${1:-}" = --bench ]; then
+	fragment=$here/etw-bench.config
+	flavour=bench-
+fi
 tarball=/usr/src/linux-source-6.12.tar.xz
 cache=${ETW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/etw}
 jobs=${JOBS:-$(($(nproc) + 1))}
@@ -23,7 +29,7 @@ log() { echo "build-kernel: $*" >&2; }
 
 version=$(dpkg-query -W -f '${Version}' linux-source-6.12)
 hash=$(cat "$fragment" "$0" | sha256sum | cut -c1-12)
-dir=$cache/kernel/$version-$hash
+dir=$cache/kernel/$version-$flavour$hash
 mkdir -p "$dir"
 
 exec 9>"$dir/.lock"

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of etw_buffer.c: reserve, commit, cancel, seal, delivery,
+ * the buffering-mode ring, the buffer header byte by byte, and the rule
+ * that every event ends written, lost or overwritten.
+ */
+#include <kunit/test.h>
+#include <linux/mman.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#include "../compat.h"
+#include "etw_test_util.h"
+
+#define ETW_BT_BYTES	(ETW_MIN_BUFFER_KB * 1024)
+#define ETW_BT_REC	64
+/* A record that fills a buffer on its own. */
+#define ETW_BT_FULL	(ETW_BT_BYTES - ETW_BUFFER_HEADER_SIZE)
+#define ETW_BT_ONE	ETW_MODE_NO_PER_PROCESSOR
+
+/* Reserve @len on the session's only stream; the caller commits. */
+static struct etw_buffer *etw_bt_reserve(struct etw_session *s, u32 len,
+					 u32 *off)
+{
+	u64 ts = 0;	/* read the clock */
+
+	return etw_buffer_reserve(s, &s->streams[0], len, off, &ts);
+}
+
+/* Reserve and commit one record; false when no buffer was free. */
+static bool etw_bt_write(struct etw_session *s, u32 len)
+{
+	struct etw_buffer *b;
+	u32 off;
+
+	b = etw_bt_reserve(s, len, &off);
+	if (!b)
+		return false;
+	memset(b->data + off, 0xab, len);
+	etw_buffer_commit(s, b);
+	return true;
+}
+
+static struct etw_session_stats etw_bt_stats(struct etw_session *s)
+{
+	struct etw_session_stats st;
+
+	etw_session_stats_fill(s, &st);
+	return st;
+}
+
+static const struct etw_buffer_header *etw_bt_hdr(const struct etw_buffer *b)
+{
+	return b->data;
+}
+
+static void etw_buffer_fill_then_next_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	struct etw_buffer *first, *b;
+	unsigned int n = 1;
+	u32 off;
+
+	first = etw_bt_reserve(s, ETW_BT_REC, &off);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	KUNIT_EXPECT_EQ(test, off, ETW_BUFFER_HEADER_SIZE);
+	etw_buffer_commit(s, first);
+	for (;;) {
+		b = etw_bt_reserve(s, ETW_BT_REC, &off);
+		KUNIT_ASSERT_NOT_NULL(test, b);
+		etw_buffer_commit(s, b);
+		if (b != first)
+			break;
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, (ETW_BT_BYTES - ETW_BUFFER_HEADER_SIZE) /
+			ETW_BT_REC);
+	KUNIT_EXPECT_EQ(test, off, ETW_BUFFER_HEADER_SIZE);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 1);
+	KUNIT_EXPECT_PTR_EQ(test, etw_test_delivered(s, 0), first);
+	KUNIT_EXPECT_EQ(test, etw_bt_hdr(first)->events, n);
+	KUNIT_EXPECT_EQ(test, etw_bt_hdr(first)->offset,
+			ETW_BUFFER_HEADER_SIZE + n * ETW_BT_REC);
+	KUNIT_EXPECT_PTR_EQ(test, s->streams[0].cur, b);
+}
+
+static void etw_buffer_last_writer_delivers_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	struct etw_buffer *b;
+	u32 off;
+
+	b = etw_bt_reserve(s, ETW_BT_REC, &off);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	etw_session_seal_all(s, false);
+	KUNIT_EXPECT_NULL(test, s->streams[0].cur);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 0);
+	etw_buffer_commit(s, b);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 1);
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).events_written, 1);
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).buffers_written, 1);
+}
+
+static void etw_buffer_flush_skips_empty_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	struct etw_buffer *b;
+	u32 off;
+
+	b = etw_bt_reserve(s, ETW_BT_REC, &off);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	etw_buffer_cancel(s, &s->streams[0], b, off, ETW_BT_REC, ETW_BT_REC,
+			  false);
+	etw_session_seal_all(s, true);
+	KUNIT_EXPECT_PTR_EQ(test, s->streams[0].cur, b);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 0);
+}
+
+static void etw_buffer_cancel_last_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	struct etw_buffer *a, *b, *c;
+	u32 aoff, boff, coff;
+
+	a = etw_bt_reserve(s, ETW_BT_REC, &aoff);
+	b = etw_bt_reserve(s, ETW_BT_REC, &boff);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_PTR_EQ(test, a, b);
+	memset(b->data + boff, 0xab, ETW_BT_REC);
+	etw_buffer_cancel(s, &s->streams[0], b, boff, ETW_BT_REC, 60, false);
+	KUNIT_EXPECT_EQ(test, b->reserved, boff);
+	KUNIT_EXPECT_EQ(test, b->events, 1);
+	KUNIT_EXPECT_NULL(test, memchr_inv(b->data + boff, 0xff, ETW_BT_REC));
+	c = etw_bt_reserve(s, ETW_BT_REC, &coff);
+	KUNIT_EXPECT_PTR_EQ(test, c, a);
+	KUNIT_EXPECT_EQ(test, coff, boff);
+	etw_buffer_commit(s, a);
+	etw_buffer_commit(s, c);
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).events_lost, 0);
+}
+
+static void etw_buffer_cancel_earlier_pads_test(struct kunit *test)
+{
+	static const struct etw_guid padding = ETW_PADDING_PROVIDER;
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	const struct etw_event_header *h;
+	struct etw_buffer *a, *b;
+	u32 aoff, boff;
+
+	a = etw_bt_reserve(s, ETW_BT_REC, &aoff);
+	b = etw_bt_reserve(s, ETW_BT_REC, &boff);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_PTR_EQ(test, a, b);
+	etw_buffer_cancel(s, &s->streams[0], a, aoff, ETW_BT_REC, 60, true);
+	KUNIT_EXPECT_EQ(test, b->reserved, boff + ETW_BT_REC);
+	h = a->data + aoff;
+	KUNIT_EXPECT_EQ(test, h->size, 60);
+	KUNIT_EXPECT_EQ(test, h->header_type, ETW_EVENT_HEADER_TYPE_64);
+	KUNIT_EXPECT_MEMEQ(test, &h->provider_id, &padding, sizeof(padding));
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).events_lost, 1);
+	etw_buffer_commit(s, b);
+	etw_session_seal_all(s, false);
+	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 1);
+	KUNIT_EXPECT_EQ(test, etw_bt_hdr(b)->events, 1);
+	KUNIT_EXPECT_EQ(test, etw_bt_hdr(b)->events_lost, 1);
+	KUNIT_EXPECT_EQ(test, etw_bt_hdr(b)->buffer_flag,
+			ETW_BUFFER_FLAG_PROC_INDEX |
+			ETW_BUFFER_FLAG_EVENTS_LOST);
+}
+
+static void etw_buffer_none_free_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 2);
+	struct etw_session_stats st;
+	u32 off;
+
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	KUNIT_EXPECT_NULL(test, etw_bt_reserve(s, ETW_BT_REC, &off));
+	st = etw_bt_stats(s);
+	KUNIT_EXPECT_EQ(test, st.free_buffers, 0);
+	KUNIT_EXPECT_EQ(test, st.buffers_written, 2);
+	KUNIT_EXPECT_EQ(test, st.events_lost, 0);
+}
+
+static void etw_buffer_ring_wraps_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test,
+						 ETW_BT_ONE | ETW_MODE_BUFFERING,
+						 2);
+	struct etw_session_stats st;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	etw_session_seal_all(s, false);
+	st = etw_bt_stats(s);
+	KUNIT_EXPECT_EQ(test, st.buffers_overwritten, 1);
+	KUNIT_EXPECT_EQ(test, st.events_overwritten, 1);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 0);
+	etw_session_release_retained(s);
+	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 2);
+	KUNIT_EXPECT_EQ(test, etw_bt_hdr(etw_test_delivered(s, 0))->sequence_number, 2);
+	KUNIT_EXPECT_EQ(test, etw_bt_hdr(etw_test_delivered(s, 1))->sequence_number, 3);
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).events_written, 2);
+}
+
+static void etw_buffer_given_timestamp_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	u64 given = ktime_get_ns() + NSEC_PER_SEC, ts = given;
+	struct etw_buffer *a, *b;
+	u32 off;
+
+	a = etw_buffer_reserve(s, &s->streams[0], ETW_BT_REC, &off, &ts);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, ts, given);
+	/* An older time is raised: records in a buffer never go back. */
+	ts = 1;
+	b = etw_buffer_reserve(s, &s->streams[0], ETW_BT_REC, &off, &ts);
+	KUNIT_ASSERT_PTR_EQ(test, b, a);
+	KUNIT_EXPECT_EQ(test, ts, given);
+	etw_buffer_commit(s, a);
+	etw_buffer_commit(s, b);
+}
+
+/* One field of the header of a buffer holding two 64-byte records. */
+struct etw_hdr_case {
+	const char *name;
+	u8 offset;
+	u8 width;
+	u64 expect;
+};
+
+#define ETW_HDR_FILLED	(ETW_BUFFER_HEADER_SIZE + 2 * ETW_BT_REC)
+#define ETW_HDR_CPU	3
+
+static const struct etw_hdr_case etw_hdr_cases[] = {
+	{ "0x00 buffer_size", 0x00, 4, ETW_BT_BYTES },
+	{ "0x04 saved_offset", 0x04, 4, ETW_HDR_FILLED },
+	{ "0x08 current_offset", 0x08, 4, ETW_HDR_FILLED },
+	{ "0x0c reference_count", 0x0c, 4, 0 },
+	{ "0x18 sequence_number", 0x18, 8, 1 },
+	{ "0x20 clock", 0x20, 8, 0 },
+	{ "0x28 processor_index", 0x28, 2, ETW_HDR_CPU },
+	{ "0x2a logger_id", 0x2a, 2, ETW_TEST_LOGGER_ID },
+	{ "0x2c state", 0x2c, 4, ETW_BUFFER_STATE_FLUSH },
+	{ "0x30 offset", 0x30, 4, ETW_HDR_FILLED },
+	{ "0x34 buffer_flag", 0x34, 2, ETW_BUFFER_FLAG_PROC_INDEX },
+	{ "0x36 buffer_type", 0x36, 2, ETW_BUFFER_TYPE_GENERIC },
+	{ "0x38 events", 0x38, 4, 2 },
+	{ "0x3c events_lost", 0x3c, 4, 0 },
+	{ "0x40 reserved", 0x40, 8, 0 },
+};
+
+static void etw_hdr_desc(const struct etw_hdr_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_hdr, etw_hdr_cases, etw_hdr_desc);
+
+/* A sealed buffer with two records, on stream cpu ETW_HDR_CPU. */
+static struct etw_buffer *etw_hdr_buffer(struct kunit *test, u64 *ts)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	struct etw_buffer *b;
+	u32 off;
+
+	s->streams[0].cpu = ETW_HDR_CPU;
+	KUNIT_ASSERT_TRUE(test, etw_bt_write(s, ETW_BT_REC));
+	*ts = 0;
+	b = etw_buffer_reserve(s, &s->streams[0], ETW_BT_REC, &off, ts);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	etw_buffer_commit(s, b);
+	etw_session_seal_all(s, false);
+	KUNIT_ASSERT_PTR_EQ(test, etw_test_delivered(s, 0), b);
+	return b;
+}
+
+static u64 etw_hdr_field(const u8 *p, u8 width)
+{
+	switch (width) {
+	case 2:
+		return get_unaligned_le16(p);
+	case 4:
+		return get_unaligned_le32(p);
+	default:
+		return get_unaligned_le64(p);
+	}
+}
+
+static void etw_buffer_header_field_test(struct kunit *test)
+{
+	const struct etw_hdr_case *c = test->param_value;
+	struct etw_buffer *b;
+	u64 ts;
+
+	b = etw_hdr_buffer(test, &ts);
+	KUNIT_EXPECT_EQ(test, etw_hdr_field(b->data + c->offset, c->width),
+			c->expect);
+}
+
+static void etw_buffer_header_timestamp_test(struct kunit *test)
+{
+	struct etw_buffer *b;
+	u64 ts, seal;
+
+	b = etw_hdr_buffer(test, &ts);
+	seal = get_unaligned_le64(b->data + 0x10);
+	KUNIT_EXPECT_GE(test, seal, ts);
+	KUNIT_EXPECT_LE(test, seal, ktime_get_ns());
+}
+
+static void etw_buffer_header_tail_test(struct kunit *test)
+{
+	struct etw_buffer *b;
+	u64 ts;
+
+	b = etw_hdr_buffer(test, &ts);
+	KUNIT_EXPECT_EQ(test, sizeof(struct etw_buffer_header),
+			ETW_BUFFER_HEADER_SIZE);
+	KUNIT_EXPECT_NULL(test, memchr_inv(b->data + ETW_HDR_FILLED, 0xff,
+					   ETW_BT_BYTES - ETW_HDR_FILLED));
+}
+
+/* Every event attempted ends written, lost or overwritten. */
+struct etw_loss_case {
+	const char *name;
+	u32 mode;
+	u32 nbuffers;
+	u32 events;
+	u32 len;
+	u32 cancel_every;	/* cancel (and lose) every n-th, 0: none */
+};
+
+static const struct etw_loss_case etw_loss_cases[] = {
+	{ "real time, room for all", ETW_BT_ONE, 8, 40, ETW_BT_REC, 0 },
+	{ "real time, out of buffers", ETW_BT_ONE, 2, 7, ETW_BT_FULL, 0 },
+	{ "real time, cancellations", ETW_BT_ONE, 2, 200, ETW_BT_REC * 2, 3 },
+	{ "buffering, ring wraps", ETW_BT_ONE | ETW_MODE_BUFFERING, 2, 9,
+	  ETW_BT_FULL, 0 },
+	{ "buffering, wraps and cancels", ETW_BT_ONE | ETW_MODE_BUFFERING, 2,
+	  300, ETW_BT_REC, 4 },
+};
+
+static void etw_loss_desc(const struct etw_loss_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_loss, etw_loss_cases, etw_loss_desc);
+
+/* What the write path does with one event for one session. */
+static void etw_loss_one(struct etw_session *s, u32 len, bool cancel)
+{
+	struct etw_buffer *b;
+	u32 off;
+
+	b = etw_bt_reserve(s, len, &off);
+	if (!b)
+		etw_stream_count_lost(s, &s->streams[0]);
+	else if (cancel)
+		etw_buffer_cancel(s, &s->streams[0], b, off, len, len, true);
+	else
+		etw_buffer_commit(s, b);
+}
+
+static void etw_buffer_loss_accounting_test(struct kunit *test)
+{
+	const struct etw_loss_case *c = test->param_value;
+	struct etw_session *s = etw_test_session(test, c->mode, c->nbuffers);
+	struct etw_session_stats st;
+	u32 i;
+
+	for (i = 1; i <= c->events; i++)
+		etw_loss_one(s, c->len, c->cancel_every &&
+			     !(i % c->cancel_every));
+	etw_session_seal_all(s, false);
+	etw_session_release_retained(s);
+	st = etw_bt_stats(s);
+	KUNIT_EXPECT_EQ(test, st.events_written + st.events_lost +
+			st.events_overwritten, c->events);
+}
+
+static void etw_buffer_discard_unread_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	struct etw_session_stats st;
+
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	etw_session_seal_all(s, false);
+	etw_session_discard_unread(s);
+	st = etw_bt_stats(s);
+	KUNIT_EXPECT_EQ(test, st.realtime_buffers_lost, 2);
+	KUNIT_EXPECT_EQ(test, st.buffers_written, 0);
+	KUNIT_EXPECT_EQ(test, st.events_written, 0);
+	KUNIT_EXPECT_EQ(test, st.events_lost, 2);
+	KUNIT_EXPECT_EQ(test, st.free_buffers, 4);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 0);
+}
+
+static void etw_buffer_discard_keeps_consumed_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	u64 cursor;
+
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_REC));
+	etw_session_seal_all(s, false);
+	cursor = etw_consumer_attach(s);
+	etw_session_discard_unread(s);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 1);
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).realtime_buffers_lost, 0);
+	etw_consumer_detach(s, cursor);
+}
+
+static void etw_consumer_backlog_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	struct etw_buffer *first;
+	u64 cursor;
+
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	etw_session_seal_all(s, false);
+	first = etw_test_delivered(s, 0);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	cursor = etw_consumer_attach(s);
+	KUNIT_EXPECT_EQ(test, cursor, first->dseq);
+	KUNIT_EXPECT_EQ(test, first->pending, 1);
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).consumers, 1);
+	/* Unread buffers stay for the next consumer. */
+	etw_consumer_detach(s, cursor);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 2);
+	KUNIT_EXPECT_EQ(test, first->pending, 0);
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).consumers, 0);
+}
+
+static void etw_consumer_attach_empty_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	u64 cursor;
+
+	cursor = etw_consumer_attach(s);
+	KUNIT_EXPECT_EQ(test, cursor, 1);
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_REC));
+	etw_session_seal_all(s, false);
+	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 1);
+	KUNIT_EXPECT_EQ(test, etw_test_delivered(s, 0)->dseq, cursor);
+	KUNIT_EXPECT_EQ(test, etw_test_delivered(s, 0)->pending, 1);
+	etw_consumer_detach(s, cursor);
+}
+
+/* User memory for etw_consumer_read(), in a mapping KUnit unmaps. */
+static char __user *etw_bt_user_buf(struct kunit *test, size_t len)
+{
+	unsigned long addr;
+
+	addr = kunit_vm_mmap(test, NULL, 0, len, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE_MSG(test, addr, 0UL, "kunit_vm_mmap failed");
+	return (char __user *)addr;
+}
+
+/* Two delivered buffers of one full-size record each. */
+static struct etw_session *etw_bt_two_delivered(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	etw_session_seal_all(s, false);
+	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 2);
+	return s;
+}
+
+static void etw_consumer_read_in_order_test(struct kunit *test)
+{
+	struct etw_session *s = etw_bt_two_delivered(test);
+	char __user *ubuf = etw_bt_user_buf(test, ETW_BT_BYTES);
+	u8 *want, *got;
+	u64 cursor;
+	int i;
+
+	want = kunit_kmalloc(test, ETW_BT_BYTES, GFP_KERNEL);
+	got = kunit_kmalloc(test, ETW_BT_BYTES, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	cursor = etw_consumer_attach(s);
+	for (i = 0; i < 2; i++) {
+		/* Read buffers go back to the free list: copy it first. */
+		memcpy(want, etw_test_delivered(s, 0)->data, ETW_BT_BYTES);
+		KUNIT_EXPECT_EQ(test, etw_consumer_read(s, &cursor, ubuf,
+							ETW_BT_BYTES),
+				ETW_BT_BYTES);
+		KUNIT_ASSERT_EQ(test, copy_from_user(got, ubuf, ETW_BT_BYTES),
+				0UL);
+		KUNIT_EXPECT_MEMEQ(test, got, want, ETW_BT_BYTES);
+		KUNIT_EXPECT_EQ(test, get_unaligned_le64(got + 0x18), i + 1);
+	}
+	KUNIT_EXPECT_EQ(test, etw_consumer_read(s, &cursor, ubuf, ETW_BT_BYTES),
+			-EAGAIN);
+	/* Both went back to the free list; none is current. */
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).free_buffers, 4);
+	s->stopped = true;
+	KUNIT_EXPECT_EQ(test, etw_consumer_read(s, &cursor, ubuf, ETW_BT_BYTES),
+			0);
+	etw_consumer_detach(s, cursor);
+}
+
+static void etw_consumer_read_short_test(struct kunit *test)
+{
+	struct etw_session *s = etw_bt_two_delivered(test);
+	char __user *ubuf = etw_bt_user_buf(test, ETW_BT_BYTES);
+	u64 cursor = etw_consumer_attach(s);
+
+	KUNIT_EXPECT_EQ(test, etw_consumer_read(s, &cursor, ubuf,
+						ETW_BT_BYTES - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 2);
+	etw_consumer_detach(s, cursor);
+}
+
+static void etw_consumer_every_reader_test(struct kunit *test)
+{
+	struct etw_session *s = etw_bt_two_delivered(test);
+	char __user *ubuf = etw_bt_user_buf(test, ETW_BT_BYTES);
+	u64 c1 = etw_consumer_attach(s);
+	u64 c2 = etw_consumer_attach(s);
+
+	KUNIT_EXPECT_EQ(test, etw_consumer_read(s, &c1, ubuf, ETW_BT_BYTES),
+			ETW_BT_BYTES);
+	/* The second consumer has not read it: it stays. */
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 2);
+	KUNIT_EXPECT_EQ(test, etw_consumer_read(s, &c2, ubuf, ETW_BT_BYTES),
+			ETW_BT_BYTES);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 1);
+	/* A consumer leaving drops its claim on what it did not read. */
+	KUNIT_EXPECT_EQ(test, etw_consumer_read(s, &c1, ubuf, ETW_BT_BYTES),
+			ETW_BT_BYTES);
+	etw_consumer_detach(s, c2);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 0);
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).free_buffers, 4);
+	etw_consumer_detach(s, c1);
+}
+
+static struct kunit_case etw_buffer_cases[] = {
+	KUNIT_CASE(etw_buffer_fill_then_next_test),
+	KUNIT_CASE(etw_buffer_last_writer_delivers_test),
+	KUNIT_CASE(etw_buffer_flush_skips_empty_test),
+	KUNIT_CASE(etw_buffer_cancel_last_test),
+	KUNIT_CASE(etw_buffer_cancel_earlier_pads_test),
+	KUNIT_CASE(etw_buffer_none_free_test),
+	KUNIT_CASE(etw_buffer_ring_wraps_test),
+	KUNIT_CASE(etw_buffer_given_timestamp_test),
+	KUNIT_CASE_PARAM(etw_buffer_header_field_test, etw_hdr_gen_params),
+	KUNIT_CASE(etw_buffer_header_timestamp_test),
+	KUNIT_CASE(etw_buffer_header_tail_test),
+	KUNIT_CASE_PARAM(etw_buffer_loss_accounting_test, etw_loss_gen_params),
+	KUNIT_CASE(etw_buffer_discard_unread_test),
+	KUNIT_CASE(etw_buffer_discard_keeps_consumed_test),
+	KUNIT_CASE(etw_consumer_backlog_test),
+	KUNIT_CASE(etw_consumer_attach_empty_test),
+	KUNIT_CASE(etw_consumer_read_in_order_test),
+	KUNIT_CASE(etw_consumer_read_short_test),
+	KUNIT_CASE(etw_consumer_every_reader_test),
+	{}
+};
+
+static struct kunit_suite etw_buffer_suite = {
+	.name = "etw_buffer",
+	.test_cases = etw_buffer_cases,
+};
+kunit_test_suite(etw_buffer_suite);

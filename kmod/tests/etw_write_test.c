@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the in-kernel provider API (etw_kapi.c) and the write
+ * path behind it (etw_write.c): enable state and callback, the record as
+ * it lands in a buffer, filtering, losses, sessions that take an event
+ * all or nothing, and a write from hard-irq context while a reservation
+ * of the interrupted code is open on the same CPU.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/etw_kapi.h>
+#include <linux/irq_work.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "../compat.h"
+#include "etw_test_util.h"
+
+#define ETW_WT_MAX_SESSIONS	2
+
+/**
+ * struct etw_wt - one test's state
+ * @kp: the provider, unregistered at exit
+ * @guid: its GUID
+ * @s: sessions enabled for it, disabled at exit
+ * @ns: entries in @s
+ * @cb_done: completed by the enable callback
+ * @cb_control: what the callback saw
+ * @cb_level: what the callback saw
+ * @cb_any: what the callback saw
+ */
+struct etw_wt {
+	struct etw_kprovider *kp;
+	struct etw_guid guid;
+	struct etw_session *s[ETW_WT_MAX_SESSIONS];
+	unsigned int ns;
+	struct completion cb_done;
+	u32 cb_control;
+	u8 cb_level;
+	u64 cb_any;
+};
+
+static void etw_wt_cb(void *ctx, u32 control, u8 level, u64 match_any,
+		      u64 match_all)
+{
+	struct etw_wt *wt = ctx;
+
+	wt->cb_control = control;
+	wt->cb_level = level;
+	wt->cb_any = match_any;
+	complete(&wt->cb_done);
+}
+
+static int etw_wt_init(struct kunit *test)
+{
+	struct etw_wt *wt;
+
+	test->priv = NULL;
+	wt = kunit_kzalloc(test, sizeof(*wt), GFP_KERNEL);
+	if (!wt)
+		return -ENOMEM;
+	init_completion(&wt->cb_done);
+	etw_test_guid(&wt->guid);
+	wt->kp = etw_kprovider_register(&wt->guid, etw_wt_cb, wt);
+	if (IS_ERR(wt->kp))
+		return PTR_ERR(wt->kp);
+	test->priv = wt;
+	return 0;
+}
+
+static void etw_wt_exit(struct kunit *test)
+{
+	struct etw_wt *wt = test->priv;
+	unsigned int i;
+
+	if (!wt)
+		return;
+	for (i = 0; i < wt->ns; i++)
+		etw_test_control(wt->s[i], &wt->guid, false,
+				 ETW_CONTROL_DISABLE, NULL);
+	etw_kprovider_unregister(wt->kp);
+}
+
+/* A session of @mode enabled for the test's provider at level 4. */
+static struct etw_session *etw_wt_session(struct kunit *test, u32 mode,
+					  u32 nbuffers, u64 any)
+{
+	struct etw_wt *wt = test->priv;
+	struct etw_session *s = etw_test_session(test, mode, nbuffers);
+	struct etw_enable *e;
+
+	KUNIT_ASSERT_LT(test, wt->ns, ETW_WT_MAX_SESSIONS);
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->level = 4;
+	e->match_any = any;
+	KUNIT_ASSERT_EQ(test, etw_test_control(s, &wt->guid, false,
+					       ETW_CONTROL_ENABLE, e), 0);
+	wt->s[wt->ns++] = s;
+	return s;
+}
+
+static const struct etw_event_descriptor etw_wt_desc = {
+	.id = 42, .version = 1, .level = 4, .opcode = 7, .task = 9,
+	.keyword = 0x1,
+};
+
+static int etw_wt_write(struct etw_kprovider *kp,
+			const struct etw_event_descriptor *d,
+			const void *payload, u32 len)
+{
+	struct etw_data_descriptor data = {
+		.ptr = (uintptr_t)payload,
+		.size = len,
+	};
+
+	return etw_kprovider_write(kp, d, NULL, NULL, len ? 1 : 0, &data);
+}
+
+static struct etw_session_stats etw_wt_stats(struct etw_session *s)
+{
+	struct etw_session_stats st;
+
+	etw_session_stats_fill(s, &st);
+	return st;
+}
+
+static void etw_write_disabled_test(struct kunit *test)
+{
+	struct etw_wt *wt = test->priv;
+	static const u32 payload = 1;
+
+	KUNIT_EXPECT_FALSE(test, etw_kprovider_enabled(wt->kp, 4, 0x1));
+	KUNIT_EXPECT_EQ(test, etw_wt_write(wt->kp, &etw_wt_desc, &payload,
+					   sizeof(payload)), 0);
+}
+
+struct etw_en_case {
+	const char *name;
+	u8 level;
+	u64 keyword;
+	bool expect;
+};
+
+static const struct etw_en_case etw_en_cases[] = {
+	{ "level and keyword match", 4, 0x1, true },
+	{ "level 0 passes", 0, 0x1, true },
+	{ "level above the session's", 5, 0x1, false },
+	{ "keyword outside MatchAny", 4, 0x2, false },
+	{ "keyword 0 passes", 4, 0, true },
+};
+
+static void etw_en_desc(const struct etw_en_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_en, etw_en_cases, etw_en_desc);
+
+static void etw_write_enabled_test(struct kunit *test)
+{
+	const struct etw_en_case *c = test->param_value;
+	struct etw_wt *wt = test->priv;
+
+	etw_wt_session(test, ETW_MODE_NO_PER_PROCESSOR, 4, 0x1);
+	KUNIT_EXPECT_EQ(test, etw_kprovider_enabled(wt->kp, c->level,
+						    c->keyword), c->expect);
+}
+
+static void etw_write_callback_test(struct kunit *test)
+{
+	struct etw_wt *wt = test->priv;
+
+	etw_wt_session(test, ETW_MODE_NO_PER_PROCESSOR, 4, 0x5);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&wt->cb_done, HZ * 5),
+			0UL);
+	KUNIT_EXPECT_EQ(test, wt->cb_control, ETW_CONTROL_ENABLE);
+	KUNIT_EXPECT_EQ(test, wt->cb_level, 4);
+	KUNIT_EXPECT_EQ(test, wt->cb_any, 0x5ULL);
+}
+
+static void etw_write_record_test(struct kunit *test)
+{
+	static const u8 payload[13] = "hello, world";
+	struct etw_wt *wt = test->priv;
+	struct etw_session *s;
+	const struct etw_event_header *h;
+	struct etw_buffer *b;
+	u32 size = sizeof(*h) + sizeof(payload);
+	u64 before = ktime_get_ns();
+
+	s = etw_wt_session(test, ETW_MODE_NO_PER_PROCESSOR, 4, 0x1);
+	KUNIT_ASSERT_EQ(test, etw_wt_write(wt->kp, &etw_wt_desc, payload,
+					   sizeof(payload)), 0);
+	etw_session_seal_all(s, false);
+	b = etw_test_delivered(s, 0);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, ((struct etw_buffer_header *)b->data)->offset,
+			ETW_BUFFER_HEADER_SIZE + ALIGN(size, 8));
+	h = b->data + ETW_BUFFER_HEADER_SIZE;
+	KUNIT_EXPECT_EQ(test, h->size, size);
+	KUNIT_EXPECT_EQ(test, h->header_type, ETW_EVENT_HEADER_TYPE_64);
+	KUNIT_EXPECT_EQ(test, h->flags, 0);
+	KUNIT_EXPECT_EQ(test, h->thread_id, task_pid_nr(current));
+	KUNIT_EXPECT_GE(test, h->timestamp, before);
+	KUNIT_EXPECT_MEMEQ(test, &h->provider_id, &wt->guid, sizeof(wt->guid));
+	KUNIT_EXPECT_MEMEQ(test, &h->descriptor, &etw_wt_desc,
+			   sizeof(etw_wt_desc));
+	KUNIT_EXPECT_NULL(test, memchr_inv(&h->activity_id, 0,
+					   sizeof(h->activity_id)));
+	KUNIT_EXPECT_MEMEQ(test, h + 1, payload, sizeof(payload));
+	/* The alignment tail is zeroed, not left as 0xff. */
+	KUNIT_EXPECT_NULL(test, memchr_inv((u8 *)(h + 1) + sizeof(payload), 0,
+					   ALIGN(size, 8) - size));
+}
+
+static void etw_write_filtered_test(struct kunit *test)
+{
+	struct etw_event_descriptor d = etw_wt_desc;
+	struct etw_wt *wt = test->priv;
+	struct etw_session *s;
+
+	s = etw_wt_session(test, ETW_MODE_NO_PER_PROCESSOR, 4, 0x1);
+	d.level = 5;
+	KUNIT_EXPECT_EQ(test, etw_wt_write(wt->kp, &d, NULL, 0), 0);
+	KUNIT_EXPECT_NULL(test, s->streams[0].cur);
+	KUNIT_EXPECT_EQ(test, etw_wt_stats(s).events_lost, 0);
+}
+
+static void etw_write_too_big_test(struct kunit *test)
+{
+	struct etw_wt *wt = test->priv;
+	struct etw_session *s;
+	void *payload;
+
+	s = etw_wt_session(test, ETW_MODE_NO_PER_PROCESSOR, 4, 0x1);
+	payload = kunit_kzalloc(test, s->buf_bytes, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, payload);
+	KUNIT_EXPECT_EQ(test, etw_wt_write(wt->kp, &etw_wt_desc, payload,
+					   s->buf_bytes), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, etw_wt_stats(s).events_lost, 1);
+}
+
+static void etw_write_no_buffer_test(struct kunit *test)
+{
+	struct etw_wt *wt = test->priv;
+	struct etw_session *s;
+	u32 len;
+	void *payload;
+	int i;
+
+	s = etw_wt_session(test, ETW_MODE_NO_PER_PROCESSOR, 2, 0x1);
+	/* Each record fills a buffer on its own. */
+	len = s->buf_bytes - ETW_BUFFER_HEADER_SIZE -
+	      sizeof(struct etw_event_header);
+	payload = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, payload);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_EQ(test, etw_wt_write(wt->kp, &etw_wt_desc,
+						   payload, len), 0);
+	KUNIT_EXPECT_EQ(test, etw_wt_write(wt->kp, &etw_wt_desc, payload, len),
+			-ENOBUFS);
+	KUNIT_EXPECT_EQ(test, etw_wt_stats(s).events_lost, 1);
+	KUNIT_EXPECT_EQ(test, etw_wt_stats(s).events_written, 2);
+}
+
+/* Session A is out of buffers; does session B still get the event? */
+struct etw_all_case {
+	const char *name;
+	u32 mode;
+	u64 b_written;
+	u64 b_lost;
+};
+
+static const struct etw_all_case etw_all_cases[] = {
+	{ "dependent sessions lose it together", 0, 0, 1 },
+	{ "an independent session keeps it", ETW_MODE_INDEPENDENT, 1, 0 },
+};
+
+static void etw_all_desc(const struct etw_all_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_all, etw_all_cases, etw_all_desc);
+
+static void etw_write_all_or_nothing_test(struct kunit *test)
+{
+	const struct etw_all_case *c = test->param_value;
+	u32 mode = ETW_MODE_NO_PER_PROCESSOR | c->mode;
+	struct etw_wt *wt = test->priv;
+	struct etw_session *a, *b;
+	struct etw_session_stats st;
+	struct etw_buffer *buf;
+	u32 off;
+	u64 ts;
+	int i;
+
+	a = etw_wt_session(test, mode, 2, 0x1);
+	b = etw_wt_session(test, mode, 4, 0x1);
+	/* Use up A: both its buffers hold a record that fills them. */
+	for (i = 0; i < 2; i++) {
+		ts = 0;
+		buf = etw_buffer_reserve(a, &a->streams[0], a->buf_bytes -
+					 ETW_BUFFER_HEADER_SIZE, &off, &ts);
+		KUNIT_ASSERT_NOT_NULL(test, buf);
+		etw_buffer_commit(a, buf);
+	}
+	KUNIT_EXPECT_EQ(test, etw_wt_write(wt->kp, &etw_wt_desc, NULL, 0),
+			-ENOBUFS);
+	etw_session_seal_all(b, false);
+	st = etw_wt_stats(b);
+	KUNIT_EXPECT_EQ(test, st.events_written, c->b_written);
+	KUNIT_EXPECT_EQ(test, st.events_lost, c->b_lost);
+	KUNIT_EXPECT_EQ(test, etw_wt_stats(a).events_lost, 1);
+}
+
+/* --- a write from hard-irq context --------------------------------------- */
+
+struct etw_wt_irq {
+	struct irq_work work;
+	struct etw_kprovider *kp;
+	int ret;
+	int cpu;
+	bool hardirq;
+	bool done;
+};
+
+static const u64 etw_wt_irq_payload = 0x1122334455667788ULL;
+
+static void etw_wt_irq_fn(struct irq_work *work)
+{
+	struct etw_wt_irq *iw = container_of(work, struct etw_wt_irq, work);
+
+	iw->cpu = smp_processor_id();
+	iw->hardirq = in_hardirq();
+	iw->ret = etw_wt_write(iw->kp, &etw_wt_desc, &etw_wt_irq_payload,
+			       sizeof(etw_wt_irq_payload));
+	/* Pairs with smp_load_acquire() in etw_write_from_irq_test(). */
+	smp_store_release(&iw->done, true);
+}
+
+#define ETW_WT_OPEN	128	/* the interrupted writer's reservation */
+
+static void etw_write_from_irq_test(struct kunit *test)
+{
+	struct etw_wt *wt = test->priv;
+	const struct etw_event_header *h;
+	struct etw_wt_irq *iw;
+	struct etw_session *s;
+	struct etw_buffer *b, *d;
+	u32 off, cpu;
+	u64 ts = 0;
+
+	iw = kunit_kzalloc(test, sizeof(*iw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iw);
+	init_irq_work(&iw->work, etw_wt_irq_fn);
+	iw->kp = wt->kp;
+	s = etw_wt_session(test, 0, 2 * nr_cpu_ids, 0x1);
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	b = etw_buffer_reserve(s, etw_session_stream(s), ETW_WT_OPEN, &off,
+			       &ts);
+	if (b) {
+		memset(b->data + off, 0xab, ETW_WT_OPEN / 2);
+		irq_work_queue(&iw->work);
+		/* Pairs with smp_store_release() in etw_wt_irq_fn(). */
+		while (!smp_load_acquire(&iw->done))
+			cpu_relax();
+		memset(b->data + off + ETW_WT_OPEN / 2, 0xab, ETW_WT_OPEN / 2);
+		etw_buffer_commit(s, b);
+	}
+	preempt_enable();
+	irq_work_sync(&iw->work);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+
+	KUNIT_EXPECT_EQ(test, iw->cpu, cpu);
+	KUNIT_EXPECT_TRUE(test, iw->hardirq);
+	KUNIT_EXPECT_EQ(test, iw->ret, 0);
+	etw_session_seal_all(s, false);
+	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 1);
+	d = etw_test_delivered(s, 0);
+	KUNIT_ASSERT_PTR_EQ(test, d, b);
+	KUNIT_EXPECT_EQ(test, ((struct etw_buffer_header *)b->data)->events, 2);
+	KUNIT_EXPECT_NULL(test, memchr_inv(b->data + off, 0xab, ETW_WT_OPEN));
+	h = b->data + off + ETW_WT_OPEN;
+	KUNIT_EXPECT_EQ(test, h->size, sizeof(*h) + sizeof(etw_wt_irq_payload));
+	KUNIT_EXPECT_MEMEQ(test, &h->provider_id, &wt->guid, sizeof(wt->guid));
+	KUNIT_EXPECT_GE(test, h->timestamp, ts);
+	KUNIT_EXPECT_MEMEQ(test, h + 1, &etw_wt_irq_payload,
+			   sizeof(etw_wt_irq_payload));
+}
+
+static struct kunit_case etw_write_cases[] = {
+	KUNIT_CASE(etw_write_disabled_test),
+	KUNIT_CASE_PARAM(etw_write_enabled_test, etw_en_gen_params),
+	KUNIT_CASE(etw_write_callback_test),
+	KUNIT_CASE(etw_write_record_test),
+	KUNIT_CASE(etw_write_filtered_test),
+	KUNIT_CASE(etw_write_too_big_test),
+	KUNIT_CASE(etw_write_no_buffer_test),
+	KUNIT_CASE_PARAM(etw_write_all_or_nothing_test, etw_all_gen_params),
+	KUNIT_CASE(etw_write_from_irq_test),
+	{}
+};
+
+static struct kunit_suite etw_write_suite = {
+	.name = "etw_write",
+	.init = etw_wt_init,
+	.exit = etw_wt_exit,
+	.test_cases = etw_write_cases,
+};
+kunit_test_suite(etw_write_suite);
