@@ -186,13 +186,20 @@ static void etw_state_publish(struct etw_reg *reg, const struct etw_combined *c)
 	u32 seq = READ_ONCE(es->seq);
 
 	WRITE_ONCE(es->seq, seq + 1);
-	/* Pairs with the read barrier after libetw's first seq load. */
+	/*
+	 * Odd seq before the fields: pairs with the read barrier before the
+	 * reader's second seq load, so a reader that saw new fields sees seq
+	 * changed.
+	 */
 	smp_wmb();
 	WRITE_ONCE(es->level, c->enabled ? c->level : 0);
 	WRITE_ONCE(es->match_any, c->enabled ? c->match_any : 0);
 	WRITE_ONCE(es->match_all, c->enabled ? c->match_all : 0);
 	WRITE_ONCE(es->enabled, c->enabled);
-	/* Pairs with the read barrier before libetw's second seq load. */
+	/*
+	 * Fields before the even seq: pairs with the acquire of the reader's
+	 * first seq load, so a reader that saw the new seq sees the fields.
+	 */
 	smp_wmb();
 	WRITE_ONCE(es->seq, seq + 2);
 }

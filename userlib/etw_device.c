@@ -62,8 +62,9 @@ int etw_dev_fd(void)
 	fd = atomic_load(&etw_dev_cached);
 	if (fd < 0) {
 		fd = open(ETW_DEV_PATH, O_RDWR | O_CLOEXEC);
+		/* No /dev/etw: the module is not loaded. */
 		if (fd < 0)
-			fd = -errno;
+			fd = errno == ENOENT || errno == ENXIO ? -ENODEV : -errno;
 		else
 			atomic_store_explicit(&etw_dev_cached, fd,
 					      memory_order_release);
@@ -142,6 +143,7 @@ uint32_t etw_win32_from_errno(int err)
 	case EBADMSG:
 		return ERROR_FILE_CORRUPT;
 	case EOPNOTSUPP:
+	case ENODEV:
 		return ERROR_NOT_SUPPORTED;
 	case ENAMETOOLONG:
 		return ERROR_BAD_LENGTH;

@@ -1,0 +1,852 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * etw_provider.c - the registration table behind REGHANDLE, the lock-free
+ * enable check over the mapped enable area, and the write path.
+ *
+ * See etw_provider.h for the handle encoding.  Registration and
+ * unregistration take etw_prov_lock; validating a handle, checking the
+ * enable state and writing take no lock and make at most the one
+ * ETW_IOC_WRITE system call.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include "etw_provider.h"
+
+/* How long EventRegister waits for the registration-time callback. */
+#define ETW_REGISTER_CALLBACK_WAIT_S	2
+
+/**
+ * struct etw_prov - one entry of the registration table
+ * @handle: the live handle, 0 when the entry is free or being set up;
+ *	written last (release) so that lock-free readers see the fields below
+ * @gen: device generation of the registration
+ * @reg_id: the kernel's registration id
+ * @enable_index: index in the mapped enable area
+ * @desc_types: honour EVENT_DATA_DESCRIPTOR.Type
+ * @cookie: the handle the entry is reserved for (also while registering),
+ *	0 when free; under etw_prov_lock
+ * @live: the kernel registration exists; under etw_prov_lock
+ * @called: a callback of this registration ran; under etw_prov_lock
+ * @cb: what the notification thread calls; under etw_prov_lock
+ */
+struct etw_prov {
+	_Atomic uint64_t handle;
+	_Atomic uint64_t gen;
+	_Atomic uint32_t reg_id;
+	_Atomic uint32_t enable_index;
+	atomic_bool desc_types;
+	uint64_t cookie;
+	bool live;
+	bool called;
+	struct etw_prov_callback cb;
+};
+
+static pthread_mutex_t etw_prov_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t etw_prov_cond = PTHREAD_COND_INITIALIZER;
+static struct etw_prov etw_provs[ETW_MAX_REGISTRATIONS];
+static uint64_t etw_prov_incarnation;		/* under etw_prov_lock */
+static uint64_t etw_prov_running;		/* handle in callback; ditto */
+static pthread_once_t etw_prov_atfork_once = PTHREAD_ONCE_INIT;
+
+/* EventWrite hands these arrays to the kernel as they are. */
+_Static_assert(sizeof(EVENT_DATA_DESCRIPTOR) ==
+	       sizeof(struct etw_data_descriptor), "data descriptor");
+_Static_assert(sizeof(EVENT_DESCRIPTOR) ==
+	       sizeof(struct etw_event_descriptor), "event descriptor");
+_Static_assert(sizeof(GUID) == sizeof(struct etw_guid), "GUID");
+
+/* fork() must not leave the child with a lock another thread held. */
+static void etw_prov_prepare_fork(void)
+{
+	pthread_mutex_lock(&etw_prov_lock);
+}
+
+static void etw_prov_parent_fork(void)
+{
+	pthread_mutex_unlock(&etw_prov_lock);
+}
+
+static void etw_prov_child_fork(void)
+{
+	/* The callback thread and any waiters exist only in the parent. */
+	etw_prov_running = 0;
+	etw_callback_after_fork();
+	pthread_cond_init(&etw_prov_cond, NULL);
+	pthread_mutex_unlock(&etw_prov_lock);
+}
+
+static void etw_prov_install_atfork(void)
+{
+	pthread_atfork(etw_prov_prepare_fork, etw_prov_parent_fork,
+		       etw_prov_child_fork);
+}
+
+static struct etw_prov *etw_prov_slot(REGHANDLE handle)
+{
+	uint64_t slot = (handle & ETW_PROV_SLOT_MASK) - 1;
+
+	if ((handle & ETW_PROV_LOGGER_BIT) || slot >= ETW_MAX_REGISTRATIONS)
+		return NULL;
+	return &etw_provs[slot];
+}
+
+/**
+ * etw_prov_get() - validate a handle without a system call
+ * @handle: the REGHANDLE
+ * @ref: out: the registration's id, enable index and flags
+ *
+ * The entry's handle works as a sequence count: the fields are read
+ * between two loads of it, and an unchanged non-zero handle means they
+ * belong to @handle (entries are only rewritten while their handle is 0).
+ *
+ * Return: true when @handle is a live registration of this process.
+ */
+bool etw_prov_get(REGHANDLE handle, struct etw_prov_ref *ref)
+{
+	struct etw_prov *p = etw_prov_slot(handle);
+	uint64_t gen;
+
+	if (!p)
+		return false;
+	/* Pairs with the release store of @handle in etw_prov_publish(). */
+	if (atomic_load_explicit(&p->handle, memory_order_acquire) != handle)
+		return false;
+	gen = atomic_load_explicit(&p->gen, memory_order_relaxed);
+	ref->reg_id = atomic_load_explicit(&p->reg_id, memory_order_relaxed);
+	ref->enable_index = atomic_load_explicit(&p->enable_index,
+						 memory_order_relaxed);
+	ref->desc_types = atomic_load_explicit(&p->desc_types,
+					       memory_order_relaxed);
+	/* Pairs with the release fence in etw_prov_retire(). */
+	atomic_thread_fence(memory_order_acquire);
+	if (atomic_load_explicit(&p->handle, memory_order_relaxed) != handle)
+		return false;
+	ref->handle = handle;
+	return gen == etw_dev_generation() && gen != 0;
+}
+
+/* Make @p invisible to etw_prov_get() before its fields change. */
+static void etw_prov_retire(struct etw_prov *p)
+{
+	atomic_store_explicit(&p->handle, 0, memory_order_relaxed);
+	/*
+	 * Pairs with the acquire fence in etw_prov_get(): a reader that sees
+	 * a field written after this fence sees the handle cleared.
+	 */
+	atomic_thread_fence(memory_order_release);
+}
+
+static void etw_prov_publish(struct etw_prov *p,
+			     const struct etw_register_args *a)
+{
+	atomic_store_explicit(&p->reg_id, a->reg_id, memory_order_relaxed);
+	atomic_store_explicit(&p->enable_index, a->enable_index,
+			      memory_order_relaxed);
+	atomic_store_explicit(&p->desc_types, false, memory_order_relaxed);
+	/* Pairs with the first (acquire) handle load in etw_prov_get(). */
+	atomic_store_explicit(&p->handle, p->cookie, memory_order_release);
+}
+
+/* A free entry: never used, unregistered, or inherited across fork(). */
+static struct etw_prov *etw_prov_alloc_locked(uint64_t gen)
+{
+	unsigned int i;
+
+	for (i = 0; i < ETW_MAX_REGISTRATIONS; i++) {
+		struct etw_prov *p = &etw_provs[i];
+
+		if (!p->cookie || atomic_load(&p->gen) != gen)
+			return p;
+	}
+	return NULL;
+}
+
+static void etw_prov_deadline(struct timespec *ts)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += ETW_REGISTER_CALLBACK_WAIT_S;
+}
+
+/*
+ * Windows runs the callback of a provider that sessions already enable
+ * before EventRegister returns; here the notification thread runs it, and
+ * the registering thread waits.  The wait is bounded because the kernel
+ * drops notifications past a full queue (the enable area still holds the
+ * state), and a stuck callback must not hang EventRegister for ever.
+ */
+static void etw_prov_wait_first_locked(struct etw_prov *p, uint64_t handle)
+{
+	const struct etw_enable_state *map = etw_dev_enable_map();
+	struct timespec deadline;
+
+	if (!p->cb.enable && !p->cb.request)
+		return;
+	if (etw_callback_on_thread() || !map ||
+	    !__atomic_load_n(&map[atomic_load(&p->enable_index)].enabled,
+			     __ATOMIC_RELAXED))
+		return;
+	etw_prov_deadline(&deadline);
+	while (p->cookie == handle && !p->called)
+		if (pthread_cond_timedwait(&etw_prov_cond, &etw_prov_lock,
+					   &deadline) == ETIMEDOUT)
+			break;
+}
+
+static ULONG etw_prov_reserve(const struct etw_prov_callback *cb,
+			      struct etw_prov **slot, uint64_t *handle)
+{
+	uint64_t gen = etw_dev_generation();
+	struct etw_prov *p;
+	int fd, err;
+
+	fd = etw_dev_fd();
+	if (fd < 0)
+		return etw_win32_from_errno(fd);
+	if (!etw_dev_enable_map())
+		return ERROR_NOT_ENOUGH_MEMORY;
+	pthread_mutex_lock(&etw_prov_lock);
+	err = etw_callback_ensure(fd, gen);
+	p = err ? NULL : etw_prov_alloc_locked(gen);
+	if (p) {
+		etw_prov_retire(p);
+		*handle = (++etw_prov_incarnation << 16) |
+			  (uint64_t)(p - etw_provs + 1);
+		p->cookie = *handle;
+		p->live = false;
+		p->called = false;
+		p->cb = *cb;
+		atomic_store_explicit(&p->gen, gen, memory_order_relaxed);
+	}
+	pthread_mutex_unlock(&etw_prov_lock);
+	*slot = p;
+	/* ETW's limit is 1,024 registrations per process. */
+	return p ? ERROR_SUCCESS : ERROR_NOT_ENOUGH_MEMORY;
+}
+
+/**
+ * etw_prov_register() - register a provider on the process's file
+ * @flags: ETW_REGISTER_*
+ * @cb: the GUID and what the notification thread calls
+ * @handle: out: the handle, set before any callback can run
+ *
+ * Return: a Win32 error.
+ */
+ULONG etw_prov_register(uint32_t flags, const struct etw_prov_callback *cb,
+			REGHANDLE *handle)
+{
+	struct etw_register_args a = { .size = sizeof(a), .flags = flags };
+	struct etw_prov *p = NULL;
+	uint64_t h = 0;
+	ULONG err;
+	int ret;
+
+	pthread_once(&etw_prov_atfork_once, etw_prov_install_atfork);
+	err = etw_prov_reserve(cb, &p, &h);
+	if (err)
+		return err;
+	memcpy(&a.guid, &cb->guid, sizeof(a.guid));
+	a.cookie = h;
+	ret = etw_dev_ioctl(ETW_IOC_REGISTER, &a);
+
+	pthread_mutex_lock(&etw_prov_lock);
+	if (ret) {
+		p->cookie = 0;
+	} else {
+		etw_prov_publish(p, &a);
+		p->live = true;
+		*handle = h;
+	}
+	/* The notification thread may wait for this registration. */
+	pthread_cond_broadcast(&etw_prov_cond);
+	if (!ret)
+		etw_prov_wait_first_locked(p, h);
+	pthread_mutex_unlock(&etw_prov_lock);
+	if (ret == -EMFILE)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	return etw_win32_from_errno(ret);
+}
+
+/*
+ * No callback of @handle may start after this returns.  One that is
+ * running is waited for, unless the caller is that callback (it returns
+ * to the thread, which then starts no other callback of @handle).
+ */
+static void etw_prov_wait_callback_locked(REGHANDLE handle)
+{
+	if (etw_callback_current() == handle)
+		return;
+	while (etw_prov_running == handle)
+		pthread_cond_wait(&etw_prov_cond, &etw_prov_lock);
+}
+
+/**
+ * etw_prov_unregister() - end a registration
+ * @handle: the handle
+ *
+ * Return: 0, or ERROR_INVALID_HANDLE.
+ */
+ULONG etw_prov_unregister(REGHANDLE handle)
+{
+	struct etw_prov_ref ref;
+	struct etw_prov *p;
+	__u32 id;
+	int ret;
+
+	if (!etw_prov_get(handle, &ref))
+		return ERROR_INVALID_HANDLE;
+	p = etw_prov_slot(handle);
+	pthread_mutex_lock(&etw_prov_lock);
+	/* Another thread may have unregistered it since the check. */
+	if (p->cookie != handle || !p->live) {
+		pthread_mutex_unlock(&etw_prov_lock);
+		return ERROR_INVALID_HANDLE;
+	}
+	etw_prov_retire(p);
+	p->cookie = 0;
+	p->live = false;
+	pthread_mutex_unlock(&etw_prov_lock);
+
+	/* The kernel also drops this registration's queued notifications. */
+	id = ref.reg_id;
+	ret = etw_dev_ioctl(ETW_IOC_UNREGISTER, &id);
+
+	pthread_mutex_lock(&etw_prov_lock);
+	etw_prov_wait_callback_locked(handle);
+	pthread_mutex_unlock(&etw_prov_lock);
+	return etw_win32_from_errno(ret);
+}
+
+/**
+ * etw_prov_callback_begin() - claim the callback of a notification
+ * @cookie: the notification's cookie (the handle)
+ * @cb: out: what to call
+ *
+ * Context: the notification thread.
+ * Return: true when the registration is live and has a callback, which is
+ * then marked running until etw_prov_callback_done().
+ */
+bool etw_prov_callback_begin(uint64_t cookie, struct etw_prov_callback *cb)
+{
+	struct etw_prov *p = etw_prov_slot(cookie);
+	bool ok;
+
+	if (!p)
+		return false;
+	pthread_mutex_lock(&etw_prov_lock);
+	/* The kernel queues a notification before EventRegister returns. */
+	while (p->cookie == cookie && !p->live)
+		pthread_cond_wait(&etw_prov_cond, &etw_prov_lock);
+	ok = p->cookie == cookie && (p->cb.enable || p->cb.request);
+	if (ok) {
+		*cb = p->cb;
+		etw_prov_running = cookie;
+	}
+	pthread_mutex_unlock(&etw_prov_lock);
+	return ok;
+}
+
+/**
+ * etw_prov_callback_done() - the claimed callback returned
+ * @cookie: as passed to etw_prov_callback_begin()
+ *
+ * Context: the notification thread.
+ */
+void etw_prov_callback_done(uint64_t cookie)
+{
+	struct etw_prov *p = etw_prov_slot(cookie);
+
+	pthread_mutex_lock(&etw_prov_lock);
+	etw_prov_running = 0;
+	if (p->cookie == cookie)
+		p->called = true;
+	pthread_cond_broadcast(&etw_prov_cond);
+	pthread_mutex_unlock(&etw_prov_lock);
+}
+
+/**
+ * etw_prov_set_desc_types() - honour EVENT_DATA_DESCRIPTOR.Type or not
+ * @handle: a validated handle
+ * @on: honour it
+ */
+void etw_prov_set_desc_types(REGHANDLE handle, bool on)
+{
+	struct etw_prov *p = etw_prov_slot(handle);
+
+	if (p)
+		atomic_store_explicit(&p->desc_types, on,
+				      memory_order_relaxed);
+}
+
+/*
+ * The seqcount reader of struct etw_enable_state (uapi/linux/etw.h).  The
+ * kernel's etw_state_publish() stores seq odd, smp_wmb(), the fields,
+ * smp_wmb(), seq even.
+ */
+static void etw_state_read(const struct etw_enable_state *es,
+			   struct etw_prov_state *st)
+{
+	uint32_t seq;
+
+	do {
+		/*
+		 * Pairs with the second smp_wmb() of etw_state_publish()
+		 * (before seq becomes even): an even seq seen here comes
+		 * with the fields written before it.
+		 */
+		seq = __atomic_load_n(&es->seq, __ATOMIC_ACQUIRE);
+		st->enabled = __atomic_load_n(&es->enabled, __ATOMIC_RELAXED);
+		st->level = __atomic_load_n(&es->level, __ATOMIC_RELAXED);
+		st->match_any = __atomic_load_n(&es->match_any,
+						__ATOMIC_RELAXED);
+		st->match_all = __atomic_load_n(&es->match_all,
+						__ATOMIC_RELAXED);
+		/*
+		 * Pairs with the first smp_wmb() of etw_state_publish()
+		 * (after seq becomes odd): if a field load saw a new value,
+		 * the seq load below sees the odd or a later count.
+		 */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) ||
+		 __atomic_load_n(&es->seq, __ATOMIC_RELAXED) != seq);
+}
+
+/**
+ * etw_prov_state() - a consistent copy of a registration's enable state
+ * @ref: the registration
+ * @st: out: the state, all zero while disabled
+ *
+ * Return: true when at least one session enables the registration.
+ */
+bool etw_prov_state(const struct etw_prov_ref *ref, struct etw_prov_state *st)
+{
+	const struct etw_enable_state *map = etw_dev_enable_map();
+	const struct etw_enable_state *es;
+
+	memset(st, 0, sizeof(*st));
+	if (!map)
+		return false;
+	es = &map[ref->enable_index];
+	/* The disabled path: one load, no seq protocol. */
+	if (!__atomic_load_n(&es->enabled, __ATOMIC_RELAXED))
+		return false;
+	etw_state_read(es, st);
+	return st->enabled;
+}
+
+/**
+ * etw_prov_allows() - ETW's enable predicate for one event
+ * @ref: the registration
+ * @level: the event's level
+ * @keyword: the event's keyword
+ *
+ * Level 0 always passes, otherwise the level must not exceed the enabled
+ * level (the kernel maps a session's 0 to 255); keyword 0 always passes,
+ * otherwise it needs a bit of MatchAny and all bits of MatchAll.
+ *
+ * Return: true when the event would be written.
+ */
+bool etw_prov_allows(const struct etw_prov_ref *ref, UCHAR level,
+		     ULONGLONG keyword)
+{
+	struct etw_prov_state st;
+
+	if (!etw_prov_state(ref, &st))
+		return false;
+	if (level && level > st.level)
+		return false;
+	return !keyword || ((keyword & st.match_any) &&
+			    (keyword & st.match_all) == st.match_all);
+}
+
+/* The write path's errors, as Windows documents them for EventWrite. */
+static ULONG etw_write_error(int err)
+{
+	switch (-err) {
+	case 0:
+		return ERROR_SUCCESS;
+	case E2BIG:
+		return ERROR_ARITHMETIC_OVERFLOW;
+	case EMSGSIZE:
+		return ERROR_MORE_DATA;
+	case ENOBUFS:
+		return ERROR_NOT_ENOUGH_MEMORY;
+	case EBADF:
+		return ERROR_INVALID_HANDLE;
+	case EINVAL:
+	case EFAULT:	/* an unreadable descriptor or payload */
+		return ERROR_INVALID_PARAMETER;
+	default:
+		return etw_win32_from_errno(err);
+	}
+}
+
+/**
+ * etw_prov_write() - ETW_IOC_WRITE under a registration
+ * @ref: the registration
+ * @args: the event; size, reg_id and the descriptor-type flag are set here
+ *
+ * Return: a Win32 error (see etw_write_error()).
+ */
+ULONG etw_prov_write(const struct etw_prov_ref *ref,
+		     struct etw_write_args *args)
+{
+	args->size = sizeof(*args);
+	args->reg_id = ref->reg_id;
+	if (ref->desc_types)
+		args->flags |= ETW_WRITE_DESC_TYPES;
+	return etw_write_error(etw_dev_ioctl(ETW_IOC_WRITE, args));
+}
+
+/* --- the exported provider API -------------------------------------------- */
+
+/**
+ * EventRegister() - register a manifest or TraceLogging provider
+ * @ProviderId: provider GUID
+ * @EnableCallback: called on libetw's notification thread, or NULL
+ * @CallbackContext: passed to @EnableCallback
+ * @RegHandle: out: the handle
+ *
+ * Return: 0, ERROR_INVALID_PARAMETER for a NULL @ProviderId or
+ * @RegHandle, ERROR_NOT_ENOUGH_MEMORY past 1,024 registrations.
+ */
+ULONG EVNTAPI EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback,
+			    PVOID CallbackContext, PREGHANDLE RegHandle)
+{
+	struct etw_prov_callback cb = {
+		.enable = EnableCallback,
+		.context = CallbackContext,
+	};
+
+	if (!ProviderId || !RegHandle)
+		return ERROR_INVALID_PARAMETER;
+	*RegHandle = 0;
+	cb.guid = *ProviderId;
+	return etw_prov_register(0, &cb, RegHandle);
+}
+
+/**
+ * EventUnregister() - end a registration
+ * @RegHandle: the handle
+ *
+ * No callback of @RegHandle runs after this returns: one in progress on
+ * the notification thread is waited for, unless EventUnregister is called
+ * from that callback.
+ *
+ * Return: 0, or ERROR_INVALID_HANDLE for a handle that is not registered.
+ */
+ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
+{
+	return etw_prov_unregister(RegHandle);
+}
+
+/**
+ * EventEnabled() - would any session take this event?
+ * @RegHandle: the handle
+ * @EventDescriptor: the event
+ *
+ * Return: TRUE when the combined enable state passes the event's level
+ * and keyword; FALSE for an invalid handle.  No system call.
+ */
+BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
+			     PCEVENT_DESCRIPTOR EventDescriptor)
+{
+	struct etw_prov_ref ref;
+
+	if (!EventDescriptor || !etw_prov_get(RegHandle, &ref))
+		return FALSE;
+	return etw_prov_allows(&ref, EventDescriptor->Level,
+			       EventDescriptor->Keyword);
+}
+
+/**
+ * EventProviderEnabled() - EventEnabled() for a level and a keyword
+ * @RegHandle: the handle
+ * @Level: event level
+ * @Keyword: event keyword
+ *
+ * Return: as EventEnabled().
+ */
+BOOLEAN EVNTAPI EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level,
+				     ULONGLONG Keyword)
+{
+	struct etw_prov_ref ref;
+
+	if (!etw_prov_get(RegHandle, &ref))
+		return FALSE;
+	return etw_prov_allows(&ref, Level, Keyword);
+}
+
+/* EventWriteEx's whole work, for a validated registration. */
+static ULONG etw_event_write_ref(const struct etw_prov_ref *ref,
+				 PCEVENT_DESCRIPTOR desc, ULONG64 filter,
+				 LPCGUID activity, LPCGUID related,
+				 ULONG count, PEVENT_DATA_DESCRIPTOR data,
+				 uint32_t flags)
+{
+	struct etw_write_args a;
+
+	if (!desc)
+		return ERROR_INVALID_PARAMETER;
+	/* As on Windows, a disabled event costs no system call. */
+	if (!etw_prov_allows(ref, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
+	memset(&a, 0, sizeof(a));
+	memcpy(&a.descriptor, desc, sizeof(a.descriptor));
+	if (activity)
+		memcpy(&a.activity_id, activity, sizeof(a.activity_id));
+	else
+		etw_activity_current((GUID *)&a.activity_id);
+	if (related) {
+		memcpy(&a.related_activity_id, related,
+		       sizeof(a.related_activity_id));
+		flags |= ETW_WRITE_RELATED_ACTIVITY;
+	}
+	a.flags = flags;
+	a.data_count = count;
+	/* EVENT_DATA_DESCRIPTOR is struct etw_data_descriptor. */
+	a.data_ptr = (uintptr_t)data;
+	a.exclude_mask = filter;
+	return etw_prov_write(ref, &a);
+}
+
+static ULONG etw_event_write(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			     LPCGUID activity, LPCGUID related, ULONG count,
+			     PEVENT_DATA_DESCRIPTOR data)
+{
+	struct etw_prov_ref ref;
+
+	if (!etw_prov_get(handle, &ref))
+		return ERROR_INVALID_HANDLE;
+	return etw_event_write_ref(&ref, desc, 0, activity, related, count,
+				   data, 0);
+}
+
+/**
+ * EventWrite() - write an event with the thread's activity ID
+ * @RegHandle: the handle
+ * @EventDescriptor: the event
+ * @UserDataCount: entries at @UserData, at most 128
+ * @UserData: the payload pieces, concatenated without padding
+ *
+ * Return: 0 (also when no session takes the event), ERROR_INVALID_HANDLE,
+ * ERROR_INVALID_PARAMETER (bad arguments, unreadable memory),
+ * ERROR_ARITHMETIC_OVERFLOW (record over 64 KiB), ERROR_MORE_DATA (larger
+ * than a session's buffer), ERROR_NOT_ENOUGH_MEMORY (a session had no free
+ * buffer and lost the event).
+ */
+ULONG EVNTAPI EventWrite(REGHANDLE RegHandle,
+			 PCEVENT_DESCRIPTOR EventDescriptor,
+			 ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
+{
+	return etw_event_write(RegHandle, EventDescriptor, NULL, NULL,
+			       UserDataCount, UserData);
+}
+
+/**
+ * EventWriteTransfer() - write an event with explicit activity IDs
+ * @RegHandle: the handle
+ * @EventDescriptor: the event
+ * @ActivityId: the activity, or NULL for the thread's
+ * @RelatedActivityId: the related (parent) activity, or NULL for none
+ * @UserDataCount: entries at @UserData
+ * @UserData: the payload pieces
+ *
+ * Return: as EventWrite().
+ */
+ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle,
+				 PCEVENT_DESCRIPTOR EventDescriptor,
+				 LPCGUID ActivityId, LPCGUID RelatedActivityId,
+				 ULONG UserDataCount,
+				 PEVENT_DATA_DESCRIPTOR UserData)
+{
+	return etw_event_write(RegHandle, EventDescriptor, ActivityId,
+			       RelatedActivityId, UserDataCount, UserData);
+}
+
+/**
+ * EventWriteEx() - EventWriteTransfer() with a session filter and flags
+ * @RegHandle: the handle
+ * @EventDescriptor: the event
+ * @Filter: OR of the InstanceId values (from the callback's filter data)
+ *	of sessions that must not receive the event
+ * @Flags: EVENT_WRITE_FLAG_NO_FAULTING or _INPRIVATE; neither changes
+ *	anything here (no etw session excludes in-private events)
+ * @ActivityId: the activity, or NULL for the thread's
+ * @RelatedActivityId: the related activity, or NULL
+ * @UserDataCount: entries at @UserData
+ * @UserData: the payload pieces
+ *
+ * Return: as EventWrite(); ERROR_INVALID_PARAMETER for unknown @Flags.
+ */
+ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle,
+			   PCEVENT_DESCRIPTOR EventDescriptor, ULONG64 Filter,
+			   ULONG Flags, LPCGUID ActivityId,
+			   LPCGUID RelatedActivityId, ULONG UserDataCount,
+			   PEVENT_DATA_DESCRIPTOR UserData)
+{
+	struct etw_prov_ref ref;
+
+	if (!etw_prov_get(RegHandle, &ref))
+		return ERROR_INVALID_HANDLE;
+	if (Flags & ~(EVENT_WRITE_FLAG_NO_FAULTING |
+		      EVENT_WRITE_FLAG_INPRIVATE))
+		return ERROR_INVALID_PARAMETER;
+	return etw_event_write_ref(&ref, EventDescriptor, Filter, ActivityId,
+				   RelatedActivityId, UserDataCount, UserData,
+				   0);
+}
+
+static size_t etw_wcslen(PCWSTR s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+/**
+ * EventWriteString() - write a string-only event
+ * @RegHandle: the handle
+ * @Level: event level
+ * @Keyword: event keyword
+ * @String: NUL-terminated UTF-16 text; the NUL is part of the payload
+ *
+ * The event has Id, Version, Channel, Opcode and Task 0 and the header
+ * flag EVENT_HEADER_FLAG_STRING_ONLY.
+ *
+ * Return: as EventWrite(); ERROR_INVALID_PARAMETER for a NULL @String.
+ */
+ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level,
+			       ULONGLONG Keyword, PCWSTR String)
+{
+	EVENT_DESCRIPTOR desc = { .Level = Level, .Keyword = Keyword };
+	EVENT_DATA_DESCRIPTOR data;
+	struct etw_prov_ref ref;
+	size_t bytes;
+
+	if (!etw_prov_get(RegHandle, &ref))
+		return ERROR_INVALID_HANDLE;
+	if (!String)
+		return ERROR_INVALID_PARAMETER;
+	if (!etw_prov_allows(&ref, Level, Keyword))
+		return ERROR_SUCCESS;	/* before measuring the string */
+	bytes = (etw_wcslen(String) + 1) * sizeof(WCHAR);
+	if (bytes > ETW_MAX_EVENT_SIZE)
+		return ERROR_ARITHMETIC_OVERFLOW;
+	EventDataDescCreate(&data, String, (ULONG)bytes);
+	return etw_event_write_ref(&ref, &desc, 0, NULL, NULL, 1, &data,
+				   ETW_WRITE_STRING_ONLY);
+}
+
+static uint16_t etw_le16(const uint8_t *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+/*
+ * A traits blob as Windows accepts it: TraitsSize equal to the length, a
+ * NUL-terminated name inside it, then traits of at least 3 bytes each
+ * that end exactly at the end of the blob.  Trait types and data are not
+ * checked (a group trait without its GUID is accepted).
+ */
+static bool etw_traits_valid(const uint8_t *blob, ULONG len)
+{
+	uint32_t off, name, size;
+
+	if (len < 3 || etw_le16(blob) != len)
+		return false;
+	name = strnlen((const char *)blob + 2, len - 2);
+	if (name == len - 2)
+		return false;
+	for (off = 2 + name + 1; off < len; off += size) {
+		if (len - off < 2)
+			return false;
+		size = etw_le16(blob + off);
+		if (size < 3 || size > len - off)
+			return false;
+	}
+	return true;
+}
+
+static ULONG etw_set_traits(const struct etw_prov_ref *ref, const void *blob,
+			    ULONG len)
+{
+	struct etw_traits_args a = {
+		.size = sizeof(a),
+		.reg_id = ref->reg_id,
+		.traits_ptr = (uintptr_t)blob,
+		.traits_len = len,
+	};
+	int ret;
+
+	if (!blob)
+		return ERROR_INVALID_PARAMETER;
+	/* Checked here so that a bad blob never reaches the one set. */
+	if (!etw_traits_valid(blob, len))
+		return ERROR_FILE_CORRUPT;
+	ret = etw_dev_ioctl(ETW_IOC_SET_TRAITS, &a);
+	switch (-ret) {
+	case 0:
+		etw_prov_set_desc_types(ref->handle, true);
+		return ERROR_SUCCESS;
+	case EEXIST:
+		return ERROR_GEN_FAILURE;
+	case EACCES:
+		return ERROR_ACCESS_DENIED;
+	case EBADMSG:
+		return ERROR_FILE_CORRUPT;
+	default:
+		return etw_win32_from_errno(ret);
+	}
+}
+
+/**
+ * EventSetInformation() - per-registration settings
+ * @RegHandle: the handle
+ * @InformationClass: EVENT_INFO_CLASS
+ * @EventInformation: the class's data
+ * @InformationLength: its size
+ *
+ * The results are the ones Windows 11 gives: class 0 (binary tracking)
+ * accepts only length 0 and records nothing, because etw has no
+ * image-load events to attach a module path to; class 1 and classes from
+ * 5 are ERROR_NOT_SUPPORTED; class 2 sets the traits once (a malformed
+ * blob is ERROR_FILE_CORRUPT and does not use up the one set, a second
+ * set is ERROR_GEN_FAILURE, a group the caller may not join
+ * ERROR_ACCESS_DENIED) and, like class 3 with a TRUE byte, makes writes
+ * honour EVENT_DATA_DESCRIPTOR.Type; class 4 is ERROR_INVALID_PARAMETER.
+ *
+ * Return: a Win32 error as above; ERROR_INVALID_HANDLE for a bad handle.
+ */
+ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle,
+				  EVENT_INFO_CLASS InformationClass,
+				  PVOID EventInformation,
+				  ULONG InformationLength)
+{
+	struct etw_prov_ref ref;
+
+	if (!etw_prov_get(RegHandle, &ref))
+		return ERROR_INVALID_HANDLE;
+	switch ((unsigned int)InformationClass) {
+	case EventProviderBinaryTrackInfo:
+		return InformationLength ? ERROR_INVALID_PARAMETER :
+					   ERROR_SUCCESS;
+	case EventProviderSetTraits:
+		return etw_set_traits(&ref, EventInformation,
+				      InformationLength);
+	case EventProviderUseDescriptorType:
+		if (InformationLength != sizeof(BOOLEAN) || !EventInformation)
+			return ERROR_INVALID_PARAMETER;
+		etw_prov_set_desc_types(RegHandle,
+					*(const BOOLEAN *)EventInformation);
+		return ERROR_SUCCESS;
+	case EventProviderSetReserved2:
+		return ERROR_INVALID_PARAMETER;
+	default:
+		return ERROR_NOT_SUPPORTED;
+	}
+}
