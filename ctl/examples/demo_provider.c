@@ -17,6 +17,7 @@
 
 #include <windows.h>
 #include <evntprov.h>
+#include <evntrace.h>
 
 #define KW_REQUEST	0x1ULL
 #define KW_DATABASE	0x2ULL
