@@ -542,7 +542,7 @@ static struct etw_buffer *etw_next_locked(struct etw_session *s, u64 cursor)
  * @cursor: the consumer's cursor
  *
  * Context: any.
- * Return: true when a buffer waits or the session stopped (end of file).
+ * Return: true when a buffer waits or the session ended (end of file).
  */
 bool etw_consumer_readable(struct etw_session *s, u64 cursor)
 {
@@ -550,7 +550,7 @@ bool etw_consumer_readable(struct etw_session *s, u64 cursor)
 	bool ret;
 
 	raw_spin_lock_irqsave(&s->lock, flags);
-	ret = etw_next_locked(s, cursor) || s->stopped;
+	ret = etw_next_locked(s, cursor) || s->ended;
 	raw_spin_unlock_irqrestore(&s->lock, flags);
 	return ret;
 }
@@ -563,7 +563,7 @@ bool etw_consumer_readable(struct etw_session *s, u64 cursor)
  * @len: its size, at least the session's buffer size
  *
  * Context: process context.
- * Return: bytes copied (the whole buffer), 0 at end of a stopped session,
+ * Return: bytes copied (the whole buffer), 0 at end of an ended session,
  * -EAGAIN when nothing waits, -EINVAL for a short @len, -EFAULT.
  */
 ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
@@ -578,10 +578,10 @@ ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
 	raw_spin_lock_irqsave(&s->lock, flags);
 	b = etw_next_locked(s, *cursor);
 	if (!b) {
-		bool stopped = s->stopped;
+		bool ended = s->ended;
 
 		raw_spin_unlock_irqrestore(&s->lock, flags);
-		return stopped ? 0 : -EAGAIN;
+		return ended ? 0 : -EAGAIN;
 	}
 	raw_spin_unlock_irqrestore(&s->lock, flags);
 

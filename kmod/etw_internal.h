@@ -308,7 +308,9 @@ struct etw_stream {
  * @owner_tgid: private sessions: the owning process
  * @owner_uid: who started it
  * @start_ns: session clock at start
- * @stopped: no longer routed to; set under etw_mutex and @lock
+ * @stopped: no longer routed to; set under etw_mutex
+ * @ended: stopped and every last buffer delivered: consumers reach end of
+ *	file once they have read them; protected by @lock
  * @disallow: GUIDs excluded from group enables; protected by etw_mutex
  * @ndisallow: entries in @disallow
  * @node: on etw_private_sessions; protected by etw_mutex
@@ -345,6 +347,7 @@ struct etw_session {
 	kuid_t owner_uid;
 	u64 start_ns;
 	bool stopped;
+	bool ended;
 	struct etw_guid *disallow;
 	u32 ndisallow;
 	struct list_head node;

@@ -329,14 +329,16 @@ static void etw_session_stop_locked(struct etw_session *s)
 	unsigned long flags;
 
 	lockdep_assert_held(&etw_mutex);
-	raw_spin_lock_irqsave(&s->lock, flags);
 	WRITE_ONCE(s->stopped, true);
-	raw_spin_unlock_irqrestore(&s->lock, flags);
 	etw_provider_session_gone(s);
 	cancel_delayed_work_sync(&s->flush_work);
 	etw_session_seal_all(s, true);
 	etw_session_release_retained(s);
 	etw_session_discard_unread(s);
+	/* Only now may consumers see end of file: every buffer is queued. */
+	raw_spin_lock_irqsave(&s->lock, flags);
+	s->ended = true;
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	wake_up_interruptible(&s->cwait);
 	if (etw_session_is_private(s)) {
 		list_del_init(&s->node);
@@ -573,7 +575,7 @@ static __poll_t etw_consumer_fop_poll(struct file *file, poll_table *wait)
 	struct etw_consumer *c = file->private_data;
 
 	poll_wait(file, &c->session->cwait, wait);
-	/* Readable: a buffer waits, or the session stopped (read gives 0). */
+	/* Readable: a buffer waits, or the session ended (read gives 0). */
 	return etw_consumer_readable(c->session, c->cursor) ?
 	       EPOLLIN | EPOLLRDNORM : 0;
 }

@@ -137,6 +137,9 @@ static int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr, u32 len)
 		memcpy(dst, (const void *)(uintptr_t)ptr, len);
 		return 0;
 	}
+	/* The inatomic copy does not check the range: kernel memory stays out. */
+	if (!access_ok(u64_to_user_ptr(ptr), len))
+		return -EFAULT;
 	if (__copy_from_user_inatomic(dst, u64_to_user_ptr(ptr), len)) {
 		ev->fault_ptr = ptr;
 		ev->fault_len = len;
@@ -448,7 +451,10 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		scratch = this_cpu_ptr(etw_desc_scratch);
 		ev.data = scratch;
 		pagefault_disable();
-		if (__copy_from_user_inatomic(scratch,
+		if (!access_ok(u64_to_user_ptr(a->data_ptr),
+			       a->data_count * sizeof(*scratch))) {
+			ret = -EFAULT;
+		} else if (__copy_from_user_inatomic(scratch,
 					      u64_to_user_ptr(a->data_ptr),
 					      a->data_count * sizeof(*scratch))) {
 			ev.fault_ptr = a->data_ptr;

@@ -502,7 +502,11 @@ static void etw_consumer_read_in_order_test(struct kunit *test)
 			-EAGAIN);
 	/* Both went back to the free list; none is current. */
 	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).free_buffers, 4);
+	/* Stopped is not the end: stop may still be sealing buffers. */
 	s->stopped = true;
+	KUNIT_EXPECT_EQ(test, etw_consumer_read(s, &cursor, ubuf, ETW_BT_BYTES),
+			-EAGAIN);
+	s->ended = true;
 	KUNIT_EXPECT_EQ(test, etw_consumer_read(s, &cursor, ubuf, ETW_BT_BYTES),
 			0);
 	etw_consumer_detach(s, cursor);
