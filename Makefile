@@ -88,7 +88,7 @@ userlib/libetw.pc: userlib/libetw.pc.in FORCE
 ctl: $(if $(wildcard ctl/etwctl.c),ctl/etwctl)
 
 ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a
-	$(CC) $(CPPFLAGS) -Ictl $(CFLAGS) $(WARN) -o $@ $(CTL_SRCS) userlib/libetw.a -lpthread
+	$(CC) $(CPPFLAGS) -Ictl -Iuserlib $(CFLAGS) $(WARN) -o $@ $(CTL_SRCS) userlib/libetw.a -lpthread
 
 # --- tests ----------------------------------------------------------------
 # Selftests run in the VM and link libetw dynamically, as real programs do.

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_dump.c: "etwctl dump FILE... | --session NAME": print events as a
+ * table, CSV or JSON, filtered by provider, id, level, keyword, process
+ * and time.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "etwctl.h"
+
+#define ETWCTL_MAX_IDS	64
+
+static const char etwctl_dump_usage[] =
+"usage: etwctl dump [options] FILE...\n"
+"       etwctl dump [options] --session NAME\n"
+"Print the events of ETL files (merged in time order) or of a running\n"
+"session (flushed first).\n"
+"  -s, --session NAME   read the session's buffers instead of files\n"
+"  -f, --format FMT     table (default), csv or json\n"
+"      --provider P     only provider P: a GUID, *Name, or the provider\n"
+"                       name the events carry (TraceLogging)\n"
+"      --id N[,N...]    only these event ids\n"
+"      --level N        only events of level N or more severe (lower)\n"
+"      --keyword MASK   only events with a keyword bit in MASK\n"
+"      --pid N          only events of process N\n"
+"      --from T         only events at or after T\n"
+"      --to T           only events at or before T\n"
+"T is an ISO 8601 UTC time (2021-09-09T14:59:35.5Z) or seconds after the\n"
+"start of the trace (1.5).\n";
+
+/*
+ * @provider: the --provider text; @guid is set when it names a GUID
+ * @from_s, @to_s: the time texts, parsed once the trace start is known
+ */
+struct etwctl_filter {
+	const char *provider;
+	GUID guid;
+	bool has_guid;
+	uint64_t ids[ETWCTL_MAX_IDS];
+	size_t nids;
+	bool has_level;
+	uint8_t level;
+	uint64_t keyword;
+	bool has_pid;
+	uint32_t pid;
+	const char *from_s;
+	const char *to_s;
+	int64_t from;
+	int64_t to;
+};
+
+struct etwctl_dump_opts {
+	const char *session;
+	enum etwctl_format format;
+	struct etwctl_filter filter;
+};
+
+enum {
+	OPT_PROVIDER = 0x100,
+	OPT_ID,
+	OPT_LEVEL,
+	OPT_KEYWORD,
+	OPT_PID,
+	OPT_FROM,
+	OPT_TO,
+};
+
+static const struct option etwctl_dump_options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "session", required_argument, NULL, 's' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "provider", required_argument, NULL, OPT_PROVIDER },
+	{ "id", required_argument, NULL, OPT_ID },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "keyword", required_argument, NULL, OPT_KEYWORD },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int etwctl_filter_provider(struct etwctl_filter *f, const char *s)
+{
+	struct etwctl_provider_spec spec;
+
+	if (etwctl_provider_spec_parse(s, &spec) || strchr(s, ':'))
+		return -EINVAL;
+	f->provider = s;
+	f->guid = spec.guid;
+	f->has_guid = spec.has_guid;
+	return 0;
+}
+
+static int etwctl_dump_option(struct etwctl_dump_opts *o, int c,
+			      const char *arg)
+{
+	struct etwctl_filter *f = &o->filter;
+	uint64_t v;
+
+	switch (c) {
+	case 's':
+		o->session = arg;
+		return 0;
+	case 'f':
+		return etwctl_format_parse(arg, &o->format);
+	case OPT_PROVIDER:
+		return etwctl_filter_provider(f, arg);
+	case OPT_ID:
+		return etwctl_parse_list(arg, 0xffff, f->ids, ETWCTL_MAX_IDS,
+					 &f->nids);
+	case OPT_LEVEL:
+		f->has_level = true;
+		return etwctl_level_parse(arg, &f->level);
+	case OPT_KEYWORD:
+		return etwctl_parse_u64(arg, ~0ull, &f->keyword);
+	case OPT_PID:
+		f->has_pid = true;
+		if (etwctl_parse_u64(arg, 0xffffffffu, &v))
+			return -EINVAL;
+		f->pid = (uint32_t)v;
+		return 0;
+	case OPT_FROM:
+		f->from_s = arg;
+		return 0;
+	case OPT_TO:
+		f->to_s = arg;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static bool etwctl_match_provider(const struct etwctl_filter *f,
+				  const struct etw_etl_event *ev)
+{
+	char name[256];
+	uint32_t i;
+
+	if (f->has_guid)
+		return !memcmp(&f->guid, &ev->provider_id, sizeof(f->guid));
+	for (i = 0; i < ev->ext_count; i++) {
+		if (ev->ext[i].type != ETW_EXT_PROV_TRAITS ||
+		    etwctl_traits_name(ev->ext[i].data, ev->ext[i].size,
+				       name, sizeof(name)))
+			continue;
+		return !strcasecmp(name, f->provider);
+	}
+	return false;
+}
+
+static bool etwctl_match_id(const struct etwctl_filter *f, uint16_t id)
+{
+	size_t i;
+
+	for (i = 0; i < f->nids; i++)
+		if (f->ids[i] == id)
+			return true;
+	return !f->nids;
+}
+
+static bool etwctl_filter_match(const struct etwctl_filter *f,
+				const struct etw_etl_event *ev)
+{
+	if (f->provider && !etwctl_match_provider(f, ev))
+		return false;
+	if (!etwctl_match_id(f, ev->descriptor.id))
+		return false;
+	if (f->has_level && ev->descriptor.level > f->level)
+		return false;
+	if (f->keyword && !(ev->descriptor.keyword & f->keyword))
+		return false;
+	if (f->has_pid && ev->process_id != f->pid)
+		return false;
+	if (f->from_s && ev->timestamp < f->from)
+		return false;
+	return !f->to_s || ev->timestamp <= f->to;
+}
+
+static int etwctl_dump_times(struct etwctl_filter *f, int64_t start)
+{
+	if (f->from_s && etwctl_time_parse(f->from_s, start, &f->from))
+		return etwctl_usage("dump", "bad --from time '%s'", f->from_s);
+	if (f->to_s && etwctl_time_parse(f->to_s, start, &f->to))
+		return etwctl_usage("dump", "bad --to time '%s'", f->to_s);
+	return 0;
+}
+
+static int etwctl_dump_events(struct etwctl_source *src,
+			      const struct etwctl_dump_opts *o)
+{
+	/* Events on a terminal show progress by themselves. */
+	bool progress = !isatty(STDOUT_FILENO);
+	struct etw_etl_event ev;
+	unsigned int bad = 0;
+	bool first = true;
+	int ret;
+
+	etwctl_print_begin(stdout, o->format);
+	while ((ret = etwctl_source_next(src, &ev)) != 0) {
+		/* Corrupt data is passed over; the rest is still shown. */
+		if (ret == -EBADMSG || ret == -EOPNOTSUPP) {
+			bad++;
+			continue;
+		}
+		if (ret < 0) {
+			etwctl_progress_end();
+			return etwctl_fail("dump", "%s", etwctl_errno_str(ret));
+		}
+		if (progress)
+			etwctl_source_progress(src, "dump", &ev);
+		if (etwctl_event_is_metadata(&ev) ||
+		    !etwctl_filter_match(&o->filter, &ev))
+			continue;
+		if (etwctl_print_event(stdout, o->format, &ev, first))
+			return etwctl_fail("dump", "out of memory");
+		first = false;
+	}
+	etwctl_progress_end();
+	etwctl_print_end(stdout, o->format);
+	if (fflush(stdout))
+		return etwctl_fail("dump", "writing output: %s",
+				   strerror(errno));
+	if (bad)
+		return etwctl_fail("dump", "%u corrupt or unreadable buffers "
+				   "or records skipped", bad);
+	return 0;
+}
+
+static int etwctl_dump_open(const struct etwctl_dump_opts *o, int argc,
+			    char **argv, struct etwctl_source **src)
+{
+	const char *bad;
+	int ret;
+
+	if (o->session) {
+		ret = etwctl_need_device("dump");
+		if (ret)
+			return ret;
+		ret = etwctl_source_open_session(o->session, false, src);
+		if (ret == -ENOENT)
+			return etwctl_fail("dump", "no session named '%s'",
+					   o->session);
+		if (ret)
+			return etwctl_fail("dump", "session '%s': %s",
+					   o->session, strerror(-ret));
+		return 0;
+	}
+	ret = etwctl_source_open_files(argv, (unsigned int)argc, src, &bad);
+	if (ret)
+		return etwctl_fail("dump", "%s: %s", bad ? bad : argv[0],
+				   etwctl_errno_str(ret));
+	return 0;
+}
+
+/**
+ * etwctl_cmd_dump - "etwctl dump"
+ * @argc: argument count, argv[0] is "dump"
+ * @argv: arguments
+ *
+ * Return: exit status.
+ */
+int etwctl_cmd_dump(int argc, char **argv)
+{
+	struct etwctl_dump_opts o = { .format = ETWCTL_FORMAT_TABLE };
+	struct etwctl_source *src;
+	int c, ret;
+
+	etwctl_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":hs:f:", etwctl_dump_options,
+				NULL)) != -1) {
+		if (c == 'h')
+			return etwctl_help(etwctl_dump_usage);
+		if (c == '?' || c == ':')
+			return etwctl_bad_option("dump", c, argv);
+		if (etwctl_dump_option(&o, c, optarg))
+			return etwctl_usage("dump", "bad value '%s' for '%s'",
+					    optarg, argv[optind - 1]);
+	}
+	argc -= optind;
+	argv += optind;
+	if (o.session && argc)
+		return etwctl_usage("dump", "give files or --session, not both");
+	if (!o.session && !argc)
+		return etwctl_usage("dump", "no input file");
+	ret = etwctl_dump_open(&o, argc, argv, &src);
+	if (ret)
+		return ret;
+	ret = etwctl_dump_times(&o.filter, etwctl_source_start_time(src));
+	if (!ret)
+		ret = etwctl_dump_events(src, &o);
+	etwctl_source_close(src);
+	return ret;
+}

@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_session.c: start, stop, flush, update, query and list sessions
+ * through libetw's controller API (StartTraceA, ControlTraceA,
+ * QueryAllTracesA), as tracelog and xperf do on Windows.
+ *
+ * A session with a log file is written by libetw's file logger daemon,
+ * which StartTrace spawns: it outlives etwctl, and StopTrace returns only
+ * once it has completed the file.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "etwctl.h"
+
+/* Room after the fixed part for the session name and the file name. */
+#define ETWCTL_PROPS_NAMES	(ETW_MAX_NAME_LEN + 1 + 4096 + 8)
+#define ETWCTL_PROPS_SIZE	(sizeof(EVENT_TRACE_PROPERTIES) + \
+				 ETWCTL_PROPS_NAMES)
+
+static const char etwctl_start_usage[] =
+"usage: etwctl start NAME [options]\n"
+"Start a session.  With -f its buffers go to an ETL file, written by a\n"
+"logger that runs in the background until the session stops.\n"
+"  -f, --file FILE        log to FILE (NEWFILE: a pattern with %d)\n"
+"      --mode MODE        sequential (default), circular, newfile, append\n"
+"      --max-file MB      file size limit (needed by circular, newfile)\n"
+"      --buffer-size KB   KiB per buffer (4-16384)\n"
+"      --min-buffers N    buffers allocated at start\n"
+"      --max-buffers N    most buffers\n"
+"      --flush-timer S    seal partial buffers every S seconds\n"
+"      --realtime         deliver buffers to real-time consumers\n"
+"      --buffering        keep events in an in-memory ring only\n"
+"      --independent      independent session mode\n"
+"      --private          private (in-process) session\n"
+"A session needs -f, --realtime or --buffering.\n";
+
+static const char etwctl_update_usage[] =
+"usage: etwctl update NAME [options]\n"
+"Change a running session.\n"
+"      --flush-timer S    seal partial buffers every S seconds\n"
+"      --realtime on|off  turn real-time delivery on or off\n";
+
+static const char etwctl_name_usage_fmt[] =
+"usage: etwctl %s NAME\n%s\n";
+
+static const struct {
+	ULONG bit;
+	const char *name;
+} etwctl_mode_names[] = {
+	{ EVENT_TRACE_FILE_MODE_SEQUENTIAL, "sequential" },
+	{ EVENT_TRACE_FILE_MODE_CIRCULAR, "circular" },
+	{ EVENT_TRACE_FILE_MODE_APPEND, "append" },
+	{ EVENT_TRACE_FILE_MODE_NEWFILE, "newfile" },
+	{ EVENT_TRACE_REAL_TIME_MODE, "realtime" },
+	{ EVENT_TRACE_BUFFERING_MODE, "buffering" },
+	{ EVENT_TRACE_PRIVATE_LOGGER_MODE, "private" },
+	{ EVENT_TRACE_USE_KBYTES_FOR_SIZE, "kbytes" },
+	{ EVENT_TRACE_INDEPENDENT_SESSION_MODE, "independent" },
+	{ EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING, "no-per-processor" },
+};
+
+static EVENT_TRACE_PROPERTIES *etwctl_props_alloc(void)
+{
+	EVENT_TRACE_PROPERTIES *p = calloc(1, ETWCTL_PROPS_SIZE);
+
+	if (!p)
+		return NULL;
+	p->Wnode.BufferSize = ETWCTL_PROPS_SIZE;
+	p->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	return p;
+}
+
+static const char *etwctl_props_name(const EVENT_TRACE_PROPERTIES *p,
+				     ULONG off)
+{
+	return off ? (const char *)p + off : "";
+}
+
+/* A name as an argument: the kernel's limit, and no empty names. */
+static int etwctl_check_name(const char *cmd, const char *name)
+{
+	if (!*name)
+		return etwctl_usage(cmd, "empty session name");
+	if (strlen(name) > ETW_MAX_NAME_LEN)
+		return etwctl_usage(cmd, "session name longer than %d bytes",
+				    ETW_MAX_NAME_LEN);
+	return 0;
+}
+
+static int etwctl_win32_fail(const char *cmd, const char *name, ULONG err)
+{
+	return etwctl_fail(cmd, "session '%s': %s", name,
+			   etwctl_win32_str(err));
+}
+
+static void etwctl_print_mode(ULONG mode)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(etwctl_mode_names) /
+			sizeof(etwctl_mode_names[0]); i++) {
+		if (!(mode & etwctl_mode_names[i].bit))
+			continue;
+		printf("%s%s", any ? "," : "", etwctl_mode_names[i].name);
+		any = true;
+	}
+	printf("%s (0x%08x)\n", any ? "" : "none", mode);
+}
+
+/* The session's properties and statistics, as "tracelog -q" prints them. */
+static void etwctl_print_props(const EVENT_TRACE_PROPERTIES *p)
+{
+	printf("Session:            %s\n",
+	       etwctl_props_name(p, p->LoggerNameOffset));
+	printf("Logger id:          %llu\n",
+	       (unsigned long long)p->Wnode.HistoricalContext);
+	printf("Mode:               ");
+	etwctl_print_mode(p->LogFileMode);
+	printf("Log file:           %s\n",
+	       *etwctl_props_name(p, p->LogFileNameOffset) ?
+	       etwctl_props_name(p, p->LogFileNameOffset) : "-");
+	printf("Logger pid:         %llu\n",
+	       (unsigned long long)(uintptr_t)p->LoggerThreadId);
+	printf("Buffer size:        %u KB\n", p->BufferSize);
+	printf("Buffers:            %u (min %u, max %u, free %u)\n",
+	       p->NumberOfBuffers, p->MinimumBuffers, p->MaximumBuffers,
+	       p->FreeBuffers);
+	printf("Flush timer:        %u s\n", p->FlushTimer);
+	printf("Events lost:        %u\n", p->EventsLost);
+	printf("Buffers written:    %u\n", p->BuffersWritten);
+	printf("Log buffers lost:   %u\n", p->LogBuffersLost);
+	printf("RT buffers lost:    %u\n", p->RealTimeBuffersLost);
+}
+
+/**
+ * etwctl_session_handle - the CONTROLTRACE_ID of a running session
+ * @name: the session name
+ * @id: out: its handle
+ *
+ * Return: a Win32 error.
+ */
+int etwctl_session_handle(const char *name, CONTROLTRACE_ID *id)
+{
+	EVENT_TRACE_PROPERTIES *p = etwctl_props_alloc();
+	ULONG err;
+
+	if (!p)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	err = QueryTraceA(0, name, p);
+	if (!err || err == ERROR_MORE_DATA) {
+		*id = p->Wnode.HistoricalContext;
+		err = ERROR_SUCCESS;
+	}
+	free(p);
+	return (int)err;
+}
+
+/* --- start ---------------------------------------------------------------- */
+
+enum {
+	OPT_MODE = 0x100,
+	OPT_MAX_FILE,
+	OPT_BUFFER_SIZE,
+	OPT_MIN_BUFFERS,
+	OPT_MAX_BUFFERS,
+	OPT_FLUSH_TIMER,
+	OPT_REALTIME,
+	OPT_BUFFERING,
+	OPT_INDEPENDENT,
+	OPT_PRIVATE,
+};
+
+static const struct option etwctl_start_options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "file", required_argument, NULL, 'f' },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "max-file", required_argument, NULL, OPT_MAX_FILE },
+	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
+	{ "min-buffers", required_argument, NULL, OPT_MIN_BUFFERS },
+	{ "max-buffers", required_argument, NULL, OPT_MAX_BUFFERS },
+	{ "flush-timer", required_argument, NULL, OPT_FLUSH_TIMER },
+	{ "realtime", no_argument, NULL, OPT_REALTIME },
+	{ "buffering", no_argument, NULL, OPT_BUFFERING },
+	{ "independent", no_argument, NULL, OPT_INDEPENDENT },
+	{ "private", no_argument, NULL, OPT_PRIVATE },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct etwctl_start_opts {
+	const char *file;
+	const char *mode;
+	EVENT_TRACE_PROPERTIES *p;
+};
+
+static int etwctl_file_mode(const char *s, ULONG *mode)
+{
+	static const struct {
+		const char *name;
+		ULONG mode;
+	} modes[] = {
+		{ "sequential", EVENT_TRACE_FILE_MODE_SEQUENTIAL },
+		{ "circular", EVENT_TRACE_FILE_MODE_CIRCULAR },
+		{ "newfile", EVENT_TRACE_FILE_MODE_NEWFILE },
+		{ "append", EVENT_TRACE_FILE_MODE_APPEND },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcasecmp(s, modes[i].name)) {
+			*mode = modes[i].mode;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int etwctl_u32_opt(const char *s, ULONG *out)
+{
+	uint64_t v;
+
+	if (etwctl_parse_u64(s, UINT32_MAX, &v))
+		return -EINVAL;
+	*out = (ULONG)v;
+	return 0;
+}
+
+static int etwctl_start_option(struct etwctl_start_opts *o, int c,
+			       const char *arg)
+{
+	EVENT_TRACE_PROPERTIES *p = o->p;
+
+	switch (c) {
+	case 'f':
+		o->file = arg;
+		return *arg ? 0 : -EINVAL;
+	case OPT_MODE:
+		o->mode = arg;
+		return 0;
+	case OPT_MAX_FILE:
+		return etwctl_u32_opt(arg, &p->MaximumFileSize);
+	case OPT_BUFFER_SIZE:
+		return etwctl_u32_opt(arg, &p->BufferSize);
+	case OPT_MIN_BUFFERS:
+		return etwctl_u32_opt(arg, &p->MinimumBuffers);
+	case OPT_MAX_BUFFERS:
+		return etwctl_u32_opt(arg, &p->MaximumBuffers);
+	case OPT_FLUSH_TIMER:
+		return etwctl_u32_opt(arg, &p->FlushTimer);
+	case OPT_REALTIME:
+		p->LogFileMode |= EVENT_TRACE_REAL_TIME_MODE;
+		return 0;
+	case OPT_BUFFERING:
+		p->LogFileMode |= EVENT_TRACE_BUFFERING_MODE;
+		return 0;
+	case OPT_INDEPENDENT:
+		p->LogFileMode |= EVENT_TRACE_INDEPENDENT_SESSION_MODE;
+		return 0;
+	case OPT_PRIVATE:
+		p->LogFileMode |= EVENT_TRACE_PRIVATE_LOGGER_MODE;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Checks that need the whole command line; 0 or the usage status. */
+static int etwctl_start_check(struct etwctl_start_opts *o)
+{
+	EVENT_TRACE_PROPERTIES *p = o->p;
+	ULONG mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+
+	if (o->mode && !o->file)
+		return etwctl_usage("start", "--mode needs -f FILE");
+	if (o->mode && etwctl_file_mode(o->mode, &mode))
+		return etwctl_usage("start", "bad --mode '%s'", o->mode);
+	if (!o->file && !(p->LogFileMode & (EVENT_TRACE_REAL_TIME_MODE |
+					    EVENT_TRACE_BUFFERING_MODE)))
+		return etwctl_usage("start",
+				    "need -f FILE, --realtime or --buffering");
+	if (!o->file)
+		return 0;
+	if (strlen(o->file) >= 4096)
+		return etwctl_usage("start", "file name too long");
+	if ((mode & (EVENT_TRACE_FILE_MODE_CIRCULAR |
+		     EVENT_TRACE_FILE_MODE_NEWFILE)) && !p->MaximumFileSize)
+		return etwctl_usage("start", "--mode %s needs --max-file",
+				    o->mode);
+	if ((mode & EVENT_TRACE_FILE_MODE_NEWFILE) && !strstr(o->file, "%d"))
+		return etwctl_usage("start",
+				    "--mode newfile needs %%d in the file name");
+	p->LogFileMode |= mode;
+	return 0;
+}
+
+static int etwctl_start(const char *name, struct etwctl_start_opts *o)
+{
+	EVENT_TRACE_PROPERTIES *p = o->p;
+	CONTROLTRACE_ID id = 0;
+	size_t name_len = strlen(name) + 1;
+	ULONG err;
+
+	p->LoggerNameOffset = sizeof(*p);
+	if (o->file) {
+		p->LogFileNameOffset = sizeof(*p) + name_len;
+		strcpy((char *)p + p->LogFileNameOffset, o->file);
+	}
+	err = StartTraceA(&id, name, p);
+	if (err)
+		return etwctl_win32_fail("start", name, err);
+	printf("started session '%s' (logger id %llu)%s%s\n", name,
+	       (unsigned long long)id, o->file ? ", logging to " : "",
+	       o->file ? o->file : "");
+	return 0;
+}
+
+/**
+ * etwctl_cmd_start - "etwctl start"
+ * @argc: argument count, argv[0] is "start"
+ * @argv: arguments
+ *
+ * Return: exit status.
+ */
+int etwctl_cmd_start(int argc, char **argv)
+{
+	struct etwctl_start_opts o = { 0 };
+	int c, ret;
+
+	o.p = etwctl_props_alloc();
+	if (!o.p)
+		return etwctl_fail("start", "out of memory");
+	etwctl_getopt_reset();
+	ret = 0;
+	while (!ret && (c = getopt_long(argc, argv, ":hf:",
+					etwctl_start_options, NULL)) != -1) {
+		if (c == 'h')
+			ret = -1;
+		else if (c == '?' || c == ':')
+			ret = etwctl_bad_option("start", c, argv);
+		else if (etwctl_start_option(&o, c, optarg))
+			ret = etwctl_usage("start", "bad value '%s' for '%s'",
+					   optarg, argv[optind - 1]);
+	}
+	if (ret < 0)
+		ret = etwctl_help(etwctl_start_usage);
+	else if (!ret && argc - optind != 1)
+		ret = etwctl_usage("start", "need exactly one session NAME");
+	if (!ret && optind < argc)
+		ret = etwctl_check_name("start", argv[optind]);
+	if (!ret && optind < argc)
+		ret = etwctl_start_check(&o);
+	if (!ret && optind < argc)
+		ret = etwctl_need_device("start");
+	if (!ret && optind < argc)
+		ret = etwctl_start(argv[optind], &o);
+	free(o.p);
+	return ret;
+}
+
+/* --- commands that take just NAME ----------------------------------------- */
+
+/* Parse "CMD NAME" with only --help; *name is NULL when done already. */
+static int etwctl_name_args(const char *cmd, const char *what, int argc,
+			    char **argv, const char **name)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	*name = NULL;
+	etwctl_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (c != 'h')
+			return etwctl_bad_option(cmd, c, argv);
+		printf(etwctl_name_usage_fmt, cmd, what);
+		return 0;
+	}
+	if (argc - optind != 1)
+		return etwctl_usage(cmd, "need exactly one session NAME");
+	c = etwctl_check_name(cmd, argv[optind]);
+	if (!c)
+		c = etwctl_need_device(cmd);
+	if (!c)
+		*name = argv[optind];
+	return c;
+}
+
+/* ControlTraceA on a named session, then print what it reports. */
+static int etwctl_control(const char *cmd, const char *name, ULONG code,
+			  EVENT_TRACE_PROPERTIES *p)
+{
+	ULONG err = ControlTraceA(0, name, p, code);
+
+	if (err)
+		return etwctl_win32_fail(cmd, name, err);
+	return 0;
+}
+
+static int etwctl_simple(int argc, char **argv, ULONG code,
+			 const char *what)
+{
+	EVENT_TRACE_PROPERTIES *p;
+	const char *name;
+	int ret;
+
+	ret = etwctl_name_args(argv[0], what, argc, argv, &name);
+	if (ret || !name)
+		return ret;
+	p = etwctl_props_alloc();
+	if (!p)
+		return etwctl_fail(argv[0], "out of memory");
+	ret = etwctl_control(argv[0], name, code, p);
+	if (!ret && code == EVENT_TRACE_CONTROL_QUERY)
+		etwctl_print_props(p);
+	else if (!ret && code == EVENT_TRACE_CONTROL_STOP)
+		printf("stopped session '%s': %u buffers written, %u events "
+		       "lost%s%s\n", name, p->BuffersWritten, p->EventsLost,
+		       p->LogFileNameOffset ? ", file " : "",
+		       etwctl_props_name(p, p->LogFileNameOffset));
+	free(p);
+	return ret;
+}
+
+/**
+ * etwctl_cmd_stop - "etwctl stop NAME"; returns once the file is complete
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: exit status.
+ */
+int etwctl_cmd_stop(int argc, char **argv)
+{
+	return etwctl_simple(argc, argv, EVENT_TRACE_CONTROL_STOP,
+			     "Stop a session; its log file is complete when "
+			     "this returns.");
+}
+
+/**
+ * etwctl_cmd_flush - "etwctl flush NAME"
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: exit status.
+ */
+int etwctl_cmd_flush(int argc, char **argv)
+{
+	return etwctl_simple(argc, argv, EVENT_TRACE_CONTROL_FLUSH,
+			     "Seal the session's partial buffers and deliver "
+			     "them.");
+}
+
+/**
+ * etwctl_cmd_query - "etwctl query NAME"
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: exit status.
+ */
+int etwctl_cmd_query(int argc, char **argv)
+{
+	return etwctl_simple(argc, argv, EVENT_TRACE_CONTROL_QUERY,
+			     "Print a session's properties and statistics.");
+}
+
+/* --- update --------------------------------------------------------------- */
+
+/*
+ * @flush_timer: new FlushTimer, with @set_flush
+ * @realtime: 1 turns real-time delivery on, 0 off, -1 leaves it
+ */
+struct etwctl_update {
+	bool set_flush;
+	ULONG flush_timer;
+	int realtime;
+};
+
+static int etwctl_update_option(struct etwctl_update *u, int c,
+				const char *arg)
+{
+	if (c == OPT_FLUSH_TIMER) {
+		u->set_flush = true;
+		return etwctl_u32_opt(arg, &u->flush_timer);
+	}
+	if (c == OPT_REALTIME && !strcmp(arg, "on"))
+		u->realtime = 1;
+	else if (c == OPT_REALTIME && !strcmp(arg, "off"))
+		u->realtime = 0;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* Return: 0, -1 for --help, or the usage status. */
+static int etwctl_update_parse(int argc, char **argv, struct etwctl_update *u)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "flush-timer", required_argument, NULL, OPT_FLUSH_TIMER },
+		{ "realtime", required_argument, NULL, OPT_REALTIME },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	etwctl_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (c == 'h')
+			return -1;
+		if (c == '?' || c == ':')
+			return etwctl_bad_option("update", c, argv);
+		if (etwctl_update_option(u, c, optarg))
+			return etwctl_usage("update", "bad value '%s' for '%s'",
+					    optarg, argv[optind - 1]);
+	}
+	if (argc - optind != 1)
+		return etwctl_usage("update", "need exactly one session NAME");
+	if (!u->set_flush && u->realtime < 0)
+		return etwctl_usage("update", "nothing to change");
+	return etwctl_check_name("update", argv[optind]);
+}
+
+/* UPDATE takes the whole mode: start from the session's current one. */
+static int etwctl_update(const char *name, const struct etwctl_update *u)
+{
+	EVENT_TRACE_PROPERTIES *p = etwctl_props_alloc();
+	int ret;
+
+	if (!p)
+		return etwctl_fail("update", "out of memory");
+	ret = etwctl_control("update", name, EVENT_TRACE_CONTROL_QUERY, p);
+	if (!ret) {
+		if (u->set_flush)
+			p->FlushTimer = u->flush_timer;
+		if (u->realtime == 1)
+			p->LogFileMode |= EVENT_TRACE_REAL_TIME_MODE;
+		else if (!u->realtime)
+			p->LogFileMode &= ~EVENT_TRACE_REAL_TIME_MODE;
+		/* The file is not switched. */
+		p->LogFileNameOffset = 0;
+		ret = etwctl_control("update", name,
+				     EVENT_TRACE_CONTROL_UPDATE, p);
+	}
+	free(p);
+	return ret;
+}
+
+/**
+ * etwctl_cmd_update - "etwctl update NAME [--flush-timer S] [--realtime X]"
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: exit status.
+ */
+int etwctl_cmd_update(int argc, char **argv)
+{
+	struct etwctl_update u = { .realtime = -1 };
+	int ret;
+
+	ret = etwctl_update_parse(argc, argv, &u);
+	if (ret < 0)
+		return etwctl_help(etwctl_update_usage);
+	if (!ret)
+		ret = etwctl_need_device("update");
+	return ret ?: etwctl_update(argv[optind], &u);
+}
+
+/* --- list ----------------------------------------------------------------- */
+
+static int etwctl_list(void)
+{
+	EVENT_TRACE_PROPERTIES *arr[ETW_MAX_GLOBAL_SESSIONS] = { 0 };
+	ULONG count = 0, err, i;
+	int ret = 0;
+
+	for (i = 0; i < ETW_MAX_GLOBAL_SESSIONS; i++) {
+		arr[i] = etwctl_props_alloc();
+		if (!arr[i])
+			ret = etwctl_fail("list", "out of memory");
+	}
+	err = ret ? ERROR_SUCCESS :
+		    QueryAllTracesA(arr, ETW_MAX_GLOBAL_SESSIONS, &count);
+	if (err && err != ERROR_MORE_DATA)
+		ret = etwctl_fail("list", "%s", etwctl_win32_str(err));
+	for (i = 0; !ret && i < count; i++) {
+		if (i)
+			putchar('\n');
+		etwctl_print_props(arr[i]);
+	}
+	for (i = 0; i < ETW_MAX_GLOBAL_SESSIONS; i++)
+		free(arr[i]);
+	return ret;
+}
+
+/**
+ * etwctl_cmd_list - "etwctl list": every session, as "tracelog -l"
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: exit status.
+ */
+int etwctl_cmd_list(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	etwctl_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (c != 'h')
+			return etwctl_bad_option("list", c, argv);
+		printf("usage: etwctl list\nPrint every running session: "
+		       "mode, log file, buffers and loss statistics.\n");
+		return 0;
+	}
+	if (optind != argc)
+		return etwctl_usage("list", "unexpected argument '%s'",
+				    argv[optind]);
+	return etwctl_need_device("list") ?: etwctl_list();
+}

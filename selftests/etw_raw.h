@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Raw-ABI helpers for the routing, group, notify, stress and limits
+ * kselftests: sessions, registrations, enables, writes and reading records
+ * back from consumer files, all through bare ioctls (no libetw), each
+ * returning 0 or -errno so that tests compare exact errors.
+ *
+ * GUIDs and session names include the test process's pid: every TEST runs
+ * in its own process, so state a failed test leaves behind cannot collide
+ * with the next one.
+ */
+#ifndef _ETW_RAW_H
+#define _ETW_RAW_H
+
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "etw_selftest.h"
+
+#define RAW_ALIGN8(x)	(((x) + 7u) & ~7u)
+
+/* The payload every raw_write() event carries: who wrote it, and a tag. */
+struct raw_payload {
+	__u32 tag;
+	__u32 pid;
+};
+
+/* A test-unique GUID: @family tells tests apart, @n providers apart. */
+static inline struct etw_guid raw_guid(__u32 family, __u16 n)
+{
+	struct etw_guid g = {
+		.data1 = family, .data2 = (__u16)getpid(), .data3 = n,
+		.data4 = { 'e', 't', 'w', 'k', 's', 'f', 't',
+			   (__u8)(getpid() >> 16) },
+	};
+
+	return g;
+}
+
+static inline int raw_guid_eq(const struct etw_guid *a,
+			      const struct etw_guid *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+static inline __u64 raw_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static inline void raw_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* --- sessions ------------------------------------------------------------ */
+
+static inline void raw_session_init(struct etw_session_args *a, __u32 id)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->logger_id = id;
+}
+
+/* Start a session named "@name-<pid>"; @kb 0 and @max_buffers 0: defaults. */
+static inline int raw_start(int fd, const char *name, __u32 mode, __u32 kb,
+			    __u32 max_buffers, __u32 *id)
+{
+	struct etw_session_args a;
+	int ret;
+
+	raw_session_init(&a, 0);
+	snprintf(a.name, sizeof(a.name), "%s-%d", name, getpid());
+	a.config.buffer_kb = kb;
+	a.config.max_buffers = max_buffers;
+	a.config.mode = mode;
+	ret = etw_ioctl(fd, ETW_IOC_START, &a);
+	if (!ret && id)
+		*id = a.logger_id;
+	return ret;
+}
+
+/* STOP, QUERY, UPDATE or FLUSH by logger id; @out may be NULL. */
+static inline int raw_session_op(int fd, unsigned long cmd, __u32 id,
+				 struct etw_session_args *out)
+{
+	struct etw_session_args a;
+	int ret;
+
+	raw_session_init(&a, id);
+	ret = etw_ioctl(fd, cmd, &a);
+	if (out)
+		*out = a;
+	return ret;
+}
+
+static inline int raw_consumer(int fd, __u32 id)
+{
+	struct etw_consume_args c = { .size = sizeof(c), .logger_id = id,
+				      .flags = O_NONBLOCK | O_CLOEXEC };
+	int cfd = ioctl(fd, ETW_IOC_CONSUME, &c);
+
+	return cfd < 0 ? -errno : cfd;
+}
+
+/* --- providers ----------------------------------------------------------- */
+
+static inline int raw_register(int fd, const struct etw_guid *guid,
+			       __u32 flags, __u64 cookie, __u32 *reg_id,
+			       __u32 *index)
+{
+	struct etw_register_args r = { .size = sizeof(r), .flags = flags,
+				       .guid = *guid, .cookie = cookie };
+	int ret = etw_ioctl(fd, ETW_IOC_REGISTER, &r);
+
+	if (!ret) {
+		*reg_id = r.reg_id;
+		if (index)
+			*index = r.enable_index;
+	}
+	return ret;
+}
+
+static inline int raw_unregister(int fd, __u32 reg_id)
+{
+	return etw_ioctl(fd, ETW_IOC_UNREGISTER, &reg_id);
+}
+
+static inline void raw_enable_init(struct etw_enable_args *e, __u32 id,
+				   const struct etw_guid *guid, __u8 level,
+				   __u64 any, __u64 all)
+{
+	memset(e, 0, sizeof(*e));
+	e->size = sizeof(*e);
+	e->logger_id = id;
+	e->control_code = ETW_CONTROL_ENABLE;
+	e->guid = *guid;
+	e->level = level;
+	e->match_any = any;
+	e->match_all = all;
+}
+
+static inline int raw_enable(int fd, __u32 id, const struct etw_guid *guid,
+			     __u8 level, __u64 any, __u64 all)
+{
+	struct etw_enable_args e;
+
+	raw_enable_init(&e, id, guid, level, any, all);
+	return etw_ioctl(fd, ETW_IOC_ENABLE, &e);
+}
+
+static inline int raw_control(int fd, __u32 id, const struct etw_guid *guid,
+			      __u32 code, __u32 properties)
+{
+	struct etw_enable_args e;
+
+	raw_enable_init(&e, id, guid, 0, 0, 0);
+	e.control_code = code;
+	e.properties = properties;
+	return etw_ioctl(fd, ETW_IOC_ENABLE, &e);
+}
+
+/* --- writing ------------------------------------------------------------- */
+
+static inline void raw_write_init(struct etw_write_args *w, __u32 reg_id,
+				  __u16 event_id, __u8 level, __u64 keyword)
+{
+	memset(w, 0, sizeof(*w));
+	w->size = sizeof(*w);
+	w->reg_id = reg_id;
+	w->descriptor.id = event_id;
+	w->descriptor.level = level;
+	w->descriptor.keyword = keyword;
+}
+
+/* Write one event whose payload is a struct raw_payload carrying @tag. */
+static inline int raw_write_ex(int fd, __u32 reg_id, __u16 event_id,
+			       __u8 level, __u64 keyword, __u32 tag,
+			       __u64 exclude)
+{
+	struct raw_payload p = { .tag = tag, .pid = (__u32)getpid() };
+	struct etw_data_descriptor d = { .ptr = (uintptr_t)&p,
+					 .size = sizeof(p) };
+	struct etw_write_args w;
+
+	raw_write_init(&w, reg_id, event_id, level, keyword);
+	w.data_count = 1;
+	w.data_ptr = (uintptr_t)&d;
+	w.exclude_mask = exclude;
+	return etw_ioctl(fd, ETW_IOC_WRITE, &w);
+}
+
+static inline int raw_write(int fd, __u32 reg_id, __u16 event_id, __u8 level,
+			    __u64 keyword)
+{
+	return raw_write_ex(fd, reg_id, event_id, level, keyword, 0, 0);
+}
+
+/* --- reading records back ------------------------------------------------ */
+
+typedef void (*raw_record_fn)(const struct etw_event_header *h, void *ctx);
+
+/*
+ * Call @fn for every event record (padding skipped) of one buffer.
+ * Return: records seen, or -1 when the buffer is malformed.
+ */
+static inline int raw_walk_buffer(const void *buf, raw_record_fn fn, void *ctx)
+{
+	static const struct etw_guid pad = ETW_PADDING_PROVIDER;
+	const struct etw_buffer_header *bh = buf;
+	__u32 off = ETW_BUFFER_HEADER_SIZE;
+	int n = 0;
+
+	if (bh->offset > bh->buffer_size)
+		return -1;
+	while (off + sizeof(struct etw_event_header) <= bh->offset) {
+		const struct etw_event_header *h = (const void *)
+						   ((const char *)buf + off);
+
+		if (h->size < sizeof(*h) || off + h->size > bh->offset ||
+		    h->header_type != ETW_EVENT_HEADER_TYPE_64)
+			return -1;
+		if (!raw_guid_eq(&h->provider_id, &pad)) {
+			fn(h, ctx);
+			n++;
+		}
+		off += RAW_ALIGN8(h->size);
+	}
+	return off == bh->offset ? n : -1;
+}
+
+/*
+ * Read every buffer a non-blocking consumer has waiting (after a FLUSH,
+ * or until end of file after a STOP) and walk its records.
+ * Return: records seen, or -errno / -1 (malformed buffer).
+ */
+static inline long raw_drain(int cfd, __u32 buf_bytes, raw_record_fn fn,
+			     void *ctx)
+{
+	char *buf = malloc(buf_bytes);
+	long total = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r = read(cfd, buf, buf_bytes);
+		int n;
+
+		if (r == 0 || (r < 0 && errno == EAGAIN))
+			break;
+		if (r != (ssize_t)buf_bytes) {
+			total = r < 0 ? -errno : -1;
+			break;
+		}
+		n = raw_walk_buffer(buf, fn, ctx);
+		if (n < 0) {
+			total = -1;
+			break;
+		}
+		total += n;
+	}
+	free(buf);
+	return total;
+}
+
+/*
+ * What raw_seen_fn() gathers about one provider's events (of one process
+ * when @pid is set): how many, and bit masks of their ids and payload
+ * tags (each modulo 64).  The payload is the record's last bytes.
+ */
+struct raw_seen {
+	struct etw_guid guid;
+	__u32 pid;
+	long n;
+	__u64 ids;
+	__u64 tags;
+};
+
+static inline void raw_seen_fn(const struct etw_event_header *h, void *ctx)
+{
+	const struct raw_payload *p = (const void *)
+		((const char *)h + h->size - sizeof(*p));
+	struct raw_seen *c = ctx;
+
+	if (!raw_guid_eq(&h->provider_id, &c->guid) ||
+	    (c->pid && h->process_id != c->pid))
+		return;
+	c->n++;
+	c->ids |= 1ull << (h->descriptor.id & 63);
+	if (h->size >= sizeof(*h) + sizeof(*p))
+		c->tags |= 1ull << (p->tag & 63);
+}
+
+/* FLUSH session @id and gather @c's events from its consumer @cfd. */
+static inline int raw_flush_seen(int fd, __u32 id, int cfd, __u32 buf_bytes,
+				 struct raw_seen *c)
+{
+	long r;
+
+	c->n = 0;
+	c->ids = 0;
+	c->tags = 0;
+	r = raw_session_op(fd, ETW_IOC_FLUSH, id, NULL);
+	if (r)
+		return (int)r;
+	r = raw_drain(cfd, buf_bytes, raw_seen_fn, c);
+	return r < 0 ? (int)r : 0;
+}
+
+/* --- processes ----------------------------------------------------------- */
+
+/* Block until the peer writes a byte on @fd; false on end of file. */
+static inline int raw_wait_byte(int fd)
+{
+	char c;
+
+	return read(fd, &c, 1) == 1;
+}
+
+static inline void raw_post_byte(int fd)
+{
+	char c = 1;
+
+	if (write(fd, &c, 1) != 1)
+		_exit(99);
+}
+
+#endif /* _ETW_RAW_H */

@@ -1,0 +1,840 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Argument checking and limits of every ioctl through the raw ABI: struct
+ * sizes (too small, larger with a non-zero or a zero tail), reserved and
+ * padding fields, unknown flags, bad user addresses (NULL, unmapped,
+ * kernel), the registration, descriptor and record size limits, and who
+ * may do what (unprivileged users, the control_gid parameter).
+ */
+#include <grp.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "etw_raw.h"
+
+#define FAMILY		0x11a17000
+#define CONTROL_GID	"/sys/module/etw/parameters/control_gid"
+/* Kernel text with nokaslr: mapped, and never a user address. */
+#define KERNEL_ADDR	0xffffffff81000000ull
+
+/* What the fill functions need: a session, a registration, fresh GUIDs. */
+struct ctx {
+	int fd;
+	__u32 id;
+	__u32 reg;
+	struct etw_guid guid;
+	__u16 n;
+};
+
+static __u8 traits[] = { 6, 0, 'l', 'i', 'm', 0 };
+static const __u8 payload[8] = "payload";
+
+static struct etw_guid fresh_guid(struct ctx *c)
+{
+	return raw_guid(FAMILY + 1, ++c->n);
+}
+
+/* Valid arguments for each ioctl, size field excluded. */
+
+/* All zero is valid (the list calls then ask for a count only). */
+static void fill_zero(struct ctx *c, void *a)
+{
+}
+
+static void fill_register(struct ctx *c, void *a)
+{
+	struct etw_register_args *r = a;
+
+	r->guid = fresh_guid(c);
+}
+
+static void fill_traits(struct ctx *c, void *a)
+{
+	struct etw_traits_args *t = a;
+	struct etw_guid g = fresh_guid(c);
+
+	raw_register(c->fd, &g, 0, 0, &t->reg_id, NULL);
+	t->traits_ptr = (uintptr_t)traits;
+	t->traits_len = sizeof(traits);
+}
+
+static void fill_write(struct ctx *c, void *a)
+{
+	static struct etw_data_descriptor d = {
+		.ptr = (uintptr_t)payload, .size = sizeof(payload) };
+	struct etw_write_args *w = a;
+
+	w->reg_id = c->reg;
+	w->data_count = 1;
+	w->data_ptr = (uintptr_t)&d;
+}
+
+static void fill_start(struct ctx *c, void *a)
+{
+	struct etw_session_args *s = a;
+
+	/* Private: it ends with the file, whatever the test does. */
+	snprintf(s->name, sizeof(s->name), "limits-%d-%u", getpid(), ++c->n);
+	s->config.mode = ETW_MODE_PRIVATE;
+	s->config.buffer_kb = 4;
+}
+
+static void fill_stop(struct ctx *c, void *a)
+{
+	struct etw_session_args *s = a;
+	char name[32];
+
+	snprintf(name, sizeof(name), "limits-stop-%u", ++c->n);
+	raw_start(c->fd, name, ETW_MODE_PRIVATE, 4, 0, &s->logger_id);
+}
+
+static void fill_session(struct ctx *c, void *a)
+{
+	struct etw_session_args *s = a;
+
+	s->logger_id = c->id;
+}
+
+static void fill_enable(struct ctx *c, void *a)
+{
+	struct etw_enable_args *e = a;
+
+	e->logger_id = c->id;
+	e->control_code = ETW_CONTROL_ENABLE;
+	e->guid = fresh_guid(c);
+}
+
+static void fill_disallow(struct ctx *c, void *a)
+{
+	struct etw_disallow_args *d = a;
+
+	d->logger_id = c->id;
+}
+
+static void fill_consume(struct ctx *c, void *a)
+{
+	struct etw_consume_args *k = a;
+
+	k->logger_id = c->id;
+	k->flags = O_CLOEXEC;
+}
+
+struct ioc {
+	const char *name;
+	unsigned long cmd;
+	__u32 ksize;	/* this ABI's struct size */
+	__u32 min;	/* the smallest size accepted */
+	void (*fill)(struct ctx *c, void *a);
+};
+
+#define IOC(n, c, type, m, f) \
+	{ .name = n, .cmd = c, .ksize = sizeof(type), .min = m, .fill = f }
+
+static const struct ioc iocs[] = {
+	IOC("get_info", ETW_IOC_GET_INFO, struct etw_info, ETW_INFO_SIZE_VER0,
+	    fill_zero),
+	IOC("register", ETW_IOC_REGISTER, struct etw_register_args,
+	    ETW_REGISTER_ARGS_SIZE_VER0, fill_register),
+	IOC("set_traits", ETW_IOC_SET_TRAITS, struct etw_traits_args,
+	    ETW_TRAITS_ARGS_SIZE_VER0, fill_traits),
+	IOC("write", ETW_IOC_WRITE, struct etw_write_args,
+	    ETW_WRITE_ARGS_SIZE_VER0, fill_write),
+	IOC("list_providers", ETW_IOC_LIST_PROVIDERS,
+	    struct etw_list_providers_args,
+	    sizeof(struct etw_list_providers_args), fill_zero),
+	IOC("start", ETW_IOC_START, struct etw_session_args,
+	    sizeof(struct etw_session_args), fill_start),
+	IOC("stop", ETW_IOC_STOP, struct etw_session_args,
+	    sizeof(struct etw_session_args), fill_stop),
+	IOC("query", ETW_IOC_QUERY, struct etw_session_args,
+	    sizeof(struct etw_session_args), fill_session),
+	IOC("update", ETW_IOC_UPDATE, struct etw_session_args,
+	    sizeof(struct etw_session_args), fill_session),
+	IOC("flush", ETW_IOC_FLUSH, struct etw_session_args,
+	    sizeof(struct etw_session_args), fill_session),
+	IOC("list_sessions", ETW_IOC_LIST_SESSIONS, struct etw_list_args,
+	    sizeof(struct etw_list_args), fill_zero),
+	IOC("enable", ETW_IOC_ENABLE, struct etw_enable_args,
+	    ETW_ENABLE_ARGS_SIZE_VER0, fill_enable),
+	IOC("set_disallow", ETW_IOC_SET_DISALLOW, struct etw_disallow_args,
+	    sizeof(struct etw_disallow_args), fill_disallow),
+	IOC("consume", ETW_IOC_CONSUME, struct etw_consume_args,
+	    sizeof(struct etw_consume_args), fill_consume),
+};
+#define NIOCS	(sizeof(iocs) / sizeof(iocs[0]))
+
+FIXTURE(lim) {
+	struct ctx c;
+	__u8 args[8192];
+};
+
+FIXTURE_SETUP(lim)
+{
+	self->c.fd = etw_open();
+	ASSERT_LE(0, self->c.fd);
+	ASSERT_EQ(0, raw_start(self->c.fd, "limits", ETW_MODE_REAL_TIME, 4, 0,
+			       &self->c.id));
+	self->c.guid = raw_guid(FAMILY, 0);
+	ASSERT_EQ(0, raw_register(self->c.fd, &self->c.guid, 0, 0,
+				  &self->c.reg, NULL));
+	/* Enabled, so that writes copy their data. */
+	ASSERT_EQ(0, raw_enable(self->c.fd, self->c.id, &self->c.guid, 0, 0,
+				0));
+}
+
+FIXTURE_TEARDOWN(lim)
+{
+	raw_session_op(self->c.fd, ETW_IOC_STOP, self->c.id, NULL);
+	close(self->c.fd);
+}
+
+/* Valid arguments for @i at @size bytes, the rest of the buffer zero. */
+static void *args_for(FIXTURE_DATA(lim) *self, const struct ioc *i,
+		      __u32 size)
+{
+	memset(self->args, 0, sizeof(self->args));
+	i->fill(&self->c, self->args);
+	*(__u32 *)self->args = size;
+	return self->args;
+}
+
+/* ioctl() as 0 (an fd counts as success: it is closed) or -errno. */
+static int call(int fd, const struct ioc *i, void *a)
+{
+	int r = ioctl(fd, i->cmd, a);
+
+	if (r < 0)
+		return -errno;
+	if (i->cmd == ETW_IOC_CONSUME)
+		close(r);
+	return 0;
+}
+
+/* Check one call's result; failures name the ioctl and the case. */
+static void expect_call(struct __test_metadata *_metadata, int fd,
+			const struct ioc *i, void *a, int want,
+			const char *what)
+{
+	int got = call(fd, i, a);
+
+	EXPECT_EQ(want, got) TH_LOG("%s: %s", i->name, what);
+}
+
+TEST_F(lim, size_below_minimum_is_einval)
+{
+	unsigned int k;
+
+	for (k = 0; k < NIOCS; k++)
+		expect_call(_metadata, self->c.fd, &iocs[k],
+			    args_for(self, &iocs[k], iocs[k].min - 1), -EINVAL,
+			    "size");
+}
+
+TEST_F(lim, larger_size_with_nonzero_tail_is_e2big)
+{
+	unsigned int k;
+
+	for (k = 0; k < NIOCS; k++) {
+		__u8 *a = args_for(self, &iocs[k], iocs[k].ksize + 8);
+
+		a[iocs[k].ksize + 3] = 1;
+		expect_call(_metadata, self->c.fd, &iocs[k], a, -E2BIG, "size");
+	}
+}
+
+TEST_F(lim, larger_size_with_zero_tail_is_accepted)
+{
+	unsigned int k;
+
+	for (k = 0; k < NIOCS; k++)
+		expect_call(_metadata, self->c.fd, &iocs[k],
+			    args_for(self, &iocs[k], iocs[k].ksize + 8), 0,
+			    "size");
+}
+
+TEST_F(lim, exact_size_is_accepted)
+{
+	unsigned int k;
+
+	for (k = 0; k < NIOCS; k++)
+		expect_call(_metadata, self->c.fd, &iocs[k],
+			    args_for(self, &iocs[k], iocs[k].ksize), 0, "size");
+}
+
+/* --- bad addresses ------------------------------------------------------- */
+
+/* An address with nothing mapped at it. */
+static void *unmapped_addr(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
+
+	munmap(p, 4096);
+	return p;
+}
+
+static void *bad_addr(int kind)
+{
+	switch (kind) {
+	case 0:
+		return NULL;
+	case 1:
+		return unmapped_addr();
+	default:
+		return (void *)(uintptr_t)KERNEL_ADDR;
+	}
+}
+
+static const char *const addr_kind[] = { "NULL", "unmapped", "kernel" };
+
+TEST_F(lim, bad_argument_address_is_efault)
+{
+	static const unsigned long plain[] = {
+		ETW_IOC_UNREGISTER, ETW_IOC_ACK,
+	};
+	unsigned int k, kind;
+
+	for (kind = 0; kind < 3; kind++) {
+		for (k = 0; k < NIOCS; k++)
+			expect_call(_metadata, self->c.fd, &iocs[k],
+				    bad_addr(kind), -EFAULT, addr_kind[kind]);
+		for (k = 0; k < 2; k++)
+			EXPECT_EQ(-EFAULT, etw_ioctl(self->c.fd, plain[k],
+						     bad_addr(kind)))
+				TH_LOG("%lx %s", plain[k], addr_kind[kind]);
+	}
+}
+
+/* A pointer inside valid arguments: which field, and the count it needs. */
+struct embedded {
+	const char *name;
+	int ioc;	/* index in iocs[] */
+	void (*point)(void *a, __u64 addr);
+};
+
+static void pt_traits(void *a, __u64 addr)
+{
+	((struct etw_traits_args *)a)->traits_ptr = addr;
+}
+
+static void pt_write_array(void *a, __u64 addr)
+{
+	((struct etw_write_args *)a)->data_ptr = addr;
+}
+
+static void pt_write_data(void *a, __u64 addr)
+{
+	static struct etw_data_descriptor d;
+
+	d.ptr = addr;
+	d.size = 8;
+	((struct etw_write_args *)a)->data_ptr = (uintptr_t)&d;
+}
+
+static void pt_list_providers(void *a, __u64 addr)
+{
+	((struct etw_list_providers_args *)a)->count = 1;
+	((struct etw_list_providers_args *)a)->info_ptr = addr;
+}
+
+static void pt_list(void *a, __u64 addr)
+{
+	((struct etw_list_args *)a)->count = 1;
+	((struct etw_list_args *)a)->ids_ptr = addr;
+}
+
+static void pt_event_ids(void *a, __u64 addr)
+{
+	((struct etw_enable_args *)a)->event_id_count = 1;
+	((struct etw_enable_args *)a)->event_ids_ptr = addr;
+}
+
+static void pt_pids(void *a, __u64 addr)
+{
+	((struct etw_enable_args *)a)->pid_count = 1;
+	((struct etw_enable_args *)a)->pids_ptr = addr;
+}
+
+static void pt_filter(void *a, __u64 addr)
+{
+	((struct etw_enable_args *)a)->filter_data_size = 24;
+	((struct etw_enable_args *)a)->filter_data_ptr = addr;
+}
+
+static void pt_disallow(void *a, __u64 addr)
+{
+	((struct etw_disallow_args *)a)->count = 1;
+	((struct etw_disallow_args *)a)->guids_ptr = addr;
+}
+
+static const struct embedded embedded[] = {
+	{ "traits_ptr", 2, pt_traits },
+	{ "write data_ptr", 3, pt_write_array },
+	{ "write descriptor ptr", 3, pt_write_data },
+	{ "list_providers info_ptr", 4, pt_list_providers },
+	{ "list_sessions ids_ptr", 10, pt_list },
+	{ "enable event_ids_ptr", 11, pt_event_ids },
+	{ "enable pids_ptr", 11, pt_pids },
+	{ "enable filter_data_ptr", 11, pt_filter },
+	{ "disallow guids_ptr", 12, pt_disallow },
+};
+
+TEST_F(lim, bad_embedded_address_is_efault)
+{
+	unsigned int k, kind;
+	char what[64];
+
+	for (k = 0; k < sizeof(embedded) / sizeof(embedded[0]); k++) {
+		const struct embedded *e = &embedded[k];
+		const struct ioc *i = &iocs[e->ioc];
+
+		for (kind = 0; kind < 3; kind++) {
+			void *a = args_for(self, i, i->ksize);
+
+			e->point(a, (uintptr_t)bad_addr(kind));
+			snprintf(what, sizeof(what), "%s, %s address", e->name,
+				 addr_kind[kind]);
+			expect_call(_metadata, self->c.fd, i, a, -EFAULT, what);
+		}
+	}
+}
+
+/* --- reserved fields and unknown flags ----------------------------------- */
+
+struct bad_field {
+	const char *name;
+	int ioc;
+	void (*spoil)(void *a);
+};
+
+static void sp_register_flags(void *a)
+{
+	((struct etw_register_args *)a)->flags = 0x2;
+}
+
+static void sp_traits_flags(void *a)
+{
+	((struct etw_traits_args *)a)->flags = 1;
+}
+
+static void sp_write_flags(void *a)
+{
+	((struct etw_write_args *)a)->flags = 0x80;
+}
+
+static void sp_write_desc_reserved(void *a)
+{
+	static struct etw_data_descriptor d = {
+		.ptr = (uintptr_t)payload, .size = 8, .reserved1 = 1 };
+
+	((struct etw_write_args *)a)->flags = ETW_WRITE_DESC_TYPES;
+	((struct etw_write_args *)a)->data_ptr = (uintptr_t)&d;
+}
+
+static void sp_write_desc_reserved2(void *a)
+{
+	static struct etw_data_descriptor d = {
+		.ptr = (uintptr_t)payload, .size = 8, .reserved2 = 1 };
+
+	((struct etw_write_args *)a)->flags = ETW_WRITE_DESC_TYPES;
+	((struct etw_write_args *)a)->data_ptr = (uintptr_t)&d;
+}
+
+static void sp_write_desc_type(void *a)
+{
+	static struct etw_data_descriptor d = {
+		.ptr = (uintptr_t)payload, .size = 8, .type = 4 };
+
+	((struct etw_write_args *)a)->flags = ETW_WRITE_DESC_TYPES;
+	((struct etw_write_args *)a)->data_ptr = (uintptr_t)&d;
+}
+
+static void sp_session_flags(void *a)
+{
+	((struct etw_session_args *)a)->flags = 1;
+}
+
+static void sp_session_reserved(void *a)
+{
+	((struct etw_session_args *)a)->reserved = 1;
+}
+
+static void sp_session_pad0(void *a)
+{
+	((struct etw_session_args *)a)->pad[0] = 1;
+}
+
+static void sp_session_pad6(void *a)
+{
+	((struct etw_session_args *)a)->pad[6] = 1;
+}
+
+static void sp_config_reserved(void *a)
+{
+	((struct etw_session_args *)a)->config.reserved = 1;
+}
+
+static void sp_config_mode(void *a)
+{
+	((struct etw_session_args *)a)->config.mode |= 0x1;
+}
+
+static void sp_enable_reserved0(void *a)
+{
+	((struct etw_enable_args *)a)->reserved[0] = 1;
+}
+
+static void sp_enable_reserved2(void *a)
+{
+	((struct etw_enable_args *)a)->reserved[2] = 1;
+}
+
+static void sp_enable_reserved1(void *a)
+{
+	((struct etw_enable_args *)a)->reserved1 = 1;
+}
+
+static void sp_enable_reserved2_field(void *a)
+{
+	((struct etw_enable_args *)a)->reserved2 = 1;
+}
+
+static void sp_enable_properties(void *a)
+{
+	((struct etw_enable_args *)a)->properties = 0x1;
+}
+
+static void sp_enable_control(void *a)
+{
+	((struct etw_enable_args *)a)->control_code = 3;
+}
+
+static void sp_enable_filter_in(void *a)
+{
+	static const __u16 id = 1;
+
+	((struct etw_enable_args *)a)->event_id_count = 1;
+	((struct etw_enable_args *)a)->event_ids_ptr = (uintptr_t)&id;
+	((struct etw_enable_args *)a)->event_ids_filter_in = 2;
+}
+
+static void sp_enable_filter_in_no_ids(void *a)
+{
+	((struct etw_enable_args *)a)->event_ids_filter_in = 1;
+}
+
+static void sp_disallow_reserved(void *a)
+{
+	((struct etw_disallow_args *)a)->reserved = 1;
+}
+
+static void sp_consume_reserved(void *a)
+{
+	((struct etw_consume_args *)a)->reserved = 1;
+}
+
+static void sp_consume_flags(void *a)
+{
+	((struct etw_consume_args *)a)->flags |= O_APPEND;
+}
+
+static const struct bad_field bad_fields[] = {
+	{ "register unknown flag", 1, sp_register_flags },
+	{ "traits flags", 2, sp_traits_flags },
+	{ "write unknown flag", 3, sp_write_flags },
+	{ "write descriptor reserved1", 3, sp_write_desc_reserved },
+	{ "write descriptor reserved2", 3, sp_write_desc_reserved2 },
+	{ "write descriptor unknown type", 3, sp_write_desc_type },
+	{ "start flags", 5, sp_session_flags },
+	{ "start reserved", 5, sp_session_reserved },
+	{ "start pad[0]", 5, sp_session_pad0 },
+	{ "start pad[6]", 5, sp_session_pad6 },
+	{ "start config.reserved", 5, sp_config_reserved },
+	{ "start unknown mode", 5, sp_config_mode },
+	{ "query flags", 7, sp_session_flags },
+	{ "query reserved", 7, sp_session_reserved },
+	{ "query pad[6]", 7, sp_session_pad6 },
+	{ "update config.reserved", 8, sp_config_reserved },
+	{ "flush pad[0]", 9, sp_session_pad0 },
+	{ "enable reserved[0]", 11, sp_enable_reserved0 },
+	{ "enable reserved[2]", 11, sp_enable_reserved2 },
+	{ "enable reserved1", 11, sp_enable_reserved1 },
+	{ "enable reserved2", 11, sp_enable_reserved2_field },
+	{ "enable unknown property", 11, sp_enable_properties },
+	{ "enable unknown control code", 11, sp_enable_control },
+	{ "enable event_ids_filter_in 2", 11, sp_enable_filter_in },
+	{ "enable filter_in without ids", 11, sp_enable_filter_in_no_ids },
+	{ "disallow reserved", 12, sp_disallow_reserved },
+	{ "consume reserved", 13, sp_consume_reserved },
+	{ "consume unknown flag", 13, sp_consume_flags },
+};
+
+TEST_F(lim, nonzero_reserved_or_unknown_flag_is_einval)
+{
+	unsigned int k;
+
+	for (k = 0; k < sizeof(bad_fields) / sizeof(bad_fields[0]); k++) {
+		const struct ioc *i = &iocs[bad_fields[k].ioc];
+		void *a = args_for(self, i, i->ksize);
+
+		bad_fields[k].spoil(a);
+		expect_call(_metadata, self->c.fd, i, a, -EINVAL,
+			    bad_fields[k].name);
+	}
+}
+
+/* --- limits -------------------------------------------------------------- */
+
+TEST(registration_past_limit_is_emfile)
+{
+	struct etw_guid g = raw_guid(FAMILY + 2, 0);
+	int fd = etw_open(), i, ret = 0;
+	__u32 reg;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < ETW_MAX_REGISTRATIONS && !ret; i++)
+		ret = raw_register(fd, &g, 0, 0, &reg, NULL);
+	EXPECT_EQ(0, ret);
+	EXPECT_EQ(ETW_MAX_REGISTRATIONS, i);
+	EXPECT_EQ(-EMFILE, raw_register(fd, &g, 0, 0, &reg, NULL));
+	/* One slot freed: one more fits. */
+	EXPECT_EQ(0, raw_unregister(fd, 5));
+	EXPECT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	close(fd);
+}
+
+/* Write @n one-byte descriptors. */
+static int write_descriptors(int fd, __u32 reg, __u32 n)
+{
+	static struct etw_data_descriptor d[ETW_MAX_DATA_DESCRIPTORS + 1];
+	struct etw_write_args w;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		d[i].ptr = (uintptr_t)payload;
+		d[i].size = 1;
+	}
+	raw_write_init(&w, reg, 1, 0, 0);
+	w.data_count = n;
+	w.data_ptr = (uintptr_t)d;
+	return etw_ioctl(fd, ETW_IOC_WRITE, &w);
+}
+
+TEST_F(lim, max_descriptors_accepted)
+{
+	EXPECT_EQ(0, write_descriptors(self->c.fd, self->c.reg,
+				       ETW_MAX_DATA_DESCRIPTORS));
+}
+
+TEST_F(lim, one_descriptor_too_many_is_einval)
+{
+	EXPECT_EQ(-EINVAL, write_descriptors(self->c.fd, self->c.reg,
+					     ETW_MAX_DATA_DESCRIPTORS + 1));
+}
+
+/* A record of exactly @size bytes (header included) in a 128 KiB buffer. */
+static int write_record_of(int fd, __u32 size, __u16 *got)
+{
+	static char big[ETW_MAX_EVENT_SIZE + 1];
+	static char buf[128 * 1024];
+	struct etw_guid g = raw_guid(FAMILY + 3, 0);
+	struct etw_data_descriptor d = { .ptr = (uintptr_t)big,
+		.size = size - sizeof(struct etw_event_header) };
+	struct etw_write_args w;
+	__u32 id, reg = 0;
+	int cfd, ret;
+
+	*got = 0;
+	ret = raw_start(fd, "limits-big", ETW_MODE_REAL_TIME, 128, 4, &id);
+	if (ret)
+		return ret;
+	cfd = raw_consumer(fd, id);
+	raw_register(fd, &g, 0, 0, &reg, NULL);
+	raw_enable(fd, id, &g, 0, 0, 0);
+	raw_write_init(&w, reg, 1, 0, 0);
+	w.data_count = 1;
+	w.data_ptr = (uintptr_t)&d;
+	ret = etw_ioctl(fd, ETW_IOC_WRITE, &w);
+	raw_session_op(fd, ETW_IOC_FLUSH, id, NULL);
+	if (read(cfd, buf, sizeof(buf)) == sizeof(buf))
+		*got = ((struct etw_event_header *)
+			(buf + ETW_BUFFER_HEADER_SIZE))->size;
+	close(cfd);
+	raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+	return ret;
+}
+
+TEST_F(lim, record_of_max_event_size_is_written)
+{
+	__u16 got;
+
+	EXPECT_EQ(0, write_record_of(self->c.fd, ETW_MAX_EVENT_SIZE, &got));
+	EXPECT_EQ(ETW_MAX_EVENT_SIZE, got);
+}
+
+TEST_F(lim, record_one_byte_over_max_is_e2big)
+{
+	__u16 got;
+
+	EXPECT_EQ(-E2BIG, write_record_of(self->c.fd, ETW_MAX_EVENT_SIZE + 1,
+					  &got));
+	EXPECT_EQ(0, got);
+}
+
+/* --- privileges ---------------------------------------------------------- */
+
+enum {
+	UP_REGISTER, UP_PRIVATE_START, UP_GLOBAL_START, UP_QUERY, UP_ENABLE,
+	UP_CONSUME, UP_DISALLOW,
+};
+
+FIXTURE(unpriv) {
+	int fd;
+	__u32 id;
+};
+
+FIXTURE_VARIANT(unpriv) {
+	int op;
+	int err;
+};
+
+FIXTURE_VARIANT_ADD(unpriv, register_ok) { .op = UP_REGISTER, .err = 0 };
+FIXTURE_VARIANT_ADD(unpriv, private_start_ok) {
+	.op = UP_PRIVATE_START, .err = 0 };
+FIXTURE_VARIANT_ADD(unpriv, global_start_eperm) {
+	.op = UP_GLOBAL_START, .err = EPERM };
+FIXTURE_VARIANT_ADD(unpriv, query_eperm) { .op = UP_QUERY, .err = EPERM };
+FIXTURE_VARIANT_ADD(unpriv, enable_eperm) { .op = UP_ENABLE, .err = EPERM };
+FIXTURE_VARIANT_ADD(unpriv, consume_eperm) { .op = UP_CONSUME, .err = EPERM };
+FIXTURE_VARIANT_ADD(unpriv, disallow_eperm) {
+	.op = UP_DISALLOW, .err = EPERM };
+
+FIXTURE_SETUP(unpriv)
+{
+	self->fd = etw_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, raw_start(self->fd, "unpriv", ETW_MODE_REAL_TIME, 4, 0,
+			       &self->id));
+}
+
+FIXTURE_TEARDOWN(unpriv)
+{
+	raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
+	close(self->fd);
+}
+
+/* Run @op on a fresh file as the current (unprivileged) user. */
+static int unpriv_op(int op, __u32 id)
+{
+	struct etw_guid g = raw_guid(FAMILY + 4, 0);
+	struct etw_disallow_args d = { .size = sizeof(d), .logger_id = id };
+	int fd = etw_open(), ret;
+	__u32 reg;
+
+	if (fd < 0)
+		return -errno;
+	switch (op) {
+	case UP_REGISTER:
+		return raw_register(fd, &g, 0, 0, &reg, NULL);
+	case UP_PRIVATE_START:
+		return raw_start(fd, "unpriv-private", ETW_MODE_PRIVATE, 4, 0,
+				 NULL);
+	case UP_GLOBAL_START:
+		/* A global session outlives its starter: stop it again. */
+		ret = raw_start(fd, "unpriv-global", ETW_MODE_REAL_TIME, 4, 0,
+				&id);
+		return ret ?: raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+	case UP_QUERY:
+		return raw_session_op(fd, ETW_IOC_QUERY, id, NULL);
+	case UP_ENABLE:
+		return raw_enable(fd, id, &g, 0, 0, 0);
+	case UP_CONSUME:
+		return raw_consumer(fd, id) < 0 ? -errno : 0;
+	default:
+		return etw_ioctl(fd, ETW_IOC_SET_DISALLOW, &d);
+	}
+}
+
+/* Fork, drop to uid/gid 1000 (with @groups), run @op: its errno. */
+static int as_user(int op, __u32 id, const gid_t *groups, int ngroups)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (setgroups(ngroups, groups) || setgid(1000) || setuid(1000))
+			_exit(200);
+		_exit(-unpriv_op(op, id));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST_F(unpriv, uid_1000)
+{
+	EXPECT_EQ(variant->err, as_user(variant->op, self->id, NULL, 0));
+}
+
+/* control_gid lets a group's members control global sessions. */
+static int set_control_gid(const char *v)
+{
+	int fd = open(CONTROL_GID, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, v, strlen(v));
+	close(fd);
+	return n == (ssize_t)strlen(v) ? 0 : -EIO;
+}
+
+FIXTURE(gid) {
+	int fd;
+	__u32 id;
+};
+
+FIXTURE_SETUP(gid)
+{
+	self->fd = etw_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, raw_start(self->fd, "gid", ETW_MODE_REAL_TIME, 4, 0,
+			       &self->id));
+	ASSERT_EQ(0, set_control_gid("1001"));
+}
+
+FIXTURE_TEARDOWN(gid)
+{
+	set_control_gid("-1");
+	raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
+	close(self->fd);
+}
+
+TEST_F(gid, control_group_member_may_control_global_sessions)
+{
+	static const gid_t control = 1001;
+	static const int ops[] = { UP_QUERY, UP_ENABLE, UP_CONSUME,
+				   UP_DISALLOW };
+	unsigned int k;
+
+	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		EXPECT_EQ(0, as_user(ops[k], self->id, &control, 1))
+			TH_LOG("op %d", ops[k]);
+}
+
+TEST_F(gid, control_group_member_may_start_global_session)
+{
+	static const gid_t control = 1001;
+
+	EXPECT_EQ(0, as_user(UP_GLOBAL_START, 0, &control, 1));
+}
+
+TEST_F(gid, non_member_is_still_eperm)
+{
+	EXPECT_EQ(EPERM, as_user(UP_QUERY, self->id, NULL, 0));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * etw_enable.c - EnableTraceEx2 and the older EnableTraceEx and
+ * EnableTrace on top of it, and TraceSetInformation (disallow lists).
+ *
+ * Enable properties: IGNORE_KEYWORD_0 and PROVIDER_GROUP are passed to
+ * the kernel.  SID, TS_ID, STACK_TRACE, PSM_KEY, PROCESS_START_KEY,
+ * EVENT_KEY, EXCLUDE_INPRIVATE, ENABLE_SILOS, SOURCE_CONTAINER_TRACKING
+ * and ENABLE_KEYWORD_0 ask for extended data or container behaviour etw
+ * does not produce; they are accepted and have no effect, so that tools
+ * which always set them work.  Unknown bits give ERROR_INVALID_PARAMETER.
+ *
+ * Filters: EVENT_ID, PID and SCHEMATIZED map to the kernel's filters;
+ * every other type gives ERROR_NOT_SUPPORTED.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "etw_controller.h"
+#include "etw_lib.h"
+#include "evntcons.h"
+
+#define ETW_ENABLE_KNOWN_PROPS	0x00000fff
+#define ETW_ENABLE_KERNEL_PROPS	\
+	(EVENT_ENABLE_PROPERTY_IGNORE_KEYWORD_0 | \
+	EVENT_ENABLE_PROPERTY_PROVIDER_GROUP)
+#define ETW_ENABLE_ID_HEADER	offsetof(EVENT_FILTER_EVENT_ID, Events)
+
+static ULONG etw_enable_event_ids(const EVENT_FILTER_DESCRIPTOR *d,
+				  struct etw_enable_args *e)
+{
+	const EVENT_FILTER_EVENT_ID *f = (const void *)(uintptr_t)d->Ptr;
+
+	if (!f || d->Size < ETW_ENABLE_ID_HEADER || !f->Count ||
+	    f->Count > MAX_EVENT_FILTER_EVENT_ID_COUNT ||
+	    d->Size < ETW_ENABLE_ID_HEADER + f->Count * sizeof(USHORT))
+		return ERROR_INVALID_PARAMETER;
+	e->event_id_count = f->Count;
+	e->event_ids_ptr = (uintptr_t)f->Events;
+	e->event_ids_filter_in = f->FilterIn ? 1 : 0;
+	return ERROR_SUCCESS;
+}
+
+static ULONG etw_enable_pids(const EVENT_FILTER_DESCRIPTOR *d,
+			     struct etw_enable_args *e)
+{
+	if (!d->Ptr || !d->Size || d->Size % sizeof(ULONG) ||
+	    d->Size / sizeof(ULONG) > MAX_EVENT_FILTER_PID_COUNT)
+		return ERROR_INVALID_PARAMETER;
+	e->pid_count = d->Size / sizeof(ULONG);
+	e->pids_ptr = d->Ptr;
+	return ERROR_SUCCESS;
+}
+
+static ULONG etw_enable_schematized(const EVENT_FILTER_DESCRIPTOR *d,
+				   struct etw_enable_args *e)
+{
+	if (!d->Ptr || !d->Size || d->Size > MAX_EVENT_FILTER_DATA_SIZE)
+		return ERROR_INVALID_PARAMETER;
+	e->filter_data_ptr = d->Ptr;
+	e->filter_data_size = d->Size;
+	return ERROR_SUCCESS;
+}
+
+static ULONG etw_enable_filter(const EVENT_FILTER_DESCRIPTOR *d,
+			       struct etw_enable_args *e)
+{
+	switch (d->Type) {
+	case EVENT_FILTER_TYPE_EVENT_ID:
+		return etw_enable_event_ids(d, e);
+	case EVENT_FILTER_TYPE_PID:
+		return etw_enable_pids(d, e);
+	case EVENT_FILTER_TYPE_SCHEMATIZED:
+		return etw_enable_schematized(d, e);
+	default:
+		return ERROR_NOT_SUPPORTED;
+	}
+}
+
+static bool etw_enable_seen_before(const EVENT_FILTER_DESCRIPTOR *d,
+				   ULONG i)
+{
+	ULONG j;
+
+	for (j = 0; j < i; j++)
+		if (d[j].Type == d[i].Type)
+			return true;
+	return false;
+}
+
+static ULONG etw_enable_filters(const EVENT_FILTER_DESCRIPTOR *d,
+				ULONG count, struct etw_enable_args *e)
+{
+	ULONG i, err;
+
+	if (count > MAX_EVENT_FILTERS_COUNT || (count && !d))
+		return ERROR_INVALID_PARAMETER;
+	for (i = 0; i < count; i++) {
+		if (etw_enable_seen_before(d, i))
+			return ERROR_INVALID_PARAMETER;
+		err = etw_enable_filter(&d[i], e);
+		if (err)
+			return err;
+	}
+	return ERROR_SUCCESS;
+}
+
+static ULONG etw_enable_params(const ENABLE_TRACE_PARAMETERS *p,
+			       struct etw_enable_args *e)
+{
+	ULONG count;
+
+	if (!p)
+		return ERROR_SUCCESS;
+	if (p->Version != ENABLE_TRACE_PARAMETERS_VERSION &&
+	    p->Version != ENABLE_TRACE_PARAMETERS_VERSION_2)
+		return ERROR_INVALID_PARAMETER;
+	if (p->EnableProperty & ~ETW_ENABLE_KNOWN_PROPS)
+		return ERROR_INVALID_PARAMETER;
+	e->properties = p->EnableProperty & ETW_ENABLE_KERNEL_PROPS;
+	memcpy(&e->source_id, &p->SourceId, sizeof(e->source_id));
+	/* V1 has no count: its EnableFilterDesc is one descriptor. */
+	if (p->Version == ENABLE_TRACE_PARAMETERS_VERSION)
+		count = p->EnableFilterDesc ? 1 : 0;
+	else
+		count = p->FilterDescCount;
+	return etw_enable_filters(p->EnableFilterDesc, count, e);
+}
+
+static ULONG etw_enable_errno(int err)
+{
+	if (err == -EINTR)
+		return ERROR_CANCELLED;
+	return etw_win32_from_errno(err);
+}
+
+/**
+ * EnableTraceEx2 - enable, disable or capture the state of a provider
+ * @TraceId: the session
+ * @ProviderId: the provider (or provider group) GUID
+ * @ControlCode: EVENT_CONTROL_CODE_*
+ * @Level: most verbose level to record (0 = all)
+ * @MatchAnyKeyword: MatchAnyKeyword
+ * @MatchAllKeyword: MatchAllKeyword
+ * @Timeout: ms to wait for providers to handle the request (0 = none)
+ * @EnableParameters: ENABLE_TRACE_PARAMETERS (V1 or V2), optional
+ *
+ * Return: a Win32 error: ERROR_INVALID_PARAMETER, ERROR_NOT_SUPPORTED,
+ * ERROR_TIMEOUT (the enable took effect; a provider did not answer in
+ * time), ERROR_NO_SYSTEM_RESOURCES (9th session on the provider),
+ * ERROR_ACCESS_DENIED, ERROR_WMI_INSTANCE_NOT_FOUND.
+ */
+ULONG WMIAPI EnableTraceEx2(CONTROLTRACE_ID TraceId, LPCGUID ProviderId,
+			    ULONG ControlCode, UCHAR Level,
+			    ULONGLONG MatchAnyKeyword,
+			    ULONGLONG MatchAllKeyword, ULONG Timeout,
+			    PENABLE_TRACE_PARAMETERS EnableParameters)
+{
+	struct etw_enable_args e;
+	ULONG err;
+
+	if (!ProviderId || !TraceId)
+		return ERROR_INVALID_PARAMETER;
+	if (ControlCode > EVENT_CONTROL_CODE_CAPTURE_STATE)
+		return ERROR_INVALID_PARAMETER;
+	if (TraceId > UINT32_MAX)
+		return ERROR_WMI_INSTANCE_NOT_FOUND;
+	memset(&e, 0, sizeof(e));
+	e.size = sizeof(e);
+	e.logger_id = (uint32_t)TraceId;
+	e.control_code = ControlCode;
+	e.level = Level;
+	memcpy(&e.guid, ProviderId, sizeof(e.guid));
+	e.match_any = MatchAnyKeyword;
+	e.match_all = MatchAllKeyword;
+	e.timeout_ms = Timeout == INFINITE ? UINT32_MAX : Timeout;
+	err = etw_enable_params(EnableParameters, &e);
+	if (err)
+		return err;
+	return etw_enable_errno(etw_dev_ioctl(ETW_IOC_ENABLE, &e));
+}
+
+/**
+ * EnableTraceEx - the Vista form of EnableTraceEx2
+ * @ProviderId: the provider GUID
+ * @SourceId: passed to the provider's callback, optional
+ * @TraceId: the session
+ * @IsEnabled: EVENT_CONTROL_CODE_*
+ * @Level: level
+ * @MatchAnyKeyword: MatchAnyKeyword
+ * @MatchAllKeyword: MatchAllKeyword
+ * @EnableProperty: EVENT_ENABLE_PROPERTY_*
+ * @EnableFilterDesc: one filter, optional
+ *
+ * Return: as EnableTraceEx2() with no timeout.
+ */
+ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId,
+			   CONTROLTRACE_ID TraceId, ULONG IsEnabled,
+			   UCHAR Level, ULONGLONG MatchAnyKeyword,
+			   ULONGLONG MatchAllKeyword, ULONG EnableProperty,
+			   PEVENT_FILTER_DESCRIPTOR EnableFilterDesc)
+{
+	ENABLE_TRACE_PARAMETERS p = {
+		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
+		.EnableProperty = EnableProperty,
+		.EnableFilterDesc = EnableFilterDesc,
+		.FilterDescCount = EnableFilterDesc ? 1 : 0,
+	};
+
+	if (SourceId)
+		p.SourceId = *SourceId;
+	return EnableTraceEx2(TraceId, ProviderId, IsEnabled, Level,
+			      MatchAnyKeyword, MatchAllKeyword, 0, &p);
+}
+
+/**
+ * EnableTrace - the classic (Windows 2000) enable
+ * @Enable: TRUE to enable, FALSE to disable
+ * @EnableFlag: provider-defined flags; become MatchAnyKeyword
+ * @EnableLevel: level
+ * @ControlGuid: the provider GUID
+ * @TraceId: the session
+ *
+ * Return: as EnableTraceEx2() with no timeout.
+ */
+ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
+			 LPCGUID ControlGuid, CONTROLTRACE_ID TraceId)
+{
+	if (EnableLevel > 0xff)
+		return ERROR_INVALID_PARAMETER;
+	return EnableTraceEx2(TraceId, ControlGuid,
+			      Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
+				       EVENT_CONTROL_CODE_DISABLE_PROVIDER,
+			      (UCHAR)EnableLevel, EnableFlag, 0, 0, NULL);
+}
+
+/**
+ * TraceSetInformation - set a session setting
+ * @SessionHandle: the session
+ * @InformationClass: TraceSetDisallowList
+ * @TraceInformation: an array of GUIDs
+ * @InformationLength: its bytes (0 clears the list)
+ *
+ * Return: ERROR_BAD_LENGTH for a length that is not whole GUIDs,
+ * ERROR_NOT_SUPPORTED for other classes, else as the kernel says.
+ */
+ULONG WMIAPI TraceSetInformation(CONTROLTRACE_ID SessionHandle,
+				 TRACE_INFO_CLASS InformationClass,
+				 PVOID TraceInformation,
+				 ULONG InformationLength)
+{
+	struct etw_disallow_args d = { .size = sizeof(d) };
+
+	if (InformationClass != TraceSetDisallowList)
+		return ERROR_NOT_SUPPORTED;
+	if (!SessionHandle || SessionHandle > UINT32_MAX)
+		return ERROR_INVALID_PARAMETER;
+	if (InformationLength % sizeof(GUID))
+		return ERROR_BAD_LENGTH;
+	if (InformationLength && !TraceInformation)
+		return ERROR_INVALID_PARAMETER;
+	d.logger_id = (uint32_t)SessionHandle;
+	d.count = InformationLength / sizeof(GUID);
+	d.guids_ptr = (uintptr_t)TraceInformation;
+	return etw_win32_from_errno(etw_dev_ioctl(ETW_IOC_SET_DISALLOW, &d));
+}
