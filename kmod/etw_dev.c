@@ -25,6 +25,7 @@
 #define ETW_KNOWN_PROPERTIES \
 	(ETW_ENABLE_IGNORE_KEYWORD_0 | ETW_ENABLE_PROVIDER_GROUP)
 
+/* Serialises control operations; see the locking rules in etw_internal.h. */
 DEFINE_MUTEX(etw_mutex);
 
 static int etw_args_in(void *k, size_t ksize, size_t min,

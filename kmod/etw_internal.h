@@ -87,7 +87,7 @@ struct etw_file {
 	struct xarray regs;
 	unsigned int nregs;
 	struct etw_enable_state *enable_map;
-	spinlock_t nlock;
+	spinlock_t nlock;	/* the notification queue, see above */
 	struct list_head notifications;
 	unsigned int nqueued;
 	u64 seq;

@@ -32,7 +32,7 @@ struct etw_kprovider {
 	etw_kprovider_cb_t cb;
 	void *ctx;
 	struct work_struct work;
-	spinlock_t lock;
+	spinlock_t lock;	/* the three fields below; taken in the worker */
 	int control;
 	struct etw_combined combined;
 	bool capture;
@@ -75,11 +75,10 @@ void etw_kprovider_notify(struct etw_reg *reg, u32 control,
 	if (!kp || !kp->cb)
 		return;
 	spin_lock(&kp->lock);
-	if (control == ETW_CONTROL_CAPTURE_STATE) {
+	if (control == ETW_CONTROL_CAPTURE_STATE)
 		kp->capture = true;
-	} else {
+	else
 		kp->control = control;
-	}
 	kp->combined = *c;
 	spin_unlock(&kp->lock);
 	schedule_work(&kp->work);

@@ -229,7 +229,9 @@ long etw_notify_wait(struct etw_file **files, u64 *seqs, unsigned int n,
 
 	for (i = 0; i < n; i++) {
 		left = wait_event_interruptible_timeout(etw_ack_wq,
-				etw_notify_handled(files[i], seqs[i]), left);
+							etw_notify_handled(files[i],
+									   seqs[i]),
+							left);
 		if (left < 0)
 			return -EINTR;
 		if (!left && !etw_notify_handled(files[i], seqs[i]))

@@ -877,11 +877,12 @@ int etw_list_providers(struct etw_provider_info *info, u32 *count, bool all)
 			p->match_all = es->match_all;
 			r = rcu_dereference_protected(reg->route,
 						      lockdep_is_held(&etw_mutex));
-			for (i = 0; r && i < r->count; i++)
-				if (r->e[i].session->logger_id <=
-				    ETW_MAX_GLOBAL_SESSIONS)
-					p->session_mask |= BIT_ULL(
-						r->e[i].session->logger_id - 1);
+			for (i = 0; r && i < r->count; i++) {
+				u16 id = r->e[i].session->logger_id;
+
+				if (id <= ETW_MAX_GLOBAL_SESSIONS)
+					p->session_mask |= BIT_ULL(id - 1);
+			}
 		}
 	}
 	mutex_unlock(&etw_mutex);

@@ -294,11 +294,14 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 
 		t[i].ts = now;
 
-		if (alen > s->buf_bytes - ETW_BUFFER_HEADER_SIZE)
+		if (alen > s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
 			err = -EMSGSIZE;
-		else if (!(t[i].b = etw_buffer_reserve(s, t[i].st, alen,
-						       &t[i].off, &t[i].ts)))
-			err = -ENOBUFS;
+		} else {
+			t[i].b = etw_buffer_reserve(s, t[i].st, alen, &t[i].off,
+						    &t[i].ts);
+			if (!t[i].b)
+				err = -ENOBUFS;
+		}
 		if (!err)
 			continue;
 		lost = lost ?: err;

@@ -4,7 +4,8 @@
 # make check: every test etw has.
 #   1. install what is missing, build (or reuse) the test kernel, build all;
 #   2. host tests (pure user-space code) and the test-harness self-tests;
-#   3. the module against Debian's stock 6.1 headers;
+#   3. checkpatch --strict and sparse on the module; the module against
+#      Debian's stock 6.1 headers;
 #   4. one VM boot: KUnit (etw_test.ko), every kselftest, rmmod etw, and a
 #      scan of the whole console log;
 #   5. a summary per suite; the last line is "N passed, N failed, N skipped".
@@ -48,6 +49,14 @@ for t in userlib/tests/*_test ctl/tests/*_test; do
 done
 python3 scripts/tests/testsum_test.py > "$results/host-testsum_test.out" 2>&1
 echo $? > "$results/host-testsum_test.rc"
+
+step "checkpatch and sparse"
+scripts/lint.sh checkpatch "$kdir" > "$results/step-checkpatch.out" 2>&1
+echo $? > "$results/step-checkpatch.rc"
+scripts/lint.sh sparse "$kdir" > "$results/step-sparse.out" 2>&1
+echo $? > "$results/step-sparse.rc"
+scripts/lint.sh uapi "$kdir" > "$results/step-uapi-standalone.out" 2>&1
+echo $? > "$results/step-uapi-standalone.rc"
 
 step "module against Debian's 6.1 headers"
 scripts/build-6.1.sh > "$results/step-kmod-6.1-build.out" 2>&1

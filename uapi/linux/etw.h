@@ -256,6 +256,7 @@ struct etw_info {
 	__u32 clock_id;
 	__s64 boot_offset_ns;
 };
+
 #define ETW_INFO_SIZE_VER0		56
 
 /* --- providers ---------------------------------------------------------- */
@@ -280,6 +281,7 @@ struct etw_register_args {
 	__u32 reg_id;
 	__u32 enable_index;
 };
+
 #define ETW_REGISTER_ARGS_SIZE_VER0	40
 
 /**
@@ -297,6 +299,7 @@ struct etw_traits_args {
 	__u32 traits_len;
 	__u32 flags;
 };
+
 #define ETW_TRAITS_ARGS_SIZE_VER0	24
 
 #define ETW_WRITE_RELATED_ACTIVITY	0x01	/* @related_activity_id is set */
@@ -332,6 +335,7 @@ struct etw_write_args {
 	__u64 data_ptr;
 	__u64 exclude_mask;
 };
+
 #define ETW_WRITE_ARGS_SIZE_VER0	80
 
 /**
@@ -530,6 +534,7 @@ struct etw_enable_args {
 	__u32 filter_data_size;
 	__u32 reserved2;
 };
+
 #define ETW_ENABLE_ARGS_SIZE_VER0	120
 
 /**

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Style gates for the module, run by make check:
+#   checkpatch  checkpatch.pl --strict on the module and the uapi header
+#               (compat.h, which is all version tests, is exempt)
+#   sparse      make C=2 against the test kernel: no report allowed
+#   uapi        uapi/linux/etw.h compiles alone as C90 and as C++
+# Usage: scripts/lint.sh checkpatch|sparse|uapi KDIR
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kdir=$2
+src=$(readlink -f "$kdir/source" 2>/dev/null || echo "$kdir/../src")
+cd "$top"
+
+case "$1" in
+checkpatch)
+	files=$(ls kmod/etw_*.[ch] kmod/include/linux/*.h uapi/linux/etw.h |
+		grep -v '\.mod\.c$')
+	out=$("$src/scripts/checkpatch.pl" --no-tree --strict --terse -f $files 2>&1 |
+		grep -v '^total:')
+	[ -z "$out" ] || { echo "$out"; exit 1; } ;;
+sparse)
+	work=$(mktemp -d /tmp/etw-sparse.XXXXXX)
+	trap 'rm -rf "$work"' EXIT
+	cp -r Kbuild kmod uapi "$work/"
+	find "$work" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
+	out=$(make -s -C "$kdir" M="$work" C=2 modules 2>&1 | grep -v '^  \(CHECK\|CC\|LD\|MODPOST\)')
+	[ -z "$out" ] || { echo "$out"; exit 1; } ;;
+uapi)
+	# The ABI header stands alone as C90 and as C++.
+	echo '#include <linux/etw.h>' | gcc -std=c90 -pedantic -Wall -Werror \
+		-fsyntax-only -Iuapi -x c - &&
+	echo '#include <linux/etw.h>' | g++ -Wall -Werror -fsyntax-only \
+		-Iuapi -x c++ - ;;
+*)
+	echo "usage: $0 checkpatch|sparse|uapi KDIR" >&2; exit 2 ;;
+esac
