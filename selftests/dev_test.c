@@ -3,8 +3,16 @@
  * /dev/etw basics: open, the null ioctl, ETW_IOC_GET_INFO and its struct
  * versioning, unknown commands.
  */
+#include <stdio.h>
+#include <sys/syscall.h>
+
 #include "kselftest_harness.h"
 #include "etw_selftest.h"
+
+static int try_unload(void)
+{
+	return syscall(SYS_delete_module, "etw", O_NONBLOCK) ? -errno : 0;
+}
 
 FIXTURE(dev) {
 	int fd;
@@ -79,6 +87,35 @@ TEST_F(dev, get_info_rejects_bad_pointers)
 	EXPECT_EQ(-EFAULT, etw_ioctl(self->fd, ETW_IOC_GET_INFO, NULL));
 	EXPECT_EQ(-EFAULT, etw_ioctl(self->fd, ETW_IOC_GET_INFO,
 				     (void *)0xffffffffff600000UL));
+}
+
+TEST(rmmod_refused_while_a_file_is_open)
+{
+	int fd = etw_open();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EWOULDBLOCK, try_unload());
+	close(fd);
+}
+
+TEST(rmmod_refused_while_a_session_exists)
+{
+	struct etw_session_args a;
+	int fd = etw_open();
+
+	ASSERT_LE(0, fd);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	snprintf(a.name, sizeof(a.name), "dev-test-pin");
+	a.config.mode = ETW_MODE_BUFFERING;
+	ASSERT_EQ(0, etw_ioctl(fd, ETW_IOC_START, &a));
+	close(fd);
+	/* The session outlives the file, and pins the module. */
+	EXPECT_EQ(-EWOULDBLOCK, try_unload());
+	fd = etw_open();
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, etw_ioctl(fd, ETW_IOC_STOP, &a));
+	close(fd);
 }
 
 TEST(harness_injected_failure)

@@ -163,4 +163,26 @@ TEST(initguid_units_link_together)
 	EXPECT_EQ(0, system(cmd));
 }
 
+/*
+ * The Windows program builds into an executable the way a user builds one:
+ * libetw installed under a prefix, flags from pkg-config.
+ */
+TEST(winprog_links_through_pkg_config)
+{
+	char dir[] = "/tmp/etw-pkgconfig-XXXXXX";
+	char cmd[2048];
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "make -s install PREFIX=%s/usr >/dev/null && "
+		 "PKG_CONFIG_PATH=%s/usr/lib/pkgconfig "
+		 "cc " WARNINGS " -o %s/winprog " WINPROG
+		 " $(PKG_CONFIG_PATH=%s/usr/lib/pkgconfig "
+		 "pkg-config --cflags --libs libetw) && test -x %s/winprog",
+		 dir, dir, dir, dir, dir);
+	EXPECT_EQ(0, run(cmd)) TH_LOG("%s", cmd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
 TEST_HARNESS_MAIN
