@@ -15,7 +15,8 @@
 static const char etwctl_providers_usage[] =
 "usage: etwctl providers\n"
 "Print every registered provider: GUID, process, group, enable state\n"
-"(level, MatchAnyKeyword, MatchAllKeyword) and the sessions it logs to.\n";
+"(level, MatchAnyKeyword, MatchAllKeyword), the name from its traits and\n"
+"the sessions it logs to.\n";
 
 /* All registrations; *out is malloc'ed.  Registrations may come and go. */
 static int etwctl_list_providers(struct etw_provider_info **out,
@@ -56,8 +57,9 @@ static int etwctl_list_providers(struct etw_provider_info **out,
  * @spec: a parsed spec
  * @guid: out: the GUID
  *
- * A plain name is resolved as TraceLogging and EventSource providers name
- * themselves: the name-hash GUID, which must be registered.
+ * A plain name is first looked up among the names registered providers
+ * gave in their traits, then as TraceLogging and EventSource providers
+ * name themselves: the name-hash GUID, which must be registered.
  *
  * Return: 0, -ENOENT when no provider with that name is registered, or
  * another negative errno.
@@ -73,15 +75,20 @@ int etwctl_provider_resolve(const struct etwctl_provider_spec *spec,
 		*guid = spec->guid;
 		return 0;
 	}
-	if (EtwProviderGuidFromName(spec->name, guid))
-		return -ENOENT;
 	ret = etwctl_list_providers(&v, &n);
 	if (ret)
 		return ret;
 	ret = -ENOENT;
-	for (i = 0; i < n; i++)
-		if (!memcmp(&v[i].guid, guid, sizeof(*guid)))
+	for (i = 0; i < n && ret; i++) {
+		if (!strcmp(v[i].name, spec->name)) {
+			memcpy(guid, &v[i].guid, sizeof(*guid));
 			ret = 0;
+		}
+	}
+	if (ret && !EtwProviderGuidFromName(spec->name, guid))
+		for (i = 0; i < n && ret; i++)
+			if (!memcmp(&v[i].guid, guid, sizeof(*guid)))
+				ret = 0;
 	free(v);
 	return ret;
 }
@@ -113,6 +120,7 @@ static void etwctl_print_provider(const struct etw_provider_info *p)
 	       p->enabled ? "yes" : "no", p->level,
 	       (unsigned long long)p->match_any,
 	       (unsigned long long)p->match_all);
+	printf("%-20s ", p->name[0] ? p->name : "-");
 	etwctl_print_sessions(p->session_mask);
 }
 
@@ -148,9 +156,9 @@ int etwctl_cmd_providers(int argc, char **argv)
 	ret = etwctl_list_providers(&v, &n);
 	if (ret)
 		return etwctl_fail("providers", "%s", strerror(-ret));
-	printf("%-36s %7s %-7s %-36s %-3s %3s %-18s %-18s %s\n", "provider",
-	       "pid", "type", "group", "on", "lvl", "match_any", "match_all",
-	       "sessions");
+	printf("%-36s %7s %-7s %-36s %-3s %3s %-18s %-18s %-20s %s\n",
+	       "provider", "pid", "type", "group", "on", "lvl", "match_any",
+	       "match_all", "name", "sessions");
 	for (i = 0; i < n; i++)
 		etwctl_print_provider(&v[i]);
 	free(v);

@@ -870,6 +870,9 @@ int etw_list_providers(struct etw_provider_info *info, u32 *count, bool all)
 			p->flags = reg->classic ? ETW_REGISTER_CLASSIC : 0;
 			if (reg->group)
 				p->group = reg->group->guid;
+			/* The name is NUL-terminated: etw_traits_parse() checked. */
+			if (reg->traits)
+				strscpy(p->name, reg->traits + 2, sizeof(p->name));
 			es = etw_reg_state(reg);
 			p->enabled = es->enabled;
 			p->level = es->level;

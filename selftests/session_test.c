@@ -345,6 +345,29 @@ TEST_F(sess, unmapped_payload_is_efault)
 				       (void *)16, 8));
 }
 
+TEST_F(sess, provider_list_carries_traits_name)
+{
+	static const char traits[] = "\x11\x00Selftest.Named";	/* 17 bytes */
+	struct etw_traits_args t = { .size = sizeof(t) };
+	struct etw_list_providers_args l = { .size = sizeof(l) };
+	static struct etw_provider_info info[64];
+	__u32 reg, i, found = 0;
+
+	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
+	t.reg_id = reg;
+	t.traits_ptr = (uintptr_t)traits;
+	t.traits_len = 17;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_SET_TRAITS, &t));
+	l.count = 64;
+	l.info_ptr = (uintptr_t)info;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_LIST_PROVIDERS, &l));
+	for (i = 0; i < l.count && i < 64; i++)
+		if (info[i].pid == (__u32)getpid() &&
+		    !memcmp(&info[i].guid, &prov_guid, sizeof(prov_guid)))
+			found += !strcmp(info[i].name, "Selftest.Named");
+	EXPECT_EQ(1, found);
+}
+
 TEST(sixty_fifth_global_session_is_enospc)
 {
 	int fd = etw_open(), i, started = 0, ret = 0;

@@ -571,6 +571,8 @@ struct etw_consume_args {
 	__u32 reserved;
 };
 
+#define ETW_PROVIDER_NAME_LEN		128
+
 /**
  * struct etw_provider_info - one registration (ETW_IOC_LIST_PROVIDERS)
  * @guid: provider GUID
@@ -583,6 +585,8 @@ struct etw_consume_args {
  * @match_any: combined MatchAnyKeyword
  * @match_all: combined MatchAllKeyword
  * @session_mask: bit n set when the session with logger id n + 1 is routed
+ * @name: the provider name from its traits, NUL-terminated (truncated to
+ *	%ETW_PROVIDER_NAME_LEN - 1 bytes); empty without traits
  */
 struct etw_provider_info {
 	struct etw_guid guid;
@@ -595,6 +599,7 @@ struct etw_provider_info {
 	__u64 match_any;
 	__u64 match_all;
 	__u64 session_mask;
+	char name[ETW_PROVIDER_NAME_LEN];
 };
 
 /**
