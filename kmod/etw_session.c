@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/uaccess.h>
 
 #include "compat.h"
 #include "etw_internal.h"
@@ -580,6 +581,18 @@ static __poll_t etw_consumer_fop_poll(struct file *file, poll_table *wait)
 	       EPOLLIN | EPOLLRDNORM : 0;
 }
 
+static long etw_consumer_fop_ioctl(struct file *file, unsigned int cmd,
+				   unsigned long arg)
+{
+	struct etw_consumer *c = file->private_data;
+	struct etw_session_stats st;
+
+	if (cmd != ETW_IOC_CONSUMER_STATS)
+		return -ENOTTY;
+	etw_session_stats_fill(c->session, &st);
+	return copy_to_user((void __user *)arg, &st, sizeof(st)) ? -EFAULT : 0;
+}
+
 static int etw_consumer_fop_release(struct inode *inode, struct file *file)
 {
 	struct etw_consumer *c = file->private_data;
@@ -594,6 +607,8 @@ static const struct file_operations etw_consumer_fops = {
 	.owner = THIS_MODULE,
 	.read = etw_consumer_fop_read,
 	.poll = etw_consumer_fop_poll,
+	.unlocked_ioctl = etw_consumer_fop_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 	.release = etw_consumer_fop_release,
 	.llseek = noop_llseek,
 };

@@ -345,6 +345,31 @@ TEST_F(sess, unmapped_payload_is_efault)
 				       (void *)16, 8));
 }
 
+TEST_F(sess, consumer_stats_outlive_the_session)
+{
+	struct etw_session_stats st;
+	struct etw_session_args stop;
+	__u32 reg;
+	int cfd, i, lost = 0;
+
+	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
+	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_ENABLE, 0, 0));
+	cfd = consumer(self->fd, self->id);
+	ASSERT_LE(0, cfd);
+	/* Nobody reads: the buffers fill and writes start to be lost. */
+	for (i = 0; i < 20000 && !lost; i++)
+		lost = write_event(self->fd, reg, 1, 0, 0, "x", 1) == -ENOBUFS;
+	EXPECT_TRUE(lost);
+	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_STOP, self->id, &stop));
+	ASSERT_EQ(0, ioctl(cfd, ETW_IOC_CONSUMER_STATS, &st));
+	EXPECT_LT(0, st.events_lost);
+	EXPECT_EQ(stop.stats.events_lost, st.events_lost);
+	EXPECT_EQ(stop.stats.events_written, st.events_written);
+	EXPECT_EQ(-1, ioctl(cfd, ETW_IOC_NULL, NULL));
+	EXPECT_EQ(ENOTTY, errno);
+	close(cfd);
+}
+
 TEST_F(sess, provider_list_carries_traits_name)
 {
 	static const char traits[] = "\x11\x00Selftest.Named";	/* 17 bytes */

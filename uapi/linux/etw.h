@@ -563,6 +563,8 @@ struct etw_disallow_args {
  * Return: a new file descriptor.  read() on it returns one whole sealed
  * buffer per call (the buffer must hold config.buffer_kb KiB), 0 once the
  * session has stopped and every buffer was read; poll() reports POLLIN.
+ * ETW_IOC_CONSUMER_STATS on it returns the session's statistics, also
+ * after the session stopped (the final ones, for a file header).
  */
 struct etw_consume_args {
 	__u32 size;
@@ -631,5 +633,6 @@ struct etw_list_providers_args {
 #define ETW_IOC_ENABLE		_IOW(ETW_IOC_MAGIC, 0x26, struct etw_enable_args)
 #define ETW_IOC_SET_DISALLOW	_IOW(ETW_IOC_MAGIC, 0x27, struct etw_disallow_args)
 #define ETW_IOC_CONSUME		_IOW(ETW_IOC_MAGIC, 0x28, struct etw_consume_args)
+#define ETW_IOC_CONSUMER_STATS	_IOR(ETW_IOC_MAGIC, 0x30, struct etw_session_stats)
 
 #endif /* _UAPI_LINUX_ETW_H */
