@@ -3,12 +3,21 @@
  * etw_buffer.c - a session's buffers: reserve, commit, seal, deliver.
  *
  * A buffer is filled by one stream (one CPU, or the whole session with
- * ETW_MODE_NO_PER_PROCESSOR).  Writers reserve space under the stream's
- * lock, copy without it, then commit.  Buffer.writers counts the stream's
- * own reference (held while the buffer is current) plus one per writer
- * between reserve and commit; sealing drops the stream's reference, and
- * whoever drops the count to zero delivers the buffer, so a sealed buffer
+ * ETW_MODE_NO_PER_PROCESSOR).  Writers reserve space with one cmpxchg on
+ * the buffer's packed state (offset, records, writers, sealed; see
+ * struct etw_buffer), copy, then commit by dropping their writer count.
+ * A per-CPU stream takes no lock: its writers run on its CPU with
+ * preemption off, and an interrupt that writes in between makes the
+ * interrupted writer's cmpxchg fail and retry with a fresh timestamp.  The
+ * shared stream of a NO_PER_PROCESSOR session serialises reservations
+ * under its lock, which keeps its timestamps in order across CPUs.
+ * Sealing (by a writer finding the buffer full, the flush timer, FLUSH or
+ * STOP, from any CPU) first takes the buffer off the stream with a
+ * cmpxchg on stream.cur, then sets the sealed bit; whoever leaves the
+ * state sealed with no writer delivers the buffer, so a sealed buffer
  * reaches consumers exactly once and only when every record is complete.
+ * The bytes after the last record are set to 0xff when the buffer is
+ * finished, not when it is reused.
  *
  * Delivered buffers sit on session.delivered in delivery order.  Each
  * consumer reads them in that order through a cursor (the next delivery
@@ -86,52 +95,42 @@ void etw_buffers_free(struct etw_session *s)
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffers_free);
 
-/**
- * etw_session_stream() - the stream the current CPU writes to
- * @s: the session
- *
- * Context: preemption disabled.
- * Return: the stream.
- */
-struct etw_stream *etw_session_stream(struct etw_session *s)
-{
-	if (s->nstreams == 1)
-		return &s->streams[0];
-	return &s->streams[smp_processor_id()];
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_session_stream);
-
 /* Fill the header of a buffer whose writers have all committed. */
 static void etw_buffer_finish(struct etw_session *s, struct etw_buffer *b)
 {
 	struct etw_buffer_header *h = b->data;
+	u32 reserved = etw_buffer_reserved(b);
 
 	memset(h, 0, sizeof(*h));
 	h->buffer_size = s->buf_bytes;
-	h->saved_offset = b->reserved;
-	h->current_offset = b->reserved;
+	h->saved_offset = reserved;
+	h->current_offset = reserved;
 	h->timestamp = b->seal_ts;
 	h->sequence_number = b->seq;
 	h->processor_index = b->cpu;
 	h->logger_id = s->logger_id;
 	h->state = ETW_BUFFER_STATE_FLUSH;
-	h->offset = b->reserved;
+	h->offset = reserved;
 	h->buffer_flag = ETW_BUFFER_FLAG_PROC_INDEX |
 			 (b->lost ? ETW_BUFFER_FLAG_EVENTS_LOST : 0);
 	h->buffer_type = ETW_BUFFER_TYPE_GENERIC;
-	h->events = b->events;
+	h->events = etw_buffer_events(b);
 	h->events_lost = b->lost;
+	/* The bytes past the last record may hold an earlier use's records. */
+	memset(b->data + reserved, 0xff, s->buf_bytes - reserved);
 }
 
 static void etw_deliver_locked(struct etw_session *s, struct etw_buffer *b)
 {
+	const struct etw_buffer_header *h = b->data;
+
 	lockdep_assert_held(&s->lock);
 	b->dseq = ++s->dseq;
 	b->pending = s->nconsumers;
 	b->read_once = false;
 	list_add_tail(&b->node, &s->delivered);
 	atomic64_inc(&s->buffers_written);
-	atomic64_add(b->events, &s->events_written);
+	atomic64_add(h->events, &s->events_written);
 }
 
 static void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
@@ -150,9 +149,11 @@ static void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
 	wake_up_interruptible(&s->cwait);
 }
 
-static void etw_buffer_put_writer(struct etw_session *s, struct etw_buffer *b)
+/* @b's state after a change: deliver when sealed and no writer is left. */
+static void etw_buffer_state_changed(struct etw_session *s,
+				     struct etw_buffer *b, u64 state)
 {
-	if (atomic_dec_and_test(&b->writers))
+	if ((state & (ETW_BS_SEALED | ETW_BS_WR_MASK)) == ETW_BS_SEALED)
 		etw_buffer_deliver(s, b);
 }
 
@@ -170,15 +171,15 @@ static struct etw_buffer *etw_buffer_overwrite_locked(struct etw_session *s)
 	h = b->data;
 	atomic64_inc(&s->buffers_overwritten);
 	atomic64_add(h->events, &s->events_overwritten);
-	memset(b->data, 0xff, s->buf_bytes);
 	return b;
 }
 
 static struct etw_buffer *etw_buffer_get(struct etw_session *s)
 {
 	struct etw_buffer *b;
+	unsigned long flags;
 
-	raw_spin_lock(&s->lock);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	b = list_first_entry_or_null(&s->free, struct etw_buffer, node);
 	if (b) {
 		list_del(&b->node);
@@ -186,21 +187,130 @@ static struct etw_buffer *etw_buffer_get(struct etw_session *s)
 	} else if (s->cfg.mode & ETW_MODE_BUFFERING) {
 		b = etw_buffer_overwrite_locked(s);
 	}
-	raw_spin_unlock(&s->lock);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	return b;
 }
 
-static void etw_buffer_seal_locked(struct etw_session *s,
-				   struct etw_stream *st, struct etw_buffer *b)
+/* A nested writer installed a buffer first: @b goes back unused. */
+static void etw_buffer_unget(struct etw_session *s, struct etw_buffer *b)
 {
-	u64 now = ktime_get_ns();
+	unsigned long flags;
 
-	lockdep_assert_held(&st->lock);
-	st->cur = NULL;
+	raw_spin_lock_irqsave(&s->lock, flags);
+	list_add(&b->node, &s->free);
+	s->nfree++;
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+}
+
+/* Give @st a current buffer; false when none is free. */
+static bool etw_stream_install(struct etw_session *s, struct etw_stream *st)
+{
+	struct etw_buffer *b = etw_buffer_get(s);
+	u64 gen;
+
+	if (!b)
+		return false;
+	b->cpu = st->cpu;
+	local64_set(&b->last_ts, 0);
+	gen = (atomic64_read(&b->state) + ETW_BS_GEN_ONE) & ETW_BS_GEN_MASK;
+	atomic64_set(&b->state, gen | (ETW_BUFFER_HEADER_SIZE / 8));
+	/*
+	 * Fully ordered: publishes the state set above to writers, whose
+	 * state read depends on their READ_ONCE() of st->cur.
+	 */
+	if (cmpxchg(&st->cur, NULL, b))
+		etw_buffer_unget(s, b);
+	return true;
+}
+
+/*
+ * Detach @b from @st and seal it.  Writers that read @st->cur before it
+ * changed may still reserve until the seal bit is set; the seal's
+ * timestamp is taken after the last of them, so it is not older than any
+ * record.  Return: true when the caller must deliver @b.
+ */
+static bool etw_stream_seal(struct etw_session *s, struct etw_stream *st,
+			    struct etw_buffer *b)
+{
+	u64 old;
+
+	if (cmpxchg(&st->cur, b, NULL) != b)
+		return false;	/* someone else seals it */
+	b->lost = atomic_xchg(&st->lost, 0);
 	b->seq = atomic64_inc_return(&s->seq);
-	b->seal_ts = max(now, b->last_ts);
-	b->lost = st->lost;
-	st->lost = 0;
+	old = atomic64_read(&b->state);
+	/*
+	 * The fully ordered cmpxchg publishes @seq, @seal_ts and @lost to
+	 * the writer whose commit finds the buffer sealed (its
+	 * atomic64_sub_return() in etw_buffer_commit()).
+	 */
+	do {
+		b->seal_ts = max_t(u64, ktime_get_ns(),
+				   local64_read(&b->last_ts));
+	} while (!atomic64_try_cmpxchg(&b->state, &old, old | ETW_BS_SEALED));
+	return !(old & ETW_BS_WR_MASK);
+}
+
+/* Raise @b's newest timestamp to @ts, unless a nested writer went beyond. */
+static void etw_buffer_raise_ts(struct etw_buffer *b, u64 ts)
+{
+	u64 old = local64_read(&b->last_ts);
+
+	while (old < ts) {
+		u64 seen = local64_cmpxchg(&b->last_ts, old, ts);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+/*
+ * The reservation proper.  A writer interrupted between reading the state
+ * and its cmpxchg retries with a fresh clock and @last_ts, so a record is
+ * never older than one reserved before it in the same buffer.  Per-CPU
+ * streams run it locklessly with preemption off; the shared stream under
+ * its lock.  *@sealed: a buffer the caller must deliver.
+ */
+static struct etw_buffer *etw_stream_reserve(struct etw_session *s,
+					     struct etw_stream *st, u32 len,
+					     u32 *off, u64 *ts,
+					     struct etw_buffer **sealed)
+{
+	for (;;) {
+		struct etw_buffer *b = READ_ONCE(st->cur);
+		u64 old, now;
+
+		if (!b) {
+			if (!etw_stream_install(s, st))
+				return NULL;
+			continue;
+		}
+		/*
+		 * Dependent on @b: ordered after the cmpxchg() that published
+		 * it in etw_stream_install().
+		 */
+		old = atomic64_read(&b->state);
+		if (old & ETW_BS_SEALED)
+			continue;	/* its sealer is replacing it */
+		if ((old & ETW_BS_OFF_MASK) * 8 + len > s->buf_bytes) {
+			if (etw_stream_seal(s, st, b)) {
+				if (*sealed)
+					etw_buffer_deliver(s, *sealed);
+				*sealed = b;
+			}
+			continue;
+		}
+		now = max_t(u64, *ts ?: ktime_get_ns(),
+			    local64_read(&b->last_ts));
+		if (!atomic64_try_cmpxchg(&b->state, &old, old + len / 8 +
+					  ETW_BS_EV_ONE + ETW_BS_WR_ONE))
+			continue;
+		etw_buffer_raise_ts(b, now);
+		*off = (old & ETW_BS_OFF_MASK) * 8;
+		*ts = now;
+		return b;
+	}
 }
 
 /**
@@ -212,11 +322,7 @@ static void etw_buffer_seal_locked(struct etw_session *s,
  */
 void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&st->lock, flags);
-	st->lost++;
-	raw_spin_unlock_irqrestore(&st->lock, flags);
+	atomic_inc(&st->lost);
 	atomic64_inc(&s->events_lost);
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_stream_count_lost);
@@ -232,9 +338,10 @@ EXPORT_SYMBOL_IF_KUNIT(etw_stream_count_lost);
  *	before it in the buffer (an interrupt may have written in between)
  *
  * A full current buffer is sealed and replaced by a free one.  The caller
- * must commit or cancel the reservation.
+ * must commit or cancel the reservation.  Per-CPU streams take no lock:
+ * only their CPU reserves in them.
  *
- * Context: any; takes @st->lock and @s->lock with interrupts off.
+ * Context: any; preemption disabled for a per-CPU stream.
  * Return: the buffer, or NULL when no buffer is free (nothing counted).
  */
 struct etw_buffer *etw_buffer_reserve(struct etw_session *s,
@@ -243,38 +350,16 @@ struct etw_buffer *etw_buffer_reserve(struct etw_session *s,
 {
 	struct etw_buffer *b, *sealed = NULL;
 	unsigned long flags;
-	u64 now;
 
-	raw_spin_lock_irqsave(&st->lock, flags);
-	b = st->cur;
-	if (!b || b->reserved + len > s->buf_bytes) {
-		if (b) {
-			etw_buffer_seal_locked(s, st, b);
-			sealed = b;
-		}
-		b = etw_buffer_get(s);
-		if (!b) {
-			raw_spin_unlock_irqrestore(&st->lock, flags);
-			goto out_put_sealed;
-		}
-		b->reserved = ETW_BUFFER_HEADER_SIZE;
-		b->events = 0;
-		b->cpu = st->cpu;
-		b->last_ts = 0;
-		atomic_set(&b->writers, 1);
-		st->cur = b;
+	if (!(s->cfg.mode & ETW_MODE_NO_PER_PROCESSOR)) {
+		b = etw_stream_reserve(s, st, len, off, ts, &sealed);
+	} else {
+		raw_spin_lock_irqsave(&st->lock, flags);
+		b = etw_stream_reserve(s, st, len, off, ts, &sealed);
+		raw_spin_unlock_irqrestore(&st->lock, flags);
 	}
-	*off = b->reserved;
-	b->reserved += len;
-	b->events++;
-	atomic_inc(&b->writers);
-	now = max(*ts ?: ktime_get_ns(), b->last_ts);
-	b->last_ts = now;
-	*ts = now;
-	raw_spin_unlock_irqrestore(&st->lock, flags);
-out_put_sealed:
 	if (sealed)
-		etw_buffer_put_writer(s, sealed);
+		etw_buffer_deliver(s, sealed);
 	return b;
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffer_reserve);
@@ -288,7 +373,9 @@ EXPORT_SYMBOL_IF_KUNIT(etw_buffer_reserve);
  */
 void etw_buffer_commit(struct etw_session *s, struct etw_buffer *b)
 {
-	etw_buffer_put_writer(s, b);
+	/* Fully ordered: the record is complete before a delivery. */
+	etw_buffer_state_changed(s, b, atomic64_sub_return(ETW_BS_WR_ONE,
+							   &b->state));
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffer_commit);
 
@@ -312,25 +399,24 @@ void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
 		       bool lost)
 {
 	struct etw_event_header *h = b->data + off;
-	unsigned long flags;
+	u64 drop = ETW_BS_EV_ONE + ETW_BS_WR_ONE;
+	u64 old = atomic64_read(&b->state);
 
-	raw_spin_lock_irqsave(&st->lock, flags);
-	b->events--;
 	if (lost)
-		st->lost++;
-	if (st->cur == b && b->reserved == off + len) {
-		b->reserved = off;
+		etw_stream_count_lost(s, st);
+	if (!(old & ETW_BS_SEALED) && (old & ETW_BS_OFF_MASK) * 8 == off + len) {
+		/* Clean before the space can be reserved again. */
 		memset(h, 0xff, len);
-	} else {
-		memset(h, 0, len);
-		h->size = rec_len;
-		h->header_type = ETW_EVENT_HEADER_TYPE_64;
-		h->provider_id = etw_padding_guid;
+		if (atomic64_try_cmpxchg(&b->state, &old, old - drop - len / 8)) {
+			etw_buffer_state_changed(s, b, old - drop - len / 8);
+			return;
+		}
 	}
-	raw_spin_unlock_irqrestore(&st->lock, flags);
-	if (lost)
-		atomic64_inc(&s->events_lost);
-	etw_buffer_put_writer(s, b);
+	memset(h, 0, len);
+	h->size = rec_len;
+	h->header_type = ETW_EVENT_HEADER_TYPE_64;
+	h->provider_id = etw_padding_guid;
+	etw_buffer_state_changed(s, b, atomic64_sub_return(drop, &b->state));
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffer_cancel);
 
@@ -347,18 +433,14 @@ void etw_session_seal_all(struct etw_session *s, bool only_nonempty)
 
 	for (i = 0; i < s->nstreams; i++) {
 		struct etw_stream *st = &s->streams[i];
-		struct etw_buffer *b;
-		unsigned long flags;
+		struct etw_buffer *b = READ_ONCE(st->cur);
 
-		raw_spin_lock_irqsave(&st->lock, flags);
-		b = st->cur;
-		if (b && (!only_nonempty || b->events))
-			etw_buffer_seal_locked(s, st, b);
-		else
-			b = NULL;
-		raw_spin_unlock_irqrestore(&st->lock, flags);
-		if (b)
-			etw_buffer_put_writer(s, b);
+		if (!b)
+			continue;
+		if (only_nonempty && !etw_buffer_events(b))
+			continue;
+		if (etw_stream_seal(s, st, b))
+			etw_buffer_deliver(s, b);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_session_seal_all);
@@ -389,7 +471,6 @@ static void etw_buffer_recycle(struct etw_session *s, struct etw_buffer *b)
 {
 	unsigned long flags;
 
-	memset(b->data, 0xff, s->buf_bytes);
 	raw_spin_lock_irqsave(&s->lock, flags);
 	list_add_tail(&b->node, &s->free);
 	s->nfree++;

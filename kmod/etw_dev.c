@@ -27,6 +27,7 @@
 
 /* Serialises control operations; see the locking rules in etw_internal.h. */
 DEFINE_MUTEX(etw_mutex);
+EXPORT_SYMBOL_IF_KUNIT(etw_mutex);
 
 static int etw_args_in(void *k, size_t ksize, size_t min,
 		       const void __user *u, u32 *usize)
@@ -52,7 +53,7 @@ static void etw_file_free(struct kref *ref)
 	struct etw_file *f = container_of(ref, struct etw_file, ref);
 
 	vfree(f->enable_map);
-	xa_destroy(&f->regs);
+	kvfree(f->regs);
 	kfree(f);
 }
 
@@ -75,12 +76,15 @@ static int etw_open(struct inode *inode, struct file *file)
 	if (!f)
 		return -ENOMEM;
 	f->enable_map = vmalloc_user(ETW_ENABLE_MAP_SIZE);
-	if (!f->enable_map) {
+	f->regs = kvcalloc(ETW_MAX_REGISTRATIONS, sizeof(*f->regs),
+			   GFP_KERNEL_ACCOUNT);
+	if (!f->enable_map || !f->regs) {
+		vfree(f->enable_map);
+		kvfree(f->regs);
 		kfree(f);
 		return -ENOMEM;
 	}
 	kref_init(&f->ref);
-	xa_init_flags(&f->regs, XA_FLAGS_ALLOC1);
 	spin_lock_init(&f->nlock);
 	INIT_LIST_HEAD(&f->notifications);
 	init_waitqueue_head(&f->nwait);
@@ -92,11 +96,14 @@ static int etw_release(struct inode *inode, struct file *file)
 {
 	struct etw_file *f = file->private_data;
 	struct etw_reg *reg;
-	unsigned long id;
+	u32 id;
 
 	mutex_lock(&etw_mutex);
-	xa_for_each(&f->regs, id, reg) {
-		xa_erase(&f->regs, id);
+	for (id = 1; id <= ETW_MAX_REGISTRATIONS; id++) {
+		reg = etw_file_reg(f, id);
+		if (!reg)
+			continue;
+		RCU_INIT_POINTER(f->regs[id - 1], NULL);
 		etw_unregister_reg(reg);
 	}
 	f->nregs = 0;

@@ -46,49 +46,24 @@ u64 etw_session_match_any(u64 match_any, bool classic)
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_session_match_any);
 
-/**
- * etw_level_kw_match() - does an event pass a session's level and keywords
- * @f: the session's normalised filter
- * @level: the event's level
- * @keyword: the event's keyword
- *
- * Context: any.
- * Return: true when the event passes.
- */
-bool etw_level_kw_match(const struct etw_level_kw *f, u8 level, u64 keyword)
-{
-	if (level > f->level)
-		return false;
-	if (!keyword)
-		return !f->ignore_keyword0;
-	return (keyword & f->match_any) &&
-	       (keyword & f->match_all) == f->match_all;
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_level_kw_match);
-
 static int etw_cmp_u16(const void *a, const void *b)
 {
 	return (int)*(const u16 *)a - (int)*(const u16 *)b;
 }
 
 /**
- * etw_event_id_match() - does an event id pass an event-ID filter
- * @f: the filter, or NULL for none
+ * etw_event_id_listed() - is an event id in an event-ID filter's list
+ * @f: the filter
  * @id: the event's id
  *
  * Context: any.
- * Return: true when the event passes.
+ * Return: true when @id is listed (whether the filter lets it in or out).
  */
-bool etw_event_id_match(const struct etw_id_filter *f, u16 id)
+bool etw_event_id_listed(const struct etw_id_filter *f, u16 id)
 {
-	bool listed;
-
-	if (!f)
-		return true;
-	listed = bsearch(&id, f->ids, f->count, sizeof(u16), etw_cmp_u16);
-	return listed == f->filter_in;
+	return bsearch(&id, f->ids, f->count, sizeof(u16), etw_cmp_u16);
 }
-EXPORT_SYMBOL_IF_KUNIT(etw_event_id_match);
+EXPORT_SYMBOL_IF_KUNIT(etw_event_id_listed);
 
 /**
  * etw_id_filter_sort() - sort the ids of a filter and drop duplicates

@@ -23,13 +23,20 @@
  *                  the GUID table and all etw_gentry/etw_enable contents,
  *                  registration lists, disallow lists, route publication
  *                  and enable-area updates.  Never held across a user copy.
- * RCU              Protects the write path's lookups: etw_file.regs (xarray)
- *                  and etw_reg.route.  Writers run the whole reserve, copy,
+ * RCU              Protects the write path's lookups: etw_file.regs (a flat
+ *                  array indexed by registration id) and etw_reg.route.
+ *                  Writers run the whole reserve, copy,
  *                  commit sequence inside one RCU read section (with
  *                  preemption off), so synchronize_rcu() after unpublishing
  *                  a session's routes means no writer still uses it.
- * etw_stream.lock  Raw, irq-safe: a stream's current buffer and loss count.
- *                  Held only to reserve, cancel or seal, never to copy.
+ * etw_stream       Per-CPU streams take no lock: only their CPU reserves
+ *                  in them (preemption off; interrupts may nest), with a
+ *                  cmpxchg on the current buffer's state, and any CPU
+ *                  seals them with a cmpxchg on etw_stream.cur, then on the
+ *                  state (see etw_buffer.c).
+ * etw_stream.lock  Raw, irq-safe: ETW_MODE_NO_PER_PROCESSOR streams only;
+ *                  serialises reservations so that timestamps stay in
+ *                  order across CPUs.  Never held to copy or commit.
  * etw_session.lock Raw, irq-safe: the free, retained and delivered buffer
  *                  lists and the consumer list.  Nests inside
  *                  etw_stream.lock, hence raw too.
@@ -42,9 +49,11 @@
 #define _ETW_INTERNAL_H
 
 #include <linux/fs.h>
+#include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
@@ -52,8 +61,8 @@
 #include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
-#include <linux/xarray.h>
 #include <linux/etw.h>
+#include <asm/local64.h>
 
 #include "etw_filter.h"
 
@@ -69,7 +78,8 @@ extern wait_queue_head_t etw_ack_wq;
 /**
  * struct etw_file - one open /dev/etw
  * @ref: the open file and every waiter on its notifications
- * @regs: registration id -> etw_reg; changed under etw_mutex, read under RCU
+ * @regs: %ETW_MAX_REGISTRATIONS slots, registration id - 1 -> etw_reg;
+ *	changed under etw_mutex, read under RCU (see etw_file_reg())
  * @nregs: registrations on this file; protected by etw_mutex
  * @enable_map: what user space maps at %ETW_MMAP_ENABLE; written under
  *	etw_mutex
@@ -84,7 +94,7 @@ extern wait_queue_head_t etw_ack_wq;
  */
 struct etw_file {
 	struct kref ref;
-	struct xarray regs;
+	struct etw_reg __rcu **regs;
 	unsigned int nregs;
 	struct etw_enable_state *enable_map;
 	spinlock_t nlock;	/* the notification queue, see above */
@@ -98,6 +108,23 @@ struct etw_file {
 };
 
 void etw_file_put(struct etw_file *f);
+
+/**
+ * etw_file_reg() - look up a registration by id
+ * @f: the file
+ * @id: the registration id (1-based), as passed by user space
+ *
+ * Context: RCU read section or etw_mutex held.
+ * Return: the registration, or NULL.
+ */
+static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
+{
+	if (id - 1 >= ETW_MAX_REGISTRATIONS)
+		return NULL;
+	id = array_index_nospec(id - 1, ETW_MAX_REGISTRATIONS);
+	return rcu_dereference_check(f->regs[id],
+				     lockdep_is_held(&etw_mutex));
+}
 
 /* --- providers ----------------------------------------------------------- */
 
@@ -248,16 +275,30 @@ void etw_notify_release(struct etw_file *f);
 
 /* --- sessions and buffers ------------------------------------------------ */
 
+/*
+ * struct etw_buffer.state packs what writers change, so that one atomic
+ * operation reserves, commits or seals: the reserved bytes (in units of 8,
+ * header included), the records reserved (padding excluded), the writers
+ * between reserve and commit, whether the buffer is sealed, and a
+ * generation bumped on each reuse (a writer holding a stale pointer to a
+ * buffer that was sealed and reused cannot reserve in it).
+ */
+#define ETW_BS_OFF_MASK		GENMASK_ULL(21, 0)
+#define ETW_BS_EV_ONE		BIT_ULL(22)
+#define ETW_BS_EV_MASK		GENMASK_ULL(42, 22)
+#define ETW_BS_WR_ONE		BIT_ULL(43)
+#define ETW_BS_WR_MASK		GENMASK_ULL(55, 43)
+#define ETW_BS_SEALED		BIT_ULL(56)
+#define ETW_BS_GEN_ONE		BIT_ULL(57)
+#define ETW_BS_GEN_MASK		GENMASK_ULL(63, 57)
+
 /**
  * struct etw_buffer - one buffer of a session
  * @node: on the session's free, retained or delivered list; session lock
- * @writers: the stream's reference while current, plus one per writer
- *	that reserved space and has not committed; whoever drops it to 0
- *	delivers the buffer
- * @reserved: bytes reserved, header included; stream lock
- * @events: records reserved, padding excluded; stream lock
+ * @state: ETW_BS_* fields, see above; whoever leaves it sealed with no
+ *	writer delivers the buffer
+ * @last_ts: newest timestamp handed out; written by the stream's writers
  * @cpu: stream the buffer serves
- * @last_ts: newest timestamp handed out; stream lock
  * @seq: sequence number, given when sealed
  * @seal_ts: session clock when sealed
  * @lost: events the stream lost before this buffer was sealed
@@ -268,11 +309,9 @@ void etw_notify_release(struct etw_file *f);
  */
 struct etw_buffer {
 	struct list_head node;
-	atomic_t writers;
-	u32 reserved;
-	u32 events;
+	atomic64_t state;
+	local64_t last_ts;
 	u32 cpu;
-	u64 last_ts;
 	u64 seq;
 	u64 seal_ts;
 	u32 lost;
@@ -282,17 +321,29 @@ struct etw_buffer {
 	void *data;
 };
 
+/* Bytes reserved in @b, header included. */
+static inline u32 etw_buffer_reserved(struct etw_buffer *b)
+{
+	return (atomic64_read(&b->state) & ETW_BS_OFF_MASK) * 8;
+}
+
+/* Records reserved in @b, padding excluded. */
+static inline u32 etw_buffer_events(struct etw_buffer *b)
+{
+	return (atomic64_read(&b->state) & ETW_BS_EV_MASK) / ETW_BS_EV_ONE;
+}
+
 /**
  * struct etw_stream - one stream of buffers (per CPU, or one per session)
- * @lock: protects @cur and @lost
- * @cur: buffer being filled, or NULL
+ * @lock: %ETW_MODE_NO_PER_PROCESSOR streams: serialises reservations
+ * @cur: buffer being filled, or NULL; replaced with cmpxchg()
  * @lost: events lost since @cur's predecessor was sealed
  * @cpu: the CPU number recorded in this stream's buffers
  */
 struct etw_stream {
 	raw_spinlock_t lock;
 	struct etw_buffer *cur;
-	u32 lost;
+	atomic_t lost;
 	u32 cpu;
 };
 
@@ -409,7 +460,21 @@ void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
 		       struct etw_buffer *b, u32 off, u32 len, u32 rec_len,
 		       bool lost);
 void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st);
-struct etw_stream *etw_session_stream(struct etw_session *s);
+
+/**
+ * etw_session_stream() - the stream the current CPU writes to
+ * @s: the session
+ *
+ * Context: preemption disabled.
+ * Return: the stream.
+ */
+static inline struct etw_stream *etw_session_stream(struct etw_session *s)
+{
+	if (s->nstreams == 1)
+		return &s->streams[0];
+	return &s->streams[smp_processor_id()];
+}
+
 void etw_session_seal_all(struct etw_session *s, bool only_nonempty);
 void etw_session_release_retained(struct etw_session *s);
 void etw_session_stats_fill(struct etw_session *s,

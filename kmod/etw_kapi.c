@@ -6,9 +6,9 @@
  * enable it with the same rules (private sessions never reach it).  It may
  * write from any context but NMI, including an interrupt that arrives
  * while a process-context write is in progress on the same CPU: space is
- * reserved under the stream's irq-safe lock and each writer fills only its
- * own reservation.  An optional callback learns about enable changes from
- * a workqueue.
+ * reserved with a compare-and-swap on the buffer's state (see
+ * etw_buffer.c) and each writer fills only its own reservation.  An
+ * optional callback learns about enable changes from a workqueue.
  */
 #include <linux/etw_kapi.h>
 #include <linux/slab.h>

@@ -451,20 +451,19 @@ int etw_register(struct etw_file *f, struct etw_register_args *a)
 	INIT_LIST_HEAD(&reg->mnode);
 
 	mutex_lock(&etw_mutex);
-	ret = xa_alloc(&f->regs, &id, NULL,
-		       XA_LIMIT(1, ETW_MAX_REGISTRATIONS), GFP_KERNEL);
-	if (ret) {
-		ret = ret == -EBUSY ? -EMFILE : ret;
+	/* The lowest free id; etw_mutex keeps it free until published. */
+	for (id = 1; id <= ETW_MAX_REGISTRATIONS && etw_file_reg(f, id); id++)
+		;
+	if (id > ETW_MAX_REGISTRATIONS) {
+		ret = -EMFILE;
 		goto out_unlock;
 	}
 	reg->id = id;
 	ret = etw_reg_attach(reg);
-	if (ret) {
-		xa_erase(&f->regs, id);
+	if (ret)
 		goto out_unlock;
-	}
 	/* Visible to the write path only once it is fully linked. */
-	xa_store(&f->regs, id, reg, GFP_KERNEL);
+	rcu_assign_pointer(f->regs[id - 1], reg);
 	f->nregs++;
 	mutex_unlock(&etw_mutex);
 	a->reg_id = id;
@@ -536,12 +535,12 @@ int etw_unregister(struct etw_file *f, u32 reg_id)
 	struct etw_reg *reg;
 
 	mutex_lock(&etw_mutex);
-	reg = xa_load(&f->regs, reg_id);
+	reg = etw_file_reg(f, reg_id);
 	if (!reg || reg->tgid != task_tgid(current)) {
 		mutex_unlock(&etw_mutex);
 		return -EBADF;
 	}
-	xa_erase(&f->regs, reg_id);
+	RCU_INIT_POINTER(f->regs[reg_id - 1], NULL);
 	f->nregs--;
 	etw_unregister_reg(reg);
 	mutex_unlock(&etw_mutex);
@@ -634,7 +633,7 @@ int etw_set_traits(struct etw_file *f, u32 reg_id, u8 *blob, u16 len)
 	int ret;
 
 	mutex_lock(&etw_mutex);
-	reg = xa_load(&f->regs, reg_id);
+	reg = etw_file_reg(f, reg_id);
 	if (!reg || reg->tgid != task_tgid(current))
 		ret = -EBADF;
 	else

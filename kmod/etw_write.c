@@ -6,7 +6,9 @@
  * session's filters, reserve space in every target session's stream,
  * build the record once in the first target (copying user data straight
  * from user memory with page faults disabled), copy it to the others,
- * commit.  Nothing is allocated per event.
+ * commit.  Nothing is allocated per event, and nothing on the stack is
+ * zeroed that is written before use (the kernel may zero every automatic
+ * variable, a measurable cost per event).
  *
  * Sessions without ETW_MODE_INDEPENDENT get an event all together or not
  * at all: when one of them cannot take it, the reservations already made
@@ -171,15 +173,17 @@ static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 	u32 i;
 	int ret;
 
-	memset(h, 0, sizeof(*h));
+	/* Every field is set (the header has no holes): no memset first. */
 	h->size = ev->rec_len;
 	h->header_type = ETW_EVENT_HEADER_TYPE_64;
 	h->flags = ev->flags | (ev->ext_len ? ETW_EVENT_FLAG_EXTENDED_INFO : 0);
+	h->event_property = 0;
 	h->thread_id = task_pid_nr(current);
 	h->process_id = task_tgid_nr(current);
 	h->timestamp = ts;
 	h->provider_id = ev->reg->guid;
 	h->descriptor = *ev->desc;
+	h->processor_time = 0;
 	h->activity_id = *ev->activity;
 
 	nitems = !!ev->related + !!(ev->traits || ev->traits_desc) +
@@ -267,7 +271,8 @@ static void etw_cancel_targets(struct etw_target *t, unsigned int n, u32 alen,
  */
 static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 {
-	struct etw_target t[ETW_MAX_TARGETS];
+	/* Entries are written before use: no automatic zeroing per event. */
+	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 	unsigned int i, n = 0, nres = 0;
 	int lost = 0, ret;
 	bool group_failed = false;
@@ -424,24 +429,32 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		return -EFAULT;
 
 	for (;;) {
-		struct etw_event ev = {
-			.desc = &a->descriptor,
-			.activity = &a->activity_id,
-			.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
-				   &a->related_activity_id : NULL,
-			.count = a->data_count,
-			.user = true,
-			.types = a->flags & ETW_WRITE_DESC_TYPES,
-			.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
-				 ETW_EVENT_FLAG_STRING_ONLY : 0,
-			.exclude = a->exclude_mask,
-		};
+		/*
+		 * Set field by field: the fields etw_event_size() or the copy
+		 * fill in are not zeroed first, saving a memset per event.
+		 */
+		struct etw_event ev __uninitialized;
 		const struct etw_route *route;
 		struct etw_data_descriptor *scratch;
 
+		ev.desc = &a->descriptor;
+		ev.activity = &a->activity_id;
+		ev.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
+			     &a->related_activity_id : NULL;
+		ev.count = a->data_count;
+		ev.user = true;
+		ev.types = a->flags & ETW_WRITE_DESC_TYPES;
+		ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
+			   ETW_EVENT_FLAG_STRING_ONLY : 0;
+		ev.exclude = a->exclude_mask;
+		ev.schema = NULL;
+		ev.traits_desc = NULL;
+		ev.has_ts = false;
+		ev.fault_len = 0;
+
 		preempt_disable();
 		rcu_read_lock();
-		ev.reg = xa_load(&f->regs, a->reg_id);
+		ev.reg = etw_file_reg(f, a->reg_id);
 		if (!ev.reg || ev.reg->tgid != task_tgid(current)) {
 			ret = -EBADF;
 			goto out_unlock;

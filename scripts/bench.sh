@@ -13,7 +13,7 @@ scripts/deps.sh
 # built for it in a scratch copy, apart from the test kernel's build.
 kdir=$(scripts/build-kernel.sh --bench)
 export KDIR_TEST=$kdir
-make -s -j"$(nproc)" lib selftests
+make -s -j"$(nproc)" lib ctl selftests
 mods=$top/build/bench-kmod
 rm -rf "$mods"
 mkdir -p "$mods"

@@ -18,7 +18,9 @@ case "$1" in
 checkpatch)
 	files=$(ls kmod/etw_*.[ch] kmod/include/linux/*.h uapi/linux/etw.h |
 		grep -v '\.mod\.c$')
-	out=$("$src/scripts/checkpatch.pl" --no-tree --strict --terse -f $files 2>&1 |
+	# EXPORT_SYMBOL: checkpatch misreads an export after DEFINE_MUTEX().
+	out=$("$src/scripts/checkpatch.pl" --no-tree --strict --terse \
+		--ignore EXPORT_SYMBOL -f $files 2>&1 |
 		grep -v '^total:')
 	[ -z "$out" ] || { echo "$out"; exit 1; } ;;
 sparse)

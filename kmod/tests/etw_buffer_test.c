@@ -129,8 +129,8 @@ static void etw_buffer_cancel_last_test(struct kunit *test)
 	KUNIT_ASSERT_PTR_EQ(test, a, b);
 	memset(b->data + boff, 0xab, ETW_BT_REC);
 	etw_buffer_cancel(s, &s->streams[0], b, boff, ETW_BT_REC, 60, false);
-	KUNIT_EXPECT_EQ(test, b->reserved, boff);
-	KUNIT_EXPECT_EQ(test, b->events, 1);
+	KUNIT_EXPECT_EQ(test, etw_buffer_reserved(b), boff);
+	KUNIT_EXPECT_EQ(test, etw_buffer_events(b), 1);
 	KUNIT_EXPECT_NULL(test, memchr_inv(b->data + boff, 0xff, ETW_BT_REC));
 	c = etw_bt_reserve(s, ETW_BT_REC, &coff);
 	KUNIT_EXPECT_PTR_EQ(test, c, a);
@@ -153,7 +153,7 @@ static void etw_buffer_cancel_earlier_pads_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_PTR_EQ(test, a, b);
 	etw_buffer_cancel(s, &s->streams[0], a, aoff, ETW_BT_REC, 60, true);
-	KUNIT_EXPECT_EQ(test, b->reserved, boff + ETW_BT_REC);
+	KUNIT_EXPECT_EQ(test, etw_buffer_reserved(b), boff + ETW_BT_REC);
 	h = a->data + aoff;
 	KUNIT_EXPECT_EQ(test, h->size, 60);
 	KUNIT_EXPECT_EQ(test, h->header_type, ETW_EVENT_HEADER_TYPE_64);

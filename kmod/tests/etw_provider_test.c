@@ -212,7 +212,7 @@ static struct etw_route_entry *etw_pt_route(struct kunit *test, u32 id,
 	KUNIT_ASSERT_NOT_NULL(test, out);
 	*n = 0;
 	rcu_read_lock();
-	reg = xa_load(&pt->f->regs, id);
+	reg = etw_file_reg(pt->f, id);
 	r = reg ? rcu_dereference(reg->route) : NULL;
 	if (r) {
 		*n = min_t(unsigned int, r->count, ETW_PT_MAX_ROUTE);

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libetw_bench: what libetw adds to the kernel's cost, each figure against
+ * a baseline measured in the same run (Documentation/performance.rst):
+ *
+ *   enabled    EventEnabled of a disabled provider vs the same loop with a
+ *              load of a local volatile in place of the call
+ *   activity   EventActivityIdControl(CREATE_ID) vs a getpid() system call
+ *   write      EventWrite vs the ETW_IOC_WRITE it wraps, same payload,
+ *              same session; and EventEnabled of the enabled provider,
+ *              the check EventWrite makes first
+ *   consume    ProcessTrace over an .etl file vs read() of the same file
+ *
+ * Paired figures are measured in alternating rounds, and each is the best
+ * of its rounds (the least disturbed one), so that a disturbance in the
+ * machine does not land on one side of a ratio only.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/etw.h>
+
+#include "windows.h"
+#include "evntprov.h"
+#include "evntrace.h"
+#include "evntcons.h"
+
+#define ROUNDS		5
+#define PAYLOAD_MAX	512
+#define PAYLOAD		64	/* of the events in the file */
+#define READ_CHUNK	(64 * 1024)
+#define NAME_OFF	sizeof(EVENT_TRACE_PROPERTIES)
+#define FILE_OFF	(NAME_OFF + 256)
+#define ETL_PATH	"/tmp/libetw-bench.etl"
+
+/* Enabled by the benchmark's sessions. */
+static const GUID bench_guid = { 0xbe7c0002, 0x1111, 0x2222,
+	{ 3, 3, 3, 3, 4, 4, 4, 5 } };
+/* Registered, never enabled. */
+static const GUID idle_guid = { 0xbe7c0003, 0x1111, 0x2222,
+	{ 3, 3, 3, 3, 4, 4, 4, 6 } };
+
+static unsigned long iters = 100000;
+
+struct props {
+	EVENT_TRACE_PROPERTIES p;
+	char tail[1024];
+};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void die(const char *what, unsigned long err)
+{
+	fprintf(stderr, "libetw_bench: %s: %lu (%s)\n", what, err,
+		strerror(errno));
+	exit(1);
+}
+
+typedef void (*bench_fn)(void *ctx, unsigned long n);
+
+struct bench {
+	bench_fn fn;
+	void *ctx;
+	double best;	/* ns per operation */
+};
+
+/*
+ * Run @a and @b in alternating rounds of @n operations each and keep the
+ * best time per operation of each.
+ */
+static void measure_pair(struct bench *a, struct bench *b, unsigned long n)
+{
+	struct bench *side[2] = { a, b };
+	int r, i;
+
+	for (i = 0; i < 2; i++)		/* warm up */
+		side[i]->fn(side[i]->ctx, n >= 10 ? n / 10 : 1);
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < 2; i++) {
+			double t0 = now_ns(), t;
+
+			side[i]->fn(side[i]->ctx, n);
+			t = (now_ns() - t0) / n;
+			if (!r || t < side[i]->best)
+				side[i]->best = t;
+		}
+	}
+}
+
+/* --- EventEnabled -------------------------------------------------------- */
+
+struct enabled_ctx {
+	REGHANDLE h;
+	EVENT_DESCRIPTOR desc;
+	unsigned long hits;
+};
+
+/* The two loops differ only in the condition of the if. */
+static void bench_enabled(void *ctx, unsigned long n)
+{
+	struct enabled_ctx *c = ctx;
+
+	while (n--)
+		if (EventEnabled(c->h, &c->desc))
+			c->hits++;
+}
+
+static void bench_volatile(void *ctx, unsigned long n)
+{
+	struct enabled_ctx *c = ctx;
+	volatile BOOLEAN off = FALSE;
+
+	while (n--)
+		if (off)
+			c->hits++;
+}
+
+/* What one out-of-line call costs, for scale: the volatile load inside. */
+static __attribute__((noinline)) BOOLEAN empty_fn(volatile BOOLEAN *off)
+{
+	return *off;
+}
+
+static BOOLEAN (*volatile empty_call)(volatile BOOLEAN *) = empty_fn;
+
+static void bench_call(void *ctx, unsigned long n)
+{
+	struct enabled_ctx *c = ctx;
+	volatile BOOLEAN off = FALSE;
+
+	while (n--)
+		if (empty_call(&off))
+			c->hits++;
+}
+
+static void report_enabled(void)
+{
+	struct enabled_ctx c = { .desc = { .Level = 4, .Keyword = 1 } };
+	struct bench call = { .fn = bench_enabled, .ctx = &c };
+	struct bench base = { .fn = bench_volatile, .ctx = &c };
+	struct bench empty = { .fn = bench_call, .ctx = &c };
+	ULONG err = EventRegister(&idle_guid, NULL, NULL, &c.h);
+
+	if (err)
+		die("EventRegister", err);
+	if (EventEnabled(c.h, &c.desc))
+		die("idle provider is enabled", 0);
+	measure_pair(&base, &call, iters * 100);
+	printf("%-40s %9.2f ns   1.00x\n", "loop with a volatile load (base)",
+	       base.best);
+	printf("%-40s %9.2f ns   %.2fx\n", "EventEnabled, disabled provider",
+	       call.best, call.best / base.best);
+	measure_pair(&base, &empty, iters * 100);
+	printf("%-40s %9.2f ns   %.2fx\n", "indirect call of an empty function",
+	       empty.best, empty.best / base.best);
+	if (c.hits)
+		die("EventEnabled of a disabled provider returned TRUE", 0);
+	EventUnregister(c.h);
+}
+
+/* The check EventWrite makes first, with the provider enabled. */
+static void report_enabled_check(REGHANDLE h)
+{
+	struct enabled_ctx c = { .h = h, .desc = { .Level = 4, .Keyword = 1 } };
+	struct bench call = { .fn = bench_enabled, .ctx = &c };
+	struct bench base = { .fn = bench_volatile, .ctx = &c };
+
+	measure_pair(&base, &call, iters * 10);
+	printf("%-40s %9.2f ns   %.2fx volatile load\n",
+	       "EventEnabled, enabled provider", call.best,
+	       call.best / base.best);
+}
+
+/* --- EventActivityIdControl ---------------------------------------------- */
+
+static void bench_create_id(void *ctx, unsigned long n)
+{
+	GUID *id = ctx;
+
+	while (n--)
+		if (EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID, id))
+			die("EventActivityIdControl", 0);
+}
+
+static void bench_getpid(void *ctx, unsigned long n)
+{
+	pid_t *pid = ctx;
+
+	/* glibc has not cached getpid() since 2.25: one system call each. */
+	while (n--)
+		*pid = getpid();
+}
+
+static void report_activity(void)
+{
+	GUID id;
+	pid_t pid;
+	struct bench create = { .fn = bench_create_id, .ctx = &id };
+	struct bench sys = { .fn = bench_getpid, .ctx = &pid };
+
+	measure_pair(&sys, &create, iters);
+	printf("%-40s %9.1f ns   1.00x\n", "getpid() system call (base)",
+	       sys.best);
+	printf("%-40s %9.1f ns   %.2fx\n", "EventActivityIdControl CREATE_ID",
+	       create.best, create.best / sys.best);
+}
+
+/* --- EventWrite vs ETW_IOC_WRITE ----------------------------------------- */
+
+static void props_init(struct props *b, ULONG mode)
+{
+	memset(b, 0, sizeof(*b));
+	b->p.Wnode.BufferSize = sizeof(*b);
+	b->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	b->p.LogFileMode = mode;
+	b->p.LoggerNameOffset = NAME_OFF;
+}
+
+static CONTROLTRACE_ID start_session(const char *name, struct props *b)
+{
+	CONTROLTRACE_ID h;
+	ULONG err = StartTraceA(&h, name, &b->p);
+
+	if (err)
+		die(name, err);
+	err = EnableTraceEx2(h, &bench_guid,
+			     EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+			     TRACE_LEVEL_VERBOSE, 0, 0, 0, NULL);
+	if (err)
+		die("EnableTraceEx2", err);
+	return h;
+}
+
+/* StopTrace; returns the events the session lost. */
+static ULONG stop_session(const char *name)
+{
+	struct props b;
+	ULONG err;
+
+	props_init(&b, 0);
+	err = StopTraceA(0, name, &b.p);
+	if (err)
+		die("StopTrace", err);
+	return b.p.EventsLost;
+}
+
+struct event_write_ctx {
+	REGHANDLE h;
+	EVENT_DESCRIPTOR desc;
+	EVENT_DATA_DESCRIPTOR data;
+};
+
+static void bench_event_write(void *ctx, unsigned long n)
+{
+	struct event_write_ctx *w = ctx;
+	ULONG err;
+
+	while (n--) {
+		err = EventWrite(w->h, &w->desc, 1, &w->data);
+		if (err)
+			die("EventWrite", err);
+	}
+}
+
+struct ioctl_write_ctx {
+	int fd;
+	struct etw_write_args args;
+	struct etw_data_descriptor desc;
+};
+
+static void bench_ioctl_write(void *ctx, unsigned long n)
+{
+	struct ioctl_write_ctx *w = ctx;
+
+	while (n--)
+		if (ioctl(w->fd, ETW_IOC_WRITE, &w->args))
+			die("ETW_IOC_WRITE", 0);
+}
+
+/* The raw writer: a registration of the same provider on its own file. */
+static void raw_writer_init(struct ioctl_write_ctx *w, const void *payload)
+{
+	struct etw_register_args reg = { .size = sizeof(reg) };
+
+	w->fd = open("/dev/etw", O_RDWR | O_CLOEXEC);
+	memcpy(&reg.guid, &bench_guid, sizeof(reg.guid));
+	if (w->fd < 0 || ioctl(w->fd, ETW_IOC_REGISTER, &reg))
+		die("raw registration", 0);
+	w->args.size = sizeof(w->args);
+	w->args.reg_id = reg.reg_id;
+	w->args.descriptor.level = 4;
+	w->args.descriptor.keyword = 1;
+	w->args.data_count = 1;
+	w->args.data_ptr = (uintptr_t)&w->desc;
+	w->desc.ptr = (uintptr_t)payload;
+}
+
+static void report_write(void)
+{
+	static const unsigned int sizes[] = { 16, 64, 512 };
+	static const char session[] = "libetw-bench-write";
+	static char payload[PAYLOAD_MAX];
+	struct event_write_ctx lib = { .desc = { .Level = 4, .Keyword = 1 } };
+	struct ioctl_write_ctx raw = { 0 };
+	struct bench a = { .fn = bench_ioctl_write, .ctx = &raw };
+	struct bench b = { .fn = bench_event_write, .ctx = &lib };
+	struct props p;
+	ULONG err;
+	unsigned int i;
+
+	memset(payload, 'x', sizeof(payload));
+	/* A flight recorder: no consumer competes for the CPU. */
+	props_init(&p, EVENT_TRACE_BUFFERING_MODE);
+	p.p.BufferSize = 64;
+	p.p.MinimumBuffers = 8;
+	start_session(session, &p);
+	err = EventRegister(&bench_guid, NULL, NULL, &lib.h);
+	if (err)
+		die("EventRegister", err);
+	if (!EventEnabled(lib.h, &lib.desc))
+		die("the session does not enable the provider", 0);
+	raw_writer_init(&raw, payload);
+	report_enabled_check(lib.h);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char label[64];
+
+		raw.desc.size = sizes[i];
+		EventDataDescCreate(&lib.data, payload, sizes[i]);
+		measure_pair(&a, &b, iters);
+		snprintf(label, sizeof(label), "ETW_IOC_WRITE %3u B (base)",
+			 sizes[i]);
+		printf("%-40s %9.1f ns   1.00x\n", label, a.best);
+		snprintf(label, sizeof(label), "EventWrite %3u B", sizes[i]);
+		printf("%-40s %9.1f ns   %.2fx\n", label, b.best,
+		       b.best / a.best);
+	}
+	EventUnregister(lib.h);
+	close(raw.fd);
+	stop_session(session);
+}
+
+/* --- ProcessTrace over a file vs read() ---------------------------------- */
+
+struct consume_ctx {
+	unsigned long events;
+	unsigned long long bytes;
+};
+
+static VOID WINAPI on_record(PEVENT_RECORD r)
+{
+	struct consume_ctx *c = r->UserContext;
+
+	if (!memcmp(&r->EventHeader.ProviderId, &bench_guid, sizeof(GUID))) {
+		c->events++;
+		c->bytes += r->UserDataLength;
+	}
+}
+
+static void bench_process_trace(void *ctx, unsigned long n)
+{
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+	ULONG err;
+
+	while (n--) {
+		memset(&lf, 0, sizeof(lf));
+		lf.LogFileName = (LPSTR)ETL_PATH;
+		lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+		lf.EventRecordCallback = on_record;
+		lf.Context = ctx;
+		h = OpenTraceA(&lf);
+		if (h == INVALID_PROCESSTRACE_HANDLE)
+			die("OpenTrace", GetLastError());
+		err = ProcessTrace(&h, 1, NULL, NULL);
+		if (err)
+			die("ProcessTrace", err);
+		CloseTrace(h);
+	}
+}
+
+static void bench_read(void *ctx, unsigned long n)
+{
+	unsigned long long *total = ctx;
+	static char buf[READ_CHUNK];
+	ssize_t r;
+	int fd;
+
+	while (n--) {
+		fd = open(ETL_PATH, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die(ETL_PATH, 0);
+		while ((r = read(fd, buf, sizeof(buf))) > 0)
+			*total += r;
+		if (r < 0)
+			die("read", 0);
+		close(fd);
+	}
+}
+
+/*
+ * A sequential file of @events 64-byte events, written by EventWrite.
+ * Returns the events in it: those the session did not lose.
+ */
+static unsigned long make_file(unsigned long events)
+{
+	static const char session[] = "libetw-bench-file";
+	struct event_write_ctx w = { .desc = { .Level = 4, .Keyword = 1 } };
+	static char payload[PAYLOAD];
+	struct props p;
+	ULONG err, lost;
+
+	unlink(ETL_PATH);
+	props_init(&p, EVENT_TRACE_FILE_MODE_SEQUENTIAL);
+	/* Enough buffers that the file logger never falls behind. */
+	p.p.BufferSize = 64;
+	p.p.MaximumBuffers = 256;
+	p.p.LogFileNameOffset = FILE_OFF;
+	strcpy((char *)&p + FILE_OFF, ETL_PATH);
+	start_session(session, &p);
+	err = EventRegister(&bench_guid, NULL, NULL, &w.h);
+	if (err)
+		die("EventRegister", err);
+	EventDataDescCreate(&w.data, payload, sizeof(payload));
+	bench_event_write(&w, events);
+	EventUnregister(w.h);
+	lost = stop_session(session);
+	if (lost)
+		printf("# the file session lost %lu events\n",
+		       (unsigned long)lost);
+	return events - lost;
+}
+
+static void report_consume(void)
+{
+	unsigned long long read_bytes = 0;
+	struct consume_ctx c = { 0 };
+	struct bench pt = { .fn = bench_process_trace, .ctx = &c };
+	struct bench rd = { .fn = bench_read, .ctx = &read_bytes };
+	unsigned long rounds = ROUNDS + 1;	/* and one warm-up round */
+	unsigned long events = make_file(iters);
+	struct stat st;
+	double mb;
+
+	if (stat(ETL_PATH, &st))
+		die(ETL_PATH, 0);
+	/* One file per operation. */
+	measure_pair(&rd, &pt, 1);
+	if (c.events != events * rounds || c.bytes != c.events * PAYLOAD ||
+	    read_bytes != (unsigned long long)st.st_size * rounds)
+		die("ProcessTrace or read() saw a different file", c.events);
+	mb = st.st_size / 1e6;
+	printf("# %lu events of %d B in a %.1f MB file\n", events, PAYLOAD,
+	       mb);
+	printf("%-40s %9.0f ev/s %7.1f MB/s   1.00x\n",
+	       "read() of the file (base)", events / rd.best * 1e9,
+	       mb / rd.best * 1e9);
+	printf("%-40s %9.0f ev/s %7.1f MB/s   %.2fx\n",
+	       "ProcessTrace of the file", events / pt.best * 1e9,
+	       mb / pt.best * 1e9, pt.best / rd.best);
+	unlink(ETL_PATH);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		iters = strtoul(argv[1], NULL, 0);
+	if (!iters)
+		iters = 1;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("# libetw, %lu operations per round (x100 for EventEnabled), "
+	       "best of %d alternating rounds, %ld CPUs\n", iters, ROUNDS,
+	       sysconf(_SC_NPROCESSORS_ONLN));
+	report_enabled();
+	report_activity();
+	report_write();
+	report_consume();
+	return 0;
+}
