@@ -490,6 +490,32 @@ TEST_F(prov, event_enabled_null_descriptor_is_false)
 	EXPECT_FALSE(EventEnabled(self->h, NULL));
 }
 
+/*
+ * The inline check of evntprov.h reads the word of a handle's table slot;
+ * handles that share the slot of an enabled registration must still be
+ * FALSE, through the inline check and through the library function.
+ */
+TEST_F(prov, handles_sharing_an_enabled_slot_are_false)
+{
+	const REGHANDLE alias[] = {
+		self->h + (1ULL << 16),			/* a later incarnation */
+		self->h + ETW_REGISTRATION_SLOTS,	/* past the table */
+		self->h | (1ULL << 63),			/* a logger handle */
+	};
+	EVENT_DESCRIPTOR d = { .Level = 1 };
+	unsigned int i;
+
+	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE,
+				4, 0, 0));
+	ASSERT_TRUE(EventEnabled(self->h, &d));
+	for (i = 0; i < ARRAY_SIZE(alias); i++) {
+		EXPECT_FALSE(EventEnabled(alias[i], &d));
+		EXPECT_FALSE((EventEnabled)(alias[i], &d));
+		EXPECT_FALSE(EventProviderEnabled(alias[i], 1, 0));
+		EXPECT_FALSE((EventProviderEnabled)(alias[i], 1, 0));
+	}
+}
+
 /* --- writing -------------------------------------------------------------- */
 
 TEST_F(prov, event_write_reaches_consumer)
@@ -1132,6 +1158,7 @@ TEST_F(prov, fork_child_cannot_use_parent_handle)
 
 		bad |= EventWrite(self->h, &d, 0, NULL) != ERROR_INVALID_HANDLE;
 		bad |= EventEnabled(self->h, &d) != FALSE;
+		bad |= (EventEnabled)(self->h, &d) != FALSE;
 		bad |= EventUnregister(self->h) != ERROR_INVALID_HANDLE;
 		_exit(bad);
 	}

@@ -18,7 +18,8 @@
 
 #include "etw_provider.h"
 
-static __thread GUID etw_activity_id;
+/* Declared in etw_provider.h, which the write path reads it through. */
+__thread GUID etw_thread_activity __attribute__((tls_model("initial-exec")));
 static _Atomic uint64_t etw_activity_prefix;	/* 0: not drawn yet */
 static atomic_uint_fast64_t etw_activity_counter;
 static pthread_once_t etw_activity_atfork_once = PTHREAD_ONCE_INIT;
@@ -82,15 +83,6 @@ static ULONG etw_activity_create(GUID *id)
 }
 
 /**
- * etw_activity_current() - the calling thread's activity ID
- * @id: out: the ID (GUID_NULL until the thread sets one)
- */
-void etw_activity_current(GUID *id)
-{
-	*id = etw_activity_id;
-}
-
-/**
  * EventActivityIdControl() - get, set or create the thread's activity ID
  * @ControlCode: EVENT_ACTIVITY_CTRL_*
  * @ActivityId: in/out as the code says
@@ -105,7 +97,7 @@ void etw_activity_current(GUID *id)
  */
 ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId)
 {
-	GUID old = etw_activity_id;
+	GUID old = etw_thread_activity;
 	ULONG err;
 
 	if (!ActivityId)
@@ -115,16 +107,16 @@ ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId)
 		*ActivityId = old;
 		return ERROR_SUCCESS;
 	case EVENT_ACTIVITY_CTRL_SET_ID:
-		etw_activity_id = *ActivityId;
+		etw_thread_activity = *ActivityId;
 		return ERROR_SUCCESS;
 	case EVENT_ACTIVITY_CTRL_CREATE_ID:
 		return etw_activity_create(ActivityId);
 	case EVENT_ACTIVITY_CTRL_GET_SET_ID:
-		etw_activity_id = *ActivityId;
+		etw_thread_activity = *ActivityId;
 		*ActivityId = old;
 		return ERROR_SUCCESS;
 	case EVENT_ACTIVITY_CTRL_CREATE_SET_ID:
-		err = etw_activity_create(&etw_activity_id);
+		err = etw_activity_create(&etw_thread_activity);
 		if (!err)
 			*ActivityId = old;
 		return err;

@@ -239,7 +239,7 @@ ULONG WMIAPI TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace)
 	a.descriptor.level = EventTrace->Class.Level;
 	a.descriptor.opcode = EventTrace->Class.Type;
 	a.descriptor.version = (__u8)EventTrace->Class.Version;
-	etw_activity_current((GUID *)&a.activity_id);
+	memcpy(&a.activity_id, &etw_thread_activity, sizeof(a.activity_id));
 	a.data_count = count;
 	a.data_ptr = (uintptr_t)data;
 	return etw_prov_write(&ref, &a);

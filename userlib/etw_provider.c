@@ -10,7 +10,9 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 
 #include "etw_provider.h"
@@ -22,9 +24,9 @@
  * struct etw_prov - one entry of the registration table
  * @handle: the live handle, 0 when the entry is free or being set up;
  *	written last (release) so that lock-free readers see the fields below
- * @gen: device generation of the registration
  * @reg_id: the kernel's registration id
- * @enable_index: index in the mapped enable area
+ * @state: the registration's entry in the mapped enable area
+ * @fd: the /dev/etw file the registration belongs to
  * @desc_types: honour EVENT_DATA_DESCRIPTOR.Type
  * @cookie: the handle the entry is reserved for (also while registering),
  *	0 when free; under etw_prov_lock
@@ -34,9 +36,9 @@
  */
 struct etw_prov {
 	_Atomic uint64_t handle;
-	_Atomic uint64_t gen;
 	_Atomic uint32_t reg_id;
-	_Atomic uint32_t enable_index;
+	const struct etw_enable_state *_Atomic state;
+	atomic_int fd;
 	atomic_bool desc_types;
 	uint64_t cookie;
 	bool live;
@@ -51,12 +53,121 @@ static uint64_t etw_prov_incarnation;		/* under etw_prov_lock */
 static uint64_t etw_prov_running;		/* handle in callback; ditto */
 static pthread_once_t etw_prov_atfork_once = PTHREAD_ONCE_INIT;
 
+/* What EtwRegistrationEnabled points at for a slot without registration. */
+static const ULONG etw_prov_never_enabled;
+
+/* evntprov.h's inline disabled check; see etw_prov_publish(). */
+const volatile ULONG *volatile EtwRegistrationEnabled[ETW_REGISTRATION_SLOTS] = {
+	[0 ... ETW_REGISTRATION_SLOTS - 1] = &etw_prov_never_enabled,
+};
+
+_Static_assert(ETW_REGISTRATION_SLOTS == ETW_MAX_REGISTRATIONS &&
+	       ETW_PROV_SLOT_MASK >= ETW_REGISTRATION_SLOTS,
+	       "the inline check indexes the registration table");
+_Static_assert(offsetof(struct etw_enable_state, enabled) == 0 &&
+	       sizeof(((struct etw_enable_state *)0)->enabled) ==
+	       sizeof(ULONG), "the inline check reads enabled as a ULONG");
+
 /* EventWrite hands these arrays to the kernel as they are. */
 _Static_assert(sizeof(EVENT_DATA_DESCRIPTOR) ==
 	       sizeof(struct etw_data_descriptor), "data descriptor");
 _Static_assert(sizeof(EVENT_DESCRIPTOR) ==
 	       sizeof(struct etw_event_descriptor), "event descriptor");
 _Static_assert(sizeof(GUID) == sizeof(struct etw_guid), "GUID");
+
+static struct etw_prov *etw_prov_slot(REGHANDLE handle)
+{
+	uint64_t slot = (handle & ETW_PROV_SLOT_MASK) - 1;
+
+	if ((handle & ETW_PROV_LOGGER_BIT) || slot >= ETW_MAX_REGISTRATIONS)
+		return NULL;
+	return &etw_provs[slot];
+}
+
+/*
+ * The entry's handle works as a sequence count: the fields are read
+ * between two loads of it, and an unchanged non-zero handle means they
+ * belong to @handle (entries are only rewritten while their handle is 0).
+ * Inlined: it is most of what the write path does in user space.
+ */
+static __always_inline bool
+etw_prov_lookup(REGHANDLE handle, struct etw_prov_ref *ref)
+{
+	struct etw_prov *p = etw_prov_slot(handle);
+
+	if (!p)
+		return false;
+	/* Pairs with the release store of @handle in etw_prov_publish(). */
+	if (atomic_load_explicit(&p->handle, memory_order_acquire) != handle)
+		return false;
+	ref->reg_id = atomic_load_explicit(&p->reg_id, memory_order_relaxed);
+	ref->state = atomic_load_explicit(&p->state, memory_order_relaxed);
+	ref->fd = atomic_load_explicit(&p->fd, memory_order_relaxed);
+	ref->desc_types = atomic_load_explicit(&p->desc_types,
+					       memory_order_relaxed);
+	/* Pairs with the release fence in etw_prov_retire(). */
+	atomic_thread_fence(memory_order_acquire);
+	if (atomic_load_explicit(&p->handle, memory_order_relaxed) != handle)
+		return false;
+	ref->handle = handle;
+	return true;
+}
+
+/**
+ * etw_prov_get() - validate a handle without a system call
+ * @handle: the REGHANDLE
+ * @ref: out: the registration's id, enable state, file and flags
+ *
+ * Return: true when @handle is a live registration of this process.
+ */
+bool etw_prov_get(REGHANDLE handle, struct etw_prov_ref *ref)
+{
+	return etw_prov_lookup(handle, ref);
+}
+
+/* Make @p invisible to etw_prov_get() before its fields change. */
+static void etw_prov_retire(struct etw_prov *p)
+{
+	EtwRegistrationEnabled[p - etw_provs] = &etw_prov_never_enabled;
+	atomic_store_explicit(&p->handle, 0, memory_order_relaxed);
+	/*
+	 * Pairs with the acquire fence in etw_prov_lookup(): a reader that
+	 * sees a field written after this fence sees the handle cleared.
+	 */
+	atomic_thread_fence(memory_order_release);
+}
+
+static void etw_prov_publish(struct etw_prov *p,
+			     const struct etw_register_args *a,
+			     const struct etw_enable_state *map, int fd)
+{
+	const struct etw_enable_state *state = &map[a->enable_index];
+
+	atomic_store_explicit(&p->reg_id, a->reg_id, memory_order_relaxed);
+	atomic_store_explicit(&p->state, state, memory_order_relaxed);
+	atomic_store_explicit(&p->fd, fd, memory_order_relaxed);
+	atomic_store_explicit(&p->desc_types, false, memory_order_relaxed);
+	/*
+	 * The inline check in evntprov.h loads this pointer, then the word
+	 * it points to: the address dependency orders the two.  Stored
+	 * before the handle's release below, so a thread that learnt the
+	 * handle sees the pointer; until then the slot reads as disabled.
+	 */
+	EtwRegistrationEnabled[p - etw_provs] = &state->enabled;
+	/* Pairs with the first (acquire) handle load in etw_prov_lookup(). */
+	atomic_store_explicit(&p->handle, p->cookie, memory_order_release);
+}
+
+/* A free entry: never used, unregistered, or inherited across fork(). */
+static struct etw_prov *etw_prov_alloc_locked(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ETW_MAX_REGISTRATIONS; i++)
+		if (!etw_provs[i].cookie)
+			return &etw_provs[i];
+	return NULL;
+}
 
 /* fork() must not leave the child with a lock another thread held. */
 static void etw_prov_prepare_fork(void)
@@ -71,6 +182,18 @@ static void etw_prov_parent_fork(void)
 
 static void etw_prov_child_fork(void)
 {
+	unsigned int i;
+
+	/*
+	 * Every inherited registration is the parent's: forget it, so that
+	 * its handle is invalid here (incarnations keep counting, so no
+	 * later handle of the child equals it).  Only this thread runs.
+	 */
+	for (i = 0; i < ETW_MAX_REGISTRATIONS; i++) {
+		etw_prov_retire(&etw_provs[i]);
+		etw_provs[i].cookie = 0;
+		etw_provs[i].live = false;
+	}
 	/* The callback thread and any waiters exist only in the parent. */
 	etw_prov_running = 0;
 	etw_callback_after_fork();
@@ -82,86 +205,6 @@ static void etw_prov_install_atfork(void)
 {
 	pthread_atfork(etw_prov_prepare_fork, etw_prov_parent_fork,
 		       etw_prov_child_fork);
-}
-
-static struct etw_prov *etw_prov_slot(REGHANDLE handle)
-{
-	uint64_t slot = (handle & ETW_PROV_SLOT_MASK) - 1;
-
-	if ((handle & ETW_PROV_LOGGER_BIT) || slot >= ETW_MAX_REGISTRATIONS)
-		return NULL;
-	return &etw_provs[slot];
-}
-
-/**
- * etw_prov_get() - validate a handle without a system call
- * @handle: the REGHANDLE
- * @ref: out: the registration's id, enable index and flags
- *
- * The entry's handle works as a sequence count: the fields are read
- * between two loads of it, and an unchanged non-zero handle means they
- * belong to @handle (entries are only rewritten while their handle is 0).
- *
- * Return: true when @handle is a live registration of this process.
- */
-bool etw_prov_get(REGHANDLE handle, struct etw_prov_ref *ref)
-{
-	struct etw_prov *p = etw_prov_slot(handle);
-	uint64_t gen;
-
-	if (!p)
-		return false;
-	/* Pairs with the release store of @handle in etw_prov_publish(). */
-	if (atomic_load_explicit(&p->handle, memory_order_acquire) != handle)
-		return false;
-	gen = atomic_load_explicit(&p->gen, memory_order_relaxed);
-	ref->reg_id = atomic_load_explicit(&p->reg_id, memory_order_relaxed);
-	ref->enable_index = atomic_load_explicit(&p->enable_index,
-						 memory_order_relaxed);
-	ref->desc_types = atomic_load_explicit(&p->desc_types,
-					       memory_order_relaxed);
-	/* Pairs with the release fence in etw_prov_retire(). */
-	atomic_thread_fence(memory_order_acquire);
-	if (atomic_load_explicit(&p->handle, memory_order_relaxed) != handle)
-		return false;
-	ref->handle = handle;
-	return gen == etw_dev_generation() && gen != 0;
-}
-
-/* Make @p invisible to etw_prov_get() before its fields change. */
-static void etw_prov_retire(struct etw_prov *p)
-{
-	atomic_store_explicit(&p->handle, 0, memory_order_relaxed);
-	/*
-	 * Pairs with the acquire fence in etw_prov_get(): a reader that sees
-	 * a field written after this fence sees the handle cleared.
-	 */
-	atomic_thread_fence(memory_order_release);
-}
-
-static void etw_prov_publish(struct etw_prov *p,
-			     const struct etw_register_args *a)
-{
-	atomic_store_explicit(&p->reg_id, a->reg_id, memory_order_relaxed);
-	atomic_store_explicit(&p->enable_index, a->enable_index,
-			      memory_order_relaxed);
-	atomic_store_explicit(&p->desc_types, false, memory_order_relaxed);
-	/* Pairs with the first (acquire) handle load in etw_prov_get(). */
-	atomic_store_explicit(&p->handle, p->cookie, memory_order_release);
-}
-
-/* A free entry: never used, unregistered, or inherited across fork(). */
-static struct etw_prov *etw_prov_alloc_locked(uint64_t gen)
-{
-	unsigned int i;
-
-	for (i = 0; i < ETW_MAX_REGISTRATIONS; i++) {
-		struct etw_prov *p = &etw_provs[i];
-
-		if (!p->cookie || atomic_load(&p->gen) != gen)
-			return p;
-	}
-	return NULL;
 }
 
 static void etw_prov_deadline(struct timespec *ts)
@@ -179,13 +222,12 @@ static void etw_prov_deadline(struct timespec *ts)
  */
 static void etw_prov_wait_first_locked(struct etw_prov *p, uint64_t handle)
 {
-	const struct etw_enable_state *map = etw_dev_enable_map();
 	struct timespec deadline;
 
 	if (!p->cb.enable && !p->cb.request)
 		return;
-	if (etw_callback_on_thread() || !map ||
-	    !__atomic_load_n(&map[atomic_load(&p->enable_index)].enabled,
+	if (etw_callback_on_thread() ||
+	    !__atomic_load_n(&atomic_load(&p->state)->enabled,
 			     __ATOMIC_RELAXED))
 		return;
 	etw_prov_deadline(&deadline);
@@ -195,21 +237,15 @@ static void etw_prov_wait_first_locked(struct etw_prov *p, uint64_t handle)
 			break;
 }
 
-static ULONG etw_prov_reserve(const struct etw_prov_callback *cb,
+static ULONG etw_prov_reserve(const struct etw_prov_callback *cb, int fd,
 			      struct etw_prov **slot, uint64_t *handle)
 {
-	uint64_t gen = etw_dev_generation();
 	struct etw_prov *p;
-	int fd, err;
+	int err;
 
-	fd = etw_dev_fd();
-	if (fd < 0)
-		return etw_win32_from_errno(fd);
-	if (!etw_dev_enable_map())
-		return ERROR_NOT_ENOUGH_MEMORY;
 	pthread_mutex_lock(&etw_prov_lock);
-	err = etw_callback_ensure(fd, gen);
-	p = err ? NULL : etw_prov_alloc_locked(gen);
+	err = etw_callback_ensure(fd, etw_dev_generation());
+	p = err ? NULL : etw_prov_alloc_locked();
 	if (p) {
 		etw_prov_retire(p);
 		*handle = (++etw_prov_incarnation << 16) |
@@ -218,7 +254,6 @@ static ULONG etw_prov_reserve(const struct etw_prov_callback *cb,
 		p->live = false;
 		p->called = false;
 		p->cb = *cb;
-		atomic_store_explicit(&p->gen, gen, memory_order_relaxed);
 	}
 	pthread_mutex_unlock(&etw_prov_lock);
 	*slot = p;
@@ -238,24 +273,31 @@ ULONG etw_prov_register(uint32_t flags, const struct etw_prov_callback *cb,
 			REGHANDLE *handle)
 {
 	struct etw_register_args a = { .size = sizeof(a), .flags = flags };
+	const struct etw_enable_state *map;
 	struct etw_prov *p = NULL;
 	uint64_t h = 0;
+	int fd, ret;
 	ULONG err;
-	int ret;
 
 	pthread_once(&etw_prov_atfork_once, etw_prov_install_atfork);
-	err = etw_prov_reserve(cb, &p, &h);
+	fd = etw_dev_fd();
+	if (fd < 0)
+		return etw_win32_from_errno(fd);
+	map = etw_dev_enable_map();
+	if (!map)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	err = etw_prov_reserve(cb, fd, &p, &h);
 	if (err)
 		return err;
 	memcpy(&a.guid, &cb->guid, sizeof(a.guid));
 	a.cookie = h;
-	ret = etw_dev_ioctl(ETW_IOC_REGISTER, &a);
+	ret = ioctl(fd, ETW_IOC_REGISTER, &a) ? -errno : 0;
 
 	pthread_mutex_lock(&etw_prov_lock);
 	if (ret) {
 		p->cookie = 0;
 	} else {
-		etw_prov_publish(p, &a);
+		etw_prov_publish(p, &a, map, fd);
 		p->live = true;
 		*handle = h;
 	}
@@ -385,8 +427,8 @@ void etw_prov_set_desc_types(REGHANDLE handle, bool on)
  * kernel's etw_state_publish() stores seq odd, smp_wmb(), the fields,
  * smp_wmb(), seq even.
  */
-static void etw_state_read(const struct etw_enable_state *es,
-			   struct etw_prov_state *st)
+static __always_inline void
+etw_state_read(const struct etw_enable_state *es, struct etw_prov_state *st)
 {
 	uint32_t seq;
 
@@ -413,6 +455,37 @@ static void etw_state_read(const struct etw_enable_state *es,
 		 __atomic_load_n(&es->seq, __ATOMIC_RELAXED) != seq);
 }
 
+/* The write path's inlined enable check: st is valid when it returns true. */
+static __always_inline bool
+etw_prov_state_of(const struct etw_prov_ref *ref, struct etw_prov_state *st)
+{
+	/* The disabled path: one load, no seq protocol. */
+	if (!__atomic_load_n(&ref->state->enabled, __ATOMIC_RELAXED))
+		return false;
+	etw_state_read(ref->state, st);
+	return st->enabled;
+}
+
+/*
+ * ETW's enable predicate: level 0 always passes, otherwise the level must
+ * not exceed the enabled level (the kernel maps a session's 0 to 255);
+ * keyword 0 always passes, otherwise it needs a bit of MatchAny and all
+ * bits of MatchAll.
+ */
+static __always_inline bool
+etw_prov_passes(const struct etw_prov_ref *ref, UCHAR level,
+		ULONGLONG keyword)
+{
+	struct etw_prov_state st;
+
+	if (!etw_prov_state_of(ref, &st))
+		return false;
+	if (level && level > st.level)
+		return false;
+	return !keyword || ((keyword & st.match_any) &&
+			    (keyword & st.match_all) == st.match_all);
+}
+
 /**
  * etw_prov_state() - a consistent copy of a registration's enable state
  * @ref: the registration
@@ -422,18 +495,10 @@ static void etw_state_read(const struct etw_enable_state *es,
  */
 bool etw_prov_state(const struct etw_prov_ref *ref, struct etw_prov_state *st)
 {
-	const struct etw_enable_state *map = etw_dev_enable_map();
-	const struct etw_enable_state *es;
-
+	if (etw_prov_state_of(ref, st))
+		return true;
 	memset(st, 0, sizeof(*st));
-	if (!map)
-		return false;
-	es = &map[ref->enable_index];
-	/* The disabled path: one load, no seq protocol. */
-	if (!__atomic_load_n(&es->enabled, __ATOMIC_RELAXED))
-		return false;
-	etw_state_read(es, st);
-	return st->enabled;
+	return false;
 }
 
 /**
@@ -442,31 +507,18 @@ bool etw_prov_state(const struct etw_prov_ref *ref, struct etw_prov_state *st)
  * @level: the event's level
  * @keyword: the event's keyword
  *
- * Level 0 always passes, otherwise the level must not exceed the enabled
- * level (the kernel maps a session's 0 to 255); keyword 0 always passes,
- * otherwise it needs a bit of MatchAny and all bits of MatchAll.
- *
- * Return: true when the event would be written.
+ * Return: true when the event would be written (see etw_prov_passes()).
  */
 bool etw_prov_allows(const struct etw_prov_ref *ref, UCHAR level,
 		     ULONGLONG keyword)
 {
-	struct etw_prov_state st;
-
-	if (!etw_prov_state(ref, &st))
-		return false;
-	if (level && level > st.level)
-		return false;
-	return !keyword || ((keyword & st.match_any) &&
-			    (keyword & st.match_all) == st.match_all);
+	return etw_prov_passes(ref, level, keyword);
 }
 
 /* The write path's errors, as Windows documents them for EventWrite. */
 static ULONG etw_write_error(int err)
 {
 	switch (-err) {
-	case 0:
-		return ERROR_SUCCESS;
 	case E2BIG:
 		return ERROR_ARITHMETIC_OVERFLOW;
 	case EMSGSIZE:
@@ -483,6 +535,20 @@ static ULONG etw_write_error(int err)
 	}
 }
 
+/* ETW_IOC_WRITE on the registration's file; @args is complete but for the flags. */
+static __always_inline ULONG
+etw_prov_ioctl_write(const struct etw_prov_ref *ref,
+		     struct etw_write_args *args)
+{
+	args->size = sizeof(*args);
+	args->reg_id = ref->reg_id;
+	if (ref->desc_types)
+		args->flags |= ETW_WRITE_DESC_TYPES;
+	if (!ioctl(ref->fd, ETW_IOC_WRITE, args))
+		return ERROR_SUCCESS;
+	return etw_write_error(-errno);
+}
+
 /**
  * etw_prov_write() - ETW_IOC_WRITE under a registration
  * @ref: the registration
@@ -493,11 +559,7 @@ static ULONG etw_write_error(int err)
 ULONG etw_prov_write(const struct etw_prov_ref *ref,
 		     struct etw_write_args *args)
 {
-	args->size = sizeof(*args);
-	args->reg_id = ref->reg_id;
-	if (ref->desc_types)
-		args->flags |= ETW_WRITE_DESC_TYPES;
-	return etw_write_error(etw_dev_ioctl(ETW_IOC_WRITE, args));
+	return etw_prov_ioctl_write(ref, args);
 }
 
 /* --- the exported provider API -------------------------------------------- */
@@ -550,14 +612,14 @@ ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
  * Return: TRUE when the combined enable state passes the event's level
  * and keyword; FALSE for an invalid handle.  No system call.
  */
-BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
-			     PCEVENT_DESCRIPTOR EventDescriptor)
+BOOLEAN EVNTAPI (EventEnabled)(REGHANDLE RegHandle,
+			       PCEVENT_DESCRIPTOR EventDescriptor)
 {
 	struct etw_prov_ref ref;
 
-	if (!EventDescriptor || !etw_prov_get(RegHandle, &ref))
+	if (!EventDescriptor || !etw_prov_lookup(RegHandle, &ref))
 		return FALSE;
-	return etw_prov_allows(&ref, EventDescriptor->Level,
+	return etw_prov_passes(&ref, EventDescriptor->Level,
 			       EventDescriptor->Keyword);
 }
 
@@ -569,56 +631,60 @@ BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
  *
  * Return: as EventEnabled().
  */
-BOOLEAN EVNTAPI EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level,
-				     ULONGLONG Keyword)
+BOOLEAN EVNTAPI (EventProviderEnabled)(REGHANDLE RegHandle, UCHAR Level,
+				       ULONGLONG Keyword)
 {
 	struct etw_prov_ref ref;
 
-	if (!etw_prov_get(RegHandle, &ref))
+	if (!etw_prov_lookup(RegHandle, &ref))
 		return FALSE;
-	return etw_prov_allows(&ref, Level, Keyword);
+	return etw_prov_passes(&ref, Level, Keyword);
 }
 
-/* EventWriteEx's whole work, for a validated registration. */
-static ULONG etw_event_write_ref(const struct etw_prov_ref *ref,
-				 PCEVENT_DESCRIPTOR desc, ULONG64 filter,
-				 LPCGUID activity, LPCGUID related,
-				 ULONG count, PEVENT_DATA_DESCRIPTOR data,
-				 uint32_t flags)
+/*
+ * EventWriteEx's whole work, for a validated registration.  Inlined into
+ * each caller with everything it uses but the ioctl, and every argument
+ * field stored once: under a TCG guest each call and each rep-stos fill
+ * was measurable against the system call itself.
+ */
+static __always_inline ULONG
+etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
+		    ULONG64 filter, LPCGUID activity, LPCGUID related,
+		    ULONG count, PEVENT_DATA_DESCRIPTOR data, uint32_t flags)
 {
 	struct etw_write_args a;
 
 	if (!desc)
 		return ERROR_INVALID_PARAMETER;
 	/* As on Windows, a disabled event costs no system call. */
-	if (!etw_prov_allows(ref, desc->Level, desc->Keyword))
+	if (!etw_prov_passes(ref, desc->Level, desc->Keyword))
 		return ERROR_SUCCESS;
-	memset(&a, 0, sizeof(a));
 	memcpy(&a.descriptor, desc, sizeof(a.descriptor));
-	if (activity)
-		memcpy(&a.activity_id, activity, sizeof(a.activity_id));
-	else
-		etw_activity_current((GUID *)&a.activity_id);
+	memcpy(&a.activity_id, activity ? activity : &etw_thread_activity,
+	       sizeof(a.activity_id));
 	if (related) {
 		memcpy(&a.related_activity_id, related,
 		       sizeof(a.related_activity_id));
 		flags |= ETW_WRITE_RELATED_ACTIVITY;
+	} else {
+		memset(&a.related_activity_id, 0,
+		       sizeof(a.related_activity_id));
 	}
 	a.flags = flags;
 	a.data_count = count;
 	/* EVENT_DATA_DESCRIPTOR is struct etw_data_descriptor. */
 	a.data_ptr = (uintptr_t)data;
 	a.exclude_mask = filter;
-	return etw_prov_write(ref, &a);
+	return etw_prov_ioctl_write(ref, &a);
 }
 
-static ULONG etw_event_write(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
-			     LPCGUID activity, LPCGUID related, ULONG count,
-			     PEVENT_DATA_DESCRIPTOR data)
+static __always_inline ULONG
+etw_event_write(REGHANDLE handle, PCEVENT_DESCRIPTOR desc, LPCGUID activity,
+		LPCGUID related, ULONG count, PEVENT_DATA_DESCRIPTOR data)
 {
 	struct etw_prov_ref ref;
 
-	if (!etw_prov_get(handle, &ref))
+	if (!etw_prov_lookup(handle, &ref))
 		return ERROR_INVALID_HANDLE;
 	return etw_event_write_ref(&ref, desc, 0, activity, related, count,
 				   data, 0);
@@ -689,7 +755,7 @@ ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle,
 {
 	struct etw_prov_ref ref;
 
-	if (!etw_prov_get(RegHandle, &ref))
+	if (!etw_prov_lookup(RegHandle, &ref))
 		return ERROR_INVALID_HANDLE;
 	if (Flags & ~(EVENT_WRITE_FLAG_NO_FAULTING |
 		      EVENT_WRITE_FLAG_INPRIVATE))
@@ -728,11 +794,11 @@ ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level,
 	struct etw_prov_ref ref;
 	size_t bytes;
 
-	if (!etw_prov_get(RegHandle, &ref))
+	if (!etw_prov_lookup(RegHandle, &ref))
 		return ERROR_INVALID_HANDLE;
 	if (!String)
 		return ERROR_INVALID_PARAMETER;
-	if (!etw_prov_allows(&ref, Level, Keyword))
+	if (!etw_prov_passes(&ref, Level, Keyword))
 		return ERROR_SUCCESS;	/* before measuring the string */
 	bytes = (etw_wcslen(String) + 1) * sizeof(WCHAR);
 	if (bytes > ETW_MAX_EVENT_SIZE)

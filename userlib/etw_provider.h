@@ -42,7 +42,8 @@ struct etw_prov_callback {
 struct etw_prov_ref {
 	REGHANDLE handle;
 	uint32_t reg_id;
-	uint32_t enable_index;
+	int fd;
+	const struct etw_enable_state *state;
 	bool desc_types;
 };
 
@@ -84,8 +85,13 @@ bool etw_prov_allows(const struct etw_prov_ref *ref, UCHAR level,
 ULONG etw_prov_write(const struct etw_prov_ref *ref,
 		     struct etw_write_args *args);
 
-/* The calling thread's activity ID (EventActivityIdControl). */
-void etw_activity_current(GUID *id);
+/*
+ * The calling thread's activity ID (EventActivityIdControl), owned by
+ * etw_activity.c.  Initial-exec, so that the write path reads it with one
+ * thread-pointer-relative load instead of a __tls_get_addr() call.
+ */
+extern __thread GUID etw_thread_activity
+	__attribute__((tls_model("initial-exec")));
 
 /* --- the notification thread (etw_callback.c) ----------------------------- */
 

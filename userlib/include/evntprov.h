@@ -227,6 +227,49 @@ ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId);
  * malformed UTF-8.
  */
 ULONG EVNTAPI EtwProviderGuidFromName(LPCSTR Name, GUID *Guid);
+
+/*
+ * etw extension: the enable check of a disabled provider without a call.
+ * Entry (RegHandle - 1) % ETW_REGISTRATION_SLOTS points at a word that is
+ * zero while no session enables the registration of that slot (unused
+ * slots point at a word that is always zero).  A zero word answers FALSE
+ * for any handle: a valid one is disabled, an invalid one gets FALSE
+ * anyway.  A non-zero word sends the call to the library, which validates
+ * the handle and applies the level and keyword rules.  The handle
+ * encoding behind this is part of libetw's ABI (Documentation/libetw.rst);
+ * (EventEnabled)(...) calls the library directly.
+ */
+#define ETW_REGISTRATION_SLOTS	1024
+
+extern const volatile ULONG *volatile
+	EtwRegistrationEnabled[ETW_REGISTRATION_SLOTS];
+
+FORCEINLINE BOOLEAN EtwRegistrationMaybeEnabled(REGHANDLE RegHandle)
+{
+	return *EtwRegistrationEnabled[(RegHandle - 1) &
+				       (ETW_REGISTRATION_SLOTS - 1)] != 0;
+}
+
+FORCEINLINE BOOLEAN EtwEventEnabledInline(REGHANDLE RegHandle,
+		PCEVENT_DESCRIPTOR EventDescriptor)
+{
+	if (!EtwRegistrationMaybeEnabled(RegHandle))
+		return FALSE;
+	return (EventEnabled)(RegHandle, EventDescriptor);
+}
+
+FORCEINLINE BOOLEAN EtwEventProviderEnabledInline(REGHANDLE RegHandle,
+		UCHAR Level, ULONGLONG Keyword)
+{
+	if (!EtwRegistrationMaybeEnabled(RegHandle))
+		return FALSE;
+	return (EventProviderEnabled)(RegHandle, Level, Keyword);
+}
+
+#define EventEnabled(RegHandle, EventDescriptor) \
+	EtwEventEnabledInline(RegHandle, EventDescriptor)
+#define EventProviderEnabled(RegHandle, Level, Keyword) \
+	EtwEventProviderEnabledInline(RegHandle, Level, Keyword)
 #endif
 
 /* Inline helpers the SDK provides for filling descriptors. */
