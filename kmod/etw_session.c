@@ -21,6 +21,7 @@
 #include "etw_internal.h"
 
 #define ETW_DEFAULT_BUFFER_KB		64
+#define ETW_DEFAULT_SPARE_BUFFERS	20
 #define ETW_DEFAULT_RT_FLUSH_MS		1000
 #define ETW_MAX_SESSION_BYTES		(256UL << 20)
 #define ETW_MAX_PRIVATE_BYTES		(32UL << 20)
@@ -143,6 +144,12 @@ static int etw_config_check(struct etw_session_config *c, bool private)
 	c->buffer_kb = max_t(u32, c->buffer_kb, ETW_MIN_BUFFER_KB);
 	streams = (c->mode & ETW_MODE_NO_PER_PROCESSOR) ? 1 : nr_cpu_ids;
 	c->min_buffers = max(c->min_buffers, 2 * streams);
+	/*
+	 * ETW's default maximum: the buffers a writer fills while the
+	 * consumer or file logger catches up.
+	 */
+	if (!c->max_buffers)
+		c->max_buffers = c->min_buffers + ETW_DEFAULT_SPARE_BUFFERS;
 	if (c->mode & ETW_MODE_BUFFERING)
 		c->max_buffers = c->min_buffers;
 	c->max_buffers = max(c->max_buffers, c->min_buffers);

@@ -157,6 +157,56 @@ TEST_F(sess, query_reports_adjusted_config)
 	EXPECT_EQ(a.stats.buffers, a.stats.free_buffers);
 }
 
+/*
+ * Buffer counts as ETW_IOC_START adjusts them.  The minimum always becomes
+ * S, two per buffer stream (per CPU, or 2 with NO_PER_PROCESSOR); the
+ * maximum becomes S plus @spare, or @want_max when that is non-zero.
+ */
+static const struct buffers_case {
+	__u32 mode, min, max;
+	__u32 spare, want_max;
+} buffers_cases[] = {
+	{ .mode = ETW_MODE_REAL_TIME, .spare = 20 },		/* default */
+	{ .mode = ETW_MODE_REAL_TIME, .max = 1, .spare = 0 },	/* to min */
+	{ .mode = ETW_MODE_REAL_TIME, .max = 100, .want_max = 100 },
+	{ .mode = ETW_MODE_REAL_TIME, .min = 1, .spare = 20 },
+	{ .mode = ETW_MODE_BUFFERING, .spare = 0 },		/* the ring */
+	{ .mode = ETW_MODE_BUFFERING, .max = 50, .spare = 0 },
+	{ .mode = ETW_MODE_NO_PER_PROCESSOR, .spare = 20 },
+};
+
+TEST(start_adjusts_buffer_counts)
+{
+	__u32 per_cpu = 2 * (__u32)sysconf(_SC_NPROCESSORS_CONF);
+	int fd = etw_open();
+	unsigned int i;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < ARRAY_SIZE(buffers_cases); i++) {
+		const struct buffers_case *t = &buffers_cases[i];
+		__u32 s = (t->mode & ETW_MODE_NO_PER_PROCESSOR) ? 2 : per_cpu;
+		struct etw_session_args a, q;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		snprintf(a.name, sizeof(a.name), "selftest-buffers-%u", i);
+		a.config.buffer_kb = 4;
+		a.config.mode = t->mode;
+		a.config.min_buffers = t->min;
+		a.config.max_buffers = t->max;
+		ASSERT_EQ(0, etw_ioctl(fd, ETW_IOC_START, &a));
+		EXPECT_EQ(s, a.config.min_buffers);
+		EXPECT_EQ(t->want_max ?: s + t->spare, a.config.max_buffers) {
+			TH_LOG("case %u", i);
+		}
+		/* Every buffer is allocated at start. */
+		ASSERT_EQ(0, session_op(fd, ETW_IOC_QUERY, a.logger_id, &q));
+		EXPECT_EQ(a.config.max_buffers, q.stats.buffers);
+		EXPECT_EQ(0, session_op(fd, ETW_IOC_STOP, a.logger_id, NULL));
+	}
+	close(fd);
+}
+
 TEST_F(sess, stop_twice_is_enoent)
 {
 	EXPECT_EQ(0, session_op(self->fd, ETW_IOC_STOP, self->id, NULL));
