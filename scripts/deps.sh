@@ -26,5 +26,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# An install that was killed half-way leaves dpkg refusing every other one.
+dpkg --configure -a >&2
 apt-get update -qq >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
