@@ -125,10 +125,21 @@ bool etw_prov_get(REGHANDLE handle, struct etw_prov_ref *ref)
 	return etw_prov_lookup(handle, ref);
 }
 
+/*
+ * @p's entry in EtwRegistrationEnabled: the inline check indexes the
+ * table with the handle's low bits, slot + 1, so that it needs no
+ * subtraction.
+ */
+static const volatile ULONG *volatile *etw_prov_enabled_entry(struct etw_prov *p)
+{
+	return &EtwRegistrationEnabled[(p - etw_provs + 1) %
+				       ETW_REGISTRATION_SLOTS];
+}
+
 /* Make @p invisible to etw_prov_get() before its fields change. */
 static void etw_prov_retire(struct etw_prov *p)
 {
-	EtwRegistrationEnabled[p - etw_provs] = &etw_prov_never_enabled;
+	*etw_prov_enabled_entry(p) = &etw_prov_never_enabled;
 	atomic_store_explicit(&p->handle, 0, memory_order_relaxed);
 	/*
 	 * Pairs with the acquire fence in etw_prov_lookup(): a reader that
@@ -153,7 +164,7 @@ static void etw_prov_publish(struct etw_prov *p,
 	 * before the handle's release below, so a thread that learnt the
 	 * handle sees the pointer; until then the slot reads as disabled.
 	 */
-	EtwRegistrationEnabled[p - etw_provs] = &state->enabled;
+	*etw_prov_enabled_entry(p) = &state->enabled;
 	/* Pairs with the first (acquire) handle load in etw_prov_lookup(). */
 	atomic_store_explicit(&p->handle, p->cookie, memory_order_release);
 }

@@ -230,7 +230,7 @@ ULONG EVNTAPI EtwProviderGuidFromName(LPCSTR Name, GUID *Guid);
 
 /*
  * etw extension: the enable check of a disabled provider without a call.
- * Entry (RegHandle - 1) % ETW_REGISTRATION_SLOTS points at a word that is
+ * Entry RegHandle % ETW_REGISTRATION_SLOTS points at a word that is
  * zero while no session enables the registration of that slot (unused
  * slots point at a word that is always zero).  A zero word answers FALSE
  * for any handle: a valid one is disabled, an invalid one gets FALSE
@@ -246,7 +246,7 @@ extern const volatile ULONG *volatile
 
 FORCEINLINE BOOLEAN EtwRegistrationMaybeEnabled(REGHANDLE RegHandle)
 {
-	return *EtwRegistrationEnabled[(RegHandle - 1) &
+	return *EtwRegistrationEnabled[RegHandle &
 				       (ETW_REGISTRATION_SLOTS - 1)] != 0;
 }
 
