@@ -213,7 +213,8 @@ static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
 
 static long etw_ioctl_write(struct etw_file *f, void __user *uarg)
 {
-	struct etw_write_args a;
+	/* Filled by the copy before use: no automatic zeroing per event. */
+	struct etw_write_args a __uninitialized;
 	int ret;
 
 	/* The common case, a caller of this ABI version, in one copy. */
