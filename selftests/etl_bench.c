@@ -279,7 +279,8 @@ static bool loss_free(ULONG max_buffers, unsigned long n)
 /* The default settings, then more buffers while events are lost. */
 static void report_logging(void)
 {
-	unsigned long n = iters * 2;
+	/* About a second of writing: long enough to be sustained. */
+	unsigned long n = iters * 5;
 	ULONG bufs;
 
 	printf("# file logging: %lu events of %d B from one thread, "
