@@ -41,40 +41,83 @@
 
 static const struct etw_guid etw_padding_guid = ETW_PADDING_PROVIDER;
 
+/* One allocation of buffers: a session's first, or an update's more. */
+struct etw_buffer_chunk {
+	struct list_head node;
+	u32 count;
+	struct etw_buffer bufs[];
+};
+
+static void etw_buffer_chunk_free(struct etw_buffer_chunk *c)
+{
+	u32 i;
+
+	for (i = 0; i < c->count; i++)
+		kvfree(c->bufs[i].data);
+	kfree(c);
+}
+
+static struct etw_buffer_chunk *etw_buffer_chunk_alloc(u32 count, u32 bytes)
+{
+	struct etw_buffer_chunk *c;
+	u32 i;
+
+	c = kzalloc(struct_size(c, bufs, count), GFP_KERNEL_ACCOUNT);
+	if (!c)
+		return NULL;
+	c->count = count;
+	for (i = 0; i < count; i++) {
+		c->bufs[i].data = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
+		if (!c->bufs[i].data) {
+			etw_buffer_chunk_free(c);
+			return NULL;
+		}
+		memset(c->bufs[i].data, 0xff, bytes);
+	}
+	return c;
+}
+
 /**
- * etw_buffers_alloc() - allocate a session's buffers
- * @s: the session, with @s->cfg and @s->buf_bytes set
+ * etw_buffers_grow() - add free buffers to a session
+ * @s: the session, with @s->buf_bytes set
+ * @count: how many
+ *
+ * Writers may run: the buffers join the free list under @s->lock.
+ *
+ * Context: process context, may sleep; etw_mutex held, or @s not yet
+ * visible to anyone else.
+ * Return: 0, or -ENOMEM (nothing changed).
+ */
+int etw_buffers_grow(struct etw_session *s, u32 count)
+{
+	struct etw_buffer_chunk *c = etw_buffer_chunk_alloc(count, s->buf_bytes);
+	unsigned long flags;
+	u32 i;
+
+	if (!c)
+		return -ENOMEM;
+	list_add_tail(&c->node, &s->chunks);
+	raw_spin_lock_irqsave(&s->lock, flags);
+	for (i = 0; i < count; i++)
+		list_add_tail(&c->bufs[i].node, &s->free);
+	s->nbuffers += count;
+	s->nfree += count;
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_buffers_grow);
+
+/**
+ * etw_buffers_alloc() - allocate a session's first buffers
+ * @s: the session, with @s->cfg and @s->buf_bytes set; not yet visible
  *
  * Context: process context, may sleep.
  * Return: 0, or -ENOMEM.
  */
 int etw_buffers_alloc(struct etw_session *s)
 {
-	u32 i, n = s->cfg.max_buffers;
-
-	s->bufs = kcalloc(n, sizeof(*s->bufs), GFP_KERNEL_ACCOUNT);
-	if (!s->bufs)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		struct etw_buffer *b = &s->bufs[i];
-
-		b->data = kvmalloc(s->buf_bytes, GFP_KERNEL_ACCOUNT);
-		if (!b->data)
-			goto out_free_buffers;
-		memset(b->data, 0xff, s->buf_bytes);
-		list_add_tail(&b->node, &s->free);
-	}
-	s->nbuffers = n;
-	s->nfree = n;
-	return 0;
-
-out_free_buffers:
-	while (i--)
-		kvfree(s->bufs[i].data);
-	kfree(s->bufs);
-	s->bufs = NULL;
-	INIT_LIST_HEAD(&s->free);
-	return -ENOMEM;
+	INIT_LIST_HEAD(&s->chunks);
+	return etw_buffers_grow(s, s->cfg.max_buffers);
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffers_alloc);
 
@@ -86,12 +129,11 @@ EXPORT_SYMBOL_IF_KUNIT(etw_buffers_alloc);
  */
 void etw_buffers_free(struct etw_session *s)
 {
-	u32 i;
+	struct etw_buffer_chunk *c, *next;
 
-	for (i = 0; i < s->nbuffers; i++)
-		kvfree(s->bufs[i].data);
-	kfree(s->bufs);
-	s->bufs = NULL;
+	list_for_each_entry_safe(c, next, &s->chunks, node)
+		etw_buffer_chunk_free(c);
+	INIT_LIST_HEAD(&s->chunks);
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffers_free);
 

@@ -373,7 +373,8 @@ struct etw_stream {
  * @free: unused buffers
  * @retained: buffering mode: sealed buffers kept until a flush
  * @delivered: sealed buffers for consumers, oldest first
- * @bufs: every buffer, for freeing
+ * @chunks: the allocations holding the buffers, for freeing; grows under
+ *	etw_mutex
  * @nbuffers: buffers allocated
  * @nfree: entries on @free
  * @nconsumers: open consumer files
@@ -409,7 +410,7 @@ struct etw_session {
 	struct list_head free;
 	struct list_head retained;
 	struct list_head delivered;
-	struct etw_buffer *bufs;
+	struct list_head chunks;
 	u32 nbuffers;
 	u32 nfree;
 	u32 nconsumers;
@@ -451,6 +452,7 @@ bool etw_session_disallows(const struct etw_session *s,
 
 /* buffers (etw_buffer.c) */
 int etw_buffers_alloc(struct etw_session *s);
+int etw_buffers_grow(struct etw_session *s, u32 count);
 void etw_buffers_free(struct etw_session *s);
 struct etw_buffer *etw_buffer_reserve(struct etw_session *s,
 				      struct etw_stream *st, u32 len,

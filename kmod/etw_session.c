@@ -356,15 +356,37 @@ static void etw_session_stop_locked(struct etw_session *s)
 	}
 }
 
+/*
+ * The maximum buffer count @max asks for, within the session's memory
+ * limit; 0 when it cannot change.  It can only grow (the buffers are
+ * allocated), and not for a flight recorder (its ring is the minimum) or
+ * a private session (ETW lets those change only the file and the timer).
+ */
+static u32 etw_update_max_buffers(struct etw_session *s, u32 max)
+{
+	u64 limit = etw_session_is_private(s) ? ETW_MAX_PRIVATE_BYTES :
+						ETW_MAX_SESSION_BYTES;
+
+	lockdep_assert_held(&etw_mutex);
+	if (!max || max == s->cfg.max_buffers)
+		return s->cfg.max_buffers;
+	if (max < s->cfg.max_buffers || etw_session_is_private(s) ||
+	    (s->cfg.mode & ETW_MODE_BUFFERING))
+		return 0;
+	return max_t(u64, s->cfg.max_buffers,
+		     min_t(u64, max, div64_u64(limit, s->buf_bytes)));
+}
+
 static int etw_session_update(struct etw_session *s,
 			      const struct etw_session_config *c)
 {
 	struct etw_session_config *cur = &s->cfg;
 	u32 mode_change = c->mode ^ cur->mode;
+	u32 max = etw_update_max_buffers(s, c->max_buffers);
+	int ret;
 
 	if (c->reserved || (c->buffer_kb && c->buffer_kb != cur->buffer_kb) ||
-	    (c->min_buffers && c->min_buffers != cur->min_buffers) ||
-	    (c->max_buffers && c->max_buffers != cur->max_buffers))
+	    (c->min_buffers && c->min_buffers != cur->min_buffers) || !max)
 		return -EINVAL;
 	if (c->mode && (mode_change & ~ETW_MODE_REAL_TIME))
 		return -EINVAL;
@@ -373,6 +395,13 @@ static int etw_session_update(struct etw_session *s,
 	if (c->mode && (c->mode & ETW_MODE_REAL_TIME) &&
 	    (cur->mode & ETW_MODE_BUFFERING))
 		return -EINVAL;
+	/* First what can fail, so that a failed update changes nothing. */
+	if (max > cur->max_buffers) {
+		ret = etw_buffers_grow(s, max - cur->max_buffers);
+		if (ret)
+			return ret;
+		cur->max_buffers = max;
+	}
 	if (c->mode)
 		cur->mode = c->mode;
 	if (c->flush_timer_ms && !(cur->mode & ETW_MODE_BUFFERING)) {
@@ -391,7 +420,7 @@ static int etw_session_update(struct etw_session *s,
  *
  * Context: process context, may sleep; takes etw_mutex.
  * Return: 0, -ENOENT, -EPERM, -EINVAL (update of something that cannot
- * change, non-zero reserved fields).
+ * change, non-zero reserved fields), -ENOMEM (update: the added buffers).
  */
 int etw_session_control(struct etw_file *f, unsigned int cmd,
 			struct etw_session_args *a)

@@ -207,6 +207,54 @@ TEST(start_adjusts_buffer_counts)
 	close(fd);
 }
 
+/* UPDATE of max_buffers, from a session with S + 20 buffers. */
+static const struct update_buffers_case {
+	__u32 mode;
+	int add;		/* to the current maximum; 0 sends 0 */
+	int err;
+	int want_add;		/* buffers the session then has, over S + 20 */
+} update_buffers_cases[] = {
+	{ ETW_MODE_REAL_TIME, 10, 0, 10 },
+	{ ETW_MODE_REAL_TIME, 0, 0, 0 },		/* 0: unchanged */
+	{ ETW_MODE_REAL_TIME, -1, -EINVAL, 0 },		/* cannot shrink */
+	{ ETW_MODE_BUFFERING, 1, -EINVAL, 0 },		/* fixed ring */
+	{ ETW_MODE_PRIVATE, 1, -EINVAL, 0 },
+};
+
+TEST(update_raises_max_buffers)
+{
+	int fd = etw_open();
+	unsigned int i;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < ARRAY_SIZE(update_buffers_cases); i++) {
+		const struct update_buffers_case *t = &update_buffers_cases[i];
+		struct etw_session_args a, q;
+		__u32 id, max;
+
+		ASSERT_EQ(0, start_session(fd, "selftest-update", t->mode, &id));
+		ASSERT_EQ(0, session_op(fd, ETW_IOC_QUERY, id, &q));
+		max = q.config.max_buffers;
+		/* A flight recorder's ring is its minimum, the others add 20. */
+		ASSERT_EQ(q.config.min_buffers +
+			  (t->mode & ETW_MODE_BUFFERING ? 0 : 20), max);
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.logger_id = id;
+		a.config.max_buffers = t->add ? max + t->add : 0;
+		EXPECT_EQ(t->err, etw_ioctl(fd, ETW_IOC_UPDATE, &a)) {
+			TH_LOG("case %u", i);
+		}
+		ASSERT_EQ(0, session_op(fd, ETW_IOC_QUERY, id, &q));
+		EXPECT_EQ(max + t->want_add, q.config.max_buffers);
+		EXPECT_EQ(max + t->want_add, q.stats.buffers);
+		EXPECT_EQ(q.stats.buffers, q.stats.free_buffers);
+		EXPECT_EQ(0, session_op(fd, ETW_IOC_STOP, id, NULL));
+	}
+	close(fd);
+}
+
 TEST_F(sess, stop_twice_is_enoent)
 {
 	EXPECT_EQ(0, session_op(self->fd, ETW_IOC_STOP, self->id, NULL));

@@ -184,6 +184,27 @@ static void etw_buffer_none_free_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.events_lost, 0);
 }
 
+/* Buffers added to a running session (UPDATE) take what it refused. */
+static void etw_buffer_grow_adds_free_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 2);
+	struct etw_session_stats st;
+	unsigned int i;
+	u32 off;
+
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	KUNIT_EXPECT_NULL(test, etw_bt_reserve(s, ETW_BT_REC, &off));
+	KUNIT_ASSERT_EQ(test, etw_buffers_grow(s, 3), 0);
+	st = etw_bt_stats(s);
+	KUNIT_EXPECT_EQ(test, st.buffers, 5);
+	KUNIT_EXPECT_EQ(test, st.free_buffers, 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
+	KUNIT_EXPECT_NULL(test, etw_bt_reserve(s, ETW_BT_REC, &off));
+	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).buffers_written, 5);
+}
+
 static void etw_buffer_ring_wraps_test(struct kunit *test)
 {
 	struct etw_session *s = etw_test_session(test,
@@ -554,6 +575,7 @@ static struct kunit_case etw_buffer_cases[] = {
 	KUNIT_CASE(etw_buffer_cancel_last_test),
 	KUNIT_CASE(etw_buffer_cancel_earlier_pads_test),
 	KUNIT_CASE(etw_buffer_none_free_test),
+	KUNIT_CASE(etw_buffer_grow_adds_free_test),
 	KUNIT_CASE(etw_buffer_ring_wraps_test),
 	KUNIT_CASE(etw_buffer_given_timestamp_test),
 	KUNIT_CASE_PARAM(etw_buffer_header_field_test, etw_hdr_gen_params),
