@@ -42,6 +42,7 @@ static const char etwctl_update_usage[] =
 "usage: etwctl update NAME [options]\n"
 "Change a running session.\n"
 "      --flush-timer S    seal partial buffers every S seconds\n"
+"      --max-buffers N    raise the buffer count to N (it cannot shrink)\n"
 "      --realtime on|off  turn real-time delivery on or off\n";
 
 static const char etwctl_name_usage_fmt[] =
@@ -471,11 +472,13 @@ int etwctl_cmd_query(int argc, char **argv)
 
 /*
  * @flush_timer: new FlushTimer, with @set_flush
+ * @max_buffers: new MaximumBuffers, 0 to leave it
  * @realtime: 1 turns real-time delivery on, 0 off, -1 leaves it
  */
 struct etwctl_update {
 	bool set_flush;
 	ULONG flush_timer;
+	ULONG max_buffers;
 	int realtime;
 };
 
@@ -485,6 +488,12 @@ static int etwctl_update_option(struct etwctl_update *u, int c,
 	if (c == OPT_FLUSH_TIMER) {
 		u->set_flush = true;
 		return etwctl_u32_opt(arg, &u->flush_timer);
+	}
+	if (c == OPT_MAX_BUFFERS) {
+		/* 0 is how UPDATE says "unchanged": not a value to ask for. */
+		if (etwctl_u32_opt(arg, &u->max_buffers) || !u->max_buffers)
+			return -EINVAL;
+		return 0;
 	}
 	if (c == OPT_REALTIME && !strcmp(arg, "on"))
 		u->realtime = 1;
@@ -501,6 +510,7 @@ static int etwctl_update_parse(int argc, char **argv, struct etwctl_update *u)
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "flush-timer", required_argument, NULL, OPT_FLUSH_TIMER },
+		{ "max-buffers", required_argument, NULL, OPT_MAX_BUFFERS },
 		{ "realtime", required_argument, NULL, OPT_REALTIME },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -518,7 +528,7 @@ static int etwctl_update_parse(int argc, char **argv, struct etwctl_update *u)
 	}
 	if (argc - optind != 1)
 		return etwctl_usage("update", "need exactly one session NAME");
-	if (!u->set_flush && u->realtime < 0)
+	if (!u->set_flush && !u->max_buffers && u->realtime < 0)
 		return etwctl_usage("update", "nothing to change");
 	return etwctl_check_name("update", argv[optind]);
 }
@@ -535,6 +545,8 @@ static int etwctl_update(const char *name, const struct etwctl_update *u)
 	if (!ret) {
 		if (u->set_flush)
 			p->FlushTimer = u->flush_timer;
+		if (u->max_buffers)
+			p->MaximumBuffers = u->max_buffers;
 		if (u->realtime == 1)
 			p->LogFileMode |= EVENT_TRACE_REAL_TIME_MODE;
 		else if (!u->realtime)
@@ -549,7 +561,8 @@ static int etwctl_update(const char *name, const struct etwctl_update *u)
 }
 
 /**
- * etwctl_cmd_update - "etwctl update NAME [--flush-timer S] [--realtime X]"
+ * etwctl_cmd_update - "etwctl update NAME [--flush-timer S] [--max-buffers N]
+ *	[--realtime X]"
  * @argc: argument count
  * @argv: arguments
  *

@@ -259,6 +259,13 @@ TEST_F(ctl, query_and_list)
 		TH_LOG("%s", r->err);
 	ASSERT_EQ(0, etwctl(r, "query", SESSION, NULL));
 	EXPECT_NE(NULL, strstr(r->out, "Flush timer:        3 s\n"));
+	EXPECT_EQ(0, etwctl(r, "update", SESSION, "--max-buffers", "100", NULL))
+		TH_LOG("%s", r->err);
+	ASSERT_EQ(0, etwctl(r, "query", SESSION, NULL));
+	EXPECT_NE(NULL, strstr(r->out, "Buffers:            100 (min "));
+	EXPECT_NE(NULL, strstr(r->out, ", max 100, free "));
+	/* Buffers are never taken away from a running session. */
+	EXPECT_EQ(1, etwctl(r, "update", SESSION, "--max-buffers", "50", NULL));
 	EXPECT_EQ(0, etwctl(r, "stop", SESSION, NULL));
 	EXPECT_EQ(1, etwctl(r, "query", SESSION, NULL));
 	unlink(DIR "/q.etl");

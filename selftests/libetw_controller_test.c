@@ -211,6 +211,39 @@ TEST_F(ctl, update_flush_timer)
 	EXPECT_EQ(5u, b.p.FlushTimer);
 }
 
+TEST_F(ctl, update_raises_maximum_buffers)
+{
+	struct props b;
+	ULONG max;
+
+	props_init(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(self->h, NULL, &b.p));
+	max = b.p.MaximumBuffers;
+	props_init(&b, EVENT_TRACE_REAL_TIME_MODE);
+	b.p.MaximumBuffers = max + 4;
+	ASSERT_EQ(ERROR_SUCCESS, UpdateTraceA(self->h, NULL, &b.p));
+	props_init(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(self->h, NULL, &b.p));
+	EXPECT_EQ(max + 4, b.p.MaximumBuffers);
+	EXPECT_EQ(max + 4, b.p.NumberOfBuffers);
+}
+
+TEST_F(ctl, update_cannot_lower_maximum_buffers)
+{
+	struct props b;
+	ULONG max;
+
+	props_init(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(self->h, NULL, &b.p));
+	max = b.p.MaximumBuffers;
+	props_init(&b, EVENT_TRACE_REAL_TIME_MODE);
+	b.p.MaximumBuffers = max - 1;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, UpdateTraceA(self->h, NULL, &b.p));
+	props_init(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(self->h, NULL, &b.p));
+	EXPECT_EQ(max, b.p.MaximumBuffers);
+}
+
 TEST_F(ctl, flush_seals_buffer)
 {
 	struct raw_prov r;

@@ -240,7 +240,10 @@ ULONG WMIAPI StartTraceW(PCONTROLTRACE_ID TraceId, LPCWSTR InstanceName,
 	return etw_ctl_start(TraceId, InstanceName, Properties, 2);
 }
 
-/* UPDATE changes the flush timer and toggles real-time delivery only. */
+/*
+ * UPDATE changes the flush timer, MaximumBuffers (0: unchanged) and
+ * toggles real-time delivery only.
+ */
 static void etw_ctl_update_config(const EVENT_TRACE_PROPERTIES *p,
 				  struct etw_session_args *a)
 {
@@ -250,6 +253,7 @@ static void etw_ctl_update_config(const EVENT_TRACE_PROPERTIES *p,
 	etw_props_to_config(p, &c);
 	memset(&a->config, 0, sizeof(a->config));
 	a->config.flush_timer_ms = c.flush_timer_ms;
+	a->config.max_buffers = c.max_buffers;
 	a->config.mode = (mode & ~ETW_MODE_REAL_TIME) |
 			 (c.mode & ETW_MODE_REAL_TIME);
 }
