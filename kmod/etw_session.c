@@ -364,8 +364,7 @@ static void etw_session_stop_locked(struct etw_session *s)
  */
 static u32 etw_update_max_buffers(struct etw_session *s, u32 max)
 {
-	u64 limit = etw_session_is_private(s) ? ETW_MAX_PRIVATE_BYTES :
-						ETW_MAX_SESSION_BYTES;
+	u64 limit = div64_u64(ETW_MAX_SESSION_BYTES, s->buf_bytes);
 
 	lockdep_assert_held(&etw_mutex);
 	if (!max || max == s->cfg.max_buffers)
@@ -373,8 +372,7 @@ static u32 etw_update_max_buffers(struct etw_session *s, u32 max)
 	if (max < s->cfg.max_buffers || etw_session_is_private(s) ||
 	    (s->cfg.mode & ETW_MODE_BUFFERING))
 		return 0;
-	return max_t(u64, s->cfg.max_buffers,
-		     min_t(u64, max, div64_u64(limit, s->buf_bytes)));
+	return max_t(u64, s->cfg.max_buffers, min_t(u64, max, limit));
 }
 
 static int etw_session_update(struct etw_session *s,
