@@ -1169,6 +1169,74 @@ TEST_F(prov, fork_child_cannot_use_parent_handle)
 	EXPECT_EQ(1, ctl_collect(&self->c, &self->guid, r, REC_MAX));
 }
 
+/* Registrations of @guid made by process @pid, as the kernel lists them. */
+static int registrations_of(const GUID *guid, pid_t pid)
+{
+	static struct etw_provider_info info[256];
+	struct etw_list_providers_args a = {
+		.size = sizeof(a), .count = 256, .info_ptr = (uintptr_t)info,
+	};
+	int fd = etw_open(), n = 0;
+	__u32 i;
+
+	if (fd < 0)
+		return -1;
+	if (etw_ioctl(fd, ETW_IOC_LIST_PROVIDERS, &a)) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	for (i = 0; i < a.count && i < 256; i++)
+		n += !memcmp(&info[i].guid, guid, sizeof(*guid)) &&
+		     info[i].pid == (__u32)pid;
+	return n;
+}
+
+/*
+ * exec closes the process's /dev/etw file (O_CLOEXEC), which ends its
+ * registrations; the new program starts with none.
+ */
+TEST(exec_ends_registrations)
+{
+	int ready[2], go[2], n = -1, tries;
+	REGHANDLE h;
+	GUID guid;
+	pid_t pid;
+	char c;
+
+	unique_guid(&guid, 9);
+	/* @ready's write end closes at exec: EOF tells the parent. */
+	ASSERT_EQ(0, pipe2(ready, O_CLOEXEC));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (EventRegister(&guid, NULL, NULL, &h) ||
+		    write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(1);
+		execlp("sleep", "sleep", "30", (char *)NULL);
+		_exit(1);
+	}
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	EXPECT_EQ(1, registrations_of(&guid, pid));
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	EXPECT_EQ(0, read(ready[0], &c, 1));	/* exec'd */
+	/* The file's release may run just after exec returns. */
+	for (tries = 0; tries < 200; tries++) {
+		n = registrations_of(&guid, pid);
+		if (n <= 0)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(0, n);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(ready[0]);
+	close(go[0]);
+	close(go[1]);
+}
+
 TEST_F(prov, fork_child_registers_its_own)
 {
 	EVENT_DESCRIPTOR d = { .Id = 9, .Level = 4 };
