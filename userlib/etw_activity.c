@@ -18,7 +18,7 @@
 
 #include "etw_provider.h"
 
-/* Declared in etw_provider.h, which the write path reads it through. */
+/* The thread's activity ID; etw_provider.h declares it for the write path. */
 __thread GUID etw_thread_activity __attribute__((tls_model("initial-exec")));
 static _Atomic uint64_t etw_activity_prefix;	/* 0: not drawn yet */
 static atomic_uint_fast64_t etw_activity_counter;
