@@ -211,17 +211,31 @@ TEST_F(ctl, update_flush_timer)
 	EXPECT_EQ(5u, b.p.FlushTimer);
 }
 
-TEST_F(ctl, update_raises_maximum_buffers)
+/* The session's MaximumBuffers, or 0 when the query fails. */
+static ULONG max_buffers_of(CONTROLTRACE_ID h)
 {
 	struct props b;
-	ULONG max;
 
 	props_init(&b, 0);
-	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(self->h, NULL, &b.p));
-	max = b.p.MaximumBuffers;
+	return QueryTraceA(h, NULL, &b.p) ? 0 : b.p.MaximumBuffers;
+}
+
+static ULONG update_max_buffers(CONTROLTRACE_ID h, ULONG max)
+{
+	struct props b;
+
 	props_init(&b, EVENT_TRACE_REAL_TIME_MODE);
-	b.p.MaximumBuffers = max + 4;
-	ASSERT_EQ(ERROR_SUCCESS, UpdateTraceA(self->h, NULL, &b.p));
+	b.p.MaximumBuffers = max;
+	return UpdateTraceA(h, NULL, &b.p);
+}
+
+TEST_F(ctl, update_raises_maximum_buffers)
+{
+	ULONG max = max_buffers_of(self->h);
+	struct props b;
+
+	ASSERT_NE(0u, max);
+	ASSERT_EQ(ERROR_SUCCESS, update_max_buffers(self->h, max + 4));
 	props_init(&b, 0);
 	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(self->h, NULL, &b.p));
 	EXPECT_EQ(max + 4, b.p.MaximumBuffers);
@@ -230,18 +244,12 @@ TEST_F(ctl, update_raises_maximum_buffers)
 
 TEST_F(ctl, update_cannot_lower_maximum_buffers)
 {
-	struct props b;
-	ULONG max;
+	ULONG max = max_buffers_of(self->h);
 
-	props_init(&b, 0);
-	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(self->h, NULL, &b.p));
-	max = b.p.MaximumBuffers;
-	props_init(&b, EVENT_TRACE_REAL_TIME_MODE);
-	b.p.MaximumBuffers = max - 1;
-	EXPECT_EQ(ERROR_INVALID_PARAMETER, UpdateTraceA(self->h, NULL, &b.p));
-	props_init(&b, 0);
-	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(self->h, NULL, &b.p));
-	EXPECT_EQ(max, b.p.MaximumBuffers);
+	ASSERT_NE(0u, max);
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  update_max_buffers(self->h, max - 1));
+	EXPECT_EQ(max, max_buffers_of(self->h));
 }
 
 TEST_F(ctl, flush_seals_buffer)
