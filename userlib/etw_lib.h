@@ -28,8 +28,8 @@ int etw_dev_ioctl(unsigned long cmd, void *arg);
 const struct etw_enable_state *etw_dev_enable_map(void);
 
 /*
- * Generation of the process's file: changes when a child reopens it after
- * fork(), so handles made before the fork can be recognised as stale.
+ * Generation of the process's file: changes in a fork() child, so that the
+ * notification thread (which the child lacks) is known to be the parent's.
  */
 uint64_t etw_dev_generation(void);
 

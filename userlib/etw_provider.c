@@ -57,7 +57,8 @@ static pthread_once_t etw_prov_atfork_once = PTHREAD_ONCE_INIT;
 static const ULONG etw_prov_never_enabled;
 
 /* evntprov.h's inline disabled check; see etw_prov_publish(). */
-const volatile ULONG *volatile EtwRegistrationEnabled[ETW_REGISTRATION_SLOTS] = {
+const volatile ULONG *volatile
+EtwRegistrationEnabled[ETW_REGISTRATION_SLOTS] = {
 	[0 ... ETW_REGISTRATION_SLOTS - 1] = &etw_prov_never_enabled,
 };
 
@@ -130,7 +131,8 @@ bool etw_prov_get(REGHANDLE handle, struct etw_prov_ref *ref)
  * table with the handle's low bits, slot + 1, so that it needs no
  * subtraction.
  */
-static const volatile ULONG *volatile *etw_prov_enabled_entry(struct etw_prov *p)
+static const volatile ULONG *volatile *
+etw_prov_enabled_entry(struct etw_prov *p)
 {
 	return &EtwRegistrationEnabled[(p - etw_provs + 1) %
 				       ETW_REGISTRATION_SLOTS];
@@ -512,20 +514,6 @@ bool etw_prov_state(const struct etw_prov_ref *ref, struct etw_prov_state *st)
 	return false;
 }
 
-/**
- * etw_prov_allows() - ETW's enable predicate for one event
- * @ref: the registration
- * @level: the event's level
- * @keyword: the event's keyword
- *
- * Return: true when the event would be written (see etw_prov_passes()).
- */
-bool etw_prov_allows(const struct etw_prov_ref *ref, UCHAR level,
-		     ULONGLONG keyword)
-{
-	return etw_prov_passes(ref, level, keyword);
-}
-
 /* The write path's errors, as Windows documents them for EventWrite. */
 static ULONG etw_write_error(int err)
 {
@@ -546,7 +534,7 @@ static ULONG etw_write_error(int err)
 	}
 }
 
-/* ETW_IOC_WRITE on the registration's file; @args is complete but for the flags. */
+/* ETW_IOC_WRITE on the registration's file; @args lacks only the flags. */
 static __always_inline ULONG
 etw_prov_ioctl_write(const struct etw_prov_ref *ref,
 		     struct etw_write_args *args)

@@ -9,9 +9,8 @@
  * zero, bogus or stale handle is rejected by comparing it with the slot's
  * current handle, never by dereferencing it; incarnations come from one
  * process-wide counter, so a handle never names a later registration of
- * its slot.  Each entry also records the device generation it was made
- * under: after fork() the child's generation differs and every inherited
- * handle is invalid there.  Bit 63 marks the logger handle that classic
+ * its slot.  A fork() child empties the table, so every inherited handle
+ * is invalid there.  Bit 63 marks the logger handle that classic
  * providers receive in their WNODE_HEADER (see etw_classic.c).
  */
 #ifndef _ETW_PROVIDER_H
@@ -76,10 +75,6 @@ struct etw_prov_state {
 /* Read @ref's enable state; false when it is not enabled. */
 bool etw_prov_state(const struct etw_prov_ref *ref,
 		    struct etw_prov_state *st);
-
-/* ETW's enable predicate for an event of @level and @keyword. */
-bool etw_prov_allows(const struct etw_prov_ref *ref, UCHAR level,
-		     ULONGLONG keyword);
 
 /* ETW_IOC_WRITE under @ref; returns a Win32 error. */
 ULONG etw_prov_write(const struct etw_prov_ref *ref,
