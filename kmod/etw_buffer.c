@@ -314,10 +314,9 @@ static void etw_buffer_raise_ts(struct etw_buffer *b, u64 ts)
  * streams run it locklessly with preemption off; the shared stream under
  * its lock.  *@sealed: a buffer the caller must deliver.
  */
-static struct etw_buffer *etw_stream_reserve(struct etw_session *s,
-					     struct etw_stream *st, u32 len,
-					     u32 *off, u64 *ts,
-					     struct etw_buffer **sealed)
+static __always_inline struct etw_buffer *
+etw_stream_reserve(struct etw_session *s, struct etw_stream *st, u32 len,
+		   u32 *off, u64 *ts, struct etw_buffer **sealed)
 {
 	for (;;) {
 		struct etw_buffer *b = READ_ONCE(st->cur);

@@ -217,8 +217,11 @@ static long etw_ioctl_write(struct etw_file *f, void __user *uarg)
 	struct etw_write_args a __uninitialized;
 	int ret;
 
-	/* The common case, a caller of this ABI version, in one copy. */
-	if (copy_from_user(&a, uarg, sizeof(a)))
+	/*
+	 * The common case, a caller of this ABI version, in one copy; inline
+	 * after the range check, a call fewer than copy_from_user().
+	 */
+	if (!access_ok(uarg, sizeof(a)) || __copy_from_user(&a, uarg, sizeof(a)))
 		return -EFAULT;
 	if (a.size != sizeof(a)) {
 		u32 usize;

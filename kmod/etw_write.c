@@ -75,24 +75,19 @@ static u32 etw_ext_size(u32 data)
 	return ETW_EXT_HDR + ALIGN(data, 8);
 }
 
-/* Classify the descriptors and size the record. */
-static int etw_event_size(struct etw_event *ev)
+/* ETW_WRITE_DESC_TYPES: find the extended items among the descriptors. */
+static int etw_classify(struct etw_event *ev, u64 *payload)
 {
-	u32 i, payload = 0, ext = 0;
-
-	/* Pairs with smp_store_release() in etw_set_traits_reg(). */
-	ev->traits = smp_load_acquire(&ev->reg->traits);
-	ev->traits_len = ev->traits ? ev->reg->traits_len : 0;
+	u32 i;
 
 	for (i = 0; i < ev->count; i++) {
 		const struct etw_data_descriptor *d = &ev->data[i];
-		u8 type = ev->types ? d->type : ETW_DATA_TYPE_PAYLOAD;
 
-		if (ev->types && (d->reserved1 || d->reserved2))
+		if (d->reserved1 || d->reserved2)
 			return -EINVAL;
-		switch (type) {
+		switch (d->type) {
 		case ETW_DATA_TYPE_PAYLOAD:
-			payload += d->size;
+			*payload += d->size;
 			break;
 		case ETW_DATA_TYPE_EVENT_METADATA:
 			if (ev->schema)
@@ -112,9 +107,34 @@ static int etw_event_size(struct etw_event *ev)
 		default:
 			return -EINVAL;
 		}
-		if (payload > ETW_MAX_EVENT_SIZE || d->size > ETW_MAX_EVENT_SIZE)
+		if (d->size > ETW_MAX_EVENT_SIZE)
 			return -E2BIG;
 	}
+	return 0;
+}
+
+/* Size the record (its payload, its extended items). */
+static __always_inline int etw_event_size(struct etw_event *ev)
+{
+	/* At most 128 sizes of 32 bits: the sum cannot overflow. */
+	u64 payload = 0;
+	u32 i, ext = 0;
+	int ret;
+
+	/* Pairs with smp_store_release() in etw_set_traits_reg(). */
+	ev->traits = smp_load_acquire(&ev->reg->traits);
+	ev->traits_len = ev->traits ? ev->reg->traits_len : 0;
+
+	if (ev->types) {
+		ret = etw_classify(ev, &payload);
+		if (ret)
+			return ret;
+	} else {
+		for (i = 0; i < ev->count; i++)
+			payload += ev->data[i].size;
+	}
+	if (payload > ETW_MAX_EVENT_SIZE)
+		return -E2BIG;
 	if (ev->related)
 		ext += etw_ext_size(sizeof(struct etw_guid));
 	if (ev->traits)
@@ -131,7 +151,8 @@ static int etw_event_size(struct etw_event *ev)
 	return 0;
 }
 
-static int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr, u32 len)
+static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
+				       u32 len)
 {
 	if (!len)
 		return 0;
@@ -164,27 +185,15 @@ static void *etw_put_ext(void *p, u16 type, u32 size, bool last)
 	return p + ETW_EXT_HDR;
 }
 
-/* Build the record at @rec; fails only on a user fault. */
-static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
+/*
+ * Append the extended items at *@pp and advance it past them; fails only
+ * on a user fault.
+ */
+static int etw_build_ext(struct etw_event *ev, void **pp)
 {
-	struct etw_event_header *h = rec;
 	unsigned int nitems, item = 0;
-	void *p = rec + sizeof(*h);
-	u32 i;
+	void *p = *pp;
 	int ret;
-
-	/* Every field is set (the header has no holes): no memset first. */
-	h->size = ev->rec_len;
-	h->header_type = ETW_EVENT_HEADER_TYPE_64;
-	h->flags = ev->flags | (ev->ext_len ? ETW_EVENT_FLAG_EXTENDED_INFO : 0);
-	h->event_property = 0;
-	h->thread_id = task_pid_nr(current);
-	h->process_id = task_tgid_nr(current);
-	h->timestamp = ts;
-	h->provider_id = ev->reg->guid;
-	h->descriptor = *ev->desc;
-	h->processor_time = 0;
-	h->activity_id = *ev->activity;
 
 	nitems = !!ev->related + !!(ev->traits || ev->traits_desc) +
 		 !!ev->schema;
@@ -219,6 +228,36 @@ static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 			return ret;
 		p += ALIGN(d->size, 8);
 	}
+	*pp = p;
+	return 0;
+}
+
+/* Build the record at @rec; fails only on a user fault. */
+static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
+{
+	struct etw_event_header *h = rec;
+	void *p = rec + sizeof(*h);
+	u32 i;
+	int ret;
+
+	/* Every field is set (the header has no holes): no memset first. */
+	h->size = ev->rec_len;
+	h->header_type = ETW_EVENT_HEADER_TYPE_64;
+	h->flags = ev->flags | (ev->ext_len ? ETW_EVENT_FLAG_EXTENDED_INFO : 0);
+	h->event_property = 0;
+	h->thread_id = task_pid_nr(current);
+	h->process_id = task_tgid_nr(current);
+	h->timestamp = ts;
+	h->provider_id = ev->reg->guid;
+	h->descriptor = *ev->desc;
+	h->processor_time = 0;
+	h->activity_id = *ev->activity;
+
+	if (ev->ext_len) {
+		ret = etw_build_ext(ev, &p);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < ev->count; i++) {
 		const struct etw_data_descriptor *d = &ev->data[i];
 
@@ -236,7 +275,8 @@ static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 			return ret;
 		p += d->size;
 	}
-	memset(p, 0, rec + alen - p);
+	if (p != rec + alen)
+		memset(p, 0, rec + alen - p);
 	return 0;
 }
 
@@ -250,19 +290,15 @@ static bool etw_entry_takes(const struct etw_route_entry *e,
 	return etw_event_id_match(e->ids, ev->desc->id);
 }
 
-/* @count: the event is lost (not so for a fault, which is retried). */
-static void etw_cancel_targets(struct etw_target *t, unsigned int n, u32 alen,
-			       u32 rec_len, bool count)
+/* Mark and commit one target's record; the first target's goes last. */
+static void etw_target_commit(const struct etw_target *t)
 {
-	unsigned int i;
+	if (etw_session_is_private(t->s)) {
+		struct etw_event_header *h = t->b->data + t->off;
 
-	for (i = 0; i < n; i++) {
-		if (!t[i].b)
-			continue;
-		etw_buffer_cancel(t[i].s, t[i].st, t[i].b, t[i].off, alen,
-				  rec_len, count);
-		t[i].b = NULL;
+		h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
 	}
+	etw_buffer_commit(t->s, t->b);
 }
 
 /*
@@ -273,90 +309,77 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 {
 	/* Entries are written before use: no automatic zeroing per event. */
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
-	unsigned int i, n = 0, nres = 0;
+	/* etw_route_build() never makes more entries than this. */
+	unsigned int count = min_t(u32, route->count, ETW_MAX_TARGETS);
+	unsigned int i, n, nres = 0;
 	int lost = 0, ret;
 	bool group_failed = false;
-	u32 alen;
-	u64 now;
+	u32 alen = ALIGN(ev->rec_len, 8);
+	void *rec;
+	/* One clock read per event, whatever the number of sessions. */
+	u64 now = ktime_get_ns();
 
-	for (i = 0; i < route->count && n < ETW_MAX_TARGETS; i++) {
+	/* Reservations are packed at the front of @t as they succeed. */
+	for (i = 0; i < count; i++) {
+		struct etw_target *r = &t[nres];
+		struct etw_session *s = route->e[i].session;
+		struct etw_stream *st;
+		int err = -EMSGSIZE;
+
 		if (!etw_entry_takes(&route->e[i], ev))
 			continue;
-		t[n].s = route->e[i].session;
-		t[n].st = etw_session_stream(t[n].s);
-		t[n].b = NULL;
-		n++;
-	}
-	if (!n)
-		return 0;
-
-	alen = ALIGN(ev->rec_len, 8);
-	/* One clock read per event, whatever the number of sessions. */
-	now = ktime_get_ns();
-	for (i = 0; i < n; i++) {
-		struct etw_session *s = t[i].s;
-		int err = 0;
-
-		t[i].ts = now;
-
-		if (alen > s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
-			err = -EMSGSIZE;
-		} else {
-			t[i].b = etw_buffer_reserve(s, t[i].st, alen, &t[i].off,
-						    &t[i].ts);
-			if (!t[i].b)
-				err = -ENOBUFS;
+		st = etw_session_stream(s);
+		r->ts = now;
+		if (alen <= s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
+			r->b = etw_buffer_reserve(s, st, alen, &r->off, &r->ts);
+			if (r->b) {
+				r->s = s;
+				r->st = st;
+				nres++;
+				continue;
+			}
+			err = -ENOBUFS;
 		}
-		if (!err)
-			continue;
 		lost = lost ?: err;
-		if (etw_session_independent(s))
-			etw_stream_count_lost(s, t[i].st);
-		else
+		etw_stream_count_lost(s, st);
+		if (!etw_session_independent(s))
 			group_failed = true;
 	}
 	if (group_failed) {
+		/* The others lose it too; independent sessions keep theirs. */
+		n = nres;
+		nres = 0;
 		for (i = 0; i < n; i++) {
 			if (etw_session_independent(t[i].s))
-				continue;
-			if (t[i].b)
-				etw_cancel_targets(&t[i], 1, alen, ev->rec_len,
-						   true);
+				t[nres++] = t[i];
 			else
-				etw_stream_count_lost(t[i].s, t[i].st);
-		}
-	}
-
-	for (i = 0; i < n; i++) {
-		if (t[i].b) {
-			if (nres != i)
-				t[nres] = t[i];
-			nres++;
+				etw_buffer_cancel(t[i].s, t[i].st, t[i].b,
+						  t[i].off, alen, ev->rec_len,
+						  true);
 		}
 	}
 	if (!nres)
 		return lost;
 
-	ret = etw_build_record(ev, t[0].b->data + t[0].off, t[0].ts, alen);
+	rec = t[0].b->data + t[0].off;
+	ret = etw_build_record(ev, rec, t[0].ts, alen);
 	if (ret) {
-		etw_cancel_targets(t, nres, alen, ev->rec_len, false);
+		/* A fault: the write is retried, so nothing is counted lost. */
+		for (i = 0; i < nres; i++)
+			etw_buffer_cancel(t[i].s, t[i].st, t[i].b, t[i].off,
+					  alen, ev->rec_len, false);
 		return ret;
 	}
 	for (i = 1; i < nres; i++) {
 		struct etw_event_header *h = t[i].b->data + t[i].off;
 
-		memcpy(h, t[0].b->data + t[0].off, alen);
+		memcpy(h, rec, alen);
 		if (!ev->has_ts)
 			h->timestamp = t[i].ts;
+		etw_target_commit(&t[i]);
 	}
-	for (i = 0; i < nres; i++) {
-		if (etw_session_is_private(t[i].s)) {
-			struct etw_event_header *h = t[i].b->data + t[i].off;
-
-			h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
-		}
-		etw_buffer_commit(t[i].s, t[i].b);
-	}
+	/* Last: the others were copied from it. */
+	etw_target_commit(&t[0]);
 	return lost;
 }
 
