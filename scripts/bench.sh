@@ -28,5 +28,31 @@ done
 # Without ERMS/FSRM the kernel copies with rep movsq instead of rep movsb,
 # which TCG emulates a byte at a time: a cost real CPUs do not have, that
 # would swamp every figure that copies user memory (ours and the peer's).
-exec scripts/vm-run --cpu max,-erms,-fsrm --modules "$mods/kmod" --log "$top/build/vm/bench-console.log" -- sh -c \
+cpu=max,-erms,-fsrm
+scripts/vm-run --cpu $cpu --modules "$mods/kmod" --log "$top/build/vm/bench-console.log" -- sh -c \
 	"echo 1 > /sys/kernel/tracing/tracing_on; $cmd"
+
+# The write path again, in guest instructions per operation: exact and
+# steady where times move between runs.  One vCPU, so that the count holds
+# only the benchmark's CPU; the plugin slows the guest, so it has a boot of
+# its own.
+plugin=$top/build/icount-plugin.so
+counts=$top/build/vm/icount.txt
+${CC:-cc} -O2 -shared -fPIC -o "$plugin" scripts/icount-plugin.c
+labels=$(scripts/vm-run --smp 1 --cpu $cpu --modules "$mods/kmod" \
+	--log "$top/build/vm/icount-console.log" \
+	--qemu-arg -plugin --qemu-arg "$plugin,out=$counts" -- sh -c \
+	"echo 1 > /sys/kernel/tracing/tracing_on; /etw/selftests/write_bench --insns 10000")
+echo
+echo "# etw write path in guest instructions per operation (kernel + user), 10000 operations"
+paste -d '\t' <(echo "$labels") "$counts" | awk -F '\t' '{
+	split($2, c, " "); n = (c[1] + c[2]) / 10000
+	if (NR == 1) base = n
+	printf "%-34s %9.1f insns  %.2fx\n", $1, n, n / base
+}'
+
+# The inline enable check on the host CPU: under TCG every guest load costs
+# a software TLB lookup, a cost no CPU has (userlib/tests/enabled_bench.c).
+make -s userlib/tests/enabled_bench
+echo
+userlib/tests/enabled_bench

@@ -11,6 +11,10 @@
  *
  * Each figure is the best of several rounds (the least disturbed one), in
  * nanoseconds per operation; the ratios are what the targets are about.
+ *
+ * With --insns N it times nothing: it runs each system call N times
+ * between two markers for scripts/icount-plugin.c, which counts the guest
+ * instructions in between, and prints one label per marker pair.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +36,8 @@ static const struct etw_guid bench_guid = {
 
 static int fd;
 static unsigned long iters = 100000;
+static unsigned long insns_iters;	/* --insns: count, do not time */
+static double floor_ns;
 
 static double now_ns(void)
 {
@@ -65,6 +71,32 @@ static double measure(bench_fn fn, void *ctx, unsigned long n)
 			best = t;
 	}
 	return best;
+}
+
+/* The instruction icount-plugin.c looks for: nopl 0x4b4d5445(%rax). */
+static __attribute__((noinline)) void icount_marker(void)
+{
+	__asm__ volatile(".byte 0x0f, 0x1f, 0x80, 0x45, 0x54, 0x4d, 0x4b"
+			 ::: "memory");
+}
+
+/* Time @fn, or with --insns have its instructions counted. */
+static void report(const char *label, bench_fn fn, void *ctx)
+{
+	double t;
+
+	if (insns_iters) {
+		fn(ctx, insns_iters / 10);	/* warm up */
+		icount_marker();
+		fn(ctx, insns_iters);
+		icount_marker();
+		printf("%s\n", label);
+		return;
+	}
+	t = measure(fn, ctx, iters);
+	if (!floor_ns)
+		floor_ns = t;
+	printf("%-34s %9.1f ns   %.2fx\n", label, t, t / floor_ns);
 }
 
 static void bench_null(void *ctx, unsigned long n)
@@ -189,11 +221,13 @@ int main(int argc, char **argv)
 	struct etw_info info = { .size = sizeof(info) };
 	struct check_ctx c = { 0 };
 	__u32 ids[SESSIONS_MAX];
-	double floor_ns, check_ns, empty_ns;
+	double check_ns, empty_ns;
 	const struct etw_enable_state *map;
 	unsigned int i, s;
 
-	if (argc > 1)
+	if (argc > 2 && !strcmp(argv[1], "--insns"))
+		insns_iters = strtoul(argv[2], NULL, 0);
+	else if (argc > 1)
 		iters = strtoul(argv[1], NULL, 0);
 	fd = open("/dev/etw", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
@@ -214,10 +248,11 @@ int main(int argc, char **argv)
 	w.args.data_ptr = (uintptr_t)&w.desc;
 	w.desc.ptr = (uintptr_t)w.payload;
 
-	printf("# etw write path, %lu operations per round, best of %d rounds, "
-	       "%ld CPUs\n", iters, ROUNDS, sysconf(_SC_NPROCESSORS_ONLN));
-	floor_ns = measure(bench_null, NULL, iters);
-	printf("%-34s %9.1f ns   1.00x\n", "null ioctl (floor)", floor_ns);
+	if (!insns_iters)
+		printf("# etw write path, %lu operations per round, best of %d "
+		       "rounds, %ld CPUs\n", iters, ROUNDS,
+		       sysconf(_SC_NPROCESSORS_ONLN));
+	report("null ioctl (floor)", bench_null, NULL);
 
 	for (i = 0; i < SESSIONS_MAX; i++)
 		ids[i] = start_session(i);
@@ -227,14 +262,12 @@ int main(int argc, char **argv)
 					       ETW_CONTROL_DISABLE);
 		for (i = 0; i < 3; i++) {
 			char label[64];
-			double t;
 
 			w.desc.size = sizeof(w.payload) < sizes[i] ?
 				      sizeof(w.payload) : sizes[i];
-			t = measure(bench_write, &w, iters);
 			snprintf(label, sizeof(label), "write %3u B to %u session%s",
 				 sizes[i], s, s > 1 ? "s" : "");
-			printf("%-34s %9.1f ns   %.2fx\n", label, t, t / floor_ns);
+			report(label, bench_write, &w);
 		}
 	}
 	for (i = 0; i < SESSIONS_MAX; i++)
@@ -243,18 +276,19 @@ int main(int argc, char **argv)
 	if (m.fd >= 0) {
 		for (i = 0; i < 3; i++) {
 			char label[64];
-			double t;
 
 			m.len = sizes[i];
-			t = measure(bench_marker, &m, iters);
 			snprintf(label, sizeof(label), "trace_marker %3u B (peer)",
 				 sizes[i]);
-			printf("%-34s %9.1f ns   %.2fx\n", label, t, t / floor_ns);
+			report(label, bench_marker, &m);
 		}
 	} else {
 		printf("trace_marker: not available (%s)\n", strerror(errno));
 	}
 
+	/* The enable check makes no system call: nothing to count. */
+	if (insns_iters)
+		return 0;
 	c.state = &map[reg.enable_index];
 	empty_ns = measure(bench_empty, NULL, iters * 100);
 	check_ns = measure(bench_check, &c, iters * 100);
