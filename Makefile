@@ -116,6 +116,10 @@ HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \
 userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a -lpthread
 
+# Runs natively on the host, from make bench (scripts/bench.sh).
+userlib/tests/%_bench: userlib/tests/%_bench.c userlib/libetw.a $(HOSTTEST_DEPS)
+	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a -lpthread
+
 ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(filter-out ctl/etwctl.c,$(CTL_SRCS))
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(filter-out ctl/etwctl.c,$(CTL_SRCS)) \
 		userlib/libetw.a -lpthread
@@ -155,5 +159,6 @@ clean:
 		-o -name '.*.cmd' -o -name '*.a' \) -delete
 	rm -f Module.symvers modules.order kmod/Module.symvers kmod/modules.order
 	rm -f userlib/*.o userlib/libetw.a userlib/libetw.so userlib/$(SONAME) userlib/libetw.pc
-	rm -f ctl/etwctl $(SELFTESTS) $(BENCHES) $(HOSTTESTS) $(EXAMPLES)
+	rm -f ctl/etwctl $(SELFTESTS) $(BENCHES) $(HOSTTESTS) $(EXAMPLES) \
+		userlib/tests/*_bench
 	rm -rf build
