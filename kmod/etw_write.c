@@ -316,8 +316,7 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 	bool group_failed = false;
 	u32 alen = ALIGN(ev->rec_len, 8);
 	void *rec;
-	/* One clock read per event, whatever the number of sessions. */
-	u64 now = ktime_get_ns();
+	u64 now = 0;
 
 	/* Reservations are packed at the front of @t as they succeed. */
 	for (i = 0; i < count; i++) {
@@ -328,6 +327,9 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 
 		if (!etw_entry_takes(&route->e[i], ev))
 			continue;
+		/* One clock read per event, and none for a filtered one. */
+		if (!now)
+			now = ktime_get_ns();
 		st = etw_session_stream(s);
 		r->ts = now;
 		if (alen <= s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
