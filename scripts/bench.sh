@@ -42,13 +42,20 @@ ${CC:-cc} -O2 -shared -fPIC -o "$plugin" scripts/icount-plugin.c
 labels=$(scripts/vm-run --smp 1 --cpu $cpu --modules "$mods/kmod" \
 	--log "$top/build/vm/icount-console.log" \
 	--qemu-arg -plugin --qemu-arg "$plugin,out=$counts" -- sh -c \
-	"echo 1 > /sys/kernel/tracing/tracing_on; /etw/selftests/write_bench --insns 10000")
-echo
-echo "# etw write path in guest instructions per operation (kernel + user), 10000 operations"
-paste -d '\t' <(echo "$labels") "$counts" | awk -F '\t' '{
-	split($2, c, " "); n = (c[1] + c[2]) / 10000
-	if (NR == 1) base = n
-	printf "%-34s %9.1f insns  %.2fx\n", $1, n, n / base
+	"echo 1 > /sys/kernel/tracing/tracing_on;
+	 echo '# etw write path in guest instructions per operation (kernel + user), 10000 operations';
+	 /etw/selftests/write_bench --insns 10000;
+	 echo '# EventWrite vs the ioctl it wraps, in guest instructions per operation';
+	 /etw/selftests/libetw_bench --insns 10000")
+# One count line per label; '#' lines are headings, "(floor)" and
+# "(base)" labels the baselines of the lines after them.
+echo "$labels" | awk -v counts="$counts" '
+/^#/ { printf "\n%s\n", $0; next }
+{
+	if ((getline line < counts) <= 0) { print "icount: no count for " $0; exit 1 }
+	split(line, c, " "); n = (c[1] + c[2]) / 10000
+	if ($0 ~ /\((floor|base)\)$/) base = n
+	printf "%-34s %9.1f insns  %.2fx\n", $0, n, n / base
 }'
 
 # The inline enable check on the host CPU: under TCG every guest load costs

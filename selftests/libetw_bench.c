@@ -11,6 +11,10 @@
  *              the check EventWrite makes first
  *   consume    ProcessTrace over an .etl file vs read() of the same file
  *
+ * With --insns N it times nothing: it runs the write pair N times each
+ * between two markers for scripts/icount-plugin.c, which counts the guest
+ * instructions in between, and prints one label per marker pair.
+ *
  * Paired figures are measured in alternating rounds, and each is the best
  * of its rounds (the least disturbed one), so that a disturbance in the
  * machine does not land on one side of a ratio only.
@@ -48,6 +52,7 @@ static const GUID idle_guid = { 0xbe7c0003, 0x1111, 0x2222,
 	{ 3, 3, 3, 3, 4, 4, 4, 6 } };
 
 static unsigned long iters = 100000;
+static unsigned long insns_iters;	/* --insns: count, do not time */
 
 struct props {
 	EVENT_TRACE_PROPERTIES p;
@@ -98,6 +103,23 @@ static void measure_pair(struct bench *a, struct bench *b, unsigned long n)
 				side[i]->best = t;
 		}
 	}
+}
+
+/* The instruction icount-plugin.c looks for: nopl 0x4b4d5445(%rax). */
+static __attribute__((noinline)) void icount_marker(void)
+{
+	__asm__ volatile(".byte 0x0f, 0x1f, 0x80, 0x45, 0x54, 0x4d, 0x4b"
+			 ::: "memory");
+}
+
+/* Run @b between two markers, after a warm-up, and print @label. */
+static void count_insns(struct bench *b, const char *label)
+{
+	b->fn(b->ctx, insns_iters / 10);
+	icount_marker();
+	b->fn(b->ctx, insns_iters);
+	icount_marker();
+	printf("%s\n", label);
 }
 
 /* --- EventEnabled -------------------------------------------------------- */
@@ -333,17 +355,23 @@ static void report_write(void)
 	if (!EventEnabled(lib.h, &lib.desc))
 		die("the session does not enable the provider", 0);
 	raw_writer_init(&raw, payload);
-	report_enabled_check(lib.h);
+	if (!insns_iters)
+		report_enabled_check(lib.h);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		char label[64];
+		char base_label[64], label[64];
 
 		raw.desc.size = sizes[i];
 		EventDataDescCreate(&lib.data, payload, sizes[i]);
-		measure_pair(&a, &b, iters);
-		snprintf(label, sizeof(label), "ETW_IOC_WRITE %3u B (base)",
-			 sizes[i]);
-		printf("%-40s %9.1f ns   1.00x\n", label, a.best);
+		snprintf(base_label, sizeof(base_label),
+			 "ETW_IOC_WRITE %3u B (base)", sizes[i]);
 		snprintf(label, sizeof(label), "EventWrite %3u B", sizes[i]);
+		if (insns_iters) {
+			count_insns(&a, base_label);
+			count_insns(&b, label);
+			continue;
+		}
+		measure_pair(&a, &b, iters);
+		printf("%-40s %9.1f ns   1.00x\n", base_label, a.best);
 		printf("%-40s %9.1f ns   %.2fx\n", label, b.best,
 		       b.best / a.best);
 	}
@@ -475,11 +503,17 @@ static void report_consume(void)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1)
+	if (argc > 2 && !strcmp(argv[1], "--insns"))
+		insns_iters = strtoul(argv[2], NULL, 0);
+	else if (argc > 1)
 		iters = strtoul(argv[1], NULL, 0);
 	if (!iters)
 		iters = 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (insns_iters) {
+		report_write();
+		return 0;
+	}
 	printf("# libetw, %lu operations per round (x100 for EventEnabled), "
 	       "best of %d alternating rounds, %ld CPUs\n", iters, ROUNDS,
 	       sysconf(_SC_NPROCESSORS_ONLN));
