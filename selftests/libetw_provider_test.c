@@ -778,6 +778,49 @@ TEST_F(prov, enable_check_and_disabled_write_make_no_system_call)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+/* Keywords, like levels, are tested before the system call. */
+TEST_F(prov, keyword_filtered_write_makes_no_system_call)
+{
+	static const struct {
+		ULONGLONG keyword;
+		bool taken;
+	} cases[] = {
+		{ 0x1, true },		/* in MatchAny and all of MatchAll */
+		{ 0x0, true },		/* keyword 0 always passes */
+		{ 0x2, false },		/* in MatchAny, lacks MatchAll */
+		{ 0x4, false },		/* not in MatchAny */
+	};
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE,
+				4, 0x3, 0x1));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		unsigned int i;
+		REGHANDLE h;
+
+		if (EventRegister(&self->guid, NULL, NULL, &h) ||
+		    hide_etw_files(self->c.fd))
+			_exit(1);
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			EVENT_DESCRIPTOR d = { .Level = 4,
+					       .Keyword = cases[i].keyword };
+			/* Only the ioctl on a hidden file fails. */
+			ULONG want = cases[i].taken ? ERROR_INVALID_PARAMETER :
+						      ERROR_SUCCESS;
+
+			if (EventWrite(h, &d, 0, NULL) != want)
+				_exit(10 + i);
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 /* --- EventSetInformation -------------------------------------------------- */
 
 struct info_case {

@@ -514,6 +514,33 @@ bool etw_prov_state(const struct etw_prov_ref *ref, struct etw_prov_state *st)
 	return false;
 }
 
+/*
+ * The write path's check, which only spares the system call for an event
+ * no session takes: the kernel filters every event again, per session.
+ * So it reads the fields without the seq protocol.  A read that races an
+ * update sees each field's old or new value, and each test below depends
+ * on one field: an event both states take passes, one that only one of
+ * them takes passes or not, as if written before or after the update.
+ * An event neither takes may pass, at the cost of a system call.
+ */
+static __always_inline bool
+etw_prov_may_take(const struct etw_prov_ref *ref, UCHAR level,
+		  ULONGLONG keyword)
+{
+	const struct etw_enable_state *es = ref->state;
+	uint64_t any, all;
+
+	if (!__atomic_load_n(&es->enabled, __ATOMIC_RELAXED))
+		return false;
+	if (level && level > __atomic_load_n(&es->level, __ATOMIC_RELAXED))
+		return false;
+	if (!keyword)
+		return true;
+	any = __atomic_load_n(&es->match_any, __ATOMIC_RELAXED);
+	all = __atomic_load_n(&es->match_all, __ATOMIC_RELAXED);
+	return (keyword & any) && (keyword & all) == all;
+}
+
 /* The write path's errors, as Windows documents them for EventWrite. */
 static ULONG etw_write_error(int err)
 {
@@ -656,7 +683,7 @@ etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
 	if (!desc)
 		return ERROR_INVALID_PARAMETER;
 	/* As on Windows, a disabled event costs no system call. */
-	if (!etw_prov_passes(ref, desc->Level, desc->Keyword))
+	if (!etw_prov_may_take(ref, desc->Level, desc->Keyword))
 		return ERROR_SUCCESS;
 	memcpy(&a.descriptor, desc, sizeof(a.descriptor));
 	memcpy(&a.activity_id, activity ? activity : &etw_thread_activity,
@@ -797,7 +824,7 @@ ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level,
 		return ERROR_INVALID_HANDLE;
 	if (!String)
 		return ERROR_INVALID_PARAMETER;
-	if (!etw_prov_passes(&ref, Level, Keyword))
+	if (!etw_prov_may_take(&ref, Level, Keyword))
 		return ERROR_SUCCESS;	/* before measuring the string */
 	bytes = (etw_wcslen(String) + 1) * sizeof(WCHAR);
 	if (bytes > ETW_MAX_EVENT_SIZE)
