@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "etw_provider.h"
@@ -561,18 +562,43 @@ static ULONG etw_write_error(int err)
 	}
 }
 
+/*
+ * ioctl() as the write path makes it: on x86-64 the system call itself,
+ * as Windows' ntdll makes its own, without the call into libc's wrapper
+ * and its errno store.  Return: 0 or a negative errno.
+ */
+static __always_inline long etw_write_ioctl(int fd, struct etw_write_args *a)
+{
+#ifdef __x86_64__
+	long ret;
+
+	/* The kernel reads *@a: the "memory" clobber keeps the stores. */
+	__asm__ volatile("syscall"
+			 : "=a" (ret)
+			 : "0" ((long)SYS_ioctl), "D" ((long)fd),
+			   "S" ((unsigned long)ETW_IOC_WRITE), "d" (a)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	return ioctl(fd, ETW_IOC_WRITE, a) ? -errno : 0;
+#endif
+}
+
 /* ETW_IOC_WRITE on the registration's file; @args lacks only the flags. */
 static __always_inline ULONG
 etw_prov_ioctl_write(const struct etw_prov_ref *ref,
 		     struct etw_write_args *args)
 {
+	long err;
+
 	args->size = sizeof(*args);
 	args->reg_id = ref->reg_id;
 	if (ref->desc_types)
 		args->flags |= ETW_WRITE_DESC_TYPES;
-	if (!ioctl(ref->fd, ETW_IOC_WRITE, args))
+	err = etw_write_ioctl(ref->fd, args);
+	if (!err)
 		return ERROR_SUCCESS;
-	return etw_write_error(-errno);
+	return etw_write_error(err);
 }
 
 /**
