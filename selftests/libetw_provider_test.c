@@ -747,39 +747,55 @@ static int hide_etw_files(int keep)
 	return n ? 0 : -1;
 }
 
-TEST_F(prov, enable_check_and_disabled_write_make_no_system_call)
+/*
+ * Register @guid in a child, hide its /dev/etw files but @keep and run
+ * @body there.  Return: @body's result, or -1 if the child did not get
+ * that far or did not exit.
+ */
+static int run_with_hidden_device(const GUID *guid, int keep,
+				  int (*body)(REGHANDLE h))
 {
-	EVENT_DESCRIPTOR on = { .Level = 4 }, off = { .Level = 5 };
-	WCHAR s[] = { 'x', 0 };
 	int status;
-	pid_t pid;
+	pid_t pid = fork();
 
-	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE,
-				4, 0, 0));
-	pid = fork();
-	ASSERT_LE(0, pid);
+	if (pid < 0)
+		return -1;
 	if (!pid) {
 		REGHANDLE h;
 
-		if (EventRegister(&self->guid, NULL, NULL, &h) ||
-		    hide_etw_files(self->c.fd))
-			_exit(1);
-		if (!EventEnabled(h, &on) || EventEnabled(h, &off))
-			_exit(2);
-		if (EventWrite(h, &off, 0, NULL) ||
-		    EventWriteString(h, 5, 0, s))
-			_exit(3);
-		/* The enabled path does make the one ioctl. */
-		_exit(EventWrite(h, &on, 0, NULL) == ERROR_INVALID_PARAMETER ?
-		      0 : 4);
+		if (EventRegister(guid, NULL, NULL, &h) || hide_etw_files(keep))
+			_exit(255);
+		_exit(body(h));
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 255)
+		return -1;
+	return WEXITSTATUS(status);
 }
 
-/* Keywords, like levels, are tested before the system call. */
-TEST_F(prov, keyword_filtered_write_makes_no_system_call)
+static int check_levels_without_device(REGHANDLE h)
+{
+	EVENT_DESCRIPTOR on = { .Level = 4 }, off = { .Level = 5 };
+	WCHAR s[] = { 'x', 0 };
+
+	if (!EventEnabled(h, &on) || EventEnabled(h, &off))
+		return 1;
+	if (EventWrite(h, &off, 0, NULL) || EventWriteString(h, 5, 0, s))
+		return 2;
+	/* The enabled path does make the one ioctl. */
+	return EventWrite(h, &on, 0, NULL) == ERROR_INVALID_PARAMETER ? 0 : 3;
+}
+
+TEST_F(prov, enable_check_and_disabled_write_make_no_system_call)
+{
+	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE,
+				4, 0, 0));
+	EXPECT_EQ(0, run_with_hidden_device(&self->guid, self->c.fd,
+					    check_levels_without_device));
+}
+
+/* Enabled with MatchAny 0x3 and MatchAll 0x1. */
+static int check_keywords_without_device(REGHANDLE h)
 {
 	static const struct {
 		ULONGLONG keyword;
@@ -790,35 +806,27 @@ TEST_F(prov, keyword_filtered_write_makes_no_system_call)
 		{ 0x2, false },		/* in MatchAny, lacks MatchAll */
 		{ 0x4, false },		/* not in MatchAny */
 	};
-	int status;
-	pid_t pid;
+	unsigned int i;
 
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EVENT_DESCRIPTOR d = { .Level = 4, .Keyword = cases[i].keyword };
+		/* Only the ioctl on a hidden file fails. */
+		ULONG want = cases[i].taken ? ERROR_INVALID_PARAMETER :
+					      ERROR_SUCCESS;
+
+		if (EventWrite(h, &d, 0, NULL) != want)
+			return 10 + i;
+	}
+	return 0;
+}
+
+/* Keywords, like levels, are tested before the system call. */
+TEST_F(prov, keyword_filtered_write_makes_no_system_call)
+{
 	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE,
 				4, 0x3, 0x1));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		unsigned int i;
-		REGHANDLE h;
-
-		if (EventRegister(&self->guid, NULL, NULL, &h) ||
-		    hide_etw_files(self->c.fd))
-			_exit(1);
-		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-			EVENT_DESCRIPTOR d = { .Level = 4,
-					       .Keyword = cases[i].keyword };
-			/* Only the ioctl on a hidden file fails. */
-			ULONG want = cases[i].taken ? ERROR_INVALID_PARAMETER :
-						      ERROR_SUCCESS;
-
-			if (EventWrite(h, &d, 0, NULL) != want)
-				_exit(10 + i);
-		}
-		_exit(0);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, run_with_hidden_device(&self->guid, self->c.fd,
+					    check_keywords_without_device));
 }
 
 /* --- EventSetInformation -------------------------------------------------- */
