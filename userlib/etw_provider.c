@@ -487,17 +487,24 @@ etw_prov_state_of(const struct etw_prov_ref *ref, struct etw_prov_state *st)
  * bits of MatchAll.
  */
 static __always_inline bool
+etw_state_passes(const struct etw_prov_state *st, UCHAR level,
+		 ULONGLONG keyword)
+{
+	if (level && level > st->level)
+		return false;
+	return !keyword || ((keyword & st->match_any) &&
+			    (keyword & st->match_all) == st->match_all);
+}
+
+/* The predicate over a consistent copy of @ref's state. */
+static __always_inline bool
 etw_prov_passes(const struct etw_prov_ref *ref, UCHAR level,
 		ULONGLONG keyword)
 {
 	struct etw_prov_state st;
 
-	if (!etw_prov_state_of(ref, &st))
-		return false;
-	if (level && level > st.level)
-		return false;
-	return !keyword || ((keyword & st.match_any) &&
-			    (keyword & st.match_all) == st.match_all);
+	return etw_prov_state_of(ref, &st) &&
+	       etw_state_passes(&st, level, keyword);
 }
 
 /**
@@ -519,27 +526,25 @@ bool etw_prov_state(const struct etw_prov_ref *ref, struct etw_prov_state *st)
  * The write path's check, which only spares the system call for an event
  * no session takes: the kernel filters every event again, per session.
  * So it reads the fields without the seq protocol.  A read that races an
- * update sees each field's old or new value, and each test below depends
- * on one field: an event both states take passes, one that only one of
- * them takes passes or not, as if written before or after the update.
- * An event neither takes may pass, at the cost of a system call.
+ * update sees each field's old or new value, and each test of the
+ * predicate depends on one field: an event both states take passes, one
+ * that only one of them takes passes or not, as if written before or
+ * after the update.  One neither takes may pass, at the cost of a
+ * system call.
  */
 static __always_inline bool
 etw_prov_may_take(const struct etw_prov_ref *ref, UCHAR level,
 		  ULONGLONG keyword)
 {
 	const struct etw_enable_state *es = ref->state;
-	uint64_t any, all;
+	struct etw_prov_state st;
 
 	if (!__atomic_load_n(&es->enabled, __ATOMIC_RELAXED))
 		return false;
-	if (level && level > __atomic_load_n(&es->level, __ATOMIC_RELAXED))
-		return false;
-	if (!keyword)
-		return true;
-	any = __atomic_load_n(&es->match_any, __ATOMIC_RELAXED);
-	all = __atomic_load_n(&es->match_all, __ATOMIC_RELAXED);
-	return (keyword & any) && (keyword & all) == all;
+	st.level = __atomic_load_n(&es->level, __ATOMIC_RELAXED);
+	st.match_any = __atomic_load_n(&es->match_any, __ATOMIC_RELAXED);
+	st.match_all = __atomic_load_n(&es->match_all, __ATOMIC_RELAXED);
+	return etw_state_passes(&st, level, keyword);
 }
 
 /* The write path's errors, as Windows documents them for EventWrite. */
