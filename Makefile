@@ -94,7 +94,7 @@ ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a
 # Selftests run in the VM and link libetw dynamically, as real programs do.
 selftests: $(SELFTESTS) $(BENCHES)
 
-selftests/%_bench: selftests/%_bench.c userlib/libetw.so
+selftests/%_bench: selftests/%_bench.c selftests/icount_marker.h userlib/libetw.so
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -Luserlib -letw -lpthread \
 		-Wl,-rpath,'$$ORIGIN/../userlib'
 

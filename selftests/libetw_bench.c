@@ -36,6 +36,8 @@
 #include "evntrace.h"
 #include "evntcons.h"
 
+#include "icount_marker.h"
+
 #define ROUNDS		5
 #define PAYLOAD_MAX	512
 #define PAYLOAD		64	/* of the events in the file */
@@ -103,13 +105,6 @@ static void measure_pair(struct bench *a, struct bench *b, unsigned long n)
 				side[i]->best = t;
 		}
 	}
-}
-
-/* The instruction icount-plugin.c looks for: nopl 0x4b4d5445(%rax). */
-static __attribute__((noinline)) void icount_marker(void)
-{
-	__asm__ volatile(".byte 0x0f, 0x1f, 0x80, 0x45, 0x54, 0x4d, 0x4b"
-			 ::: "memory");
 }
 
 /* Run @b between two markers, after a warm-up, and print @label. */

@@ -28,6 +28,8 @@
 #include <unistd.h>
 #include <linux/etw.h>
 
+#include "icount_marker.h"
+
 #define ROUNDS		5
 #define SESSIONS_MAX	8
 
@@ -71,13 +73,6 @@ static double measure(bench_fn fn, void *ctx, unsigned long n)
 			best = t;
 	}
 	return best;
-}
-
-/* The instruction icount-plugin.c looks for: nopl 0x4b4d5445(%rax). */
-static __attribute__((noinline)) void icount_marker(void)
-{
-	__asm__ volatile(".byte 0x0f, 0x1f, 0x80, 0x45, 0x54, 0x4d, 0x4b"
-			 ::: "memory");
 }
 
 /* Time @fn, or with --insns have its instructions counted. */
