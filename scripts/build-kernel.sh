@@ -6,10 +6,11 @@
 # from scripts/etw-bench.config), and print the build directory (KDIR).
 #
 # The build is cached in $ETW_CACHE (default ~/.cache/etw) under a key made
-# of the kernel version and a hash of the fragment and of this script, so it
-# is rebuilt only when one of those changes.  A build that did not finish
-# leaves no stamp and is redone.  Progress goes to stderr; stdout carries
-# only the path.
+# of the kernel version, a hash of the fragment and $recipe below (raise it
+# when a change here changes the kernel), so it is rebuilt only when one of
+# those changes.  A build that did not finish leaves no stamp and is redone.
+# The compiler's output goes to build.log in the cache directory, named on
+# failure; stderr gets one progress line; stdout carries only the path.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +29,8 @@ log() { echo "build-kernel: $*" >&2; }
 [ -r "$tarball" ] || { log "$tarball missing (run scripts/deps.sh)"; exit 1; }
 
 version=$(dpkg-query -W -f '${Version}' linux-source-6.12)
-hash=$(cat "$fragment" "$0" | sha256sum | cut -c1-12)
+recipe=2
+hash=$( (cat "$fragment"; echo "recipe $recipe") | sha256sum | cut -c1-12)
 dir=$cache/kernel/$version-$flavour$hash
 mkdir -p "$dir"
 
@@ -41,9 +43,17 @@ if [ -e "$dir/.complete" ]; then
 fi
 
 start=$(date +%s)
-log "building kernel $version (config $hash) in $dir, -j$jobs"
+buildlog=$dir/build.log
+log "one-time build of the ${flavour}test kernel $version (config $hash):"
+log "about 5-10 minutes on 2 cores; output in $buildlog"
 rm -rf "$dir/src" "$dir/build"
 mkdir -p "$dir/src" "$dir/build"
+exec 3>&2 2>"$buildlog"
+failed() {
+	echo "build-kernel: failed; the last lines of $buildlog:" >&3
+	tail -n 30 "$buildlog" >&3
+}
+trap failed ERR
 tar -xJf "$tarball" -C "$dir/src" --strip-components=1
 
 make -s -C "$dir/src" O="$dir/build" tinyconfig >&2
@@ -66,10 +76,18 @@ while IFS= read -r line; do
 		fi ;;
 	esac
 done < "$fragment"
-[ $missing = 0 ] || { log "the fragment does not apply; fix scripts/etw-test.config"; exit 1; }
+if [ $missing != 0 ]; then
+	trap - ERR
+	echo "build-kernel: the fragment does not apply; fix $fragment" >&3
+	grep '^build-kernel: option' "$buildlog" >&3
+	exit 1
+fi
 
+echo "build-kernel: compiling (started $(date +%H:%M:%S))" >&3
 make -s -C "$dir/src" O="$dir/build" -j"$jobs" bzImage modules >&2
 make -s -C "$dir/src" O="$dir/build" modules_prepare >&2
+trap - ERR
+exec 2>&3 3>&-
 
 touch "$dir/.complete"
 log "done in $(($(date +%s) - start)) s"
