@@ -1,0 +1,998 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What an unprivileged user, a container or a failed allocation must not
+ * be able to do to etw.ko: each test reproduces one defect an outside
+ * review found (issue 12) and checks the fixed behaviour.  Kernel reports
+ * (KASAN, lockdep, warnings) fail the run through the console-log scan.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <grp.h>
+
+#include "kselftest_harness.h"
+#include "etw_raw.h"
+
+#define CONTROL_GID	"/sys/module/etw/parameters/control_gid"
+#define USER_UID	1000	/* the VM's user "etw" */
+#define CONTROL_GROUP	1001	/* the VM's group "etwctl" */
+#define EXEC_WRITER_ENV	"ETW_SECURITY_EXEC_WRITER"
+#define TRAIT_GROUP	1
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -EIO;
+}
+
+/* Wait for @pid; its exit status, or -1 when it did not exit normally. */
+static int wait_exit(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Become uid/gid 1000; dumpable again, so that /proc/self stays ours. */
+static int drop_to_user(void)
+{
+	if (setgroups(0, NULL) || setresgid(USER_UID, USER_UID, USER_UID) ||
+	    setresuid(USER_UID, USER_UID, USER_UID))
+		return -1;
+	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+/* --- passing a file descriptor between processes ------------------------ */
+
+static int send_fd(int sock, int fd)
+{
+	char data = 0, cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf,
+			      .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char data, cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf,
+			      .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+/* --- fault injection ---------------------------------------------------- */
+
+/* Make fail-nth reach GFP_KERNEL allocations and usercopies, quietly. */
+static int fault_setup(void)
+{
+	static const char *const knobs[][2] = {
+		{ "/sys/kernel/debug/failslab/ignore-gfp-wait", "N" },
+		{ "/sys/kernel/debug/failslab/verbose", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N" },
+		{ "/sys/kernel/debug/fail_page_alloc/min-order", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/verbose", "0" },
+		{ "/sys/kernel/debug/fail_usercopy/verbose", "0" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		if (write_file(knobs[i][0], knobs[i][1]))
+			return -1;
+	return 0;
+}
+
+/*
+ * /proc/thread-self/fail-nth, opened once: between arming and reading it
+ * back, only the system call under test runs.
+ */
+static int fault_open(void)
+{
+	return open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+}
+
+/* Make the @nth fault site of this thread's next system calls fail. */
+static int fault_arm(int fd, int nth)
+{
+	char v[16];
+	int n = snprintf(v, sizeof(v), "%d", nth);
+
+	return pwrite(fd, v, n, 0) == n ? 0 : -1;
+}
+
+/* Disarm; true when the armed fault was injected (fail-nth reads 0). */
+static bool fault_fired(int fd)
+{
+	char v[16] = "";
+	bool fired = pread(fd, v, sizeof(v) - 1, 0) > 0 && atoi(v) == 0;
+
+	return pwrite(fd, "0", 1, 0) == 1 && fired;
+}
+
+/* --- the exec'd program of the execve test ------------------------------- */
+
+/*
+ * Runs instead of the tests when the environment says so: the program
+ * image a process execs into.  It registers the GUID it is given on a
+ * fresh /dev/etw file, as any program would, and writes one event.
+ */
+__attribute__((constructor)) static void exec_writer(void)
+{
+	const char *v = getenv(EXEC_WRITER_ENV);
+	struct etw_guid g;
+	__u32 reg;
+	int fd;
+
+	if (!v)
+		return;
+	if (sscanf(v, "%x", &g.data1) != 1)
+		_exit(2);
+	g = raw_guid(g.data1, 0);
+	/* raw_guid() mixes in getpid(): the same process, the same GUID. */
+	fd = etw_open();
+	if (fd < 0 || raw_register(fd, &g, 0, 0, &reg, NULL))
+		_exit(3);
+	_exit(raw_write(fd, reg, 1, 4, 0) ? 4 : 0);
+}
+
+/* Tests that run long under TCG get a fixture, for a longer timeout. */
+FIXTURE(slow) {};
+FIXTURE_SETUP(slow) {}
+FIXTURE_TEARDOWN(slow) {}
+
+/* --- 1. SET_DISALLOW racing STOP ----------------------------------------- */
+
+struct disallow_race {
+	int fd;
+	volatile __u32 id;
+	volatile bool stop;
+	long bad;
+};
+
+static void *disallow_thread(void *arg)
+{
+	struct disallow_race *r = arg;
+	struct etw_guid g = raw_guid(0x5ec1, 1);
+	struct etw_disallow_args d = { .size = sizeof(d), .count = 1,
+				       .guids_ptr = (uintptr_t)&g };
+
+	while (!r->stop) {
+		int ret;
+
+		d.logger_id = r->id;
+		ret = etw_ioctl(r->fd, ETW_IOC_SET_DISALLOW, &d);
+		if (ret && ret != -ENOENT)
+			r->bad++;
+	}
+	return NULL;
+}
+
+/*
+ * A private session stops while another thread sets its disallow list: the
+ * list must be freed once (KASAN reported a double free here).
+ */
+TEST_F_TIMEOUT(slow, disallow_races_stop, 300)
+{
+	struct disallow_race r = { .fd = etw_open() };
+	pthread_t t;
+	int i;
+
+	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(0, pthread_create(&t, NULL, disallow_thread, &r));
+	for (i = 0; i < 500; i++) {
+		__u32 id;
+
+		ASSERT_EQ(0, raw_start(r.fd, "race", ETW_MODE_PRIVATE, 4, 0, &id));
+		r.id = id;
+		ASSERT_EQ(0, raw_session_op(r.fd, ETW_IOC_STOP, id, NULL));
+	}
+	r.stop = true;
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, r.bad);
+	close(r.fd);
+}
+
+/* --- 2. control_gid and user namespaces ---------------------------------- */
+
+/* In a child: start (and stop) a global session; its errno. */
+static int try_global_start(void)
+{
+	int fd = etw_open(), ret;
+	__u32 id;
+
+	if (fd < 0)
+		return 100;
+	ret = raw_start(fd, "gid", ETW_MODE_REAL_TIME, 4, 0, &id);
+	if (!ret)
+		raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+	return -ret;
+}
+
+/* A member of the control group, in the initial user namespace. */
+static int start_as_member(void)
+{
+	gid_t g = CONTROL_GROUP;
+	pid_t pid = fork();
+
+	if (!pid) {
+		if (setgroups(1, &g) || setresgid(USER_UID, USER_UID, USER_UID) ||
+		    setresuid(USER_UID, USER_UID, USER_UID))
+			_exit(101);
+		_exit(try_global_start());
+	}
+	return wait_exit(pid);
+}
+
+/* A user who maps the control group onto their own gid in a new userns. */
+static int start_from_own_userns(void)
+{
+	char map[64];
+	pid_t pid = fork();
+
+	if (!pid) {
+		if (drop_to_user() || unshare(CLONE_NEWUSER))
+			_exit(101);
+		snprintf(map, sizeof(map), "0 %d 1", USER_UID);
+		if (write_file("/proc/self/uid_map", map) ||
+		    write_file("/proc/self/setgroups", "deny"))
+			_exit(102);
+		snprintf(map, sizeof(map), "%d %d 1", CONTROL_GROUP, USER_UID);
+		if (write_file("/proc/self/gid_map", map) ||
+		    setresgid(CONTROL_GROUP, CONTROL_GROUP, CONTROL_GROUP))
+			_exit(103);
+		_exit(try_global_start());
+	}
+	return wait_exit(pid);
+}
+
+TEST(control_gid_not_from_user_namespace)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", CONTROL_GROUP);
+	ASSERT_EQ(0, write_file(CONTROL_GID, v));
+	/* The group works for its real members... */
+	EXPECT_EQ(0, start_as_member());
+	/* ...and not for a gid mapped onto it from an owned namespace. */
+	EXPECT_EQ(EPERM, start_from_own_userns());
+	write_file(CONTROL_GID, "-1");
+}
+
+/* Private sessions need no privilege, also inside a user namespace. */
+TEST(private_session_in_user_namespace)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		char map[64];
+		int fd;
+		__u32 id;
+
+		if (drop_to_user() || unshare(CLONE_NEWUSER))
+			_exit(101);
+		snprintf(map, sizeof(map), "0 %d 1", USER_UID);
+		if (write_file("/proc/self/uid_map", map))
+			_exit(102);
+		fd = etw_open();
+		if (fd < 0 || raw_start(fd, "userns", ETW_MODE_PRIVATE, 4, 0, &id))
+			_exit(103);
+		_exit(-raw_session_op(fd, ETW_IOC_STOP, id, NULL));
+	}
+	EXPECT_EQ(0, wait_exit(pid));
+}
+
+/* --- 4. private sessions end at execve ----------------------------------- */
+
+/*
+ * A child starts a private session on a file it keeps across exec, hands
+ * the session's consumer to the test, and then either writes an event
+ * itself (@exec false: the positive control) or execs a program that
+ * registers the same GUID and writes (@exec true).  Returns how many of
+ * the GUID's events the consumer read, or -1.
+ */
+static long events_seen_by_private_session(bool exec)
+{
+	struct raw_seen seen = { 0 };
+	int sv[2], cfd;
+	long n;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		/* No O_CLOEXEC: the file and its session survive exec. */
+		int fd = open(ETW_DEV, O_RDWR);
+		struct etw_guid g = raw_guid(0xe8ec, 0);
+		char env[32];
+		__u32 id, reg;
+
+		if (fd < 0 || raw_start(fd, "exec", ETW_MODE_PRIVATE, 4, 0, &id) ||
+		    raw_enable(fd, id, &g, 0, 0, 0))
+			_exit(101);
+		cfd = raw_consumer(fd, id);
+		if (cfd < 0 || send_fd(sv[1], cfd))
+			_exit(102);
+		close(cfd);
+		if (!exec) {
+			if (raw_register(fd, &g, 0, 0, &reg, NULL) ||
+			    raw_write(fd, reg, 1, 4, 0))
+				_exit(103);
+			_exit(0);
+		}
+		snprintf(env, sizeof(env), "%x", g.data1);
+		setenv(EXEC_WRITER_ENV, env, 1);
+		execl("/proc/self/exe", "security_test", NULL);
+		_exit(104);
+	}
+	close(sv[1]);
+	cfd = recv_fd(sv[0]);
+	close(sv[0]);
+	if (wait_exit(pid) != 0 || cfd < 0)
+		return -1;
+	/* The child is gone: its session stopped; read to end of file. */
+	seen.guid = raw_guid(0xe8ec, 0);
+	seen.guid.data2 = (__u16)pid;
+	seen.guid.data4[7] = (__u8)(pid >> 16);
+	n = raw_drain(cfd, 4096, raw_seen_fn, &seen);
+	close(cfd);
+	return n < 0 ? -1 : seen.n;
+}
+
+TEST(private_session_ends_at_exec)
+{
+	EXPECT_EQ(1, events_seen_by_private_session(false));
+	EXPECT_EQ(0, events_seen_by_private_session(true));
+}
+
+/* --- 6 and 7. unprivileged enables and global enables -------------------- */
+
+struct global_fixture {
+	int fd;
+	int cfd;
+	__u32 id;
+	__u32 buf_bytes;
+};
+
+static int global_start(struct global_fixture *gs, const char *name)
+{
+	struct etw_session_args a;
+	int ret;
+
+	gs->fd = etw_open();
+	if (gs->fd < 0)
+		return -errno;
+	ret = raw_start(gs->fd, name, ETW_MODE_REAL_TIME, 4, 0, &gs->id);
+	if (ret)
+		return ret;
+	ret = raw_session_op(gs->fd, ETW_IOC_QUERY, gs->id, &a);
+	gs->buf_bytes = a.config.buffer_kb * 1024;
+	gs->cfd = raw_consumer(gs->fd, gs->id);
+	return ret ?: (gs->cfd < 0 ? gs->cfd : 0);
+}
+
+static void global_stop(struct global_fixture *gs)
+{
+	raw_session_op(gs->fd, ETW_IOC_STOP, gs->id, NULL);
+	close(gs->cfd);
+	close(gs->fd);
+}
+
+/* Events of @g that one write by a fresh manifest registration delivers. */
+static long global_receives(struct global_fixture *gs,
+			    const struct etw_guid *g)
+{
+	struct raw_seen seen = { .guid = *g };
+	int fd = etw_open();
+	__u32 reg;
+	long ret = -1;
+
+	if (fd >= 0 && !raw_register(fd, g, 0, 0, &reg, NULL) &&
+	    !raw_write(fd, reg, 1, 4, 0x1) &&
+	    !raw_flush_seen(gs->fd, gs->id, gs->cfd, gs->buf_bytes, &seen))
+		ret = seen.n;
+	close(fd);
+	return ret;
+}
+
+/*
+ * As uid 1000: register @g classic, start a private session and enable
+ * @g from it, then exit (ending both).
+ */
+static int unpriv_classic_enable(const struct etw_guid *g)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		int fd;
+		__u32 id, reg;
+
+		if (drop_to_user())
+			_exit(101);
+		fd = etw_open();
+		if (fd < 0 || raw_register(fd, g, ETW_REGISTER_CLASSIC, 0, &reg,
+					   NULL))
+			_exit(102);
+		if (raw_start(fd, "classic", ETW_MODE_PRIVATE, 4, 0, &id))
+			_exit(103);
+		_exit(-raw_enable(fd, id, g, 0, 0x1, 0));
+	}
+	return wait_exit(pid);
+}
+
+TEST(classic_private_enable_keeps_global_enable)
+{
+	struct global_fixture gs;
+	struct etw_guid g = raw_guid(0xc1a5, 0);
+
+	ASSERT_EQ(0, global_start(&gs, "classic-global"));
+	ASSERT_EQ(0, raw_enable(gs.fd, gs.id, &g, 0, 0x1, 0));
+	ASSERT_EQ(1, global_receives(&gs, &g));
+	EXPECT_EQ(0, unpriv_classic_enable(&g));
+	EXPECT_EQ(1, global_receives(&gs, &g));
+	global_stop(&gs);
+}
+
+/*
+ * In a child: four private sessions enabling @g; posts on @ready[1], then
+ * holds them until @hold[1] is closed.
+ */
+static pid_t four_private_enables(const struct etw_guid *g, const int *ready,
+				  const int *hold)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		int fd = etw_open(), i;
+		__u32 id;
+
+		close(ready[0]);
+		close(hold[1]);
+		for (i = 0; i < ETW_MAX_PRIVATE_SESSIONS; i++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "slot%d", i);
+			if (fd < 0 || raw_start(fd, name, ETW_MODE_PRIVATE, 4, 0,
+						&id) ||
+			    raw_enable(fd, id, g, 0, 0, 0))
+				_exit(101);
+		}
+		raw_post_byte(ready[1]);
+		raw_wait_byte(hold[0]);
+		_exit(0);
+	}
+	return pid;
+}
+
+TEST(private_enables_leave_global_slots)
+{
+	struct etw_guid g = raw_guid(0x5107, 0);
+	int ready[2], hold[2], fd = etw_open(), i;
+	__u32 ids[ETW_MAX_SESSIONS_PER_PROVIDER];
+	pid_t kids[2];
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(hold));
+	for (i = 0; i < 2; i++)
+		kids[i] = four_private_enables(&g, ready, hold);
+	for (i = 0; i < 2; i++)
+		ASSERT_TRUE(raw_wait_byte(ready[0]));
+	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "slots%d", i);
+		ASSERT_EQ(0, raw_start(fd, name, ETW_MODE_REAL_TIME, 4, 0,
+				       &ids[i]));
+		EXPECT_EQ(0, raw_enable(fd, ids[i], &g, 0, 0, 0));
+	}
+	close(hold[1]);
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(0, wait_exit(kids[i]));
+	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++)
+		raw_session_op(fd, ETW_IOC_STOP, ids[i], NULL);
+	close(fd);
+}
+
+TEST_F_TIMEOUT(slow, private_session_enable_limit, 300)
+{
+	int fd = etw_open();
+	__u32 id, i;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_start(fd, "many", ETW_MODE_PRIVATE, 4, 0, &id));
+	for (i = 0; i < 1024; i++) {
+		struct etw_guid g = raw_guid(0x3a11, (__u16)i);
+
+		ASSERT_EQ(0, raw_enable(fd, id, &g, 0, 0, 0));
+	}
+	{
+		struct etw_guid g = raw_guid(0x3a11, 1024);
+
+		EXPECT_EQ(-EDQUOT, raw_enable(fd, id, &g, 0, 0, 0));
+	}
+	close(fd);
+}
+
+/* --- 8. notifications reach only what an enable reaches ------------------ */
+
+static int notifications_waiting(int fd)
+{
+	struct etw_notification n[4];
+	ssize_t r;
+	int count = 0;
+
+	while ((r = read(fd, n, sizeof(n))) > 0) {
+		const char *p = (const char *)n;
+
+		while (p < (const char *)n + r) {
+			count++;
+			p += ((const struct etw_notification *)p)->size;
+		}
+	}
+	return count;
+}
+
+TEST(private_enable_notifies_only_its_process)
+{
+	struct etw_guid g = raw_guid(0x7e11, 0);
+	int fd = open(ETW_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	int ready[2], go[2], result[2];
+	__u32 id, reg;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(result));
+	pid = fork();
+	if (!pid) {
+		int cfd = open(ETW_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		char n;
+		__u32 creg;
+
+		if (cfd < 0 || raw_register(cfd, &g, 0, 0, &creg, NULL))
+			_exit(101);
+		raw_post_byte(ready[1]);
+		raw_wait_byte(go[0]);
+		n = (char)notifications_waiting(cfd);
+		_exit(write(result[1], &n, 1) == 1 ? 0 : 102);
+	}
+	ASSERT_TRUE(raw_wait_byte(ready[0]));
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_start(fd, "notify", ETW_MODE_PRIVATE, 4, 0, &id));
+	ASSERT_EQ(0, raw_enable(fd, id, &g, 4, 0x3, 0));
+	/* The enabling process's registration is told... */
+	EXPECT_EQ(1, notifications_waiting(fd));
+	/* ...an identical enable again changes nothing and says nothing... */
+	ASSERT_EQ(0, raw_enable(fd, id, &g, 4, 0x3, 0));
+	EXPECT_EQ(0, notifications_waiting(fd));
+	/* ...a capture-state request reaches it... */
+	ASSERT_EQ(0, raw_control(fd, id, &g, ETW_CONTROL_CAPTURE_STATE, 0));
+	EXPECT_EQ(1, notifications_waiting(fd));
+	raw_post_byte(go[1]);
+	/* ...and another process's registration of the GUID hears nothing. */
+	{
+		char n = -1;
+
+		EXPECT_EQ(1, read(result[0], &n, 1));
+		EXPECT_EQ(0, n);
+	}
+	EXPECT_EQ(0, wait_exit(pid));
+	close(fd);
+}
+
+/* A full queue keeps each registration's newest state. */
+TEST_F_TIMEOUT(slow, full_notification_queue_keeps_newest_state, 300)
+{
+	struct global_fixture gs;
+	struct etw_guid g = raw_guid(0xf011, 0);
+	int fd = open(ETW_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC), i;
+	struct etw_notification n, last = { 0 };
+	int count = 0;
+	__u32 reg;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, global_start(&gs, "full-queue"));
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	/* 5002 state changes, none read: more than the queue holds. */
+	for (i = 0; i < 5002; i++)
+		ASSERT_EQ(0, raw_enable(gs.fd, gs.id, &g, 1 + i % 5, 0, 0));
+	while (read(fd, &n, sizeof(n)) == sizeof(n)) {
+		last = n;
+		count++;
+	}
+	EXPECT_EQ(4096, count);
+	EXPECT_EQ(ETW_CONTROL_ENABLE, last.control_code);
+	EXPECT_EQ(1 + 5001 % 5, last.level);
+	global_stop(&gs);
+	close(fd);
+}
+
+/* --- 9. concurrent reads of one consumer --------------------------------- */
+
+struct reader {
+	int cfd;
+	__u32 buf_bytes;
+	__u64 seqs[64];
+	int n;
+};
+
+static void *reader_thread(void *arg)
+{
+	struct reader *r = arg;
+	char *buf = malloc(r->buf_bytes);
+
+	while (buf && r->n < 64 && read(r->cfd, buf, r->buf_bytes) ==
+	       (ssize_t)r->buf_bytes)
+		r->seqs[r->n++] = ((struct etw_buffer_header *)buf)->sequence_number;
+	free(buf);
+	return NULL;
+}
+
+TEST(concurrent_consumer_reads_take_each_buffer_once)
+{
+	struct reader r[2];
+	struct global_fixture gs;
+	struct etw_session_args a;
+	struct etw_guid g = raw_guid(0xc0c0, 0);
+	__u64 seqs[128];
+	pthread_t t[2];
+	int fd = etw_open(), i, j, n = 0;
+	__u32 reg;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, global_start(&gs, "two-readers"));
+	ASSERT_EQ(0, raw_enable(gs.fd, gs.id, &g, 0, 0, 0));
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	/* Several buffers' worth (4 KiB buffers, 88-byte records). */
+	for (i = 0; i < 400; i++)
+		ASSERT_EQ(0, raw_write(fd, reg, 1, 4, 0));
+	ASSERT_EQ(0, raw_session_op(gs.fd, ETW_IOC_FLUSH, gs.id, &a));
+	for (i = 0; i < 2; i++) {
+		r[i] = (struct reader){ .cfd = gs.cfd, .buf_bytes = gs.buf_bytes };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, reader_thread, &r[i]));
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	EXPECT_LT(1, a.stats.buffers_written);
+	EXPECT_EQ(a.stats.buffers_written, (__u64)(r[0].n + r[1].n));
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < r[i].n; j++)
+			seqs[n++] = r[i].seqs[j];
+	/* Every buffer read once: no sequence number twice. */
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			EXPECT_NE(seqs[i], seqs[j]);
+	global_stop(&gs);
+	close(fd);
+}
+
+/* --- 12. many small buffers ---------------------------------------------- */
+
+TEST(start_bounds_buffer_count)
+{
+	struct etw_session_args a;
+	int fd = etw_open();
+	__u32 id;
+
+	ASSERT_LE(0, fd);
+	/* 4 KiB buffers up to 256 MiB would be 65536: capped, no warning. */
+	ASSERT_EQ(0, raw_start(fd, "small-buffers", ETW_MODE_REAL_TIME, 4,
+			       65536, &id));
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_QUERY, id, &a));
+	EXPECT_EQ(ETW_MAX_BUFFERS, a.config.max_buffers);
+	raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+
+	raw_session_init(&a, 0);
+	snprintf(a.name, sizeof(a.name), "too-many-%d", getpid());
+	a.config.buffer_kb = 4;
+	a.config.min_buffers = ETW_MAX_BUFFERS + 1;
+	a.config.mode = ETW_MODE_REAL_TIME;
+	EXPECT_EQ(-EINVAL, etw_ioctl(fd, ETW_IOC_START, &a));
+	close(fd);
+}
+
+/* --- 13. PID namespaces -------------------------------------------------- */
+
+/* The pid LIST_PROVIDERS gave for @g, or -1 when it is not listed. */
+static long provider_pid(const struct etw_provider_info *info, __u32 n,
+			 const struct etw_guid *g)
+{
+	__u32 i;
+
+	for (i = 0; i < n && i < 64; i++)
+		if (raw_guid_eq(&info[i].guid, g))
+			return info[i].pid;
+	return -1;
+}
+
+/*
+ * In a new PID namespace, as its init (pid 1): the PID filter names the
+ * process as the controller sees it, QUERY and LIST_PROVIDERS report pids
+ * in the caller's namespace, and a private session's records carry them.
+ */
+static int pidns_checks(void)
+{
+	struct etw_guid g = raw_guid(0x9105, 0);
+	struct etw_provider_info info[64];
+	struct etw_list_providers_args l = { .size = sizeof(l), .count = 64,
+					     .info_ptr = (uintptr_t)info };
+	struct raw_seen seen = { .guid = g };
+	struct etw_session_args a;
+	struct etw_enable_args e;
+	__u32 pid = getpid(), id, pid_id, reg;
+	int fd = etw_open(), cfd;
+
+	if (pid != 1 || fd < 0)
+		return 101;
+	if (raw_register(fd, &g, 0, 0, &reg, NULL))
+		return 102;
+	/* A global session filtering on this process's own pid number. */
+	if (raw_start(fd, "pidns", ETW_MODE_REAL_TIME, 4, 0, &pid_id))
+		return 103;
+	raw_enable_init(&e, pid_id, &g, 0, 0, 0);
+	e.pid_count = 1;
+	e.pids_ptr = (uintptr_t)&pid;
+	if (etw_ioctl(fd, ETW_IOC_ENABLE, &e))
+		return 104;
+	cfd = raw_consumer(fd, pid_id);
+	if (cfd < 0 || raw_write(fd, reg, 1, 4, 0) ||
+	    raw_flush_seen(fd, pid_id, cfd, 4096, &seen))
+		return 105;
+	if (seen.n != 1)
+		return 106;
+	raw_session_op(fd, ETW_IOC_STOP, pid_id, NULL);
+	close(cfd);
+	if (etw_ioctl(fd, ETW_IOC_LIST_PROVIDERS, &l) ||
+	    provider_pid(info, l.count, &g) != 1)
+		return 107;
+	if (raw_start(fd, "pidns-private", ETW_MODE_PRIVATE, 4, 0, &id) ||
+	    raw_session_op(fd, ETW_IOC_QUERY, id, &a) || a.owner_pid != 1)
+		return 108;
+	seen.pid = 1;
+	if (raw_enable(fd, id, &g, 0, 0, 0) || raw_write(fd, reg, 1, 4, 0))
+		return 109;
+	cfd = raw_consumer(fd, id);
+	if (cfd < 0 || raw_flush_seen(fd, id, cfd, 4096, &seen) || seen.n != 1)
+		return 110;
+	return 0;
+}
+
+TEST(pid_namespace_views)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		pid_t inner;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(100);
+		inner = fork();
+		if (!inner)
+			_exit(pidns_checks());
+		_exit(wait_exit(inner));
+	}
+	EXPECT_EQ(0, wait_exit(pid));
+}
+
+/* --- 15. name probing ---------------------------------------------------- */
+
+TEST(unprivileged_cannot_probe_global_names)
+{
+	struct global_fixture gs;
+	pid_t pid;
+
+	ASSERT_EQ(0, global_start(&gs, "probe"));
+	pid = fork();
+	if (!pid) {
+		struct etw_session_args a;
+		int fd, exists, missing, id_exists, id_missing;
+
+		if (drop_to_user())
+			_exit(101);
+		fd = etw_open();
+		raw_session_init(&a, 0);
+		snprintf(a.name, sizeof(a.name), "probe-%d", getppid());
+		exists = etw_ioctl(fd, ETW_IOC_QUERY, &a);
+		raw_session_init(&a, 0);
+		snprintf(a.name, sizeof(a.name), "no-such-%d", getppid());
+		missing = etw_ioctl(fd, ETW_IOC_QUERY, &a);
+		id_exists = raw_session_op(fd, ETW_IOC_QUERY, gs.id, NULL);
+		id_missing = raw_session_op(fd, ETW_IOC_QUERY,
+					    gs.id == 64 ? 63 : 64, NULL);
+		_exit(exists == -EPERM && missing == -EPERM &&
+		      id_exists == -EPERM && id_missing == -EPERM ? 0 : 102);
+	}
+	EXPECT_EQ(0, wait_exit(pid));
+	global_stop(&gs);
+}
+
+/* --- 3, 5 and 14. failed allocations change nothing ---------------------- */
+
+static __u16 group_traits(__u8 *buf, const struct etw_guid *group)
+{
+	static const char name[] = "Faulty";
+	__u16 len = 2 + sizeof(name);
+
+	memcpy(buf + 2, name, sizeof(name));
+	buf[len] = 3 + sizeof(*group);
+	buf[len + 1] = 0;
+	buf[len + 2] = TRAIT_GROUP;
+	memcpy(buf + len + 3, group, sizeof(*group));
+	len += 3 + sizeof(*group);
+	buf[0] = len & 0xff;
+	buf[1] = len >> 8;
+	return len;
+}
+
+/* The length of @g's provider name as LIST_PROVIDERS shows it, or -1. */
+static int provider_name_len(int fd, const struct etw_guid *g)
+{
+	struct etw_provider_info info[64];
+	struct etw_list_providers_args l = { .size = sizeof(l), .count = 64,
+					     .info_ptr = (uintptr_t)info };
+	__u32 i;
+
+	if (etw_ioctl(fd, ETW_IOC_LIST_PROVIDERS, &l))
+		return -1;
+	for (i = 0; i < l.count && i < 64; i++)
+		if (raw_guid_eq(&info[i].guid, g))
+			return strnlen(info[i].name, sizeof(info[i].name));
+	return -1;
+}
+
+/*
+ * SET_TRAITS joining an enabled group, failed at every allocation and
+ * copy in turn (a fresh registration each time): a failure leaves the
+ * registration outside the group and disabled; where a failed step was
+ * optional the call succeeds whole.  Once it succeeds, events flow and the
+ * blob is still valid (one freed on the error path shows in KASAN on
+ * write).
+ */
+TEST_F_TIMEOUT(slow, set_traits_fails_cleanly, 300)
+{
+	struct etw_guid grp = raw_guid(0x6f00, 0), g = raw_guid(0x6f00, 1);
+	struct global_fixture gs;
+	struct raw_seen seen = { .guid = g };
+	struct etw_enable_state *map;
+	__u8 blob[64];
+	__u16 len = group_traits(blob, &grp);
+	int fd = etw_open(), nth, ret = -1, fail = fault_open(), failures = 0;
+	__u32 reg, index;
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, fail);
+	ASSERT_EQ(0, fault_setup());
+	ASSERT_EQ(0, global_start(&gs, "traits-fault"));
+	ASSERT_EQ(0, raw_control(gs.fd, gs.id, &grp, ETW_CONTROL_ENABLE,
+				 ETW_ENABLE_PROVIDER_GROUP));
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, ETW_MMAP_ENABLE);
+	ASSERT_NE(MAP_FAILED, map);
+	for (nth = 1; nth < 200; nth++) {
+		struct etw_traits_args t = { .size = sizeof(t),
+					     .traits_ptr = (uintptr_t)blob,
+					     .traits_len = len };
+		bool fired;
+
+		ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, &index));
+		t.reg_id = reg;
+		ASSERT_EQ(0, fault_arm(fail, nth));
+		ret = etw_ioctl(fd, ETW_IOC_SET_TRAITS, &t);
+		fired = fault_fired(fail);
+		if (!fired)
+			break;
+		if (ret) {
+			failures++;
+			ASSERT_TRUE(ret == -ENOMEM || ret == -EFAULT) {
+				TH_LOG("fault site %d: %d", nth, ret);
+			}
+			EXPECT_EQ(0, map[index].enabled);
+			/* Nothing published: no name, no group. */
+			EXPECT_EQ(0, provider_name_len(fd, &g));
+		} else {
+			EXPECT_EQ(1, map[index].enabled);
+		}
+		ASSERT_EQ(0, raw_unregister(fd, reg));
+	}
+	ASSERT_EQ(0, ret);
+	TH_LOG("%d fault sites, %d failed the call", nth - 1, failures);
+	EXPECT_LT(1, failures);
+	EXPECT_EQ(1, map[index].enabled);
+	ASSERT_EQ(0, raw_write(fd, reg, 1, 4, 0));
+	ASSERT_EQ(0, raw_flush_seen(gs.fd, gs.id, gs.cfd, gs.buf_bytes, &seen));
+	EXPECT_EQ(1, seen.n);
+	EXPECT_EQ(0, raw_unregister(fd, reg));
+	munmap(map, 4096);
+	global_stop(&gs);
+	close(fail);
+	close(fd);
+}
+
+/*
+ * REGISTER of an enabled GUID, failed at every step in turn: a failure
+ * leaves no enable-area entry set and no registration listed.
+ */
+TEST_F_TIMEOUT(slow, register_fails_cleanly, 300)
+{
+	struct etw_guid g = raw_guid(0x6f01, 0);
+	struct etw_provider_info info[64];
+	struct etw_list_providers_args l = { .size = sizeof(l) };
+	struct global_fixture gs;
+	struct etw_enable_state *map;
+	int fd = etw_open(), nth, ret = -1, fail = fault_open(), failures = 0;
+	__u32 reg = 0, index = 0;
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, fail);
+	ASSERT_EQ(0, fault_setup());
+	ASSERT_EQ(0, global_start(&gs, "register-fault"));
+	ASSERT_EQ(0, raw_enable(gs.fd, gs.id, &g, 0, 0, 0));
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, ETW_MMAP_ENABLE);
+	ASSERT_NE(MAP_FAILED, map);
+	for (nth = 1; nth < 200; nth++) {
+		bool fired;
+
+		ASSERT_EQ(0, fault_arm(fail, nth));
+		ret = raw_register(fd, &g, 0, 0, &reg, &index);
+		fired = fault_fired(fail);
+		if (!fired)
+			break;
+		if (!ret) {
+			EXPECT_EQ(1, map[index].enabled);
+			ASSERT_EQ(0, raw_unregister(fd, reg));
+			continue;
+		}
+		failures++;
+		ASSERT_TRUE(ret == -ENOMEM || ret == -EFAULT) {
+			TH_LOG("fault site %d: %d", nth, ret);
+		}
+		/* Registration ids are handed out lowest first: index 0. */
+		EXPECT_EQ(0, map[0].enabled);
+		l.count = 64;
+		l.info_ptr = (uintptr_t)info;
+		ASSERT_EQ(0, etw_ioctl(fd, ETW_IOC_LIST_PROVIDERS, &l));
+		EXPECT_EQ(-1, provider_pid(info, l.count, &g));
+	}
+	ASSERT_EQ(0, ret);
+	TH_LOG("%d fault sites, %d failed the call", nth - 1, failures);
+	EXPECT_LT(1, failures);
+	EXPECT_EQ(0, index);
+	EXPECT_EQ(1, map[0].enabled);
+	munmap(map, 4096);
+	global_stop(&gs);
+	close(fail);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
