@@ -54,7 +54,7 @@ static void etw_buffer_chunk_free(struct etw_buffer_chunk *c)
 
 	for (i = 0; i < c->count; i++)
 		kvfree(c->bufs[i].data);
-	kfree(c);
+	kvfree(c);
 }
 
 static struct etw_buffer_chunk *etw_buffer_chunk_alloc(u32 count, u32 bytes)
@@ -62,7 +62,8 @@ static struct etw_buffer_chunk *etw_buffer_chunk_alloc(u32 count, u32 bytes)
 	struct etw_buffer_chunk *c;
 	u32 i;
 
-	c = kzalloc(struct_size(c, bufs, count), GFP_KERNEL_ACCOUNT);
+	/* Up to ETW_MAX_BUFFERS entries: too large for kmalloc at times. */
+	c = kvzalloc(struct_size(c, bufs, count), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return NULL;
 	c->count = count;
@@ -181,7 +182,7 @@ static void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
 
 	etw_buffer_finish(s, b);
 	raw_spin_lock_irqsave(&s->lock, flags);
-	if (s->cfg.mode & ETW_MODE_BUFFERING) {
+	if (READ_ONCE(s->cfg.mode) & ETW_MODE_BUFFERING) {
 		list_add_tail(&b->node, &s->retained);
 		raw_spin_unlock_irqrestore(&s->lock, flags);
 		return;
@@ -226,7 +227,7 @@ static struct etw_buffer *etw_buffer_get(struct etw_session *s)
 	if (b) {
 		list_del(&b->node);
 		s->nfree--;
-	} else if (s->cfg.mode & ETW_MODE_BUFFERING) {
+	} else if (READ_ONCE(s->cfg.mode) & ETW_MODE_BUFFERING) {
 		b = etw_buffer_overwrite_locked(s);
 	}
 	raw_spin_unlock_irqrestore(&s->lock, flags);
@@ -329,11 +330,22 @@ etw_stream_reserve(struct etw_session *s, struct etw_stream *st, u32 len,
 		}
 		/*
 		 * Dependent on @b: ordered after the cmpxchg() that published
-		 * it in etw_stream_install().
+		 * it in etw_stream_install().  Acquire: ordered before the
+		 * second read of @st->cur below.
 		 */
-		old = atomic64_read(&b->state);
+		old = atomic64_read_acquire(&b->state);
 		if (old & ETW_BS_SEALED)
 			continue;	/* its sealer is replacing it */
+		/*
+		 * While this writer stalled (an interrupt writing on this CPU),
+		 * @b may have been sealed, consumed and installed again, in
+		 * another CPU's stream.  Still current here after its state
+		 * was read: the state is this installation's (a sealer clears
+		 * @st->cur before it seals; a reinstall bumps the generation,
+		 * which fails the cmpxchg below).
+		 */
+		if (unlikely(READ_ONCE(st->cur) != b))
+			continue;
 		if ((old & ETW_BS_OFF_MASK) * 8 + len > s->buf_bytes) {
 			if (etw_stream_seal(s, st, b)) {
 				if (*sealed)
@@ -392,7 +404,7 @@ struct etw_buffer *etw_buffer_reserve(struct etw_session *s,
 	struct etw_buffer *b, *sealed = NULL;
 	unsigned long flags;
 
-	if (!(s->cfg.mode & ETW_MODE_NO_PER_PROCESSOR)) {
+	if (!(READ_ONCE(s->cfg.mode) & ETW_MODE_NO_PER_PROCESSOR)) {
 		b = etw_stream_reserve(s, st, len, off, ts, &sealed);
 	} else {
 		raw_spin_lock_irqsave(&st->lock, flags);
@@ -684,7 +696,7 @@ bool etw_consumer_readable(struct etw_session *s, u64 cursor)
  * @ubuf: user buffer
  * @len: its size, at least the session's buffer size
  *
- * Context: process context.
+ * Context: process context; the caller serialises reads of one cursor.
  * Return: bytes copied (the whole buffer), 0 at end of an ended session,
  * -EAGAIN when nothing waits, -EINVAL for a short @len, -EFAULT.
  */
@@ -713,7 +725,7 @@ ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
 
 	raw_spin_lock_irqsave(&s->lock, flags);
 	b->read_once = true;
-	*cursor = b->dseq + 1;
+	WRITE_ONCE(*cursor, b->dseq + 1);
 	recycle = etw_buffer_unclaim_locked(s, b);
 	raw_spin_unlock_irqrestore(&s->lock, flags);
 	if (recycle)

@@ -75,7 +75,9 @@ static int etw_open(struct inode *inode, struct file *file)
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
-	f->enable_map = vmalloc_user(ETW_ENABLE_MAP_SIZE);
+	/* Charged to the opener (vmalloc_user() is not); pages map singly. */
+	f->enable_map = __vmalloc(ETW_ENABLE_MAP_SIZE,
+				  GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	f->regs = kvcalloc(ETW_MAX_REGISTRATIONS, sizeof(*f->regs),
 			   GFP_KERNEL_ACCOUNT);
 	if (!f->enable_map || !f->regs) {
@@ -95,18 +97,9 @@ static int etw_open(struct inode *inode, struct file *file)
 static int etw_release(struct inode *inode, struct file *file)
 {
 	struct etw_file *f = file->private_data;
-	struct etw_reg *reg;
-	u32 id;
 
 	mutex_lock(&etw_mutex);
-	for (id = 1; id <= ETW_MAX_REGISTRATIONS; id++) {
-		reg = etw_file_reg(f, id);
-		if (!reg)
-			continue;
-		RCU_INIT_POINTER(f->regs[id - 1], NULL);
-		etw_unregister_reg(reg);
-	}
-	f->nregs = 0;
+	etw_providers_release_file(f);
 	etw_sessions_release_file(f);
 	mutex_unlock(&etw_mutex);
 	etw_notify_release(f);
@@ -137,6 +130,8 @@ static __poll_t etw_poll(struct file *file, poll_table *wait)
 static int etw_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct etw_file *f = file->private_data;
+	unsigned long off;
+	int ret;
 
 	if (vma->vm_pgoff != ETW_MMAP_ENABLE ||
 	    vma->vm_end - vma->vm_start > ETW_ENABLE_MAP_SIZE)
@@ -144,7 +139,13 @@ static int etw_mmap(struct file *file, struct vm_area_struct *vma)
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
 	etw_vma_clear_maywrite(vma);
-	return remap_vmalloc_range(vma, f->enable_map, 0);
+	for (off = 0; off < vma->vm_end - vma->vm_start; off += PAGE_SIZE) {
+		ret = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page((void *)f->enable_map + off));
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static long etw_ioctl_get_info(void __user *uarg)
@@ -202,9 +203,14 @@ static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
 		return -EINVAL;
 	if (a.traits_len < 3 || a.traits_len > ETW_MAX_TRAITS_SIZE)
 		return -EBADMSG;
-	blob = memdup_user(u64_to_user_ptr(a.traits_ptr), a.traits_len);
-	if (IS_ERR(blob))
-		return PTR_ERR(blob);
+	blob = kmalloc(a.traits_len, GFP_KERNEL_ACCOUNT);
+	if (!blob)
+		return -ENOMEM;
+	if (copy_from_user(blob, u64_to_user_ptr(a.traits_ptr), a.traits_len)) {
+		kfree(blob);
+		return -EFAULT;
+	}
+	/* On success the registration owns @blob; on failure nothing does. */
 	ret = etw_set_traits(f, a.reg_id, blob, a.traits_len);
 	if (ret)
 		kfree(blob);
@@ -314,6 +320,26 @@ static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
 	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
 }
 
+/*
+ * A PID filter names processes as the controller sees them; routes compare
+ * initial-namespace pids, so translate at enable time.  A pid the caller
+ * cannot see matches nothing.
+ */
+static void etw_pids_resolve(u32 *pids, u32 n)
+{
+	struct pid *pid;
+	u32 i;
+
+	rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		if (!pids[i])	/* in-kernel providers */
+			continue;
+		pid = find_vpid(pids[i]);
+		pids[i] = pid ? pid_nr(pid) : ETW_PID_NONE;
+	}
+	rcu_read_unlock();
+}
+
 /* Copy an enable's filters in and check them; @e is filled. */
 static int etw_enable_filters(const struct etw_enable_args *a,
 			      struct etw_enable *e)
@@ -323,7 +349,7 @@ static int etw_enable_filters(const struct etw_enable_args *a,
 	if (n) {
 		if (n > ETW_MAX_EVENT_ID_FILTER || a->event_ids_filter_in > 1)
 			return -EINVAL;
-		e->ids = kzalloc(struct_size(e->ids, ids, n), GFP_KERNEL);
+		e->ids = kzalloc(struct_size(e->ids, ids, n), GFP_KERNEL_ACCOUNT);
 		if (!e->ids)
 			return -ENOMEM;
 		if (copy_from_user(e->ids->ids, u64_to_user_ptr(a->event_ids_ptr),
@@ -341,6 +367,7 @@ static int etw_enable_filters(const struct etw_enable_args *a,
 				   a->pid_count * sizeof(u32)))
 			return -EFAULT;
 		e->npids = a->pid_count;
+		etw_pids_resolve(e->pids, e->npids);
 	}
 	if (a->filter_data_size) {
 		u32 size = a->filter_data_size;
@@ -348,15 +375,13 @@ static int etw_enable_filters(const struct etw_enable_args *a,
 		/* One EVENT_FILTER_HEADER (24 bytes) whose Size says @size. */
 		if (size < 24 || size > ETW_MAX_FILTER_DATA)
 			return -EINVAL;
-		e->filter_data = memdup_user(u64_to_user_ptr(a->filter_data_ptr),
-					     size);
-		if (IS_ERR(e->filter_data)) {
-			int ret = PTR_ERR(e->filter_data);
-
-			e->filter_data = NULL;
-			return ret;
-		}
-		if (get_unaligned_le32(e->filter_data + 16) != size)
+		e->filter_data = kmalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!e->filter_data)
+			return -ENOMEM;
+		if (copy_from_user(e->filter_data,
+				   u64_to_user_ptr(a->filter_data_ptr), size))
+			return -EFAULT;
+		if (((struct etw_filter_header *)e->filter_data)->size != size)
 			return -EINVAL;
 		e->filter_size = size;
 	}
@@ -366,11 +391,9 @@ static int etw_enable_filters(const struct etw_enable_args *a,
 static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 {
 	struct etw_enable *e = NULL;
+	struct etw_waits w = {};
 	struct etw_enable_args a;
 	struct etw_session *s;
-	struct etw_file **wf;
-	unsigned int nw, i;
-	u64 *ws;
 	u32 usize;
 	int ret;
 
@@ -406,13 +429,10 @@ static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 			goto out_put_session;
 		}
 	}
-	ret = etw_enable(s, &a, e, &wf, &ws, &nw);
-	if (!ret && nw)
-		ret = etw_notify_wait(wf, ws, nw, a.timeout_ms);
-	for (i = 0; i < nw; i++)
-		etw_file_put(wf[i]);
-	kfree(wf);
-	kfree(ws);
+	ret = etw_enable(s, &a, e, &w);
+	if (!ret && w.n)
+		ret = etw_notify_wait(&w, a.timeout_ms);
+	etw_waits_release(&w);
 out_put_session:
 	etw_session_put(s);
 	return ret;

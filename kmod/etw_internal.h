@@ -68,6 +68,7 @@
 
 struct etw_session;
 struct etw_kprovider;
+struct etw_notify_node;
 
 extern const struct file_operations etw_fops;
 extern struct mutex etw_mutex;
@@ -83,9 +84,11 @@ extern wait_queue_head_t etw_ack_wq;
  * @nregs: registrations on this file; protected by etw_mutex
  * @enable_map: what user space maps at %ETW_MMAP_ENABLE; written under
  *	etw_mutex
- * @nlock: protects @notifications, @nqueued, @seq, @read_seq, @acked_seq
- * @notifications: queued struct etw_notify, oldest first
+ * @nlock: protects @notifications, @nqueued, @nbytes, @seq, @read_seq,
+ *	@acked_seq and each registration's @nqueued
+ * @notifications: queued struct etw_notify_node, oldest first
  * @nqueued: entries in @notifications
+ * @nbytes: bytes of the entries in @notifications
  * @seq: last sequence number handed out
  * @read_seq: highest sequence number read()
  * @acked_seq: every notification up to this one is handled
@@ -100,6 +103,7 @@ struct etw_file {
 	spinlock_t nlock;	/* the notification queue, see above */
 	struct list_head notifications;
 	unsigned int nqueued;
+	size_t nbytes;
 	u64 seq;
 	u64 read_seq;
 	u64 acked_seq;
@@ -128,6 +132,19 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
 
 /* --- providers ----------------------------------------------------------- */
 
+/* Route entries: a GUID's global sessions, its group's, the owner's private. */
+#define ETW_MAX_ROUTE \
+	(2 * ETW_MAX_SESSIONS_PER_PROVIDER + ETW_MAX_PRIVATE_SESSIONS)
+
+/* Enables one private session may hold. */
+#define ETW_MAX_PRIVATE_ENABLES	1024
+
+/* A PID filter entry for a process the controller cannot see. */
+#define ETW_PID_NONE		U32_MAX
+
+/* The provider name in a traits blob follows its 16-bit size. */
+#define ETW_TRAITS_NAME_OFFSET	2
+
 /**
  * struct etw_route - where one registration's events go
  * @rcu: freed after a grace period
@@ -150,6 +167,8 @@ struct etw_route {
  * @id: registration id on its file (1-based); 0 for in-kernel providers
  * @file: the file it belongs to, NULL for in-kernel providers
  * @tgid: the registering process, NULL for in-kernel providers
+ * @exec_id: the registering program image (task self_exec_id): after
+ *	execve() the registration is dead to the process
  * @guid: provider GUID
  * @cookie: returned in notifications
  * @classic: registered with RegisterTraceGuids semantics
@@ -162,6 +181,7 @@ struct etw_route {
  * @route: published route, NULL when no session takes the events
  * @state: in-kernel providers' combined state (user ones use the file's
  *	enable area)
+ * @nqueued: notifications queued for it; protected by its file's nlock
  * @kprov: the in-kernel provider wrapping this registration, or NULL
  * @rcu: freed after a grace period
  */
@@ -169,6 +189,7 @@ struct etw_reg {
 	u32 id;
 	struct etw_file *file;
 	struct pid *tgid;
+	u64 exec_id;
 	struct etw_guid guid;
 	u64 cookie;
 	bool classic;
@@ -180,6 +201,7 @@ struct etw_reg {
 	u16 traits_len;
 	struct etw_route __rcu *route;
 	struct etw_enable_state state;
+	unsigned int nqueued;
 	struct etw_kprovider *kprov;
 	struct rcu_head rcu;
 };
@@ -199,6 +221,7 @@ struct etw_reg {
  * @pids: PID filter
  * @filter_size: bytes of @filter_data
  * @filter_data: schematized filter data for providers, or NULL
+ * @pnode: private sessions' enables: on the GUID's @private_enables
  * @gone: on a list of unlinked enables freed after an RCU grace period
  */
 struct etw_enable {
@@ -215,6 +238,7 @@ struct etw_enable {
 	u32 pids[ETW_MAX_PID_FILTER];
 	u32 filter_size;
 	u8 *filter_data;
+	struct list_head pnode;
 	struct list_head gone;
 };
 
@@ -222,8 +246,10 @@ struct etw_enable {
  * struct etw_gentry - what is known about one GUID
  * @node: in the GUID hash table
  * @guid: the GUID
- * @enables: sessions enabling it as a provider
- * @group_enables: sessions enabling it as a provider group
+ * @enables: global sessions enabling it as a provider
+ * @group_enables: global sessions enabling it as a provider group
+ * @private_enables: private sessions enabling it (struct etw_enable.pnode);
+ *	these never take one of the eight slots
  * @regs: registrations of it
  * @members: registrations whose traits name it as their group
  * @group_owner: uid of the first member; others need the same uid or
@@ -236,23 +262,54 @@ struct etw_gentry {
 	struct etw_guid guid;
 	struct etw_enable *enables[ETW_MAX_SESSIONS_PER_PROVIDER];
 	struct etw_enable *group_enables[ETW_MAX_SESSIONS_PER_PROVIDER];
+	struct list_head private_enables;
 	struct list_head regs;
 	struct list_head members;
 	kuid_t group_owner;
 };
 
+/**
+ * etw_reg_is_current() - was a registration made by the calling program
+ * @reg: a user registration
+ *
+ * A fork child, or the same process after execve(), may not use it.
+ *
+ * Context: any.
+ * Return: true when the caller's process and program image made @reg.
+ */
+static inline bool etw_reg_is_current(const struct etw_reg *reg)
+{
+	return reg->tgid == task_tgid(current) &&
+	       reg->exec_id == READ_ONCE(current->self_exec_id);
+}
+
+/**
+ * struct etw_waits - the notifications an enabling controller waits for
+ * @files: the files, referenced
+ * @seqs: the sequence number to wait for on each
+ * @n: entries used
+ * @cap: entries allocated
+ */
+struct etw_waits {
+	struct etw_file **files;
+	u64 *seqs;
+	unsigned int n;
+	unsigned int cap;
+};
+
+void etw_providers_init(void);
 int etw_register(struct etw_file *f, struct etw_register_args *a);
 int etw_unregister(struct etw_file *f, u32 reg_id);
+void etw_providers_release_file(struct etw_file *f);
 int etw_register_kernel(struct etw_reg *reg);
 void etw_unregister_kernel(struct etw_reg *reg);
 void etw_unregister_reg(struct etw_reg *reg);
 int etw_set_traits(struct etw_file *f, u32 reg_id, u8 *blob, u16 len);
 int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
 int etw_enable(struct etw_session *s, struct etw_enable_args *a,
-	       struct etw_enable *e, struct etw_file ***wf, u64 **ws,
-	       unsigned int *nw);
+	       struct etw_enable *e, struct etw_waits *w);
 void etw_provider_session_gone(struct etw_session *s);
-void etw_provider_regroup(struct etw_session *s);
+int etw_provider_regroup(struct etw_session *s);
 void etw_kprovider_notify(struct etw_reg *reg, u32 control,
 			  const struct etw_combined *c);
 int etw_list_providers(struct etw_provider_info *info, u32 *count,
@@ -262,15 +319,21 @@ void etw_enable_free(struct etw_enable *e);
 
 /* --- notifications ------------------------------------------------------- */
 
-int etw_notify(struct etw_reg *reg, u32 control, const struct etw_combined *c,
-	       const struct etw_guid *source, const u8 *filter, u32 fsize,
-	       u32 fcount, u64 *seq);
+struct etw_notify_node *etw_notify_alloc(const struct etw_reg *reg, u32 control,
+					 const struct etw_combined *c,
+					 const struct etw_guid *source,
+					 u32 fsize, u32 fcount, gfp_t gfp);
+u8 *etw_notify_filter(struct etw_notify_node *nn);
+void etw_notify_free(struct etw_notify_node *nn);
+u64 etw_notify_queue(struct etw_reg *reg, struct etw_notify_node *nn);
 void etw_notify_drop_reg(struct etw_file *f, struct etw_reg *reg);
 ssize_t etw_notify_read(struct etw_file *f, char __user *buf, size_t len,
 			bool nonblock);
 void etw_notify_ack(struct etw_file *f, u64 seq);
-long etw_notify_wait(struct etw_file **files, u64 *seqs, unsigned int n,
-		     u32 timeout_ms);
+int etw_waits_grow(struct etw_waits *w, unsigned int cap);
+void etw_waits_add(struct etw_waits *w, struct etw_file *f, u64 seq);
+void etw_waits_release(struct etw_waits *w);
+long etw_notify_wait(const struct etw_waits *w, u32 timeout_ms);
 void etw_notify_release(struct etw_file *f);
 
 /* --- sessions and buffers ------------------------------------------------ */
@@ -357,6 +420,8 @@ struct etw_stream {
  *	under etw_mutex
  * @owner_file: private sessions: the /dev/etw file that started it
  * @owner_tgid: private sessions: the owning process
+ * @owner_exec_id: private sessions: the owner's program image (task
+ *	self_exec_id); only registrations of the same image are reached
  * @owner_uid: who started it
  * @start_ns: session clock at start
  * @stopped: no longer routed to; set under etw_mutex
@@ -364,6 +429,7 @@ struct etw_stream {
  *	file once they have read them; protected by @lock
  * @disallow: GUIDs excluded from group enables; protected by etw_mutex
  * @ndisallow: entries in @disallow
+ * @nenables: GUIDs this session enables; protected by etw_mutex
  * @node: on etw_private_sessions; protected by etw_mutex
  * @buf_bytes: bytes per buffer
  * @nstreams: entries in @streams
@@ -396,12 +462,14 @@ struct etw_session {
 	struct etw_session_config cfg;
 	struct etw_file *owner_file;
 	struct pid *owner_tgid;
+	u64 owner_exec_id;
 	kuid_t owner_uid;
 	u64 start_ns;
 	bool stopped;
 	bool ended;
 	struct etw_guid *disallow;
 	u32 ndisallow;
+	u32 nenables;
 	struct list_head node;
 	u32 buf_bytes;
 	unsigned int nstreams;
@@ -428,12 +496,12 @@ struct etw_session {
 
 static inline bool etw_session_is_private(const struct etw_session *s)
 {
-	return s->cfg.mode & ETW_MODE_PRIVATE;
+	return READ_ONCE(s->cfg.mode) & ETW_MODE_PRIVATE;
 }
 
 static inline bool etw_session_independent(const struct etw_session *s)
 {
-	return s->cfg.mode & ETW_MODE_INDEPENDENT;
+	return READ_ONCE(s->cfg.mode) & ETW_MODE_INDEPENDENT;
 }
 
 bool etw_may_control(void);

@@ -4,6 +4,7 @@
  */
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/user_namespace.h>
 
 #include "compat.h"
 #include "etw_internal.h"
@@ -20,16 +21,25 @@ MODULE_PARM_DESC(control_gid, "gid allowed to control global sessions (-1: none)
 /**
  * etw_may_control() - may the caller control global sessions
  *
+ * control_gid names a group of the initial user namespace.  A caller in
+ * any other user namespace never qualifies through it: there, whoever
+ * created the namespace could map control_gid onto a gid of their own.
+ *
  * Context: process context.
- * Return: true for CAP_SYS_ADMIN or membership in the control_gid group.
+ * Return: true for CAP_SYS_ADMIN in the initial user namespace, or for a
+ * member of the control_gid group in the initial user namespace.
  */
 bool etw_may_control(void)
 {
 	int gid = READ_ONCE(control_gid);
+	kgid_t kgid;
 
 	if (capable(CAP_SYS_ADMIN))
 		return true;
-	return gid >= 0 && in_group_p(make_kgid(current_user_ns(), gid));
+	if (gid < 0 || current_user_ns() != &init_user_ns)
+		return false;
+	kgid = make_kgid(&init_user_ns, gid);
+	return gid_valid(kgid) && in_group_p(kgid);
 }
 
 static struct miscdevice etw_misc = {
@@ -41,12 +51,15 @@ static struct miscdevice etw_misc = {
 
 static int __init etw_init(void)
 {
+	etw_providers_init();
 	return misc_register(&etw_misc);
 }
 
 static void __exit etw_exit(void)
 {
 	misc_deregister(&etw_misc);
+	/* Registrations and routes freed with call_rcu() run our code. */
+	rcu_barrier();
 }
 
 module_init(etw_init);

@@ -8,9 +8,12 @@
  * EnableCallback, and an enabling controller may wait until every
  * notification it caused is acknowledged, its file closed, or a timeout.
  *
- * A file queues at most ETW_MAX_QUEUED notifications; past that, new ones
- * are dropped (the enable area still holds the current state) and count as
- * handled for waiters.
+ * A file queues at most ETW_MAX_QUEUED notifications and ETW_MAX_QUEUED_BYTES
+ * of them.  When a new one does not fit, the oldest notification of a
+ * registration that has a newer one queued makes room (the newest state of
+ * every registration stays queued); only if there is none (which the
+ * limits make impossible: 1024 registrations per file) is the new one
+ * dropped.  A dropped notification counts as handled for waiters.
  */
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -19,13 +22,21 @@
 #include "compat.h"
 #include "etw_internal.h"
 
-#define ETW_MAX_QUEUED	4096
+#define ETW_MAX_QUEUED		4096
+/* Room for one largest notification per registration of a file. */
+#define ETW_MAX_QUEUED_BYTES	(16 << 20)
 
 DECLARE_WAIT_QUEUE_HEAD(etw_ack_wq);
 
+/**
+ * struct etw_notify_node - one queued notification
+ * @node: on the file's queue
+ * @reg: the registration it is for
+ * @n: the notification, followed by its filter data
+ */
 struct etw_notify_node {
 	struct list_head node;
-	const struct etw_reg *reg;
+	struct etw_reg *reg;
 	struct etw_notification n;
 	u8 filter[];
 };
@@ -39,36 +50,28 @@ static void etw_notify_settle_locked(struct etw_file *f)
 }
 
 /**
- * etw_notify() - queue a notification for a registration
+ * etw_notify_alloc() - prepare a notification for a registration
  * @reg: the registration
  * @control: ETW_CONTROL_*
  * @c: the registration's combined state
  * @source: the controller's SourceId
- * @filter: filter data (chained EVENT_FILTER_HEADER blocks) or NULL
- * @fsize: bytes of @filter
- * @fcount: blocks in @filter
- * @seq: out: the notification's sequence number, 0 when none was queued
+ * @fsize: bytes of filter data that will follow (see etw_notify_filter())
+ * @fcount: EVENT_FILTER_HEADER blocks in it
+ * @gfp: allocation flags
  *
- * Context: process context; etw_mutex held.
- * Return: 0 or -ENOMEM.
+ * Context: process context.
+ * Return: the notification, not queued yet, or NULL.
  */
-int etw_notify(struct etw_reg *reg, u32 control, const struct etw_combined *c,
-	       const struct etw_guid *source, const u8 *filter, u32 fsize,
-	       u32 fcount, u64 *seq)
+struct etw_notify_node *etw_notify_alloc(const struct etw_reg *reg, u32 control,
+					 const struct etw_combined *c,
+					 const struct etw_guid *source,
+					 u32 fsize, u32 fcount, gfp_t gfp)
 {
-	struct etw_file *f = reg->file;
 	struct etw_notify_node *nn;
 
-	lockdep_assert_held(&etw_mutex);
-	*seq = 0;
-	if (!f) {
-		etw_kprovider_notify(reg, control, c);
-		return 0;
-	}
-	nn = kzalloc(struct_size(nn, filter, fsize), GFP_KERNEL_ACCOUNT);
+	nn = kzalloc(struct_size(nn, filter, fsize), gfp);
 	if (!nn)
-		return -ENOMEM;
-	nn->reg = reg;
+		return NULL;
 	nn->n.size = sizeof(nn->n) + fsize;
 	nn->n.reg_id = reg->id;
 	nn->n.cookie = reg->cookie;
@@ -79,22 +82,103 @@ int etw_notify(struct etw_reg *reg, u32 control, const struct etw_combined *c,
 	nn->n.source_id = *source;
 	nn->n.filter_size = fsize;
 	nn->n.filter_count = fcount;
-	if (fsize)
-		memcpy(nn->filter, filter, fsize);
+	return nn;
+}
 
+/**
+ * etw_notify_filter() - where a prepared notification's filter data goes
+ * @nn: the notification
+ *
+ * Context: any.
+ * Return: the zeroed filter area, etw_notify_alloc()'s @fsize bytes.
+ */
+u8 *etw_notify_filter(struct etw_notify_node *nn)
+{
+	return nn->filter;
+}
+
+/**
+ * etw_notify_free() - free a notification that was not queued
+ * @nn: the notification, or NULL
+ *
+ * Context: any.
+ */
+void etw_notify_free(struct etw_notify_node *nn)
+{
+	kfree(nn);
+}
+
+static void etw_notify_unlink_locked(struct etw_file *f,
+				     struct etw_notify_node *nn)
+{
+	lockdep_assert_held(&f->nlock);
+	list_del(&nn->node);
+	f->nqueued--;
+	f->nbytes -= nn->n.size;
+	nn->reg->nqueued--;
+}
+
+/* The oldest notification whose registration has a newer one queued. */
+static struct etw_notify_node *etw_notify_superseded_locked(struct etw_file *f)
+{
+	struct etw_notify_node *nn;
+
+	lockdep_assert_held(&f->nlock);
+	list_for_each_entry(nn, &f->notifications, node)
+		if (nn->reg->nqueued > 1)
+			return nn;
+	return NULL;
+}
+
+/**
+ * etw_notify_queue() - queue a prepared notification
+ * @reg: the registration it is for; a user registration
+ * @nn: the notification from etw_notify_alloc(); ownership passes
+ *
+ * Context: process context; etw_mutex held.
+ * Return: its sequence number, or 0 when it was dropped (see above).
+ */
+u64 etw_notify_queue(struct etw_reg *reg, struct etw_notify_node *nn)
+{
+	struct etw_file *f = reg->file;
+	struct etw_notify_node *old;
+	LIST_HEAD(gone);
+	u64 seq = 0;
+
+	lockdep_assert_held(&etw_mutex);
+	nn->reg = reg;
 	spin_lock(&f->nlock);
-	if (f->nqueued >= ETW_MAX_QUEUED) {
-		spin_unlock(&f->nlock);
-		kfree(nn);
-		return 0;
+	/* Counted first, so that an older one of @reg counts as superseded. */
+	reg->nqueued++;
+	while (f->nqueued >= ETW_MAX_QUEUED ||
+	       f->nbytes + nn->n.size > ETW_MAX_QUEUED_BYTES) {
+		old = etw_notify_superseded_locked(f);
+		if (!old)
+			break;
+		etw_notify_unlink_locked(f, old);
+		list_add(&old->node, &gone);
 	}
-	nn->n.seq = ++f->seq;
-	*seq = nn->n.seq;
-	list_add_tail(&nn->node, &f->notifications);
-	f->nqueued++;
+	if (f->nqueued < ETW_MAX_QUEUED &&
+	    f->nbytes + nn->n.size <= ETW_MAX_QUEUED_BYTES) {
+		nn->n.seq = ++f->seq;
+		seq = nn->n.seq;
+		list_add_tail(&nn->node, &f->notifications);
+		f->nqueued++;
+		f->nbytes += nn->n.size;
+		nn = NULL;
+	} else {
+		reg->nqueued--;
+	}
 	spin_unlock(&f->nlock);
-	wake_up_interruptible(&f->nwait);
-	return 0;
+	while ((old = list_first_entry_or_null(&gone, struct etw_notify_node,
+					       node))) {
+		list_del(&old->node);
+		kfree(old);
+	}
+	kfree(nn);
+	if (seq)
+		wake_up_interruptible(&f->nwait);
+	return seq;
 }
 
 /**
@@ -113,8 +197,8 @@ void etw_notify_drop_reg(struct etw_file *f, struct etw_reg *reg)
 	list_for_each_entry_safe(nn, tmp, &f->notifications, node) {
 		if (nn->reg != reg)
 			continue;
-		list_move(&nn->node, &gone);
-		f->nqueued--;
+		etw_notify_unlink_locked(f, nn);
+		list_add(&nn->node, &gone);
 	}
 	etw_notify_settle_locked(f);
 	spin_unlock(&f->nlock);
@@ -141,7 +225,7 @@ static bool etw_notify_pending(struct etw_file *f)
  * @nonblock: O_NONBLOCK
  *
  * Context: process context, may sleep.
- * Return: bytes read, -EAGAIN, -EINTR, -EFAULT, or -EINVAL when @len is
+ * Return: bytes read, -EAGAIN, -ERESTARTSYS, -EFAULT, or -EINVAL when @len is
  * too small for the next notification.
  */
 ssize_t etw_notify_read(struct etw_file *f, char __user *buf, size_t len,
@@ -155,7 +239,7 @@ ssize_t etw_notify_read(struct etw_file *f, char __user *buf, size_t len,
 		if (nonblock)
 			return -EAGAIN;
 		if (wait_event_interruptible(f->nwait, etw_notify_pending(f)))
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 	for (;;) {
 		struct etw_notify_node *nn;
@@ -167,8 +251,7 @@ ssize_t etw_notify_read(struct etw_file *f, char __user *buf, size_t len,
 			spin_unlock(&f->nlock);
 			break;
 		}
-		list_del(&nn->node);
-		f->nqueued--;
+		etw_notify_unlink_locked(f, nn);
 		f->read_seq = max(f->read_seq, nn->n.seq);
 		spin_unlock(&f->nlock);
 
@@ -176,6 +259,8 @@ ssize_t etw_notify_read(struct etw_file *f, char __user *buf, size_t len,
 			spin_lock(&f->nlock);
 			list_add(&nn->node, &f->notifications);
 			f->nqueued++;
+			f->nbytes += nn->n.size;
+			nn->reg->nqueued++;
 			spin_unlock(&f->nlock);
 			return total ? total : -EFAULT;
 		}
@@ -212,29 +297,92 @@ static bool etw_notify_handled(struct etw_file *f, u64 seq)
 }
 
 /**
+ * etw_waits_grow() - make room for more files to wait on
+ * @w: the list
+ * @cap: entries wanted in all
+ *
+ * Context: process context.
+ * Return: 0, or -ENOMEM with @w unchanged.
+ */
+int etw_waits_grow(struct etw_waits *w, unsigned int cap)
+{
+	struct etw_file **files;
+	u64 *seqs;
+
+	if (cap <= w->cap)
+		return 0;
+	files = kvmalloc_array(cap, sizeof(*files), GFP_KERNEL_ACCOUNT);
+	seqs = kvmalloc_array(cap, sizeof(*seqs), GFP_KERNEL_ACCOUNT);
+	if (!files || !seqs) {
+		kvfree(files);
+		kvfree(seqs);
+		return -ENOMEM;
+	}
+	memcpy(files, w->files, w->n * sizeof(*files));
+	memcpy(seqs, w->seqs, w->n * sizeof(*seqs));
+	kvfree(w->files);
+	kvfree(w->seqs);
+	w->files = files;
+	w->seqs = seqs;
+	w->cap = cap;
+	return 0;
+}
+
+/**
+ * etw_waits_add() - wait for a notification on a file
+ * @w: the list, with room (etw_waits_grow())
+ * @f: the file; a reference is taken
+ * @seq: the notification's sequence number
+ *
+ * Context: any.
+ */
+void etw_waits_add(struct etw_waits *w, struct etw_file *f, u64 seq)
+{
+	kref_get(&f->ref);
+	w->files[w->n] = f;
+	w->seqs[w->n++] = seq;
+}
+
+/**
+ * etw_waits_release() - drop a wait list's references and memory
+ * @w: the list
+ *
+ * Context: process context.
+ */
+void etw_waits_release(struct etw_waits *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++)
+		etw_file_put(w->files[i]);
+	kvfree(w->files);
+	kvfree(w->seqs);
+	memset(w, 0, sizeof(*w));
+}
+
+/**
  * etw_notify_wait() - wait until providers handled their notifications
- * @files: the files
- * @seqs: the sequence number to wait for on each
- * @n: entries
+ * @w: the files and sequence numbers
  * @timeout_ms: the longest wait in all
  *
  * Context: process context, may sleep.
  * Return: 0, -ETIMEDOUT, or -EINTR.
  */
-long etw_notify_wait(struct etw_file **files, u64 *seqs, unsigned int n,
-		     u32 timeout_ms)
+long etw_notify_wait(const struct etw_waits *w, u32 timeout_ms)
 {
 	long left = msecs_to_jiffies(timeout_ms);
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < w->n; i++) {
+		struct etw_file *f = w->files[i];
+		u64 seq = w->seqs[i];
+
 		left = wait_event_interruptible_timeout(etw_ack_wq,
-							etw_notify_handled(files[i],
-									   seqs[i]),
+							etw_notify_handled(f, seq),
 							left);
 		if (left < 0)
 			return -EINTR;
-		if (!left && !etw_notify_handled(files[i], seqs[i]))
+		if (!left && !etw_notify_handled(f, seq))
 			return -ETIMEDOUT;
 		left = max(left, 1L);
 	}
@@ -255,6 +403,7 @@ void etw_notify_release(struct etw_file *f)
 	spin_lock(&f->nlock);
 	list_splice_init(&f->notifications, &gone);
 	f->nqueued = 0;
+	f->nbytes = 0;
 	WRITE_ONCE(f->released, true);
 	spin_unlock(&f->nlock);
 	list_for_each_entry_safe(nn, tmp, &gone, node)

@@ -8,43 +8,108 @@
  * state is written to the enable area, then the provider is notified.
  *
  * Rules (Documentation/abi.rst, "Providers"):
- * - up to 8 sessions enable a GUID; a 9th gets -ENOSPC;
- * - a GUID with a classic registration has one session: enabling it from
- *   another session replaces the first (the newest enable wins, also when
- *   the classic provider registers after several enables);
- * - a private session reaches only registrations of its own process and
- *   cannot enable groups;
+ * - up to 8 global sessions enable a GUID; a 9th gets -ENOSPC.  Private
+ *   sessions' enables are kept apart and never take one of those slots;
+ * - a private session reaches only registrations made by the program
+ *   image that started it (same process, no execve() since) and cannot
+ *   enable groups;
+ * - while a GUID has a classic registration, every route of the GUID uses
+ *   classic keyword rules, and a classic registration's own route holds
+ *   one session: the newest enable that reaches it.  Enabling the GUID
+ *   from another global session replaces the global enables (the newest
+ *   wins); nothing an unprivileged caller does removes a global enable;
  * - a PID filter is applied when routes are built (at enable and at
  *   registration), also for group enables; an event-ID filter applies on
  *   every event, but not through groups;
  * - joining a group: the first member's uid owns the group while it has
  *   members; other uids need etw_may_control().
  *
+ * Every operation that can fail prepares all it changes first (each
+ * affected registration's new route and notification, in a struct
+ * etw_change), and publishes only once nothing can fail any more: a
+ * failed operation changes nothing.  Stopping a session and unregistering
+ * cannot fail; they allocate with __GFP_NOFAIL, one registration at a time.
+ *
+ * A registration is notified only when an operation reaches it: an
+ * enable, disable or capture-state request by a session whose enable
+ * reaches it, or a change of its combined state.
+ *
  * All of this runs under etw_mutex.
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "compat.h"
 #include "etw_internal.h"
 
+/* Bits of etw_write_args.exclude_mask: direct, group, private enables. */
+#define ETW_GROUP_BIT0		ETW_MAX_SESSIONS_PER_PROVIDER
+#define ETW_PRIVATE_BIT0	(2 * ETW_MAX_SESSIONS_PER_PROVIDER)
+
 static DEFINE_HASHTABLE(etw_guids, 8);
+/* Chosen at load: a caller cannot pick GUIDs that share a bucket. */
+static u32 etw_guid_seed __read_mostly;
 static u64 etw_enable_stamp;
 
-/* Affected files and sequence numbers an enabling controller waits for. */
-struct etw_waits {
-	struct etw_file **files;
-	u64 *seqs;
-	unsigned int n;
-	unsigned int cap;
-	bool wanted;
+/* When an etw_change notifies its registration. */
+enum etw_notify_rule {
+	ETW_NOTIFY_ON_CHANGE,	/* the combined state changed */
+	ETW_NOTIFY_REACHED,	/* the operation's session reaches it */
+	ETW_NOTIFY_CAPTURE,	/* a capture-state request; route kept */
 };
+
+/**
+ * struct etw_change - one registration's prepared update
+ * @node: on the operation's list
+ * @reg: the registration
+ * @route: its new route (NULL: no session takes its events)
+ * @keep_route: publish nothing, only notify
+ * @c: the combined state that goes with @route
+ * @control: the notification's control code, -1 for none
+ * @nn: the prepared notification of a user registration
+ */
+struct etw_change {
+	struct list_head node;
+	struct etw_reg *reg;
+	struct etw_route *route;
+	bool keep_route;
+	struct etw_combined c;
+	int control;
+	struct etw_notify_node *nn;
+};
+
+/**
+ * struct etw_op - what one control operation changes
+ * @changes: struct etw_change, in preparation order
+ * @source: the controller's SourceId for notifications
+ * @gfp: allocation flags
+ * @w: the files an enabling controller waits for, or NULL
+ */
+struct etw_op {
+	struct list_head changes;
+	const struct etw_guid *source;
+	gfp_t gfp;
+	struct etw_waits *w;
+};
+
+static const struct etw_guid etw_null_guid;
+
+/**
+ * etw_providers_init() - set up the GUID table at module load
+ *
+ * Context: module init.
+ */
+void etw_providers_init(void)
+{
+	etw_guid_seed = get_random_u32();
+}
 
 static u32 etw_guid_hash(const struct etw_guid *g)
 {
-	return jhash(g, sizeof(*g), 0);
+	return jhash(g, sizeof(*g), etw_guid_seed);
 }
 
 static struct etw_gentry *etw_gentry_find(const struct etw_guid *guid)
@@ -70,6 +135,7 @@ static struct etw_gentry *etw_gentry_get(const struct etw_guid *guid)
 	g->guid = *guid;
 	INIT_LIST_HEAD(&g->regs);
 	INIT_LIST_HEAD(&g->members);
+	INIT_LIST_HEAD(&g->private_enables);
 	hash_add(etw_guids, &g->node, etw_guid_hash(guid));
 	return g;
 }
@@ -79,7 +145,8 @@ static void etw_gentry_put(struct etw_gentry *g)
 	int i;
 
 	lockdep_assert_held(&etw_mutex);
-	if (!list_empty(&g->regs) || !list_empty(&g->members))
+	if (!list_empty(&g->regs) || !list_empty(&g->members) ||
+	    !list_empty(&g->private_enables))
 		return;
 	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++)
 		if (g->enables[i] || g->group_enables[i])
@@ -113,18 +180,91 @@ static bool etw_gentry_is_classic(const struct etw_gentry *g)
 	return false;
 }
 
-static bool etw_enable_reaches(const struct etw_enable *e,
-			       const struct etw_reg *reg)
+/* Would @e reach @reg while its session runs. */
+static bool etw_enable_would_reach(const struct etw_enable *e,
+				   const struct etw_reg *reg, bool group)
 {
 	const struct etw_session *s = e->session;
 
-	if (s->stopped)
+	if (etw_session_is_private(s) &&
+	    (s->owner_tgid != reg->tgid || s->owner_exec_id != reg->exec_id))
 		return false;
-	if (etw_session_is_private(s) && s->owner_tgid != reg->tgid)
+	if (group && etw_session_disallows(s, &reg->guid))
 		return false;
 	return etw_pid_filter_match(e->pids, e->npids,
 				    reg->tgid ? pid_nr(reg->tgid) : 0);
 }
+
+static bool etw_enable_reaches(const struct etw_enable *e,
+			       const struct etw_reg *reg)
+{
+	return !e->session->stopped && etw_enable_would_reach(e, reg, false);
+}
+
+/* @e, a group enable, reaches @reg, a member of the group. */
+static bool etw_group_enable_reaches(const struct etw_enable *e,
+				     const struct etw_reg *reg)
+{
+	return !e->session->stopped && etw_enable_would_reach(e, reg, true);
+}
+
+static u64 etw_enable_bit(const struct etw_enable *e)
+{
+	if (etw_session_is_private(e->session))
+		return BIT_ULL(ETW_PRIVATE_BIT0 + e->slot);
+	return BIT_ULL(e->slot);
+}
+
+/* The newest enable of @g that reaches @reg: a classic route's one. */
+static const struct etw_enable *etw_newest_reaching(const struct etw_gentry *g,
+						    const struct etw_reg *reg)
+{
+	const struct etw_enable *newest = NULL, *e;
+	int i;
+
+	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
+		e = g->enables[i];
+		if (e && etw_enable_reaches(e, reg) &&
+		    (!newest || e->stamp > newest->stamp))
+			newest = e;
+	}
+	list_for_each_entry(e, &g->private_enables, pnode)
+		if (etw_enable_reaches(e, reg) &&
+		    (!newest || e->stamp > newest->stamp))
+			newest = e;
+	return newest;
+}
+
+typedef void (*etw_enable_fn)(const struct etw_enable *e, void *ctx);
+
+/* Call @fn for each direct (not group) enable in @reg's route. */
+static void etw_for_each_direct(const struct etw_reg *reg, etw_enable_fn fn,
+				void *ctx)
+{
+	const struct etw_gentry *g = reg->gentry;
+	const struct etw_enable *e;
+	int i;
+
+	if (reg->classic) {
+		e = etw_newest_reaching(g, reg);
+		if (e)
+			fn(e, ctx);
+		return;
+	}
+	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
+		e = g->enables[i];
+		if (e && etw_enable_reaches(e, reg))
+			fn(e, ctx);
+	}
+	list_for_each_entry(e, &g->private_enables, pnode)
+		if (etw_enable_reaches(e, reg))
+			fn(e, ctx);
+}
+
+struct etw_route_ctx {
+	struct etw_route *r;
+	bool classic;
+};
 
 static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *e,
 			   bool classic, u64 bit, bool ids)
@@ -140,35 +280,35 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 	re->instance_bit = bit;
 }
 
-/* Build @reg's route from the enables of its GUID and of its group. */
-static struct etw_route *etw_route_build(const struct etw_reg *reg)
+static void etw_route_add_direct(const struct etw_enable *e, void *ctx)
 {
-	const struct etw_gentry *g = reg->gentry, *grp = reg->group;
-	bool classic = etw_gentry_is_classic(g);
-	struct etw_route *r;
-	unsigned int i, n = 0;
+	struct etw_route_ctx *rc = ctx;
 
-	r = kzalloc(struct_size(r, e, 2 * ETW_MAX_SESSIONS_PER_PROVIDER),
-		    GFP_KERNEL);
-	if (!r)
+	etw_route_fill(&rc->r->e[rc->r->count++], e, rc->classic,
+		       etw_enable_bit(e), true);
+}
+
+/* Build @reg's route from the enables of its GUID and of its group. */
+static struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
+{
+	const struct etw_gentry *grp = reg->group;
+	struct etw_route_ctx rc = {
+		.classic = etw_gentry_is_classic(reg->gentry),
+	};
+	unsigned int i;
+
+	rc.r = kzalloc(struct_size(rc.r, e, ETW_MAX_ROUTE), gfp);
+	if (!rc.r)
 		return NULL;
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-		const struct etw_enable *e = g->enables[i];
-
-		if (e && etw_enable_reaches(e, reg))
-			etw_route_fill(&r->e[n++], e, classic, BIT_ULL(i), true);
-	}
+	etw_for_each_direct(reg, etw_route_add_direct, &rc);
 	for (i = 0; grp && i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
 		const struct etw_enable *e = grp->group_enables[i];
 
-		if (!e || !etw_enable_reaches(e, reg) ||
-		    etw_session_disallows(e->session, &reg->guid))
-			continue;
-		etw_route_fill(&r->e[n++], e, false,
-			       BIT_ULL(ETW_MAX_SESSIONS_PER_PROVIDER + i), false);
+		if (e && etw_group_enable_reaches(e, reg))
+			etw_route_fill(&rc.r->e[rc.r->count++], e, false,
+				       BIT_ULL(ETW_GROUP_BIT0 + i), false);
 	}
-	r->count = n;
-	return r;
+	return rc.r;
 }
 
 static struct etw_enable_state *etw_reg_state(struct etw_reg *reg)
@@ -179,8 +319,9 @@ static struct etw_enable_state *etw_reg_state(struct etw_reg *reg)
 }
 
 /*
- * Publish a combined state.  Readers (libetw's EventEnabled, and
- * etw_kprovider_enabled()) check @seq around their loads.
+ * Publish a combined state.  Readers (libetw's EventEnabled) check @seq
+ * around their loads; libetw's write-path check and
+ * etw_kprovider_enabled() read single fields.
  */
 static void etw_state_publish(struct etw_reg *reg, const struct etw_combined *c)
 {
@@ -215,160 +356,235 @@ static void etw_route_combine(const struct etw_route *r, struct etw_combined *c)
 		etw_combine_add(c, &r->e[i].lk);
 }
 
-static int etw_waits_add(struct etw_waits *w, struct etw_file *f, u64 seq)
+static bool etw_combined_eq(const struct etw_combined *a,
+			    const struct etw_combined *b)
 {
-	if (!w || !w->wanted || !f)
-		return 0;
-	if (w->n == w->cap) {
-		unsigned int cap = w->cap ? 2 * w->cap : 8;
-		struct etw_file **files;
-		u64 *seqs;
+	if (a->enabled != b->enabled)
+		return false;
+	return !a->enabled || (a->level == b->level &&
+			       a->match_any == b->match_any &&
+			       a->match_all == b->match_all);
+}
 
-		files = krealloc_array(w->files, cap, sizeof(*files), GFP_KERNEL);
-		if (!files)
-			return -ENOMEM;
-		w->files = files;
-		seqs = krealloc_array(w->seqs, cap, sizeof(*seqs), GFP_KERNEL);
-		if (!seqs)
-			return -ENOMEM;
-		w->seqs = seqs;
-		w->cap = cap;
+struct etw_chain_ctx {
+	u8 *buf;
+	u32 size;
+	u32 count;
+	u32 last;
+};
+
+static void etw_chain_size(const struct etw_enable *e, void *ctx)
+{
+	struct etw_chain_ctx *cc = ctx;
+
+	if (e->filter_size) {
+		cc->size += ALIGN(e->filter_size, 8);
+		cc->count++;
 	}
-	kref_get(&f->ref);
-	w->files[w->n] = f;
-	w->seqs[w->n++] = seq;
+}
+
+/* Copy one EVENT_FILTER_HEADER block, with its InstanceId, and link it. */
+static void etw_chain_copy(const struct etw_enable *e, void *ctx)
+{
+	struct etw_chain_ctx *cc = ctx;
+	struct etw_filter_header *h;
+
+	if (!e->filter_size)
+		return;
+	if (cc->count) {
+		h = (struct etw_filter_header *)(cc->buf + cc->last);
+		h->next_offset = cc->size - cc->last;
+	}
+	h = (struct etw_filter_header *)(cc->buf + cc->size);
+	memcpy(h, e->filter_data, e->filter_size);
+	h->instance_id = etw_enable_bit(e);
+	h->next_offset = 0;
+	cc->last = cc->size;
+	cc->size += ALIGN(e->filter_size, 8);
+	cc->count++;
+}
+
+/* Prepare @ch's notification: filter data of the enables that reach it. */
+static int etw_change_notify_prepare(struct etw_change *ch, struct etw_op *op)
+{
+	struct etw_chain_ctx cc = {};
+	struct etw_notify_node *nn;
+
+	if (!ch->reg->file)
+		return 0;
+	etw_for_each_direct(ch->reg, etw_chain_size, &cc);
+	nn = etw_notify_alloc(ch->reg, ch->control, &ch->c, op->source,
+			      cc.size, cc.count, op->gfp);
+	if (!nn)
+		return -ENOMEM;
+	cc.buf = etw_notify_filter(nn);
+	cc.size = 0;
+	cc.count = 0;
+	etw_for_each_direct(ch->reg, etw_chain_copy, &cc);
+	ch->nn = nn;
 	return 0;
 }
 
-/* The filter data of the GUID's enables, chained as ETW chains them. */
-static u8 *etw_filter_chain(const struct etw_reg *reg, u32 *size, u32 *count)
+static int etw_notify_control(enum etw_notify_rule rule,
+			      const struct etw_combined *was,
+			      const struct etw_combined *c)
 {
-	const struct etw_gentry *g = reg->gentry;
-	u32 total = 0, off = 0, n = 0, i;
-	u8 *buf;
-
-	*size = 0;
-	*count = 0;
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++)
-		if (g->enables[i] && g->enables[i]->filter_size &&
-		    etw_enable_reaches(g->enables[i], reg))
-			total += ALIGN(g->enables[i]->filter_size, 8);
-	if (!total)
-		return NULL;
-	buf = kzalloc(total, GFP_KERNEL);
-	if (!buf)
-		return NULL;
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-		const struct etw_enable *e = g->enables[i];
-		u8 *hdr = buf + off;
-		u64 bit = BIT_ULL(i);
-
-		if (!e || !e->filter_size || !etw_enable_reaches(e, reg))
-			continue;
-		memcpy(hdr, e->filter_data, e->filter_size);
-		/* EVENT_FILTER_HEADER: InstanceId at 8, NextOffset at 20. */
-		memcpy(hdr + 8, &bit, sizeof(bit));
-		off += ALIGN(e->filter_size, 8);
-		n++;
-		put_unaligned_le32(off < total ? ALIGN(e->filter_size, 8) : 0,
-				   hdr + 20);
+	switch (rule) {
+	case ETW_NOTIFY_CAPTURE:
+		return c->enabled ? ETW_CONTROL_CAPTURE_STATE : -1;
+	case ETW_NOTIFY_ON_CHANGE:
+		if (etw_combined_eq(was, c))
+			return -1;
+		break;
+	case ETW_NOTIFY_REACHED:
+		if (!was->enabled && !c->enabled)
+			return -1;
+		break;
 	}
-	*size = total;
-	*count = n;
-	return buf;
+	return c->enabled ? ETW_CONTROL_ENABLE : ETW_CONTROL_DISABLE;
 }
 
 /*
- * Rebuild @reg's route, publish it and its state, and notify the provider
- * with @control (-1: only when the state changed; ETW_CONTROL_ENABLE
- * becomes DISABLE when nothing enables it any more).
+ * Prepare @reg's new route and notification and add them to @op.
+ * Nothing is published.
  */
-static int etw_reg_update(struct etw_reg *reg, int control,
-			  const struct etw_guid *source, struct etw_waits *w)
+static int etw_op_add(struct etw_op *op, struct etw_reg *reg,
+		      enum etw_notify_rule rule)
 {
-	static const struct etw_guid null_guid;
-	struct etw_route *r, *old;
-	struct etw_combined c, was;
-	u32 fsize, fcount;
-	u8 *filter;
-	u64 seq = 0;
+	struct etw_combined was;
+	struct etw_change *ch;
 	int ret;
 
 	lockdep_assert_held(&etw_mutex);
-	r = etw_route_build(reg);
-	if (!r)
+	ch = kzalloc(sizeof(*ch), op->gfp);
+	if (!ch)
 		return -ENOMEM;
-	old = rcu_dereference_protected(reg->route, lockdep_is_held(&etw_mutex));
-	etw_route_combine(old, &was);
-	etw_route_combine(r, &c);
-	if (!r->count) {
-		kfree(r);
-		r = NULL;
-	}
-	rcu_assign_pointer(reg->route, r);
-	if (old)
-		kfree_rcu(old, rcu);
-	etw_state_publish(reg, &c);
-
-	if (control < 0) {
-		if (was.enabled == c.enabled && was.level == c.level &&
-		    was.match_any == c.match_any && was.match_all == c.match_all)
-			return 0;
-		control = ETW_CONTROL_ENABLE;
-	}
-	if (control == ETW_CONTROL_ENABLE && !c.enabled)
-		control = ETW_CONTROL_DISABLE;
-	if (control == ETW_CONTROL_CAPTURE_STATE && !c.enabled)
-		return 0;
-	if (control == ETW_CONTROL_DISABLE && !was.enabled)
-		return 0;
-	filter = etw_filter_chain(reg, &fsize, &fcount);
-	ret = etw_notify(reg, control, &c, source ?: &null_guid, filter, fsize,
-			 fcount, &seq);
-	kfree(filter);
-	if (!ret && seq)
-		ret = etw_waits_add(w, reg->file, seq);
-	return ret;
-}
-
-static int etw_regs_update(struct list_head *regs, bool members, int control,
-			   const struct etw_guid *source, struct etw_waits *w)
-{
-	struct etw_reg *reg;
-	int ret = 0, err;
-
-	if (members) {
-		list_for_each_entry(reg, regs, mnode) {
-			err = etw_reg_update(reg, control, source, w);
-			ret = ret ?: err;
-		}
+	ch->reg = reg;
+	etw_route_combine(rcu_dereference_protected(reg->route,
+						    lockdep_is_held(&etw_mutex)),
+			  &was);
+	if (rule == ETW_NOTIFY_CAPTURE) {
+		ch->keep_route = true;
+		ch->c = was;
 	} else {
-		list_for_each_entry(reg, regs, gnode) {
-			err = etw_reg_update(reg, control, source, w);
-			ret = ret ?: err;
+		ch->route = etw_route_build(reg, op->gfp);
+		if (!ch->route) {
+			kfree(ch);
+			return -ENOMEM;
+		}
+		etw_route_combine(ch->route, &ch->c);
+		if (!ch->route->count) {
+			kfree(ch->route);
+			ch->route = NULL;
 		}
 	}
-	return ret;
+	ch->control = etw_notify_control(rule, &was, &ch->c);
+	if (ch->control >= 0) {
+		ret = etw_change_notify_prepare(ch, op);
+		if (ret) {
+			kfree(ch->route);
+			kfree(ch);
+			return ret;
+		}
+	}
+	list_add_tail(&ch->node, &op->changes);
+	return 0;
 }
 
-/* Keep only the newest enable of a classic GUID; return the others. */
-static void etw_classic_trim(struct etw_gentry *g, struct list_head *gone)
+static void etw_op_init(struct etw_op *op, const struct etw_guid *source,
+			gfp_t gfp, struct etw_waits *w)
 {
-	struct etw_enable *newest = NULL;
-	int i;
+	INIT_LIST_HEAD(&op->changes);
+	op->source = source ?: &etw_null_guid;
+	op->gfp = gfp;
+	op->w = w;
+}
 
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++)
-		if (g->enables[i] &&
-		    (!newest || g->enables[i]->stamp > newest->stamp))
-			newest = g->enables[i];
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-		struct etw_enable *e = g->enables[i];
+/* Drop everything @op prepared; nothing was published. */
+static void etw_op_abort(struct etw_op *op)
+{
+	struct etw_change *ch, *tmp;
 
-		if (e && e != newest) {
-			g->enables[i] = NULL;
-			list_add_tail(&e->gone, gone);
-		}
+	list_for_each_entry_safe(ch, tmp, &op->changes, node) {
+		kfree(ch->route);
+		etw_notify_free(ch->nn);
+		kfree(ch);
 	}
+	INIT_LIST_HEAD(&op->changes);
+}
+
+/* Make room to record every notification @op queues; may fail. */
+static int etw_op_reserve_waits(struct etw_op *op)
+{
+	struct etw_waits *w = op->w;
+	struct etw_change *ch;
+	unsigned int n = 0;
+
+	if (!w)
+		return 0;
+	list_for_each_entry(ch, &op->changes, node)
+		n += ch->nn != NULL;
+	if (w->n + n <= w->cap)
+		return 0;
+	return etw_waits_grow(w, w->n + n);
+}
+
+/* Publish what @op prepared; cannot fail. */
+static void etw_op_commit(struct etw_op *op)
+{
+	struct etw_change *ch, *tmp;
+
+	list_for_each_entry_safe(ch, tmp, &op->changes, node) {
+		struct etw_reg *reg = ch->reg;
+
+		if (!ch->keep_route) {
+			struct etw_route *old;
+
+			old = rcu_replace_pointer(reg->route, ch->route,
+						  lockdep_is_held(&etw_mutex));
+			if (old)
+				kfree_rcu(old, rcu);
+			etw_state_publish(reg, &ch->c);
+		}
+		if (ch->control >= 0) {
+			if (reg->file) {
+				u64 seq = etw_notify_queue(reg, ch->nn);
+
+				if (seq && op->w)
+					etw_waits_add(op->w, reg->file, seq);
+			} else {
+				etw_kprovider_notify(reg, ch->control, &ch->c);
+			}
+		}
+		kfree(ch);
+	}
+	INIT_LIST_HEAD(&op->changes);
+}
+
+/* Prepare and publish @op; on failure nothing changed. */
+static int etw_op_finish(struct etw_op *op)
+{
+	int ret = etw_op_reserve_waits(op);
+
+	if (ret) {
+		etw_op_abort(op);
+		return ret;
+	}
+	etw_op_commit(op);
+	return 0;
+}
+
+/*
+ * Update one registration in an operation that cannot fail (session
+ * stop, unregistration): __GFP_NOFAIL, one small allocation at a time.
+ */
+static void etw_reg_update_nofail(struct etw_reg *reg, enum etw_notify_rule rule)
+{
+	struct etw_op op;
+
+	etw_op_init(&op, NULL, GFP_KERNEL | __GFP_NOFAIL, NULL);
+	if (!etw_op_add(&op, reg, rule))
+		etw_op_commit(&op);
 }
 
 /* Free unlinked enables once no writer can see them. */
@@ -383,43 +599,52 @@ static void etw_enables_free_later(struct list_head *gone)
 		etw_enable_free(e);
 }
 
-static void etw_reg_link(struct etw_reg *reg, struct etw_gentry *g)
+/* Add every other registration of @g, whose keyword rules change. */
+static int etw_op_add_others(struct etw_op *op, struct etw_gentry *g,
+			     struct etw_reg *except)
 {
-	reg->gentry = g;
-	list_add_tail(&reg->gnode, &g->regs);
+	struct etw_reg *reg;
+	int ret;
+
+	list_for_each_entry(reg, &g->regs, gnode) {
+		if (reg == except)
+			continue;
+		ret = etw_op_add(op, reg, ETW_NOTIFY_ON_CHANGE);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* Register @reg (fields set, not linked) and notify it if enabled. */
 static int etw_reg_attach(struct etw_reg *reg)
 {
 	struct etw_gentry *g;
-	LIST_HEAD(gone);
+	struct etw_op op;
+	bool was_classic;
 	int ret;
 
 	lockdep_assert_held(&etw_mutex);
 	g = etw_gentry_get(&reg->guid);
 	if (!g)
 		return -ENOMEM;
-	etw_reg_link(reg, g);
-	if (reg->classic) {
-		etw_classic_trim(g, &gone);
-		if (!list_empty(&gone)) {
-			/* Sessions that lost the provider stop receiving. */
-			ret = etw_regs_update(&g->regs, false, -1, NULL, NULL);
-			if (ret)
-				goto out_unlink;
-		}
-	}
-	ret = etw_reg_update(reg, -1, NULL, NULL);
-	if (ret)
-		goto out_unlink;
-	etw_enables_free_later(&gone);
-	return 0;
+	was_classic = etw_gentry_is_classic(g);
+	reg->gentry = g;
+	list_add_tail(&reg->gnode, &g->regs);
 
-out_unlink:
-	list_del(&reg->gnode);
-	etw_gentry_put(g);
-	etw_enables_free_later(&gone);
+	etw_op_init(&op, NULL, GFP_KERNEL_ACCOUNT, NULL);
+	ret = etw_op_add(&op, reg, ETW_NOTIFY_ON_CHANGE);
+	/* The first classic registration changes every route's rules. */
+	if (!ret && reg->classic && !was_classic)
+		ret = etw_op_add_others(&op, g, reg);
+	if (!ret)
+		ret = etw_op_finish(&op);
+	else
+		etw_op_abort(&op);
+	if (ret) {
+		list_del(&reg->gnode);
+		etw_gentry_put(g);
+	}
 	return ret;
 }
 
@@ -445,6 +670,7 @@ int etw_register(struct etw_file *f, struct etw_register_args *a)
 		return -ENOMEM;
 	reg->file = f;
 	reg->tgid = get_pid(task_tgid(current));
+	reg->exec_id = READ_ONCE(current->self_exec_id);
 	reg->guid = a->guid;
 	reg->cookie = a->cookie;
 	reg->classic = a->flags & ETW_REGISTER_CLASSIC;
@@ -491,22 +717,29 @@ static void etw_reg_free_rcu(struct rcu_head *rcu)
 static void etw_reg_detach(struct etw_reg *reg)
 {
 	static const struct etw_combined off;
+	struct etw_gentry *g = reg->gentry;
 	struct etw_route *r;
 
 	lockdep_assert_held(&etw_mutex);
 	list_del(&reg->gnode);
-	etw_gentry_put(reg->gentry);
 	if (reg->group) {
 		list_del(&reg->mnode);
 		etw_gentry_put(reg->group);
 	}
-	r = rcu_dereference_protected(reg->route, lockdep_is_held(&etw_mutex));
-	RCU_INIT_POINTER(reg->route, NULL);
+	r = rcu_replace_pointer(reg->route, NULL, lockdep_is_held(&etw_mutex));
 	if (r)
 		kfree_rcu(r, rcu);
 	etw_state_publish(reg, &off);
 	if (reg->file)
 		etw_notify_drop_reg(reg->file, reg);
+	/* The last classic registration gone: the others' rules change. */
+	if (reg->classic && !etw_gentry_is_classic(g)) {
+		struct etw_reg *other;
+
+		list_for_each_entry(other, &g->regs, gnode)
+			etw_reg_update_nofail(other, ETW_NOTIFY_ON_CHANGE);
+	}
+	etw_gentry_put(g);
 }
 
 /**
@@ -528,7 +761,8 @@ void etw_unregister_reg(struct etw_reg *reg)
  * @reg_id: the registration
  *
  * Context: process context; takes etw_mutex.
- * Return: 0, or -EBADF for an id that is not registered on @f.
+ * Return: 0, or -EBADF for an id that is not registered on @f by this
+ * program image.
  */
 int etw_unregister(struct etw_file *f, u32 reg_id)
 {
@@ -536,7 +770,7 @@ int etw_unregister(struct etw_file *f, u32 reg_id)
 
 	mutex_lock(&etw_mutex);
 	reg = etw_file_reg(f, reg_id);
-	if (!reg || reg->tgid != task_tgid(current)) {
+	if (!reg || !etw_reg_is_current(reg)) {
 		mutex_unlock(&etw_mutex);
 		return -EBADF;
 	}
@@ -545,6 +779,28 @@ int etw_unregister(struct etw_file *f, u32 reg_id)
 	etw_unregister_reg(reg);
 	mutex_unlock(&etw_mutex);
 	return 0;
+}
+
+/**
+ * etw_providers_release_file() - unregister everything a closing file holds
+ * @f: the file
+ *
+ * Context: process context; etw_mutex held.
+ */
+void etw_providers_release_file(struct etw_file *f)
+{
+	struct etw_reg *reg;
+	u32 id;
+
+	lockdep_assert_held(&etw_mutex);
+	for (id = 1; id <= ETW_MAX_REGISTRATIONS; id++) {
+		reg = etw_file_reg(f, id);
+		if (!reg)
+			continue;
+		RCU_INIT_POINTER(f->regs[id - 1], NULL);
+		etw_unregister_reg(reg);
+	}
+	f->nregs = 0;
 }
 
 /**
@@ -579,18 +835,20 @@ static int etw_group_may_join(struct etw_gentry *grp)
 /**
  * etw_set_traits_reg() - attach a traits blob to a registration
  * @reg: the registration
- * @blob: the blob, kmalloc'ed; ownership passes on success
+ * @blob: the blob, kmalloc'ed; ownership passes on success only
  * @len: its size
  *
  * Context: process context; etw_mutex held.
  * Return: 0, -EEXIST when traits were set before, -EBADMSG for a bad
- * blob, -EACCES when the group may not be joined, -ENOMEM.
+ * blob, -EACCES when the group may not be joined, -ENOMEM.  On failure
+ * nothing changed and the caller still owns @blob.
  */
 int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len)
 {
 	static const struct etw_guid no_group;
-	struct etw_gentry *grp = NULL;
+	struct etw_gentry *grp;
 	struct etw_guid group;
+	struct etw_op op;
 	int ret;
 
 	lockdep_assert_held(&etw_mutex);
@@ -599,29 +857,46 @@ int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len)
 	ret = etw_traits_parse(blob, len, &group);
 	if (ret)
 		return ret;
-	if (memcmp(&group, &no_group, sizeof(group))) {
-		grp = etw_gentry_get(&group);
-		if (!grp)
-			return -ENOMEM;
-		ret = etw_group_may_join(grp);
-		if (ret) {
-			etw_gentry_put(grp);
-			return ret;
-		}
-		reg->group = grp;
-		list_add_tail(&reg->mnode, &grp->members);
-	}
+	if (!memcmp(&group, &no_group, sizeof(group)))
+		goto out_publish;
+
+	grp = etw_gentry_get(&group);
+	if (!grp)
+		return -ENOMEM;
+	ret = etw_group_may_join(grp);
+	if (ret)
+		goto out_put_group;
+	reg->group = grp;
+	list_add_tail(&reg->mnode, &grp->members);
+	etw_op_init(&op, NULL, GFP_KERNEL_ACCOUNT, NULL);
+	ret = etw_op_add(&op, reg, ETW_NOTIFY_ON_CHANGE);
+	if (ret)
+		goto out_leave_group;
 	reg->traits_len = len;
 	/* Pairs with smp_load_acquire() in etw_event_size(). */
 	smp_store_release(&reg->traits, blob);
-	return grp ? etw_reg_update(reg, -1, NULL, NULL) : 0;
+	etw_op_commit(&op);
+	return 0;
+
+out_publish:
+	reg->traits_len = len;
+	/* Pairs with smp_load_acquire() in etw_event_size(). */
+	smp_store_release(&reg->traits, blob);
+	return 0;
+
+out_leave_group:
+	list_del_init(&reg->mnode);
+	reg->group = NULL;
+out_put_group:
+	etw_gentry_put(grp);
+	return ret;
 }
 
 /**
  * etw_set_traits() - ETW_IOC_SET_TRAITS
  * @f: the file
  * @reg_id: the registration
- * @blob: the blob, kmalloc'ed; ownership passes on success
+ * @blob: the blob, kmalloc'ed; ownership passes on success only
  * @len: its size
  *
  * Context: process context; takes etw_mutex.
@@ -634,7 +909,7 @@ int etw_set_traits(struct etw_file *f, u32 reg_id, u8 *blob, u16 len)
 
 	mutex_lock(&etw_mutex);
 	reg = etw_file_reg(f, reg_id);
-	if (!reg || reg->tgid != task_tgid(current))
+	if (!reg || !etw_reg_is_current(reg))
 		ret = -EBADF;
 	else
 		ret = etw_set_traits_reg(reg, blob, len);
@@ -663,132 +938,388 @@ static int etw_free_slot(struct etw_enable **table)
 	return -1;
 }
 
-/* Put @e into @table for its session; the replaced enable goes to @gone. */
-static int etw_table_set(struct etw_gentry *g, struct etw_enable **table,
-			 struct etw_enable *e, bool group,
-			 struct list_head *gone)
+static struct etw_enable *etw_private_find(struct etw_gentry *g,
+					   struct etw_session *s)
 {
-	int slot = etw_find_slot(table, e->session);
+	struct etw_enable *e;
 
-	if (slot < 0 && !group && etw_gentry_is_classic(g)) {
-		/* A classic provider follows the newest session. */
-		int i;
+	list_for_each_entry(e, &g->private_enables, pnode)
+		if (e->session == s)
+			return e;
+	return NULL;
+}
 
+/* The lowest exclude bit no other private session of the owner uses. */
+static int etw_private_slot(struct etw_gentry *g, struct etw_session *s)
+{
+	unsigned long used = 0;
+	struct etw_enable *e;
+
+	list_for_each_entry(e, &g->private_enables, pnode)
+		if (e->session->owner_tgid == s->owner_tgid)
+			__set_bit(e->slot, &used);
+	return find_first_zero_bit(&used, ETW_MAX_PRIVATE_SESSIONS);
+}
+
+/* Where the enables of one GUID by one kind of session live. */
+struct etw_table {
+	struct etw_gentry *g;
+	struct etw_enable **slots;	/* global: direct or group */
+	bool group;
+	bool private;
+};
+
+/*
+ * The enable state of one table before an operation changed it, so that
+ * a failed operation can put it back: the global slots, or the private
+ * enable that was replaced or removed.
+ */
+struct etw_table_undo {
+	struct etw_enable *slots[ETW_MAX_SESSIONS_PER_PROVIDER];
+	struct etw_enable *old_private;
+	struct etw_enable *new_private;
+};
+
+static struct etw_enable *etw_table_find(const struct etw_table *t,
+					 struct etw_session *s)
+{
+	int slot;
+
+	if (t->private)
+		return etw_private_find(t->g, s);
+	slot = etw_find_slot(t->slots, s);
+	return slot < 0 ? NULL : t->slots[slot];
+}
+
+/*
+ * Put @e into the table for its session; replaced enables go to @gone.
+ * A classic GUID follows the newest global session: an enable from a
+ * global session replaces the other global sessions' enables.
+ */
+static int etw_table_set(const struct etw_table *t, struct etw_enable *e,
+			 struct etw_table_undo *u, struct list_head *gone)
+{
+	struct etw_enable *old;
+	int slot, i;
+
+	if (t->private) {
+		old = etw_private_find(t->g, e->session);
+		e->slot = old ? old->slot : etw_private_slot(t->g, e->session);
+		if (old) {
+			list_del(&old->pnode);
+			list_add_tail(&old->gone, gone);
+		}
+		u->old_private = old;
+		u->new_private = e;
+		e->stamp = ++etw_enable_stamp;
+		list_add_tail(&e->pnode, &t->g->private_enables);
+		return 0;
+	}
+	memcpy(u->slots, t->slots, sizeof(u->slots));
+	slot = etw_find_slot(t->slots, e->session);
+	if (slot < 0 && !t->group && etw_gentry_is_classic(t->g)) {
 		for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-			if (table[i]) {
-				list_add_tail(&table[i]->gone, gone);
-				table[i] = NULL;
+			if (t->slots[i]) {
+				list_add_tail(&t->slots[i]->gone, gone);
+				t->slots[i] = NULL;
 			}
 		}
 	}
 	if (slot < 0)
-		slot = etw_free_slot(table);
+		slot = etw_free_slot(t->slots);
 	if (slot < 0)
 		return -ENOSPC;
-	if (table[slot])
-		list_add_tail(&table[slot]->gone, gone);
+	if (t->slots[slot])
+		list_add_tail(&t->slots[slot]->gone, gone);
 	e->slot = slot;
 	e->stamp = ++etw_enable_stamp;
-	table[slot] = e;
+	t->slots[slot] = e;
 	return 0;
+}
+
+/* Remove @s's enable from the table; it goes to @gone. */
+static struct etw_enable *etw_table_clear(const struct etw_table *t,
+					  struct etw_session *s,
+					  struct etw_table_undo *u,
+					  struct list_head *gone)
+{
+	struct etw_enable *old;
+	int slot;
+
+	if (t->private) {
+		old = etw_private_find(t->g, s);
+		if (old)
+			list_del(&old->pnode);
+		u->old_private = old;
+	} else {
+		memcpy(u->slots, t->slots, sizeof(u->slots));
+		slot = etw_find_slot(t->slots, s);
+		old = slot < 0 ? NULL : t->slots[slot];
+		if (old)
+			t->slots[slot] = NULL;
+	}
+	if (old)
+		list_add_tail(&old->gone, gone);
+	return old;
+}
+
+/* Put the table back as @u saved it; @gone is emptied. */
+static void etw_table_undo(const struct etw_table *t,
+			   struct etw_table_undo *u, struct list_head *gone)
+{
+	if (t->private) {
+		if (u->new_private)
+			list_del(&u->new_private->pnode);
+		if (u->old_private)
+			list_add_tail(&u->old_private->pnode,
+				      &t->g->private_enables);
+	} else {
+		memcpy(t->slots, u->slots, sizeof(u->slots));
+	}
+	INIT_LIST_HEAD(gone);
+}
+
+static bool etw_enable_same(const struct etw_enable *a,
+			    const struct etw_enable *b)
+{
+	if (a->level != b->level || a->properties != b->properties ||
+	    a->match_any != b->match_any || a->match_all != b->match_all ||
+	    a->npids != b->npids || a->filter_size != b->filter_size ||
+	    !!a->ids != !!b->ids)
+		return false;
+	if (memcmp(a->pids, b->pids, a->npids * sizeof(a->pids[0])) ||
+	    (a->filter_size &&
+	     memcmp(a->filter_data, b->filter_data, a->filter_size)))
+		return false;
+	return !a->ids || (a->ids->count == b->ids->count &&
+			   a->ids->filter_in == b->ids->filter_in &&
+			   !memcmp(a->ids->ids, b->ids->ids,
+				   a->ids->count * sizeof(a->ids->ids[0])));
+}
+
+static bool etw_table_reaches(const struct etw_table *t,
+			      const struct etw_enable *e,
+			      const struct etw_reg *reg)
+{
+	if (!e)
+		return false;
+	return t->group ? etw_group_enable_reaches(e, reg) :
+			  etw_enable_reaches(e, reg);
+}
+
+/*
+ * Add @reg if an enable change reaches it: @new (or NULL) replaced @old
+ * (or NULL) of the same session, and the enables on @gone other than
+ * @old were replaced by the classic rule.  An identical re-enable
+ * notifies only if the combined state changed.
+ */
+static int etw_op_add_if_reached(struct etw_op *op, const struct etw_table *t,
+				 struct etw_reg *reg,
+				 const struct etw_enable *new,
+				 const struct etw_enable *old,
+				 struct list_head *gone)
+{
+	bool reach_new = etw_table_reaches(t, new, reg);
+	bool reach_old = etw_table_reaches(t, old, reg);
+	const struct etw_enable *e;
+
+	if (reach_new && reach_old && etw_enable_same(new, old))
+		return etw_op_add(op, reg, ETW_NOTIFY_ON_CHANGE);
+	if (reach_new || reach_old)
+		return etw_op_add(op, reg, ETW_NOTIFY_REACHED);
+	list_for_each_entry(e, gone, gone)
+		if (e != old && etw_table_reaches(t, e, reg))
+			return etw_op_add(op, reg, ETW_NOTIFY_ON_CHANGE);
+	return 0;
+}
+
+static int etw_op_add_reached(struct etw_op *op, const struct etw_table *t,
+			      const struct etw_enable *new,
+			      const struct etw_enable *old,
+			      struct list_head *gone)
+{
+	struct etw_reg *reg;
+	int ret;
+
+	if (t->group) {
+		list_for_each_entry(reg, &t->g->members, mnode) {
+			ret = etw_op_add_if_reached(op, t, reg, new, old, gone);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
+	list_for_each_entry(reg, &t->g->regs, gnode) {
+		ret = etw_op_add_if_reached(op, t, reg, new, old, gone);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Capture state: the registrations @s's enable reaches. */
+static int etw_op_add_capture(struct etw_op *op, const struct etw_table *t,
+			      const struct etw_enable *e)
+{
+	struct etw_reg *reg;
+	int ret;
+
+	if (t->group) {
+		list_for_each_entry(reg, &t->g->members, mnode) {
+			if (!etw_group_enable_reaches(e, reg))
+				continue;
+			ret = etw_op_add(op, reg, ETW_NOTIFY_CAPTURE);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
+	list_for_each_entry(reg, &t->g->regs, gnode) {
+		if (!etw_enable_reaches(e, reg) ||
+		    (reg->classic && etw_newest_reaching(t->g, reg) != e))
+			continue;
+		ret = etw_op_add(op, reg, ETW_NOTIFY_CAPTURE);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int etw_enable_capture(struct etw_session *s, const struct etw_guid *guid,
+			      bool group, struct etw_op *op)
+{
+	struct etw_table t = { .group = group,
+			       .private = etw_session_is_private(s) };
+	const struct etw_enable *e;
+	int ret;
+
+	t.g = etw_gentry_find(guid);
+	if (!t.g)
+		return 0;
+	t.slots = group ? t.g->group_enables : t.g->enables;
+	e = etw_table_find(&t, s);
+	if (!e)
+		return 0;
+	ret = etw_op_add_capture(op, &t, e);
+	if (ret) {
+		etw_op_abort(op);
+		return ret;
+	}
+	return etw_op_finish(op);
 }
 
 /**
  * etw_enable() - ETW_IOC_ENABLE, once the session is found and checked
- * @s: the session (referenced, not stopped when called)
+ * @s: the session (referenced)
  * @a: the arguments
  * @e: for ETW_CONTROL_ENABLE, the new enable with filters filled in
  *	(ownership passes); NULL otherwise
- * @wf: out: files to wait on (referenced), when @a->timeout_ms is set
- * @ws: out: their sequence numbers
- * @nw: out: entries in @wf and @ws
+ * @w: out: files to wait on (referenced), when @a->timeout_ms is set
+ *
+ * A disable or capture-state request for a GUID the session does not
+ * enable does nothing.
  *
  * Context: process context; takes etw_mutex.
- * Return: 0, -ENOSPC for a 9th session, -ENOENT when the session stopped,
- * -ENOMEM.
+ * Return: 0, -ENOSPC for a 9th global session, -EDQUOT past
+ * %ETW_MAX_PRIVATE_ENABLES for a private session, -ENOENT when the
+ * session stopped, -ENOMEM (nothing changed).
  */
 int etw_enable(struct etw_session *s, struct etw_enable_args *a,
-	       struct etw_enable *e, struct etw_file ***wf, u64 **ws,
-	       unsigned int *nw)
+	       struct etw_enable *e, struct etw_waits *w)
 {
 	bool group = a->properties & ETW_ENABLE_PROVIDER_GROUP;
-	struct etw_waits w = { .wanted = a->timeout_ms != 0 };
-	struct etw_enable **table;
-	struct etw_gentry *g;
+	struct etw_table t = { .group = group,
+			       .private = etw_session_is_private(s) };
+	struct etw_table_undo u = {};
+	struct etw_enable *old = NULL;
+	struct etw_op op;
 	LIST_HEAD(gone);
-	int ret = 0, slot, control;
+	int ret = 0;
 
+	etw_op_init(&op, &a->source_id, GFP_KERNEL_ACCOUNT,
+		    a->timeout_ms ? w : NULL);
 	mutex_lock(&etw_mutex);
 	if (s->stopped) {
 		ret = -ENOENT;
 		goto out_unlock;
 	}
-	g = etw_gentry_get(&a->guid);
-	if (!g) {
-		ret = -ENOMEM;
+	if (a->control_code == ETW_CONTROL_CAPTURE_STATE) {
+		ret = etw_enable_capture(s, &a->guid, group, &op);
 		goto out_unlock;
 	}
-	table = group ? g->group_enables : g->enables;
-
-	switch (a->control_code) {
-	case ETW_CONTROL_ENABLE:
-		e->session = s;
-		ret = etw_table_set(g, table, e, group, &gone);
-		if (ret)
-			goto out_put;
-		e = NULL;
-		control = ETW_CONTROL_ENABLE;
-		break;
-	case ETW_CONTROL_DISABLE:
-		slot = etw_find_slot(table, s);
-		if (slot < 0)
-			goto out_put;
-		list_add_tail(&table[slot]->gone, &gone);
-		table[slot] = NULL;
-		control = ETW_CONTROL_ENABLE;
-		break;
-	default:
-		control = ETW_CONTROL_CAPTURE_STATE;
-		break;
+	t.g = a->control_code == ETW_CONTROL_ENABLE ? etw_gentry_get(&a->guid) :
+						      etw_gentry_find(&a->guid);
+	if (!t.g) {
+		ret = a->control_code == ETW_CONTROL_ENABLE ? -ENOMEM : 0;
+		goto out_unlock;
 	}
-	if (control == ETW_CONTROL_CAPTURE_STATE) {
-		struct list_head *regs = group ? &g->members : &g->regs;
-		struct etw_reg *reg;
+	t.slots = group ? t.g->group_enables : t.g->enables;
 
-		if (group) {
-			list_for_each_entry(reg, regs, mnode)
-				ret = ret ?: etw_reg_update(reg, control,
-							    &a->source_id, &w);
-		} else {
-			list_for_each_entry(reg, regs, gnode)
-				ret = ret ?: etw_reg_update(reg, control,
-							    &a->source_id, &w);
+	if (a->control_code == ETW_CONTROL_ENABLE) {
+		old = etw_table_find(&t, s);
+		if (!old && t.private &&
+		    s->nenables >= ETW_MAX_PRIVATE_ENABLES) {
+			ret = -EDQUOT;
+			goto out_put;
 		}
+		e->session = s;
+		ret = etw_table_set(&t, e, &u, &gone);
+		if (ret) {
+			etw_table_undo(&t, &u, &gone);
+			goto out_put;
+		}
+		ret = etw_op_add_reached(&op, &t, e, old, &gone);
 	} else {
-		ret = etw_regs_update(group ? &g->members : &g->regs, group,
-				      control, &a->source_id, &w);
+		old = etw_table_clear(&t, s, &u, &gone);
+		if (!old)
+			goto out_put;
+		ret = etw_op_add_reached(&op, &t, NULL, old, &gone);
+	}
+	if (!ret)
+		ret = etw_op_finish(&op);
+	else
+		etw_op_abort(&op);
+	if (ret) {
+		etw_table_undo(&t, &u, &gone);
+		goto out_put;
+	}
+	if (a->control_code == ETW_CONTROL_ENABLE) {
+		s->nenables += !old;
+		e = NULL;
+	} else {
+		s->nenables--;
 	}
 out_put:
-	etw_gentry_put(g);
+	etw_gentry_put(t.g);
 out_unlock:
 	mutex_unlock(&etw_mutex);
 	etw_enables_free_later(&gone);
 	etw_enable_free(e);
-	*wf = w.files;
-	*ws = w.seqs;
-	*nw = w.n;
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_enable);
 
-static void etw_table_drop_session(struct etw_enable **table,
-				   struct etw_session *s, struct list_head *gone)
+/* Remove @s's enable from @t and update what it reached; cannot fail. */
+static void etw_table_drop_session(const struct etw_table *t,
+				   struct etw_session *s,
+				   struct list_head *gone)
 {
-	int slot = etw_find_slot(table, s);
+	struct etw_table_undo u;
+	struct etw_enable *old;
+	struct etw_reg *reg;
 
-	if (slot >= 0) {
-		list_add_tail(&table[slot]->gone, gone);
-		table[slot] = NULL;
+	old = etw_table_clear(t, s, &u, gone);
+	if (!old)
+		return;
+	/* @s is marked stopped: ask whether @old reached while it ran. */
+	if (t->group) {
+		list_for_each_entry(reg, &t->g->members, mnode)
+			if (etw_enable_would_reach(old, reg, true))
+				etw_reg_update_nofail(reg, ETW_NOTIFY_REACHED);
+	} else {
+		list_for_each_entry(reg, &t->g->regs, gnode)
+			if (etw_enable_would_reach(old, reg, false))
+				etw_reg_update_nofail(reg, ETW_NOTIFY_REACHED);
 	}
 }
 
@@ -796,7 +1327,7 @@ static void etw_table_drop_session(struct etw_enable **table,
  * etw_provider_session_gone() - unlink a stopping session from every GUID
  * @s: the session, already marked stopped
  *
- * Providers are notified with their new combined state.  On return no
+ * Providers whose combined state changes are notified.  On return no
  * route refers to @s and no writer still uses an old route (an RCU grace
  * period has passed).
  *
@@ -812,21 +1343,17 @@ void etw_provider_session_gone(struct etw_session *s)
 
 	lockdep_assert_held(&etw_mutex);
 	hash_for_each_safe(etw_guids, bkt, tmp, g, node) {
-		bool direct = etw_find_slot(g->enables, s) >= 0;
-		bool group = etw_find_slot(g->group_enables, s) >= 0;
+		struct etw_table direct = { .g = g, .slots = g->enables,
+					    .private = etw_session_is_private(s) };
+		struct etw_table group = { .g = g, .slots = g->group_enables,
+					   .group = true };
 
-		if (!direct && !group)
-			continue;
-		etw_table_drop_session(g->enables, s, &gone);
-		etw_table_drop_session(g->group_enables, s, &gone);
-		if (direct)
-			etw_regs_update(&g->regs, false, ETW_CONTROL_ENABLE,
-					NULL, NULL);
-		if (group)
-			etw_regs_update(&g->members, true, ETW_CONTROL_ENABLE,
-					NULL, NULL);
+		etw_table_drop_session(&direct, s, &gone);
+		if (!direct.private)
+			etw_table_drop_session(&group, s, &gone);
 		etw_gentry_put(g);
 	}
+	s->nenables = 0;
 	/* No writer may still use a route that led to @s. */
 	synchronize_rcu();
 	list_for_each_entry_safe(e, etmp, &gone, gone)
@@ -838,6 +1365,9 @@ void etw_provider_session_gone(struct etw_session *s)
  * @info: out: up to @count entries
  * @count: in: room in @info; out: registrations visible to the caller
  * @all: list every process's registrations (privileged callers)
+ *
+ * Process ids are given in the caller's PID namespace (0 when the process
+ * is not visible there).
  *
  * Context: process context; takes etw_mutex.
  * Return: 0.
@@ -865,13 +1395,14 @@ int etw_list_providers(struct etw_provider_info *info, u32 *count, bool all)
 			p = &info[n - 1];
 			memset(p, 0, sizeof(*p));
 			p->guid = reg->guid;
-			p->pid = reg->tgid ? pid_nr(reg->tgid) : 0;
+			p->pid = reg->tgid ? pid_vnr(reg->tgid) : 0;
 			p->flags = reg->classic ? ETW_REGISTER_CLASSIC : 0;
 			if (reg->group)
 				p->group = reg->group->guid;
 			/* The name is NUL-terminated: etw_traits_parse() checked. */
 			if (reg->traits)
-				strscpy(p->name, reg->traits + 2, sizeof(p->name));
+				strscpy(p->name, reg->traits + ETW_TRAITS_NAME_OFFSET,
+					sizeof(p->name));
 			es = etw_reg_state(reg);
 			p->enabled = es->enabled;
 			p->level = es->level;
@@ -899,16 +1430,29 @@ int etw_list_providers(struct etw_provider_info *info, u32 *count, bool all)
  * Rebuilds the routes of every member of a group @s enables.
  *
  * Context: process context; etw_mutex held.
+ * Return: 0, or -ENOMEM with no route changed.
  */
-void etw_provider_regroup(struct etw_session *s)
+int etw_provider_regroup(struct etw_session *s)
 {
 	struct etw_gentry *g;
-	int bkt;
+	struct etw_reg *reg;
+	struct etw_op op;
+	int bkt, ret;
 
 	lockdep_assert_held(&etw_mutex);
-	hash_for_each(etw_guids, bkt, g, node)
-		if (etw_find_slot(g->group_enables, s) >= 0)
-			etw_regs_update(&g->members, true, -1, NULL, NULL);
+	etw_op_init(&op, NULL, GFP_KERNEL_ACCOUNT, NULL);
+	hash_for_each(etw_guids, bkt, g, node) {
+		if (etw_find_slot(g->group_enables, s) < 0)
+			continue;
+		list_for_each_entry(reg, &g->members, mnode) {
+			ret = etw_op_add(&op, reg, ETW_NOTIFY_ON_CHANGE);
+			if (ret) {
+				etw_op_abort(&op);
+				return ret;
+			}
+		}
+	}
+	return etw_op_finish(&op);
 }
 
 /**

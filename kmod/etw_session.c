@@ -58,14 +58,17 @@ void etw_session_put(struct etw_session *s)
 	kref_put(&s->ref, etw_session_free);
 }
 
+/* A private session belongs to the program image that started it. */
 static bool etw_session_visible(const struct etw_session *s)
 {
 	if (etw_session_is_private(s))
-		return s->owner_tgid == task_tgid(current);
+		return s->owner_tgid == task_tgid(current) &&
+		       s->owner_exec_id == READ_ONCE(current->self_exec_id);
 	return true;
 }
 
-static struct etw_session *etw_find_locked(u32 logger_id, const char *name)
+static struct etw_session *etw_find_locked(u32 logger_id, const char *name,
+					   bool globals)
 {
 	struct etw_session *s;
 	int i;
@@ -77,7 +80,7 @@ static struct etw_session *etw_find_locked(u32 logger_id, const char *name)
 		if (name[0] ? !strcasecmp(s->name, name) : s->logger_id == logger_id)
 			return s;
 	}
-	for (i = 0; i < ETW_MAX_GLOBAL_SESSIONS; i++) {
+	for (i = 0; globals && i < ETW_MAX_GLOBAL_SESSIONS; i++) {
 		s = etw_globals[i];
 		if (!s)
 			continue;
@@ -87,22 +90,28 @@ static struct etw_session *etw_find_locked(u32 logger_id, const char *name)
 	return NULL;
 }
 
-/* Find a session the caller may control; returns a reference. */
+/*
+ * Find a session the caller may control; returns a reference.  A caller
+ * without privilege gets -EPERM for every name that is not one of its
+ * private sessions and every global logger id, whether such a global
+ * session exists or not: the error must not tell.
+ */
 static struct etw_session *etw_lookup(u32 logger_id, const char *name, int *err)
 {
+	bool control = etw_may_control();
 	struct etw_session *s;
 
 	mutex_lock(&etw_mutex);
-	s = etw_find_locked(logger_id, name);
-	if (s && !etw_session_is_private(s) && !etw_may_control()) {
-		mutex_unlock(&etw_mutex);
-		*err = -EPERM;
-		return NULL;
-	}
+	s = etw_find_locked(logger_id, name, control);
 	if (s)
 		kref_get(&s->ref);
 	mutex_unlock(&etw_mutex);
-	*err = s ? 0 : -ENOENT;
+	if (s)
+		*err = 0;
+	else if (!control && (name[0] || logger_id - 1 < ETW_MAX_GLOBAL_SESSIONS))
+		*err = -EPERM;
+	else
+		*err = -ENOENT;
 	return s;
 }
 
@@ -154,9 +163,10 @@ static int etw_config_check(struct etw_session_config *c, bool private)
 		c->max_buffers = c->min_buffers;
 	c->max_buffers = max(c->max_buffers, c->min_buffers);
 	bytes = (u64)c->buffer_kb * 1024;
-	if (bytes * c->min_buffers > limit)
+	if (bytes * c->min_buffers > limit || c->min_buffers > ETW_MAX_BUFFERS)
 		return -EINVAL;
-	c->max_buffers = min_t(u64, c->max_buffers, div64_u64(limit, bytes));
+	c->max_buffers = min_t(u64, c->max_buffers,
+			       min_t(u64, div64_u64(limit, bytes), ETW_MAX_BUFFERS));
 	if (!c->flush_timer_ms && (c->mode & ETW_MODE_REAL_TIME))
 		c->flush_timer_ms = ETW_DEFAULT_RT_FLUSH_MS;
 	if (c->mode & ETW_MODE_BUFFERING)
@@ -246,6 +256,7 @@ static int etw_session_insert(struct etw_file *f, struct etw_session *s)
 		s->logger_id = id;
 		s->owner_file = f;
 		s->owner_tgid = get_pid(task_tgid(current));
+		s->owner_exec_id = READ_ONCE(current->self_exec_id);
 		list_add_tail(&s->node, &etw_privates);
 		return 0;
 	}
@@ -268,7 +279,8 @@ static void etw_session_fill(struct etw_session *s, struct etw_session_args *a)
 	strscpy(a->name, s->name, sizeof(a->name));
 	a->config = s->cfg;
 	etw_session_stats_fill(s, &a->stats);
-	a->owner_pid = s->owner_tgid ? pid_nr(s->owner_tgid) : 0;
+	/* In the caller's PID namespace; 0 when not visible there. */
+	a->owner_pid = s->owner_tgid ? pid_vnr(s->owner_tgid) : 0;
 	a->owner_uid = from_kuid_munged(current_user_ns(), s->owner_uid);
 	a->start_time_ns = s->start_ns;
 }
@@ -364,7 +376,8 @@ static void etw_session_stop_locked(struct etw_session *s)
  */
 static u32 etw_update_max_buffers(struct etw_session *s, u32 max)
 {
-	u64 limit = div64_u64(ETW_MAX_SESSION_BYTES, s->buf_bytes);
+	u64 limit = min_t(u64, div64_u64(ETW_MAX_SESSION_BYTES, s->buf_bytes),
+			  ETW_MAX_BUFFERS);
 
 	lockdep_assert_held(&etw_mutex);
 	if (!max || max == s->cfg.max_buffers)
@@ -400,8 +413,9 @@ static int etw_session_update(struct etw_session *s,
 			return ret;
 		cur->max_buffers = max;
 	}
+	/* Writers read the mode without etw_mutex. */
 	if (c->mode)
-		cur->mode = c->mode;
+		WRITE_ONCE(cur->mode, c->mode);
 	if (c->flush_timer_ms && !(cur->mode & ETW_MODE_BUFFERING)) {
 		WRITE_ONCE(cur->flush_timer_ms, c->flush_timer_ms);
 		mod_delayed_work(system_wq, &s->flush_work,
@@ -530,7 +544,7 @@ bool etw_session_disallows(const struct etw_session *s,
  * @count: entries
  *
  * Context: process context; takes etw_mutex.
- * Return: 0, -ENOENT, -EPERM.
+ * Return: 0, -ENOENT, -EPERM, -ENOMEM (the list is unchanged).
  */
 int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
 			     struct etw_guid *guids, u32 count)
@@ -545,17 +559,19 @@ int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
 	}
 	mutex_lock(&etw_mutex);
 	if (s->stopped) {
+		/* @guids is freed below, with the list it would have replaced. */
 		ret = -ENOENT;
-		kfree(guids);
 	} else {
+		/* Routes copy what they need: only etw_mutex holders read it. */
 		swap(s->disallow, guids);
-		s->ndisallow = count;
-		etw_provider_regroup(s);
-		ret = 0;
+		swap(s->ndisallow, count);
+		ret = etw_provider_regroup(s);
+		if (ret) {
+			swap(s->disallow, guids);
+			swap(s->ndisallow, count);
+		}
 	}
 	mutex_unlock(&etw_mutex);
-	/* Old list: the routes built from it are gone after a grace period. */
-	synchronize_rcu();
 	kfree(guids);
 	etw_session_put(s);
 	return ret;
@@ -583,8 +599,18 @@ void etw_sessions_release_file(struct etw_file *f)
 
 /* --- consumer files ------------------------------------------------------ */
 
+/**
+ * struct etw_consumer - one consumer file
+ * @session: the session it reads
+ * @read_lock: serialises read(): two threads, or a parent and a forked
+ *	child, share one cursor, and each buffer may be claimed once
+ * @cursor: the next delivery number to read; protected by @read_lock,
+ *	read locklessly by poll() (a stale value only makes poll early or
+ *	late by one buffer; read() decides)
+ */
 struct etw_consumer {
 	struct etw_session *session;
+	struct mutex read_lock;
 	u64 cursor;
 };
 
@@ -595,14 +621,20 @@ static ssize_t etw_consumer_fop_read(struct file *file, char __user *buf,
 	struct etw_session *s = c->session;
 	ssize_t ret;
 
+	if (mutex_lock_interruptible(&c->read_lock))
+		return -ERESTARTSYS;
 	for (;;) {
 		ret = etw_consumer_read(s, &c->cursor, buf, len);
 		if (ret != -EAGAIN || (file->f_flags & O_NONBLOCK))
-			return ret;
+			break;
 		if (wait_event_interruptible(s->cwait,
-					     etw_consumer_readable(s, c->cursor)))
-			return -ERESTARTSYS;
+					     etw_consumer_readable(s, c->cursor))) {
+			ret = -ERESTARTSYS;
+			break;
+		}
 	}
+	mutex_unlock(&c->read_lock);
+	return ret;
 }
 
 static __poll_t etw_consumer_fop_poll(struct file *file, poll_table *wait)
@@ -611,7 +643,7 @@ static __poll_t etw_consumer_fop_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &c->session->cwait, wait);
 	/* Readable: a buffer waits, or the session ended (read gives 0). */
-	return etw_consumer_readable(c->session, c->cursor) ?
+	return etw_consumer_readable(c->session, READ_ONCE(c->cursor)) ?
 	       EPOLLIN | EPOLLRDNORM : 0;
 }
 
@@ -674,6 +706,7 @@ int etw_session_open_consumer(struct etw_file *f, u32 logger_id, u32 flags)
 		goto out_put_session;
 	}
 	c->session = s;
+	mutex_init(&c->read_lock);
 	c->cursor = etw_consumer_attach(s);
 	ret = anon_inode_getfd("etw-consumer", &etw_consumer_fops, c,
 			       O_RDONLY | flags);

@@ -27,8 +27,8 @@
 #include "compat.h"
 #include "etw_internal.h"
 
-/* Routes hold at most this many sessions: a GUID's and its group's. */
-#define ETW_MAX_TARGETS		(2 * ETW_MAX_SESSIONS_PER_PROVIDER)
+/* Routes hold at most this many sessions (see etw_route_build()). */
+#define ETW_MAX_TARGETS		ETW_MAX_ROUTE
 #define ETW_FAULT_RETRIES	64
 #define ETW_EXT_HDR		sizeof(struct etw_ext_item)
 
@@ -36,9 +36,9 @@
 static DEFINE_PER_CPU(struct etw_data_descriptor[ETW_MAX_DATA_DESCRIPTORS],
 		      etw_desc_scratch);
 
+/* Kept small: up to ETW_MAX_TARGETS of these live on the stack. */
 struct etw_target {
 	struct etw_session *s;
-	struct etw_stream *st;
 	struct etw_buffer *b;
 	u32 off;
 	u64 ts;
@@ -297,6 +297,12 @@ static void etw_target_commit(const struct etw_target *t)
 		struct etw_event_header *h = t->b->data + t->off;
 
 		h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
+		/*
+		 * A private session's owner is the writing process: its
+		 * records carry the ids as the owner sees them.
+		 */
+		h->process_id = task_tgid_vnr(current);
+		h->thread_id = task_pid_vnr(current);
 	}
 	etw_buffer_commit(t->s, t->b);
 }
@@ -336,7 +342,6 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 			r->b = etw_buffer_reserve(s, st, alen, &r->off, &r->ts);
 			if (r->b) {
 				r->s = s;
-				r->st = st;
 				nres++;
 				continue;
 			}
@@ -355,9 +360,10 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 			if (etw_session_independent(t[i].s))
 				t[nres++] = t[i];
 			else
-				etw_buffer_cancel(t[i].s, t[i].st, t[i].b,
-						  t[i].off, alen, ev->rec_len,
-						  true);
+				etw_buffer_cancel(t[i].s,
+						  etw_session_stream(t[i].s),
+						  t[i].b, t[i].off, alen,
+						  ev->rec_len, true);
 		}
 	}
 	if (!nres)
@@ -368,8 +374,9 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 	if (ret) {
 		/* A fault: the write is retried, so nothing is counted lost. */
 		for (i = 0; i < nres; i++)
-			etw_buffer_cancel(t[i].s, t[i].st, t[i].b, t[i].off,
-					  alen, ev->rec_len, false);
+			etw_buffer_cancel(t[i].s, etw_session_stream(t[i].s),
+					  t[i].b, t[i].off, alen, ev->rec_len,
+					  false);
 		return ret;
 	}
 	for (i = 1; i < nres; i++) {
@@ -480,7 +487,7 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		preempt_disable();
 		rcu_read_lock();
 		ev.reg = etw_file_reg(f, a->reg_id);
-		if (!ev.reg || ev.reg->tgid != task_tgid(current)) {
+		if (!ev.reg || !etw_reg_is_current(ev.reg)) {
 			ret = -EBADF;
 			goto out_unlock;
 		}

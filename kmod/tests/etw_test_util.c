@@ -137,10 +137,8 @@ int etw_test_control(struct etw_session *s, const struct etw_guid *g,
 		.properties = group ? ETW_ENABLE_PROVIDER_GROUP : 0,
 		.guid = *g,
 	};
-	struct etw_file **wf;
-	unsigned int nw;
-	u64 *ws;
+	struct etw_waits w = {};
 
 	/* No timeout: etw_enable() hands back no files to wait on. */
-	return etw_enable(s, &a, e, &wf, &ws, &nw);
+	return etw_enable(s, &a, e, &w);
 }

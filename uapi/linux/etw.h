@@ -33,6 +33,7 @@
 #define ETW_MAX_DISALLOW		64	/* GUIDs on one session's disallow list */
 #define ETW_MIN_BUFFER_KB		4
 #define ETW_MAX_BUFFER_KB		16384
+#define ETW_MAX_BUFFERS			4096	/* buffers of one session */
 
 /* Log-file-mode bits the kernel acts on (values are ETW's). */
 #define ETW_MODE_REAL_TIME		0x00000100
@@ -364,6 +365,26 @@ struct etw_enable_state {
 };
 
 #define ETW_MMAP_ENABLE			0
+
+/**
+ * struct etw_filter_header - EVENT_FILTER_HEADER, which starts each block
+ *	of schematized filter data a controller passes and a provider receives
+ * @id: filter type
+ * @version: filter version
+ * @reserved: zero
+ * @instance_id: the session's bit for etw_write_args.exclude_mask; set by
+ *	the kernel in notifications
+ * @size: bytes of the block, this header included
+ * @next_offset: bytes from this header to the next block, 0 for the last
+ */
+struct etw_filter_header {
+	__u16 id;
+	__u8 version;
+	__u8 reserved[5];
+	__u64 instance_id;
+	__u32 size;
+	__u32 next_offset;
+};
 
 /**
  * struct etw_notification - an enable notification, read() from /dev/etw
