@@ -235,36 +235,34 @@ static const struct etw_enable *etw_newest_reaching(const struct etw_gentry *g,
 	return newest;
 }
 
-typedef void (*etw_enable_fn)(const struct etw_enable *e, void *ctx);
-
-/* Call @fn for each direct (not group) enable in @reg's route. */
-static void etw_for_each_direct(const struct etw_reg *reg, etw_enable_fn fn,
-				void *ctx)
+/*
+ * The direct (not group) enables in @reg's route, into @out (room for
+ * ETW_MAX_ROUTE).  Return: how many.
+ */
+static unsigned int etw_direct_enables(const struct etw_reg *reg,
+				       const struct etw_enable **out)
 {
 	const struct etw_gentry *g = reg->gentry;
 	const struct etw_enable *e;
+	unsigned int n = 0;
 	int i;
 
 	if (reg->classic) {
 		e = etw_newest_reaching(g, reg);
 		if (e)
-			fn(e, ctx);
-		return;
+			out[n++] = e;
+		return n;
 	}
 	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
 		e = g->enables[i];
 		if (e && etw_enable_reaches(e, reg))
-			fn(e, ctx);
+			out[n++] = e;
 	}
 	list_for_each_entry(e, &g->private_enables, pnode)
 		if (etw_enable_reaches(e, reg))
-			fn(e, ctx);
+			out[n++] = e;
+	return n;
 }
-
-struct etw_route_ctx {
-	struct etw_route *r;
-	bool classic;
-};
 
 static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *e,
 			   bool classic, u64 bit, bool ids)
@@ -280,35 +278,29 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 	re->instance_bit = bit;
 }
 
-static void etw_route_add_direct(const struct etw_enable *e, void *ctx)
-{
-	struct etw_route_ctx *rc = ctx;
-
-	etw_route_fill(&rc->r->e[rc->r->count++], e, rc->classic,
-		       etw_enable_bit(e), true);
-}
-
 /* Build @reg's route from the enables of its GUID and of its group. */
 static struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 {
+	const struct etw_enable *direct[ETW_MAX_ROUTE];
+	bool classic = etw_gentry_is_classic(reg->gentry);
 	const struct etw_gentry *grp = reg->group;
-	struct etw_route_ctx rc = {
-		.classic = etw_gentry_is_classic(reg->gentry),
-	};
-	unsigned int i;
+	unsigned int i, n = etw_direct_enables(reg, direct);
+	struct etw_route *r;
 
-	rc.r = kzalloc(struct_size(rc.r, e, ETW_MAX_ROUTE), gfp);
-	if (!rc.r)
+	r = kzalloc(struct_size(r, e, ETW_MAX_ROUTE), gfp);
+	if (!r)
 		return NULL;
-	etw_for_each_direct(reg, etw_route_add_direct, &rc);
+	for (i = 0; i < n; i++)
+		etw_route_fill(&r->e[r->count++], direct[i], classic,
+			       etw_enable_bit(direct[i]), true);
 	for (i = 0; grp && i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
 		const struct etw_enable *e = grp->group_enables[i];
 
 		if (e && etw_group_enable_reaches(e, reg))
-			etw_route_fill(&rc.r->e[rc.r->count++], e, false,
+			etw_route_fill(&r->e[r->count++], e, false,
 				       BIT_ULL(ETW_GROUP_BIT0 + i), false);
 	}
-	return rc.r;
+	return r;
 }
 
 static struct etw_enable_state *etw_reg_state(struct etw_reg *reg)
@@ -366,61 +358,47 @@ static bool etw_combined_eq(const struct etw_combined *a,
 			       a->match_all == b->match_all);
 }
 
-struct etw_chain_ctx {
-	u8 *buf;
-	u32 size;
-	u32 count;
-	u32 last;
-};
-
-static void etw_chain_size(const struct etw_enable *e, void *ctx)
-{
-	struct etw_chain_ctx *cc = ctx;
-
-	if (e->filter_size) {
-		cc->size += ALIGN(e->filter_size, 8);
-		cc->count++;
-	}
-}
-
-/* Copy one EVENT_FILTER_HEADER block, with its InstanceId, and link it. */
-static void etw_chain_copy(const struct etw_enable *e, void *ctx)
-{
-	struct etw_chain_ctx *cc = ctx;
-	struct etw_filter_header *h;
-
-	if (!e->filter_size)
-		return;
-	if (cc->count) {
-		h = (struct etw_filter_header *)(cc->buf + cc->last);
-		h->next_offset = cc->size - cc->last;
-	}
-	h = (struct etw_filter_header *)(cc->buf + cc->size);
-	memcpy(h, e->filter_data, e->filter_size);
-	h->instance_id = etw_enable_bit(e);
-	h->next_offset = 0;
-	cc->last = cc->size;
-	cc->size += ALIGN(e->filter_size, 8);
-	cc->count++;
-}
-
-/* Prepare @ch's notification: filter data of the enables that reach it. */
+/*
+ * Prepare @ch's notification, with the schematized filter data of the
+ * enables in the registration's route chained as ETW chains them: each
+ * EVENT_FILTER_HEADER gets the session's exclude bit as InstanceId and
+ * NextOffset to the next block.
+ */
 static int etw_change_notify_prepare(struct etw_change *ch, struct etw_op *op)
 {
-	struct etw_chain_ctx cc = {};
+	const struct etw_enable *direct[ETW_MAX_ROUTE];
+	unsigned int i, n, count = 0;
+	struct etw_filter_header *h, *prev = NULL;
 	struct etw_notify_node *nn;
+	u32 size = 0;
+	u8 *buf;
 
 	if (!ch->reg->file)
 		return 0;
-	etw_for_each_direct(ch->reg, etw_chain_size, &cc);
-	nn = etw_notify_alloc(ch->reg, ch->control, &ch->c, op->source,
-			      cc.size, cc.count, op->gfp);
+	n = etw_direct_enables(ch->reg, direct);
+	for (i = 0; i < n; i++) {
+		if (direct[i]->filter_size) {
+			size += ALIGN(direct[i]->filter_size, 8);
+			count++;
+		}
+	}
+	nn = etw_notify_alloc(ch->reg, ch->control, &ch->c, op->source, size,
+			      count, op->gfp);
 	if (!nn)
 		return -ENOMEM;
-	cc.buf = etw_notify_filter(nn);
-	cc.size = 0;
-	cc.count = 0;
-	etw_for_each_direct(ch->reg, etw_chain_copy, &cc);
+	buf = etw_notify_filter(nn);
+	for (i = 0; i < n; i++) {
+		if (!direct[i]->filter_size)
+			continue;
+		h = (struct etw_filter_header *)buf;
+		memcpy(h, direct[i]->filter_data, direct[i]->filter_size);
+		h->instance_id = etw_enable_bit(direct[i]);
+		h->next_offset = 0;
+		if (prev)
+			prev->next_offset = (u8 *)h - (u8 *)prev;
+		prev = h;
+		buf += ALIGN(direct[i]->filter_size, 8);
+	}
 	ch->nn = nn;
 	return 0;
 }
@@ -523,7 +501,7 @@ static int etw_op_reserve_waits(struct etw_op *op)
 	if (!w)
 		return 0;
 	list_for_each_entry(ch, &op->changes, node)
-		n += ch->nn != NULL;
+		n += !!ch->nn;
 	if (w->n + n <= w->cap)
 		return 0;
 	return etw_waits_grow(w, w->n + n);

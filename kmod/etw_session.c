@@ -610,7 +610,7 @@ void etw_sessions_release_file(struct etw_file *f)
  */
 struct etw_consumer {
 	struct etw_session *session;
-	struct mutex read_lock;
+	struct mutex read_lock;	/* serialises read(), see above */
 	u64 cursor;
 };
 
