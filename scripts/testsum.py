@@ -39,7 +39,8 @@ BAD_CONSOLE = [
         r'Call Trace:',
         r'list_(add|del) corruption',
         r'refcount_t: ',
-        r'kmemleak',
+        r'kmemleak: \d+ new suspected memory leak',
+        r'unreferenced object 0x',
         r'ODEBUG:',
         r'stack-protector',
     )
