@@ -14,6 +14,8 @@ kdir=$(scripts/build-kernel.sh)
 export KDIR_TEST=$kdir
 make -s -j"$(nproc)" all KDIR="$kdir"
 
+# A fresh clone has no build/ yet: nothing before this line creates it.
+mkdir -p build
 cat > build/demo-guest.sh <<'GUEST'
 set -e
 echo "== etwctl start demo -f /tmp/demo.etl (and a real-time view)"
