@@ -91,6 +91,7 @@ static int etw_open(struct inode *inode, struct file *file)
 	INIT_LIST_HEAD(&f->notifications);
 	init_waitqueue_head(&f->nwait);
 	file->private_data = f;
+	etw_exec_file_opened();
 	return 0;
 }
 
@@ -104,6 +105,7 @@ static int etw_release(struct inode *inode, struct file *file)
 	mutex_unlock(&etw_mutex);
 	etw_notify_release(f);
 	etw_file_put(f);
+	etw_exec_file_closed();
 	return 0;
 }
 

@@ -301,6 +301,7 @@ void etw_providers_init(void);
 int etw_register(struct etw_file *f, struct etw_register_args *a);
 int etw_unregister(struct etw_file *f, u32 reg_id);
 void etw_providers_release_file(struct etw_file *f);
+void etw_providers_end_image(struct etw_file *f);
 int etw_register_kernel(struct etw_reg *reg);
 void etw_unregister_kernel(struct etw_reg *reg);
 void etw_unregister_reg(struct etw_reg *reg);
@@ -515,6 +516,13 @@ int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
 			     struct etw_guid *guids, u32 count);
 int etw_session_open_consumer(struct etw_file *f, u32 logger_id, u32 flags);
 void etw_sessions_release_file(struct etw_file *f);
+void etw_sessions_end_image(struct etw_file *f);
+
+/* execve() (etw_exec.c) */
+int etw_exec_init(void);
+void etw_exec_exit(void);
+void etw_exec_file_opened(void);
+void etw_exec_file_closed(void);
 bool etw_session_disallows(const struct etw_session *s,
 			   const struct etw_guid *guid);
 

@@ -51,13 +51,26 @@ static struct miscdevice etw_misc = {
 
 static int __init etw_init(void)
 {
+	int ret;
+
 	etw_providers_init();
-	return misc_register(&etw_misc);
+	ret = etw_exec_init();
+	if (ret)
+		return ret;
+	ret = misc_register(&etw_misc);
+	if (ret)
+		goto out_exec_exit;
+	return 0;
+
+out_exec_exit:
+	etw_exec_exit();
+	return ret;
 }
 
 static void __exit etw_exit(void)
 {
 	misc_deregister(&etw_misc);
+	etw_exec_exit();
 	/* Registrations and routes freed with call_rcu() run our code. */
 	rcu_barrier();
 }

@@ -782,6 +782,30 @@ void etw_providers_release_file(struct etw_file *f)
 }
 
 /**
+ * etw_providers_end_image() - execve(): unregister the old image's
+ *	registrations on a file
+ * @f: a file the exec'ing process holds
+ *
+ * Context: process context, in the process after execve(); etw_mutex held.
+ */
+void etw_providers_end_image(struct etw_file *f)
+{
+	struct etw_reg *reg;
+	u32 id;
+
+	lockdep_assert_held(&etw_mutex);
+	for (id = 1; id <= ETW_MAX_REGISTRATIONS; id++) {
+		reg = etw_file_reg(f, id);
+		if (!reg || reg->tgid != task_tgid(current) ||
+		    etw_reg_is_current(reg))
+			continue;
+		RCU_INIT_POINTER(f->regs[id - 1], NULL);
+		f->nregs--;
+		etw_unregister_reg(reg);
+	}
+}
+
+/**
  * etw_register_kernel() - register an in-kernel provider's registration
  * @reg: the registration, with @guid and @kprov set
  *

@@ -597,6 +597,29 @@ void etw_sessions_release_file(struct etw_file *f)
 	}
 }
 
+/**
+ * etw_sessions_end_image() - execve(): stop the private sessions the old
+ *	program image started on a file
+ * @f: a file the exec'ing process holds
+ *
+ * Context: process context, in the process after execve(); etw_mutex held.
+ */
+void etw_sessions_end_image(struct etw_file *f)
+{
+	u64 exec_id = READ_ONCE(current->self_exec_id);
+	struct etw_session *s, *tmp;
+
+	lockdep_assert_held(&etw_mutex);
+	list_for_each_entry_safe(s, tmp, &etw_privates, node) {
+		if (s->owner_file != f || s->owner_tgid != task_tgid(current) ||
+		    s->owner_exec_id == exec_id)
+			continue;
+		etw_session_stop_locked(s);
+		s->owner_file = NULL;
+		etw_session_put(s);
+	}
+}
+
 /* --- consumer files ------------------------------------------------------ */
 
 /**

@@ -144,25 +144,30 @@ static bool fault_fired(int fd)
 /*
  * Runs instead of the tests when the environment says so: the program
  * image a process execs into.  It registers the GUID it is given on a
- * fresh /dev/etw file, as any program would, and writes one event.
+ * fresh /dev/etw file, as any program would, writes one event, posts a
+ * byte and lives on until its hold pipe closes.
  */
 __attribute__((constructor)) static void exec_writer(void)
 {
 	const char *v = getenv(EXEC_WRITER_ENV);
+	int fd, ready, hold;
 	struct etw_guid g;
 	__u32 reg;
-	int fd;
 
 	if (!v)
 		return;
-	if (sscanf(v, "%x", &g.data1) != 1)
+	if (sscanf(v, "%x %d %d", &g.data1, &ready, &hold) != 3)
 		_exit(2);
 	g = raw_guid(g.data1, 0);
 	/* raw_guid() mixes in getpid(): the same process, the same GUID. */
 	fd = etw_open();
 	if (fd < 0 || raw_register(fd, &g, 0, 0, &reg, NULL))
 		_exit(3);
-	_exit(raw_write(fd, reg, 1, 4, 0) ? 4 : 0);
+	if (raw_write(fd, reg, 1, 4, 0))
+		_exit(4);
+	raw_post_byte(ready);
+	raw_wait_byte(hold);
+	_exit(0);
 }
 
 /* Tests that run long under TCG get a fixture, for a longer timeout. */
@@ -314,29 +319,34 @@ TEST(private_session_in_user_namespace)
 /* --- 4. private sessions end at execve ----------------------------------- */
 
 /*
- * A child starts a private session on a file it keeps across exec, hands
- * the session's consumer to the test, and then either writes an event
- * itself (@exec false: the positive control) or execs a program that
- * registers the same GUID and writes (@exec true).  Returns how many of
- * the GUID's events the consumer read, or -1.
+ * A child starts a private session on a file it keeps across exec and
+ * hands the session's consumer to the test.  Then either it writes an
+ * event itself and exits (@exec false: the positive control), or it execs
+ * a program that registers the same GUID, writes, and lives on (@exec
+ * true).  Returns how many of the GUID's events the consumer read, or -1;
+ * *@ended_alive: the session ended while the exec'd program still ran.
  */
-static long events_seen_by_private_session(bool exec)
+static long events_seen_by_private_session(bool exec, bool *ended_alive)
 {
 	struct raw_seen seen = { 0 };
-	int sv[2], cfd;
+	int sv[2], ready[2], hold[2], cfd;
 	long n;
 	pid_t pid;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+	*ended_alive = false;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) ||
+	    pipe(ready) || pipe(hold))
 		return -1;
 	pid = fork();
 	if (!pid) {
 		/* No O_CLOEXEC: the file and its session survive exec. */
 		int fd = open(ETW_DEV, O_RDWR);
 		struct etw_guid g = raw_guid(0xe8ec, 0);
-		char env[32];
+		char env[64];
 		__u32 id, reg;
 
+		close(ready[0]);
+		close(hold[1]);
 		if (fd < 0 || raw_start(fd, "exec", ETW_MODE_PRIVATE, 4, 0, &id) ||
 		    raw_enable(fd, id, &g, 0, 0, 0))
 			_exit(101);
@@ -350,20 +360,33 @@ static long events_seen_by_private_session(bool exec)
 				_exit(103);
 			_exit(0);
 		}
-		snprintf(env, sizeof(env), "%x", g.data1);
+		snprintf(env, sizeof(env), "%x %d %d", g.data1, ready[1],
+			 hold[0]);
 		setenv(EXEC_WRITER_ENV, env, 1);
 		execl("/proc/self/exe", "security_test", NULL);
 		_exit(104);
 	}
 	close(sv[1]);
+	close(ready[1]);
+	close(hold[0]);
 	cfd = recv_fd(sv[0]);
 	close(sv[0]);
-	if (wait_exit(pid) != 0 || cfd < 0)
-		return -1;
-	/* The child is gone: its session stopped; read to end of file. */
 	seen.guid = raw_guid(0xe8ec, 0);
 	seen.guid.data2 = (__u16)pid;
 	seen.guid.data4[7] = (__u8)(pid >> 16);
+	if (exec && cfd >= 0 && raw_wait_byte(ready[0])) {
+		/* The exec'd program wrote and still runs. */
+		char buf[4096];
+
+		/* Read what there is; then end of file, not EAGAIN. */
+		n = raw_drain(cfd, sizeof(buf), raw_seen_fn, &seen);
+		*ended_alive = n >= 0 && read(cfd, buf, sizeof(buf)) == 0;
+	}
+	close(hold[1]);
+	close(ready[0]);
+	if (wait_exit(pid) != 0 || cfd < 0)
+		return -1;
+	/* The child is gone: its session stopped; read to end of file. */
 	n = raw_drain(cfd, 4096, raw_seen_fn, &seen);
 	close(cfd);
 	return n < 0 ? -1 : seen.n;
@@ -371,8 +394,11 @@ static long events_seen_by_private_session(bool exec)
 
 TEST(private_session_ends_at_exec)
 {
-	EXPECT_EQ(1, events_seen_by_private_session(false));
-	EXPECT_EQ(0, events_seen_by_private_session(true));
+	bool ended_alive;
+
+	EXPECT_EQ(1, events_seen_by_private_session(false, &ended_alive));
+	EXPECT_EQ(0, events_seen_by_private_session(true, &ended_alive));
+	EXPECT_TRUE(ended_alive);
 }
 
 /* --- 6 and 7. unprivileged enables and global enables -------------------- */
