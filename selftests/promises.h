@@ -15,6 +15,10 @@
 
 #include "etw_raw.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 #define PROMISES_UID	1000	/* the VM's user "etw" */
 #define PROMISES_GID	1000
 
@@ -89,7 +93,7 @@ static inline int promises_fault_injection_setup(void)
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
 		ret = promises_write_file(knobs[i][0], knobs[i][1]);
 		if (ret)
 			return ret;
