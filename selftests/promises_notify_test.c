@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Promises of the notification queue (Documentation/abi.rst, "Notifications"
+ * and ETW_IOC_UNREGISTER) through the raw ABI:
+ *
+ * - a file queues at most 4096 notifications; beyond that new ones are
+ *   dropped, and a dropped one counts as handled for an enabling controller
+ *   that waits (timeout_ms);
+ * - UNREGISTER drops the queued notifications of that registration only.
+ *
+ * Notifications are made with CAPTURE_STATE, each carrying its number in
+ * the SourceId, so the ones read back say which were kept.
+ */
+#include "kselftest_harness.h"
+#include "promises.h"
+
+#define FAMILY		0x9a0e1000
+#define QUEUE_MAX	4096	/* abi.rst: "at most 4096 notifications" */
+
+FIXTURE(queue) {
+	int ctl;	/* the controller's file */
+	int prov;	/* the provider's file, never read until the test says */
+	__u32 id;
+	__u32 reg;
+	struct etw_guid guid;
+};
+
+FIXTURE_SETUP(queue)
+{
+	self->ctl = etw_open();
+	self->prov = open(ETW_DEV, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	ASSERT_LE(0, self->ctl);
+	ASSERT_LE(0, self->prov);
+	ASSERT_EQ(0, raw_start(self->ctl, "promises-queue",
+			       ETW_MODE_REAL_TIME, 4, 0, &self->id));
+	self->guid = raw_guid(FAMILY, 0);
+	ASSERT_EQ(0, raw_register(self->prov, &self->guid, 0, 0x5eed,
+				  &self->reg, NULL));
+}
+
+FIXTURE_TEARDOWN(queue)
+{
+	raw_session_op(self->ctl, ETW_IOC_STOP, self->id, NULL);
+	close(self->prov);
+	close(self->ctl);
+}
+
+/* A notification for @guid whose SourceId.data1 is @n; 0 or -errno. */
+static int notify_numbered(int fd, __u32 id, const struct etw_guid *guid,
+			   __u32 code, __u32 n, __u32 timeout_ms)
+{
+	struct etw_enable_args e;
+
+	raw_enable_init(&e, id, guid, 0, 0, 0);
+	e.control_code = code;
+	e.source_id.data1 = n;
+	e.timeout_ms = timeout_ms;
+	return etw_ioctl(fd, ETW_IOC_ENABLE, &e);
+}
+
+/* Queue notifications 1..@count: an ENABLE, then CAPTURE_STATEs. */
+static int notify_many(int fd, __u32 id, const struct etw_guid *guid,
+		       __u32 count)
+{
+	__u32 n;
+	int ret = 0;
+
+	for (n = 1; n <= count && !ret; n++)
+		ret = notify_numbered(fd, id, guid, n == 1 ?
+				      ETW_CONTROL_ENABLE :
+				      ETW_CONTROL_CAPTURE_STATE, n, 0);
+	return ret;
+}
+
+/*
+ * Read every queued notification (non-blocking file).  @numbers gets the
+ * SourceId numbers in order, @regs the registration ids; both may hold
+ * @max.  Return: how many were read, or -errno.
+ */
+static long read_all(int fd, __u32 *numbers, __u32 *regs, long max)
+{
+	static char buf[64 * 1024];
+	long total = 0;
+
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+		ssize_t off = 0;
+
+		if (r < 0)
+			return errno == EAGAIN ? total : -errno;
+		while (off < r) {
+			const struct etw_notification *n = (const void *)
+							   (buf + off);
+
+			if (total < max) {
+				numbers[total] = n->source_id.data1;
+				regs[total] = n->reg_id;
+			}
+			total++;
+			off += n->size;
+		}
+	}
+}
+
+TEST_F(queue, at_most_4096_are_queued_and_the_newest_are_dropped)
+{
+	static __u32 numbers[QUEUE_MAX + 100], regs[QUEUE_MAX + 100];
+	long got, i, out_of_order = 0;
+
+	ASSERT_EQ(0, notify_many(self->ctl, self->id, &self->guid,
+				 QUEUE_MAX + 100));
+	got = read_all(self->prov, numbers, regs, QUEUE_MAX + 100);
+	ASSERT_EQ(QUEUE_MAX, got);
+	/* The first 4096 were kept, in order; 4097 and later were dropped. */
+	for (i = 0; i < got; i++)
+		out_of_order += numbers[i] != (__u32)i + 1;
+	EXPECT_EQ(0, out_of_order);
+	EXPECT_EQ(QUEUE_MAX, numbers[got - 1]);
+}
+
+TEST_F(queue, a_full_queue_takes_new_notifications_once_read)
+{
+	static __u32 numbers[QUEUE_MAX + 1], regs[QUEUE_MAX + 1];
+
+	ASSERT_EQ(0, notify_many(self->ctl, self->id, &self->guid,
+				 QUEUE_MAX + 1));
+	ASSERT_EQ(QUEUE_MAX, read_all(self->prov, numbers, regs,
+				      QUEUE_MAX + 1));
+	ASSERT_EQ(0, notify_numbered(self->ctl, self->id, &self->guid,
+				     ETW_CONTROL_CAPTURE_STATE, 7777, 0));
+	ASSERT_EQ(1, read_all(self->prov, numbers, regs, QUEUE_MAX + 1));
+	EXPECT_EQ(7777, numbers[0]);
+}
+
+/*
+ * The wait of an enabling controller: a queued notification nobody reads
+ * times out (which shows the wait is real), a dropped one is handled.
+ */
+TEST_F(queue, unread_notification_makes_a_waiting_enable_time_out)
+{
+	EXPECT_EQ(-ETIMEDOUT, notify_numbered(self->ctl, self->id, &self->guid,
+					      ETW_CONTROL_ENABLE, 1, 100));
+}
+
+TEST_F(queue, dropped_notification_counts_as_handled)
+{
+	ASSERT_EQ(0, notify_many(self->ctl, self->id, &self->guid, QUEUE_MAX));
+	EXPECT_EQ(0, notify_numbered(self->ctl, self->id, &self->guid,
+				     ETW_CONTROL_CAPTURE_STATE, QUEUE_MAX + 1,
+				     100));
+}
+
+/* --- UNREGISTER ----------------------------------------------------------- */
+
+TEST_F(queue, unregister_drops_that_registrations_notifications)
+{
+	__u32 numbers[8], regs[8], other;
+
+	/* A second registration of the same GUID on the same file. */
+	ASSERT_EQ(0, raw_register(self->prov, &self->guid, 0, 0, &other,
+				  NULL));
+	ASSERT_EQ(0, notify_many(self->ctl, self->id, &self->guid, 2));
+	ASSERT_EQ(0, raw_unregister(self->prov, self->reg));
+	/* Each had an ENABLE and a CAPTURE_STATE: only the other's remain. */
+	ASSERT_EQ(2, read_all(self->prov, numbers, regs, 8));
+	EXPECT_EQ(other, regs[0]);
+	EXPECT_EQ(other, regs[1]);
+	EXPECT_EQ(1, numbers[0]);
+	EXPECT_EQ(2, numbers[1]);
+}
+
+TEST_F(queue, unregister_of_the_only_registration_leaves_nothing_to_read)
+{
+	struct pollfd p = { .fd = self->prov, .events = POLLIN };
+	__u32 numbers[4], regs[4];
+
+	ASSERT_EQ(0, notify_many(self->ctl, self->id, &self->guid, 3));
+	ASSERT_EQ(0, raw_unregister(self->prov, self->reg));
+	EXPECT_EQ(0, poll(&p, 1, 0));
+	EXPECT_EQ(0, read_all(self->prov, numbers, regs, 4));
+}
+
+/* A waiter on a notification that UNREGISTER dropped is released. */
+TEST_F(queue, unregister_releases_an_enable_waiting_on_it)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* 20 s: far beyond the unregister below, short of a hang. */
+		_exit(-notify_numbered(self->ctl, self->id, &self->guid,
+				       ETW_CONTROL_ENABLE, 1, 20000));
+	}
+	/* Once the notification is queued, drop it. */
+	{
+		struct pollfd p = { .fd = self->prov, .events = POLLIN };
+
+		ASSERT_EQ(1, poll(&p, 1, 20000));
+	}
+	ASSERT_EQ(0, raw_unregister(self->prov, self->reg));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_HARNESS_MAIN
