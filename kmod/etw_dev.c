@@ -259,12 +259,25 @@ static long etw_ioctl_session(struct etw_file *f, unsigned int cmd,
 		ret = -EINVAL;
 		goto out_free;
 	}
+	/*
+	 * An UPDATE cannot be taken back: find an unwritable result area
+	 * first, by writing the caller's own bytes back.
+	 */
+	if (cmd == ETW_IOC_UPDATE &&
+	    copy_to_user(uarg, a, min_t(u32, usize, sizeof(*a)))) {
+		ret = -EFAULT;
+		goto out_free;
+	}
 	if (cmd == ETW_IOC_START)
 		ret = etw_session_start(f, a);
 	else
 		ret = etw_session_control(f, cmd, a);
-	if (!ret)
-		ret = etw_args_out(uarg, a, sizeof(*a), usize);
+	if (ret)
+		goto out_free;
+	ret = etw_args_out(uarg, a, sizeof(*a), usize);
+	/* The caller never learnt the new session's id: take it back. */
+	if (ret && cmd == ETW_IOC_START)
+		etw_session_control(f, ETW_IOC_STOP, a);
 out_free:
 	kfree(a);
 	return ret;
