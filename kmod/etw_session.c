@@ -394,6 +394,7 @@ static int etw_session_update(struct etw_session *s,
 	struct etw_session_config *cur = &s->cfg;
 	u32 mode_change = c->mode ^ cur->mode;
 	u32 max = etw_update_max_buffers(s, c->max_buffers);
+	u32 flush;
 	int ret;
 
 	if (c->reserved || (c->buffer_kb && c->buffer_kb != cur->buffer_kb) ||
@@ -416,10 +417,14 @@ static int etw_session_update(struct etw_session *s,
 	/* Writers read the mode without etw_mutex. */
 	if (c->mode)
 		WRITE_ONCE(cur->mode, c->mode);
-	if (c->flush_timer_ms && !(cur->mode & ETW_MODE_BUFFERING)) {
-		WRITE_ONCE(cur->flush_timer_ms, c->flush_timer_ms);
+	flush = c->flush_timer_ms;
+	/* Real time on: the default timer, as at START, if it has none. */
+	if (!flush && !cur->flush_timer_ms && (cur->mode & ETW_MODE_REAL_TIME))
+		flush = ETW_DEFAULT_RT_FLUSH_MS;
+	if (flush && !(cur->mode & ETW_MODE_BUFFERING)) {
+		WRITE_ONCE(cur->flush_timer_ms, flush);
 		mod_delayed_work(system_wq, &s->flush_work,
-				 msecs_to_jiffies(c->flush_timer_ms));
+				 msecs_to_jiffies(flush));
 	}
 	return 0;
 }

@@ -85,8 +85,12 @@ TEST_F(upd, real_time_turned_on)
 	EXPECT_EQ(NPP | ETW_MODE_REAL_TIME, u.config.mode);
 	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id, &q));
 	EXPECT_EQ(NPP | ETW_MODE_REAL_TIME, q.config.mode);
-	/* Only the mode changed. */
+	/* The default real-time flush timer started, as at START. */
+	EXPECT_EQ(0, before.config.flush_timer_ms);
+	EXPECT_EQ(1000, q.config.flush_timer_ms);
+	/* Nothing else changed. */
 	q.config.mode = before.config.mode;
+	q.config.flush_timer_ms = before.config.flush_timer_ms;
 	EXPECT_TRUE(same_config(&before.config, &q.config));
 }
 
