@@ -7,6 +7,7 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
 DESTDIR ?=
 
 CC ?= cc
@@ -40,7 +41,7 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 .PHONY: FORCE
 FORCE:
 
-.PHONY: all module lib ctl selftests hosttests examples check demo bench \
+.PHONY: all module lib ctl man selftests hosttests examples check demo bench \
 	install modules_install clean help kernel
 
 all: module lib ctl selftests examples
@@ -51,7 +52,7 @@ help:
 	@echo "make demo       the main job: record a trace in the VM and decode it"
 	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run)"
 	@echo "make kernel     build (or find) the cached test kernel and print its path"
-	@echo "make install    libetw, headers, libetw.pc and etwctl under DESTDIR/PREFIX"
+	@echo "make install    libetw, headers, libetw.pc, etwctl and etwctl(1) under DESTDIR/PREFIX"
 	@echo "make modules_install   install etw.ko into the KDIR kernel's module tree"
 
 kernel:
@@ -84,11 +85,18 @@ userlib/libetw.pc: userlib/libetw.pc.in FORCE
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)/etw|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # --- etwctl ---------------------------------------------------------------
-# etwctl is built once its sources exist.
-ctl: $(if $(wildcard ctl/etwctl.c),ctl/etwctl)
+ctl: ctl/etwctl
 
-ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a
-	$(CC) $(CPPFLAGS) -Ictl -Iuserlib $(CFLAGS) $(WARN) -o $@ $(CTL_SRCS) userlib/libetw.a -lpthread
+ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a Makefile
+	$(CC) $(CPPFLAGS) -Ictl -Iuserlib -DETW_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) \
+		-o $@ $(CTL_SRCS) userlib/libetw.a -lpthread
+
+# The etwctl(1) man page, from Documentation/etwctl.rst (Debian's docutils).
+man: build/man/etwctl.1
+
+build/man/etwctl.1: Documentation/etwctl.rst
+	@mkdir -p $(@D)
+	rst2man --strict $< $@
 
 # --- tests ----------------------------------------------------------------
 # Selftests run in the VM and link libetw dynamically, as real programs do.
@@ -140,8 +148,9 @@ bench:
 	@scripts/bench.sh
 
 # --- install --------------------------------------------------------------
-install: lib ctl
-	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/etw/linux $(DESTDIR)$(BINDIR)
+install: lib ctl man
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/etw/linux $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man1
 	install -m 644 userlib/libetw.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 userlib/libetw.so $(DESTDIR)$(LIBDIR)/libetw.so.$(VERSION)
 	ln -sf libetw.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -149,7 +158,8 @@ install: lib ctl
 	install -m 644 userlib/include/*.h $(DESTDIR)$(INCLUDEDIR)/etw/
 	install -m 644 uapi/linux/etw.h $(DESTDIR)$(INCLUDEDIR)/etw/linux/
 	install -m 644 userlib/libetw.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
-	if [ -e ctl/etwctl ]; then install -m 755 ctl/etwctl $(DESTDIR)$(BINDIR)/; fi
+	install -m 755 ctl/etwctl $(DESTDIR)$(BINDIR)/
+	install -m 644 build/man/etwctl.1 $(DESTDIR)$(MANDIR)/man1/
 
 modules_install:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

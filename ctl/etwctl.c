@@ -53,6 +53,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help"))
 		return etwctl_main_usage(stdout);
+	if (!strcmp(argv[1], "--version")) {
+		printf("etwctl %s\n", ETW_VERSION);
+		return 0;
+	}
 	for (i = 0; i < ETWCTL_NCMDS; i++)
 		if (!strcmp(argv[1], etwctl_cmds[i].name))
 			return etwctl_cmds[i].run(argc - 1, argv + 1);
