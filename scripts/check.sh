@@ -8,9 +8,11 @@
 #      Debian's stock 6.1 headers;
 #   4. one VM boot: KUnit (etw_test.ko), every kselftest, rmmod etw, and a
 #      scan of the whole console log;
-#   5. a summary per suite; the last line is "N passed, N failed, N skipped".
+#   5. a summary per suite, checked against what the tree says should run;
+#      the last line is "N passed, N failed, N skipped".
 #
 # ETW_INJECT_FAILURE=kunit|kselftest|warn makes one part fail on purpose.
+# ETW_SELFTESTS="a_test b_test" runs, and expects, only those kselftests.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,10 +25,10 @@ start=$(date +%s)
 step() { echo "== $*" >&2; }
 
 step "dependencies"
-scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+scripts/deps.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 step "test kernel"
-kdir=$(scripts/build-kernel.sh) || { echo "0 passed, 1 failed"; exit 1; }
+kdir=$(scripts/build-kernel.sh) || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 export KDIR_TEST=$kdir
 
 step "build"
@@ -63,6 +65,8 @@ scripts/build-6.1.sh > "$results/step-kmod-6.1-build.out" 2>&1
 echo $? > "$results/step-kmod-6.1-build.rc"
 
 step "VM: KUnit, kselftests, rmmod, console log"
+# The summary expects every kselftest unless the run was limited on purpose.
+[ -z "${ETW_SELFTESTS:-}" ] || echo "$ETW_SELFTESTS" > "$results/expected-kselftests"
 scripts/vm-run --log "$results/console.log" --timeout 1800 -- \
 	env ETW_INJECT_FAILURE="${ETW_INJECT_FAILURE:-}" \
 	ETW_SELFTESTS="${ETW_SELFTESTS:-}" \

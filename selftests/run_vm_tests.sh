@@ -24,6 +24,8 @@ if [ -e /lib/etw/etw_test.ko ]; then
 	else
 		echo "@@KUNIT-INSMOD-FAILED@@"
 	fi
+else
+	echo "@@KUNIT-NO-MODULE@@"
 fi
 echo "@@KUNIT-END@@"
 
