@@ -13,8 +13,8 @@ RESULTS_DIR holds what scripts/check.sh collected:
 What should have run is read from the source tree this script sits in (see
 expected_tests); whatever did not run fails the run.
 
-Prints one line per suite and, last, "N passed, N failed, N skipped".
-Exits 1 when anything failed.
+Prints one line per suite, the behaviour and layout counts and, last,
+"N passed, N failed, N skipped".  Exits 1 when anything failed.
 """
 import glob
 import os
@@ -30,6 +30,11 @@ KSFT_TOTALS = re.compile(r'^# Totals: pass:(\d+) fail:(\d+) xfail:(\d+) '
                          r'xpass:(\d+) skip:(\d+) error:(\d+)')
 KUNIT_SUITE = re.compile(r'struct\s+kunit_suite\s+\w+\s*=\s*\{[^;]*?'
                          r'\.name\s*=\s*"([^"]+)"')
+
+# Harness fixtures with one variant per struct table of
+# userlib/tests/data/layout_table.h: each result is one table's static
+# size-and-offsets comparison, counted apart from tests of behaviour.
+LAYOUT_FIXTURES = ('layout', 'mingw')
 
 # Console lines that fail a run whatever the tests said.
 BAD_CONSOLE = [
@@ -66,12 +71,16 @@ VM_STATUS = {
 
 
 class Suite:
-    def __init__(self, name):
+    def __init__(self, name, layout=False):
         self.name = name
+        self.layout = layout
         self.passed = 0
         self.failed = 0
         self.skipped = 0
         self.failures = []
+
+    def count(self):
+        return self.passed + self.failed + self.skipped
 
     def add(self, ok, name, directive=None):
         if directive and directive.upper() == 'SKIP':
@@ -168,8 +177,10 @@ def parse_ktap_suite(name, text):
 
 
 def parse_ksft(kind, name, text, rc):
-    """Count one kselftest_harness binary's results from its TAP."""
+    """Count one kselftest_harness binary's results from its TAP.  Returns
+    a list: the suite, then its results of the LAYOUT_FIXTURES if any."""
     suite = Suite('%s/%s' % (kind, name))
+    layout = Suite(suite.name + ' [layout]', layout=True)
     totals = None
     for line in text.splitlines():
         m = KSFT_TOTALS.match(line.strip())
@@ -178,16 +189,19 @@ def parse_ksft(kind, name, text, rc):
             continue
         m = RESULT.match(line)
         if m and not m.group(1):
-            suite.add(m.group(2) == 'ok', m.group(4).strip(), m.group(5))
+            test = m.group(4).strip()
+            parts = test.split('.')
+            into = layout if len(parts) == 3 and parts[0] in LAYOUT_FIXTURES else suite
+            into.add(m.group(2) == 'ok', test, m.group(5))
     label = '%s %s' % (kind, name)
     if totals is None:
         # It stopped early: its plan disagrees too, say it once.
         suite.add(False, '%s: no totals (crashed? exit %s)' % (label, rc))
     else:
-        if rc not in (0, 4) and not suite.failed:
+        if rc not in (0, 4) and not suite.failed + layout.failed:
             suite.add(False, '%s: exit status %s' % (label, rc))
         check_plans(suite, label, text)
-    return suite
+    return [suite, layout] if layout.count() else [suite]
 
 
 def scan_console(text):
@@ -241,6 +255,10 @@ def read(path, default=''):
         return default
 
 
+def totals(suites):
+    return [sum(getattr(s, c) for s in suites) for c in ('passed', 'failed', 'skipped')]
+
+
 def summarize(d, tree=TREE):
     expected = expected_tests(tree)
     only = read(os.path.join(d, 'expected-kselftests'), None)
@@ -251,7 +269,7 @@ def summarize(d, tree=TREE):
         if f.startswith('host-') and f.endswith('.out'):
             name = f[5:-4]
             rc = int(read(os.path.join(d, 'host-%s.rc' % name), '1').strip() or 1)
-            suites.append(parse_ksft('host', name, read(os.path.join(d, f)), rc))
+            suites.extend(parse_ksft('host', name, read(os.path.join(d, f)), rc))
     for f in sorted(os.listdir(d)):
         if f.startswith('step-') and f.endswith('.rc'):
             name = f[5:-3]
@@ -274,9 +292,10 @@ def summarize(d, tree=TREE):
     if only is not None:
         print('kselftests limited by ETW_SELFTESTS to: ' +
               ' '.join(sorted(expected['kselftest'])))
-    passed = sum(s.passed for s in suites)
-    failed = sum(s.failed for s in suites)
-    skipped = sum(s.skipped for s in suites)
+    for label, layout in (('behaviour', False), ('layout, one per struct table', True)):
+        group = [s for s in suites if s.layout == layout]
+        print('%s: %d passed, %d failed, %d skipped' % (label, *totals(group)))
+    passed, failed, skipped = totals(suites)
     print('%d passed, %d failed, %d skipped' % (passed, failed, skipped))
     return 1 if failed else 0
 
@@ -300,7 +319,7 @@ def summarize_vm(d):
     for name, text in sorted(kunit.items()):
         suites.append(parse_ktap_suite(name, text))
     for name, (text, rc) in sorted(ksft.items()):
-        suites.append(parse_ksft('kselftest', name, text, rc))
+        suites.extend(parse_ksft('kselftest', name, text, rc))
     log = Suite('vm/console-log')
     text = read(os.path.join(d, 'console.log'), None)
     if not text:

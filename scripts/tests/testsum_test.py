@@ -39,12 +39,12 @@ def test_kunit_empty_results_fail():
 
 
 def test_ksft_pass():
-    s = testsum.parse_ksft('kselftest', 'dev_test', sample('ksft-pass.txt'), 0)
+    s, = testsum.parse_ksft('kselftest', 'dev_test', sample('ksft-pass.txt'), 0)
     assert (s.passed, s.failed) == (8, 0), vars(s)
 
 
 def test_ksft_failing_test_fails():
-    s = testsum.parse_ksft('kselftest', 'dev_test', sample('ksft-fail.txt'), 1)
+    s, = testsum.parse_ksft('kselftest', 'dev_test', sample('ksft-fail.txt'), 1)
     assert (s.passed, s.failed) == (7, 1), vars(s)
     assert s.failures == ['global.harness_injected_failure'], s.failures
 
@@ -62,18 +62,29 @@ def test_kunit_fewer_results_than_planned_fails():
 
 def test_ksft_fewer_results_than_planned_fails():
     text = drop_line(sample('ksft-pass.txt'), 'ok 8 dev.get_info_rejects_bad_pointers')
-    s = testsum.parse_ksft('kselftest', 'dev_test', text, 0)
+    s, = testsum.parse_ksft('kselftest', 'dev_test', text, 0)
     assert s.failures == ['kselftest dev_test: plan 1..8, 7 results'], s.failures
+
+
+def test_ksft_layout_results_are_counted_apart():
+    text = ('TAP version 13\n1..3\nok 1 global.constants\n'
+            'ok 2 layout.GUID.size_and_offsets\n'
+            'ok 3 mingw.EVENT_KEY.layout # SKIP MinGW-w64 does not define it\n'
+            '# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:1 error:0\n')
+    s, layout = testsum.parse_ksft('host', 'layout_test', text, 0)
+    assert (s.passed, s.failed, s.skipped) == (1, 0, 0), vars(s)
+    assert (layout.name, layout.passed, layout.failed, layout.skipped) == (
+        'host/layout_test [layout]', 1, 0, 1), vars(layout)
 
 
 def test_ksft_crash_without_totals_fails():
     text = '\n'.join(sample('ksft-pass.txt').splitlines()[:6])
-    s = testsum.parse_ksft('kselftest', 'dev_test', text, 139)
+    s, = testsum.parse_ksft('kselftest', 'dev_test', text, 139)
     assert s.failures == ['kselftest dev_test: no totals (crashed? exit 139)'], vars(s)
 
 
 def test_ksft_nonzero_exit_with_clean_tap_fails():
-    s = testsum.parse_ksft('kselftest', 'dev_test', sample('ksft-pass.txt'), 1)
+    s, = testsum.parse_ksft('kselftest', 'dev_test', sample('ksft-pass.txt'), 1)
     assert s.failures == ['kselftest dev_test: exit status 1'], vars(s)
 
 
@@ -172,6 +183,17 @@ def clean_run(**changes):
 def test_whole_run_passes():
     rc, lines = run_summary(clean_run())
     assert (rc, lines[-1]) == (0, '46 passed, 0 failed, 0 skipped'), lines
+
+
+def test_whole_run_prints_behaviour_and_layout_apart():
+    layout = ('TAP version 13\n1..2\nok 1 global.constants\n'
+              'ok 2 layout.GUID.size_and_offsets\n'
+              '# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:0 error:0\n')
+    files = clean_run(**{'host-layout_test.out': layout, 'host-layout_test.rc': '0\n'})
+    rc, lines = run_summary(files, host=('layout_test',))
+    assert lines[-3:] == ['behaviour: 47 passed, 0 failed, 0 skipped',
+                          'layout, one per struct table: 1 passed, 0 failed, 0 skipped',
+                          '48 passed, 0 failed, 0 skipped'], lines
 
 
 def test_whole_run_fails_on_kunit_failure():
