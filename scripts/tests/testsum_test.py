@@ -7,8 +7,10 @@ a small source tree.
 Prints kselftest-style TAP so that make check counts these like the rest.
 """
 import contextlib
+import glob
 import io
 import os
+import re
 import sys
 import tempfile
 
@@ -114,6 +116,12 @@ def test_kunit_suite_name_found_after_other_fields():
 
 def test_expected_set_of_this_tree():
     e = testsum.expected_tests(testsum.TREE)
+    registered = []
+    for path in glob.glob(os.path.join(testsum.TREE, 'kmod/tests/*.c')):
+        for args in re.findall(r'kunit_test_suites?\(([^)]*)\)', testsum.read(path)):
+            registered += args.split(',')
+    # Each suite registered in the tree is found by its name.
+    assert len(e['kunit']) == len(registered), (e['kunit'], registered)
     assert {'etw_harness', 'etw_filter'} <= e['kunit'], e
     assert 'dev_test' in e['kselftest'], e
     assert {'testsum_test', 'layout_test', 'args_test'} <= e['host'], e
