@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests of scripts/testsum.py on recorded samples: a failing KUnit case, a
 failing kselftest, kernel reports in the console log, and whole runs against
-a small source tree.
+a small source tree, including what each ETW_INJECT_FAILURE case produces.
 
 Prints kselftest-style TAP so that make check counts these like the rest.
 """
@@ -238,6 +238,7 @@ def test_vm_run_with_only_markers_fails():
                                          'kselftest dev_test: expected, did not run']), lines
 
 
+# ETW_INJECT_FAILURE=missing-suite: run_vm_tests.sh leaves out a kselftest.
 def test_expected_kselftest_that_did_not_run_fails():
     rc, lines = run_summary(clean_run(), ksft=('dev_test', 'routing_test'))
     assert (rc, failures(lines)) == (1, ['kselftest routing_test: expected, did not run']), lines
@@ -253,6 +254,7 @@ def test_expected_host_test_that_did_not_run_fails():
     assert (rc, failures(lines)) == (1, ['host guid_test: expected, did not run']), lines
 
 
+# ETW_INJECT_FAILURE=missing-etw-test-ko: the guest has no etw_test.ko.
 def test_missing_etw_test_ko_fails():
     files = clean_run(**{'vm.out': vm_out(kunit_marker='@@KUNIT-NO-MODULE@@')})
     rc, lines = run_summary(files)
@@ -260,6 +262,7 @@ def test_missing_etw_test_ko_fails():
                                          'kunit etw_x: expected, did not run']), lines
 
 
+# ETW_INJECT_FAILURE=missing-console-log
 def test_missing_console_log_fails():
     rc, lines = run_summary(clean_run(**{'console.log': None}))
     assert (rc, failures(lines)) == (1, ['console log: missing']), lines
@@ -270,6 +273,7 @@ def test_empty_console_log_fails():
     assert (rc, failures(lines)) == (1, ['console log: empty']), lines
 
 
+# ETW_INJECT_FAILURE=timeout; here every test ran, so only the status fails.
 def test_guest_timeout_fails():
     rc, lines = run_summary(clean_run(**{'vm.rc': '124\n'}))
     assert (rc, failures(lines)) == (1, ['vm-run: guest timed out (status 124)']), lines
