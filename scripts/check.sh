@@ -8,10 +8,23 @@
 #      Debian's stock 6.1 headers;
 #   4. one VM boot: KUnit (etw_test.ko), every kselftest, rmmod etw, and a
 #      scan of the whole console log;
-#   5. a summary per suite; the last line is "N passed, N failed, N skipped".
+#   5. a summary per suite, checked against what the tree says should run;
+#      the last line is "N passed, N failed, N skipped".
 #
-# ETW_INJECT_FAILURE=kunit|kselftest|warn makes one part fail on purpose.
+# ETW_INJECT_FAILURE=CASE makes one part fail on purpose, to prove that the
+# summary notices (Documentation/testing.rst lists the cases).
+# ETW_SELFTESTS="a_test b_test" runs, and expects, only those kselftests.
 set -uo pipefail
+
+inject=${ETW_INJECT_FAILURE:-}
+case "$inject" in
+''|kunit|kselftest|warn|missing-suite|missing-etw-test-ko|missing-console-log|timeout) ;;
+*)
+	# A misspelt case would inject nothing and pass.
+	echo "ETW_INJECT_FAILURE=$inject: no such case" >&2
+	echo "0 passed, 1 failed, 0 skipped"
+	exit 1 ;;
+esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -23,10 +36,10 @@ start=$(date +%s)
 step() { echo "== $*" >&2; }
 
 step "dependencies"
-scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+scripts/deps.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 step "test kernel"
-kdir=$(scripts/build-kernel.sh) || { echo "0 passed, 1 failed"; exit 1; }
+kdir=$(scripts/build-kernel.sh) || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 export KDIR_TEST=$kdir
 
 step "build"
@@ -63,11 +76,27 @@ scripts/build-6.1.sh > "$results/step-kmod-6.1-build.out" 2>&1
 echo $? > "$results/step-kmod-6.1-build.rc"
 
 step "VM: KUnit, kselftests, rmmod, console log"
-scripts/vm-run --log "$results/console.log" --timeout 1800 -- \
-	env ETW_INJECT_FAILURE="${ETW_INJECT_FAILURE:-}" \
-	ETW_SELFTESTS="${ETW_SELFTESTS:-}" \
-	sh /etw/selftests/run_vm_tests.sh > "$results/vm.out" 2>&1
+# The summary expects every kselftest unless the run was limited on purpose.
+[ -z "${ETW_SELFTESTS:-}" ] || echo "$ETW_SELFTESTS" > "$results/expected-kselftests"
+vm_args=(--log "$results/console.log")
+vm_timeout=1800
+guest=(env ETW_INJECT_FAILURE="$inject" ETW_SELFTESTS="${ETW_SELFTESTS:-}"
+	sh /etw/selftests/run_vm_tests.sh)
+case "$inject" in
+missing-etw-test-ko)
+	# The guest gets what a kernel without CONFIG_KUNIT builds: etw.ko only.
+	mkdir "$results/modules"
+	cp kmod/etw.ko "$results/modules/"
+	vm_args+=(--modules "$results/modules") ;;
+timeout)
+	# A guest that hangs, and a limit short enough to wait for.
+	vm_timeout=60
+	guest=(sleep 3600) ;;
+esac
+scripts/vm-run "${vm_args[@]}" --timeout "$vm_timeout" -- "${guest[@]}" > "$results/vm.out" 2>&1
 echo $? > "$results/vm.rc"
+# As if vm-run had written no log.
+[ "$inject" != missing-console-log ] || rm "$results/console.log"
 
 step "summary (took $(($(date +%s) - start)) s; logs in $results)"
 python3 scripts/testsum.py summarize "$results"

@@ -5,9 +5,10 @@
 # module, every kselftest, then the module unload.  Each part is framed by
 # @@ markers that scripts/testsum.py reads.
 #
-# Environment: ETW_INJECT_FAILURE=kunit|kselftest|warn fails one part on
-# purpose, to prove that the harness notices.  ETW_SELFTESTS limits the
-# kselftests to a space-separated list of names.
+# Environment: ETW_INJECT_FAILURE=kunit|kselftest|warn|missing-suite fails
+# one part on purpose, to prove that the harness notices (scripts/check.sh
+# handles the other cases).  ETW_SELFTESTS limits the kselftests to a
+# space-separated list of names.
 
 kunit_params=
 [ "$ETW_INJECT_FAILURE" = kunit ] && kunit_params=inject_failure=1
@@ -24,6 +25,8 @@ if [ -e /lib/etw/etw_test.ko ]; then
 	else
 		echo "@@KUNIT-INSMOD-FAILED@@"
 	fi
+else
+	echo "@@KUNIT-NO-MODULE@@"
 fi
 echo "@@KUNIT-END@@"
 
@@ -32,6 +35,12 @@ echo "@@KUNIT-END@@"
 
 tests=$ETW_SELFTESTS
 [ -n "$tests" ] || tests=$(cd /etw/selftests && ls *_test 2>/dev/null)
+# Leave out the first kselftest, which the summary still expects.
+if [ "$ETW_INJECT_FAILURE" = missing-suite ]; then
+	set -- $tests
+	shift
+	tests=$*
+fi
 for t in $tests; do
 	echo "@@KSFT-BEGIN@@ $t"
 	timeout 600 /etw/selftests/$t

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Tests of scripts/testsum.py on recorded samples: a failing KUnit case, a
-failing kselftest, kernel reports in the console log, and whole runs.
+failing kselftest, kernel reports in the console log, and whole runs against
+a small source tree, including what each ETW_INJECT_FAILURE case produces.
 
 Prints kselftest-style TAP so that make check counts these like the rest.
 """
+import contextlib
+import glob
+import io
 import os
-import shutil
+import re
 import sys
 import tempfile
 
@@ -33,29 +37,57 @@ def test_kunit_failing_case_fails_the_suite():
 
 def test_kunit_empty_results_fail():
     s = testsum.parse_ktap_suite('etw_x', '')
-    assert s.failed == 1, vars(s)
+    assert s.failures == ['kunit etw_x: no results'], vars(s)
 
 
 def test_ksft_pass():
-    s = testsum.parse_ksft('dev_test', sample('ksft-pass.txt'), 0)
+    s, = testsum.parse_ksft('kselftest', 'dev_test', sample('ksft-pass.txt'), 0)
     assert (s.passed, s.failed) == (8, 0), vars(s)
 
 
 def test_ksft_failing_test_fails():
-    s = testsum.parse_ksft('dev_test', sample('ksft-fail.txt'), 1)
+    s, = testsum.parse_ksft('kselftest', 'dev_test', sample('ksft-fail.txt'), 1)
     assert (s.passed, s.failed) == (7, 1), vars(s)
     assert s.failures == ['global.harness_injected_failure'], s.failures
 
 
+def drop_line(text, line):
+    assert line + '\n' in text, line
+    return text.replace(line + '\n', '', 1)
+
+
+def test_kunit_fewer_results_than_planned_fails():
+    text = drop_line(sample('kunit-pass.txt'), '    ok 8 etw_combine_level0_test')
+    s = testsum.parse_ktap_suite('etw_filter', text)
+    assert s.failures == ['kunit etw_filter: plan 1..8, 7 results'], s.failures
+
+
+def test_ksft_fewer_results_than_planned_fails():
+    text = drop_line(sample('ksft-pass.txt'), 'ok 8 dev.get_info_rejects_bad_pointers')
+    s, = testsum.parse_ksft('kselftest', 'dev_test', text, 0)
+    assert s.failures == ['kselftest dev_test: plan 1..8, 7 results'], s.failures
+
+
+def test_ksft_layout_results_are_counted_apart():
+    text = ('TAP version 13\n1..3\nok 1 global.constants\n'
+            'ok 2 layout.GUID.size_and_offsets\n'
+            'ok 3 mingw.EVENT_KEY.layout # SKIP MinGW-w64 does not define it\n'
+            '# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:1 error:0\n')
+    s, layout = testsum.parse_ksft('host', 'layout_test', text, 0)
+    assert (s.passed, s.failed, s.skipped) == (1, 0, 0), vars(s)
+    assert (layout.name, layout.passed, layout.failed, layout.skipped) == (
+        'host/layout_test [layout]', 1, 0, 1), vars(layout)
+
+
 def test_ksft_crash_without_totals_fails():
     text = '\n'.join(sample('ksft-pass.txt').splitlines()[:6])
-    s = testsum.parse_ksft('dev_test', text, 139)
-    assert s.failed == 1, vars(s)
+    s, = testsum.parse_ksft('kselftest', 'dev_test', text, 139)
+    assert s.failures == ['kselftest dev_test: no totals (crashed? exit 139)'], vars(s)
 
 
 def test_ksft_nonzero_exit_with_clean_tap_fails():
-    s = testsum.parse_ksft('dev_test', sample('ksft-pass.txt'), 1)
-    assert s.failed == 1, vars(s)
+    s, = testsum.parse_ksft('kselftest', 'dev_test', sample('ksft-pass.txt'), 1)
+    assert s.failures == ['kselftest dev_test: exit status 1'], vars(s)
 
 
 def test_console_clean():
@@ -77,70 +109,198 @@ def test_console_lockdep_is_reported():
     assert any('circular locking' in b for b in bad), bad
 
 
-def run_summary(files):
-    d = tempfile.mkdtemp()
-    try:
+def test_kunit_suite_name_found_after_other_fields():
+    with tree(kunit_sources={'a_test.c': KUNIT_SOURCE % ('.init = setup,\n\t', 'etw_y')}) as t:
+        assert testsum.expected_tests(t)['kunit'] == {'etw_y'}
+
+
+def test_expected_set_of_this_tree():
+    e = testsum.expected_tests(testsum.TREE)
+    registered = []
+    for path in glob.glob(os.path.join(testsum.TREE, 'kmod/tests/*.c')):
+        for args in re.findall(r'kunit_test_suites?\(([^)]*)\)', testsum.read(path)):
+            registered += args.split(',')
+    # Each suite registered in the tree is found by its name.
+    assert len(e['kunit']) == len(registered), (e['kunit'], registered)
+    assert {'etw_harness', 'etw_filter'} <= e['kunit'], e
+    assert 'dev_test' in e['kselftest'], e
+    assert {'testsum_test', 'layout_test', 'args_test'} <= e['host'], e
+
+
+# A source tree for whole runs: one KUnit suite, one kselftest, and the host
+# test every tree has, testsum_test.
+KUNIT_SOURCE = 'static struct kunit_suite s = {\n\t%s.name = "%s",\n};\n'
+
+
+@contextlib.contextmanager
+def tree(kunit=('etw_x',), ksft=('dev_test',), host=(), kunit_sources=None):
+    if kunit_sources is None:
+        kunit_sources = {n + '_test.c': KUNIT_SOURCE % ('', n) for n in kunit}
+    files = {'kmod/tests/' + f: text for f, text in kunit_sources.items()}
+    files.update({'selftests/%s.c' % n: '' for n in ksft})
+    files.update({'userlib/tests/%s.c' % n: '' for n in host})
+    with tempfile.TemporaryDirectory() as t:
+        for path, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(t, path)), exist_ok=True)
+            with open(os.path.join(t, path), 'w') as f:
+                f.write(text)
+        yield t
+
+
+def run_summary(files, **tree_args):
+    """Summarise a results directory holding FILES; return the exit status
+    and the lines printed."""
+    with tree(**tree_args) as t, tempfile.TemporaryDirectory() as d:
         for name, text in files.items():
             with open(os.path.join(d, name), 'w') as f:
                 f.write(text)
-        devnull = open(os.devnull, 'w')
-        old, sys.stdout = sys.stdout, devnull
-        try:
-            return testsum.summarize(d)
-        finally:
-            sys.stdout = old
-            devnull.close()
-    finally:
-        shutil.rmtree(d)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = testsum.summarize(d, t)
+    return rc, out.getvalue().splitlines()
 
 
-def vm_run(kunit, ksft, ksft_rc, console, rmmod='0'):
-    out = ('@@KUNIT-BEGIN@@\n@@KUNIT-SUITE@@ etw_x\n' + kunit +
-           '@@KUNIT-END@@\n@@KSFT-BEGIN@@ dev_test\n' + ksft +
-           '@@KSFT-END@@ dev_test %d\n@@RMMOD@@ %s\n' % (ksft_rc, rmmod))
-    return {'vm.out': out, 'vm.rc': '0\n', 'console.log': console}
+def failures(lines):
+    return [l.split('FAILED: ', 1)[1] for l in lines if 'FAILED: ' in l]
+
+
+def vm_out(kunit=None, ksft=None, ksft_rc=0, rmmod='0', kunit_marker=None):
+    """The guest stream run_vm_tests.sh prints: suite etw_x with KUNIT
+    (or KUNIT_MARKER instead of any suite), kselftest dev_test with KSFT."""
+    out = '@@KUNIT-BEGIN@@\n'
+    if kunit_marker:
+        out += kunit_marker + '\n'
+    else:
+        out += '@@KUNIT-SUITE@@ etw_x\n' + (kunit or sample('kunit-pass.txt'))
+    out += '@@KUNIT-END@@\n'
+    out += '@@KSFT-BEGIN@@ dev_test\n' + (ksft or sample('ksft-pass.txt'))
+    out += '@@KSFT-END@@ dev_test %d\n@@RMMOD@@ %s\n' % (ksft_rc, rmmod)
+    return out
+
+
+def clean_run(**changes):
+    """The files of a passing run; CHANGES replaces (None: removes) files."""
+    files = {'vm.out': vm_out(), 'vm.rc': '0\n',
+             'console.log': sample('console-clean.txt'),
+             'host-testsum_test.out': sample('ksft-pass.txt'),
+             'host-testsum_test.rc': '0\n'}
+    files.update(changes)
+    return {k: v for k, v in files.items() if v is not None}
 
 
 def test_whole_run_passes():
-    files = vm_run(sample('kunit-pass.txt'), sample('ksft-pass.txt'), 0,
-                   sample('console-clean.txt'))
-    assert run_summary(files) == 0
+    rc, lines = run_summary(clean_run())
+    assert (rc, lines[-1]) == (0, '46 passed, 0 failed, 0 skipped'), lines
+
+
+def test_whole_run_prints_behaviour_and_layout_apart():
+    layout = ('TAP version 13\n1..2\nok 1 global.constants\n'
+              'ok 2 layout.GUID.size_and_offsets\n'
+              '# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:0 error:0\n')
+    files = clean_run(**{'host-layout_test.out': layout, 'host-layout_test.rc': '0\n'})
+    rc, lines = run_summary(files, host=('layout_test',))
+    assert lines[-3:] == ['behaviour: 47 passed, 0 failed, 0 skipped',
+                          'layout, one per struct table: 1 passed, 0 failed, 0 skipped',
+                          '48 passed, 0 failed, 0 skipped'], lines
 
 
 def test_whole_run_fails_on_kunit_failure():
-    files = vm_run(sample('kunit-fail.txt'), sample('ksft-pass.txt'), 0,
-                   sample('console-clean.txt'))
-    assert run_summary(files) == 1
+    rc, lines = run_summary(clean_run(**{'vm.out': vm_out(kunit=sample('kunit-fail.txt'))}))
+    assert (rc, failures(lines)) == (1, ['etw_harness_injected_failure_test']), lines
 
 
 def test_whole_run_fails_on_kselftest_failure():
-    files = vm_run(sample('kunit-pass.txt'), sample('ksft-fail.txt'), 1,
-                   sample('console-clean.txt'))
-    assert run_summary(files) == 1
+    rc, lines = run_summary(clean_run(**{'vm.out': vm_out(ksft=sample('ksft-fail.txt'),
+                                                          ksft_rc=1)}))
+    assert (rc, failures(lines)) == (1, ['global.harness_injected_failure']), lines
 
 
 def test_whole_run_fails_on_kasan_with_all_tests_passing():
-    files = vm_run(sample('kunit-pass.txt'), sample('ksft-pass.txt'), 0,
-                   sample('console-kasan.txt'))
-    assert run_summary(files) == 1
+    rc, lines = run_summary(clean_run(**{'console.log': sample('console-kasan.txt')}))
+    assert rc == 1 and failures(lines)[0].startswith('console log reports: '), lines
 
 
 def test_whole_run_fails_on_warning_with_all_tests_passing():
-    files = vm_run(sample('kunit-pass.txt'), sample('ksft-pass.txt'), 0,
-                   sample('console-warning.txt'))
-    assert run_summary(files) == 1
+    rc, lines = run_summary(clean_run(**{'console.log': sample('console-warning.txt')}))
+    assert rc == 1 and failures(lines)[0].startswith('console log reports: '), lines
 
 
 def test_whole_run_fails_on_rmmod_failure():
-    files = vm_run(sample('kunit-pass.txt'), sample('ksft-pass.txt'), 0,
-                   sample('console-clean.txt'), rmmod='1')
-    assert run_summary(files) == 1
+    rc, lines = run_summary(clean_run(**{'vm.out': vm_out(rmmod='1')}))
+    assert (rc, failures(lines)) == (1, ['rmmod etw']), lines
 
 
-def test_whole_run_fails_when_guest_dies():
-    files = {'vm.out': '@@KUNIT-BEGIN@@\n', 'vm.rc': '125\n',
-             'console.log': sample('console-clean.txt')}
-    assert run_summary(files) == 1
+def test_vm_run_with_only_markers_fails():
+    # The audit's case: the guest ran nothing between its markers.
+    files = clean_run(**{'vm.out': '@@KUNIT-BEGIN@@\n@@KUNIT-END@@\n'})
+    rc, lines = run_summary(files)
+    assert (rc, failures(lines)) == (1, ['rmmod etw', 'kunit etw_x: expected, did not run',
+                                         'kselftest dev_test: expected, did not run']), lines
+
+
+# ETW_INJECT_FAILURE=missing-suite: run_vm_tests.sh leaves out a kselftest.
+def test_expected_kselftest_that_did_not_run_fails():
+    rc, lines = run_summary(clean_run(), ksft=('dev_test', 'routing_test'))
+    assert (rc, failures(lines)) == (1, ['kselftest routing_test: expected, did not run']), lines
+
+
+def test_expected_kunit_suite_that_did_not_run_fails():
+    rc, lines = run_summary(clean_run(), kunit=('etw_x', 'etw_y'))
+    assert (rc, failures(lines)) == (1, ['kunit etw_y: expected, did not run']), lines
+
+
+def test_expected_host_test_that_did_not_run_fails():
+    rc, lines = run_summary(clean_run(), host=('guid_test',))
+    assert (rc, failures(lines)) == (1, ['host guid_test: expected, did not run']), lines
+
+
+# ETW_INJECT_FAILURE=missing-etw-test-ko: the guest has no etw_test.ko.
+def test_missing_etw_test_ko_fails():
+    files = clean_run(**{'vm.out': vm_out(kunit_marker='@@KUNIT-NO-MODULE@@')})
+    rc, lines = run_summary(files)
+    assert (rc, failures(lines)) == (1, ['etw_test.ko: missing, no KUnit suite ran',
+                                         'kunit etw_x: expected, did not run']), lines
+
+
+# ETW_INJECT_FAILURE=missing-console-log
+def test_missing_console_log_fails():
+    rc, lines = run_summary(clean_run(**{'console.log': None}))
+    assert (rc, failures(lines)) == (1, ['console log: missing']), lines
+
+
+def test_empty_console_log_fails():
+    rc, lines = run_summary(clean_run(**{'console.log': ''}))
+    assert (rc, failures(lines)) == (1, ['console log: empty']), lines
+
+
+# ETW_INJECT_FAILURE=timeout; here every test ran, so only the status fails.
+def test_guest_timeout_fails():
+    rc, lines = run_summary(clean_run(**{'vm.rc': '124\n'}))
+    assert (rc, failures(lines)) == (1, ['vm-run: guest timed out (status 124)']), lines
+
+
+def test_guest_that_died_fails():
+    rc, lines = run_summary(clean_run(**{'vm.rc': '125\n'}))
+    assert (rc, failures(lines)) == (
+        1, ['vm-run: insmod etw.ko failed or the guest died (status 125)']), lines
+
+
+def test_missing_vm_status_fails():
+    rc, lines = run_summary(clean_run(**{'vm.rc': None}))
+    assert (rc, failures(lines)) == (1, ['vm-run: did not run (no vm.rc)']), lines
+
+
+def test_etw_selftests_limits_the_expected_kselftests():
+    files = clean_run(**{'expected-kselftests': 'dev_test\n'})
+    rc, lines = run_summary(files, ksft=('dev_test', 'routing_test'))
+    assert rc == 0, lines
+    assert 'kselftests limited by ETW_SELFTESTS to: dev_test' in lines, lines
+
+
+def test_etw_selftests_names_are_expected():
+    files = clean_run(**{'expected-kselftests': 'dev_test group_test\n'})
+    rc, lines = run_summary(files)
+    assert (rc, failures(lines)) == (1, ['kselftest group_test: expected, did not run']), lines
 
 
 def main():
@@ -153,9 +313,9 @@ def main():
         try:
             fn()
             print('ok %d %s' % (i, name))
-        except AssertionError as e:
+        except Exception as e:  # a crash fails this test, not the rest
             failed += 1
-            print('# %s' % e)
+            print('# %r' % e)
             print('not ok %d %s' % (i, name))
     print('# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0' %
           (len(tests) - failed, failed))
