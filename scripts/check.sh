@@ -14,6 +14,9 @@
 # ETW_INJECT_FAILURE=CASE makes one part fail on purpose, to prove that the
 # summary notices (Documentation/testing.rst lists the cases).
 # ETW_SELFTESTS="a_test b_test" runs, and expects, only those kselftests.
+# ETW_DEMO=DIR (set by .ci/run): DIR holds the main job's output (demo.out)
+# and exit status (demo.rc); they count as one step, checked by
+# scripts/demo-check.sh.
 set -uo pipefail
 
 inject=${ETW_INJECT_FAILURE:-}
@@ -37,6 +40,20 @@ step() { echo "== $*" >&2; }
 
 step "dependencies"
 scripts/deps.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+
+if [ -n "${ETW_DEMO:-}" ]; then
+	step "the main job's output"
+	rc=$(cat "$ETW_DEMO/demo.rc" 2>/dev/null || echo missing)
+	if [ "$rc" != 0 ]; then
+		{ echo "demo: FAILED: make demo exited $rc"
+		  tail -n 20 "$ETW_DEMO/demo.out"; } > "$results/step-demo.out"
+		echo 1 > "$results/step-demo.rc"
+	else
+		scripts/demo-check.sh "$ETW_DEMO/demo.out" > "$results/step-demo.out" 2>&1
+		echo $? > "$results/step-demo.rc"
+	fi
+	head -n 1 "$results/step-demo.out" >&2
+fi
 
 step "test kernel"
 kdir=$(scripts/build-kernel.sh) || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }

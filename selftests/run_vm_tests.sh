@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the test VM (scripts/vm-run has loaded etw.ko): the KUnit
-# module, every kselftest, then the module unload.  Each part is framed by
-# @@ markers that scripts/testsum.py reads.
+# module, every kselftest, then the module unload and a kmemleak scan
+# (nothing may be left).  Each part is framed by @@ markers that
+# scripts/testsum.py reads.
 #
 # Environment: ETW_INJECT_FAILURE=kunit|kselftest|warn|missing-suite fails
 # one part on purpose, to prove that the harness notices (scripts/check.sh
@@ -12,6 +13,9 @@
 
 kunit_params=
 [ "$ETW_INJECT_FAILURE" = kunit ] && kunit_params=inject_failure=1
+
+# Forget what boot left in kmemleak: its later reports are this run's.
+sh /etw/selftests/kmemleak_check.sh clear
 
 echo "@@KUNIT-BEGIN@@"
 if [ -e /lib/etw/etw_test.ko ]; then
@@ -49,3 +53,7 @@ done
 
 rmmod etw
 echo "@@RMMOD@@ $?"
+
+echo "@@KSFT-BEGIN@@ kmemleak"
+sh /etw/selftests/kmemleak_check.sh scan
+echo "@@KSFT-END@@ kmemleak $?"
