@@ -32,7 +32,8 @@ DECLARE_WAIT_QUEUE_HEAD(etw_ack_wq);
  * struct etw_notify_node - one queued notification
  * @node: on the file's queue
  * @reg: the registration it is for
- * @n: the notification, followed by its filter data
+ * @n: the notification
+ * @filter: its filter data, @n.filter_size bytes
  */
 struct etw_notify_node {
 	struct list_head node;
