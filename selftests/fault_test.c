@@ -101,6 +101,7 @@ struct ctx {
 	void *new_map;
 	__u32 new_reg;
 	__u32 new_sid;
+	struct etw_session_config config;	/* the session's, at setup */
 	char buf[BUF_BYTES];
 };
 
@@ -169,6 +170,7 @@ static int ctx_setup(struct ctx *c)
 	if (ret)
 		return ret;
 	c->sid = a.logger_id;
+	c->config = a.config;
 	ret = raw_enable(c->fd, c->sid, &c->g, 4, 0x1, 0) ?:
 	      raw_control(c->fd, c->sid, &c->grp, ETW_CONTROL_ENABLE,
 			  ETW_ENABLE_PROVIDER_GROUP) ?:
@@ -386,12 +388,8 @@ static int session_op(struct ctx *c, unsigned long cmd)
 	raw_session_init(&a, c->sid);
 	if (cmd == ETW_IOC_UPDATE) {
 		/* Raise max_buffers: UPDATE allocates the new buffers. */
-		struct etw_session_args q;
-
-		if (raw_session_op(c->fd, ETW_IOC_QUERY, c->sid, &q))
-			return -EIO;
-		a.config = q.config;
-		a.config.max_buffers = q.config.max_buffers + 4;
+		a.config = c->config;
+		a.config.max_buffers = c->config.max_buffers + 4;
 		a.config.flush_timer_ms = 0;
 	}
 	return etw_ioctl(c->fd, cmd, &a);
@@ -620,6 +618,7 @@ TEST_F_TIMEOUT(op, every_site, 300)
 	static struct snap before, after;
 	static struct ctx c;
 	int nth, ret = -1, failures = 0, committed = 0;
+	bool verbose = getenv("ETW_FAULT_VERBOSE");
 
 	for (nth = 1; nth <= MAX_NTH; nth++) {
 		const char *diff;
@@ -653,6 +652,9 @@ TEST_F_TIMEOUT(op, every_site, 300)
 		}
 		ASSERT_EQ(0, snapshot(&c, &after));
 		diff = snap_diff(&before, &after);
+		if (verbose)
+			TH_LOG("%s: fault site %d: errno %d, changed %s",
+			       row->name, nth, -ret, diff ? diff : "nothing");
 		if (diff && ret == -EFAULT && row->effect_then_efault) {
 			committed++;
 			diff = NULL;
@@ -677,6 +679,81 @@ TEST_F_TIMEOUT(op, every_site, 300)
 	if (committed)
 		TH_LOG("FAULT %s: %d of them EFAULT after taking effect",
 		       row->name, committed);
+}
+
+/* --- results that cannot be copied out ------------------------------------ */
+
+/*
+ * The argument struct in a read-only page: the kernel reads it, and the
+ * copy of the result back fails with EFAULT every time, not only when
+ * fail-nth happens to land on it.  A call whose caller never learns the id
+ * it created must not leave the object behind: REGISTER unregisters, and
+ * START must stop the session it started.
+ */
+static void *read_only_copy(const void *p, size_t n)
+{
+	void *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	memcpy(m, p, n);
+	mprotect(m, 8192, PROT_READ);
+	return m;
+}
+
+TEST(start_result_not_writable)
+{
+	struct ctx c;
+	struct snap *before = calloc(1, sizeof(*before));
+	struct snap *after = calloc(1, sizeof(*after));
+	struct etw_session_args a, *ro;
+	const char *diff;
+
+	ASSERT_EQ(0, ctx_setup(&c));
+	raw_session_init(&a, 0);
+	strcpy(a.name, c.name2);
+	a.config.buffer_kb = 4;
+	a.config.mode = ETW_MODE_REAL_TIME;
+	ro = read_only_copy(&a, sizeof(a));
+	ASSERT_NE(NULL, ro);
+	ASSERT_EQ(0, snapshot(&c, before));
+	EXPECT_EQ(-EFAULT, etw_ioctl(c.fd, ETW_IOC_START, ro));
+	ASSERT_EQ(0, snapshot(&c, after));
+	diff = snap_diff(before, after);
+	EXPECT_TRUE(diff == NULL) {
+		TH_LOG("START returned EFAULT and changed %s", diff);
+	}
+	munmap(ro, 8192);
+	ctx_teardown(&c);
+	free(before);
+	free(after);
+}
+
+TEST(register_result_not_writable)
+{
+	struct ctx c;
+	struct snap *before = calloc(1, sizeof(*before));
+	struct snap *after = calloc(1, sizeof(*after));
+	struct etw_register_args r = { .size = sizeof(r) }, *ro;
+	const char *diff;
+
+	ASSERT_EQ(0, ctx_setup(&c));
+	r.guid = c.g;
+	ro = read_only_copy(&r, sizeof(r));
+	ASSERT_NE(NULL, ro);
+	ASSERT_EQ(0, snapshot(&c, before));
+	EXPECT_EQ(-EFAULT, etw_ioctl(c.fd, ETW_IOC_REGISTER, ro));
+	ASSERT_EQ(0, snapshot(&c, after));
+	diff = snap_diff(before, after);
+	EXPECT_TRUE(diff == NULL) {
+		TH_LOG("REGISTER returned EFAULT and changed %s", diff);
+	}
+	EXPECT_EQ(0, drain_notifications(c.fd));
+	munmap(ro, 8192);
+	ctx_teardown(&c);
+	free(before);
+	free(after);
 }
 
 TEST_HARNESS_MAIN
