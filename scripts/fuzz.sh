@@ -60,9 +60,11 @@ if [ -n "$trinity_bin" ]; then
 	grep -q '^nogroup:' /etc/group || echo 'nogroup:x:65534:' >> /etc/group
 	mkdir -p /tmp/trinity && chmod 777 /tmp/trinity && cd /tmp/trinity
 	echo "@@TRINITY-BEGIN@@"
-	timeout -s INT $seconds "$trinity_bin" --dangerous -X -q -C 2 \\
+	# It counts down 10 s and sets up for a while before the first call.
+	timeout -s INT $((seconds + 30)) "$trinity_bin" --dangerous -X -q -C 2 \\
 		-s $seed -V /dev/etw -c ioctl -c mmap -c read -c pread64 \\
 		-c poll -c close -c openat -c munmap -c fcntl -c dup \\
+		--disable-fds=sockets,pipes,perf,epoll,eventfd,timerfd,memfd,drm,testfile \\
 		> /tmp/trinity.out 2>&1
 	echo "@@TRINITY-END@@ \$?"
 	grep -v '^\[main\] Marking syscall' /tmp/trinity.out | tail -n 30
@@ -80,7 +82,7 @@ echo "@@RMMOD@@ \$?"
 EOF
 chmod +x "$guest"
 
-vm_timeout=$((2 * seconds + 900))
+vm_timeout=$((2 * seconds + 960))
 scripts/vm-run --log "$out/console.log" --timeout "$vm_timeout" \
 	--add "$guest" ${adds[@]+"${adds[@]}"} -- sh "$guest" > "$out/vm.out" 2>&1
 vm_rc=$?
@@ -107,9 +109,12 @@ for line in bad[:20]:
     print('fuzz: console: ' + line)
 if leak_text:
     print('fuzz: kmemleak:\n' + leak_text[:4000])
+ran = re.search(r'Ran (\d+) syscalls', vm)
 print('fuzz: fuzz_test exit %s; trinity %s; rmmod etw %s; vm-run %d' % (
     fuzz_rc.group(1) if fuzz_rc else 'missing',
-    ('exit ' + trinity.group(1)) if trinity else 'not run',
+    ('exit %s, %s syscalls' % (trinity.group(1),
+                               ran.group(1) if ran else 'unknown'))
+    if trinity else 'not run',
     rmmod.group(1) if rmmod else 'missing', vm_rc))
 reports = len(bad) + (1 if leak_text else 0)
 ok = (fuzz_rc and fuzz_rc.group(1) == '0' and rmmod and
