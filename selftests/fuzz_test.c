@@ -1016,6 +1016,60 @@ static __u64 default_seed(void)
 	return ((__u64)ts.tv_sec << 20) ^ ts.tv_nsec ^ getpid();
 }
 
+/*
+ * Found by this fuzzer (seed 1882826145866807, make check): traits that
+ * name the registration's own GUID as its provider group.  Unregistering
+ * such a registration (UNREGISTER, or closing the file) freed the GUID's
+ * entry at the group's put and then used it: KASAN slab-use-after-free in
+ * etw_gentry_is_classic() (classic registrations) and etw_gentry_put(),
+ * then a general protection fault with etw_mutex held.
+ */
+static int own_guid_group(bool classic, bool by_close)
+{
+	struct etw_guid g = { .data1 = FUZZ_FAMILY, .data2 = 0x4711,
+			      .data3 = (__u16)getpid(), .data4 = { 'o', 'w', 'n' } };
+	__u8 blob[64];
+	struct etw_traits_args t = { .size = sizeof(t),
+				     .traits_ptr = (uintptr_t)blob };
+	__u16 len = 2;
+	int fd = etw_open(), ret;
+	__u32 reg;
+
+	if (fd < 0)
+		return -errno;
+	len += sprintf((char *)blob + 2, "OwnGroup") + 1;
+	blob[len] = 3 + sizeof(g);
+	blob[len + 1] = 0;
+	blob[len + 2] = 1;		/* the group trait */
+	memcpy(blob + len + 3, &g, sizeof(g));
+	len += 3 + sizeof(g);
+	blob[0] = len & 0xff;
+	blob[1] = len >> 8;
+	t.traits_len = len;
+	ret = raw_register(fd, &g, classic ? ETW_REGISTER_CLASSIC : 0, 0, &reg,
+			   NULL);
+	if (!ret) {
+		t.reg_id = reg;
+		ret = etw_ioctl(fd, ETW_IOC_SET_TRAITS, &t);
+	}
+	if (!ret && !by_close)
+		ret = raw_unregister(fd, reg);
+	close(fd);
+	return ret;
+}
+
+TEST(own_guid_as_group_unregisters_cleanly)
+{
+	int kmsg = kmsg_open();
+
+	EXPECT_EQ(0, own_guid_group(false, false));
+	EXPECT_EQ(0, own_guid_group(false, true));
+	EXPECT_EQ(0, own_guid_group(true, false));
+	EXPECT_EQ(0, own_guid_group(true, true));
+	EXPECT_EQ(0, kmsg_reports(kmsg));
+	EXPECT_EQ(0, leftover_registrations());
+}
+
 FIXTURE(fuzz) {};
 FIXTURE_SETUP(fuzz) {}
 FIXTURE_TEARDOWN(fuzz) {}
