@@ -41,7 +41,7 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 .PHONY: FORCE
 FORCE:
 
-.PHONY: all module lib ctl man selftests hosttests examples check demo bench \
+.PHONY: all module lib ctl man selftests hosttests examples check demo bench fuzz \
 	install modules_install clean help kernel
 
 all: module lib ctl selftests examples
@@ -51,6 +51,7 @@ help:
 	@echo "make check      run every test (host tests, 6.1 build, KUnit and kselftests in the VM)"
 	@echo "make demo       the main job: record a trace in the VM and decode it"
 	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run)"
+	@echo "make fuzz       fuzz /dev/etw in the VM for SECONDS=N (60), SEED=S, THREADS=T"
 	@echo "make kernel     build (or find) the cached test kernel and print its path"
 	@echo "make install    libetw, headers, libetw.pc, etwctl and etwctl(1) under DESTDIR/PREFIX"
 	@echo "make modules_install   install etw.ko into the KDIR kernel's module tree"
@@ -146,6 +147,12 @@ demo:
 
 bench:
 	@scripts/bench.sh
+
+# The etw fuzzer and trinity in the VM; SEED and THREADS reach fuzz.sh as
+# environment variables.
+SECONDS ?= 60
+fuzz:
+	@scripts/fuzz.sh $(SECONDS)
 
 # --- install --------------------------------------------------------------
 install: lib ctl man

@@ -1,0 +1,1121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A seeded, multi-threaded fuzzer of /dev/etw: ioctl, mmap, read, poll,
+ * fork, exec and close in random order, with garbage and with
+ * valid-looking arguments that use the ids it obtained (logger ids,
+ * registration ids, consumer files).  One worker process runs as root, one
+ * dropped to uid 1000 (the VM's user "etw"); both share the GUIDs and
+ * session names, so their operations meet in the kernel.
+ *
+ * As a kselftest it runs ETW_FUZZ_SECONDS (default 60) in make check.
+ * "fuzz_test --seconds N [--seed S] [--threads T]" runs the same fuzzer
+ * without the harness, for any length (scripts/fuzz.sh, make fuzz).  Each
+ * thread's sequence of operations follows from the printed seed; with
+ * --threads 1 the run is single-threaded per worker and replays exactly up
+ * to the kernel's own timing (flush timers, the order the two workers
+ * interleave in).
+ *
+ * It reports executions, duration, seed and the kernel reports (BUG,
+ * WARNING, KASAN, lockdep, kmemleak lines) that appeared in /dev/kmsg
+ * meanwhile; the target is none.  At the end every session it started is
+ * stopped and no registration of its GUIDs may remain, so the rest of the
+ * suite and rmmod etw still work.
+ */
+#include <grp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "etw_raw.h"
+
+#define USER_UID	1000
+#define FUZZ_FAMILY	0xf022f022u	/* GUID data1 of every fuzzed GUID */
+#define NFD		6
+#define NCFD		6
+#define NSID		12
+#define NREG		32
+#define NMAP		4
+#define MAX_THREADS	8
+#define MAX_GLOBAL	6	/* live global sessions the root worker keeps */
+#define EXEC_ENV	"ETW_FUZZ_EXEC"
+#define NOPS		27
+
+/* --- shared between the worker processes and the parent ------------------ */
+
+struct shared {
+	unsigned long execs[2];
+	unsigned long ops[2][NOPS];
+	volatile int stop;
+};
+
+static struct shared *shm;
+static pid_t main_pid;		/* names the sessions: "fz<k>-<main_pid>" */
+
+/* --- random numbers ------------------------------------------------------- */
+
+struct rng {
+	__u64 s;
+};
+
+static __u64 rnd(struct rng *r)
+{
+	__u64 x = r->s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	r->s = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+static __u32 rn(struct rng *r, __u32 n)
+{
+	return n ? (__u32)(rnd(r) % n) : 0;
+}
+
+static bool chance(struct rng *r, __u32 n)
+{
+	return rn(r, n) == 0;
+}
+
+/* An interesting 32-bit value: boundaries more often than chance would. */
+static __u32 rnd_u32(struct rng *r)
+{
+	static const __u32 v[] = { 0, 1, 2, 3, 4, 7, 8, 63, 64, 65, 128, 129,
+		255, 256, 1023, 1024, 1025, 4095, 4096, 4097, 0xffff, 0x10000,
+		0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff };
+
+	switch (rn(r, 3)) {
+	case 0:
+		return v[rn(r, sizeof(v) / sizeof(v[0]))];
+	case 1:
+		return rn(r, 16);
+	default:
+		return (__u32)rnd(r);
+	}
+}
+
+static void rnd_bytes(struct rng *r, void *p, size_t n)
+{
+	__u8 *b = p;
+
+	while (n--)
+		*b++ = (__u8)rnd(r);
+}
+
+/* --- the worker's state --------------------------------------------------- */
+
+struct reg {
+	int fd;
+	__u32 id;
+};
+
+struct pool {
+	int fds[NFD];
+	int cfds[NCFD];
+	__u32 sids[NSID];
+	struct reg regs[NREG];
+	void *maps[NMAP];
+	size_t map_len[NMAP];
+	void *bad_page;		/* PROT_NONE */
+	int unpriv;
+	int nthreads;
+	__u64 seed;
+};
+
+static struct pool pool;
+
+struct worker {
+	struct rng r;
+	int idx;
+	bool child;		/* in a fork child: no fork, exec */
+	char buf[70000];
+};
+
+static struct etw_guid fuzz_guid(struct rng *r)
+{
+	struct etw_guid g = { .data1 = FUZZ_FAMILY, .data2 = (__u16)rn(r, 6),
+			      .data3 = 0, .data4 = { 'f', 'u', 'z', 'z' } };
+
+	if (chance(r, 16))
+		rnd_bytes(r, &g, sizeof(g));
+	return g;
+}
+
+static int pick_fd(struct worker *w)
+{
+	int fd = pool.fds[rn(&w->r, NFD)];
+
+	/* Any number from 3 up: the workers hold no other files there. */
+	if (chance(&w->r, 64))
+		return 3 + (int)rn(&w->r, 61);
+	if (fd < 0 || chance(&w->r, 32))
+		fd = pool.cfds[rn(&w->r, NCFD)];
+	return fd;
+}
+
+static int pick_cfd(struct worker *w)
+{
+	int fd = pool.cfds[rn(&w->r, NCFD)];
+
+	if (fd < 0 || chance(&w->r, 32))
+		fd = pool.fds[rn(&w->r, NFD)];
+	return fd;
+}
+
+static __u32 pick_sid(struct worker *w)
+{
+	__u32 id = pool.sids[rn(&w->r, NSID)];
+
+	if (!id || chance(&w->r, 16))
+		id = chance(&w->r, 2) ? rn(&w->r, 80) : rnd_u32(&w->r);
+	return id;
+}
+
+static struct reg pick_reg(struct worker *w)
+{
+	struct reg g = pool.regs[rn(&w->r, NREG)];
+
+	if (!g.id || chance(&w->r, 16)) {
+		g.fd = pick_fd(w);
+		g.id = chance(&w->r, 2) ? rn(&w->r, 8) : rnd_u32(&w->r);
+	}
+	return g;
+}
+
+/* A user pointer: mostly @p, sometimes NULL, unmapped, kernel or odd. */
+static __u64 rnd_ptr(struct worker *w, void *p)
+{
+	switch (rn(&w->r, 24)) {
+	case 0:
+		return 0;
+	case 1:
+		return (uintptr_t)pool.bad_page;
+	case 2:
+		return 0xffff888000000000ull;
+	case 3:
+		return (uintptr_t)pool.bad_page - 3;	/* runs into it */
+	case 4:
+		return rnd(&w->r);
+	default:
+		return (uintptr_t)p;
+	}
+}
+
+/* Store @v in a free (or random) slot of @slots; close what it replaces. */
+static void put_fd(struct worker *w, int *slots, int n, int fd)
+{
+	int i = rn(&w->r, n), old;
+
+	old = __atomic_exchange_n(&slots[i], fd, __ATOMIC_ACQ_REL);
+	if (old >= 0)
+		close(old);
+}
+
+static void put_sid(struct worker *w, __u32 id)
+{
+	__atomic_store_n(&pool.sids[rn(&w->r, NSID)], id, __ATOMIC_RELAXED);
+}
+
+/* Perturb an argument struct now and then: a byte, or its size. */
+static void mutate(struct worker *w, void *arg, size_t len)
+{
+	if (chance(&w->r, 10))
+		((__u8 *)arg)[rn(&w->r, len)] = (__u8)rnd(&w->r);
+	if (chance(&w->r, 20))
+		*(__u32 *)arg = rnd_u32(&w->r);
+}
+
+static void *arg_ptr(struct worker *w, void *arg)
+{
+	return (void *)(uintptr_t)rnd_ptr(w, arg);
+}
+
+/* --- the operations --------------------------------------------------------- */
+
+static void op_open(struct worker *w)
+{
+	int fd = open(ETW_DEV, O_RDWR | O_NONBLOCK |
+		      (chance(&w->r, 2) ? O_CLOEXEC : 0));
+
+	if (fd >= 0)
+		put_fd(w, pool.fds, NFD, fd);
+}
+
+static void op_close(struct worker *w)
+{
+	int *slots = chance(&w->r, 2) ? pool.fds : pool.cfds;
+	int old = __atomic_exchange_n(&slots[rn(&w->r, NFD)], -1,
+				      __ATOMIC_ACQ_REL);
+
+	if (old >= 0)
+		close(old);
+}
+
+static void session_name(struct worker *w, char *name)
+{
+	sprintf(name, "fz%u-%d", rn(&w->r, 8), main_pid);
+	if (chance(&w->r, 64))
+		strcpy(name, "FZ0-");	/* case-insensitive collisions */
+}
+
+static int live_globals(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < NSID; i++)
+		if (pool.sids[i] && pool.sids[i] <= ETW_MAX_GLOBAL_SESSIONS)
+			n++;
+	return n;
+}
+
+static void op_start(struct worker *w)
+{
+	static const __u32 kb[] = { 0, 4, 4, 8, 16, 64, 3, 16385 };
+	struct etw_session_args a;
+	bool global = !pool.unpriv && chance(&w->r, 2);
+
+	if (global && live_globals() >= MAX_GLOBAL)
+		global = false;
+	raw_session_init(&a, 0);
+	session_name(w, a.name);
+	a.config.buffer_kb = kb[rn(&w->r, 8)];
+	a.config.min_buffers = rn(&w->r, 5);
+	a.config.max_buffers = rn(&w->r, 24);
+	a.config.flush_timer_ms = chance(&w->r, 3) ? rn(&w->r, 50) : 0;
+	a.config.mode = global ? (chance(&w->r, 2) ? ETW_MODE_REAL_TIME :
+				  ETW_MODE_BUFFERING) : ETW_MODE_PRIVATE;
+	if (chance(&w->r, 4))
+		a.config.mode |= ETW_MODE_NO_PER_PROCESSOR;
+	if (global && chance(&w->r, 4))
+		a.config.mode |= ETW_MODE_INDEPENDENT;
+	if (chance(&w->r, 16))
+		a.config.mode = rnd_u32(&w->r) & ~ETW_MODE_PRIVATE;
+	if (chance(&w->r, 32)) {	/* many small buffers: 16 MiB at most */
+		a.config.buffer_kb = 4;
+		a.config.max_buffers = rnd_u32(&w->r);
+	}
+	mutate(w, &a, sizeof(a));
+	if (a.config.buffer_kb > 64 && a.config.buffer_kb <= ETW_MAX_BUFFER_KB)
+		a.config.buffer_kb = 64;
+	if (!ioctl(pick_fd(w), ETW_IOC_START, arg_ptr(w, &a)))
+		put_sid(w, a.logger_id);
+}
+
+static void op_session(struct worker *w, unsigned long cmd)
+{
+	struct etw_session_args a;
+
+	raw_session_init(&a, pick_sid(w));
+	if (chance(&w->r, 8))
+		session_name(w, a.name);
+	if (cmd == ETW_IOC_UPDATE) {
+		a.config.max_buffers = rn(&w->r, 48);
+		a.config.flush_timer_ms = rn(&w->r, 100);
+		a.config.mode = chance(&w->r, 2) ? ETW_MODE_REAL_TIME : 0;
+		if (chance(&w->r, 8))
+			rnd_bytes(&w->r, &a.config, sizeof(a.config));
+		if (a.config.max_buffers > 64)	/* keep the VM's memory */
+			a.config.max_buffers = 64;
+	}
+	mutate(w, &a, sizeof(a));
+	ioctl(pick_fd(w), cmd, arg_ptr(w, &a));
+}
+
+static void op_list_sessions(struct worker *w)
+{
+	__u32 ids[80];
+	struct etw_list_args l = { .size = sizeof(l), .count = rn(&w->r, 90),
+				   .ids_ptr = (uintptr_t)ids };
+
+	if (l.count > 80)
+		l.count = 80;
+	if (chance(&w->r, 8))
+		l.ids_ptr = rnd_ptr(w, ids);
+	mutate(w, &l, sizeof(l));
+	ioctl(pick_fd(w), ETW_IOC_LIST_SESSIONS, arg_ptr(w, &l));
+}
+
+static void op_register(struct worker *w)
+{
+	struct etw_register_args a = { .size = sizeof(a),
+		.flags = chance(&w->r, 4) ? ETW_REGISTER_CLASSIC : 0,
+		.guid = fuzz_guid(&w->r), .cookie = rnd(&w->r) };
+	int fd = pick_fd(w);
+
+	mutate(w, &a, sizeof(a));
+	if (!ioctl(fd, ETW_IOC_REGISTER, arg_ptr(w, &a))) {
+		struct reg *g = &pool.regs[rn(&w->r, NREG)];
+
+		g->fd = fd;
+		g->id = a.reg_id;
+	}
+}
+
+static void op_unregister(struct worker *w)
+{
+	struct reg g = pick_reg(w);
+
+	ioctl(g.fd, ETW_IOC_UNREGISTER, arg_ptr(w, &g.id));
+}
+
+static void op_set_traits(struct worker *w)
+{
+	struct reg g = pick_reg(w);
+	__u8 *blob = (__u8 *)w->buf;
+	struct etw_traits_args t = { .size = sizeof(t), .reg_id = g.id,
+				     .traits_ptr = (uintptr_t)blob };
+	struct etw_guid grp = fuzz_guid(&w->r);
+	__u16 len = 2;
+
+	len += sprintf((char *)blob + 2, "Fuzz%u", rn(&w->r, 4)) + 1;
+	if (chance(&w->r, 2)) {	/* a group trait */
+		blob[len] = 3 + sizeof(grp);
+		blob[len + 1] = 0;
+		blob[len + 2] = 1;
+		memcpy(blob + len + 3, &grp, sizeof(grp));
+		len += 3 + sizeof(grp);
+	}
+	if (chance(&w->r, 4)) {	/* another trait, or garbage */
+		__u16 n = (__u16)rn(&w->r, 40);
+
+		rnd_bytes(&w->r, blob + len, n);
+		len += n;
+	}
+	blob[0] = len & 0xff;
+	blob[1] = len >> 8;
+	t.traits_len = len;
+	if (chance(&w->r, 8))
+		t.traits_len = rnd_u32(&w->r) & 0x1ffff;
+	if (t.traits_len > sizeof(w->buf))
+		t.traits_len = sizeof(w->buf);
+	if (chance(&w->r, 8))
+		t.traits_ptr = rnd_ptr(w, blob);
+	mutate(w, &t, sizeof(t));
+	ioctl(g.fd, ETW_IOC_SET_TRAITS, arg_ptr(w, &t));
+}
+
+static void op_write(struct worker *w)
+{
+	struct etw_data_descriptor d[8];
+	struct reg g = pick_reg(w);
+	struct etw_write_args a;
+	__u32 i, n = rn(&w->r, 5), off = 0;
+
+	raw_write_init(&a, g.id, (__u16)rn(&w->r, 8), (__u8)rn(&w->r, 7),
+		       chance(&w->r, 2) ? 1ull << rn(&w->r, 4) : 0);
+	for (i = 0; i < n; i++) {
+		__u32 size = rn(&w->r, 300);
+
+		if (chance(&w->r, 64))
+			size = 4096 + rn(&w->r, 66000);
+		if (off + size > sizeof(w->buf))
+			size = 0;
+		d[i] = (struct etw_data_descriptor){
+			.ptr = rnd_ptr(w, w->buf + off), .size = size,
+			.type = chance(&w->r, 3) ? (__u8)rn(&w->r, 5) : 0 };
+		if (d[i].type == ETW_DATA_TYPE_TIMESTAMP)
+			d[i].size = 8;
+		off += size;
+	}
+	a.flags = rn(&w->r, 8);
+	if (chance(&w->r, 32))
+		a.flags = rnd_u32(&w->r);
+	a.data_count = n;
+	if (chance(&w->r, 32))
+		a.data_count = rnd_u32(&w->r) & 0xff;
+	a.data_ptr = rnd_ptr(w, d);
+	if (a.data_count > 8 && a.data_ptr == (uintptr_t)d)
+		a.data_count = 8;
+	a.exclude_mask = chance(&w->r, 4) ? rnd(&w->r) : 0;
+	rnd_bytes(&w->r, &a.activity_id, sizeof(a.activity_id));
+	mutate(w, &a, sizeof(a));
+	ioctl(g.fd, ETW_IOC_WRITE, arg_ptr(w, &a));
+}
+
+static void op_ack(struct worker *w)
+{
+	__u64 seq = chance(&w->r, 2) ? rn(&w->r, 64) : rnd(&w->r);
+
+	ioctl(pick_fd(w), ETW_IOC_ACK, arg_ptr(w, &seq));
+}
+
+static void op_list_providers(struct worker *w)
+{
+	struct etw_provider_info *info = (void *)w->buf;
+	struct etw_list_providers_args l = { .size = sizeof(l),
+		.count = rn(&w->r, 40), .info_ptr = (uintptr_t)info };
+
+	if (chance(&w->r, 8))
+		l.info_ptr = rnd_ptr(w, info);
+	mutate(w, &l, sizeof(l));
+	if (l.info_ptr == (uintptr_t)info &&
+	    l.count > sizeof(w->buf) / sizeof(*info))
+		l.count = sizeof(w->buf) / sizeof(*info);
+	ioctl(pick_fd(w), ETW_IOC_LIST_PROVIDERS, arg_ptr(w, &l));
+}
+
+static void op_enable(struct worker *w)
+{
+	__u16 ids[70];
+	__u32 pids[10];
+	struct {
+		struct etw_filter_header h;
+		__u8 data[64];
+	} fd;
+	struct etw_enable_args e;
+	__u32 i;
+	struct etw_guid g = fuzz_guid(&w->r);
+
+	raw_enable_init(&e, pick_sid(w), &g, (__u8)rn(&w->r, 7),
+			rnd(&w->r) & 0xf, 0);
+	e.control_code = rn(&w->r, 8) < 6 ? ETW_CONTROL_ENABLE :
+			 rn(&w->r, 3);
+	if (chance(&w->r, 6))
+		e.properties |= ETW_ENABLE_PROVIDER_GROUP;
+	if (chance(&w->r, 6))
+		e.properties |= ETW_ENABLE_IGNORE_KEYWORD_0;
+	if (chance(&w->r, 6))
+		e.match_all = 1ull << rn(&w->r, 4);
+	if (chance(&w->r, 5)) {
+		e.event_id_count = rn(&w->r, 70);
+		for (i = 0; i < 70; i++)
+			ids[i] = (__u16)rn(&w->r, 10);
+		e.event_ids_ptr = rnd_ptr(w, ids);
+		e.event_ids_filter_in = rn(&w->r, 3);
+	}
+	if (chance(&w->r, 5)) {
+		e.pid_count = rn(&w->r, 10);
+		for (i = 0; i < 10; i++)
+			pids[i] = chance(&w->r, 2) ? (__u32)getpid() :
+				  rnd_u32(&w->r);
+		e.pids_ptr = rnd_ptr(w, pids);
+	}
+	if (chance(&w->r, 5)) {
+		memset(&fd, 0, sizeof(fd));
+		fd.h.id = (__u16)rn(&w->r, 4);
+		fd.h.size = sizeof(fd.h) + rn(&w->r, 65);
+		rnd_bytes(&w->r, fd.data, sizeof(fd.data));
+		e.filter_data_ptr = rnd_ptr(w, &fd);
+		e.filter_data_size = chance(&w->r, 8) ? rnd_u32(&w->r) & 0x7ff :
+				     fd.h.size;
+		if (e.filter_data_ptr == (uintptr_t)&fd &&
+		    e.filter_data_size > sizeof(fd))
+			e.filter_data_size = sizeof(fd);
+	}
+	/* Waits for acknowledgements; nobody acknowledges in time here. */
+	e.timeout_ms = chance(&w->r, 16) ? rn(&w->r, 20) : 0;
+	mutate(w, &e, sizeof(e));
+	if (e.timeout_ms > 50)
+		e.timeout_ms = 50;
+	ioctl(pick_fd(w), ETW_IOC_ENABLE, arg_ptr(w, &e));
+}
+
+static void op_set_disallow(struct worker *w)
+{
+	struct etw_guid g[66];
+	struct etw_disallow_args d = { .size = sizeof(d),
+		.logger_id = pick_sid(w), .count = rn(&w->r, 67),
+		.guids_ptr = (uintptr_t)g };
+	__u32 i;
+
+	for (i = 0; i < 66; i++)
+		g[i] = fuzz_guid(&w->r);
+	if (chance(&w->r, 8))
+		d.guids_ptr = rnd_ptr(w, g);
+	mutate(w, &d, sizeof(d));
+	if (d.guids_ptr == (uintptr_t)g && d.count > 66)
+		d.count = 66;
+	ioctl(pick_fd(w), ETW_IOC_SET_DISALLOW, arg_ptr(w, &d));
+}
+
+static void op_consume(struct worker *w)
+{
+	struct etw_consume_args c = { .size = sizeof(c),
+		.logger_id = pick_sid(w), .flags = O_NONBLOCK |
+		(chance(&w->r, 2) ? O_CLOEXEC : 0) };
+	int fd;
+
+	mutate(w, &c, sizeof(c));
+	c.flags |= O_NONBLOCK;	/* a blocking read would hang the worker */
+	fd = ioctl(pick_fd(w), ETW_IOC_CONSUME, arg_ptr(w, &c));
+	if (fd >= 0)
+		put_fd(w, pool.cfds, NCFD, fd);
+}
+
+static void op_read(struct worker *w, bool consumer)
+{
+	static const size_t lens[] = { 0, 1, 64, 4095, 4096, 8192, 65536 };
+	size_t len = lens[rn(&w->r, 7)];
+	int fd = consumer ? pick_cfd(w) : pick_fd(w);
+	void *p = arg_ptr(w, w->buf);
+
+	if (fd <= 2)	/* never stdin: it might block */
+		return;
+	if (p == w->buf && len > sizeof(w->buf))
+		len = sizeof(w->buf);
+	if (read(fd, p, len) > 0 && !consumer && chance(&w->r, 2)) {
+		__u64 seq = ((struct etw_notification *)w->buf)->seq;
+
+		ioctl(fd, ETW_IOC_ACK, &seq);
+	}
+}
+
+static void op_consumer_stats(struct worker *w)
+{
+	struct etw_session_stats st;
+
+	ioctl(pick_cfd(w), ETW_IOC_CONSUMER_STATS, arg_ptr(w, &st));
+}
+
+static void op_poll(struct worker *w)
+{
+	struct pollfd p[4];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		p[i].fd = i & 1 ? pick_cfd(w) : pick_fd(w);
+		p[i].events = POLLIN | (chance(&w->r, 4) ? POLLOUT : 0);
+	}
+	poll(p, 4, chance(&w->r, 4) ? 1 : 0);
+}
+
+static void op_mmap(struct worker *w)
+{
+	static const size_t lens[] = { 4096, 8192, 32768, 36864, 1 << 20, 0 };
+	size_t len = lens[rn(&w->r, 6)];
+	int prot = chance(&w->r, 8) ? PROT_READ | PROT_WRITE : PROT_READ;
+	int flags = chance(&w->r, 8) ? MAP_PRIVATE : MAP_SHARED;
+	off_t off = chance(&w->r, 8) ? 4096 * rn(&w->r, 4) : 0;
+	int slot = rn(&w->r, NMAP);
+	void *m, *old;
+	size_t old_len;
+
+	m = mmap(NULL, len, prot, flags, pick_fd(w), off);
+	if (m != MAP_FAILED) {
+		volatile const struct etw_enable_state *e = m;
+		__u32 i, v = 0;
+
+		for (i = 0; i < 4; i++)
+			v += e[rn(&w->r, 128)].enabled;
+		if (chance(&w->r, 8))
+			mprotect(m, len, PROT_READ | PROT_WRITE);
+		(void)v;
+	}
+	old = __atomic_exchange_n(&pool.maps[slot], m == MAP_FAILED ? NULL : m,
+				  __ATOMIC_ACQ_REL);
+	old_len = pool.map_len[slot];
+	pool.map_len[slot] = len;
+	if (old)
+		munmap(old, old_len ? old_len : 4096);
+}
+
+static void op_get_info(struct worker *w)
+{
+	struct etw_info i = { .size = sizeof(i) };
+
+	mutate(w, &i, sizeof(i));
+	ioctl(pick_fd(w), ETW_IOC_GET_INFO, arg_ptr(w, &i));
+}
+
+/* Any command number of the magic, any size, random bytes. */
+static void op_garbage_ioctl(struct worker *w)
+{
+	unsigned long cmd;
+	__u8 *arg = (__u8 *)w->buf;
+
+	rnd_bytes(&w->r, arg, 256);
+	if (chance(&w->r, 2))
+		*(__u32 *)arg = rn(&w->r, 300);
+	cmd = _IOC(rn(&w->r, 4), ETW_IOC_MAGIC, rn(&w->r, 0x32),
+		   rn(&w->r, 2) ? rn(&w->r, 1200) : rnd_u32(&w->r) & 0x3fff);
+	if (chance(&w->r, 8))
+		cmd = rnd_u32(&w->r);
+	ioctl(pick_fd(w), cmd, arg_ptr(w, arg));
+}
+
+static void run_ops(struct worker *w, int n);
+
+/* A child that inherits every file: its writes under the parent's ids fail. */
+static void op_fork(struct worker *w)
+{
+	pid_t pid;
+
+	if (w->child)
+		return;
+	pid = fork();
+	if (!pid) {
+		w->child = true;
+		run_ops(w, 10);
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+/* A child that keeps some files across execve() of this program. */
+static void op_exec(struct worker *w)
+{
+	char env[64];
+	pid_t pid;
+
+	if (w->child)
+		return;
+	snprintf(env, sizeof(env), "%llu", (unsigned long long)rnd(&w->r));
+	pid = fork();
+	if (!pid) {
+		int i;
+
+		for (i = 0; i < NFD; i++)
+			if (pool.fds[i] >= 0)
+				fcntl(pool.fds[i], F_SETFD, 0);
+		for (i = 0; i < NCFD; i++)
+			if (pool.cfds[i] >= 0 && chance(&w->r, 2))
+				fcntl(pool.cfds[i], F_SETFD, 0);
+		setenv(EXEC_ENV, env, 1);
+		execl("/proc/self/exe", "fuzz_test", NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static void run_op(struct worker *w, int op)
+{
+	switch (op) {
+	case 0: op_open(w); break;
+	case 1: op_close(w); break;
+	case 2: op_start(w); break;
+	case 3: op_session(w, ETW_IOC_STOP); break;
+	case 4: op_session(w, ETW_IOC_QUERY); break;
+	case 5: op_session(w, ETW_IOC_UPDATE); break;
+	case 6: op_session(w, ETW_IOC_FLUSH); break;
+	case 7: op_list_sessions(w); break;
+	case 8: op_register(w); break;
+	case 9: op_unregister(w); break;
+	case 10: op_set_traits(w); break;
+	case 11: case 12: op_write(w); break;
+	case 13: op_ack(w); break;
+	case 14: op_list_providers(w); break;
+	case 15: op_enable(w); break;
+	case 16: op_set_disallow(w); break;
+	case 17: op_consume(w); break;
+	case 18: op_read(w, true); break;
+	case 19: op_consumer_stats(w); break;
+	case 20: op_read(w, false); break;
+	case 21: op_poll(w); break;
+	case 22: op_mmap(w); break;
+	case 23: op_get_info(w); break;
+	case 24: op_garbage_ioctl(w); break;
+	case 25: if (chance(&w->r, 8)) op_fork(w); break;
+	case 26: if (chance(&w->r, 16)) op_exec(w); break;
+	}
+}
+
+static void run_ops(struct worker *w, int n)
+{
+	while (n-- && !shm->stop) {
+		int op = rn(&w->r, NOPS);
+
+		run_op(w, op);
+		if (!w->child) {
+			__atomic_add_fetch(&shm->execs[pool.unpriv], 1,
+					   __ATOMIC_RELAXED);
+			__atomic_add_fetch(&shm->ops[pool.unpriv][op], 1,
+					   __ATOMIC_RELAXED);
+		}
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	struct worker *w = arg;
+
+	while (!shm->stop)
+		run_ops(w, 64);
+	return NULL;
+}
+
+/* A worker process: threads fuzzing one pool of files and ids. */
+static void worker_main(int unpriv, __u64 seed, int nthreads)
+{
+	static struct worker ws[MAX_THREADS];
+	pthread_t t[MAX_THREADS];
+	int i;
+
+	/* Nothing but stdio and the fuzzed files below 1024. */
+	for (i = 3; i < 1024; i++)
+		close(i);
+	if (unpriv && (setgroups(0, NULL) ||
+		       setresgid(USER_UID, USER_UID, USER_UID) ||
+		       setresuid(USER_UID, USER_UID, USER_UID) ||
+		       prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)))
+		_exit(101);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	for (i = 0; i < NFD; i++)
+		pool.fds[i] = -1;
+	for (i = 0; i < NCFD; i++)
+		pool.cfds[i] = -1;
+	memset(pool.sids, 0, sizeof(pool.sids));
+	memset(pool.regs, 0, sizeof(pool.regs));
+	pool.unpriv = unpriv;
+	pool.bad_page = mmap(NULL, 4096, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (i = 0; i < 3; i++)
+		pool.fds[i] = open(ETW_DEV, O_RDWR | O_NONBLOCK);
+	for (i = 0; i < nthreads; i++) {
+		ws[i].r.s = seed ^ (0x9e3779b97f4a7c15ull * (2 * i + unpriv + 1));
+		if (!ws[i].r.s)
+			ws[i].r.s = 1;
+		ws[i].idx = i;
+		if (nthreads == 1)
+			break;
+		pthread_create(&t[i], NULL, thread_main, &ws[i]);
+	}
+	if (nthreads == 1)
+		thread_main(&ws[0]);
+	else
+		for (i = 0; i < nthreads; i++)
+			pthread_join(t[i], NULL);
+	_exit(0);
+}
+
+/* The exec'd image: a few operations on the files it inherited. */
+__attribute__((constructor)) static void exec_main(void)
+{
+	static struct worker w;
+	const char *v = getenv(EXEC_ENV);
+	int fd, n = 0, m = 0, i;
+
+	if (!v)
+		return;
+	w.r.s = strtoull(v, NULL, 10) | 1;
+	w.child = true;
+	for (i = 0; i < NFD; i++)
+		pool.fds[i] = -1;
+	for (i = 0; i < NCFD; i++)
+		pool.cfds[i] = -1;
+	/* Only etw files: a pipe the harness left open could block a read. */
+	for (fd = 3; fd < 256; fd++) {
+		char path[32], target[64] = "";
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		if (readlink(path, target, sizeof(target) - 1) < 0)
+			continue;
+		if (!strcmp(target, ETW_DEV) && n < NFD)
+			pool.fds[n++] = fd;
+		else if (strstr(target, "etw-consumer") && m < NCFD)
+			pool.cfds[m++] = fd;
+	}
+	for (i = 0; i < NSID; i++)
+		pool.sids[i] = 1 + rn(&w.r, 80);
+	for (i = 0; i < NREG; i++)
+		pool.regs[i] = (struct reg){ pool.fds[rn(&w.r, NFD)],
+					     1 + rn(&w.r, 8) };
+	pool.bad_page = mmap(NULL, 4096, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	shm = calloc(1, sizeof(*shm));
+	run_ops(&w, 30);
+	_exit(0);
+}
+
+/* --- kernel reports in /dev/kmsg ---------------------------------------------- */
+
+static const char *const report_patterns[] = {
+	"BUG:", "WARNING:", "KASAN", "UBSAN", "kmemleak", "unreferenced object",
+	"possible circular locking", "possible recursive locking",
+	"inconsistent lock state", "lockdep", "Oops", "general protection",
+	"INFO: task", "RCU stall", "rcu_sched self-detected", "list_add corruption",
+	"list_del corruption", "refcount_t", "Kernel panic",
+};
+
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* Kernel report lines since kmsg_open(); printed. */
+static int kmsg_reports(int fd)
+{
+	char rec[8192];
+	ssize_t r;
+	int n = 0;
+	unsigned int i;
+
+	if (fd < 0)
+		return 0;
+	while ((r = read(fd, rec, sizeof(rec) - 1)) != 0) {
+		if (r < 0) {
+			if (errno == EPIPE)	/* overwritten: keep reading */
+				continue;
+			break;
+		}
+		rec[r] = 0;
+		for (i = 0; i < sizeof(report_patterns) / sizeof(*report_patterns); i++)
+			if (strstr(rec, report_patterns[i])) {
+				printf("# fuzz: kernel report: %s", strchr(rec, ';') ? strchr(rec, ';') + 1 : rec);
+				n++;
+				break;
+			}
+	}
+	close(fd);
+	return n;
+}
+
+/* --- the run ------------------------------------------------------------------- */
+
+/* Stop the sessions the fuzzer left running; how many remain after. */
+static int stop_leftovers(void)
+{
+	char prefix[32];
+	__u32 ids[80];
+	struct etw_list_args l = { .size = sizeof(l), .count = 80,
+				   .ids_ptr = (uintptr_t)ids };
+	int fd = etw_open(), left = 0, pass;
+	__u32 i;
+
+	if (fd < 0)
+		return -1;
+	snprintf(prefix, sizeof(prefix), "-%d", main_pid);
+	for (pass = 0; pass < 2; pass++) {
+		left = 0;
+		l.count = 80;
+		if (etw_ioctl(fd, ETW_IOC_LIST_SESSIONS, &l))
+			break;
+		for (i = 0; i < l.count && i < 80; i++) {
+			struct etw_session_args a;
+			char *dash;
+
+			if (raw_session_op(fd, ETW_IOC_QUERY, ids[i], &a))
+				continue;
+			dash = strchr(a.name, '-');
+			if (strncasecmp(a.name, "fz", 2) ||
+			    !dash || (strcmp(dash, prefix) && strcmp(dash, "-")))
+				continue;
+			left++;
+			if (!pass)
+				raw_session_op(fd, ETW_IOC_STOP, ids[i], NULL);
+		}
+	}
+	close(fd);
+	return left;
+}
+
+/* Registrations of the fuzzed GUIDs still listed (their files are closed). */
+static int leftover_registrations(void)
+{
+	static struct etw_provider_info info[1024];
+	struct etw_list_providers_args l = { .size = sizeof(l), .count = 1024,
+					     .info_ptr = (uintptr_t)info };
+	int fd = etw_open(), n = 0;
+	__u32 i;
+
+	if (fd < 0 || etw_ioctl(fd, ETW_IOC_LIST_PROVIDERS, &l))
+		return -1;
+	for (i = 0; i < l.count && i < 1024; i++)
+		if (info[i].guid.data1 == FUZZ_FAMILY)
+			n++;
+	close(fd);
+	return n;
+}
+
+struct fuzz_result {
+	unsigned long execs;
+	double seconds;
+	int reports;
+	int sessions_left;
+	int regs_left;
+	int workers_failed;
+};
+
+static void fuzz_run(__u64 seed, int seconds, int nthreads,
+		     struct fuzz_result *res)
+{
+	struct timespec t0, t1;
+	pid_t pids[2];
+	int i, kmsg = kmsg_open();
+
+	memset(res, 0, sizeof(*res));
+	main_pid = getpid();
+	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	printf("# fuzz: seed=%llu seconds=%d threads=%d per worker (root and uid %d)\n",
+	       (unsigned long long)seed, seconds, nthreads, USER_UID);
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < 2; i++) {
+		pids[i] = fork();
+		if (!pids[i])
+			worker_main(i, seed, nthreads);
+	}
+	sleep(seconds);
+	shm->stop = 1;
+	for (i = 0; i < 2; i++) {
+		int status, waited;
+
+		/* ENABLE's waits are bounded; give them ten seconds. */
+		for (waited = 0; waited < 100; waited++) {
+			if (waitpid(pids[i], &status, WNOHANG) == pids[i])
+				break;
+			raw_sleep_ms(100);
+		}
+		if (waited == 100) {
+			printf("# fuzz: worker %d did not stop: killed\n", i);
+			kill(pids[i], SIGKILL);
+			waitpid(pids[i], &status, 0);
+			res->workers_failed++;
+		} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			printf("# fuzz: worker %d ended with status 0x%x\n", i,
+			       status);
+			res->workers_failed++;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	res->seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	res->execs = shm->execs[0] + shm->execs[1];
+	res->sessions_left = stop_leftovers();
+	res->regs_left = leftover_registrations();
+	/* The last consumers closed: sessions are freed; reports are out. */
+	raw_sleep_ms(200);
+	res->reports = kmsg_reports(kmsg);
+	printf("# fuzz: seed=%llu executions=%lu (root %lu, uid %d %lu) seconds=%.1f "
+	       "kernel-reports=%d sessions-left=%d registrations-left=%d\n",
+	       (unsigned long long)seed, res->execs, shm->execs[0], USER_UID,
+	       shm->execs[1], res->seconds, res->reports, res->sessions_left,
+	       res->regs_left);
+	printf("# fuzz: operations (root/uid %d):", USER_UID);
+	for (i = 0; i < NOPS; i++)
+		printf(" %d:%lu/%lu", i, shm->ops[0][i], shm->ops[1][i]);
+	printf("\n");
+	fflush(stdout);
+	munmap(shm, sizeof(*shm));
+}
+
+static __u64 env_u64(const char *name, __u64 def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoull(v, NULL, 0) : def;
+}
+
+static __u64 default_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((__u64)ts.tv_sec << 20) ^ ts.tv_nsec ^ getpid();
+}
+
+/*
+ * Found by this fuzzer (seed 1882826145866807, make check): traits that
+ * name the registration's own GUID as its provider group.  Unregistering
+ * such a registration (UNREGISTER, or closing the file) freed the GUID's
+ * entry at the group's put and then used it: KASAN slab-use-after-free in
+ * etw_gentry_is_classic() (classic registrations) and etw_gentry_put(),
+ * then a general protection fault with etw_mutex held.
+ */
+static int own_guid_group(bool classic, bool by_close)
+{
+	struct etw_guid g = { .data1 = FUZZ_FAMILY, .data2 = 0x4711,
+			      .data3 = (__u16)getpid(), .data4 = { 'o', 'w', 'n' } };
+	__u8 blob[64];
+	struct etw_traits_args t = { .size = sizeof(t),
+				     .traits_ptr = (uintptr_t)blob };
+	__u16 len = 2;
+	int fd = etw_open(), ret;
+	__u32 reg;
+
+	if (fd < 0)
+		return -errno;
+	len += sprintf((char *)blob + 2, "OwnGroup") + 1;
+	blob[len] = 3 + sizeof(g);
+	blob[len + 1] = 0;
+	blob[len + 2] = 1;		/* the group trait */
+	memcpy(blob + len + 3, &g, sizeof(g));
+	len += 3 + sizeof(g);
+	blob[0] = len & 0xff;
+	blob[1] = len >> 8;
+	t.traits_len = len;
+	ret = raw_register(fd, &g, classic ? ETW_REGISTER_CLASSIC : 0, 0, &reg,
+			   NULL);
+	if (!ret) {
+		t.reg_id = reg;
+		ret = etw_ioctl(fd, ETW_IOC_SET_TRAITS, &t);
+	}
+	if (!ret && !by_close)
+		ret = raw_unregister(fd, reg);
+	close(fd);
+	return ret;
+}
+
+TEST(own_guid_as_group_unregisters_cleanly)
+{
+	int kmsg = kmsg_open();
+
+	EXPECT_EQ(0, own_guid_group(false, false));
+	EXPECT_EQ(0, own_guid_group(false, true));
+	EXPECT_EQ(0, own_guid_group(true, false));
+	EXPECT_EQ(0, own_guid_group(true, true));
+	EXPECT_EQ(0, kmsg_reports(kmsg));
+	EXPECT_EQ(0, leftover_registrations());
+}
+
+FIXTURE(fuzz) {};
+FIXTURE_SETUP(fuzz) {}
+FIXTURE_TEARDOWN(fuzz) {}
+
+/* ETW_FUZZ_SECONDS (default 60, at most 240), ETW_FUZZ_SEED, ETW_FUZZ_THREADS. */
+TEST_F_TIMEOUT(fuzz, ioctl_mmap_read_poll_fork_exec_close, 300)
+{
+	int seconds = (int)env_u64("ETW_FUZZ_SECONDS", 60);
+	int threads = (int)env_u64("ETW_FUZZ_THREADS", 3);
+	struct fuzz_result res;
+
+	if (seconds > 240)
+		seconds = 240;
+	if (threads < 1 || threads > MAX_THREADS)
+		threads = 3;
+	fuzz_run(env_u64("ETW_FUZZ_SEED", default_seed()), seconds, threads,
+		 &res);
+	EXPECT_EQ(0, res.reports);
+	EXPECT_EQ(0, res.sessions_left);
+	EXPECT_EQ(0, res.regs_left);
+	EXPECT_EQ(0, res.workers_failed);
+	EXPECT_LT(0, res.execs);
+}
+
+/* "--seconds N [--seed S] [--threads T]": the fuzzer alone, any length. */
+int main(int argc, char **argv)
+{
+	__u64 seed = default_seed();
+	int seconds = -1, threads = 3, i;
+	struct fuzz_result res;
+
+	for (i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--seconds"))
+			seconds = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--seed"))
+			seed = strtoull(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "--threads"))
+			threads = atoi(argv[i + 1]);
+		else
+			break;
+	}
+	if (seconds < 0)
+		return test_harness_run(argc, argv);
+	if (threads < 1 || threads > MAX_THREADS)
+		threads = 3;
+	fuzz_run(seed, seconds, threads, &res);
+	return res.reports || res.sessions_left || res.regs_left ||
+	       res.workers_failed || !res.execs;
+}
