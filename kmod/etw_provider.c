@@ -700,10 +700,8 @@ static void etw_reg_detach(struct etw_reg *reg)
 
 	lockdep_assert_held(&etw_mutex);
 	list_del(&reg->gnode);
-	if (reg->group) {
+	if (reg->group)
 		list_del(&reg->mnode);
-		etw_gentry_put(reg->group);
-	}
 	r = rcu_replace_pointer(reg->route, NULL, lockdep_is_held(&etw_mutex));
 	if (r)
 		kfree_rcu(r, rcu);
@@ -717,6 +715,9 @@ static void etw_reg_detach(struct etw_reg *reg)
 		list_for_each_entry(other, &g->regs, gnode)
 			etw_reg_update_nofail(other, ETW_NOTIFY_ON_CHANGE);
 	}
+	/* Last: the group may be the registration's own GUID. */
+	if (reg->group && reg->group != g)
+		etw_gentry_put(reg->group);
 	etw_gentry_put(g);
 }
 
