@@ -312,7 +312,7 @@ TEST_F(ctl, view)
 {
 	struct run *r = &self->r;
 	char out[4096];
-	int p[2], ws;
+	int p[2];
 	pid_t pid;
 
 	ASSERT_EQ(0, etwctl(r, "start", SESSION, "--realtime", NULL));
@@ -332,8 +332,7 @@ TEST_F(ctl, view)
 	ASSERT_EQ(0, etwctl(r, "stop", SESSION, NULL));
 	read_fd(p[0], out, sizeof(out));
 	close(p[0]);
-	ASSERT_EQ(pid, waitpid(pid, &ws, 0));
-	EXPECT_TRUE(WIFEXITED(ws) && !WEXITSTATUS(ws));
+	EXPECT_EQ(0, etw_wait_child(pid));
 	EXPECT_EQ(3, lines(out)) TH_LOG("%s", out);
 }
 

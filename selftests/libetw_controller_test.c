@@ -357,7 +357,6 @@ TEST(start_errors)
 
 TEST(start_without_privilege_is_access_denied)
 {
-	int status;
 	pid_t pid = fork();
 
 	ASSERT_LE(0, pid);
@@ -369,8 +368,7 @@ TEST(start_without_privilege_is_access_denied)
 		_exit(start_rt("libetw-unpriv", &h) == ERROR_ACCESS_DENIED ?
 		      0 : 1);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 }
 
 TEST(sixty_fifth_session_is_no_system_resources)
@@ -545,7 +543,7 @@ TEST_F(ctl, pid_filter)
 		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
 		.EnableFilterDesc = &d, .FilterDescCount = 1,
 	};
-	int go[2], done[2], cfd, status;
+	int go[2], done[2], cfd;
 	struct raw_prov r;
 	struct tally t;
 	struct props b;
@@ -571,8 +569,7 @@ TEST_F(ctl, pid_filter)
 	ASSERT_LE(0, cfd);
 	ASSERT_EQ(0, raw_write(&r, 2));
 	ASSERT_EQ(1, write(go[1], &c, 1));
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(child));
 	props_init(&b, 0);
 	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(self->h, NULL, &b.p));
 	tally_buffers(cfd, &t);
@@ -873,7 +870,7 @@ TEST_F(ctl, capture_state_and_bad_code)
 TEST(file_session_outlives_starter)
 {
 	static const char path[] = "/tmp/libetw-ctl.etl";
-	int status, cfd_events;
+	int cfd_events;
 	struct raw_prov r;
 	struct props b;
 	struct stat st;
@@ -890,8 +887,7 @@ TEST(file_session_outlives_starter)
 		strcpy((char *)&b + FILE_OFF, path);
 		_exit(StartTraceA(&h, "libetw-file", &b.p) ? 1 : 0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, etw_wait_child(pid));
 	props_init(&b, 0);
 	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(0, "libetw-file", &b.p));
 	EXPECT_STREQ(path, (char *)&b + b.p.LogFileNameOffset);
