@@ -552,15 +552,20 @@ TEST_F(prov, event_write_reaches_consumer)
 	EXPECT_EQ(0, memcmp(p, "abcdefg", 7));
 }
 
+/* Level 5 is above the session's 4: only the level-4 event arrives. */
 TEST_F(prov, disabled_event_is_not_written)
 {
-	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 5 };
+	EVENT_DESCRIPTOR off = { .Id = 1, .Level = 5 };
+	EVENT_DESCRIPTOR on = { .Id = 2, .Level = 4 };
 	static struct rec r[REC_MAX];
 
 	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE,
 				4, 0, 0));
-	EXPECT_EQ(0, EventWrite(self->h, &d, 0, NULL));
-	EXPECT_EQ(0, ctl_collect(&self->c, &self->guid, r, REC_MAX));
+	EXPECT_EQ(0, EventWrite(self->h, &off, 0, NULL));
+	EXPECT_EQ(0, EventWrite(self->h, &on, 0, NULL));
+	ASSERT_EQ(1, ctl_collect(&self->c, &self->guid, r, REC_MAX));
+	EXPECT_EQ(2, rec_hdr(&r[0])->descriptor.id);
+	EXPECT_EQ(4, rec_hdr(&r[0])->descriptor.level);
 }
 
 TEST_F(prov, write_transfer_carries_both_activity_ids)
