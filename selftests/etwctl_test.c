@@ -648,8 +648,11 @@ TEST_F(ctl, killed_logger)
 	unlink(DIR "/kill.etl");
 }
 
-/* One bad argument or failing operation per command, as a user sees it. */
-TEST_F(ctl, errors)
+/*
+ * One bad argument or failing operation per command, as a user sees it:
+ * twenty runs of etwctl, more than the default 30 s on a loaded TCG VM.
+ */
+TEST_F_TIMEOUT(ctl, errors, 120)
 {
 	static const struct {
 		int status;
