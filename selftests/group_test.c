@@ -402,7 +402,7 @@ static int second_join(struct __test_metadata *_metadata, uid_t first,
 		       uid_t second)
 {
 	struct etw_guid group = raw_guid(FAMILY + 8, 0);
-	int res[2], rel[2], ret, status;
+	int res[2], rel[2], ret;
 	pid_t a, b;
 
 	ASSERT_EQ(0, pipe(res));
@@ -414,8 +414,8 @@ static int second_join(struct __test_metadata *_metadata, uid_t first,
 	ASSERT_LE(0, b);
 	ret = join_result(res[0]);
 	raw_post_byte(rel[1]);
-	EXPECT_EQ(b, waitpid(b, &status, 0));
-	EXPECT_EQ(a, waitpid(a, &status, 0));
+	EXPECT_EQ(0, etw_wait_child(b));
+	EXPECT_EQ(0, etw_wait_child(a));
 	return ret;
 }
 

@@ -176,13 +176,18 @@ static LONGLONG filetime_now(void)
 	       116444736000000000ll;
 }
 
-/* Waits for the writer, then stops the session: ProcessTrace returns. */
+/* A writer child, and how it ended (etw_wait_child()). */
+struct reap {
+	pid_t pid;
+	int status;
+};
+
+/* Reaps the writer, then stops the session: ProcessTrace returns. */
 static void *stopper(void *arg)
 {
-	pid_t pid = *(pid_t *)arg;
-	int status;
+	struct reap *r = arg;
 
-	waitpid(pid, &status, 0);
+	r->status = etw_wait_child(r->pid);
 	stop_name(SESSION);
 	return NULL;
 }
@@ -222,23 +227,24 @@ TEST_F(rt, receives_child_events)
 	PROCESSTRACE_HANDLE h;
 	LONGLONG before = filetime_now(), after;
 	pthread_t t;
-	pid_t pid;
+	struct reap r;
 
 	h = open_rt(&lf);
 	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
 	EXPECT_EQ(4096u, lf.BufferSize);
-	pid = writer_child(EVENTS);
-	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, pthread_create(&t, NULL, stopper, &pid));
+	r.pid = writer_child(EVENTS);
+	ASSERT_LT(0, r.pid);
+	ASSERT_EQ(0, pthread_create(&t, NULL, stopper, &r));
 	EXPECT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
 	pthread_join(t, NULL);
+	EXPECT_EQ(0, r.status);
 	after = filetime_now();
 	EXPECT_EQ(EVENTS, seen.ours);
 	/* No header event in real time. */
 	EXPECT_EQ(EVENTS, seen.events);
 	EXPECT_TRUE(seen.in_order);
 	EXPECT_LE(1, seen.buffers);
-	EXPECT_EQ((ULONG)pid, seen.first.EventHeader.ProcessId);
+	EXPECT_EQ((ULONG)r.pid, seen.first.EventHeader.ProcessId);
 	EXPECT_EQ(self->h, seen.first.BufferContext.LoggerId);
 	EXPECT_EQ(EVENT_HEADER_FLAG_64_BIT_HEADER,
 		  seen.first.EventHeader.Flags);
@@ -255,14 +261,16 @@ TEST_F(rt, extended_data_in_consumer_form)
 	EVENT_TRACE_LOGFILEA lf;
 	PROCESSTRACE_HANDLE h;
 	pthread_t t;
-	pid_t pid;
+	struct reap r;
 
 	h = open_rt(&lf);
 	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
-	pid = writer_child_ex(1, ETW_WRITE_RELATED_ACTIVITY, 0);
-	ASSERT_EQ(0, pthread_create(&t, NULL, stopper, &pid));
+	r.pid = writer_child_ex(1, ETW_WRITE_RELATED_ACTIVITY, 0);
+	ASSERT_LT(0, r.pid);
+	ASSERT_EQ(0, pthread_create(&t, NULL, stopper, &r));
 	EXPECT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
 	pthread_join(t, NULL);
+	EXPECT_EQ(0, r.status);
 	ASSERT_EQ(1, seen.ours);
 	EXPECT_EQ(EVENT_HEADER_FLAG_EXTENDED_INFO |
 		  EVENT_HEADER_FLAG_64_BIT_HEADER,
@@ -285,7 +293,7 @@ TEST_F(rt, events_of_two_cpus_in_order)
 	PROCESSTRACE_HANDLE h;
 	struct props b;
 	pthread_t t;
-	pid_t pid;
+	struct reap r;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
@@ -295,10 +303,12 @@ TEST_F(rt, events_of_two_cpus_in_order)
 	ASSERT_EQ(ERROR_SUCCESS, UpdateTraceA(self->h, NULL, &b.p));
 	h = open_rt(&lf);
 	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
-	pid = writer_child_ex(EVENTS, 0, 2);
-	ASSERT_EQ(0, pthread_create(&t, NULL, stopper, &pid));
+	r.pid = writer_child_ex(EVENTS, 0, 2);
+	ASSERT_LT(0, r.pid);
+	ASSERT_EQ(0, pthread_create(&t, NULL, stopper, &r));
 	EXPECT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
 	pthread_join(t, NULL);
+	EXPECT_EQ(0, r.status);
 	EXPECT_EQ(EVENTS, seen.ours);
 	EXPECT_EQ(3, seen.cpu_mask);
 	EXPECT_TRUE(seen.in_order);
@@ -312,17 +322,19 @@ TEST_F(rt, raw_timestamps_are_monotonic_ns)
 	PROCESSTRACE_HANDLE h;
 	struct timespec now;
 	pthread_t t;
-	pid_t pid;
+	struct reap r;
 
 	h = open_rt(&lf);
 	lf.ProcessTraceMode |= PROCESS_TRACE_MODE_RAW_TIMESTAMP;
 	CloseTrace(h);
 	h = OpenTraceA(&lf);
 	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
-	pid = writer_child(1);
-	ASSERT_EQ(0, pthread_create(&t, NULL, stopper, &pid));
+	r.pid = writer_child(1);
+	ASSERT_LT(0, r.pid);
+	ASSERT_EQ(0, pthread_create(&t, NULL, stopper, &r));
 	EXPECT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
 	pthread_join(t, NULL);
+	EXPECT_EQ(0, r.status);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	ASSERT_EQ(1, seen.ours);
 	EXPECT_GE((LONGLONG)now.tv_sec * 1000000000 + now.tv_nsec,
@@ -335,15 +347,13 @@ TEST_F(rt, raw_timestamps_are_monotonic_ns)
 TEST_F(rt, close_from_callback)
 {
 	EVENT_TRACE_LOGFILEA lf;
-	int status;
 	pid_t pid;
 
 	seen.handle = open_rt(&lf);
 	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, seen.handle);
 	seen.close_at = 1;
 	pid = writer_child(EVENTS);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, etw_wait_child(pid));
 	EXPECT_EQ(ERROR_SUCCESS,
 		  ProcessTrace(&seen.handle, 1, NULL, NULL));
 	EXPECT_EQ(ERROR_CTX_CLOSE_PENDING, seen.close_result);
@@ -372,13 +382,12 @@ TEST_F(rt, buffer_callback_false_cancels)
 	EVENT_TRACE_LOGFILEA lf;
 	PROCESSTRACE_HANDLE h;
 	struct props b;
-	int status;
 	pid_t pid;
 
 	h = open_rt(&lf);
 	seen.stop_buffers = true;
 	pid = writer_child(EVENTS);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, etw_wait_child(pid));
 	props_init(&b, 0);
 	ASSERT_EQ(ERROR_SUCCESS, FlushTraceA(self->h, NULL, &b.p));
 	EXPECT_EQ(ERROR_CANCELLED, ProcessTrace(&h, 1, NULL, NULL));
@@ -432,7 +441,6 @@ TEST(open_without_privilege_is_access_denied)
 	EVENT_TRACE_LOGFILEA lf;
 	CONTROLTRACE_ID h;
 	struct props b;
-	int status;
 	pid_t pid;
 
 	props_init(&b, EVENT_TRACE_REAL_TIME_MODE);
@@ -448,8 +456,7 @@ TEST(open_without_privilege_is_access_denied)
 		_exit(OpenTraceA(&lf) == INVALID_PROCESSTRACE_HANDLE &&
 		      GetLastError() == ERROR_ACCESS_DENIED ? 0 : 1);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 	EXPECT_EQ(ERROR_SUCCESS, stop_name("libetw-priv"));
 }
 
@@ -463,7 +470,6 @@ TEST(file_written_by_session)
 	EVENT_TRACE_LOGFILEA lf;
 	PROCESSTRACE_HANDLE ph;
 	struct props b;
-	int status;
 	pid_t pid;
 
 	memset(&seen, 0, sizeof(seen));
@@ -481,11 +487,9 @@ TEST(file_written_by_session)
 			_exit(1);
 		_exit(EnableTraceEx2(h, &prov, 1, 0, 0, 0, 0, NULL) ? 2 : 0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, etw_wait_child(pid));
 	pid = writer_child(EVENTS);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, etw_wait_child(pid));
 	ASSERT_EQ(ERROR_SUCCESS, stop_name("libetw-file2"));
 
 	memset(&lf, 0, sizeof(lf));

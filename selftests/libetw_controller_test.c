@@ -357,7 +357,6 @@ TEST(start_errors)
 
 TEST(start_without_privilege_is_access_denied)
 {
-	int status;
 	pid_t pid = fork();
 
 	ASSERT_LE(0, pid);
@@ -369,25 +368,48 @@ TEST(start_without_privilege_is_access_denied)
 		_exit(start_rt("libetw-unpriv", &h) == ERROR_ACCESS_DENIED ?
 		      0 : 1);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 }
 
+/* Global sessions that exist now (the test process has no private one). */
+static int global_sessions(void)
+{
+	struct etw_list_args a = { .size = sizeof(a) };
+	int fd = etw_open(), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = etw_ioctl(fd, ETW_IOC_LIST_SESSIONS, &a);
+	close(fd);
+	return ret ?: (int)a.count;
+}
+
+/* Sessions started up to the limit of 64; the next one is refused. */
 TEST(sixty_fifth_session_is_no_system_resources)
 {
+	int i, existing, started = 0;
 	char name[32];
 	CONTROLTRACE_ID h;
-	int i, started = 0;
 	ULONG err = 0;
 
-	for (i = 0; i < 65 && !err; i++) {
+	existing = global_sessions();
+	ASSERT_LE(0, existing);
+	ASSERT_GT(64, existing);
+	for (i = existing; i < 64 && !err; i++) {
 		snprintf(name, sizeof(name), "libetw-many-%d", i);
 		err = start_rt(name, &h);
 		started += !err;
 	}
-	EXPECT_EQ(ERROR_NO_SYSTEM_RESOURCES, err);
-	EXPECT_GE(64, started);
-	for (i = 0; i < started; i++) {
+	EXPECT_EQ(ERROR_SUCCESS, err);
+	EXPECT_EQ(64 - existing, started);
+	EXPECT_EQ(64, global_sessions());
+	if (!err) {
+		err = start_rt("libetw-many-65", &h);
+		EXPECT_EQ(ERROR_NO_SYSTEM_RESOURCES, err);
+		if (!err)
+			stop_name("libetw-many-65");
+	}
+	for (i = existing; i < existing + started; i++) {
 		snprintf(name, sizeof(name), "libetw-many-%d", i);
 		EXPECT_EQ(ERROR_SUCCESS, stop_name(name));
 	}
@@ -545,7 +567,7 @@ TEST_F(ctl, pid_filter)
 		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
 		.EnableFilterDesc = &d, .FilterDescCount = 1,
 	};
-	int go[2], done[2], cfd, status;
+	int go[2], done[2], cfd;
 	struct raw_prov r;
 	struct tally t;
 	struct props b;
@@ -571,8 +593,7 @@ TEST_F(ctl, pid_filter)
 	ASSERT_LE(0, cfd);
 	ASSERT_EQ(0, raw_write(&r, 2));
 	ASSERT_EQ(1, write(go[1], &c, 1));
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(child));
 	props_init(&b, 0);
 	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(self->h, NULL, &b.p));
 	tally_buffers(cfd, &t);
@@ -716,7 +737,7 @@ TEST_F(ctl, enable_trace_ex)
 	close(r.fd);
 }
 
-TEST_F(ctl, disallow_list)
+TEST_F(ctl, disallow_list_arguments)
 {
 	static GUID many[65];
 	GUID list[2] = { prov, prov };
@@ -732,6 +753,91 @@ TEST_F(ctl, disallow_list)
 			TraceStackTracingInfo, list, sizeof(list)));
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, TraceSetInformation(self->h,
 			TraceSetDisallowList, many, sizeof(many)));
+}
+
+/* A raw provider registered as @guid in provider group @group. */
+static int raw_register_member(struct raw_prov *r, const GUID *guid,
+			       const GUID *group)
+{
+	__u8 blob[2 + 2 + 3 + sizeof(GUID)] = { sizeof(blob), 0, 'm', 0,
+						3 + sizeof(GUID), 0, 1 };
+	struct etw_register_args a = { .size = sizeof(a) };
+	struct etw_traits_args t = { .size = sizeof(t),
+				     .traits_ptr = (uintptr_t)blob,
+				     .traits_len = sizeof(blob) };
+
+	memcpy(blob + 7, group, sizeof(*group));
+	memcpy(&a.guid, guid, sizeof(*guid));
+	r->fd = etw_open();
+	if (r->fd < 0)
+		return -errno;
+	if (etw_ioctl(r->fd, ETW_IOC_REGISTER, &a))
+		return -errno;
+	r->reg = a.reg_id;
+	t.reg_id = r->reg;
+	return etw_ioctl(r->fd, ETW_IOC_SET_TRAITS, &t);
+}
+
+/* Read what @cfd holds; @n[i]: the events of provider @g[i] (i < 2). */
+static void count_two(int cfd, const GUID *g, int *n)
+{
+	static unsigned char buf[4096];
+	__u32 off;
+	int i;
+
+	n[0] = n[1] = 0;
+	while (read(cfd, buf, sizeof(buf)) > 0) {
+		const struct etw_buffer_header *bh = (const void *)buf;
+
+		for (off = ETW_BUFFER_HEADER_SIZE;
+		     off + sizeof(struct etw_event_header) <= bh->offset;) {
+			const struct etw_event_header *h = (void *)(buf + off);
+
+			for (i = 0; i < 2; i++)
+				n[i] += !memcmp(&h->provider_id, &g[i],
+						sizeof(GUID));
+			off += (h->size + 7) & ~7u;
+		}
+	}
+}
+
+/*
+ * A group enable after TraceSetDisallowList: the listed member's events
+ * stay out of the session while the other member's arrive.
+ */
+TEST_F(ctl, disallow_list_keeps_member_out_of_group_enable)
+{
+	static const GUID group = { 0x5e1f7e57, 0x0c71, 0x4c0b,
+		{ 0x9a, 0x11, 0xc0, 0x47, 0x20, 0x11, 0x00, 0x0f } };
+	ENABLE_TRACE_PARAMETERS p = {
+		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
+		.EnableProperty = EVENT_ENABLE_PROPERTY_PROVIDER_GROUP,
+	};
+	GUID g[2] = { prov, prov };
+	struct raw_prov r[2];
+	struct props b;
+	int cfd, n[2];
+
+	g[1].Data1++;
+	ASSERT_EQ(0, raw_register_member(&r[0], &g[0], &group));
+	ASSERT_EQ(0, raw_register_member(&r[1], &g[1], &group));
+	ASSERT_EQ(ERROR_SUCCESS, TraceSetInformation(self->h,
+			TraceSetDisallowList, &g[0], sizeof(GUID)));
+	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &group,
+			EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0, 0, 0, &p));
+	cfd = raw_consumer(self->h);
+	ASSERT_LE(0, cfd);
+	EXPECT_EQ(0, raw_write(&r[0], 1));
+	EXPECT_EQ(0, raw_write(&r[1], 2));
+	EXPECT_EQ(0, raw_write(&r[1], 3));
+	props_init(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(self->h, NULL, &b.p));
+	count_two(cfd, g, n);
+	EXPECT_EQ(0, n[0]);
+	EXPECT_EQ(2, n[1]);
+	close(cfd);
+	close(r[0].fd);
+	close(r[1].fd);
 }
 
 static int raw_write_keyword(struct raw_prov *r, __u16 id, __u64 keyword)
@@ -861,10 +967,63 @@ TEST_F(ctl, schematized_filter_too_big)
 		  EnableTraceEx2(self->h, &prov, 1, 0, 0, 0, 0, &p));
 }
 
-TEST_F(ctl, capture_state_and_bad_code)
+/* What a libetw provider's callback saw; it writes id 9 on capture. */
+struct capture_log {
+	REGHANDLE h;
+	int enables;
+	int captures;
+	ULONG write_error;
+};
+
+static void NTAPI capture_cb(LPCGUID source, ULONG code, UCHAR level,
+			     ULONGLONG any, ULONGLONG all,
+			     PEVENT_FILTER_DESCRIPTOR filter, PVOID ctx)
 {
+	static const EVENT_DESCRIPTOR rundown = { .Id = 9, .Level = 4 };
+	struct capture_log *l = ctx;
+
+	if (code == EVENT_CONTROL_CODE_ENABLE_PROVIDER)
+		l->enables++;
+	if (code != EVENT_CONTROL_CODE_CAPTURE_STATE)
+		return;
+	l->captures++;
+	l->write_error = EventWrite(l->h, &rundown, 0, NULL);
+}
+
+/*
+ * CAPTURE_STATE runs the provider's callback with that code (the call
+ * waits for it), and what the callback logs reaches the session.
+ */
+TEST_F(ctl, capture_state_runs_callback)
+{
+	static struct capture_log l;
+	struct tally t;
+	struct props b;
+	int cfd;
+
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&prov, capture_cb, &l, &l.h));
+	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &prov,
+			EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0, 0, 5000,
+			NULL));
+	cfd = raw_consumer(self->h);
+	ASSERT_LE(0, cfd);
+	EXPECT_EQ(1, l.enables);
+	EXPECT_EQ(0, l.captures);
 	EXPECT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &prov,
-			EVENT_CONTROL_CODE_CAPTURE_STATE, 0, 0, 0, 0, NULL));
+			EVENT_CONTROL_CODE_CAPTURE_STATE, 0, 0, 0, 5000, NULL));
+	EXPECT_EQ(1, l.captures);
+	EXPECT_EQ(ERROR_SUCCESS, l.write_error);
+	props_init(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(self->h, NULL, &b.p));
+	tally_buffers(cfd, &t);
+	EXPECT_EQ(1, t.total);
+	EXPECT_EQ(1, t.ids[9]);
+	close(cfd);
+	EventUnregister(l.h);
+}
+
+TEST_F(ctl, unknown_control_code_is_invalid_parameter)
+{
 	EXPECT_EQ(ERROR_INVALID_PARAMETER,
 		  EnableTraceEx2(self->h, &prov, 3, 0, 0, 0, 0, NULL));
 }
@@ -873,7 +1032,7 @@ TEST_F(ctl, capture_state_and_bad_code)
 TEST(file_session_outlives_starter)
 {
 	static const char path[] = "/tmp/libetw-ctl.etl";
-	int status, cfd_events;
+	int cfd_events;
 	struct raw_prov r;
 	struct props b;
 	struct stat st;
@@ -890,8 +1049,7 @@ TEST(file_session_outlives_starter)
 		strcpy((char *)&b + FILE_OFF, path);
 		_exit(StartTraceA(&h, "libetw-file", &b.p) ? 1 : 0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, etw_wait_child(pid));
 	props_init(&b, 0);
 	ASSERT_EQ(ERROR_SUCCESS, QueryTraceA(0, "libetw-file", &b.p));
 	EXPECT_STREQ(path, (char *)&b + b.p.LogFileNameOffset);

@@ -552,15 +552,20 @@ TEST_F(prov, event_write_reaches_consumer)
 	EXPECT_EQ(0, memcmp(p, "abcdefg", 7));
 }
 
+/* Level 5 is above the session's 4: only the level-4 event arrives. */
 TEST_F(prov, disabled_event_is_not_written)
 {
-	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 5 };
+	EVENT_DESCRIPTOR off = { .Id = 1, .Level = 5 };
+	EVENT_DESCRIPTOR on = { .Id = 2, .Level = 4 };
 	static struct rec r[REC_MAX];
 
 	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE,
 				4, 0, 0));
-	EXPECT_EQ(0, EventWrite(self->h, &d, 0, NULL));
-	EXPECT_EQ(0, ctl_collect(&self->c, &self->guid, r, REC_MAX));
+	EXPECT_EQ(0, EventWrite(self->h, &off, 0, NULL));
+	EXPECT_EQ(0, EventWrite(self->h, &on, 0, NULL));
+	ASSERT_EQ(1, ctl_collect(&self->c, &self->guid, r, REC_MAX));
+	EXPECT_EQ(2, rec_hdr(&r[0])->descriptor.id);
+	EXPECT_EQ(4, rec_hdr(&r[0])->descriptor.level);
 }
 
 TEST_F(prov, write_transfer_carries_both_activity_ids)
@@ -941,7 +946,6 @@ TEST_F(prov, joining_anothers_group_is_access_denied)
 	unsigned char t[] = { 24, 0, 'a', 'b', 0, 19, 0, 1,
 			      0x9e, 2, 3, 4, 5, 6, 7, 8,
 			      9, 10, 11, 12, 13, 14, 15, 16 };
-	int status;
 	pid_t pid;
 
 	t[8] = (unsigned char)getpid();		/* a group of this test */
@@ -959,8 +963,7 @@ TEST_F(prov, joining_anothers_group_is_access_denied)
 					  sizeof(t)) == ERROR_ACCESS_DENIED ?
 		      0 : 2);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 }
 
 TEST_F(prov, bad_traits_do_not_use_up_the_set)
@@ -1151,7 +1154,7 @@ TEST(activity_ids_are_per_thread_and_unique_across_threads)
 TEST(activity_ids_differ_in_fork_child)
 {
 	GUID parent, child;
-	int pipefd[2], status;
+	int pipefd[2];
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(pipefd));
@@ -1166,7 +1169,7 @@ TEST(activity_ids_differ_in_fork_child)
 	ASSERT_EQ(0, EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID,
 					    &parent));
 	ASSERT_EQ(sizeof(child), read(pipefd[0], &child, sizeof(child)));
-	waitpid(pid, &status, 0);
+	EXPECT_EQ(0, etw_wait_child(pid));
 	EXPECT_NE(0, memcmp(&parent, &child, 8));
 }
 
@@ -1197,7 +1200,6 @@ TEST_F(prov, fork_child_cannot_use_parent_handle)
 {
 	EVENT_DESCRIPTOR d = { .Id = 8, .Level = 4 };
 	static struct rec r[REC_MAX];
-	int status;
 	pid_t pid;
 
 	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE,
@@ -1213,9 +1215,7 @@ TEST_F(prov, fork_child_cannot_use_parent_handle)
 		bad |= EventUnregister(self->h) != ERROR_INVALID_HANDLE;
 		_exit(bad);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 	EXPECT_EQ(0, EventWrite(self->h, &d, 0, NULL));
 	EXPECT_EQ(1, ctl_collect(&self->c, &self->guid, r, REC_MAX));
 }
@@ -1292,7 +1292,7 @@ TEST_F(prov, fork_child_registers_its_own)
 {
 	EVENT_DESCRIPTOR d = { .Id = 9, .Level = 4 };
 	static struct rec r[REC_MAX];
-	int status, i, from_child = 0;
+	int i, from_child = 0;
 	pid_t pid;
 
 	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE,
@@ -1310,8 +1310,7 @@ TEST_F(prov, fork_child_registers_its_own)
 			_exit(2);
 		_exit(EventWrite(h, &d, 0, NULL) ? 3 : 0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 	EXPECT_EQ(0, EventWrite(self->h, &d, 0, NULL));
 	ASSERT_EQ(2, ctl_collect(&self->c, &self->guid, r, REC_MAX));
 	for (i = 0; i < 2; i++)
@@ -1323,7 +1322,7 @@ TEST(consumer_receives_other_process_events)
 {
 	static const char msg[] = "from another process";
 	static struct rec r[REC_MAX];
-	int go[2], done[2], status;
+	int go[2], done[2];
 	EVENT_DATA_DESCRIPTOR data;
 	const unsigned char *p;
 	struct ctl c;
@@ -1359,8 +1358,7 @@ TEST(consumer_receives_other_process_events)
 	p = rec_payload(&r[0], &len);
 	ASSERT_EQ(sizeof(msg), len);
 	EXPECT_EQ(0, memcmp(p, msg, sizeof(msg)));
-	waitpid(pid, &status, 0);
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 	ctl_stop(&c);
 }
 

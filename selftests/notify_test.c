@@ -337,7 +337,7 @@ static int enable_waiting(struct __test_metadata *_metadata,
 			  __u32 timeout_ms, __u64 *ms)
 {
 	struct etw_guid g = raw_guid(FAMILY, 2);
-	int ready[2], release[2], status, ret;
+	int ready[2], release[2], ret;
 	struct etw_enable_args e;
 	__u64 t0;
 	pid_t pid;
@@ -353,8 +353,7 @@ static int enable_waiting(struct __test_metadata *_metadata,
 	ret = etw_ioctl(self->fd, ETW_IOC_ENABLE, &e);
 	*ms = (raw_now_ns() - t0) / 1000000;
 	raw_post_byte(release[1]);
-	EXPECT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 	return ret;
 }
 

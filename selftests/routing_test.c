@@ -268,7 +268,7 @@ static struct pid_tally pid_filter_tally(struct __test_metadata *_metadata,
 {
 	struct etw_guid g = raw_guid(FAMILY + 3, 0);
 	struct pid_tally t = { .guid = g, .parent = getpid() };
-	int go[2], done[2], status, i;
+	int go[2], done[2], i;
 	struct etw_enable_args e;
 	__u32 reg = 0, pids[2];
 	pid_t pid;
@@ -302,8 +302,7 @@ static struct pid_tally pid_filter_tally(struct __test_metadata *_metadata,
 	for (i = 0; i < 5; i++)
 		EXPECT_EQ(0, raw_write(self->fd, reg, 1, 0, 0));
 	raw_post_byte(go[1]);
-	EXPECT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 	EXPECT_EQ(0, raw_session_op(self->fd, ETW_IOC_FLUSH, self->id[s],
 				    NULL));
 	EXPECT_LE(0, raw_drain(self->cfd[s], BUF_BYTES, pid_tally_fn, &t));
@@ -544,7 +543,7 @@ TEST_F(priv, only_owner_process_registrations_reach_it)
 {
 	struct etw_guid g = raw_guid(FAMILY + 10, 0);
 	struct pid_tally t = { .guid = g, .parent = getpid() };
-	int status, i;
+	int i;
 	__u32 reg = 0;
 	pid_t pid;
 
@@ -562,8 +561,7 @@ TEST_F(priv, only_owner_process_registrations_reach_it)
 		_exit(0);
 	}
 	t.child = pid;
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, etw_wait_child(pid));
 	ASSERT_EQ(0, raw_register(self->fd, &g, 0, 0, &reg, NULL));
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, raw_write(self->fd, reg, 1, 0, 0));
@@ -621,7 +619,6 @@ static int lists_session(int fd, __u32 id)
 
 TEST_F(priv, other_process_does_not_list_it)
 {
-	int status;
 	pid_t pid;
 
 	ASSERT_EQ(1, lists_session(self->fd, self->id));
@@ -632,8 +629,7 @@ TEST_F(priv, other_process_does_not_list_it)
 
 		_exit(fd < 0 ? 2 : lists_session(fd, self->id));
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 }
 
 /* Another process (root, even) does not find a private session at all. */
@@ -687,7 +683,6 @@ static int priv_other_op(int fd, int op, __u32 id)
 
 TEST_F(priv_other, another_process_gets_enoent)
 {
-	int status;
 	pid_t pid = fork();
 
 	ASSERT_LE(0, pid);
@@ -696,8 +691,7 @@ TEST_F(priv_other, another_process_gets_enoent)
 
 		_exit(fd < 0 ? 100 : -priv_other_op(fd, variant->op, self->id));
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(ENOENT, WEXITSTATUS(status));
+	EXPECT_EQ(ENOENT, etw_wait_child(pid));
 	/* Still there for its owner. */
 	EXPECT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id, NULL));
 }

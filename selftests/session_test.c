@@ -363,7 +363,6 @@ TEST_F(sess, ninth_session_on_provider_is_enospc)
 TEST_F(sess, unprivileged_cannot_control_global_session)
 {
 	pid_t pid = fork();
-	int status;
 
 	ASSERT_LE(0, pid);
 	if (!pid) {
@@ -385,8 +384,7 @@ TEST_F(sess, unprivileged_cannot_control_global_session)
 			_exit(7);
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, etw_wait_child(pid));
 }
 
 TEST_F(sess, write_with_unknown_flag_is_einval)

@@ -4,7 +4,9 @@
  * the buffering-mode ring, the buffer header byte by byte, and the rule
  * that every event ends written, lost or overwritten.
  */
+#include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/etw_kapi.h>
 #include <linux/mman.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -345,24 +347,44 @@ static void etw_buffer_header_tail_test(struct kunit *test)
 					   ETW_BT_BYTES - ETW_HDR_FILLED));
 }
 
-/* Every event attempted ends written, lost or overwritten. */
+/*
+ * Every event attempted ends written, lost or overwritten.  The events go
+ * through the write path (an in-kernel provider) into session A, which
+ * counts them itself; the test only checks how the sum splits.  A level-2
+ * event is also routed to session B, whose only buffer is full: B cannot
+ * take it, so A cancels its reservation and counts the event lost (B is
+ * not independent).
+ */
+#define ETW_LT_SMALL	48	/* payload: 128-byte records, 31 a buffer */
+#define ETW_LT_FULL	(ETW_BT_FULL - sizeof(struct etw_event_header))
+
 struct etw_loss_case {
 	const char *name;
 	u32 mode;
 	u32 nbuffers;
 	u32 events;
-	u32 len;
-	u32 cancel_every;	/* cancel (and lose) every n-th, 0: none */
+	u32 payload;
+	u32 cancel_every;	/* every n-th is a level-2 event, 0: none */
+	u64 written;
+	u64 lost;
+	u64 overwritten;
 };
 
 static const struct etw_loss_case etw_loss_cases[] = {
-	{ "real time, room for all", ETW_BT_ONE, 8, 40, ETW_BT_REC, 0 },
-	{ "real time, out of buffers", ETW_BT_ONE, 2, 7, ETW_BT_FULL, 0 },
-	{ "real time, cancellations", ETW_BT_ONE, 2, 200, ETW_BT_REC * 2, 3 },
+	{ "real time, room for all", ETW_BT_ONE, 8, 40, ETW_LT_SMALL, 0,
+	  40, 0, 0 },
+	/* Two records, then no buffer for the other five. */
+	{ "real time, out of buffers", ETW_BT_ONE, 2, 7, ETW_LT_FULL, 0,
+	  2, 5, 0 },
+	/* 66 cancelled; of the other 134, 2 * 31 fit. */
+	{ "real time, cancellations", ETW_BT_ONE, 2, 200, ETW_LT_SMALL, 3,
+	  62, 138, 0 },
+	/* The ring keeps the last two records; seven were overwritten. */
 	{ "buffering, ring wraps", ETW_BT_ONE | ETW_MODE_BUFFERING, 2, 9,
-	  ETW_BT_FULL, 0 },
+	  ETW_LT_FULL, 0, 2, 0, 7 },
+	/* 75 cancelled; the other 225 fill 7 * 31 + 8: the last two kept. */
 	{ "buffering, wraps and cancels", ETW_BT_ONE | ETW_MODE_BUFFERING, 2,
-	  300, ETW_BT_REC, 4 },
+	  300, ETW_LT_SMALL, 4, 31 + 8, 75, 225 - 39 },
 };
 
 static void etw_loss_desc(const struct etw_loss_case *c, char *desc)
@@ -371,36 +393,87 @@ static void etw_loss_desc(const struct etw_loss_case *c, char *desc)
 }
 KUNIT_ARRAY_PARAM(etw_loss, etw_loss_cases, etw_loss_desc);
 
-/* What the write path does with one event for one session. */
-static void etw_loss_one(struct etw_session *s, u32 len, bool cancel)
-{
-	struct etw_buffer *b;
-	u32 off;
+/* The provider and the sessions it is enabled for, undone at test end. */
+struct etw_loss_rig {
+	struct etw_kprovider *kp;
+	struct etw_guid guid;
+	struct etw_session *s[2];
+	unsigned int ns;
+};
 
-	b = etw_bt_reserve(s, len, &off);
-	if (!b)
-		etw_stream_count_lost(s, &s->streams[0]);
-	else if (cancel)
-		etw_buffer_cancel(s, &s->streams[0], b, off, len, len, true);
-	else
-		etw_buffer_commit(s, b);
+static void etw_loss_rig_undo(void *arg)
+{
+	struct etw_loss_rig *r = arg;
+	unsigned int i;
+
+	for (i = 0; i < r->ns; i++)
+		etw_test_control(r->s[i], &r->guid, false,
+				 ETW_CONTROL_DISABLE, NULL);
+	if (!IS_ERR_OR_NULL(r->kp))
+		etw_kprovider_unregister(r->kp);
+}
+
+/* Enable @s for the rig's provider up to @level. */
+static void etw_loss_enable(struct kunit *test, struct etw_loss_rig *r,
+			    struct etw_session *s, u8 level)
+{
+	struct etw_enable *e = kzalloc(sizeof(*e), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->level = level;
+	KUNIT_ASSERT_EQ(test, etw_test_control(s, &r->guid, false,
+					       ETW_CONTROL_ENABLE, e), 0);
+	r->s[r->ns++] = s;
 }
 
 static void etw_buffer_loss_accounting_test(struct kunit *test)
 {
 	const struct etw_loss_case *c = test->param_value;
-	struct etw_session *s = etw_test_session(test, c->mode, c->nbuffers);
+	struct etw_event_descriptor d = { .id = 1 };
+	struct etw_data_descriptor data = { .size = c->payload };
+	struct etw_session *a, *b;
 	struct etw_session_stats st;
+	struct etw_loss_rig *r;
+	void *payload;
 	u32 i;
+	int ret;
 
-	for (i = 1; i <= c->events; i++)
-		etw_loss_one(s, c->len, c->cancel_every &&
-			     !(i % c->cancel_every));
-	etw_session_seal_all(s, false);
-	etw_session_release_retained(s);
-	st = etw_bt_stats(s);
+	a = etw_test_session(test, c->mode, c->nbuffers);
+	b = etw_test_session(test, ETW_BT_ONE, 1);
+	/* B's only buffer is full and delivered: it can take nothing. */
+	KUNIT_ASSERT_TRUE(test, etw_bt_write(b, ETW_BT_FULL));
+	etw_session_seal_all(b, false);
+	payload = kunit_kzalloc(test, c->payload, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, payload);
+	data.ptr = (uintptr_t)payload;
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	etw_test_guid(&r->guid);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, etw_loss_rig_undo,
+							r), 0);
+	r->kp = etw_kprovider_register(&r->guid, NULL, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(r->kp));
+	etw_loss_enable(test, r, a, 4);
+	etw_loss_enable(test, r, b, 2);
+
+	for (i = 1; i <= c->events; i++) {
+		d.level = c->cancel_every && !(i % c->cancel_every) ? 2 : 4;
+		ret = etw_kprovider_write(r->kp, &d, NULL, NULL, 1, &data);
+		KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -ENOBUFS);
+	}
+	etw_session_seal_all(a, false);
+	etw_session_release_retained(a);
+	st = etw_bt_stats(a);
+	KUNIT_EXPECT_EQ(test, st.events_written, c->written);
+	KUNIT_EXPECT_EQ(test, st.events_lost, c->lost);
+	KUNIT_EXPECT_EQ(test, st.events_overwritten, c->overwritten);
 	KUNIT_EXPECT_EQ(test, st.events_written + st.events_lost +
 			st.events_overwritten, c->events);
+	/* B lost each level-2 event and wrote only its own record. */
+	st = etw_bt_stats(b);
+	KUNIT_EXPECT_EQ(test, st.events_lost, c->cancel_every ?
+			c->events / c->cancel_every : 0);
+	KUNIT_EXPECT_EQ(test, st.events_written, 1);
 }
 
 static void etw_buffer_discard_unread_test(struct kunit *test)
