@@ -33,6 +33,7 @@ DECLARE_WAIT_QUEUE_HEAD(etw_ack_wq);
  * @node: on the file's queue
  * @reg: the registration it is for
  * @n: the notification, followed by its filter data
+ * @filter: the filter data, etw_notification.filter_size bytes
  */
 struct etw_notify_node {
 	struct list_head node;
