@@ -345,6 +345,7 @@ struct etw_write_args {
  * @level: the most verbose level of the enabling sessions, 0 mapped to 255
  * @reserved: zero
  * @seq: even while stable; odd while the kernel rewrites the entry
+ * @reserved2: zero
  * @match_any: OR of the sessions' MatchAnyKeyword (0 normalised to ~0)
  * @match_all: AND of the sessions' MatchAllKeyword
  *
@@ -453,6 +454,7 @@ struct etw_session_config {
  * @buffers_overwritten: buffering-mode buffers reused before a flush
  * @events_overwritten: events in those buffers
  * @consumers: open consumer files
+ * @reserved: zero
  */
 struct etw_session_stats {
 	__u32 buffers;
@@ -475,6 +477,7 @@ struct etw_session_stats {
  * @logger_id: in: the session (when @name is empty); out: its id
  * @reserved: zero
  * @name: NUL-terminated session name (case-insensitive, unique)
+ * @pad: zero
  * @config: in (start, update) / out (query, stop)
  * @stats: out (query, stop, flush, update)
  * @owner_pid: out: for private sessions, the owning process; else 0
@@ -517,6 +520,7 @@ struct etw_list_args {
  * @level: session level for this provider (0 = all)
  * @reserved: zero
  * @properties: ETW_ENABLE_* bits
+ * @reserved1: zero
  * @guid: provider (or provider group with %ETW_ENABLE_PROVIDER_GROUP)
  * @source_id: passed to the provider's callback
  * @match_any: MatchAnyKeyword (0 = all for manifest providers)
