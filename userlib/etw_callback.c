@@ -65,7 +65,8 @@ static void etw_callback_manifest(const struct etw_prov_callback *cb,
 				  const struct etw_notification *n)
 {
 	EVENT_FILTER_DESCRIPTOR filter = {
-		.Ptr = (uintptr_t)(n + 1),
+		/* The filter data ends the notification. */
+		.Ptr = (uintptr_t)n + n->size - n->filter_size,
 		.Size = n->filter_size,
 		.Type = EVENT_FILTER_TYPE_SCHEMATIZED,
 	};
@@ -143,7 +144,8 @@ static void *etw_callback_thread(void *arg)
 			const struct etw_notification *n =
 				(const void *)(buf + off);
 
-			if (n->size < sizeof(*n))
+			if (n->size < sizeof(*n) || n->size > len - off ||
+			    n->size - sizeof(*n) < n->filter_size)
 				break;
 			etw_callback_dispatch(fd, n);
 			off += n->size;

@@ -405,6 +405,8 @@ struct etw_filter_header {
  * The filter data is a chain of EVENT_FILTER_HEADER blocks (one per
  * session that passed schematized filter data), with InstanceId set to the
  * session's bit for etw_write_args.exclude_mask and NextOffset linking them.
+ * It is the last @filter_size bytes of the notification: readers find it
+ * at @size - @filter_size, not at the end of this struct, which may grow.
  */
 struct etw_notification {
 	__u32 size;
