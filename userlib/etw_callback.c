@@ -109,8 +109,8 @@ static void etw_callback_classic(const struct etw_prov_callback *cb,
 
 static void etw_callback_dispatch(int fd, const struct etw_notification *n)
 {
+	struct etw_ack_args ack = { .size = sizeof(ack), .seq = n->seq };
 	struct etw_prov_callback cb;
-	__u64 seq = n->seq;
 
 	if (etw_prov_callback_begin(n->cookie, &cb)) {
 		etw_cb_current = n->cookie;
@@ -122,7 +122,7 @@ static void etw_callback_dispatch(int fd, const struct etw_notification *n)
 		etw_prov_callback_done(n->cookie);
 	}
 	/* Handled: a controller waiting with a Timeout may go on. */
-	ioctl(fd, ETW_IOC_ACK, &seq);
+	ioctl(fd, ETW_IOC_ACK, &ack);
 }
 
 static void *etw_callback_thread(void *arg)
