@@ -18,37 +18,48 @@ static const char etwctl_providers_usage[] =
 "(level, MatchAnyKeyword, MatchAllKeyword), the name from its traits and\n"
 "the sessions it logs to.\n";
 
-/* All registrations; *out is malloc'ed.  Registrations may come and go. */
+/*
+ * All registrations, a page (ETW_LIST_PROVIDERS_MAX entries at most) per
+ * call; *out is malloc'ed.  Registrations may come and go meanwhile.
+ */
 static int etwctl_list_providers(struct etw_provider_info **out,
 				 uint32_t *count)
 {
 	struct etw_list_providers_args a;
 	struct etw_provider_info *v = NULL, *nv;
-	uint32_t cap = 0;
+	uint32_t have = 0, cap = 0;
 	int ret;
 
 	for (;;) {
+		memset(&a, 0, sizeof(a));
 		a.size = sizeof(a);
-		a.count = cap;
-		a.info_ptr = (uintptr_t)v;
+		a.count = cap - have;
+		a.info_ptr = v ? (uintptr_t)(v + have) : 0;
+		a.info_size = sizeof(*v);
+		a.start = have;
 		ret = etw_dev_ioctl(ETW_IOC_LIST_PROVIDERS, &a);
-		if (ret || a.count <= cap)
+		if (ret)
 			break;
-		/* Room for those seen plus some registering meanwhile. */
-		cap = a.count + 16;
-		nv = realloc(v, cap * sizeof(*v));
-		if (!nv) {
-			ret = -ENOMEM;
+		have += a.count;
+		if (have >= a.total || (!a.count && cap > have))
 			break;
+		if (have == cap) {
+			/* Room for those seen plus some registering meanwhile. */
+			cap = a.total + 16;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				ret = -ENOMEM;
+				break;
+			}
+			v = nv;
 		}
-		v = nv;
 	}
 	if (ret) {
 		free(v);
 		return ret;
 	}
 	*out = v;
-	*count = a.count;
+	*count = have;
 	return 0;
 }
 

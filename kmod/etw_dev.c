@@ -3,10 +3,13 @@
  * etw_dev.c - /dev/etw: file operations, ioctl argument handling.
  *
  * Every ioctl argument struct starts with its size.  etw_args_in() reads
- * it, bounds it (at least the first published size, at most a page) and
- * copies with copy_struct_from_user(), so older callers get zeroes for new
- * fields and newer callers get -E2BIG for non-zero fields this module does
- * not know.  Results go back truncated to the caller's size.
+ * it, bounds it (at least the first published size, ETW_*_SIZE_VER0, else
+ * -EINVAL; at most a page, else -E2BIG) and copies with
+ * copy_struct_from_user(), so older callers get zeroes for new fields and
+ * newer callers get -E2BIG for non-zero fields this module does not know.
+ * Results go back truncated to the caller's size.  Commands are dispatched
+ * with the size bits of the command number masked off: the struct's own
+ * size field is the one that counts.
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -25,6 +28,39 @@
 #define ETW_KNOWN_PROPERTIES \
 	(ETW_ENABLE_IGNORE_KEYWORD_0 | ETW_ENABLE_PROVIDER_GROUP)
 
+/* A command without the argument size its number encodes. */
+#define ETW_IOC_ANYSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
+
+/* Each published first size ends at a member of that version. */
+static_assert(offsetofend(struct etw_info, boot_offset_ns) ==
+	      ETW_INFO_SIZE_VER0);
+static_assert(offsetofend(struct etw_register_args, enable_index) ==
+	      ETW_REGISTER_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_unregister_args, reg_id) ==
+	      ETW_UNREGISTER_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_traits_args, flags) ==
+	      ETW_TRAITS_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_write_args, exclude_mask) ==
+	      ETW_WRITE_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_ack_args, seq) ==
+	      ETW_ACK_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_provider_info, name) ==
+	      ETW_PROVIDER_INFO_SIZE_VER0);
+static_assert(offsetofend(struct etw_list_providers_args, reserved) ==
+	      ETW_LIST_PROVIDERS_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_session_args, start_time_ns) ==
+	      ETW_SESSION_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_list_args, ids_ptr) ==
+	      ETW_LIST_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_enable_args, reserved2) ==
+	      ETW_ENABLE_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_disallow_args, guids_ptr) ==
+	      ETW_DISALLOW_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_consume_args, reserved) ==
+	      ETW_CONSUME_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_consumer_stats_args, stats) ==
+	      ETW_CONSUMER_STATS_ARGS_SIZE_VER0);
+
 /* Serialises control operations; see the locking rules in etw_internal.h. */
 DEFINE_MUTEX(etw_mutex);
 EXPORT_SYMBOL_IF_KUNIT(etw_mutex);
@@ -34,8 +70,10 @@ static int etw_args_in(void *k, size_t ksize, size_t min,
 {
 	if (get_user(*usize, (const u32 __user *)u))
 		return -EFAULT;
-	if (*usize < min || *usize > PAGE_SIZE)
+	if (*usize < min)
 		return -EINVAL;
+	if (*usize > PAGE_SIZE)
+		return -E2BIG;
 	return copy_struct_from_user(k, ksize, u, *usize);
 }
 
@@ -191,6 +229,34 @@ static long etw_ioctl_register(struct etw_file *f, void __user *uarg)
 	return ret;
 }
 
+static long etw_ioctl_unregister(struct etw_file *f, void __user *uarg)
+{
+	struct etw_unregister_args a;
+	u32 usize;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_UNREGISTER_ARGS_SIZE_VER0, uarg,
+			  &usize);
+	if (ret)
+		return ret;
+	return etw_unregister(f, a.reg_id);
+}
+
+static long etw_ioctl_ack(struct etw_file *f, void __user *uarg)
+{
+	struct etw_ack_args a;
+	u32 usize;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_ACK_ARGS_SIZE_VER0, uarg, &usize);
+	if (ret)
+		return ret;
+	if (a.flags)
+		return -EINVAL;
+	etw_notify_ack(f, a.seq);
+	return 0;
+}
+
 static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
 {
 	struct etw_traits_args a;
@@ -227,11 +293,12 @@ static long etw_ioctl_write(struct etw_file *f, void __user *uarg)
 
 	/*
 	 * The common case, a caller of this ABI version, in one copy; inline
-	 * after the range check, a call fewer than copy_from_user().
+	 * after the range check, a call fewer than copy_from_user().  Anything
+	 * else, a fault included (a smaller struct may end before unmapped
+	 * memory), takes the general path.
 	 */
-	if (!access_ok(uarg, sizeof(a)) || __copy_from_user(&a, uarg, sizeof(a)))
-		return -EFAULT;
-	if (a.size != sizeof(a)) {
+	if (!access_ok(uarg, sizeof(a)) ||
+	    __copy_from_user(&a, uarg, sizeof(a)) || a.size != sizeof(a)) {
 		u32 usize;
 
 		ret = etw_args_in(&a, sizeof(a), ETW_WRITE_ARGS_SIZE_VER0, uarg,
@@ -252,10 +319,17 @@ static long etw_ioctl_session(struct etw_file *f, unsigned int cmd,
 	a = kmalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
-	ret = etw_args_in(a, sizeof(*a), sizeof(*a), uarg, &usize);
+	ret = etw_args_in(a, sizeof(*a), ETW_SESSION_ARGS_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		goto out_free;
 	if (memchr_inv(a->pad, 0, sizeof(a->pad))) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+	/* The config is read by start and update; their room must be zero. */
+	if ((cmd == ETW_IOC_START || cmd == ETW_IOC_UPDATE) &&
+	    memchr_inv(a->config.reserved2, 0, sizeof(a->config.reserved2))) {
 		ret = -EINVAL;
 		goto out_free;
 	}
@@ -268,6 +342,8 @@ static long etw_ioctl_session(struct etw_file *f, unsigned int cmd,
 		ret = -EFAULT;
 		goto out_free;
 	}
+	/* Output only: what goes back is the kernel's, zeroes included. */
+	memset(&a->stats, 0, sizeof(a->stats));
 	if (cmd == ETW_IOC_START)
 		ret = etw_session_start(f, a);
 	else
@@ -289,7 +365,7 @@ static long etw_ioctl_list(struct etw_file *f, void __user *uarg)
 	u32 usize, n, *ids = NULL;
 	int ret;
 
-	ret = etw_args_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	ret = etw_args_in(&a, sizeof(a), ETW_LIST_ARGS_SIZE_VER0, uarg, &usize);
 	if (ret)
 		return ret;
 	n = min_t(u32, a.count, ETW_MAX_GLOBAL_SESSIONS +
@@ -309,6 +385,24 @@ static long etw_ioctl_list(struct etw_file *f, void __user *uarg)
 	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
 }
 
+/* Entries @info_size bytes apart: what this module knows, zeroes after. */
+static int etw_provider_info_out(u64 uptr, u32 info_size,
+				 const struct etw_provider_info *info, u32 n)
+{
+	size_t known = min_t(size_t, info_size, sizeof(*info));
+	char __user *u = u64_to_user_ptr(uptr);
+	u32 i;
+
+	if (info_size == sizeof(*info))
+		return copy_to_user(u, info, n * sizeof(*info)) ? -EFAULT : 0;
+	for (i = 0; i < n; i++, u += info_size) {
+		if (copy_to_user(u, &info[i], known) ||
+		    clear_user(u + known, info_size - known))
+			return -EFAULT;
+	}
+	return 0;
+}
+
 static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
 {
 	struct etw_list_providers_args a;
@@ -316,21 +410,23 @@ static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
 	u32 usize, n;
 	int ret;
 
-	ret = etw_args_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	ret = etw_args_in(&a, sizeof(a), ETW_LIST_PROVIDERS_ARGS_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	n = min_t(u32, a.count, 4096);
+	if (a.reserved || a.info_size < ETW_PROVIDER_INFO_SIZE_VER0 ||
+	    a.info_size > PAGE_SIZE)
+		return -EINVAL;
+	n = min_t(u32, a.count, ETW_LIST_PROVIDERS_MAX);
 	if (n) {
 		info = kvcalloc(n, sizeof(*info), GFP_KERNEL);
 		if (!info)
 			return -ENOMEM;
 	}
-	a.count = n;
-	etw_list_providers(info, &a.count, etw_may_control());
-	ret = 0;
-	if (n && copy_to_user(u64_to_user_ptr(a.info_ptr), info,
-			      min(n, a.count) * sizeof(*info)))
-		ret = -EFAULT;
+	a.total = n;
+	etw_list_providers(info, a.start, &a.total, etw_may_control());
+	a.count = a.start < a.total ? min(n, a.total - a.start) : 0;
+	ret = etw_provider_info_out(a.info_ptr, a.info_size, info, a.count);
 	kvfree(info);
 	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
 }
@@ -460,7 +556,8 @@ static long etw_ioctl_disallow(struct etw_file *f, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = etw_args_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	ret = etw_args_in(&a, sizeof(a), ETW_DISALLOW_ARGS_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
 	if (a.reserved || a.count > ETW_MAX_DISALLOW)
@@ -480,7 +577,8 @@ static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = etw_args_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	ret = etw_args_in(&a, sizeof(a), ETW_CONSUME_ARGS_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
 	if (a.reserved)
@@ -488,48 +586,77 @@ static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
 	return etw_session_open_consumer(f, a.logger_id, a.flags);
 }
 
+/**
+ * etw_consumer_ioctl() - an ioctl on a consumer file
+ * @s: the consumer's session
+ * @cmd: the command
+ * @uarg: its user argument
+ *
+ * ETW_IOC_CONSUMER_STATS is the one command; as on /dev/etw, the size its
+ * number encodes does not matter.
+ *
+ * Context: process context.
+ * Return: 0, -EFAULT, -EINVAL or -E2BIG (the argument struct), or -ENOTTY.
+ */
+long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
+			void __user *uarg)
+{
+	struct etw_consumer_stats_args a;
+	u32 usize;
+	int ret;
+
+	if (ETW_IOC_ANYSIZE(cmd) != ETW_IOC_ANYSIZE(ETW_IOC_CONSUMER_STATS))
+		return -ENOTTY;
+	ret = etw_args_in(&a, sizeof(a), ETW_CONSUMER_STATS_ARGS_SIZE_VER0,
+			  uarg, &usize);
+	if (ret)
+		return ret;
+	if (a.flags)
+		return -EINVAL;
+	etw_session_stats_fill(s, &a.stats);
+	return etw_args_out(uarg, &a, sizeof(a), usize);
+}
+
 static long etw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct etw_file *f = file->private_data;
 	void __user *uarg = (void __user *)arg;
-	u64 seq;
-	u32 id;
 
-	switch (cmd) {
-	case ETW_IOC_WRITE:
+	switch (ETW_IOC_ANYSIZE(cmd)) {
+	case ETW_IOC_ANYSIZE(ETW_IOC_WRITE):
 		return etw_ioctl_write(f, uarg);
 	case ETW_IOC_NULL:
 		return 0;
-	case ETW_IOC_GET_INFO:
+	case ETW_IOC_ANYSIZE(ETW_IOC_GET_INFO):
 		return etw_ioctl_get_info(uarg);
-	case ETW_IOC_REGISTER:
+	case ETW_IOC_ANYSIZE(ETW_IOC_REGISTER):
 		return etw_ioctl_register(f, uarg);
-	case ETW_IOC_UNREGISTER:
-		if (get_user(id, (u32 __user *)uarg))
-			return -EFAULT;
-		return etw_unregister(f, id);
-	case ETW_IOC_SET_TRAITS:
+	case ETW_IOC_ANYSIZE(ETW_IOC_UNREGISTER):
+		return etw_ioctl_unregister(f, uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_SET_TRAITS):
 		return etw_ioctl_set_traits(f, uarg);
-	case ETW_IOC_ACK:
-		if (get_user(seq, (u64 __user *)uarg))
-			return -EFAULT;
-		etw_notify_ack(f, seq);
-		return 0;
-	case ETW_IOC_LIST_PROVIDERS:
+	case ETW_IOC_ANYSIZE(ETW_IOC_ACK):
+		return etw_ioctl_ack(f, uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_LIST_PROVIDERS):
 		return etw_ioctl_list_providers(f, uarg);
-	case ETW_IOC_START:
-	case ETW_IOC_STOP:
-	case ETW_IOC_QUERY:
-	case ETW_IOC_UPDATE:
-	case ETW_IOC_FLUSH:
-		return etw_ioctl_session(f, cmd, uarg);
-	case ETW_IOC_LIST_SESSIONS:
+	/* The session code tells these apart by their own numbers. */
+	case ETW_IOC_ANYSIZE(ETW_IOC_START):
+		return etw_ioctl_session(f, ETW_IOC_START, uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_STOP):
+		return etw_ioctl_session(f, ETW_IOC_STOP, uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_QUERY):
+		return etw_ioctl_session(f, ETW_IOC_QUERY, uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_UPDATE):
+		return etw_ioctl_session(f, ETW_IOC_UPDATE, uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_FLUSH):
+		return etw_ioctl_session(f, ETW_IOC_FLUSH, uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_LIST_SESSIONS):
 		return etw_ioctl_list(f, uarg);
-	case ETW_IOC_ENABLE:
+	case ETW_IOC_ANYSIZE(ETW_IOC_ENABLE):
 		return etw_ioctl_enable(f, uarg);
-	case ETW_IOC_SET_DISALLOW:
+	case ETW_IOC_ANYSIZE(ETW_IOC_SET_DISALLOW):
 		return etw_ioctl_disallow(f, uarg);
-	case ETW_IOC_CONSUME:
+	case ETW_IOC_ANYSIZE(ETW_IOC_CONSUME):
 		return etw_ioctl_consume(f, uarg);
 	default:
 		return -ENOTTY;

@@ -313,8 +313,8 @@ void etw_provider_session_gone(struct etw_session *s);
 int etw_provider_regroup(struct etw_session *s);
 void etw_kprovider_notify(struct etw_reg *reg, u32 control,
 			  const struct etw_combined *c);
-int etw_list_providers(struct etw_provider_info *info, u32 *count,
-		       bool all);
+int etw_list_providers(struct etw_provider_info *info, u32 start,
+		       u32 *count, bool all);
 int etw_traits_parse(const u8 *blob, u32 len, struct etw_guid *group);
 void etw_enable_free(struct etw_enable *e);
 
@@ -515,6 +515,8 @@ void etw_session_put(struct etw_session *s);
 int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
 			     struct etw_guid *guids, u32 count);
 int etw_session_open_consumer(struct etw_file *f, u32 logger_id, u32 flags);
+long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
+			void __user *uarg);
 void etw_sessions_release_file(struct etw_file *f);
 void etw_sessions_end_image(struct etw_file *f);
 

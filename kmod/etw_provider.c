@@ -1365,7 +1365,8 @@ void etw_provider_session_gone(struct etw_session *s)
 
 /**
  * etw_list_providers() - ETW_IOC_LIST_PROVIDERS
- * @info: out: up to @count entries
+ * @info: out: up to @count entries, from the @start'th visible on
+ * @start: visible registrations to skip
  * @count: in: room in @info; out: registrations visible to the caller
  * @all: list every process's registrations (privileged callers)
  *
@@ -1375,7 +1376,8 @@ void etw_provider_session_gone(struct etw_session *s)
  * Context: process context; takes etw_mutex.
  * Return: 0.
  */
-int etw_list_providers(struct etw_provider_info *info, u32 *count, bool all)
+int etw_list_providers(struct etw_provider_info *info, u32 start,
+		       u32 *count, bool all)
 {
 	struct etw_gentry *g;
 	u32 n = 0;
@@ -1393,9 +1395,9 @@ int etw_list_providers(struct etw_provider_info *info, u32 *count, bool all)
 
 			if (!all && reg->tgid != task_tgid(current))
 				continue;
-			if (n++ >= *count)
+			if (n++ < start || n - start > *count)
 				continue;
-			p = &info[n - 1];
+			p = &info[n - start - 1];
 			memset(p, 0, sizeof(*p));
 			p->guid = reg->guid;
 			p->pid = reg->tgid ? pid_vnr(reg->tgid) : 0;

@@ -679,12 +679,8 @@ static long etw_consumer_fop_ioctl(struct file *file, unsigned int cmd,
 				   unsigned long arg)
 {
 	struct etw_consumer *c = file->private_data;
-	struct etw_session_stats st;
 
-	if (cmd != ETW_IOC_CONSUMER_STATS)
-		return -ENOTTY;
-	etw_session_stats_fill(c->session, &st);
-	return copy_to_user((void __user *)arg, &st, sizeof(st)) ? -EFAULT : 0;
+	return etw_consumer_ioctl(c->session, cmd, (void __user *)arg);
 }
 
 static int etw_consumer_fop_release(struct inode *inode, struct file *file)

@@ -6,7 +6,9 @@
 #               (compat.h, which is all version tests, is exempt)
 #   sparse      make C=2 against the test kernel: no report allowed
 #   uapi        uapi/linux/etw.h compiles alone as C90 and as C++
-# Usage: scripts/lint.sh checkpatch|sparse|uapi KDIR
+#   kerneldoc   the kernel's scripts/kernel-doc -none -Wall on the module,
+#               its KUnit tests and the uapi header: no warning allowed
+# Usage: scripts/lint.sh checkpatch|sparse|uapi|kerneldoc KDIR
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +38,11 @@ uapi)
 		-fsyntax-only -Iuapi -x c - &&
 	echo '#include <linux/etw.h>' | g++ -Wall -Werror -fsyntax-only \
 		-Iuapi -x c++ - ;;
+kerneldoc)
+	files=$(find kmod uapi -name '*.[ch]' ! -name '*.mod.c' | sort)
+	out=$("$src/scripts/kernel-doc" -none -Wall $files 2>&1)
+	rc=$?
+	[ -z "$out" ] && [ $rc -eq 0 ] || { echo "$out"; exit 1; } ;;
 *)
-	echo "usage: $0 checkpatch|sparse|uapi KDIR" >&2; exit 2 ;;
+	echo "usage: $0 checkpatch|sparse|uapi|kerneldoc KDIR" >&2; exit 2 ;;
 esac

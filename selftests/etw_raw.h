@@ -130,7 +130,17 @@ static inline int raw_register(int fd, const struct etw_guid *guid,
 
 static inline int raw_unregister(int fd, __u32 reg_id)
 {
-	return etw_ioctl(fd, ETW_IOC_UNREGISTER, &reg_id);
+	struct etw_unregister_args u = { .size = sizeof(u), .reg_id = reg_id };
+
+	return etw_ioctl(fd, ETW_IOC_UNREGISTER, &u);
+}
+
+/* Acknowledge notifications up to @seq. */
+static inline int raw_ack(int fd, __u64 seq)
+{
+	struct etw_ack_args a = { .size = sizeof(a), .seq = seq };
+
+	return etw_ioctl(fd, ETW_IOC_ACK, &a);
 }
 
 static inline void raw_enable_init(struct etw_enable_args *e, __u32 id,

@@ -2,8 +2,9 @@
 /*
  * etwctl end to end in the VM: sessions logged to files in each file
  * mode, a provider written through the raw ABI, the files dumped and the
- * events counted; list, query, dump --session, providers; a killed file
- * logger; and a bad argument or a failing operation for every command.
+ * events counted; list, query, dump --session, providers (also past one
+ * LIST_PROVIDERS page); a killed file logger; and a bad argument or a
+ * failing operation for every command.
  *
  * etwctl is run as a program (ctl/etwctl next to this binary's
  * directory), as a user would run it.
@@ -465,6 +466,57 @@ TEST_F(ctl, dump_session_and_providers)
 	ASSERT_EQ(0, etwctl(r, "dump", "--session", SESSION, "-f", "json",
 			    NULL));
 	EXPECT_STREQ("[\n\n]\n", r->out);
+}
+
+/*
+ * More registrations than one LIST_PROVIDERS call returns (4096): etwctl
+ * pages through them and prints each once.  Its output goes to a file.
+ */
+TEST(providers_lists_past_one_page)
+{
+	char path[64], line[512], prefix[32];
+	int fds[5], f, n, seen = 0, ws;
+	FILE *out;
+	pid_t pid;
+
+	for (f = 0; f < 5; f++) {
+		fds[f] = etw_open();
+		ASSERT_LE(0, fds[f]);
+		for (n = 0; n < 1000; n++) {
+			struct etw_register_args r = {
+				.size = sizeof(r),
+				.guid = { 0x5e1f7e58, (__u16)getpid(),
+					  (__u16)(f * 1000 + n) },
+			};
+
+			ASSERT_EQ(0, etw_ioctl(fds[f], ETW_IOC_REGISTER, &r));
+		}
+	}
+	snprintf(path, sizeof(path), "/tmp/etwctl-providers-%d", getpid());
+	pid = fork();
+	if (!pid) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(126);
+		execl(etwctl_path(), "etwctl", "providers", (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_LT(0, pid);
+	waitpid(pid, &ws, 0);
+	ASSERT_TRUE(WIFEXITED(ws));
+	ASSERT_EQ(0, WEXITSTATUS(ws));
+	out = fopen(path, "r");
+	ASSERT_NE(NULL, out);
+	snprintf(prefix, sizeof(prefix), "5e1f7e58-%04x-",
+		 (unsigned int)(__u16)getpid());
+	while (fgets(line, sizeof(line), out))
+		seen += !strncmp(line, prefix, strlen(prefix));
+	fclose(out);
+	unlink(path);
+	EXPECT_EQ(5000, seen);
+	for (f = 0; f < 5; f++)
+		close(fds[f]);
 }
 
 /*

@@ -627,7 +627,10 @@ static pid_t provider_process(int ready, bool acks)
 		}
 		if (read(r.fd, buf, sizeof(buf)) <= 0)
 			_exit(2);
-		etw_ioctl(r.fd, ETW_IOC_ACK, &n->seq);
+		struct etw_ack_args ack = { .size = sizeof(ack),
+					    .seq = n->seq };
+
+		etw_ioctl(r.fd, ETW_IOC_ACK, &ack);
 	}
 }
 
@@ -690,6 +693,7 @@ static int provider_state(struct etw_provider_info *out)
 	struct etw_provider_info info[64];
 	struct etw_list_providers_args a = {
 		.size = sizeof(a), .count = 64, .info_ptr = (uintptr_t)info,
+		.info_size = sizeof(info[0]),
 	};
 	int fd = etw_open();
 	__u32 i;

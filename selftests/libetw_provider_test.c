@@ -1226,6 +1226,7 @@ static int registrations_of(const GUID *guid, pid_t pid)
 	static struct etw_provider_info info[256];
 	struct etw_list_providers_args a = {
 		.size = sizeof(a), .count = 256, .info_ptr = (uintptr_t)info,
+		.info_size = sizeof(info[0]),
 	};
 	int fd = etw_open(), n = 0;
 	__u32 i;

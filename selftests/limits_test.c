@@ -112,6 +112,13 @@ static void fill_disallow(struct ctx *c, void *a)
 	d->logger_id = c->id;
 }
 
+static void fill_list_providers(struct ctx *c, void *a)
+{
+	struct etw_list_providers_args *l = a;
+
+	l->info_size = sizeof(struct etw_provider_info);
+}
+
 static void fill_consume(struct ctx *c, void *a)
 {
 	struct etw_consume_args *k = a;
@@ -141,26 +148,26 @@ static const struct ioc iocs[] = {
 	IOC("write", ETW_IOC_WRITE, struct etw_write_args,
 	    ETW_WRITE_ARGS_SIZE_VER0, fill_write),
 	IOC("list_providers", ETW_IOC_LIST_PROVIDERS,
-	    struct etw_list_providers_args,
-	    sizeof(struct etw_list_providers_args), fill_zero),
+	    struct etw_list_providers_args, ETW_LIST_PROVIDERS_ARGS_SIZE_VER0,
+	    fill_list_providers),
 	IOC("start", ETW_IOC_START, struct etw_session_args,
-	    sizeof(struct etw_session_args), fill_start),
+	    ETW_SESSION_ARGS_SIZE_VER0, fill_start),
 	IOC("stop", ETW_IOC_STOP, struct etw_session_args,
-	    sizeof(struct etw_session_args), fill_stop),
+	    ETW_SESSION_ARGS_SIZE_VER0, fill_stop),
 	IOC("query", ETW_IOC_QUERY, struct etw_session_args,
-	    sizeof(struct etw_session_args), fill_session),
+	    ETW_SESSION_ARGS_SIZE_VER0, fill_session),
 	IOC("update", ETW_IOC_UPDATE, struct etw_session_args,
-	    sizeof(struct etw_session_args), fill_session),
+	    ETW_SESSION_ARGS_SIZE_VER0, fill_session),
 	IOC("flush", ETW_IOC_FLUSH, struct etw_session_args,
-	    sizeof(struct etw_session_args), fill_session),
+	    ETW_SESSION_ARGS_SIZE_VER0, fill_session),
 	IOC("list_sessions", ETW_IOC_LIST_SESSIONS, struct etw_list_args,
-	    sizeof(struct etw_list_args), fill_zero),
+	    ETW_LIST_ARGS_SIZE_VER0, fill_zero),
 	IOC("enable", ETW_IOC_ENABLE, struct etw_enable_args,
 	    ETW_ENABLE_ARGS_SIZE_VER0, fill_enable),
 	IOC("set_disallow", ETW_IOC_SET_DISALLOW, struct etw_disallow_args,
-	    sizeof(struct etw_disallow_args), fill_disallow),
+	    ETW_DISALLOW_ARGS_SIZE_VER0, fill_disallow),
 	IOC("consume", ETW_IOC_CONSUME, struct etw_consume_args,
-	    sizeof(struct etw_consume_args), fill_consume),
+	    ETW_CONSUME_ARGS_SIZE_VER0, fill_consume),
 };
 #define NIOCS	(sizeof(iocs) / sizeof(iocs[0]))
 

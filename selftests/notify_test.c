@@ -322,7 +322,7 @@ static pid_t slow_provider(const struct etw_guid *g, int ack_ms, int ready,
 			if (read(fd, &n, sizeof(n)) != sizeof(n))
 				_exit(3);
 			raw_sleep_ms(ack_ms);
-			if (ioctl(fd, ETW_IOC_ACK, &n.seq))
+			if (raw_ack(fd, n.seq))
 				_exit(4);
 		}
 		raw_wait_byte(release);
@@ -422,7 +422,7 @@ static void *area_reader_fn(void *arg)
 		if (!s.enabled || s.level != n.level ||
 		    s.match_any != n.match_any || s.match_all != n.match_all)
 			r->mismatches++;
-		ioctl(r->fd, ETW_IOC_ACK, &n.seq);
+		raw_ack(r->fd, n.seq);
 	}
 	return NULL;
 }

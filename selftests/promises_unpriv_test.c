@@ -25,7 +25,7 @@ static long list_providers(int fd)
 {
 	struct etw_list_providers_args l = {
 		.size = sizeof(l), .count = MAX_INFO,
-		.info_ptr = (uintptr_t)info,
+		.info_ptr = (uintptr_t)info, .info_size = sizeof(info[0]),
 	};
 	int ret = etw_ioctl(fd, ETW_IOC_LIST_PROVIDERS, &l);
 

@@ -773,7 +773,8 @@ static int pidns_checks(void)
 	struct etw_guid g = raw_guid(0x9105, 0);
 	struct etw_provider_info info[64];
 	struct etw_list_providers_args l = { .size = sizeof(l), .count = 64,
-					     .info_ptr = (uintptr_t)info };
+					     .info_ptr = (uintptr_t)info,
+					     .info_size = sizeof(info[0]) };
 	struct raw_seen seen = { .guid = g };
 	struct etw_session_args a;
 	struct etw_enable_args e;
@@ -887,7 +888,8 @@ static int provider_name_len(int fd, const struct etw_guid *g)
 {
 	struct etw_provider_info info[64];
 	struct etw_list_providers_args l = { .size = sizeof(l), .count = 64,
-					     .info_ptr = (uintptr_t)info };
+					     .info_ptr = (uintptr_t)info,
+					     .info_size = sizeof(info[0]) };
 	__u32 i;
 
 	if (etw_ioctl(fd, ETW_IOC_LIST_PROVIDERS, &l))
@@ -973,7 +975,8 @@ TEST_F_TIMEOUT(slow, register_fails_cleanly, 300)
 {
 	struct etw_guid g = raw_guid(0x6f01, 0);
 	struct etw_provider_info info[64];
-	struct etw_list_providers_args l = { .size = sizeof(l) };
+	struct etw_list_providers_args l = {
+		.size = sizeof(l), .info_size = sizeof(info[0]) };
 	struct global_fixture gs;
 	struct etw_enable_state *map;
 	int fd = etw_open(), nth, ret = -1, fail = fault_open(), failures = 0;

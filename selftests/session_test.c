@@ -443,7 +443,7 @@ TEST_F(sess, unmapped_payload_is_efault)
 
 TEST_F(sess, consumer_stats_outlive_the_session)
 {
-	struct etw_session_stats st;
+	struct etw_consumer_stats_args st = { .size = sizeof(st) };
 	struct etw_session_args stop;
 	__u32 reg;
 	int cfd, i, lost = 0;
@@ -458,9 +458,10 @@ TEST_F(sess, consumer_stats_outlive_the_session)
 	EXPECT_TRUE(lost);
 	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_STOP, self->id, &stop));
 	ASSERT_EQ(0, ioctl(cfd, ETW_IOC_CONSUMER_STATS, &st));
-	EXPECT_LT(0, st.events_lost);
-	EXPECT_EQ(stop.stats.events_lost, st.events_lost);
-	EXPECT_EQ(stop.stats.events_written, st.events_written);
+	EXPECT_EQ(sizeof(st), st.size);
+	EXPECT_LT(0, st.stats.events_lost);
+	EXPECT_EQ(stop.stats.events_lost, st.stats.events_lost);
+	EXPECT_EQ(stop.stats.events_written, st.stats.events_written);
 	EXPECT_EQ(-1, ioctl(cfd, ETW_IOC_NULL, NULL));
 	EXPECT_EQ(ENOTTY, errno);
 	close(cfd);
@@ -481,6 +482,7 @@ TEST_F(sess, provider_list_carries_traits_name)
 	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_SET_TRAITS, &t));
 	l.count = 64;
 	l.info_ptr = (uintptr_t)info;
+	l.info_size = sizeof(info[0]);
 	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_LIST_PROVIDERS, &l));
 	for (i = 0; i < l.count && i < 64; i++)
 		if (info[i].pid == (__u32)getpid() &&

@@ -65,7 +65,8 @@ static void etw_callback_manifest(const struct etw_prov_callback *cb,
 				  const struct etw_notification *n)
 {
 	EVENT_FILTER_DESCRIPTOR filter = {
-		.Ptr = (uintptr_t)(n + 1),
+		/* The filter data ends the notification. */
+		.Ptr = (uintptr_t)n + n->size - n->filter_size,
 		.Size = n->filter_size,
 		.Type = EVENT_FILTER_TYPE_SCHEMATIZED,
 	};
@@ -108,8 +109,8 @@ static void etw_callback_classic(const struct etw_prov_callback *cb,
 
 static void etw_callback_dispatch(int fd, const struct etw_notification *n)
 {
+	struct etw_ack_args ack = { .size = sizeof(ack), .seq = n->seq };
 	struct etw_prov_callback cb;
-	__u64 seq = n->seq;
 
 	if (etw_prov_callback_begin(n->cookie, &cb)) {
 		etw_cb_current = n->cookie;
@@ -121,7 +122,7 @@ static void etw_callback_dispatch(int fd, const struct etw_notification *n)
 		etw_prov_callback_done(n->cookie);
 	}
 	/* Handled: a controller waiting with a Timeout may go on. */
-	ioctl(fd, ETW_IOC_ACK, &seq);
+	ioctl(fd, ETW_IOC_ACK, &ack);
 }
 
 static void *etw_callback_thread(void *arg)
@@ -143,7 +144,8 @@ static void *etw_callback_thread(void *arg)
 			const struct etw_notification *n =
 				(const void *)(buf + off);
 
-			if (n->size < sizeof(*n))
+			if (n->size < sizeof(*n) || n->size > len - off ||
+			    n->size - sizeof(*n) < n->filter_size)
 				break;
 			etw_callback_dispatch(fd, n);
 			off += n->size;

@@ -235,12 +235,13 @@ int etw_file_logger_run(const struct etw_logger_opts *o)
 		ret = etw_logger_copy(cfd, w,
 				      (size_t)a.config.buffer_kb * 1024);
 	if (w) {
-		struct etw_session_stats st;
+		struct etw_consumer_stats_args st = { .size = sizeof(st) };
 
 		/* The final statistics: the session itself is gone by now. */
 		if (!ioctl(cfd, ETW_IOC_CONSUMER_STATS, &st)) {
-			stats.events_lost = (uint32_t)st.events_lost;
-			stats.buffers_lost = (uint32_t)st.realtime_buffers_lost;
+			stats.events_lost = (uint32_t)st.stats.events_lost;
+			stats.buffers_lost =
+				(uint32_t)st.stats.realtime_buffers_lost;
 		}
 		if (etw_etl_writer_close(w, &stats) && !ret)
 			ret = -EIO;

@@ -346,9 +346,9 @@ static void etw_prov_wait_callback_locked(REGHANDLE handle)
  */
 ULONG etw_prov_unregister(REGHANDLE handle)
 {
+	struct etw_unregister_args u = { .size = sizeof(u) };
 	struct etw_prov_ref ref;
 	struct etw_prov *p;
-	__u32 id;
 	int ret;
 
 	if (!etw_prov_get(handle, &ref))
@@ -366,8 +366,8 @@ ULONG etw_prov_unregister(REGHANDLE handle)
 	pthread_mutex_unlock(&etw_prov_lock);
 
 	/* The kernel also drops this registration's queued notifications. */
-	id = ref.reg_id;
-	ret = etw_dev_ioctl(ETW_IOC_UNREGISTER, &id);
+	u.reg_id = ref.reg_id;
+	ret = etw_dev_ioctl(ETW_IOC_UNREGISTER, &u);
 
 	pthread_mutex_lock(&etw_prov_lock);
 	etw_prov_wait_callback_locked(handle);

@@ -2,12 +2,18 @@
 /*
  * etw: Event Tracing for Windows' routing core for Linux.
  *
- * The ABI of /dev/etw.  Every argument struct starts with its size (struct
- * versioning in the style of clone3/openat2: new members go at the end, the
- * kernel zero-fills what an older caller did not pass and rejects non-zero
- * bytes it does not know), uses fixed-width types and __u64 for user
- * pointers, and has explicit padding that must be zero.  Unknown flags are
- * rejected with EINVAL.  Documentation/abi.rst describes every call.
+ * The ABI of /dev/etw.  Every ioctl argument struct starts with its size
+ * (struct versioning in the style of clone3/openat2: new members go at the
+ * end, the kernel zero-fills what an older caller did not pass and rejects
+ * non-zero bytes it does not know with E2BIG), uses fixed-width types and
+ * __u64 for user pointers, and has explicit padding that must be zero.
+ * ETW_*_SIZE_VER0 is the first published size of each struct: the kernel
+ * accepts any size from it up to a page (EINVAL below, E2BIG above).  The
+ * kernel ignores the size encoded in the ioctl command number, so a caller
+ * built against a newer header reaches the same handler.  A struct embedded
+ * in another never changes size: later members take its reserved words.
+ * Unknown flags are rejected with EINVAL.  Documentation/abi.rst describes
+ * every call.
  */
 #ifndef _UAPI_LINUX_ETW_H
 #define _UAPI_LINUX_ETW_H
@@ -15,7 +21,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define ETW_ABI_VERSION			1
+#define ETW_ABI_VERSION			2
 
 /* Limits (the seeds' values; ETW_IOC_GET_INFO reports them). */
 #define ETW_MAX_GLOBAL_SESSIONS		64
@@ -286,6 +292,18 @@ struct etw_register_args {
 #define ETW_REGISTER_ARGS_SIZE_VER0	40
 
 /**
+ * struct etw_unregister_args - drop a registration (ETW_IOC_UNREGISTER)
+ * @size: bytes the caller passes
+ * @reg_id: registration
+ */
+struct etw_unregister_args {
+	__u32 size;
+	__u32 reg_id;
+};
+
+#define ETW_UNREGISTER_ARGS_SIZE_VER0	8
+
+/**
  * struct etw_traits_args - set a registration's traits (ETW_IOC_SET_TRAITS)
  * @size: bytes the caller passes
  * @reg_id: registration
@@ -345,6 +363,7 @@ struct etw_write_args {
  * @level: the most verbose level of the enabling sessions, 0 mapped to 255
  * @reserved: zero
  * @seq: even while stable; odd while the kernel rewrites the entry
+ * @reserved2: zero
  * @match_any: OR of the sessions' MatchAnyKeyword (0 normalised to ~0)
  * @match_all: AND of the sessions' MatchAllKeyword
  *
@@ -391,7 +410,7 @@ struct etw_filter_header {
  * @size: bytes of this notification, filter data included
  * @reg_id: registration
  * @cookie: the registration's cookie
- * @seq: acknowledge with ETW_IOC_ACK_NOTIFICATION once handled
+ * @seq: acknowledge with %ETW_IOC_ACK once handled
  * @control_code: ETW_CONTROL_* (the resulting aggregate for enable/disable)
  * @level: aggregate level (255 for "all")
  * @reserved: zero
@@ -404,6 +423,8 @@ struct etw_filter_header {
  * The filter data is a chain of EVENT_FILTER_HEADER blocks (one per
  * session that passed schematized filter data), with InstanceId set to the
  * session's bit for etw_write_args.exclude_mask and NextOffset linking them.
+ * It is the last @filter_size bytes of the notification: readers find it
+ * at @size - @filter_size, not at the end of this struct, which may grow.
  */
 struct etw_notification {
 	__u32 size;
@@ -420,6 +441,20 @@ struct etw_notification {
 	__u32 filter_count;
 };
 
+/**
+ * struct etw_ack_args - a notification is handled (ETW_IOC_ACK)
+ * @size: bytes the caller passes
+ * @flags: zero
+ * @seq: etw_notification.seq; notifications up to it are handled
+ */
+struct etw_ack_args {
+	__u32 size;
+	__u32 flags;
+	__u64 seq;
+};
+
+#define ETW_ACK_ARGS_SIZE_VER0		16
+
 /* --- sessions ----------------------------------------------------------- */
 
 /**
@@ -431,6 +466,8 @@ struct etw_notification {
  *	real-time sessions)
  * @mode: ETW_MODE_* bits
  * @reserved: zero
+ * @reserved2: zero; room for later properties (this struct is embedded in
+ *	struct etw_session_args, so it never changes size)
  */
 struct etw_session_config {
 	__u32 buffer_kb;
@@ -439,6 +476,7 @@ struct etw_session_config {
 	__u32 flush_timer_ms;
 	__u32 mode;
 	__u32 reserved;
+	__u64 reserved2[3];
 };
 
 /**
@@ -453,6 +491,10 @@ struct etw_session_config {
  * @buffers_overwritten: buffering-mode buffers reused before a flush
  * @events_overwritten: events in those buffers
  * @consumers: open consumer files
+ * @reserved: zero
+ * @reserved2: zero; room for later counters (this struct is embedded in
+ *	struct etw_session_args and struct etw_consumer_stats_args, so it
+ *	never changes size)
  */
 struct etw_session_stats {
 	__u32 buffers;
@@ -466,6 +508,7 @@ struct etw_session_stats {
 	__u64 events_overwritten;
 	__u32 consumers;
 	__u32 reserved;
+	__u64 reserved2[7];
 };
 
 /**
@@ -475,6 +518,7 @@ struct etw_session_stats {
  * @logger_id: in: the session (when @name is empty); out: its id
  * @reserved: zero
  * @name: NUL-terminated session name (case-insensitive, unique)
+ * @pad: zero
  * @config: in (start, update) / out (query, stop)
  * @stats: out (query, stop, flush, update)
  * @owner_pid: out: for private sessions, the owning process; else 0
@@ -497,6 +541,8 @@ struct etw_session_args {
 	__u64 start_time_ns;
 };
 
+#define ETW_SESSION_ARGS_SIZE_VER0	1240
+
 /**
  * struct etw_list_args - list sessions (ETW_IOC_LIST_SESSIONS)
  * @size: bytes the caller passes
@@ -509,6 +555,8 @@ struct etw_list_args {
 	__u64 ids_ptr;
 };
 
+#define ETW_LIST_ARGS_SIZE_VER0		16
+
 /**
  * struct etw_enable_args - enable, disable or capture state
  * @size: bytes the caller passes
@@ -517,6 +565,7 @@ struct etw_list_args {
  * @level: session level for this provider (0 = all)
  * @reserved: zero
  * @properties: ETW_ENABLE_* bits
+ * @reserved1: zero
  * @guid: provider (or provider group with %ETW_ENABLE_PROVIDER_GROUP)
  * @source_id: passed to the provider's callback
  * @match_any: MatchAnyKeyword (0 = all for manifest providers)
@@ -574,6 +623,8 @@ struct etw_disallow_args {
 	__u64 guids_ptr;
 };
 
+#define ETW_DISALLOW_ARGS_SIZE_VER0	24
+
 /**
  * struct etw_consume_args - open a consumer file for a session
  * @size: bytes the caller passes
@@ -594,6 +645,24 @@ struct etw_consume_args {
 	__u32 reserved;
 };
 
+#define ETW_CONSUME_ARGS_SIZE_VER0	16
+
+/**
+ * struct etw_consumer_stats_args - a consumer's session statistics
+ * @size: bytes the caller passes
+ * @flags: zero
+ * @stats: out: the session's statistics (the final ones once it stopped)
+ *
+ * ETW_IOC_CONSUMER_STATS, on a file ETW_IOC_CONSUME returned.
+ */
+struct etw_consumer_stats_args {
+	__u32 size;
+	__u32 flags;
+	struct etw_session_stats stats;
+};
+
+#define ETW_CONSUMER_STATS_ARGS_SIZE_VER0	136
+
 #define ETW_PROVIDER_NAME_LEN		128
 
 /**
@@ -610,6 +679,10 @@ struct etw_consume_args {
  * @session_mask: bit n set when the session with logger id n + 1 is routed
  * @name: the provider name from its traits, NUL-terminated (truncated to
  *	%ETW_PROVIDER_NAME_LEN - 1 bytes); empty without traits
+ *
+ * Entries are etw_list_providers_args.info_size bytes apart, so that this
+ * struct can grow at its end: the kernel fills what it knows and zeroes the
+ * rest of each entry.
  */
 struct etw_provider_info {
 	struct etw_guid guid;
@@ -625,25 +698,46 @@ struct etw_provider_info {
 	char name[ETW_PROVIDER_NAME_LEN];
 };
 
+#define ETW_PROVIDER_INFO_SIZE_VER0	200
+
+/* Most entries one ETW_IOC_LIST_PROVIDERS call returns. */
+#define ETW_LIST_PROVIDERS_MAX		4096
+
 /**
- * struct etw_list_providers_args - list registrations
+ * struct etw_list_providers_args - list registrations, a page at a time
  * @size: bytes the caller passes
- * @count: in: entries at @info_ptr; out: registrations that exist
- * @info_ptr: user address of struct etw_provider_info[@count]
+ * @count: in: entries of room at @info_ptr; out: entries written (at most
+ *	%ETW_LIST_PROVIDERS_MAX per call)
+ * @info_ptr: user address of @count entries of @info_size bytes
+ * @info_size: bytes per entry: %ETW_PROVIDER_INFO_SIZE_VER0 up to a page
+ * @start: in: index of the first registration to return (0, then the
+ *	previous @start plus the previous @count out)
+ * @total: out: registrations visible to the caller
+ * @reserved: zero
+ *
+ * The registrations are listed in the kernel's order, which holds while
+ * none is added or removed; the listing is complete when @start plus
+ * @count out reaches @total.
  */
 struct etw_list_providers_args {
 	__u32 size;
 	__u32 count;
 	__u64 info_ptr;
+	__u32 info_size;
+	__u32 start;
+	__u32 total;
+	__u32 reserved;
 };
+
+#define ETW_LIST_PROVIDERS_ARGS_SIZE_VER0	32
 
 #define ETW_IOC_GET_INFO	_IOWR(ETW_IOC_MAGIC, 0x00, struct etw_info)
 #define ETW_IOC_NULL		_IO(ETW_IOC_MAGIC, 0x01)
 #define ETW_IOC_REGISTER	_IOWR(ETW_IOC_MAGIC, 0x10, struct etw_register_args)
-#define ETW_IOC_UNREGISTER	_IOW(ETW_IOC_MAGIC, 0x11, __u32)
+#define ETW_IOC_UNREGISTER	_IOW(ETW_IOC_MAGIC, 0x11, struct etw_unregister_args)
 #define ETW_IOC_SET_TRAITS	_IOW(ETW_IOC_MAGIC, 0x12, struct etw_traits_args)
 #define ETW_IOC_WRITE		_IOW(ETW_IOC_MAGIC, 0x13, struct etw_write_args)
-#define ETW_IOC_ACK		_IOW(ETW_IOC_MAGIC, 0x14, __u64)
+#define ETW_IOC_ACK		_IOW(ETW_IOC_MAGIC, 0x14, struct etw_ack_args)
 #define ETW_IOC_LIST_PROVIDERS	_IOWR(ETW_IOC_MAGIC, 0x15, struct etw_list_providers_args)
 #define ETW_IOC_START		_IOWR(ETW_IOC_MAGIC, 0x20, struct etw_session_args)
 #define ETW_IOC_STOP		_IOWR(ETW_IOC_MAGIC, 0x21, struct etw_session_args)
@@ -654,6 +748,6 @@ struct etw_list_providers_args {
 #define ETW_IOC_ENABLE		_IOW(ETW_IOC_MAGIC, 0x26, struct etw_enable_args)
 #define ETW_IOC_SET_DISALLOW	_IOW(ETW_IOC_MAGIC, 0x27, struct etw_disallow_args)
 #define ETW_IOC_CONSUME		_IOW(ETW_IOC_MAGIC, 0x28, struct etw_consume_args)
-#define ETW_IOC_CONSUMER_STATS	_IOR(ETW_IOC_MAGIC, 0x30, struct etw_session_stats)
+#define ETW_IOC_CONSUMER_STATS	_IOWR(ETW_IOC_MAGIC, 0x30, struct etw_consumer_stats_args)
 
 #endif /* _UAPI_LINUX_ETW_H */
