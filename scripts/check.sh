@@ -87,6 +87,8 @@ scripts/lint.sh sparse "$kdir" > "$results/step-sparse.out" 2>&1
 echo $? > "$results/step-sparse.rc"
 scripts/lint.sh uapi "$kdir" > "$results/step-uapi-standalone.out" 2>&1
 echo $? > "$results/step-uapi-standalone.rc"
+scripts/lint.sh kerneldoc "$kdir" > "$results/step-kerneldoc.out" 2>&1
+echo $? > "$results/step-kerneldoc.rc"
 
 step "module against Debian's 6.1 headers"
 scripts/build-6.1.sh > "$results/step-kmod-6.1-build.out" 2>&1

@@ -247,7 +247,8 @@ static int snapshot(struct ctx *c, struct snap *s)
 {
 	static struct etw_provider_info info[MAX_PROVIDERS];
 	struct etw_list_providers_args l = { .size = sizeof(l),
-		.count = MAX_PROVIDERS, .info_ptr = (uintptr_t)info };
+		.count = MAX_PROVIDERS, .info_ptr = (uintptr_t)info,
+		.info_size = sizeof(info[0]) };
 	__u32 ids[MAX_SESSIONS];
 	struct etw_list_args la = { .size = sizeof(la), .count = MAX_SESSIONS,
 				    .ids_ptr = (uintptr_t)ids };
@@ -360,7 +361,8 @@ static int op_list_providers(struct ctx *c)
 {
 	static struct etw_provider_info info[MAX_PROVIDERS];
 	struct etw_list_providers_args l = { .size = sizeof(l),
-		.count = MAX_PROVIDERS, .info_ptr = (uintptr_t)info };
+		.count = MAX_PROVIDERS, .info_ptr = (uintptr_t)info,
+		.info_size = sizeof(info[0]) };
 
 	return etw_ioctl(c->fd, ETW_IOC_LIST_PROVIDERS, &l);
 }
@@ -462,16 +464,14 @@ static int op_get_info(struct ctx *c)
 
 static int op_consumer_stats(struct ctx *c)
 {
-	struct etw_session_stats st;
+	struct etw_consumer_stats_args st = { .size = sizeof(st) };
 
 	return etw_ioctl(c->cfd, ETW_IOC_CONSUMER_STATS, &st);
 }
 
 static int op_ack(struct ctx *c)
 {
-	__u64 seq = 1;
-
-	return etw_ioctl(c->fd, ETW_IOC_ACK, &seq);
+	return raw_ack(c->fd, 1);
 }
 
 static int op_read_notifications(struct ctx *c)

@@ -361,8 +361,9 @@ static void op_register(struct worker *w)
 static void op_unregister(struct worker *w)
 {
 	struct reg g = pick_reg(w);
+	struct etw_unregister_args u = { .size = sizeof(u), .reg_id = g.id };
 
-	ioctl(g.fd, ETW_IOC_UNREGISTER, arg_ptr(w, &g.id));
+	ioctl(g.fd, ETW_IOC_UNREGISTER, arg_ptr(w, &u));
 }
 
 static void op_set_traits(struct worker *w)
@@ -441,16 +442,18 @@ static void op_write(struct worker *w)
 
 static void op_ack(struct worker *w)
 {
-	__u64 seq = chance(&w->r, 2) ? rn(&w->r, 64) : rnd(&w->r);
+	struct etw_ack_args a = { .size = sizeof(a),
+		.seq = chance(&w->r, 2) ? rn(&w->r, 64) : rnd(&w->r) };
 
-	ioctl(pick_fd(w), ETW_IOC_ACK, arg_ptr(w, &seq));
+	ioctl(pick_fd(w), ETW_IOC_ACK, arg_ptr(w, &a));
 }
 
 static void op_list_providers(struct worker *w)
 {
 	struct etw_provider_info *info = (void *)w->buf;
 	struct etw_list_providers_args l = { .size = sizeof(l),
-		.count = rn(&w->r, 40), .info_ptr = (uintptr_t)info };
+		.count = rn(&w->r, 40), .info_ptr = (uintptr_t)info,
+		.info_size = sizeof(*info) };
 
 	if (chance(&w->r, 8))
 		l.info_ptr = rnd_ptr(w, info);
@@ -561,15 +564,13 @@ static void op_read(struct worker *w, bool consumer)
 	if (p == w->buf && len > sizeof(w->buf))
 		len = sizeof(w->buf);
 	if (read(fd, p, len) > 0 && !consumer && chance(&w->r, 2)) {
-		__u64 seq = ((struct etw_notification *)w->buf)->seq;
-
-		ioctl(fd, ETW_IOC_ACK, &seq);
+		raw_ack(fd, ((struct etw_notification *)w->buf)->seq);
 	}
 }
 
 static void op_consumer_stats(struct worker *w)
 {
-	struct etw_session_stats st;
+	struct etw_consumer_stats_args st = { .size = sizeof(st) };
 
 	ioctl(pick_cfd(w), ETW_IOC_CONSUMER_STATS, arg_ptr(w, &st));
 }
@@ -916,7 +917,8 @@ static int leftover_registrations(void)
 {
 	static struct etw_provider_info info[1024];
 	struct etw_list_providers_args l = { .size = sizeof(l), .count = 1024,
-					     .info_ptr = (uintptr_t)info };
+					     .info_ptr = (uintptr_t)info,
+					     .info_size = sizeof(info[0]) };
 	int fd = etw_open(), n = 0;
 	__u32 i;
 

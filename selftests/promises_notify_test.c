@@ -151,7 +151,6 @@ TEST_F(queue, dropped_notification_is_handled_with_the_newer_one)
 {
 	static __u32 numbers[QUEUE_MAX + 1], regs[QUEUE_MAX + 1];
 	struct pollfd p = { .fd = self->prov, .events = POLLIN };
-	__u64 seq = ~0ull;
 	int status;
 	pid_t pid = fork();
 
@@ -163,7 +162,7 @@ TEST_F(queue, dropped_notification_is_handled_with_the_newer_one)
 				 QUEUE_MAX + 1));
 	ASSERT_EQ(QUEUE_MAX, read_all(self->prov, numbers, regs,
 				      QUEUE_MAX + 1));
-	ASSERT_EQ(0, etw_ioctl(self->prov, ETW_IOC_ACK, &seq));
+	ASSERT_EQ(0, raw_ack(self->prov, ~0ull));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
