@@ -3,7 +3,9 @@
 #
 # Build (once) the test kernel from Debian's linux-source-6.12 with the
 # fragment scripts/etw-test.config (or, with --bench, the benchmark kernel
-# from scripts/etw-bench.config), and print the build directory (KDIR).
+# from scripts/etw-bench.config; with --coverage or --kcsan, the test kernel
+# overlaid with scripts/etw-coverage.config or scripts/etw-kcsan.config),
+# and print the build directory (KDIR).
 #
 # The build is cached in $ETW_CACHE (default ~/.cache/etw) under a key made
 # of the kernel version, a hash of the fragment and $recipe below (raise it
@@ -16,10 +18,20 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 fragment=$here/etw-test.config
 flavour=
-if [ "${1:-}" = --bench ]; then
+overlay=
+case "${1:-}" in
+--bench)
 	fragment=$here/etw-bench.config
-	flavour=bench-
-fi
+	flavour=bench- ;;
+--coverage)
+	# The test kernel plus gcov (make coverage).
+	overlay=$here/etw-coverage.config
+	flavour=coverage- ;;
+--kcsan)
+	# The test kernel with KCSAN in place of KASAN (make kcsan).
+	overlay=$here/etw-kcsan.config
+	flavour=kcsan- ;;
+esac
 tarball=/usr/src/linux-source-6.12.tar.xz
 cache=${ETW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/etw}
 jobs=${JOBS:-$(($(nproc) + 1))}
@@ -30,6 +42,21 @@ log() { echo "build-kernel: $*" >&2; }
 
 version=$(dpkg-query -W -f '${Version}' linux-source-6.12)
 recipe=2
+# A flavour with an overlay is the test fragment with every symbol the
+# overlay names replaced by the overlay's line, composed here at each run so
+# the flavours cannot drift from the test kernel.  The test and bench
+# kernels have no overlay: their key is the hash of their fragment as is.
+if [ -n "$overlay" ]; then
+	composed=$(mktemp /tmp/etw-fragment.XXXXXX)
+	trap 'rm -f "$composed"' EXIT
+	syms=$(grep -o '^CONFIG_[A-Za-z0-9_]*' "$overlay" | sed 's/$/=/')
+	{
+		grep -v -F "$syms" "$fragment"
+		echo
+		cat "$overlay"
+	} > "$composed"
+	fragment=$composed
+fi
 hash=$( (cat "$fragment"; echo "recipe $recipe") | sha256sum | cut -c1-12)
 dir=$cache/kernel/$version-$flavour$hash
 mkdir -p "$dir"
