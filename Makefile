@@ -41,7 +41,7 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 FORCE:
 
 .PHONY: all module lib ctl selftests hosttests examples check demo bench \
-	install modules_install clean help kernel
+	install modules_install clean help kernel coverage soak kcsan
 
 all: module lib ctl selftests examples
 
@@ -51,6 +51,9 @@ help:
 	@echo "make demo       the main job: record a trace in the VM and decode it"
 	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run)"
 	@echo "make kernel     build (or find) the cached test kernel and print its path"
+	@echo "make coverage   KUnit and kselftests on a gcov etw.ko: line coverage per file"
+	@echo "make soak [MINUTES=10]   long churn run in the VM: exact accounting, slab back"
+	@echo "make kcsan      the stress tests on a KCSAN kernel"
 	@echo "make install    libetw, headers, libetw.pc and etwctl under DESTDIR/PREFIX"
 	@echo "make modules_install   install etw.ko into the KDIR kernel's module tree"
 
@@ -138,6 +141,22 @@ demo:
 
 bench:
 	@scripts/bench.sh
+
+# --- coverage, soak, KCSAN (Documentation/testing.rst) -----------------------
+coverage:
+	@scripts/coverage.sh
+
+# Not a kselftest: built under build/, so run_vm_tests.sh never runs it.
+build/soak/etw_soak: selftests/soak/etw_soak.c $(wildcard selftests/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Iselftests $(CFLAGS) $(WARN) -o $@ $< -lpthread
+
+MINUTES ?= 10
+soak:
+	@scripts/soak.sh $(MINUTES)
+
+kcsan:
+	@scripts/kcsan.sh
 
 # --- install --------------------------------------------------------------
 install: lib ctl
