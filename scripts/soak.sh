@@ -53,6 +53,8 @@ echo "@@SLAB-AFTER@@$(slab)"
 [ -r /proc/slabinfo ] && sed 's/^/@@SLABINFO-AFTER@@ /' /proc/slabinfo
 rmmod etw
 echo "@@RMMOD@@ $?"
+echo "@@SLAB-UNLOADED@@$(slab)"
+[ -r /proc/slabinfo ] && sed 's/^/@@SLABINFO-UNLOADED@@ /' /proc/slabinfo
 if [ -e /sys/kernel/debug/kmemleak ]; then
 	echo scan > /sys/kernel/debug/kmemleak
 	echo scan > /sys/kernel/debug/kmemleak
@@ -96,13 +98,15 @@ if mark('SOAK-RC') != '0':
 if mark('WARMUP-FAILED') is not None:
     fails.append('the warm-up run failed')
 start, base, after = meminfo('SLAB-START'), meminfo('SLAB-BASELINE'), meminfo('SLAB-AFTER')
+unloaded = meminfo('SLAB-UNLOADED')
 for key in ('SUnreclaim', 'Slab', 'VmallocUsed'):
     if key not in base or key not in after:
         fails.append('no %s figures' % key)
         continue
     d = int(after[key]) - int(base[key])
-    print('soak: %-11s kB: at boot %s, baseline %s, after %s (%+d)'
-          % (key, start.get(key, '?'), base[key], after[key], d))
+    print('soak: %-11s kB: at boot %s, baseline %s, after %s (%+d), '
+          'after rmmod %s' % (key, start.get(key, '?'), base[key], after[key],
+                              d, unloaded.get(key, '?')))
     if key != 'Slab' and d > tol:
         fails.append('%s grew by %d kB (tolerance %d kB)' % (key, d, tol))
 def slabinfo(name):
@@ -118,6 +122,11 @@ growth = sorted(((a.get(k, 0) - b.get(k, 0), k) for k in set(a) | set(b)),
 if growth:
     print('soak: caches that grew most (active objects x size, kB): ' +
           ', '.join('%s %+d' % (k, d // 1024) for d, k in growth[:5]))
+u = slabinfo('SLABINFO-UNLOADED')
+if u and growth:
+    print('soak: the same caches after rmmod, against the baseline (kB): ' +
+          ', '.join('%s %+d' % (k, (u.get(k, 0) - b.get(k, 0)) // 1024)
+                    for d, k in growth[:5]))
 if mark('RMMOD') != '0':
     fails.append('rmmod etw: %s' % mark('RMMOD'))
 leaks = mark('KMEMLEAK')
