@@ -20,7 +20,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 out=$top/build/coverage
 tree=$out/tree
 if [ "${1:-}" = --report ]; then
@@ -80,8 +80,12 @@ tail -n 1 "$out/tests.txt"
 
 echo "== coverage" >&2
 rm -f "$tree"/*.gcov "$tree"/*.gcov.json.gz
-(cd "$tree" && gcov -o kmod -j $(ls kmod/*.c | grep -v "\.mod\.c$") > "$out/gcov.out" 2>&1 &&
-	gcov -o kmod $(ls kmod/*.c | grep -v "\.mod\.c$") > /dev/null 2>&1)
+srcs=()
+for f in "$tree"/kmod/*.c; do
+	case "$f" in *.mod.c) ;; *) srcs+=("kmod/${f##*/}") ;; esac
+done
+(cd "$tree" && gcov -o kmod -j "${srcs[@]}" > "$out/gcov.out" 2>&1 &&
+	gcov -o kmod "${srcs[@]}" > /dev/null 2>&1)
 python3 - "$tree" "$out/uncovered.txt" <<'PY'
 import glob, gzip, json, os, sys
 

@@ -21,7 +21,7 @@ KNOWN=(
 )
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 out=$top/build/kcsan
 rm -rf "$out"
 mkdir -p "$out/check"

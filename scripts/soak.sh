@@ -17,7 +17,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 minutes=${1:-${MINUTES:-10}}
 vcpus=${VCPUS:-2}
 tolerance=${SLAB_TOLERANCE_KB:-1024}
