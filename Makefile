@@ -42,7 +42,7 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 FORCE:
 
 .PHONY: all module lib ctl man selftests hosttests examples check demo bench fuzz \
-	install modules_install clean help kernel
+	install modules_install clean help kernel coverage soak kcsan
 
 all: module lib ctl selftests examples
 
@@ -53,6 +53,9 @@ help:
 	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run)"
 	@echo "make fuzz       fuzz /dev/etw in the VM for SECONDS=N (60), SEED=S, THREADS=T"
 	@echo "make kernel     build (or find) the cached test kernel and print its path"
+	@echo "make coverage   KUnit and kselftests on a gcov etw.ko: line coverage per file"
+	@echo "make soak [MINUTES=10]   long churn run in the VM: exact accounting, slab back"
+	@echo "make kcsan      the stress tests on a KCSAN kernel"
 	@echo "make install    libetw, headers, libetw.pc, etwctl and etwctl(1) under DESTDIR/PREFIX"
 	@echo "make modules_install   install etw.ko into the KDIR kernel's module tree"
 
@@ -153,6 +156,22 @@ bench:
 SECONDS ?= 60
 fuzz:
 	@scripts/fuzz.sh $(SECONDS)
+
+# --- coverage, soak, KCSAN (Documentation/testing.rst) -----------------------
+coverage:
+	@scripts/coverage.sh
+
+# Not a kselftest: built under build/, so run_vm_tests.sh never runs it.
+build/soak/etw_soak: selftests/soak/etw_soak.c $(wildcard selftests/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Iselftests $(CFLAGS) $(WARN) -o $@ $< -lpthread
+
+MINUTES ?= 10
+soak:
+	@scripts/soak.sh $(MINUTES)
+
+kcsan:
+	@scripts/kcsan.sh
 
 # --- install --------------------------------------------------------------
 install: lib ctl man
