@@ -458,9 +458,10 @@ static void op_list_providers(struct worker *w)
 	if (chance(&w->r, 8))
 		l.info_ptr = rnd_ptr(w, info);
 	mutate(w, &l, sizeof(l));
-	if (l.info_ptr == (uintptr_t)info &&
-	    l.count > sizeof(w->buf) / sizeof(*info))
-		l.count = sizeof(w->buf) / sizeof(*info);
+	/* The kernel writes count entries info_size apart: keep them in buf. */
+	if (l.info_ptr == (uintptr_t)info && l.info_size &&
+	    (__u64)l.count * l.info_size > sizeof(w->buf))
+		l.count = sizeof(w->buf) / l.info_size;
 	ioctl(pick_fd(w), ETW_IOC_LIST_PROVIDERS, arg_ptr(w, &l));
 }
 
