@@ -121,6 +121,7 @@ struct pool {
 	int cfds[NCFD];
 	__u32 sids[NSID];
 	struct reg regs[NREG];
+	pthread_mutex_t map_lock;	/* @maps with @map_len */
 	void *maps[NMAP];
 	size_t map_len[NMAP];
 	void *bad_page;		/* PROT_NONE */
@@ -232,6 +233,20 @@ static void mutate(struct worker *w, void *arg, size_t len)
 		*(__u32 *)arg = rnd_u32(&w->r);
 }
 
+/*
+ * mutate() an argument whose @ptr the kernel writes through: a pointer
+ * changed in one byte may land in this process's live memory (a thread's
+ * stack), which the kernel would then rightly overwrite.
+ */
+static void mutate_keeping_ptr(struct worker *w, void *arg, size_t len,
+			       __u64 *ptr)
+{
+	__u64 keep = *ptr;
+
+	mutate(w, arg, len);
+	*ptr = keep;
+}
+
 static void *arg_ptr(struct worker *w, void *arg)
 {
 	return (void *)(uintptr_t)rnd_ptr(w, arg);
@@ -338,7 +353,7 @@ static void op_list_sessions(struct worker *w)
 		l.count = 80;
 	if (chance(&w->r, 8))
 		l.ids_ptr = rnd_ptr(w, ids);
-	mutate(w, &l, sizeof(l));
+	mutate_keeping_ptr(w, &l, sizeof(l), &l.ids_ptr);
 	ioctl(pick_fd(w), ETW_IOC_LIST_SESSIONS, arg_ptr(w, &l));
 }
 
@@ -457,7 +472,7 @@ static void op_list_providers(struct worker *w)
 
 	if (chance(&w->r, 8))
 		l.info_ptr = rnd_ptr(w, info);
-	mutate(w, &l, sizeof(l));
+	mutate_keeping_ptr(w, &l, sizeof(l), &l.info_ptr);
 	/* The kernel writes count entries info_size apart: keep them in buf. */
 	if (l.info_ptr == (uintptr_t)info && l.info_size &&
 	    (__u64)l.count * l.info_size > sizeof(w->buf))
@@ -610,10 +625,17 @@ static void op_mmap(struct worker *w)
 			mprotect(m, len, PROT_READ | PROT_WRITE);
 		(void)v;
 	}
-	old = __atomic_exchange_n(&pool.maps[slot], m == MAP_FAILED ? NULL : m,
-				  __ATOMIC_ACQ_REL);
+	/*
+	 * The mapping and its length change together: unmapping another
+	 * thread's length would unmap whatever lies next to the old
+	 * mapping (a thread's stack, say).
+	 */
+	pthread_mutex_lock(&pool.map_lock);
+	old = pool.maps[slot];
 	old_len = pool.map_len[slot];
+	pool.maps[slot] = m == MAP_FAILED ? NULL : m;
 	pool.map_len[slot] = len;
+	pthread_mutex_unlock(&pool.map_lock);
 	if (old)
 		munmap(old, old_len ? old_len : 4096);
 }
