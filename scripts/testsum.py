@@ -9,6 +9,9 @@ RESULTS_DIR holds what scripts/check.sh collected:
   step-NAME.rc [+ .out]           a single pass/fail step (a build, say)
   vm.out, vm.rc, console.log      the guest stream, vm-run's status, the log
   expected-kselftests             ETW_SELFTESTS, when it limited the run
+  expected-host                   the host tests a run that is not make
+                                  check expects (empty for a VM-only run:
+                                  make coverage, make kcsan)
 
 What should have run is read from the source tree this script sits in (see
 expected_tests); whatever did not run fails the run.
@@ -264,6 +267,9 @@ def summarize(d, tree=TREE):
     only = read(os.path.join(d, 'expected-kselftests'), None)
     if only is not None:
         expected['kselftest'] = set(only.split())
+    host_only = read(os.path.join(d, 'expected-host'), None)
+    if host_only is not None:
+        expected['host'] = set(host_only.split())
     suites = []
     for f in sorted(os.listdir(d)):
         if f.startswith('host-') and f.endswith('.out'):
@@ -292,6 +298,9 @@ def summarize(d, tree=TREE):
     if only is not None:
         print('kselftests limited by ETW_SELFTESTS to: ' +
               ' '.join(sorted(expected['kselftest'])))
+    if host_only is not None:
+        print('host tests limited to: ' +
+              (' '.join(sorted(expected['host'])) or 'none'))
     for label, layout in (('behaviour', False), ('layout, one per struct table', True)):
         group = [s for s in suites if s.layout == layout]
         print('%s: %d passed, %d failed, %d skipped' % (label, *totals(group)))

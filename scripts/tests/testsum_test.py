@@ -303,6 +303,20 @@ def test_etw_selftests_names_are_expected():
     assert (rc, failures(lines)) == (1, ['kselftest group_test: expected, did not run']), lines
 
 
+def test_vm_only_run_expects_no_host_test():
+    files = clean_run(**{'expected-host': ''})
+    files = {k: v for k, v in files.items() if not k.startswith('host-')}
+    rc, lines = run_summary(files, host=('guid_test',))
+    assert rc == 0, lines
+    assert 'host tests limited to: none' in lines, lines
+
+
+def test_expected_host_names_are_expected():
+    files = clean_run(**{'expected-host': 'testsum_test layout_test\n'})
+    rc, lines = run_summary(files, host=('testsum_test',))
+    assert (rc, failures(lines)) == (1, ['host layout_test: expected, did not run']), lines
+
+
 def main():
     tests = [(n, f) for n, f in sorted(globals().items())
              if n.startswith('test_') and callable(f)]
