@@ -42,7 +42,7 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 FORCE:
 
 .PHONY: all module lib ctl man selftests hosttests examples check demo bench fuzz \
-	install modules_install clean help kernel coverage soak kcsan
+	install modules_install clean help kernel coverage soak kcsan mutate
 
 all: module lib ctl selftests examples
 
@@ -56,6 +56,7 @@ help:
 	@echo "make coverage   KUnit and kselftests on a gcov etw.ko: line coverage per file"
 	@echo "make soak [MINUTES=10]   long churn run in the VM: exact accounting, slab back"
 	@echo "make kcsan      the stress tests on a KCSAN kernel"
+	@echo "make mutate     mutants of the filter, write, buffer and provider code: kill rate"
 	@echo "make install    libetw, headers, libetw.pc, etwctl and etwctl(1) under DESTDIR/PREFIX"
 	@echo "make modules_install   install etw.ko into the KDIR kernel's module tree"
 
@@ -172,6 +173,10 @@ soak:
 
 kcsan:
 	@scripts/kcsan.sh
+
+# MUTANTS="N ..." limits the run to those lines of scripts/mutations.
+mutate:
+	@scripts/mutate.sh
 
 # --- install --------------------------------------------------------------
 install: lib ctl man
