@@ -640,8 +640,11 @@ TEST_F(lim, one_descriptor_too_many_is_einval)
 					     ETW_MAX_DATA_DESCRIPTORS + 1));
 }
 
-/* A record of exactly @size bytes (header included) in a 128 KiB buffer. */
-static int write_record_of(int fd, __u32 size, __u16 *got)
+/*
+ * A record of exactly @size bytes (header included) in a session of @kb KiB
+ * buffers; *@got is the size of the first record delivered, 0 for none.
+ */
+static int write_record_in(int fd, __u32 kb, __u32 size, __u16 *got)
 {
 	static char big[ETW_MAX_EVENT_SIZE + 1];
 	static char buf[128 * 1024];
@@ -653,7 +656,7 @@ static int write_record_of(int fd, __u32 size, __u16 *got)
 	int cfd, ret;
 
 	*got = 0;
-	ret = raw_start(fd, "limits-big", ETW_MODE_REAL_TIME, 128, 4, &id);
+	ret = raw_start(fd, "limits-big", ETW_MODE_REAL_TIME, kb, 4, &id);
 	if (ret)
 		return ret;
 	cfd = raw_consumer(fd, id);
@@ -664,12 +667,17 @@ static int write_record_of(int fd, __u32 size, __u16 *got)
 	w.data_ptr = (uintptr_t)&d;
 	ret = etw_ioctl(fd, ETW_IOC_WRITE, &w);
 	raw_session_op(fd, ETW_IOC_FLUSH, id, NULL);
-	if (read(cfd, buf, sizeof(buf)) == sizeof(buf))
+	if (read(cfd, buf, sizeof(buf)) == kb * 1024)
 		*got = ((struct etw_event_header *)
 			(buf + ETW_BUFFER_HEADER_SIZE))->size;
 	close(cfd);
 	raw_session_op(fd, ETW_IOC_STOP, id, NULL);
 	return ret;
+}
+
+static int write_record_of(int fd, __u32 size, __u16 *got)
+{
+	return write_record_in(fd, 128, size, got);
 }
 
 TEST_F(lim, record_of_max_event_size_is_written)
@@ -686,6 +694,27 @@ TEST_F(lim, record_one_byte_over_max_is_e2big)
 
 	EXPECT_EQ(-E2BIG, write_record_of(self->c.fd, ETW_MAX_EVENT_SIZE + 1,
 					  &got));
+	EXPECT_EQ(0, got);
+}
+
+/* The largest record a buffer holds fills it after its header exactly. */
+TEST_F(lim, record_filling_a_buffer_exactly_is_written)
+{
+	const __u32 fill = ETW_MIN_BUFFER_KB * 1024 - ETW_BUFFER_HEADER_SIZE;
+	__u16 got;
+
+	EXPECT_EQ(0, write_record_in(self->c.fd, ETW_MIN_BUFFER_KB, fill,
+				     &got));
+	EXPECT_EQ(fill, got);
+}
+
+TEST_F(lim, record_one_byte_over_a_buffer_is_emsgsize)
+{
+	const __u32 fill = ETW_MIN_BUFFER_KB * 1024 - ETW_BUFFER_HEADER_SIZE;
+	__u16 got;
+
+	EXPECT_EQ(-EMSGSIZE, write_record_in(self->c.fd, ETW_MIN_BUFFER_KB,
+					     fill + 1, &got));
 	EXPECT_EQ(0, got);
 }
 

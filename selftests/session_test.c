@@ -431,6 +431,22 @@ TEST_F(sess, oversize_event_is_e2big)
 	EXPECT_EQ(-EMSGSIZE, write_event(self->fd, reg, 1, 0, 0, big, 8000));
 }
 
+/*
+ * Sizes that only overflow 32 bits with the header added: the payload's
+ * own limit catches them (a wrapped record size would reserve 64 bytes and
+ * copy 4 GiB into them).
+ */
+TEST_F(sess, payload_wrapping_the_record_size_is_e2big)
+{
+	static char small[8];
+	__u32 reg;
+
+	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
+	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_ENABLE, 0, 0));
+	EXPECT_EQ(-E2BIG, write_event(self->fd, reg, 1, 0, 0, small,
+				      0xfffffff0));
+}
+
 TEST_F(sess, unmapped_payload_is_efault)
 {
 	__u32 reg;
