@@ -120,6 +120,46 @@ TEST_F(ntf, aggregate_is_max_level_or_any_and_all)
 	EXPECT_EQ(0x20, self->n.match_all);
 }
 
+/* Re-enable session 0 as enable_s() does, with a PID filter of @n pids. */
+static int enable_pids(FIXTURE_DATA(ntf) *self, const __u32 *pids, __u32 n)
+{
+	struct etw_enable_args e;
+
+	raw_enable_init(&e, self->id[0], &self->g, 3, 0x5, 0);
+	e.source_id = source;
+	e.pid_count = n;
+	e.pids_ptr = (uintptr_t)pids;
+	return etw_ioctl(self->fd, ETW_IOC_ENABLE, &e);
+}
+
+static int notification_waits(FIXTURE_DATA(ntf) *self)
+{
+	struct pollfd p = { .fd = self->fd, .events = POLLIN };
+
+	return poll(&p, 1, 0);
+}
+
+/*
+ * Only an identical re-enable is silent: one that changes the PID filter
+ * and still reaches the registration is an enable like any other.
+ */
+TEST_F(ntf, reenable_with_another_pid_filter_is_notified)
+{
+	__u32 pids[2] = { (__u32)getpid(), 1 };
+
+	enable_and_read(_metadata, self, 0, 3, 0x5, 0);
+	ASSERT_EQ(0, enable_pids(self, pids, 1));
+	ASSERT_EQ(sizeof(self->n), next_notification(self));
+	EXPECT_EQ(ETW_CONTROL_ENABLE, self->n.control_code);
+	ASSERT_EQ(0, enable_pids(self, pids, 1));
+	EXPECT_EQ(0, notification_waits(self));
+	ASSERT_EQ(0, enable_pids(self, pids, 2));
+	ASSERT_EQ(sizeof(self->n), next_notification(self));
+	ASSERT_EQ(0, enable_pids(self, pids, 0));
+	ASSERT_EQ(sizeof(self->n), next_notification(self));
+	EXPECT_EQ(0, notification_waits(self));
+}
+
 TEST_F(ntf, disabling_one_of_two_sessions_reports_the_rest)
 {
 	enable_and_read(_metadata, self, 0, 2, 0x10, 0x30);

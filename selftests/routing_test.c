@@ -515,6 +515,69 @@ TEST_F(loss, full_session_loss_reaches_others_unless_independent)
 	EXPECT_EQ(c.n, other.stats.events_written);
 }
 
+/*
+ * Read every buffer waiting on @cfd (@kb KiB each); return how many, and
+ * add their events_lost fields to *@lost.
+ */
+static int read_buffers_lost(int cfd, __u32 kb, __u64 *lost)
+{
+	static char buf[4 * 1024];
+	const struct etw_buffer_header *bh = (const void *)buf;
+	int n = 0;
+
+	if (kb * 1024 != sizeof(buf))
+		return -1;
+	while (read(cfd, buf, sizeof(buf)) == sizeof(buf)) {
+		*lost += bh->events_lost;
+		n++;
+	}
+	return n;
+}
+
+/* A buffer reports the events lost since the previous seal, once. */
+TEST(buffer_headers_count_each_lost_event_once)
+{
+	struct etw_guid g = raw_guid(FAMILY + 14, 0);
+	struct etw_session_args q;
+	__u64 lost = 0, later = 0;
+	long nobufs = 0;
+	__u32 id, reg;
+	int fd = etw_open(), cfd, i, ret;
+
+	ASSERT_LE(0, fd);
+	/* Two 4 KiB buffers on one stream, a consumer that does not read yet. */
+	ASSERT_EQ(0, raw_start(fd, "loss-headers", ETW_MODE_REAL_TIME |
+			       ETW_MODE_NO_PER_PROCESSOR, 4, 2, &id));
+	cfd = raw_consumer(fd, id);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(0, raw_enable(fd, id, &g, 0, 0, 0));
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	for (i = 0; i < LOSS_EVENTS; i++) {
+		ret = raw_write(fd, reg, 1, 0, 0);
+		if (ret == -ENOBUFS)
+			nobufs++;
+		else
+			ASSERT_EQ(0, ret);
+	}
+	ASSERT_LT(0, nobufs);
+	EXPECT_EQ(2, read_buffers_lost(cfd, 4, &lost));
+	/* The losses ride on the next buffer sealed... */
+	ASSERT_EQ(0, raw_write(fd, reg, 1, 0, 0));
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_FLUSH, id, NULL));
+	EXPECT_EQ(1, read_buffers_lost(cfd, 4, &lost));
+	EXPECT_EQ(nobufs, lost);
+	/* ...and on no later one. */
+	ASSERT_EQ(0, raw_write(fd, reg, 1, 0, 0));
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_FLUSH, id, NULL));
+	EXPECT_EQ(1, read_buffers_lost(cfd, 4, &later));
+	EXPECT_EQ(0, later);
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_QUERY, id, &q));
+	EXPECT_EQ(nobufs, q.stats.events_lost);
+	close(cfd);
+	raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+	close(fd);
+}
+
 /* --- private sessions ---------------------------------------------------- */
 
 FIXTURE(priv) {
@@ -588,6 +651,52 @@ TEST_F(priv, records_carry_private_session_flag)
 	EXPECT_TRUE(raw_guid_eq(&g, &h->provider_id));
 	EXPECT_EQ(getpid(), h->process_id);
 	EXPECT_EQ(ETW_EVENT_FLAG_PRIVATE_SESSION, h->flags);
+}
+
+/* What a consumer of a 16 KiB-buffer session saw of @g, after a FLUSH. */
+static __u64 private_tags(struct __test_metadata *_metadata, int fd,
+			  __u32 id, int cfd, const struct etw_guid *g)
+{
+	struct raw_seen c = { .guid = *g };
+
+	EXPECT_EQ(0, raw_flush_seen(fd, id, cfd, 16 * 1024, &c));
+	return c.tags;
+}
+
+/*
+ * EventWriteEx's bits 16-19 name the writer's private sessions, one bit
+ * each, apart from the global sessions' bits 0-7.
+ */
+TEST_F(priv, exclude_bits_16_up_are_the_owners_private_sessions)
+{
+	struct etw_guid g = raw_guid(FAMILY + 15, 0);
+	__u32 second, global, reg = 0;
+	int cfd2, gcfd;
+
+	ASSERT_EQ(0, raw_start(self->fd, "priv-2", ETW_MODE_PRIVATE, 16, 8,
+			       &second));
+	cfd2 = raw_consumer(self->fd, second);
+	ASSERT_LE(0, cfd2);
+	ASSERT_EQ(0, raw_start(self->fd, "priv-global", ETW_MODE_REAL_TIME,
+			       16, 8, &global));
+	gcfd = raw_consumer(self->fd, global);
+	ASSERT_LE(0, gcfd);
+	/* A fresh GUID: the global session takes slot 0, bit 0. */
+	ASSERT_EQ(0, raw_enable(self->fd, global, &g, 0, 0, 0));
+	ASSERT_EQ(0, raw_enable(self->fd, self->id, &g, 0, 0, 0));
+	ASSERT_EQ(0, raw_enable(self->fd, second, &g, 0, 0, 0));
+	ASSERT_EQ(0, raw_register(self->fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_write_ex(self->fd, reg, 1, 0, 0, 1, 0));
+	ASSERT_EQ(0, raw_write_ex(self->fd, reg, 1, 0, 0, 2, 1ull << 16));
+	ASSERT_EQ(0, raw_write_ex(self->fd, reg, 1, 0, 0, 3, 1ull << 17));
+	ASSERT_EQ(0, raw_write_ex(self->fd, reg, 1, 0, 0, 4, 1ull << 0));
+	EXPECT_EQ(0x1a, private_tags(_metadata, self->fd, self->id, self->cfd,
+				     &g));
+	EXPECT_EQ(0x16, private_tags(_metadata, self->fd, second, cfd2, &g));
+	EXPECT_EQ(0x0e, private_tags(_metadata, self->fd, global, gcfd, &g));
+	close(gcfd);
+	raw_session_op(self->fd, ETW_IOC_STOP, global, NULL);
+	close(cfd2);
 }
 
 TEST_F(priv, cannot_enable_groups)
