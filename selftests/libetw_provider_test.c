@@ -470,6 +470,20 @@ TEST_F(prov, event_enabled_follows_predicate)
 	}
 }
 
+/* MatchAll bits do not stand in for a MatchAny bit. */
+TEST_F(prov, event_enabled_needs_a_match_any_bit_besides_match_all)
+{
+	EVENT_DESCRIPTOR only_all = { .Level = 4, .Keyword = 0x10 };
+	EVENT_DESCRIPTOR both = { .Level = 4, .Keyword = 0x11 };
+
+	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE,
+				4, 0x3, 0x10));
+	EXPECT_FALSE(EventEnabled(self->h, &only_all));
+	EXPECT_FALSE(EventProviderEnabled(self->h, 4, 0x10));
+	EXPECT_TRUE(EventEnabled(self->h, &both));
+	EXPECT_TRUE(EventProviderEnabled(self->h, 4, 0x11));
+}
+
 TEST_F(prov, event_enabled_false_after_disable)
 {
 	EVENT_DESCRIPTOR d = { .Level = 1 };
