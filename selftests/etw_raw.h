@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Raw-ABI helpers for the routing, group, notify, stress and limits
- * kselftests: sessions, registrations, enables, writes and reading records
- * back from consumer files, all through bare ioctls (no libetw), each
- * returning 0 or -errno so that tests compare exact errors.
+ * Helpers shared by the etw kselftests: raw access to /dev/etw without
+ * libetw, so that the kernel ABI is tested on its own.  Sessions,
+ * registrations, enables, writes and reading records back from consumer
+ * files, all through bare ioctls, each returning 0 or -errno so that tests
+ * compare exact errors.
  *
  * GUIDs and session names include the test process's pid: every TEST runs
  * in its own process, so state a failed test leaves behind cannot collide
@@ -12,12 +13,64 @@
 #ifndef _ETW_RAW_H
 #define _ETW_RAW_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
+#include <linux/etw.h>
 
-#include "etw_selftest.h"
+#define ETW_DEV "/dev/etw"
+
+static inline int etw_open(void)
+{
+	return open(ETW_DEV, O_RDWR | O_CLOEXEC);
+}
+
+/* ioctl() returning -errno, so that tests can compare exact errors. */
+static inline int etw_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+/*
+ * Reap child @pid.  Return: its exit status (0-255) when it exited, 256 plus
+ * the signal number when a signal killed it, -errno when waitpid() failed.
+ * Tests compare the result with the one exit status they expect, so a child
+ * that crashed or was killed fails the test whatever its status word held.
+ */
+static inline int etw_wait_child(pid_t pid)
+{
+	int status;
+	pid_t r;
+
+	do {
+		r = waitpid(pid, &status, 0);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (r != pid)
+		return -ECHILD;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 256 + WTERMSIG(status);
+	return -EINVAL;
+}
+
+/* ETW_INJECT_FAILURE=kselftest makes the harness check fail on purpose. */
+static inline int etw_injected_failure(void)
+{
+	const char *v = getenv("ETW_INJECT_FAILURE");
+
+	return v && !strcmp(v, "kselftest");
+}
 
 #define RAW_ALIGN8(x)	(((x) + 7u) & ~7u)
 

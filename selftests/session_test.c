@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "etw_selftest.h"
+#include "etw_raw.h"
 
 static const struct etw_guid prov_guid = {
 	0x11223344, 0x5566, 0x7788, { 1, 2, 3, 4, 5, 6, 7, 8 } };
