@@ -74,6 +74,13 @@ static inline int etw_injected_failure(void)
 
 #define RAW_ALIGN8(x)	(((x) + 7u) & ~7u)
 
+/*
+ * Fill an ioctl's argument struct with 0xcc before its inputs are set, so
+ * that an output the kernel failed to write reads as 0xcc bytes, not as a
+ * plausible zero.
+ */
+#define RAW_POISON(p)	memset((p), 0xcc, sizeof(*(p)))
+
 /* The payload every raw_write() event carries: who wrote it, and a tag. */
 struct raw_payload {
 	__u32 tag;
@@ -115,11 +122,20 @@ static inline void raw_sleep_ms(unsigned int ms)
 
 /* --- sessions ------------------------------------------------------------ */
 
+/*
+ * Every input zero but @size and @logger_id (@config too: UPDATE reads it);
+ * the outputs (stats, owner, start time) poisoned.
+ */
 static inline void raw_session_init(struct etw_session_args *a, __u32 id)
 {
-	memset(a, 0, sizeof(*a));
+	RAW_POISON(a);
 	a->size = sizeof(*a);
+	a->flags = 0;
 	a->logger_id = id;
+	a->reserved = 0;
+	memset(a->name, 0, sizeof(a->name));
+	memset(a->pad, 0, sizeof(a->pad));
+	memset(&a->config, 0, sizeof(a->config));
 }
 
 /* Start a session named "@name-<pid>"; @kb 0 and @max_buffers 0: defaults. */
@@ -169,10 +185,15 @@ static inline int raw_register(int fd, const struct etw_guid *guid,
 			       __u32 flags, __u64 cookie, __u32 *reg_id,
 			       __u32 *index)
 {
-	struct etw_register_args r = { .size = sizeof(r), .flags = flags,
-				       .guid = *guid, .cookie = cookie };
-	int ret = etw_ioctl(fd, ETW_IOC_REGISTER, &r);
+	struct etw_register_args r;
+	int ret;
 
+	RAW_POISON(&r);
+	r.size = sizeof(r);
+	r.flags = flags;
+	r.guid = *guid;
+	r.cookie = cookie;
+	ret = etw_ioctl(fd, ETW_IOC_REGISTER, &r);
 	if (!ret) {
 		*reg_id = r.reg_id;
 		if (index)

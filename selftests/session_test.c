@@ -384,7 +384,7 @@ TEST_F(sess, unmapped_payload_is_efault)
 
 TEST_F(sess, consumer_stats_outlive_the_session)
 {
-	struct etw_consumer_stats_args st = { .size = sizeof(st) };
+	struct etw_consumer_stats_args st;
 	struct etw_session_args stop;
 	__u32 reg;
 	int cfd, i, lost = 0;
@@ -398,6 +398,9 @@ TEST_F(sess, consumer_stats_outlive_the_session)
 		lost = write_event(self->fd, reg, 1, 0, 0, "x", 1) == -ENOBUFS;
 	EXPECT_TRUE(lost);
 	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_STOP, self->id, &stop));
+	RAW_POISON(&st);
+	st.size = sizeof(st);
+	st.flags = 0;
 	ASSERT_EQ(0, ioctl(cfd, ETW_IOC_CONSUMER_STATS, &st));
 	EXPECT_EQ(sizeof(st), st.size);
 	EXPECT_LT(0, st.stats.events_lost);
@@ -412,7 +415,7 @@ TEST_F(sess, provider_list_carries_traits_name)
 {
 	static const char traits[] = "\x11\x00Selftest.Named";	/* 17 bytes */
 	struct etw_traits_args t = { .size = sizeof(t) };
-	struct etw_list_providers_args l = { .size = sizeof(l) };
+	struct etw_list_providers_args l;
 	static struct etw_provider_info info[64];
 	__u32 reg, i, found = 0;
 
@@ -421,9 +424,14 @@ TEST_F(sess, provider_list_carries_traits_name)
 	t.traits_ptr = (uintptr_t)traits;
 	t.traits_len = 17;
 	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_SET_TRAITS, &t));
+	RAW_POISON(&l);
+	RAW_POISON(&info);
+	l.size = sizeof(l);
 	l.count = 64;
 	l.info_ptr = (uintptr_t)info;
 	l.info_size = sizeof(info[0]);
+	l.start = 0;
+	l.reserved = 0;
 	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_LIST_PROVIDERS, &l));
 	for (i = 0; i < l.count && i < 64; i++)
 		if (info[i].pid == (__u32)getpid() &&
