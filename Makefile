@@ -31,7 +31,7 @@ LIB_PIC_OBJS := $(LIB_SRCS:.c=.pic.o)
 CTL_SRCS := $(wildcard ctl/*.c)
 SELFTEST_SRCS := $(wildcard selftests/*_test.c)
 SELFTESTS := $(SELFTEST_SRCS:.c=)
-BENCH_SRCS := $(wildcard selftests/*_bench.c)
+BENCH_SRCS := $(wildcard selftests/bench/*_bench.c)
 BENCHES := $(BENCH_SRCS:.c=)
 HOSTTEST_SRCS := $(wildcard userlib/tests/*_test.c ctl/tests/*_test.c)
 HOSTTESTS := $(HOSTTEST_SRCS:.c=)
@@ -106,9 +106,11 @@ build/man/etwctl.1: Documentation/etwctl.rst
 # Selftests run in the VM and link libetw dynamically, as real programs do.
 selftests: $(SELFTESTS) $(BENCHES)
 
-selftests/%_bench: selftests/%_bench.c selftests/icount_marker.h userlib/libetw.so
+# Benchmarks, which make bench runs in the VM (scripts/bench.sh).
+selftests/bench/%_bench: selftests/bench/%_bench.c selftests/bench/icount_marker.h \
+		userlib/libetw.so
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -Luserlib -letw -lpthread \
-		-Wl,-rpath,'$$ORIGIN/../userlib'
+		-Wl,-rpath,'$$ORIGIN/../../userlib'
 
 selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) -Wno-shadow \
