@@ -72,6 +72,22 @@ static inline int etw_injected_failure(void)
 	return v && !strcmp(v, "kselftest");
 }
 
+#ifdef __KSELFTEST_HARNESS_H
+/*
+ * Every test of a kselftest program needs /dev/etw.  Without it (etw.ko is
+ * not loaded) the program reports itself skipped, with the reason, and
+ * exits with KSFT_SKIP (4) before the harness runs anything, rather than
+ * failing each test on its first ioctl.
+ */
+static void __attribute__((constructor)) etw_skip_without_device(void)
+{
+	if (access(ETW_DEV, F_OK) && errno == ENOENT) {
+		ksft_print_header();
+		ksft_exit_skip("%s is missing: etw.ko is not loaded\n", ETW_DEV);
+	}
+}
+#endif
+
 #define RAW_ALIGN8(x)	(((x) + 7u) & ~7u)
 
 /*
