@@ -120,9 +120,13 @@ selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 # Host tests cover pure user-space code and need no VM.
 hosttests: $(HOSTTESTS)
 
-HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Ictl $(CFLAGS) $(WARN) \
-	-Wno-shadow -Wno-sign-compare -DSHARED_DIR='"$(CURDIR)/../shared"' \
-	-DSRC_DIR='"$(CURDIR)"'
+# The host tests' data: ETL files Windows wrote and test vectors
+# (userlib/tests/testdata.h).  Tests that read it skip without it.
+TESTDATA ?= $(CURDIR)/../shared/testdata
+
+HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
+	$(CFLAGS) $(WARN) -Wno-shadow -Wno-sign-compare \
+	-DTESTDATA='"$(TESTDATA)"' -DSRC_DIR='"$(CURDIR)"'
 
 HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \
 	userlib/tests/data/*.h uapi/linux/*.h)
@@ -134,7 +138,8 @@ userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
 userlib/tests/%_bench: userlib/tests/%_bench.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a -lpthread
 
-ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(filter-out ctl/etwctl.c,$(CTL_SRCS))
+ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS) \
+		$(wildcard ctl/*.h ctl/tests/*.h) $(filter-out ctl/etwctl.c,$(CTL_SRCS))
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(filter-out ctl/etwctl.c,$(CTL_SRCS)) \
 		userlib/libetw.a -lpthread
 
