@@ -31,7 +31,7 @@ LIB_PIC_OBJS := $(LIB_SRCS:.c=.pic.o)
 CTL_SRCS := $(wildcard ctl/*.c)
 SELFTEST_SRCS := $(wildcard selftests/*_test.c)
 SELFTESTS := $(SELFTEST_SRCS:.c=)
-BENCH_SRCS := $(wildcard selftests/*_bench.c)
+BENCH_SRCS := $(wildcard selftests/bench/*_bench.c)
 BENCHES := $(BENCH_SRCS:.c=)
 HOSTTEST_SRCS := $(wildcard userlib/tests/*_test.c ctl/tests/*_test.c)
 HOSTTESTS := $(HOSTTEST_SRCS:.c=)
@@ -107,9 +107,11 @@ build/man/etwctl.1: Documentation/etwctl.rst
 # Selftests run in the VM and link libetw dynamically, as real programs do.
 selftests: $(SELFTESTS) $(BENCHES)
 
-selftests/%_bench: selftests/%_bench.c selftests/icount_marker.h userlib/libetw.so
+# Benchmarks, which make bench runs in the VM (scripts/bench.sh).
+selftests/bench/%_bench: selftests/bench/%_bench.c selftests/bench/icount_marker.h \
+		userlib/libetw.so
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -Luserlib -letw -lpthread \
-		-Wl,-rpath,'$$ORIGIN/../userlib'
+		-Wl,-rpath,'$$ORIGIN/../../userlib'
 
 selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) -Wno-shadow \
@@ -119,9 +121,13 @@ selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 # Host tests cover pure user-space code and need no VM.
 hosttests: $(HOSTTESTS)
 
-HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Ictl $(CFLAGS) $(WARN) \
-	-Wno-shadow -Wno-sign-compare -DSHARED_DIR='"$(CURDIR)/../shared"' \
-	-DSRC_DIR='"$(CURDIR)"'
+# The host tests' data: ETL files Windows wrote and test vectors
+# (userlib/tests/testdata.h).  Tests that read it skip without it.
+TESTDATA ?= $(CURDIR)/../shared/testdata
+
+HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
+	$(CFLAGS) $(WARN) -Wno-shadow -Wno-sign-compare \
+	-DTESTDATA='"$(TESTDATA)"' -DSRC_DIR='"$(CURDIR)"'
 
 HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \
 	userlib/tests/data/*.h uapi/linux/*.h)
@@ -133,7 +139,8 @@ userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
 userlib/tests/%_bench: userlib/tests/%_bench.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a -lpthread
 
-ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(filter-out ctl/etwctl.c,$(CTL_SRCS))
+ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS) \
+		$(wildcard ctl/*.h ctl/tests/*.h) $(filter-out ctl/etwctl.c,$(CTL_SRCS))
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(filter-out ctl/etwctl.c,$(CTL_SRCS)) \
 		userlib/libetw.a -lpthread
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "etwctl.h"
-#include "../userlib/etw_lib.h"
+#include "etw_lib.h"
 
 static const char etwctl_providers_usage[] =
 "usage: etwctl providers\n"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "etwctl.h"
-#include "../userlib/etw_lib.h"
+#include "etw_lib.h"
 
 static int etwctl_vreport(const char *cmd, int status, const char *fmt,
 			  va_list ap)

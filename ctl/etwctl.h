@@ -19,7 +19,7 @@
 #include <evntrace.h>
 #include <evntcons.h>
 
-#include "../userlib/etw_etl.h"
+#include "etw_etl.h"
 
 #define ETWCTL_EXIT_RUNTIME	1
 #define ETWCTL_EXIT_USAGE	2

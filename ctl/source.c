@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "etwctl.h"
-#include "../userlib/etw_lib.h"
+#include "etw_lib.h"
 
 #define ETWCTL_FT_UNIX_EPOCH	116444736000000000ll
 

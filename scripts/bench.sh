@@ -20,10 +20,10 @@ mkdir -p "$mods"
 cp -r Kbuild kmod uapi "$mods/"
 find "$mods" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
 make -s -C "$kdir" M="$mods" modules
-benches=$(cd selftests && ls *_bench 2>/dev/null)
+benches=$(cd selftests/bench && ls *_bench 2>/dev/null)
 cmd=""
 for b in $benches; do
-	cmd="$cmd /etw/selftests/$b ${BENCH_ITERS:-};"
+	cmd="$cmd /etw/selftests/bench/$b ${BENCH_ITERS:-};"
 done
 # Without ERMS/FSRM the kernel copies with rep movsq instead of rep movsb,
 # which TCG emulates a byte at a time: a cost real CPUs do not have, that
@@ -44,9 +44,9 @@ labels=$(scripts/vm-run --smp 1 --cpu $cpu --modules "$mods/kmod" \
 	--qemu-arg -plugin --qemu-arg "$plugin,out=$counts" -- sh -c \
 	"echo 1 > /sys/kernel/tracing/tracing_on;
 	 echo '# etw write path in guest instructions per operation (kernel + user), 10000 operations';
-	 /etw/selftests/write_bench --insns 10000;
+	 /etw/selftests/bench/write_bench --insns 10000;
 	 echo '# EventWrite vs the ioctl it wraps, in guest instructions per operation';
-	 /etw/selftests/libetw_bench --insns 10000")
+	 /etw/selftests/bench/libetw_bench --insns 10000")
 # One count line per label; '#' lines are headings, "(floor)" and
 # "(base)" labels the baselines of the lines after them.
 echo "$labels" | awk -v counts="$counts" '

@@ -28,6 +28,8 @@ TREE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 RESULT = re.compile(r'^(\s*)(ok|not ok) (\d+)(?: - | )?([^#]*?)\s*(?:#\s*(\w+)(.*))?$')
 PLAN = re.compile(r'^(\s*)1\.\.(\d+)')
+# A kselftest program that skipped itself as a whole (ksft_exit_skip()).
+KSFT_SKIP_ALL = re.compile(r'^1\.\.0 # SKIP\s*(.*)$')
 KUNIT_TOTALS = re.compile(r'^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)')
 KSFT_TOTALS = re.compile(r'^# Totals: pass:(\d+) fail:(\d+) xfail:(\d+) '
                          r'xpass:(\d+) skip:(\d+) error:(\d+)')
@@ -197,7 +199,11 @@ def parse_ksft(kind, name, text, rc):
             into = layout if len(parts) == 3 and parts[0] in LAYOUT_FIXTURES else suite
             into.add(m.group(2) == 'ok', test, m.group(5))
     label = '%s %s' % (kind, name)
-    if totals is None:
+    skip_all = [m.group(1) for m in map(KSFT_SKIP_ALL.match, text.splitlines()) if m]
+    if totals is None and skip_all and rc == 4:
+        # No test could run (no /dev/etw, say): one skipped result.
+        suite.add(True, '%s: %s' % (label, skip_all[0]), 'SKIP')
+    elif totals is None:
         # It stopped early: its plan disagrees too, say it once.
         suite.add(False, '%s: no totals (crashed? exit %s)' % (label, rc))
     else:

@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
-#include "etw_selftest.h"
+#include "etw_raw.h"
 
 static int try_unload(void)
 {

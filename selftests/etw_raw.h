@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Raw-ABI helpers for the routing, group, notify, stress and limits
- * kselftests: sessions, registrations, enables, writes and reading records
- * back from consumer files, all through bare ioctls (no libetw), each
- * returning 0 or -errno so that tests compare exact errors.
+ * Helpers shared by the etw kselftests: raw access to /dev/etw without
+ * libetw, so that the kernel ABI is tested on its own.  Sessions,
+ * registrations, enables, writes and reading records back from consumer
+ * files, all through bare ioctls, each returning 0 or -errno so that tests
+ * compare exact errors.
  *
  * GUIDs and session names include the test process's pid: every TEST runs
  * in its own process, so state a failed test leaves behind cannot collide
@@ -12,14 +13,89 @@
 #ifndef _ETW_RAW_H
 #define _ETW_RAW_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
+#include <linux/etw.h>
 
-#include "etw_selftest.h"
+#define ETW_DEV "/dev/etw"
+
+static inline int etw_open(void)
+{
+	return open(ETW_DEV, O_RDWR | O_CLOEXEC);
+}
+
+/* ioctl() returning -errno, so that tests can compare exact errors. */
+static inline int etw_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+/*
+ * Reap child @pid.  Return: its exit status (0-255) when it exited, 256 plus
+ * the signal number when a signal killed it, -errno when waitpid() failed.
+ * Tests compare the result with the one exit status they expect, so a child
+ * that crashed or was killed fails the test whatever its status word held.
+ */
+static inline int etw_wait_child(pid_t pid)
+{
+	int status;
+	pid_t r;
+
+	do {
+		r = waitpid(pid, &status, 0);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (r != pid)
+		return -ECHILD;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 256 + WTERMSIG(status);
+	return -EINVAL;
+}
+
+/* ETW_INJECT_FAILURE=kselftest makes the harness check fail on purpose. */
+static inline int etw_injected_failure(void)
+{
+	const char *v = getenv("ETW_INJECT_FAILURE");
+
+	return v && !strcmp(v, "kselftest");
+}
+
+#ifdef __KSELFTEST_HARNESS_H
+/*
+ * Every test of a kselftest program needs /dev/etw.  Without it (etw.ko is
+ * not loaded) the program reports itself skipped, with the reason, and
+ * exits with KSFT_SKIP (4) before the harness runs anything, rather than
+ * failing each test on its first ioctl.
+ */
+static void __attribute__((constructor)) etw_skip_without_device(void)
+{
+	if (access(ETW_DEV, F_OK) && errno == ENOENT) {
+		ksft_print_header();
+		ksft_exit_skip("%s is missing: etw.ko is not loaded\n", ETW_DEV);
+	}
+}
+#endif
 
 #define RAW_ALIGN8(x)	(((x) + 7u) & ~7u)
+
+/*
+ * Fill an ioctl's argument struct with 0xcc before its inputs are set, so
+ * that an output the kernel failed to write reads as 0xcc bytes, not as a
+ * plausible zero.
+ */
+#define RAW_POISON(p)	memset((p), 0xcc, sizeof(*(p)))
 
 /* The payload every raw_write() event carries: who wrote it, and a tag. */
 struct raw_payload {
@@ -62,11 +138,20 @@ static inline void raw_sleep_ms(unsigned int ms)
 
 /* --- sessions ------------------------------------------------------------ */
 
+/*
+ * Every input zero but @size and @logger_id (@config too: UPDATE reads it);
+ * the outputs (stats, owner, start time) poisoned.
+ */
 static inline void raw_session_init(struct etw_session_args *a, __u32 id)
 {
-	memset(a, 0, sizeof(*a));
+	RAW_POISON(a);
 	a->size = sizeof(*a);
+	a->flags = 0;
 	a->logger_id = id;
+	a->reserved = 0;
+	memset(a->name, 0, sizeof(a->name));
+	memset(a->pad, 0, sizeof(a->pad));
+	memset(&a->config, 0, sizeof(a->config));
 }
 
 /* Start a session named "@name-<pid>"; @kb 0 and @max_buffers 0: defaults. */
@@ -116,10 +201,15 @@ static inline int raw_register(int fd, const struct etw_guid *guid,
 			       __u32 flags, __u64 cookie, __u32 *reg_id,
 			       __u32 *index)
 {
-	struct etw_register_args r = { .size = sizeof(r), .flags = flags,
-				       .guid = *guid, .cookie = cookie };
-	int ret = etw_ioctl(fd, ETW_IOC_REGISTER, &r);
+	struct etw_register_args r;
+	int ret;
 
+	RAW_POISON(&r);
+	r.size = sizeof(r);
+	r.flags = flags;
+	r.guid = *guid;
+	r.cookie = cookie;
+	ret = etw_ioctl(fd, ETW_IOC_REGISTER, &r);
 	if (!ret) {
 		*reg_id = r.reg_id;
 		if (index)

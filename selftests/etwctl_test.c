@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "etw_selftest.h"
+#include "etw_raw.h"
 
 /* {5e1f7e57-0c71-4d2a-9a53-e7c7e7c70001} */
 static const struct etw_guid test_guid = {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "kselftest_harness.h"
-#include "etw_selftest.h"
+#include "etw_raw.h"
 #include "windows.h"
 #include "wmistr.h"
 #include "evntprov.h"

@@ -14,7 +14,7 @@
 
 #include "evntcons.h"
 #include "kselftest_harness.h"
-#include "etw_selftest.h"
+#include "etw_raw.h"
 
 #define NAME_OFF	sizeof(EVENT_TRACE_PROPERTIES)
 #define FILE_OFF	(NAME_OFF + 1024)

@@ -12,7 +12,7 @@
 
 #include "evntcons.h"
 #include "kselftest_harness.h"
-#include "etw_selftest.h"
+#include "etw_raw.h"
 
 #define PROPS_SIZE	(sizeof(EVENT_TRACE_PROPERTIES) + 2048)
 #define NAME_OFF	sizeof(EVENT_TRACE_PROPERTIES)
@@ -59,7 +59,7 @@ struct raw_prov {
 	__u32 reg;
 };
 
-static int raw_register(struct raw_prov *r)
+static int prov_register(struct raw_prov *r)
 {
 	struct etw_register_args a = { .size = sizeof(a) };
 
@@ -73,7 +73,7 @@ static int raw_register(struct raw_prov *r)
 	return 0;
 }
 
-static int raw_write(struct raw_prov *r, __u16 id)
+static int prov_write(struct raw_prov *r, __u16 id)
 {
 	struct etw_write_args w;
 
@@ -85,7 +85,7 @@ static int raw_write(struct raw_prov *r, __u16 id)
 	return etw_ioctl(r->fd, ETW_IOC_WRITE, &w);
 }
 
-static int raw_consumer(__u32 id)
+static int open_consumer(__u32 id)
 {
 	struct etw_consume_args c = { .size = sizeof(c), .logger_id = id,
 				      .flags = O_NONBLOCK | O_CLOEXEC };
@@ -257,10 +257,10 @@ TEST_F(ctl, flush_seals_buffer)
 	struct raw_prov r;
 	struct props b;
 
-	ASSERT_EQ(0, raw_register(&r));
+	ASSERT_EQ(0, prov_register(&r));
 	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &prov, 1, 0, 0, 0, 0,
 						NULL));
-	ASSERT_EQ(0, raw_write(&r, 1));
+	ASSERT_EQ(0, prov_write(&r, 1));
 	props_init(&b, 0);
 	ASSERT_EQ(ERROR_SUCCESS, FlushTraceA(self->h, NULL, &b.p));
 	EXPECT_EQ(1u, b.p.BuffersWritten);
@@ -538,13 +538,13 @@ TEST_F(ctl, event_id_filter)
 	struct props b;
 	int cfd, id;
 
-	ASSERT_EQ(0, raw_register(&r));
+	ASSERT_EQ(0, prov_register(&r));
 	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &prov, 1, 0, 0, 0, 0,
 						&p));
-	cfd = raw_consumer(self->h);
+	cfd = open_consumer(self->h);
 	ASSERT_LE(0, cfd);
 	for (id = 4; id <= 8; id++)
-		ASSERT_EQ(0, raw_write(&r, id));
+		ASSERT_EQ(0, prov_write(&r, id));
 	props_init(&b, 0);
 	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(self->h, NULL, &b.p));
 	tally_buffers(cfd, &t);
@@ -579,19 +579,19 @@ TEST_F(ctl, pid_filter)
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child) {
-		if (raw_register(&r) || write(done[1], &c, 1) != 1 ||
+		if (prov_register(&r) || write(done[1], &c, 1) != 1 ||
 		    read(go[0], &c, 1) != 1)
 			_exit(1);
-		_exit(raw_write(&r, 3) ? 2 : 0);
+		_exit(prov_write(&r, 3) ? 2 : 0);
 	}
 	ASSERT_EQ(1, read(done[0], &c, 1));
-	ASSERT_EQ(0, raw_register(&r));
+	ASSERT_EQ(0, prov_register(&r));
 	pid = child;
 	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &prov, 1, 0, 0, 0, 0,
 						&p));
-	cfd = raw_consumer(self->h);
+	cfd = open_consumer(self->h);
 	ASSERT_LE(0, cfd);
-	ASSERT_EQ(0, raw_write(&r, 2));
+	ASSERT_EQ(0, prov_write(&r, 2));
 	ASSERT_EQ(1, write(go[1], &c, 1));
 	EXPECT_EQ(0, etw_wait_child(child));
 	props_init(&b, 0);
@@ -618,7 +618,7 @@ static pid_t provider_process(int ready, bool acks)
 
 	if (pid)
 		return pid;
-	if (raw_register(&r) || write(ready, &c, 1) != 1)
+	if (prov_register(&r) || write(ready, &c, 1) != 1)
 		_exit(1);
 	for (;;) {
 		if (!acks) {
@@ -715,7 +715,7 @@ TEST_F(ctl, enable_trace_classic_flags_are_match_any)
 	struct etw_provider_info info;
 	struct raw_prov r;
 
-	ASSERT_EQ(0, raw_register(&r));
+	ASSERT_EQ(0, prov_register(&r));
 	ASSERT_EQ(ERROR_SUCCESS, EnableTrace(TRUE, 0x3, 4, &prov, self->h));
 	ASSERT_EQ(0, provider_state(&info));
 	EXPECT_EQ(1u, info.enabled);
@@ -732,7 +732,7 @@ TEST_F(ctl, enable_trace_ex)
 	struct etw_provider_info info;
 	struct raw_prov r;
 
-	ASSERT_EQ(0, raw_register(&r));
+	ASSERT_EQ(0, prov_register(&r));
 	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx(&prov, NULL, self->h, 1, 2,
 					       0x10, 0, 0, NULL));
 	ASSERT_EQ(0, provider_state(&info));
@@ -829,11 +829,11 @@ TEST_F(ctl, disallow_list_keeps_member_out_of_group_enable)
 			TraceSetDisallowList, &g[0], sizeof(GUID)));
 	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &group,
 			EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0, 0, 0, &p));
-	cfd = raw_consumer(self->h);
+	cfd = open_consumer(self->h);
 	ASSERT_LE(0, cfd);
-	EXPECT_EQ(0, raw_write(&r[0], 1));
-	EXPECT_EQ(0, raw_write(&r[1], 2));
-	EXPECT_EQ(0, raw_write(&r[1], 3));
+	EXPECT_EQ(0, prov_write(&r[0], 1));
+	EXPECT_EQ(0, prov_write(&r[1], 2));
+	EXPECT_EQ(0, prov_write(&r[1], 3));
 	props_init(&b, 0);
 	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(self->h, NULL, &b.p));
 	count_two(cfd, g, n);
@@ -868,10 +868,10 @@ TEST_F(ctl, ignore_keyword_0_reaches_kernel)
 	struct props b;
 	int cfd;
 
-	ASSERT_EQ(0, raw_register(&r));
+	ASSERT_EQ(0, prov_register(&r));
 	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &prov, 1, 0, 0, 0, 0,
 						&p));
-	cfd = raw_consumer(self->h);
+	cfd = open_consumer(self->h);
 	ASSERT_LE(0, cfd);
 	ASSERT_EQ(0, raw_write_keyword(&r, 1, 0));
 	ASSERT_EQ(0, raw_write_keyword(&r, 2, 0x4));
@@ -942,7 +942,7 @@ TEST_F(ctl, schematized_filter_reaches_provider)
 	const EVENT_FILTER_HEADER *got = (const void *)(n + 1);
 	struct raw_prov r;
 
-	ASSERT_EQ(0, raw_register(&r));
+	ASSERT_EQ(0, prov_register(&r));
 	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &prov, 1, 0, 0, 0, 0,
 						&p));
 	ASSERT_LT(0, read(r.fd, buf, sizeof(buf)));
@@ -1009,7 +1009,7 @@ TEST_F(ctl, capture_state_runs_callback)
 	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &prov,
 			EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0, 0, 5000,
 			NULL));
-	cfd = raw_consumer(self->h);
+	cfd = open_consumer(self->h);
 	ASSERT_LE(0, cfd);
 	EXPECT_EQ(1, l.enables);
 	EXPECT_EQ(0, l.captures);
@@ -1060,12 +1060,12 @@ TEST(file_session_outlives_starter)
 	EXPECT_EQ(EVENT_TRACE_FILE_MODE_SEQUENTIAL,
 		  b.p.LogFileMode & EVENT_TRACE_FILE_MODE_SEQUENTIAL);
 	EXPECT_NE(NULL, b.p.LoggerThreadId);
-	ASSERT_EQ(0, raw_register(&r));
+	ASSERT_EQ(0, prov_register(&r));
 	ASSERT_EQ(ERROR_SUCCESS,
 		  EnableTraceEx2(b.p.Wnode.HistoricalContext, &prov, 1, 0, 0,
 				 0, 0, NULL));
 	for (cfd_events = 0; cfd_events < 10; cfd_events++)
-		ASSERT_EQ(0, raw_write(&r, 1));
+		ASSERT_EQ(0, prov_write(&r, 1));
 	props_init(&b, 0);
 	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(0, "libetw-file", &b.p));
 	/* Complete on return: header buffer and one data buffer. */

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "etw_selftest.h"
+#include "etw_raw.h"
 #include "windows.h"
 #include "evntprov.h"
 #include "evntrace.h"

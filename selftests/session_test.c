@@ -10,114 +10,55 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "etw_selftest.h"
+#include "etw_raw.h"
 
 static const struct etw_guid prov_guid = {
 	0x11223344, 0x5566, 0x7788, { 1, 2, 3, 4, 5, 6, 7, 8 } };
 
-static int start_session(int fd, const char *name, __u32 mode, __u32 *id)
-{
-	struct etw_session_args a;
-	int ret;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	snprintf(a.name, sizeof(a.name), "%s", name);
-	a.config.buffer_kb = 4;
-	a.config.mode = mode;
-	ret = etw_ioctl(fd, ETW_IOC_START, &a);
-	if (!ret && id)
-		*id = a.logger_id;
-	return ret;
-}
-
-static int session_op(int fd, unsigned long cmd, __u32 id,
-		      struct etw_session_args *out)
-{
-	struct etw_session_args a;
-	int ret;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.logger_id = id;
-	ret = etw_ioctl(fd, cmd, &a);
-	if (out)
-		*out = a;
-	return ret;
-}
-
 static int reg_provider(int fd, __u32 *reg_id, __u32 *index)
 {
-	struct etw_register_args r = { .size = sizeof(r), .guid = prov_guid };
-	int ret = etw_ioctl(fd, ETW_IOC_REGISTER, &r);
-
-	if (!ret) {
-		*reg_id = r.reg_id;
-		if (index)
-			*index = r.enable_index;
-	}
-	return ret;
+	return raw_register(fd, &prov_guid, 0, 0, reg_id, index);
 }
 
 static int enable(int fd, __u32 id, __u32 code, __u8 level, __u64 any)
 {
 	struct etw_enable_args e;
 
-	memset(&e, 0, sizeof(e));
-	e.size = sizeof(e);
-	e.logger_id = id;
+	raw_enable_init(&e, id, &prov_guid, level, any, 0);
 	e.control_code = code;
-	e.level = level;
-	e.guid = prov_guid;
-	e.match_any = any;
 	return etw_ioctl(fd, ETW_IOC_ENABLE, &e);
 }
 
+/* An event of @len bytes at @data, with an activity ID. */
 static int write_event(int fd, __u32 reg_id, __u16 event_id, __u8 level,
 		       __u64 keyword, const void *data, __u32 len)
 {
 	struct etw_data_descriptor d = { .ptr = (uintptr_t)data, .size = len };
 	struct etw_write_args w;
 
-	memset(&w, 0, sizeof(w));
-	w.size = sizeof(w);
-	w.reg_id = reg_id;
-	w.descriptor.id = event_id;
-	w.descriptor.level = level;
-	w.descriptor.keyword = keyword;
+	raw_write_init(&w, reg_id, event_id, level, keyword);
 	w.activity_id.data1 = 0xac;
 	w.data_count = len ? 1 : 0;
 	w.data_ptr = (uintptr_t)&d;
 	return etw_ioctl(fd, ETW_IOC_WRITE, &w);
 }
 
-static int consumer(int fd, __u32 id)
+/* What count_event() counts: prov_guid's events @id carrying @payload. */
+struct event_count {
+	__u16 id;
+	const char *payload;
+	int n;
+};
+
+static void count_event(const struct etw_event_header *h, void *ctx)
 {
-	struct etw_consume_args c = { .size = sizeof(c), .logger_id = id,
-				      .flags = O_NONBLOCK | O_CLOEXEC };
+	struct event_count *c = ctx;
+	size_t len = strlen(c->payload);
 
-	return ioctl(fd, ETW_IOC_CONSUME, &c);
-}
-
-/* Count the records of a buffer that are real events. */
-static int count_events(const unsigned char *buf, __u16 want_id,
-			const char *want_payload)
-{
-	const struct etw_buffer_header *bh = (const void *)buf;
-	__u32 off = ETW_BUFFER_HEADER_SIZE;
-	int n = 0;
-
-	while (off + sizeof(struct etw_event_header) <= bh->offset) {
-		const struct etw_event_header *h = (const void *)(buf + off);
-
-		if (h->provider_id.data1 == prov_guid.data1 &&
-		    h->descriptor.id == want_id &&
-		    h->size == sizeof(*h) + strlen(want_payload) &&
-		    !memcmp(h + 1, want_payload, strlen(want_payload)))
-			n++;
-		off += (h->size + 7) & ~7u;
-	}
-	return n;
+	if (raw_guid_eq(&h->provider_id, &prov_guid) &&
+	    h->descriptor.id == c->id && h->size == sizeof(*h) + len &&
+	    !memcmp(h + 1, c->payload, len))
+		c->n++;
 }
 
 FIXTURE(sess) {
@@ -129,28 +70,30 @@ FIXTURE_SETUP(sess)
 {
 	self->fd = etw_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, start_session(self->fd, "selftest-session",
-				   ETW_MODE_REAL_TIME, &self->id));
+	ASSERT_EQ(0, raw_start(self->fd, "selftest-session",
+			       ETW_MODE_REAL_TIME, 4, 0, &self->id));
 }
 
 FIXTURE_TEARDOWN(sess)
 {
-	session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
+	raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
 	close(self->fd);
 }
 
 TEST_F(sess, duplicate_name_is_eexist_case_insensitively)
 {
-	EXPECT_EQ(-EEXIST, start_session(self->fd, "SELFTEST-Session",
-					 ETW_MODE_REAL_TIME, NULL));
+	EXPECT_EQ(-EEXIST, raw_start(self->fd, "SELFTEST-Session",
+				     ETW_MODE_REAL_TIME, 4, 0, NULL));
 }
 
 TEST_F(sess, query_reports_adjusted_config)
 {
+	char name[ETW_MAX_NAME_LEN + 1];
 	struct etw_session_args a;
 
-	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_QUERY, self->id, &a));
-	EXPECT_STREQ("selftest-session", a.name);
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id, &a));
+	snprintf(name, sizeof(name), "selftest-session-%d", getpid());
+	EXPECT_STREQ(name, a.name);
 	EXPECT_EQ(4, a.config.buffer_kb);
 	EXPECT_LE(2, a.config.min_buffers);
 	EXPECT_EQ(1000, a.config.flush_timer_ms);
@@ -187,8 +130,7 @@ TEST(start_adjusts_buffer_counts)
 		__u32 s = (t->mode & ETW_MODE_NO_PER_PROCESSOR) ? 2 : per_cpu;
 		struct etw_session_args a, q;
 
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
+		raw_session_init(&a, 0);
 		snprintf(a.name, sizeof(a.name), "selftest-buffers-%u", i);
 		a.config.buffer_kb = 4;
 		a.config.mode = t->mode;
@@ -200,9 +142,11 @@ TEST(start_adjusts_buffer_counts)
 			TH_LOG("case %u", i);
 		}
 		/* Every buffer is allocated at start. */
-		ASSERT_EQ(0, session_op(fd, ETW_IOC_QUERY, a.logger_id, &q));
+		ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_QUERY, a.logger_id,
+					    &q));
 		EXPECT_EQ(a.config.max_buffers, q.stats.buffers);
-		EXPECT_EQ(0, session_op(fd, ETW_IOC_STOP, a.logger_id, NULL));
+		EXPECT_EQ(0, raw_session_op(fd, ETW_IOC_STOP, a.logger_id,
+					    NULL));
 	}
 	close(fd);
 }
@@ -232,33 +176,33 @@ TEST(update_raises_max_buffers)
 		struct etw_session_args a, q;
 		__u32 id, max;
 
-		ASSERT_EQ(0, start_session(fd, "selftest-update", t->mode, &id));
-		ASSERT_EQ(0, session_op(fd, ETW_IOC_QUERY, id, &q));
+		ASSERT_EQ(0, raw_start(fd, "selftest-update", t->mode, 4, 0,
+				       &id));
+		ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_QUERY, id, &q));
 		max = q.config.max_buffers;
 		/* A flight recorder's ring is its minimum, the others add 20. */
 		ASSERT_EQ(q.config.min_buffers +
 			  (t->mode & ETW_MODE_BUFFERING ? 0 : 20), max);
 
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		a.logger_id = id;
+		raw_session_init(&a, id);
 		a.config.max_buffers = t->add ? max + t->add : 0;
 		EXPECT_EQ(t->err, etw_ioctl(fd, ETW_IOC_UPDATE, &a)) {
 			TH_LOG("case %u", i);
 		}
-		ASSERT_EQ(0, session_op(fd, ETW_IOC_QUERY, id, &q));
+		ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_QUERY, id, &q));
 		EXPECT_EQ(max + t->want_add, q.config.max_buffers);
 		EXPECT_EQ(max + t->want_add, q.stats.buffers);
 		EXPECT_EQ(q.stats.buffers, q.stats.free_buffers);
-		EXPECT_EQ(0, session_op(fd, ETW_IOC_STOP, id, NULL));
+		EXPECT_EQ(0, raw_session_op(fd, ETW_IOC_STOP, id, NULL));
 	}
 	close(fd);
 }
 
 TEST_F(sess, stop_twice_is_enoent)
 {
-	EXPECT_EQ(0, session_op(self->fd, ETW_IOC_STOP, self->id, NULL));
-	EXPECT_EQ(-ENOENT, session_op(self->fd, ETW_IOC_STOP, self->id, NULL));
+	EXPECT_EQ(0, raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL));
+	EXPECT_EQ(-ENOENT, raw_session_op(self->fd, ETW_IOC_STOP, self->id,
+					  NULL));
 }
 
 TEST_F(sess, enable_state_is_mapped)
@@ -289,18 +233,19 @@ TEST_F(sess, writable_mapping_is_refused)
 TEST_F(sess, event_reaches_consumer)
 {
 	static unsigned char buf[4096];
+	struct event_count hello = { .id = 7, .payload = "hello" };
 	struct etw_session_args a;
 	__u32 reg;
-	int cfd, n = 0;
+	int cfd;
 	ssize_t r;
 
 	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
 	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_ENABLE, 4, 0));
-	cfd = consumer(self->fd, self->id);
+	cfd = raw_consumer(self->fd, self->id);
 	ASSERT_LE(0, cfd);
 	EXPECT_EQ(0, write_event(self->fd, reg, 7, 4, 0x1, "hello", 5));
 	EXPECT_EQ(0, write_event(self->fd, reg, 7, 5, 0x1, "hello", 5));
-	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_FLUSH, self->id, &a));
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_FLUSH, self->id, &a));
 	while ((r = read(cfd, buf, sizeof(buf))) > 0) {
 		const struct etw_buffer_header *bh = (const void *)buf;
 
@@ -309,10 +254,10 @@ TEST_F(sess, event_reaches_consumer)
 		EXPECT_EQ(bh->offset, bh->saved_offset);
 		EXPECT_EQ(self->id, bh->logger_id);
 		EXPECT_EQ(0xff, buf[bh->offset]);
-		n += count_events(buf, 7, "hello");
+		EXPECT_LE(0, raw_walk_buffer(buf, count_event, &hello));
 	}
-	EXPECT_EQ(1, n);	/* level 5 is above the session's 4 */
-	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_QUERY, self->id, &a));
+	EXPECT_EQ(1, hello.n);	/* level 5 is above the session's 4 */
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id, &a));
 	EXPECT_EQ(1, a.stats.events_written);
 	EXPECT_EQ(0, a.stats.events_lost);
 	close(cfd);
@@ -321,10 +266,10 @@ TEST_F(sess, event_reaches_consumer)
 TEST_F(sess, consumer_sees_eof_after_stop)
 {
 	static unsigned char buf[4096];
-	int cfd = consumer(self->fd, self->id);
+	int cfd = raw_consumer(self->fd, self->id);
 
 	ASSERT_LE(0, cfd);
-	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_STOP, self->id, NULL));
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL));
 	EXPECT_EQ(0, read(cfd, buf, sizeof(buf)));
 	close(cfd);
 }
@@ -332,7 +277,7 @@ TEST_F(sess, consumer_sees_eof_after_stop)
 TEST_F(sess, short_consumer_read_is_einval)
 {
 	char buf[64];
-	int cfd = consumer(self->fd, self->id);
+	int cfd = raw_consumer(self->fd, self->id);
 
 	ASSERT_LE(0, cfd);
 	EXPECT_EQ(-1, read(cfd, buf, sizeof(buf)));
@@ -349,15 +294,15 @@ TEST_F(sess, ninth_session_on_provider_is_enospc)
 	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_ENABLE, 0, 0));
 	for (i = 0; i < 7; i++) {
 		snprintf(name, sizeof(name), "selftest-extra-%d", i);
-		ASSERT_EQ(0, start_session(self->fd, name, ETW_MODE_REAL_TIME,
-					   &ids[i]));
+		ASSERT_EQ(0, raw_start(self->fd, name, ETW_MODE_REAL_TIME, 4, 0,
+				       &ids[i]));
 		ASSERT_EQ(0, enable(self->fd, ids[i], ETW_CONTROL_ENABLE, 0, 0));
 	}
-	ASSERT_EQ(0, start_session(self->fd, "selftest-ninth",
-				   ETW_MODE_REAL_TIME, &ids[7]));
+	ASSERT_EQ(0, raw_start(self->fd, "selftest-ninth",
+			       ETW_MODE_REAL_TIME, 4, 0, &ids[7]));
 	EXPECT_EQ(-ENOSPC, enable(self->fd, ids[7], ETW_CONTROL_ENABLE, 0, 0));
 	for (i = 0; i < 8; i++)
-		session_op(self->fd, ETW_IOC_STOP, ids[i], NULL);
+		raw_session_op(self->fd, ETW_IOC_STOP, ids[i], NULL);
 }
 
 TEST_F(sess, unprivileged_cannot_control_global_session)
@@ -373,14 +318,14 @@ TEST_F(sess, unprivileged_cannot_control_global_session)
 		fd = etw_open();
 		if (fd < 0)
 			_exit(3);
-		if (session_op(fd, ETW_IOC_QUERY, self->id, NULL) != -EPERM)
+		if (raw_session_op(fd, ETW_IOC_QUERY, self->id, NULL) != -EPERM)
 			_exit(4);
-		if (session_op(fd, ETW_IOC_STOP, self->id, NULL) != -EPERM)
+		if (raw_session_op(fd, ETW_IOC_STOP, self->id, NULL) != -EPERM)
 			_exit(5);
-		if (start_session(fd, "selftest-user", ETW_MODE_REAL_TIME,
-				  NULL) != -EPERM)
+		if (raw_start(fd, "selftest-user", ETW_MODE_REAL_TIME, 4, 0,
+			      NULL) != -EPERM)
 			_exit(6);
-		if (consumer(fd, self->id) != -1 || errno != EPERM)
+		if (raw_consumer(fd, self->id) != -EPERM)
 			_exit(7);
 		_exit(0);
 	}
@@ -393,9 +338,7 @@ TEST_F(sess, write_with_unknown_flag_is_einval)
 	__u32 reg;
 
 	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
-	memset(&w, 0, sizeof(w));
-	w.size = sizeof(w);
-	w.reg_id = reg;
+	raw_write_init(&w, reg, 0, 0, 0);
 	w.flags = 0x80000000;
 	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_WRITE, &w));
 }
@@ -411,9 +354,7 @@ TEST_F(sess, too_many_descriptors_is_einval)
 	__u32 reg;
 
 	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
-	memset(&w, 0, sizeof(w));
-	w.size = sizeof(w);
-	w.reg_id = reg;
+	raw_write_init(&w, reg, 0, 0, 0);
 	w.data_count = ETW_MAX_DATA_DESCRIPTORS + 1;
 	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_WRITE, &w));
 }
@@ -459,20 +400,23 @@ TEST_F(sess, unmapped_payload_is_efault)
 
 TEST_F(sess, consumer_stats_outlive_the_session)
 {
-	struct etw_consumer_stats_args st = { .size = sizeof(st) };
+	struct etw_consumer_stats_args st;
 	struct etw_session_args stop;
 	__u32 reg;
 	int cfd, i, lost = 0;
 
 	ASSERT_EQ(0, reg_provider(self->fd, &reg, NULL));
 	ASSERT_EQ(0, enable(self->fd, self->id, ETW_CONTROL_ENABLE, 0, 0));
-	cfd = consumer(self->fd, self->id);
+	cfd = raw_consumer(self->fd, self->id);
 	ASSERT_LE(0, cfd);
 	/* Nobody reads: the buffers fill and writes start to be lost. */
 	for (i = 0; i < 20000 && !lost; i++)
 		lost = write_event(self->fd, reg, 1, 0, 0, "x", 1) == -ENOBUFS;
 	EXPECT_TRUE(lost);
-	ASSERT_EQ(0, session_op(self->fd, ETW_IOC_STOP, self->id, &stop));
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_STOP, self->id, &stop));
+	RAW_POISON(&st);
+	st.size = sizeof(st);
+	st.flags = 0;
 	ASSERT_EQ(0, ioctl(cfd, ETW_IOC_CONSUMER_STATS, &st));
 	EXPECT_EQ(sizeof(st), st.size);
 	EXPECT_LT(0, st.stats.events_lost);
@@ -487,7 +431,7 @@ TEST_F(sess, provider_list_carries_traits_name)
 {
 	static const char traits[] = "\x11\x00Selftest.Named";	/* 17 bytes */
 	struct etw_traits_args t = { .size = sizeof(t) };
-	struct etw_list_providers_args l = { .size = sizeof(l) };
+	struct etw_list_providers_args l;
 	static struct etw_provider_info info[64];
 	__u32 reg, i, found = 0;
 
@@ -496,9 +440,14 @@ TEST_F(sess, provider_list_carries_traits_name)
 	t.traits_ptr = (uintptr_t)traits;
 	t.traits_len = 17;
 	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_SET_TRAITS, &t));
+	RAW_POISON(&l);
+	RAW_POISON(&info);
+	l.size = sizeof(l);
 	l.count = 64;
 	l.info_ptr = (uintptr_t)info;
 	l.info_size = sizeof(info[0]);
+	l.start = 0;
+	l.reserved = 0;
 	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_LIST_PROVIDERS, &l));
 	for (i = 0; i < l.count && i < 64; i++)
 		if (info[i].pid == (__u32)getpid() &&
@@ -516,15 +465,15 @@ TEST(sixty_fifth_global_session_is_enospc)
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 64; i++) {
 		snprintf(name, sizeof(name), "selftest-limit-%d", i);
-		ret = start_session(fd, name, 0, &ids[i]);
+		ret = raw_start(fd, name, 0, 4, 0, &ids[i]);
 		if (ret)
 			break;
 		started++;
 	}
 	EXPECT_EQ(64, started);
-	EXPECT_EQ(-ENOSPC, start_session(fd, "selftest-limit-65", 0, NULL));
+	EXPECT_EQ(-ENOSPC, raw_start(fd, "selftest-limit-65", 0, 4, 0, NULL));
 	for (i = 0; i < started; i++)
-		session_op(fd, ETW_IOC_STOP, ids[i], NULL);
+		raw_session_op(fd, ETW_IOC_STOP, ids[i], NULL);
 	close(fd);
 }
 
@@ -536,13 +485,13 @@ TEST(fifth_private_session_is_enospc)
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 4; i++) {
 		snprintf(name, sizeof(name), "private-%d", i);
-		ASSERT_EQ(0, start_session(fd, name, ETW_MODE_PRIVATE, NULL));
+		ASSERT_EQ(0, raw_start(fd, name, ETW_MODE_PRIVATE, 4, 0, NULL));
 	}
-	EXPECT_EQ(-ENOSPC, start_session(fd, "private-4", ETW_MODE_PRIVATE,
-					 NULL));
+	EXPECT_EQ(-ENOSPC, raw_start(fd, "private-4", ETW_MODE_PRIVATE, 4, 0,
+				     NULL));
 	close(fd);	/* stops them */
 	fd = etw_open();
-	EXPECT_EQ(0, start_session(fd, "private-0", ETW_MODE_PRIVATE, NULL));
+	EXPECT_EQ(0, raw_start(fd, "private-0", ETW_MODE_PRIVATE, 4, 0, NULL));
 	close(fd);
 }
 

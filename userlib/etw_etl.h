@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * etw_etl: the ETL file format, for etwctl's file logger and for
- * ProcessTrace over files.  Internal to libetw; not installed.
+ * ProcessTrace over files.  Not installed: it is libetw's, shared with
+ * etwctl, which links libetw.a and includes it through -Iuserlib.
  *
  * An ETL file is a sequence of equally sized buffers.  Buffer 0 (the header
  * buffer) starts with the WMI_LOG_TYPE_HEADER system event, which carries a

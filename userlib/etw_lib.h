@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libetw internals shared by its files: the process's /dev/etw handle and
- * the errno to Win32 error mapping.  Not installed.
+ * the errno to Win32 error mapping.  Not installed; etwctl, which links
+ * libetw.a, also uses it (through -Iuserlib).
  */
 #ifndef _ETW_LIB_H
 #define _ETW_LIB_H

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * etw_provider.c - the registration table behind REGHANDLE, the lock-free
- * enable check over the mapped enable area, and the write path.
+ * enable check over the mapped enable area, the write path, and the
+ * dispatch of notifications to enable callbacks (on the thread that
+ * etw_callback.c runs).
  *
  * See etw_provider.h for the handle encoding.  Registration and
  * unregistration take etw_prov_lock; validating a handle, checking the
@@ -16,7 +18,9 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "etw_callback.h"
 #include "etw_provider.h"
+#include "wmistr.h"
 
 /* How long EventRegister waits for the registration-time callback. */
 #define ETW_REGISTER_CALLBACK_WAIT_S	2
@@ -52,6 +56,7 @@ static pthread_cond_t etw_prov_cond = PTHREAD_COND_INITIALIZER;
 static struct etw_prov etw_provs[ETW_MAX_REGISTRATIONS];
 static uint64_t etw_prov_incarnation;		/* under etw_prov_lock */
 static uint64_t etw_prov_running;		/* handle in callback; ditto */
+static __thread REGHANDLE etw_prov_current;	/* whose callback runs here */
 static pthread_once_t etw_prov_atfork_once = PTHREAD_ONCE_INIT;
 
 /* What EtwRegistrationEnabled points at for a slot without registration. */
@@ -210,6 +215,7 @@ static void etw_prov_child_fork(void)
 	}
 	/* The callback thread and any waiters exist only in the parent. */
 	etw_prov_running = 0;
+	etw_prov_current = 0;
 	etw_callback_after_fork();
 	pthread_cond_init(&etw_prov_cond, NULL);
 	pthread_mutex_unlock(&etw_prov_lock);
@@ -251,6 +257,120 @@ static void etw_prov_wait_first_locked(struct etw_prov *p, uint64_t handle)
 			break;
 }
 
+/**
+ * etw_prov_callback_begin() - claim the callback of a notification
+ * @cookie: the notification's cookie (the handle)
+ * @cb: out: what to call
+ *
+ * Context: the notification thread.
+ * Return: true when the registration is live and has a callback, which is
+ * then marked running until etw_prov_callback_done().
+ */
+static bool etw_prov_callback_begin(uint64_t cookie,
+				    struct etw_prov_callback *cb)
+{
+	struct etw_prov *p = etw_prov_slot(cookie);
+	bool ok;
+
+	if (!p)
+		return false;
+	pthread_mutex_lock(&etw_prov_lock);
+	/* The kernel queues a notification before EventRegister returns. */
+	while (p->cookie == cookie && !p->live)
+		pthread_cond_wait(&etw_prov_cond, &etw_prov_lock);
+	ok = p->cookie == cookie && (p->cb.enable || p->cb.request);
+	if (ok) {
+		*cb = p->cb;
+		etw_prov_running = cookie;
+	}
+	pthread_mutex_unlock(&etw_prov_lock);
+	return ok;
+}
+
+/**
+ * etw_prov_callback_done() - the claimed callback returned
+ * @cookie: as passed to etw_prov_callback_begin()
+ *
+ * Context: the notification thread.
+ */
+static void etw_prov_callback_done(uint64_t cookie)
+{
+	struct etw_prov *p = etw_prov_slot(cookie);
+
+	pthread_mutex_lock(&etw_prov_lock);
+	etw_prov_running = 0;
+	if (p->cookie == cookie)
+		p->called = true;
+	pthread_cond_broadcast(&etw_prov_cond);
+	pthread_mutex_unlock(&etw_prov_lock);
+}
+
+static void etw_prov_call_manifest(const struct etw_prov_callback *cb,
+				   const struct etw_notification *n)
+{
+	EVENT_FILTER_DESCRIPTOR filter = {
+		/* The filter data ends the notification. */
+		.Ptr = (uintptr_t)n + n->size - n->filter_size,
+		.Size = n->filter_size,
+		.Type = EVENT_FILTER_TYPE_SCHEMATIZED,
+	};
+
+	cb->enable((LPCGUID)&n->source_id, n->control_code, n->level,
+		   n->match_any, n->match_all,
+		   n->filter_size ? &filter : NULL, cb->context);
+}
+
+static WMIDPREQUESTCODE etw_classic_code(uint32_t control)
+{
+	switch (control) {
+	case ETW_CONTROL_ENABLE:
+		return WMI_ENABLE_EVENTS;
+	case ETW_CONTROL_DISABLE:
+		return WMI_DISABLE_EVENTS;
+	default:
+		return WMI_CAPTURE_STATE;
+	}
+}
+
+/*
+ * A classic provider gets a WNODE_HEADER whose HistoricalContext is the
+ * logger handle for GetTraceLoggerHandle() and TraceEvent().
+ */
+static void etw_prov_call_classic(const struct etw_prov_callback *cb,
+				  const struct etw_notification *n)
+{
+	WNODE_HEADER wnode = {
+		.BufferSize = sizeof(wnode),
+		.HistoricalContext = n->cookie | ETW_PROV_LOGGER_BIT,
+		.Guid = cb->guid,
+		.Flags = WNODE_FLAG_TRACED_GUID,
+	};
+	ULONG size = sizeof(wnode);
+
+	cb->request(etw_classic_code(n->control_code), cb->context, &size,
+		    &wnode);
+}
+
+/*
+ * etw_callback.c's dispatch function: run the callback of the
+ * registration a notification's cookie names.  The thread acknowledges
+ * the notification when this returns.
+ */
+static void etw_prov_notify(const struct etw_notification *n)
+{
+	struct etw_prov_callback cb;
+
+	if (!etw_prov_callback_begin(n->cookie, &cb))
+		return;
+	etw_prov_current = n->cookie;
+	if (cb.classic)
+		etw_prov_call_classic(&cb, n);
+	else
+		etw_prov_call_manifest(&cb, n);
+	etw_prov_current = 0;
+	etw_prov_callback_done(n->cookie);
+}
+
 static ULONG etw_prov_reserve(const struct etw_prov_callback *cb, int fd,
 			      struct etw_prov **slot, uint64_t *handle)
 {
@@ -258,7 +378,7 @@ static ULONG etw_prov_reserve(const struct etw_prov_callback *cb, int fd,
 	int err;
 
 	pthread_mutex_lock(&etw_prov_lock);
-	err = etw_callback_ensure(fd, etw_dev_generation());
+	err = etw_callback_ensure(fd, etw_dev_generation(), etw_prov_notify);
 	p = err ? NULL : etw_prov_alloc_locked();
 	if (p) {
 		etw_prov_retire(p);
@@ -332,7 +452,7 @@ ULONG etw_prov_register(uint32_t flags, const struct etw_prov_callback *cb,
  */
 static void etw_prov_wait_callback_locked(REGHANDLE handle)
 {
-	if (etw_callback_current() == handle)
+	if (etw_prov_current == handle)
 		return;
 	while (etw_prov_running == handle)
 		pthread_cond_wait(&etw_prov_cond, &etw_prov_lock);
@@ -373,53 +493,6 @@ ULONG etw_prov_unregister(REGHANDLE handle)
 	etw_prov_wait_callback_locked(handle);
 	pthread_mutex_unlock(&etw_prov_lock);
 	return etw_win32_from_errno(ret);
-}
-
-/**
- * etw_prov_callback_begin() - claim the callback of a notification
- * @cookie: the notification's cookie (the handle)
- * @cb: out: what to call
- *
- * Context: the notification thread.
- * Return: true when the registration is live and has a callback, which is
- * then marked running until etw_prov_callback_done().
- */
-bool etw_prov_callback_begin(uint64_t cookie, struct etw_prov_callback *cb)
-{
-	struct etw_prov *p = etw_prov_slot(cookie);
-	bool ok;
-
-	if (!p)
-		return false;
-	pthread_mutex_lock(&etw_prov_lock);
-	/* The kernel queues a notification before EventRegister returns. */
-	while (p->cookie == cookie && !p->live)
-		pthread_cond_wait(&etw_prov_cond, &etw_prov_lock);
-	ok = p->cookie == cookie && (p->cb.enable || p->cb.request);
-	if (ok) {
-		*cb = p->cb;
-		etw_prov_running = cookie;
-	}
-	pthread_mutex_unlock(&etw_prov_lock);
-	return ok;
-}
-
-/**
- * etw_prov_callback_done() - the claimed callback returned
- * @cookie: as passed to etw_prov_callback_begin()
- *
- * Context: the notification thread.
- */
-void etw_prov_callback_done(uint64_t cookie)
-{
-	struct etw_prov *p = etw_prov_slot(cookie);
-
-	pthread_mutex_lock(&etw_prov_lock);
-	etw_prov_running = 0;
-	if (p->cookie == cookie)
-		p->called = true;
-	pthread_cond_broadcast(&etw_prov_cond);
-	pthread_mutex_unlock(&etw_prov_lock);
 }
 
 /**

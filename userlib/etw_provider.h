@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libetw internals of the provider API: the registration table behind
- * REGHANDLE, the enable-state check, the write path, and the interface of
- * the enable-callback thread.  Not installed.
+ * REGHANDLE, the enable-state check and the write path.  Registrations
+ * start the notification thread (etw_callback.h) with etw_provider.c's
+ * dispatch function, which runs their callbacks.  Not installed.
  *
  * A REGHANDLE is (incarnation << 16) | (slot + 1).  The slot indexes a
  * fixed table of ETW_MAX_REGISTRATIONS entries that is never freed, so a
@@ -28,7 +29,7 @@
 #define ETW_PROV_SLOT_MASK	0xffffULL
 #define ETW_PROV_LOGGER_BIT	(1ULL << 63)
 
-/* What the notification thread calls for one registration. */
+/* The enable callback of one registration, run on the notification thread. */
 struct etw_prov_callback {
 	bool classic;
 	PENABLECALLBACK enable;		/* manifest and TraceLogging */
@@ -87,37 +88,5 @@ ULONG etw_prov_write(const struct etw_prov_ref *ref,
  */
 extern __thread GUID etw_thread_activity
 	__attribute__((tls_model("initial-exec")));
-
-/* --- the notification thread (etw_callback.c) ----------------------------- */
-
-/*
- * Start the thread that reads @fd's notifications unless it runs for the
- * current device generation.  Called with the registration lock held.
- * Returns 0 or a positive errno.
- */
-int etw_callback_ensure(int fd, uint64_t gen);
-
-/*
- * In a fork() child: the thread is gone; if the fork happened in a
- * callback, the child's thread is no longer the callback thread.
- */
-void etw_callback_after_fork(void);
-
-/* True on the notification thread (callbacks run there). */
-bool etw_callback_on_thread(void);
-
-/* The handle whose callback the calling thread is running, or 0. */
-REGHANDLE etw_callback_current(void);
-
-/*
- * Called by the thread for each notification: find the registration of
- * @cookie, waiting while it is being registered, and mark its callback
- * running.  Returns false when it is gone or has no callback; then
- * etw_prov_callback_done() must not be called.
- */
-bool etw_prov_callback_begin(uint64_t cookie, struct etw_prov_callback *cb);
-
-/* The callback of @cookie returned: wake EventUnregister/EventRegister. */
-void etw_prov_callback_done(uint64_t cookie);
 
 #endif /* _ETW_PROVIDER_H */

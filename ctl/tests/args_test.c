@@ -128,6 +128,7 @@ TEST(bad_arguments)
 	struct ctl_run r;
 	size_t i;
 
+	REQUIRE_TESTDATA();
 	for (i = 0; i < sizeof(usage_cases) / sizeof(usage_cases[0]); i++) {
 		r = run_case(&usage_cases[i]);
 		case_text(&usage_cases[i], what, sizeof(what));

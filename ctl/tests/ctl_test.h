@@ -14,8 +14,9 @@
 #include <unistd.h>
 
 #include "etwctl.h"
+#include "testdata.h"
 
-#define ETL_DIR		SHARED_DIR "/testdata/etl"
+#define ETL_DIR		TESTDATA "/etl"
 #define PRIMITIVE	ETL_DIR "/primitive-types.etl"
 #define CLR		ETL_DIR "/clr-gc-events.etl"
 

@@ -87,6 +87,7 @@ TEST(primitive_fields)
 	char name[64];
 	int n = 0, i;
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(PRIMITIVE, &r));
 	ASSERT_EQ(0, etw_etl_reader_buffer(r, 1, buf));
 	ASSERT_EQ(0, etw_etl_records_init(&it, buf, sizeof(buf), NULL));

@@ -194,6 +194,7 @@ static int dump_lines(char **argv)
 
 TEST(dump_counts)
 {
+	REQUIRE_TESTDATA();
 	EXPECT_EQ(5, dump_lines(CTL_ARGV("dump", PRIMITIVE)));
 	EXPECT_EQ(69, dump_lines(CTL_ARGV("dump", CLR)));
 	EXPECT_EQ(74, dump_lines(CTL_ARGV("dump", CLR, PRIMITIVE)));
@@ -201,9 +202,10 @@ TEST(dump_counts)
 
 TEST(dump_first_primitive_row)
 {
-	struct ctl_run r = ctl_run(etwctl_cmd_dump,
-				   CTL_ARGV("dump", PRIMITIVE));
+	struct ctl_run r;
 
+	REQUIRE_TESTDATA();
+	r = ctl_run(etwctl_cmd_dump, CTL_ARGV("dump", PRIMITIVE));
 	ASSERT_EQ(0, r.status);
 	EXPECT_EQ(0, strncmp(r.out, "2021-09-09T14:59:35.8001567Z   2   33984"
 			     "   21768 solar_system PrimitiveTypesTest id=0 v=0 "
@@ -217,9 +219,10 @@ TEST(dump_first_primitive_row)
 /* CLR events have no TraceLogging schema: their payload is hex. */
 TEST(dump_hex_payload)
 {
-	struct ctl_run r = ctl_run(etwctl_cmd_dump,
-				   CTL_ARGV("dump", "--id", "187", CLR));
+	struct ctl_run r;
 
+	REQUIRE_TESTDATA();
+	r = ctl_run(etwctl_cmd_dump, CTL_ARGV("dump", "--id", "187", CLR));
 	ASSERT_EQ(0, r.status);
 	ASSERT_EQ(1, ctl_lines(r.out));
 	EXPECT_NE(NULL, strstr(r.out, " id=187 v=0 lvl=4 op=1 task=19 kw=0x0 "
@@ -262,6 +265,7 @@ TEST(dump_filters)
 	size_t i;
 	int n;
 
+	REQUIRE_TESTDATA();
 	for (i = 0; i < sizeof(filter_cases) / sizeof(filter_cases[0]); i++) {
 		n = dump_lines(CTL_ARGV("dump", (char *)filter_cases[i].opt,
 					(char *)filter_cases[i].val,
@@ -274,10 +278,12 @@ TEST(dump_filters)
 
 TEST(dump_csv)
 {
-	struct ctl_run r = ctl_run(etwctl_cmd_dump,
-				   CTL_ARGV("dump", "--format", "csv", CLR,
-					    PRIMITIVE));
+	struct ctl_run r;
 
+	REQUIRE_TESTDATA();
+	r = ctl_run(etwctl_cmd_dump,
+		    CTL_ARGV("dump", "--format", "csv", CLR,
+			     PRIMITIVE));
 	ASSERT_EQ(0, r.status);
 	EXPECT_EQ(0, strncmp(r.out, "time,cpu,pid,tid,provider,", 26));
 	/* The header line and one record per event, 16 fields each. */
@@ -287,10 +293,12 @@ TEST(dump_csv)
 
 TEST(dump_json)
 {
-	struct ctl_run r = ctl_run(etwctl_cmd_dump,
-				   CTL_ARGV("dump", "-f", "json", CLR,
-					    PRIMITIVE));
+	struct ctl_run r;
 
+	REQUIRE_TESTDATA();
+	r = ctl_run(etwctl_cmd_dump,
+		    CTL_ARGV("dump", "-f", "json", CLR,
+			     PRIMITIVE));
 	ASSERT_EQ(0, r.status);
 	EXPECT_TRUE(json_valid(r.out));
 	EXPECT_EQ(74, json_objects(r.out));
@@ -302,10 +310,12 @@ TEST(dump_json)
 
 TEST(dump_json_empty)
 {
-	struct ctl_run r = ctl_run(etwctl_cmd_dump,
-				   CTL_ARGV("dump", "-f", "json", "--id", "999",
-					    CLR));
+	struct ctl_run r;
 
+	REQUIRE_TESTDATA();
+	r = ctl_run(etwctl_cmd_dump,
+		    CTL_ARGV("dump", "-f", "json", "--id", "999",
+			     CLR));
 	ASSERT_EQ(0, r.status);
 	EXPECT_TRUE(json_valid(r.out));
 	EXPECT_EQ(0, json_objects(r.out));
@@ -325,8 +335,10 @@ TEST(json_checker_rejects)
 
 TEST(stats_clr)
 {
-	struct ctl_run r = ctl_run(etwctl_cmd_stats, CTL_ARGV("stats", CLR));
+	struct ctl_run r;
 
+	REQUIRE_TESTDATA();
+	r = ctl_run(etwctl_cmd_stats, CTL_ARGV("stats", CLR));
 	ASSERT_EQ(0, r.status);
 	EXPECT_EQ(0, strncmp(r.out, "events: 69 in 5 buffers\nproviders:\n"
 			     "  e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 69\n", 76));
@@ -341,9 +353,10 @@ TEST(stats_clr)
 
 TEST(stats_primitive)
 {
-	struct ctl_run r = ctl_run(etwctl_cmd_stats,
-				   CTL_ARGV("stats", PRIMITIVE));
+	struct ctl_run r;
 
+	REQUIRE_TESTDATA();
+	r = ctl_run(etwctl_cmd_stats, CTL_ARGV("stats", PRIMITIVE));
 	ASSERT_EQ(0, r.status);
 	EXPECT_NE(NULL, strstr(r.out, "events: 5 in 2 buffers\n"));
 	EXPECT_NE(NULL, strstr(r.out,
@@ -359,6 +372,7 @@ TEST(merge_two_files)
 	char dir[] = "/tmp/etwctl_merge.XXXXXX", out[64];
 	struct ctl_run a, b, m;
 
+	REQUIRE_TESTDATA();
 	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(out, sizeof(out), "%s/merged.etl", dir);
 	m = ctl_run(etwctl_cmd_merge, CTL_ARGV("merge", out, CLR, PRIMITIVE));
@@ -386,6 +400,7 @@ TEST(merge_refuses_input_as_output)
 	char dir[] = "/tmp/etwctl_merge.XXXXXX", out[64];
 	struct ctl_run m;
 
+	REQUIRE_TESTDATA();
 	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(out, sizeof(out), "%s/merged.etl", dir);
 	m = ctl_run(etwctl_cmd_merge, CTL_ARGV("merge", out, PRIMITIVE));

@@ -85,6 +85,12 @@ def test_ksft_crash_without_totals_fails():
     assert s.failures == ['kselftest dev_test: no totals (crashed? exit 139)'], vars(s)
 
 
+def test_ksft_program_skipped_as_a_whole_is_one_skip():
+    text = 'TAP version 13\n1..0 # SKIP /dev/etw is missing: etw.ko is not loaded\n'
+    s, = testsum.parse_ksft('kselftest', 'dev_test', text, 4)
+    assert (s.passed, s.failed, s.skipped) == (0, 0, 1), vars(s)
+
+
 def test_ksft_nonzero_exit_with_clean_tap_fails():
     s, = testsum.parse_ksft('kselftest', 'dev_test', sample('ksft-pass.txt'), 1)
     assert s.failures == ['kselftest dev_test: exit status 1'], vars(s)

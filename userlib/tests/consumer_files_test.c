@@ -10,9 +10,10 @@
 
 #include "evntcons.h"
 #include "kselftest_harness.h"
+#include "testdata.h"
 
-#define PRIMITIVE	SHARED_DIR "/testdata/etl/primitive-types.etl"
-#define CLR		SHARED_DIR "/testdata/etl/clr-gc-events.etl"
+#define PRIMITIVE	TESTDATA "/etl/primitive-types.etl"
+#define CLR		TESTDATA "/etl/clr-gc-events.etl"
 
 static const GUID clr_guid = { 0xe13c0d23, 0xccbc, 0x4e12,
 	{ 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 } };
@@ -108,6 +109,7 @@ TEST(clr_counts_and_header_first)
 	EVENT_TRACE_LOGFILEA lf;
 	PROCESSTRACE_HANDLE h;
 
+	REQUIRE_TESTDATA();
 	reset();
 	h = open_file(CLR, 0, &lf);
 	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
@@ -135,6 +137,7 @@ TEST(clr_first_event_record)
 	PROCESSTRACE_HANDLE h;
 	EVENT_RECORD *r = &seen.first_clr;
 
+	REQUIRE_TESTDATA();
 	reset();
 	h = open_file(CLR, 0, &lf);
 	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
@@ -158,6 +161,7 @@ TEST(raw_timestamps)
 	EVENT_TRACE_LOGFILEA lf;
 	PROCESSTRACE_HANDLE h;
 
+	REQUIRE_TESTDATA();
 	reset();
 	h = open_file(CLR, PROCESS_TRACE_MODE_RAW_TIMESTAMP, &lf);
 	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
@@ -171,6 +175,7 @@ TEST(primitive_extended_data)
 	EVENT_TRACE_LOGFILEA lf;
 	PROCESSTRACE_HANDLE h;
 
+	REQUIRE_TESTDATA();
 	reset();
 	h = open_file(PRIMITIVE, 0, &lf);
 	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&h, 1, NULL, NULL));
@@ -201,6 +206,7 @@ TEST(two_files_merged)
 	EVENT_TRACE_LOGFILEA lf[2];
 	PROCESSTRACE_HANDLE h[2];
 
+	REQUIRE_TESTDATA();
 	reset();
 	h[0] = open_file(CLR, 0, &lf[0]);
 	h[1] = open_file(PRIMITIVE, 0, &lf[1]);
@@ -218,6 +224,7 @@ TEST(classic_callback)
 	EVENT_TRACE_LOGFILEA lf;
 	PROCESSTRACE_HANDLE h;
 
+	REQUIRE_TESTDATA();
 	reset();
 	memset(&lf, 0, sizeof(lf));
 	lf.LogFileName = (LPSTR)CLR;
@@ -234,6 +241,7 @@ TEST(classic_callback)
 
 TEST(time_window)
 {
+	REQUIRE_TESTDATA();
 	FILETIME start = { .dwLowDateTime = (DWORD)133232284048793291ull,
 			   .dwHighDateTime = 133232284048793291ull >> 32 };
 	EVENT_TRACE_LOGFILEA lf;
@@ -254,6 +262,7 @@ TEST(time_window)
 
 TEST(end_before_start)
 {
+	REQUIRE_TESTDATA();
 	FILETIME start = { .dwLowDateTime = 10 }, end = { .dwLowDateTime = 9 };
 	EVENT_TRACE_LOGFILEA lf;
 	PROCESSTRACE_HANDLE h;
@@ -270,6 +279,7 @@ TEST(buffer_callback_false_cancels)
 	EVENT_TRACE_LOGFILEA lf;
 	PROCESSTRACE_HANDLE h;
 
+	REQUIRE_TESTDATA();
 	reset();
 	seen.stop_after_buffers = 1;
 	h = open_file(CLR, 0, &lf);
@@ -283,6 +293,7 @@ TEST(close_from_callback)
 {
 	EVENT_TRACE_LOGFILEA lf;
 
+	REQUIRE_TESTDATA();
 	reset();
 	seen.close_at = 10;
 	seen.handle = open_file(CLR, 0, &lf);
@@ -306,6 +317,7 @@ TEST(process_trace_arguments)
 	PROCESSTRACE_HANDLE h[65] = { 0 };
 	EVENT_TRACE_LOGFILEA lf;
 
+	REQUIRE_TESTDATA();
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, ProcessTrace(NULL, 1, NULL, NULL));
 	EXPECT_EQ(ERROR_BAD_LENGTH, ProcessTrace(h, 0, NULL, NULL));
 	EXPECT_EQ(ERROR_BAD_LENGTH, ProcessTrace(h, 65, NULL, NULL));
@@ -359,6 +371,7 @@ TEST(open_wide_name)
 	PROCESSTRACE_HANDLE h;
 	size_t i;
 
+	REQUIRE_TESTDATA();
 	for (i = 0; i < sizeof(CLR); i++)
 		path[i] = (unsigned char)CLR[i];
 	reset();

@@ -6,9 +6,10 @@
  */
 #include "etl_test.h"
 #include "kselftest_harness.h"
+#include "testdata.h"
 
-#define PRIMITIVE	SHARED_DIR "/testdata/etl/primitive-types.etl"
-#define CLR		SHARED_DIR "/testdata/etl/clr-gc-events.etl"
+#define PRIMITIVE	TESTDATA "/etl/primitive-types.etl"
+#define CLR		TESTDATA "/etl/clr-gc-events.etl"
 
 /* d3dd3dd4-aac2-4e2a-8dd4-a8fb61b77615: the TraceLogging provider. */
 static const struct etw_guid solar_guid = {
@@ -39,6 +40,7 @@ TEST(primitive_header)
 	const struct etw_etl_system_header *sh;
 	struct etw_etl_reader *r;
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(PRIMITIVE, &r));
 	h = etw_etl_reader_header(r);
 	sh = etw_etl_reader_header_event(r);
@@ -81,6 +83,7 @@ TEST(primitive_buffers)
 	struct etw_etl_reader *r;
 	struct etw_buffer_header bh;
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(PRIMITIVE, &r));
 	ASSERT_EQ(0, etw_etl_reader_buffer_header(r, 0, &bh));
 	EXPECT_EQ(552u, bh.offset);
@@ -106,6 +109,7 @@ TEST(primitive_header_records)
 	struct etw_etl_event ev;
 	uint8_t buf[8192];
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(PRIMITIVE, &r));
 	ASSERT_EQ(0, etw_etl_reader_buffer(r, 0, buf));
 	ASSERT_EQ(0, etw_etl_records_init(&it, buf, sizeof(buf),
@@ -144,6 +148,7 @@ TEST(primitive_events)
 	uint8_t buf[8192];
 	int n = 0;
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(PRIMITIVE, &r));
 	ASSERT_EQ(0, etw_etl_reader_buffer(r, 1, buf));
 	ASSERT_EQ(0, etw_etl_records_init(&it, buf, sizeof(buf),
@@ -192,6 +197,7 @@ TEST(primitive_first_last)
 	struct etw_etl_event ev;
 	int n = 0, ret;
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(PRIMITIVE, &r));
 	ASSERT_EQ(0, etw_etl_merge_open(&r, 1, &m));
 	while ((ret = etw_etl_merge_next(m, &ev, NULL)) == 1) {
@@ -219,6 +225,7 @@ TEST(clr_header)
 	const struct etw_etl_system_header *sh;
 	struct etw_etl_reader *r;
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(CLR, &r));
 	h = etw_etl_reader_header(r);
 	sh = etw_etl_reader_header_event(r);
@@ -259,6 +266,7 @@ TEST(clr_buffers)
 	struct etw_buffer_header bh;
 	int i;
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(CLR, &r));
 	for (i = 0; i < 5; i++) {
 		ASSERT_EQ(0, etw_etl_reader_buffer_header(r, i, &bh));
@@ -293,6 +301,7 @@ TEST(clr_events_merged)
 	int64_t prev = 0;
 	size_t i;
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(CLR, &r));
 	ASSERT_EQ(0, etw_etl_merge_open(&r, 1, &m));
 	while ((ret = etw_etl_merge_next(m, &ev, NULL)) == 1) {
@@ -367,6 +376,7 @@ TEST(two_windows_files)
 	unsigned int file;
 	int64_t prev = 0;
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(CLR, &r[0]));
 	ASSERT_EQ(0, etw_etl_reader_open(PRIMITIVE, &r[1]));
 	ASSERT_EQ(0, etw_etl_merge_open(r, 2, &m));

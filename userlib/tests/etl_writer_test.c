@@ -8,6 +8,7 @@
 
 #include "etl_test.h"
 #include "kselftest_harness.h"
+#include "testdata.h"
 
 /* 16 KiB files of 4 KiB buffers: the header buffer and 3 data buffers. */
 #define SMALL_KB	16
@@ -385,6 +386,7 @@ TEST_F(etl, append_rejects)
 {
 	struct etw_etl_writer *w;
 
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_writer_open(self->path, ETW_ETL_MODE_SEQUENTIAL,
 					 &self->p, &w));
 	ASSERT_EQ(0, etw_etl_writer_close(w, &(struct etw_etl_writer_stats){}));
@@ -398,8 +400,8 @@ TEST_F(etl, append_rejects)
 					      &self->p, &w));
 	/* Windows' file: a 10 MHz QPC clock, not ours. */
 	self->p.buffer_size = 0;
-	EXPECT_EQ(-EBADMSG, etw_etl_writer_open(SHARED_DIR
-		"/testdata/etl/primitive-types.etl", ETW_ETL_MODE_APPEND,
+	EXPECT_EQ(-EBADMSG, etw_etl_writer_open(TESTDATA
+		"/etl/primitive-types.etl", ETW_ETL_MODE_APPEND,
 		&self->p, &w));
 }
 

@@ -11,8 +11,9 @@
 
 #include "etw_sha1.h"
 #include "kselftest_harness.h"
+#include "testdata.h"
 
-#define VECTORS SHARED_DIR "/testdata/vectors/provider-guid-from-name.tsv"
+#define VECTORS TESTDATA "/vectors/provider-guid-from-name.tsv"
 
 static void guid_str(const GUID *g, char out[37])
 {
@@ -41,6 +42,7 @@ TEST(shared_vectors)
 	int n = 0;
 	FILE *f;
 
+	REQUIRE_TESTDATA();
 	f = fopen(VECTORS, "r");
 	ASSERT_NE(NULL, f) TH_LOG("cannot open %s", VECTORS);
 	while (fgets(line, sizeof(line), f)) {

@@ -4,8 +4,8 @@
  * against libetw's headers, warning-free, as C99, C11 and C++, and the
  * headers stand alone in every language mode we support.
  *
- * The compilers run from the project root, which is found from SHARED_DIR
- * (the Makefile defines it as "<root>/../shared").
+ * The compilers run from the project root, SRC_DIR (the Makefile's
+ * directory).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,26 +18,12 @@
 #define INCLUDES "-Iuserlib/include -Iuapi"
 #define WINPROG "userlib/tests/data/winprog.c"
 
-static const char *project_root(void)
-{
-	static char root[4096];
-	static const char suffix[] = "/../shared";
-	size_t n;
-
-	snprintf(root, sizeof(root), "%s", SHARED_DIR);
-	n = strlen(root);
-	if (n > sizeof(suffix) - 1 &&
-	    !strcmp(root + n - (sizeof(suffix) - 1), suffix))
-		root[n - (sizeof(suffix) - 1)] = 0;
-	return root;
-}
-
 /* Runs @cmd in the project root; returns its exit status. */
 static int run(const char *cmd)
 {
 	char buf[8192];
 
-	snprintf(buf, sizeof(buf), "cd '%s' && %s 1>&2", project_root(), cmd);
+	snprintf(buf, sizeof(buf), "cd '%s' && %s 1>&2", SRC_DIR, cmd);
 	return system(buf);
 }
 
