@@ -67,7 +67,6 @@
 #include "etw_filter.h"
 
 struct etw_session;
-struct etw_kprovider;
 struct etw_notify_node;
 
 extern const struct file_operations etw_fops;
@@ -182,7 +181,9 @@ struct etw_route {
  * @state: in-kernel providers' combined state (user ones use the file's
  *	enable area)
  * @nqueued: notifications queued for it; protected by its file's nlock
- * @kprov: the in-kernel provider wrapping this registration, or NULL
+ * @notify: in-kernel providers: told about enable changes (etw_mutex
+ *	held); NULL when the provider wants no callback.  User registrations
+ *	are notified through their file's queue instead
  * @rcu: freed after a grace period
  */
 struct etw_reg {
@@ -202,7 +203,8 @@ struct etw_reg {
 	struct etw_route __rcu *route;
 	struct etw_enable_state state;
 	unsigned int nqueued;
-	struct etw_kprovider *kprov;
+	void (*notify)(struct etw_reg *reg, u32 control,
+		       const struct etw_combined *c);
 	struct rcu_head rcu;
 };
 
@@ -311,8 +313,6 @@ int etw_enable(struct etw_session *s, struct etw_enable_args *a,
 	       struct etw_enable *e, struct etw_waits *w);
 void etw_provider_session_gone(struct etw_session *s);
 int etw_provider_regroup(struct etw_session *s);
-void etw_kprovider_notify(struct etw_reg *reg, u32 control,
-			  const struct etw_combined *c);
 int etw_list_providers(struct etw_provider_info *info, u32 start,
 		       u32 *count, bool all);
 int etw_traits_parse(const u8 *blob, u32 len, struct etw_guid *group);
@@ -525,8 +525,6 @@ int etw_exec_init(void);
 void etw_exec_exit(void);
 void etw_exec_file_opened(void);
 void etw_exec_file_closed(void);
-bool etw_session_disallows(const struct etw_session *s,
-			   const struct etw_guid *guid);
 
 /* buffers (etw_buffer.c) */
 int etw_buffers_alloc(struct etw_session *s);

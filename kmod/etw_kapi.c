@@ -59,21 +59,12 @@ static void etw_kprovider_work(struct work_struct *work)
 		       c.match_all);
 }
 
-/**
- * etw_kprovider_notify() - tell an in-kernel provider about a change
- * @reg: its registration
- * @control: ETW_CONTROL_*
- * @c: the combined state
- *
- * Context: process context; etw_mutex held.
- */
-void etw_kprovider_notify(struct etw_reg *reg, u32 control,
-			  const struct etw_combined *c)
+/* etw_reg.notify: hand the change to the worker (etw_mutex held). */
+static void etw_kprovider_notify(struct etw_reg *reg, u32 control,
+				 const struct etw_combined *c)
 {
-	struct etw_kprovider *kp = reg->kprov;
+	struct etw_kprovider *kp = container_of(reg, struct etw_kprovider, reg);
 
-	if (!kp || !kp->cb)
-		return;
 	spin_lock(&kp->lock);
 	if (control == ETW_CONTROL_CAPTURE_STATE)
 		kp->capture = true;
@@ -109,7 +100,8 @@ struct etw_kprovider *etw_kprovider_register(const struct etw_guid *guid,
 	spin_lock_init(&kp->lock);
 	INIT_WORK(&kp->work, etw_kprovider_work);
 	kp->reg.guid = *guid;
-	kp->reg.kprov = kp;
+	if (cb)
+		kp->reg.notify = etw_kprovider_notify;
 	ret = etw_register_kernel(&kp->reg);
 	if (ret) {
 		kfree(kp);

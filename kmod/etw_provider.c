@@ -180,6 +180,19 @@ static bool etw_gentry_is_classic(const struct etw_gentry *g)
 	return false;
 }
 
+/* Is @guid on @s's disallow list: @s's group enables skip it. */
+static bool etw_disallowed(const struct etw_session *s,
+			   const struct etw_guid *guid)
+{
+	u32 i;
+
+	lockdep_assert_held(&etw_mutex);
+	for (i = 0; i < s->ndisallow; i++)
+		if (!memcmp(&s->disallow[i], guid, sizeof(*guid)))
+			return true;
+	return false;
+}
+
 /* Would @e reach @reg while its session runs. */
 static bool etw_enable_would_reach(const struct etw_enable *e,
 				   const struct etw_reg *reg, bool group)
@@ -189,7 +202,7 @@ static bool etw_enable_would_reach(const struct etw_enable *e,
 	if (etw_session_is_private(s) &&
 	    (s->owner_tgid != reg->tgid || s->owner_exec_id != reg->exec_id))
 		return false;
-	if (group && etw_session_disallows(s, &reg->guid))
+	if (group && etw_disallowed(s, &reg->guid))
 		return false;
 	return etw_pid_filter_match(e->pids, e->npids,
 				    reg->tgid ? pid_nr(reg->tgid) : 0);
@@ -530,8 +543,8 @@ static void etw_op_commit(struct etw_op *op)
 
 				if (seq && op->w)
 					etw_waits_add(op->w, reg->file, seq);
-			} else {
-				etw_kprovider_notify(reg, ch->control, &ch->c);
+			} else if (reg->notify) {
+				reg->notify(reg, ch->control, &ch->c);
 			}
 		}
 		kfree(ch);
@@ -808,7 +821,7 @@ void etw_providers_end_image(struct etw_file *f)
 
 /**
  * etw_register_kernel() - register an in-kernel provider's registration
- * @reg: the registration, with @guid and @kprov set
+ * @reg: the registration, with @guid and @notify set
  *
  * Context: process context; takes etw_mutex.
  * Return: 0 or -ENOMEM.

@@ -522,26 +522,6 @@ int etw_session_list(struct etw_file *f, u32 *ids, u32 *count)
 }
 
 /**
- * etw_session_disallows() - is a GUID on a session's disallow list
- * @s: the session
- * @guid: a provider GUID
- *
- * Context: etw_mutex held.
- * Return: true when group enables of @s must skip @guid.
- */
-bool etw_session_disallows(const struct etw_session *s,
-			   const struct etw_guid *guid)
-{
-	u32 i;
-
-	lockdep_assert_held(&etw_mutex);
-	for (i = 0; i < s->ndisallow; i++)
-		if (!memcmp(&s->disallow[i], guid, sizeof(*guid)))
-			return true;
-	return false;
-}
-
-/**
  * etw_session_set_disallow() - ETW_IOC_SET_DISALLOW
  * @f: the caller's file
  * @logger_id: the session
