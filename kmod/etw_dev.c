@@ -583,7 +583,7 @@ static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
 		return ret;
 	if (a.reserved)
 		return -EINVAL;
-	return etw_session_open_consumer(f, a.logger_id, a.flags);
+	return etw_consumer_open(f, a.logger_id, a.flags);
 }
 
 /**

@@ -514,9 +514,8 @@ struct etw_session *etw_session_find(struct etw_file *f, u32 logger_id);
 void etw_session_put(struct etw_session *s);
 int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
 			     struct etw_guid *guids, u32 count);
-int etw_session_open_consumer(struct etw_file *f, u32 logger_id, u32 flags);
-long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
-			void __user *uarg);
+void etw_session_stats_fill(struct etw_session *s,
+			    struct etw_session_stats *st);
 void etw_sessions_release_file(struct etw_file *f);
 void etw_sessions_end_image(struct etw_file *f);
 
@@ -553,16 +552,19 @@ static inline struct etw_stream *etw_session_stream(struct etw_session *s)
 	return &s->streams[smp_processor_id()];
 }
 
-void etw_session_seal_all(struct etw_session *s, bool only_nonempty);
-void etw_session_release_retained(struct etw_session *s);
-void etw_session_stats_fill(struct etw_session *s,
-			    struct etw_session_stats *st);
+void etw_buffers_seal_all(struct etw_session *s, bool only_nonempty);
+void etw_buffers_release_retained(struct etw_session *s);
+
+/* consumer files (etw_consumer.c; their ioctl argument in etw_dev.c) */
+int etw_consumer_open(struct etw_file *f, u32 logger_id, u32 flags);
+long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
+			void __user *uarg);
 ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
 			  char __user *ubuf, size_t len);
 bool etw_consumer_readable(struct etw_session *s, u64 cursor);
 u64 etw_consumer_attach(struct etw_session *s);
 void etw_consumer_detach(struct etw_session *s, u64 cursor);
-void etw_session_discard_unread(struct etw_session *s);
+void etw_consumer_discard_unread(struct etw_session *s);
 
 /* the write path (etw_write.c) */
 int etw_write_user(struct etw_file *f, const struct etw_write_args *a);

@@ -281,11 +281,11 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 			   bool classic, u64 bit, bool ids)
 {
 	re->session = e->session;
-	re->lk.level = etw_session_level(e->level);
+	re->lk.level = etw_level_norm(e->level);
 	/* Classic providers ignore enable properties. */
 	re->lk.ignore_keyword0 = !classic &&
 				 (e->properties & ETW_ENABLE_IGNORE_KEYWORD_0);
-	re->lk.match_any = etw_session_match_any(e->match_any, classic);
+	re->lk.match_any = etw_match_any_norm(e->match_any, classic);
 	re->lk.match_all = classic ? 0 : e->match_all;
 	re->ids = ids ? e->ids : NULL;
 	re->instance_bit = bit;
