@@ -309,6 +309,7 @@ void etw_unregister_kernel(struct etw_reg *reg);
 void etw_unregister_reg(struct etw_reg *reg);
 int etw_set_traits(struct etw_file *f, u32 reg_id, u8 *blob, u16 len);
 int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
+struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a);
 int etw_enable(struct etw_session *s, struct etw_enable_args *a,
 	       struct etw_enable *e, struct etw_waits *w);
 void etw_provider_session_gone(struct etw_session *s);

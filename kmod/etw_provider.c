@@ -34,13 +34,15 @@
  * enable, disable or capture-state request by a session whose enable
  * reaches it, or a change of its combined state.
  *
- * All of this runs under etw_mutex.
+ * All of this but building an enable (etw_enable_alloc()) runs under
+ * etw_mutex.
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include "compat.h"
 #include "etw_internal.h"
@@ -168,6 +170,106 @@ void etw_enable_free(struct etw_enable *e)
 	kfree(e->ids);
 	kfree(e->filter_data);
 	kfree(e);
+}
+
+/*
+ * A PID filter names processes as the controller sees them; routes compare
+ * initial-namespace pids, so translate at enable time.  A pid the caller
+ * cannot see matches nothing.
+ */
+static void etw_pids_resolve(u32 *pids, u32 n)
+{
+	struct pid *pid;
+	u32 i;
+
+	rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		if (!pids[i])	/* in-kernel providers */
+			continue;
+		pid = find_vpid(pids[i]);
+		pids[i] = pid ? pid_nr(pid) : ETW_PID_NONE;
+	}
+	rcu_read_unlock();
+}
+
+/* Copy an enable's filters in and check them; @e is filled. */
+static int etw_enable_filters(const struct etw_enable_args *a,
+			      struct etw_enable *e)
+{
+	u32 n = a->event_id_count;
+
+	if (n) {
+		if (n > ETW_MAX_EVENT_ID_FILTER || a->event_ids_filter_in > 1)
+			return -EINVAL;
+		e->ids = kzalloc(struct_size(e->ids, ids, n), GFP_KERNEL_ACCOUNT);
+		if (!e->ids)
+			return -ENOMEM;
+		if (copy_from_user(e->ids->ids, u64_to_user_ptr(a->event_ids_ptr),
+				   n * sizeof(u16)))
+			return -EFAULT;
+		e->ids->count = etw_id_filter_sort(e->ids->ids, n);
+		e->ids->filter_in = a->event_ids_filter_in;
+	} else if (a->event_ids_filter_in) {
+		return -EINVAL;
+	}
+	if (a->pid_count) {
+		if (a->pid_count > ETW_MAX_PID_FILTER)
+			return -EINVAL;
+		if (copy_from_user(e->pids, u64_to_user_ptr(a->pids_ptr),
+				   a->pid_count * sizeof(u32)))
+			return -EFAULT;
+		e->npids = a->pid_count;
+		etw_pids_resolve(e->pids, e->npids);
+	}
+	if (a->filter_data_size) {
+		u32 size = a->filter_data_size;
+
+		/* One EVENT_FILTER_HEADER (24 bytes) whose Size says @size. */
+		if (size < 24 || size > ETW_MAX_FILTER_DATA)
+			return -EINVAL;
+		e->filter_data = kmalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!e->filter_data)
+			return -ENOMEM;
+		if (copy_from_user(e->filter_data,
+				   u64_to_user_ptr(a->filter_data_ptr), size))
+			return -EFAULT;
+		if (((struct etw_filter_header *)e->filter_data)->size != size)
+			return -EINVAL;
+		e->filter_size = size;
+	}
+	return 0;
+}
+
+/**
+ * etw_enable_alloc() - build an enable from ETW_IOC_ENABLE's arguments
+ * @a: the arguments, for %ETW_CONTROL_ENABLE
+ *
+ * Copies the event-ID, PID and schematized filters from user memory and
+ * checks them.
+ *
+ * Context: process context, may sleep; etw_mutex not held.
+ * Return: the enable, for etw_enable(), or an ERR_PTR: -EINVAL (a bad
+ * filter), -EFAULT, -ENOMEM.
+ */
+struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a)
+{
+	struct etw_enable *e;
+	int ret;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+	if (!e)
+		return ERR_PTR(-ENOMEM);
+	e->level = a->level;
+	e->properties = a->properties;
+	e->match_any = a->match_any;
+	e->match_all = a->match_all;
+	e->source_id = a->source_id;
+	ret = etw_enable_filters(a, e);
+	if (ret) {
+		etw_enable_free(e);
+		return ERR_PTR(ret);
+	}
+	return e;
 }
 
 static bool etw_gentry_is_classic(const struct etw_gentry *g)
