@@ -61,6 +61,12 @@ static_assert(offsetofend(struct etw_consume_args, reserved) ==
 static_assert(offsetofend(struct etw_consumer_stats_args, stats) ==
 	      ETW_CONSUMER_STATS_ARGS_SIZE_VER0);
 
+/* struct etw_filter_header is EVENT_FILTER_HEADER, byte for byte. */
+static_assert(offsetof(struct etw_filter_header, instance_id) == 8);
+static_assert(offsetof(struct etw_filter_header, size) == 16);
+static_assert(offsetof(struct etw_filter_header, next_offset) == 20);
+static_assert(sizeof(struct etw_filter_header) == 24);
+
 static int etw_args_in(void *k, size_t ksize, size_t min,
 		       const void __user *u, u32 *usize)
 {
@@ -265,7 +271,9 @@ static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
 		return ret;
 	if (a.flags)
 		return -EINVAL;
-	if (a.traits_len < 3 || a.traits_len > ETW_MAX_TRAITS_SIZE)
+	/* At least the size and an empty name. */
+	if (a.traits_len < ETW_TRAITS_NAME_OFFSET + 1 ||
+	    a.traits_len > ETW_MAX_TRAITS_SIZE)
 		return -EBADMSG;
 	blob = kmalloc(a.traits_len, GFP_KERNEL_ACCOUNT);
 	if (!blob)

@@ -144,6 +144,9 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
 /* The provider name in a traits blob follows its 16-bit size. */
 #define ETW_TRAITS_NAME_OFFSET	2
 
+/* Beside the ETW_CONTROL_* codes: no notification is due. */
+#define ETW_CONTROL_NONE	(-1)
+
 /**
  * struct etw_route - where one registration's events go
  * @rcu: freed after a grace period

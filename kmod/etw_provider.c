@@ -70,7 +70,7 @@ enum etw_notify_rule {
  * @route: its new route (NULL: no session takes its events)
  * @keep_route: publish nothing, only notify
  * @c: the combined state that goes with @route
- * @control: the notification's control code, -1 for none
+ * @control: the notification's control code, or %ETW_CONTROL_NONE
  * @nn: the prepared notification of a user registration
  */
 struct etw_change {
@@ -224,8 +224,9 @@ static int etw_enable_filters(const struct etw_enable_args *a,
 	if (a->filter_data_size) {
 		u32 size = a->filter_data_size;
 
-		/* One EVENT_FILTER_HEADER (24 bytes) whose Size says @size. */
-		if (size < 24 || size > ETW_MAX_FILTER_DATA)
+		/* One EVENT_FILTER_HEADER, whose Size says @size, and its data. */
+		if (size < sizeof(struct etw_filter_header) ||
+		    size > ETW_MAX_FILTER_DATA)
 			return -EINVAL;
 		e->filter_data = kmalloc(size, GFP_KERNEL_ACCOUNT);
 		if (!e->filter_data)
@@ -524,14 +525,14 @@ static int etw_notify_control(enum etw_notify_rule rule,
 {
 	switch (rule) {
 	case ETW_NOTIFY_CAPTURE:
-		return c->enabled ? ETW_CONTROL_CAPTURE_STATE : -1;
+		return c->enabled ? ETW_CONTROL_CAPTURE_STATE : ETW_CONTROL_NONE;
 	case ETW_NOTIFY_ON_CHANGE:
 		if (etw_combined_eq(was, c))
-			return -1;
+			return ETW_CONTROL_NONE;
 		break;
 	case ETW_NOTIFY_REACHED:
 		if (!was->enabled && !c->enabled)
-			return -1;
+			return ETW_CONTROL_NONE;
 		break;
 	}
 	return c->enabled ? ETW_CONTROL_ENABLE : ETW_CONTROL_DISABLE;
@@ -572,7 +573,7 @@ static int etw_op_add(struct etw_op *op, struct etw_reg *reg,
 		}
 	}
 	ch->control = etw_notify_control(rule, &was, &ch->c);
-	if (ch->control >= 0) {
+	if (ch->control != ETW_CONTROL_NONE) {
 		ret = etw_change_notify_prepare(ch, op);
 		if (ret) {
 			kfree(ch->route);
@@ -639,7 +640,7 @@ static void etw_op_commit(struct etw_op *op)
 				kfree_rcu(old, rcu);
 			etw_state_publish(reg, &ch->c);
 		}
-		if (ch->control >= 0) {
+		if (ch->control != ETW_CONTROL_NONE) {
 			if (reg->file) {
 				u64 seq = etw_notify_queue(reg, ch->nn);
 
@@ -1229,7 +1230,9 @@ static bool etw_table_reaches(const struct etw_table *t,
  * Add @reg if an enable change reaches it: @new (or NULL) replaced @old
  * (or NULL) of the same session, and the enables on @gone other than
  * @old were replaced by the classic rule.  An identical re-enable
- * notifies only if the combined state changed.
+ * notifies only if the combined state changed.  @new == @old is a
+ * capture-state request by that enable (@gone unused): it reaches what
+ * the enable reaches, on a classic registration only as the newest.
  */
 static int etw_op_add_if_reached(struct etw_op *op, const struct etw_table *t,
 				 struct etw_reg *reg,
@@ -1241,6 +1244,12 @@ static int etw_op_add_if_reached(struct etw_op *op, const struct etw_table *t,
 	bool reach_old = etw_table_reaches(t, old, reg);
 	const struct etw_enable *e;
 
+	if (new == old) {
+		if (!reach_new || (!t->group && reg->classic &&
+				   etw_newest_reaching(t->g, reg) != new))
+			return 0;
+		return etw_op_add(op, reg, ETW_NOTIFY_CAPTURE);
+	}
 	if (reach_new && reach_old && etw_enable_same(new, old))
 		return etw_op_add(op, reg, ETW_NOTIFY_ON_CHANGE);
 	if (reach_new || reach_old)
@@ -1251,6 +1260,7 @@ static int etw_op_add_if_reached(struct etw_op *op, const struct etw_table *t,
 	return 0;
 }
 
+/* etw_op_add_if_reached() for each registration (or member) of @t. */
 static int etw_op_add_reached(struct etw_op *op, const struct etw_table *t,
 			      const struct etw_enable *new,
 			      const struct etw_enable *old,
@@ -1275,34 +1285,6 @@ static int etw_op_add_reached(struct etw_op *op, const struct etw_table *t,
 	return 0;
 }
 
-/* Capture state: the registrations @s's enable reaches. */
-static int etw_op_add_capture(struct etw_op *op, const struct etw_table *t,
-			      const struct etw_enable *e)
-{
-	struct etw_reg *reg;
-	int ret;
-
-	if (t->group) {
-		list_for_each_entry(reg, &t->g->members, mnode) {
-			if (!etw_group_enable_reaches(e, reg))
-				continue;
-			ret = etw_op_add(op, reg, ETW_NOTIFY_CAPTURE);
-			if (ret)
-				return ret;
-		}
-		return 0;
-	}
-	list_for_each_entry(reg, &t->g->regs, gnode) {
-		if (!etw_enable_reaches(e, reg) ||
-		    (reg->classic && etw_newest_reaching(t->g, reg) != e))
-			continue;
-		ret = etw_op_add(op, reg, ETW_NOTIFY_CAPTURE);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 static int etw_enable_capture(struct etw_session *s, const struct etw_guid *guid,
 			      bool group, struct etw_op *op)
 {
@@ -1318,7 +1300,7 @@ static int etw_enable_capture(struct etw_session *s, const struct etw_guid *guid
 	e = etw_table_find(&t, s);
 	if (!e)
 		return 0;
-	ret = etw_op_add_capture(op, &t, e);
+	ret = etw_op_add_reached(op, &t, e, e, NULL);
 	if (ret) {
 		etw_op_abort(op);
 		return ret;
