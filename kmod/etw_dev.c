@@ -291,7 +291,7 @@ static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
 
 static long etw_ioctl_write(struct etw_file *f, void __user *uarg)
 {
-	/* Filled by the copy before use: no automatic zeroing per event. */
+	/* Not zeroed per event, as in etw_write.c: the copy fills it. */
 	struct etw_write_args a __uninitialized;
 	int ret;
 

@@ -16,36 +16,6 @@
 #include "compat.h"
 #include "etw_filter.h"
 
-/**
- * etw_level_norm() - map a session's level to the value compared
- * @level: the level the controller passed
- *
- * Context: any.
- * Return: @level, or 255 when @level is 0 (no level filtering).
- */
-u8 etw_level_norm(u8 level)
-{
-	return level ? level : 255;
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_level_norm);
-
-/**
- * etw_match_any_norm() - normalise a session's MatchAnyKeyword
- * @match_any: the value the controller passed
- * @classic: the provider is a classic (RegisterTraceGuids) one
- *
- * Context: any.
- * Return: ~0 for 0 on a manifest provider, else @match_any (classic
- * providers see only the low 32 bits).
- */
-u64 etw_match_any_norm(u64 match_any, bool classic)
-{
-	if (classic)
-		return match_any & 0xffffffffULL;
-	return match_any ? match_any : ~0ULL;
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_match_any_norm);
-
 static int etw_cmp_u16(const void *a, const void *b)
 {
 	return (int)*(const u16 *)a - (int)*(const u16 *)b;

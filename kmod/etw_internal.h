@@ -576,6 +576,5 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 		     const struct etw_guid *activity,
 		     const struct etw_guid *related, u32 count,
 		     const struct etw_data_descriptor *data);
-int etw_write_init(void);
 
 #endif /* _ETW_INTERNAL_H */
