@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw_buffer.c - a session's buffers: reserve, commit, seal, deliver.
+ * etw_buffer.c - a session's buffers, producer side: reserve, commit,
+ * cancel, seal, deliver.
  *
  * A buffer is filled by one stream (one CPU, or the whole session with
  * ETW_MODE_NO_PER_PROCESSOR).  Writers reserve space with one cmpxchg on
@@ -19,13 +20,10 @@
  * The bytes after the last record are set to 0xff when the buffer is
  * finished, not when it is reused.
  *
- * Delivered buffers sit on session.delivered in delivery order.  Each
- * consumer reads them in that order through a cursor (the next delivery
- * number); a buffer goes back to the free list once it was read and no
- * consumer still has to read it.  Buffers delivered while no consumer is
- * open stay as a backlog for the first consumer that comes.  In buffering
- * mode sealed buffers go to session.retained instead, and the oldest is
- * reused when no buffer is free, until a flush or stop delivers them.
+ * Delivered buffers sit on session.delivered in delivery order, for the
+ * consumers (etw_consumer.c).  In buffering mode sealed buffers go to
+ * session.retained instead, and the oldest is reused when no buffer is
+ * free, until a flush or stop delivers them.
  *
  * Every event that passed a session's filters ends in exactly one of:
  * a delivered buffer (events_written), events_lost, or, in buffering mode,
@@ -34,7 +32,6 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/timekeeping.h>
-#include <linux/uaccess.h>
 
 #include "compat.h"
 #include "etw_internal.h"
@@ -474,13 +471,13 @@ void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
 EXPORT_SYMBOL_IF_KUNIT(etw_buffer_cancel);
 
 /**
- * etw_session_seal_all() - seal every stream's current buffer
+ * etw_buffers_seal_all() - seal every stream's current buffer
  * @s: the session
  * @only_nonempty: leave buffers that hold no record (the flush timer)
  *
  * Context: any.
  */
-void etw_session_seal_all(struct etw_session *s, bool only_nonempty)
+void etw_buffers_seal_all(struct etw_session *s, bool only_nonempty)
 {
 	unsigned int i;
 
@@ -496,15 +493,15 @@ void etw_session_seal_all(struct etw_session *s, bool only_nonempty)
 			etw_buffer_deliver(s, b);
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(etw_session_seal_all);
+EXPORT_SYMBOL_IF_KUNIT(etw_buffers_seal_all);
 
 /**
- * etw_session_release_retained() - buffering mode: deliver the ring
+ * etw_buffers_release_retained() - buffering mode: deliver the ring
  * @s: the session
  *
  * Context: any.
  */
-void etw_session_release_retained(struct etw_session *s)
+void etw_buffers_release_retained(struct etw_session *s)
 {
 	struct etw_buffer *b, *tmp;
 	unsigned long flags;
@@ -517,219 +514,4 @@ void etw_session_release_retained(struct etw_session *s)
 	raw_spin_unlock_irqrestore(&s->lock, flags);
 	wake_up_interruptible(&s->cwait);
 }
-EXPORT_SYMBOL_IF_KUNIT(etw_session_release_retained);
-
-/* Give a buffer nobody needs back to the free list. */
-static void etw_buffer_recycle(struct etw_session *s, struct etw_buffer *b)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&s->lock, flags);
-	list_add_tail(&b->node, &s->free);
-	s->nfree++;
-	raw_spin_unlock_irqrestore(&s->lock, flags);
-}
-
-/**
- * etw_session_discard_unread() - at stop, drop what no consumer can read
- * @s: the stopped session
- *
- * With no consumer open, the delivered backlog is lost: its buffers count
- * as realtime_buffers_lost and their events move from events_written to
- * events_lost.
- *
- * Context: process context.
- */
-void etw_session_discard_unread(struct etw_session *s)
-{
-	struct etw_buffer *b, *tmp;
-	unsigned long flags;
-	LIST_HEAD(gone);
-
-	raw_spin_lock_irqsave(&s->lock, flags);
-	if (s->nconsumers) {
-		raw_spin_unlock_irqrestore(&s->lock, flags);
-		return;
-	}
-	list_for_each_entry_safe(b, tmp, &s->delivered, node) {
-		struct etw_buffer_header *h = b->data;
-
-		list_move_tail(&b->node, &gone);
-		atomic64_inc(&s->rt_buffers_lost);
-		atomic64_dec(&s->buffers_written);
-		atomic64_sub(h->events, &s->events_written);
-		atomic64_add(h->events, &s->events_lost);
-	}
-	raw_spin_unlock_irqrestore(&s->lock, flags);
-	list_for_each_entry_safe(b, tmp, &gone, node) {
-		list_del(&b->node);
-		etw_buffer_recycle(s, b);
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_session_discard_unread);
-
-/**
- * etw_session_stats_fill() - a session's statistics
- * @s: the session
- * @st: out
- *
- * Context: any.
- */
-void etw_session_stats_fill(struct etw_session *s, struct etw_session_stats *st)
-{
-	unsigned long flags;
-
-	memset(st, 0, sizeof(*st));
-	raw_spin_lock_irqsave(&s->lock, flags);
-	st->buffers = s->nbuffers;
-	st->free_buffers = s->nfree;
-	st->consumers = s->nconsumers;
-	raw_spin_unlock_irqrestore(&s->lock, flags);
-	st->events_lost = atomic64_read(&s->events_lost);
-	st->buffers_written = atomic64_read(&s->buffers_written);
-	st->realtime_buffers_lost = atomic64_read(&s->rt_buffers_lost);
-	st->events_written = atomic64_read(&s->events_written);
-	st->buffers_overwritten = atomic64_read(&s->buffers_overwritten);
-	st->events_overwritten = atomic64_read(&s->events_overwritten);
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_session_stats_fill);
-
-/**
- * etw_consumer_attach() - a consumer opens: it will read the backlog first
- * @s: the session
- *
- * Context: any.
- * Return: the consumer's cursor.
- */
-u64 etw_consumer_attach(struct etw_session *s)
-{
-	struct etw_buffer *b;
-	unsigned long flags;
-	u64 cursor;
-
-	raw_spin_lock_irqsave(&s->lock, flags);
-	list_for_each_entry(b, &s->delivered, node)
-		b->pending++;
-	b = list_first_entry_or_null(&s->delivered, struct etw_buffer, node);
-	cursor = b ? b->dseq : s->dseq + 1;
-	s->nconsumers++;
-	raw_spin_unlock_irqrestore(&s->lock, flags);
-	return cursor;
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_consumer_attach);
-
-/* Drop one consumer's claim on @b; true when the buffer can be recycled. */
-static bool etw_buffer_unclaim_locked(struct etw_session *s,
-				      struct etw_buffer *b)
-{
-	lockdep_assert_held(&s->lock);
-	b->pending--;
-	if (b->pending || !b->read_once)
-		return false;
-	list_del(&b->node);
-	return true;
-}
-
-/**
- * etw_consumer_detach() - a consumer closes
- * @s: the session
- * @cursor: its cursor
- *
- * Context: process context.
- */
-void etw_consumer_detach(struct etw_session *s, u64 cursor)
-{
-	struct etw_buffer *b, *tmp;
-	unsigned long flags;
-	LIST_HEAD(gone);
-
-	raw_spin_lock_irqsave(&s->lock, flags);
-	list_for_each_entry_safe(b, tmp, &s->delivered, node) {
-		if (b->dseq < cursor)
-			continue;
-		if (etw_buffer_unclaim_locked(s, b))
-			list_add_tail(&b->node, &gone);
-	}
-	s->nconsumers--;
-	raw_spin_unlock_irqrestore(&s->lock, flags);
-	list_for_each_entry_safe(b, tmp, &gone, node) {
-		list_del(&b->node);
-		etw_buffer_recycle(s, b);
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_consumer_detach);
-
-static struct etw_buffer *etw_next_locked(struct etw_session *s, u64 cursor)
-{
-	struct etw_buffer *b;
-
-	lockdep_assert_held(&s->lock);
-	list_for_each_entry(b, &s->delivered, node)
-		if (b->dseq >= cursor)
-			return b;
-	return NULL;
-}
-
-/**
- * etw_consumer_readable() - has a consumer something to read
- * @s: the session
- * @cursor: the consumer's cursor
- *
- * Context: any.
- * Return: true when a buffer waits or the session ended (end of file).
- */
-bool etw_consumer_readable(struct etw_session *s, u64 cursor)
-{
-	unsigned long flags;
-	bool ret;
-
-	raw_spin_lock_irqsave(&s->lock, flags);
-	ret = etw_next_locked(s, cursor) || s->ended;
-	raw_spin_unlock_irqrestore(&s->lock, flags);
-	return ret;
-}
-
-/**
- * etw_consumer_read() - copy the next delivered buffer to a consumer
- * @s: the session
- * @cursor: the consumer's cursor, advanced past the buffer read
- * @ubuf: user buffer
- * @len: its size, at least the session's buffer size
- *
- * Context: process context; the caller serialises reads of one cursor.
- * Return: bytes copied (the whole buffer), 0 at end of an ended session,
- * -EAGAIN when nothing waits, -EINVAL for a short @len, -EFAULT.
- */
-ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
-			  char __user *ubuf, size_t len)
-{
-	struct etw_buffer *b;
-	unsigned long flags;
-	bool recycle;
-
-	if (len < s->buf_bytes)
-		return -EINVAL;
-	raw_spin_lock_irqsave(&s->lock, flags);
-	b = etw_next_locked(s, *cursor);
-	if (!b) {
-		bool ended = s->ended;
-
-		raw_spin_unlock_irqrestore(&s->lock, flags);
-		return ended ? 0 : -EAGAIN;
-	}
-	raw_spin_unlock_irqrestore(&s->lock, flags);
-
-	/* Our pending claim keeps @b on the delivered list meanwhile. */
-	if (copy_to_user(ubuf, b->data, s->buf_bytes))
-		return -EFAULT;
-
-	raw_spin_lock_irqsave(&s->lock, flags);
-	b->read_once = true;
-	WRITE_ONCE(*cursor, b->dseq + 1);
-	recycle = etw_buffer_unclaim_locked(s, b);
-	raw_spin_unlock_irqrestore(&s->lock, flags);
-	if (recycle)
-		etw_buffer_recycle(s, b);
-	return s->buf_bytes;
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_consumer_read);
+EXPORT_SYMBOL_IF_KUNIT(etw_buffers_release_retained);

@@ -61,9 +61,11 @@ static_assert(offsetofend(struct etw_consume_args, reserved) ==
 static_assert(offsetofend(struct etw_consumer_stats_args, stats) ==
 	      ETW_CONSUMER_STATS_ARGS_SIZE_VER0);
 
-/* Serialises control operations; see the locking rules in etw_internal.h. */
-DEFINE_MUTEX(etw_mutex);
-EXPORT_SYMBOL_IF_KUNIT(etw_mutex);
+/* struct etw_filter_header is EVENT_FILTER_HEADER, byte for byte. */
+static_assert(offsetof(struct etw_filter_header, instance_id) == 8);
+static_assert(offsetof(struct etw_filter_header, size) == 16);
+static_assert(offsetof(struct etw_filter_header, next_offset) == 20);
+static_assert(sizeof(struct etw_filter_header) == 24);
 
 static int etw_args_in(void *k, size_t ksize, size_t min,
 		       const void __user *u, u32 *usize)
@@ -269,7 +271,9 @@ static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
 		return ret;
 	if (a.flags)
 		return -EINVAL;
-	if (a.traits_len < 3 || a.traits_len > ETW_MAX_TRAITS_SIZE)
+	/* At least the size and an empty name. */
+	if (a.traits_len < ETW_TRAITS_NAME_OFFSET + 1 ||
+	    a.traits_len > ETW_MAX_TRAITS_SIZE)
 		return -EBADMSG;
 	blob = kmalloc(a.traits_len, GFP_KERNEL_ACCOUNT);
 	if (!blob)
@@ -287,7 +291,7 @@ static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
 
 static long etw_ioctl_write(struct etw_file *f, void __user *uarg)
 {
-	/* Filled by the copy before use: no automatic zeroing per event. */
+	/* Not zeroed per event, as in etw_write.c: the copy fills it. */
 	struct etw_write_args a __uninitialized;
 	int ret;
 
@@ -431,74 +435,6 @@ static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
 	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
 }
 
-/*
- * A PID filter names processes as the controller sees them; routes compare
- * initial-namespace pids, so translate at enable time.  A pid the caller
- * cannot see matches nothing.
- */
-static void etw_pids_resolve(u32 *pids, u32 n)
-{
-	struct pid *pid;
-	u32 i;
-
-	rcu_read_lock();
-	for (i = 0; i < n; i++) {
-		if (!pids[i])	/* in-kernel providers */
-			continue;
-		pid = find_vpid(pids[i]);
-		pids[i] = pid ? pid_nr(pid) : ETW_PID_NONE;
-	}
-	rcu_read_unlock();
-}
-
-/* Copy an enable's filters in and check them; @e is filled. */
-static int etw_enable_filters(const struct etw_enable_args *a,
-			      struct etw_enable *e)
-{
-	u32 n = a->event_id_count;
-
-	if (n) {
-		if (n > ETW_MAX_EVENT_ID_FILTER || a->event_ids_filter_in > 1)
-			return -EINVAL;
-		e->ids = kzalloc(struct_size(e->ids, ids, n), GFP_KERNEL_ACCOUNT);
-		if (!e->ids)
-			return -ENOMEM;
-		if (copy_from_user(e->ids->ids, u64_to_user_ptr(a->event_ids_ptr),
-				   n * sizeof(u16)))
-			return -EFAULT;
-		e->ids->count = etw_id_filter_sort(e->ids->ids, n);
-		e->ids->filter_in = a->event_ids_filter_in;
-	} else if (a->event_ids_filter_in) {
-		return -EINVAL;
-	}
-	if (a->pid_count) {
-		if (a->pid_count > ETW_MAX_PID_FILTER)
-			return -EINVAL;
-		if (copy_from_user(e->pids, u64_to_user_ptr(a->pids_ptr),
-				   a->pid_count * sizeof(u32)))
-			return -EFAULT;
-		e->npids = a->pid_count;
-		etw_pids_resolve(e->pids, e->npids);
-	}
-	if (a->filter_data_size) {
-		u32 size = a->filter_data_size;
-
-		/* One EVENT_FILTER_HEADER (24 bytes) whose Size says @size. */
-		if (size < 24 || size > ETW_MAX_FILTER_DATA)
-			return -EINVAL;
-		e->filter_data = kmalloc(size, GFP_KERNEL_ACCOUNT);
-		if (!e->filter_data)
-			return -ENOMEM;
-		if (copy_from_user(e->filter_data,
-				   u64_to_user_ptr(a->filter_data_ptr), size))
-			return -EFAULT;
-		if (((struct etw_filter_header *)e->filter_data)->size != size)
-			return -EINVAL;
-		e->filter_size = size;
-	}
-	return 0;
-}
-
 static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 {
 	struct etw_enable *e = NULL;
@@ -524,19 +460,9 @@ static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 		goto out_put_session;
 	}
 	if (a.control_code == ETW_CONTROL_ENABLE) {
-		e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
-		if (!e) {
-			ret = -ENOMEM;
-			goto out_put_session;
-		}
-		e->level = a.level;
-		e->properties = a.properties;
-		e->match_any = a.match_any;
-		e->match_all = a.match_all;
-		e->source_id = a.source_id;
-		ret = etw_enable_filters(&a, e);
-		if (ret) {
-			etw_enable_free(e);
+		e = etw_enable_alloc(&a);
+		if (IS_ERR(e)) {
+			ret = PTR_ERR(e);
 			goto out_put_session;
 		}
 	}
@@ -583,7 +509,7 @@ static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
 		return ret;
 	if (a.reserved)
 		return -EINVAL;
-	return etw_session_open_consumer(f, a.logger_id, a.flags);
+	return etw_consumer_open(f, a.logger_id, a.flags);
 }
 
 /**

@@ -16,36 +16,6 @@
 #include "compat.h"
 #include "etw_filter.h"
 
-/**
- * etw_session_level() - map a session's level to the value compared
- * @level: the level the controller passed
- *
- * Context: any.
- * Return: @level, or 255 when @level is 0 (no level filtering).
- */
-u8 etw_session_level(u8 level)
-{
-	return level ? level : 255;
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_session_level);
-
-/**
- * etw_session_match_any() - normalise a session's MatchAnyKeyword
- * @match_any: the value the controller passed
- * @classic: the provider is a classic (RegisterTraceGuids) one
- *
- * Context: any.
- * Return: ~0 for 0 on a manifest provider, else @match_any (classic
- * providers see only the low 32 bits).
- */
-u64 etw_session_match_any(u64 match_any, bool classic)
-{
-	if (classic)
-		return match_any & 0xffffffffULL;
-	return match_any ? match_any : ~0ULL;
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_session_match_any);
-
 static int etw_cmp_u16(const void *a, const void *b)
 {
 	return (int)*(const u16 *)a - (int)*(const u16 *)b;

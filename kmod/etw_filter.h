@@ -49,8 +49,23 @@ struct etw_combined {
 	u64 match_all;
 };
 
-u8 etw_session_level(u8 level);
-u64 etw_session_match_any(u64 match_any, bool classic);
+/* A session's level as compared: 0 (no level filtering) reads as 255. */
+static inline u8 etw_level_norm(u8 level)
+{
+	return level ? level : 255;
+}
+
+/*
+ * A session's MatchAnyKeyword as compared: 0 reads as ~0 for manifest
+ * providers; classic providers see only the low 32 bits.
+ */
+static inline u64 etw_match_any_norm(u64 match_any, bool classic)
+{
+	if (classic)
+		return match_any & 0xffffffffULL;
+	return match_any ? match_any : ~0ULL;
+}
+
 bool etw_event_id_listed(const struct etw_id_filter *f, u16 id);
 int etw_id_filter_sort(u16 *ids, u16 count);
 bool etw_pid_filter_match(const u32 *pids, unsigned int count, u32 pid);

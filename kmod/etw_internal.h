@@ -67,7 +67,6 @@
 #include "etw_filter.h"
 
 struct etw_session;
-struct etw_kprovider;
 struct etw_notify_node;
 
 extern const struct file_operations etw_fops;
@@ -145,6 +144,9 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
 /* The provider name in a traits blob follows its 16-bit size. */
 #define ETW_TRAITS_NAME_OFFSET	2
 
+/* Beside the ETW_CONTROL_* codes: no notification is due. */
+#define ETW_CONTROL_NONE	(-1)
+
 /**
  * struct etw_route - where one registration's events go
  * @rcu: freed after a grace period
@@ -182,7 +184,9 @@ struct etw_route {
  * @state: in-kernel providers' combined state (user ones use the file's
  *	enable area)
  * @nqueued: notifications queued for it; protected by its file's nlock
- * @kprov: the in-kernel provider wrapping this registration, or NULL
+ * @notify: in-kernel providers: told about enable changes (etw_mutex
+ *	held); NULL when the provider wants no callback.  User registrations
+ *	are notified through their file's queue instead
  * @rcu: freed after a grace period
  */
 struct etw_reg {
@@ -202,7 +206,8 @@ struct etw_reg {
 	struct etw_route __rcu *route;
 	struct etw_enable_state state;
 	unsigned int nqueued;
-	struct etw_kprovider *kprov;
+	void (*notify)(struct etw_reg *reg, u32 control,
+		       const struct etw_combined *c);
 	struct rcu_head rcu;
 };
 
@@ -307,12 +312,11 @@ void etw_unregister_kernel(struct etw_reg *reg);
 void etw_unregister_reg(struct etw_reg *reg);
 int etw_set_traits(struct etw_file *f, u32 reg_id, u8 *blob, u16 len);
 int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
+struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a);
 int etw_enable(struct etw_session *s, struct etw_enable_args *a,
 	       struct etw_enable *e, struct etw_waits *w);
 void etw_provider_session_gone(struct etw_session *s);
 int etw_provider_regroup(struct etw_session *s);
-void etw_kprovider_notify(struct etw_reg *reg, u32 control,
-			  const struct etw_combined *c);
 int etw_list_providers(struct etw_provider_info *info, u32 start,
 		       u32 *count, bool all);
 int etw_traits_parse(const u8 *blob, u32 len, struct etw_guid *group);
@@ -514,9 +518,8 @@ struct etw_session *etw_session_find(struct etw_file *f, u32 logger_id);
 void etw_session_put(struct etw_session *s);
 int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
 			     struct etw_guid *guids, u32 count);
-int etw_session_open_consumer(struct etw_file *f, u32 logger_id, u32 flags);
-long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
-			void __user *uarg);
+void etw_session_stats_fill(struct etw_session *s,
+			    struct etw_session_stats *st);
 void etw_sessions_release_file(struct etw_file *f);
 void etw_sessions_end_image(struct etw_file *f);
 
@@ -525,8 +528,6 @@ int etw_exec_init(void);
 void etw_exec_exit(void);
 void etw_exec_file_opened(void);
 void etw_exec_file_closed(void);
-bool etw_session_disallows(const struct etw_session *s,
-			   const struct etw_guid *guid);
 
 /* buffers (etw_buffer.c) */
 int etw_buffers_alloc(struct etw_session *s);
@@ -555,16 +556,19 @@ static inline struct etw_stream *etw_session_stream(struct etw_session *s)
 	return &s->streams[smp_processor_id()];
 }
 
-void etw_session_seal_all(struct etw_session *s, bool only_nonempty);
-void etw_session_release_retained(struct etw_session *s);
-void etw_session_stats_fill(struct etw_session *s,
-			    struct etw_session_stats *st);
+void etw_buffers_seal_all(struct etw_session *s, bool only_nonempty);
+void etw_buffers_release_retained(struct etw_session *s);
+
+/* consumer files (etw_consumer.c; their ioctl argument in etw_dev.c) */
+int etw_consumer_open(struct etw_file *f, u32 logger_id, u32 flags);
+long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
+			void __user *uarg);
 ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
 			  char __user *ubuf, size_t len);
 bool etw_consumer_readable(struct etw_session *s, u64 cursor);
 u64 etw_consumer_attach(struct etw_session *s);
 void etw_consumer_detach(struct etw_session *s, u64 cursor);
-void etw_session_discard_unread(struct etw_session *s);
+void etw_consumer_discard_unread(struct etw_session *s);
 
 /* the write path (etw_write.c) */
 int etw_write_user(struct etw_file *f, const struct etw_write_args *a);
@@ -572,6 +576,5 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 		     const struct etw_guid *activity,
 		     const struct etw_guid *related, u32 count,
 		     const struct etw_data_descriptor *data);
-int etw_write_init(void);
 
 #endif /* _ETW_INTERNAL_H */

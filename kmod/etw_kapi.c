@@ -23,7 +23,8 @@
  * @ctx: passed to @cb
  * @work: runs @cb
  * @lock: protects @control, @combined and @capture
- * @control: the newest control code not yet passed to @cb
+ * @control: the newest control code not yet passed to @cb, or
+ *	%ETW_CONTROL_NONE
  * @combined: the state that goes with it
  * @capture: a capture-state request waits
  */
@@ -49,31 +50,22 @@ static void etw_kprovider_work(struct work_struct *work)
 	control = kp->control;
 	c = kp->combined;
 	capture = kp->capture;
-	kp->control = -1;
+	kp->control = ETW_CONTROL_NONE;
 	kp->capture = false;
 	spin_unlock(&kp->lock);
-	if (control >= 0)
+	if (control != ETW_CONTROL_NONE)
 		kp->cb(kp->ctx, control, c.level, c.match_any, c.match_all);
 	if (capture)
 		kp->cb(kp->ctx, ETW_CONTROL_CAPTURE_STATE, c.level, c.match_any,
 		       c.match_all);
 }
 
-/**
- * etw_kprovider_notify() - tell an in-kernel provider about a change
- * @reg: its registration
- * @control: ETW_CONTROL_*
- * @c: the combined state
- *
- * Context: process context; etw_mutex held.
- */
-void etw_kprovider_notify(struct etw_reg *reg, u32 control,
-			  const struct etw_combined *c)
+/* etw_reg.notify: hand the change to the worker (etw_mutex held). */
+static void etw_kprovider_notify(struct etw_reg *reg, u32 control,
+				 const struct etw_combined *c)
 {
-	struct etw_kprovider *kp = reg->kprov;
+	struct etw_kprovider *kp = container_of(reg, struct etw_kprovider, reg);
 
-	if (!kp || !kp->cb)
-		return;
 	spin_lock(&kp->lock);
 	if (control == ETW_CONTROL_CAPTURE_STATE)
 		kp->capture = true;
@@ -105,11 +97,12 @@ struct etw_kprovider *etw_kprovider_register(const struct etw_guid *guid,
 		return ERR_PTR(-ENOMEM);
 	kp->cb = cb;
 	kp->ctx = ctx;
-	kp->control = -1;
+	kp->control = ETW_CONTROL_NONE;
 	spin_lock_init(&kp->lock);
 	INIT_WORK(&kp->work, etw_kprovider_work);
 	kp->reg.guid = *guid;
-	kp->reg.kprov = kp;
+	if (cb)
+		kp->reg.notify = etw_kprovider_notify;
 	ret = etw_register_kernel(&kp->reg);
 	if (ret) {
 		kfree(kp);

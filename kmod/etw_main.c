@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw_main.c - module init and exit, the /dev/etw misc device, parameters.
+ * etw_main.c - module init and exit, the /dev/etw misc device, parameters,
+ * etw_mutex.
  */
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -8,6 +9,10 @@
 
 #include "compat.h"
 #include "etw_internal.h"
+
+/* Serialises control operations; see the locking rules in etw_internal.h. */
+DEFINE_MUTEX(etw_mutex);
+EXPORT_SYMBOL_IF_KUNIT(etw_mutex);
 
 /*
  * The group whose members may control global sessions without
@@ -49,6 +54,11 @@ static struct miscdevice etw_misc = {
 	.mode = 0666,
 };
 
+/*
+ * Not module_misc_device(): init seeds the GUID hash and hooks execve()
+ * before /dev/etw appears, and exit waits for RCU callbacks after it is
+ * gone.
+ */
 static int __init etw_init(void)
 {
 	int ret;

@@ -34,13 +34,15 @@
  * enable, disable or capture-state request by a session whose enable
  * reaches it, or a change of its combined state.
  *
- * All of this runs under etw_mutex.
+ * All of this but building an enable (etw_enable_alloc()) runs under
+ * etw_mutex.
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include "compat.h"
 #include "etw_internal.h"
@@ -68,7 +70,7 @@ enum etw_notify_rule {
  * @route: its new route (NULL: no session takes its events)
  * @keep_route: publish nothing, only notify
  * @c: the combined state that goes with @route
- * @control: the notification's control code, -1 for none
+ * @control: the notification's control code, or %ETW_CONTROL_NONE
  * @nn: the prepared notification of a user registration
  */
 struct etw_change {
@@ -170,12 +172,126 @@ void etw_enable_free(struct etw_enable *e)
 	kfree(e);
 }
 
+/*
+ * A PID filter names processes as the controller sees them; routes compare
+ * initial-namespace pids, so translate at enable time.  A pid the caller
+ * cannot see matches nothing.
+ */
+static void etw_pids_resolve(u32 *pids, u32 n)
+{
+	struct pid *pid;
+	u32 i;
+
+	rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		if (!pids[i])	/* in-kernel providers */
+			continue;
+		pid = find_vpid(pids[i]);
+		pids[i] = pid ? pid_nr(pid) : ETW_PID_NONE;
+	}
+	rcu_read_unlock();
+}
+
+/* Copy an enable's filters in and check them; @e is filled. */
+static int etw_enable_filters(const struct etw_enable_args *a,
+			      struct etw_enable *e)
+{
+	u32 n = a->event_id_count;
+
+	if (n) {
+		if (n > ETW_MAX_EVENT_ID_FILTER || a->event_ids_filter_in > 1)
+			return -EINVAL;
+		e->ids = kzalloc(struct_size(e->ids, ids, n), GFP_KERNEL_ACCOUNT);
+		if (!e->ids)
+			return -ENOMEM;
+		if (copy_from_user(e->ids->ids, u64_to_user_ptr(a->event_ids_ptr),
+				   n * sizeof(u16)))
+			return -EFAULT;
+		e->ids->count = etw_id_filter_sort(e->ids->ids, n);
+		e->ids->filter_in = a->event_ids_filter_in;
+	} else if (a->event_ids_filter_in) {
+		return -EINVAL;
+	}
+	if (a->pid_count) {
+		if (a->pid_count > ETW_MAX_PID_FILTER)
+			return -EINVAL;
+		if (copy_from_user(e->pids, u64_to_user_ptr(a->pids_ptr),
+				   a->pid_count * sizeof(u32)))
+			return -EFAULT;
+		e->npids = a->pid_count;
+		etw_pids_resolve(e->pids, e->npids);
+	}
+	if (a->filter_data_size) {
+		u32 size = a->filter_data_size;
+
+		/* One EVENT_FILTER_HEADER, whose Size says @size, and its data. */
+		if (size < sizeof(struct etw_filter_header) ||
+		    size > ETW_MAX_FILTER_DATA)
+			return -EINVAL;
+		e->filter_data = kmalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!e->filter_data)
+			return -ENOMEM;
+		if (copy_from_user(e->filter_data,
+				   u64_to_user_ptr(a->filter_data_ptr), size))
+			return -EFAULT;
+		if (((struct etw_filter_header *)e->filter_data)->size != size)
+			return -EINVAL;
+		e->filter_size = size;
+	}
+	return 0;
+}
+
+/**
+ * etw_enable_alloc() - build an enable from ETW_IOC_ENABLE's arguments
+ * @a: the arguments, for %ETW_CONTROL_ENABLE
+ *
+ * Copies the event-ID, PID and schematized filters from user memory and
+ * checks them.
+ *
+ * Context: process context, may sleep; etw_mutex not held.
+ * Return: the enable, for etw_enable(), or an ERR_PTR: -EINVAL (a bad
+ * filter), -EFAULT, -ENOMEM.
+ */
+struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a)
+{
+	struct etw_enable *e;
+	int ret;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+	if (!e)
+		return ERR_PTR(-ENOMEM);
+	e->level = a->level;
+	e->properties = a->properties;
+	e->match_any = a->match_any;
+	e->match_all = a->match_all;
+	e->source_id = a->source_id;
+	ret = etw_enable_filters(a, e);
+	if (ret) {
+		etw_enable_free(e);
+		return ERR_PTR(ret);
+	}
+	return e;
+}
+
 static bool etw_gentry_is_classic(const struct etw_gentry *g)
 {
 	const struct etw_reg *reg;
 
 	list_for_each_entry(reg, &g->regs, gnode)
 		if (reg->classic)
+			return true;
+	return false;
+}
+
+/* Is @guid on @s's disallow list: @s's group enables skip it. */
+static bool etw_disallowed(const struct etw_session *s,
+			   const struct etw_guid *guid)
+{
+	u32 i;
+
+	lockdep_assert_held(&etw_mutex);
+	for (i = 0; i < s->ndisallow; i++)
+		if (!memcmp(&s->disallow[i], guid, sizeof(*guid)))
 			return true;
 	return false;
 }
@@ -189,7 +305,7 @@ static bool etw_enable_would_reach(const struct etw_enable *e,
 	if (etw_session_is_private(s) &&
 	    (s->owner_tgid != reg->tgid || s->owner_exec_id != reg->exec_id))
 		return false;
-	if (group && etw_session_disallows(s, &reg->guid))
+	if (group && etw_disallowed(s, &reg->guid))
 		return false;
 	return etw_pid_filter_match(e->pids, e->npids,
 				    reg->tgid ? pid_nr(reg->tgid) : 0);
@@ -268,11 +384,11 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 			   bool classic, u64 bit, bool ids)
 {
 	re->session = e->session;
-	re->lk.level = etw_session_level(e->level);
+	re->lk.level = etw_level_norm(e->level);
 	/* Classic providers ignore enable properties. */
 	re->lk.ignore_keyword0 = !classic &&
 				 (e->properties & ETW_ENABLE_IGNORE_KEYWORD_0);
-	re->lk.match_any = etw_session_match_any(e->match_any, classic);
+	re->lk.match_any = etw_match_any_norm(e->match_any, classic);
 	re->lk.match_all = classic ? 0 : e->match_all;
 	re->ids = ids ? e->ids : NULL;
 	re->instance_bit = bit;
@@ -409,14 +525,14 @@ static int etw_notify_control(enum etw_notify_rule rule,
 {
 	switch (rule) {
 	case ETW_NOTIFY_CAPTURE:
-		return c->enabled ? ETW_CONTROL_CAPTURE_STATE : -1;
+		return c->enabled ? ETW_CONTROL_CAPTURE_STATE : ETW_CONTROL_NONE;
 	case ETW_NOTIFY_ON_CHANGE:
 		if (etw_combined_eq(was, c))
-			return -1;
+			return ETW_CONTROL_NONE;
 		break;
 	case ETW_NOTIFY_REACHED:
 		if (!was->enabled && !c->enabled)
-			return -1;
+			return ETW_CONTROL_NONE;
 		break;
 	}
 	return c->enabled ? ETW_CONTROL_ENABLE : ETW_CONTROL_DISABLE;
@@ -457,7 +573,7 @@ static int etw_op_add(struct etw_op *op, struct etw_reg *reg,
 		}
 	}
 	ch->control = etw_notify_control(rule, &was, &ch->c);
-	if (ch->control >= 0) {
+	if (ch->control != ETW_CONTROL_NONE) {
 		ret = etw_change_notify_prepare(ch, op);
 		if (ret) {
 			kfree(ch->route);
@@ -524,14 +640,14 @@ static void etw_op_commit(struct etw_op *op)
 				kfree_rcu(old, rcu);
 			etw_state_publish(reg, &ch->c);
 		}
-		if (ch->control >= 0) {
+		if (ch->control != ETW_CONTROL_NONE) {
 			if (reg->file) {
 				u64 seq = etw_notify_queue(reg, ch->nn);
 
 				if (seq && op->w)
 					etw_waits_add(op->w, reg->file, seq);
-			} else {
-				etw_kprovider_notify(reg, ch->control, &ch->c);
+			} else if (reg->notify) {
+				reg->notify(reg, ch->control, &ch->c);
 			}
 		}
 		kfree(ch);
@@ -808,7 +924,7 @@ void etw_providers_end_image(struct etw_file *f)
 
 /**
  * etw_register_kernel() - register an in-kernel provider's registration
- * @reg: the registration, with @guid and @kprov set
+ * @reg: the registration, with @guid and @notify set
  *
  * Context: process context; takes etw_mutex.
  * Return: 0 or -ENOMEM.
@@ -1114,7 +1230,9 @@ static bool etw_table_reaches(const struct etw_table *t,
  * Add @reg if an enable change reaches it: @new (or NULL) replaced @old
  * (or NULL) of the same session, and the enables on @gone other than
  * @old were replaced by the classic rule.  An identical re-enable
- * notifies only if the combined state changed.
+ * notifies only if the combined state changed.  @new == @old is a
+ * capture-state request by that enable (@gone unused): it reaches what
+ * the enable reaches, on a classic registration only as the newest.
  */
 static int etw_op_add_if_reached(struct etw_op *op, const struct etw_table *t,
 				 struct etw_reg *reg,
@@ -1126,6 +1244,12 @@ static int etw_op_add_if_reached(struct etw_op *op, const struct etw_table *t,
 	bool reach_old = etw_table_reaches(t, old, reg);
 	const struct etw_enable *e;
 
+	if (new == old) {
+		if (!reach_new || (!t->group && reg->classic &&
+				   etw_newest_reaching(t->g, reg) != new))
+			return 0;
+		return etw_op_add(op, reg, ETW_NOTIFY_CAPTURE);
+	}
 	if (reach_new && reach_old && etw_enable_same(new, old))
 		return etw_op_add(op, reg, ETW_NOTIFY_ON_CHANGE);
 	if (reach_new || reach_old)
@@ -1136,6 +1260,7 @@ static int etw_op_add_if_reached(struct etw_op *op, const struct etw_table *t,
 	return 0;
 }
 
+/* etw_op_add_if_reached() for each registration (or member) of @t. */
 static int etw_op_add_reached(struct etw_op *op, const struct etw_table *t,
 			      const struct etw_enable *new,
 			      const struct etw_enable *old,
@@ -1160,34 +1285,6 @@ static int etw_op_add_reached(struct etw_op *op, const struct etw_table *t,
 	return 0;
 }
 
-/* Capture state: the registrations @s's enable reaches. */
-static int etw_op_add_capture(struct etw_op *op, const struct etw_table *t,
-			      const struct etw_enable *e)
-{
-	struct etw_reg *reg;
-	int ret;
-
-	if (t->group) {
-		list_for_each_entry(reg, &t->g->members, mnode) {
-			if (!etw_group_enable_reaches(e, reg))
-				continue;
-			ret = etw_op_add(op, reg, ETW_NOTIFY_CAPTURE);
-			if (ret)
-				return ret;
-		}
-		return 0;
-	}
-	list_for_each_entry(reg, &t->g->regs, gnode) {
-		if (!etw_enable_reaches(e, reg) ||
-		    (reg->classic && etw_newest_reaching(t->g, reg) != e))
-			continue;
-		ret = etw_op_add(op, reg, ETW_NOTIFY_CAPTURE);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 static int etw_enable_capture(struct etw_session *s, const struct etw_guid *guid,
 			      bool group, struct etw_op *op)
 {
@@ -1203,7 +1300,7 @@ static int etw_enable_capture(struct etw_session *s, const struct etw_guid *guid
 	e = etw_table_find(&t, s);
 	if (!e)
 		return 0;
-	ret = etw_op_add_capture(op, &t, e);
+	ret = etw_op_add_reached(op, &t, e, e, NULL);
 	if (ret) {
 		etw_op_abort(op);
 		return ret;

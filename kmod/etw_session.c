@@ -7,15 +7,13 @@
  * (ETW_MODE_PRIVATE, logger ids above 64) need no privilege, are visible
  * only to their process, at most ETW_MAX_PRIVATE_SESSIONS per process,
  * and stop when the /dev/etw file that started them is closed.
+ * Consumer files are in etw_consumer.c, the buffers in etw_buffer.c.
  */
-#include <linux/anon_inodes.h>
 #include <linux/idr.h>
-#include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <linux/uaccess.h>
 
 #include "compat.h"
 #include "etw_internal.h"
@@ -57,6 +55,33 @@ void etw_session_put(struct etw_session *s)
 {
 	kref_put(&s->ref, etw_session_free);
 }
+
+/**
+ * etw_session_stats_fill() - a session's statistics
+ * @s: the session
+ * @st: out
+ *
+ * Context: any.
+ */
+void etw_session_stats_fill(struct etw_session *s,
+			    struct etw_session_stats *st)
+{
+	unsigned long flags;
+
+	memset(st, 0, sizeof(*st));
+	raw_spin_lock_irqsave(&s->lock, flags);
+	st->buffers = s->nbuffers;
+	st->free_buffers = s->nfree;
+	st->consumers = s->nconsumers;
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+	st->events_lost = atomic64_read(&s->events_lost);
+	st->buffers_written = atomic64_read(&s->buffers_written);
+	st->realtime_buffers_lost = atomic64_read(&s->rt_buffers_lost);
+	st->events_written = atomic64_read(&s->events_written);
+	st->buffers_overwritten = atomic64_read(&s->buffers_overwritten);
+	st->events_overwritten = atomic64_read(&s->events_overwritten);
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_session_stats_fill);
 
 /* A private session belongs to the program image that started it. */
 static bool etw_session_visible(const struct etw_session *s)
@@ -180,7 +205,7 @@ static void etw_flush_work(struct work_struct *work)
 					     struct etw_session, flush_work);
 	u32 ms = READ_ONCE(s->cfg.flush_timer_ms);
 
-	etw_session_seal_all(s, true);
+	etw_buffers_seal_all(s, true);
 	if (ms && !READ_ONCE(s->stopped))
 		schedule_delayed_work(&s->flush_work, msecs_to_jiffies(ms));
 }
@@ -352,9 +377,9 @@ static void etw_session_stop_locked(struct etw_session *s)
 	WRITE_ONCE(s->stopped, true);
 	etw_provider_session_gone(s);
 	cancel_delayed_work_sync(&s->flush_work);
-	etw_session_seal_all(s, true);
-	etw_session_release_retained(s);
-	etw_session_discard_unread(s);
+	etw_buffers_seal_all(s, true);
+	etw_buffers_release_retained(s);
+	etw_consumer_discard_unread(s);
 	/* Only now may consumers see end of file: every buffer is queued. */
 	raw_spin_lock_irqsave(&s->lock, flags);
 	s->ended = true;
@@ -471,8 +496,8 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 		ret = etw_session_update(s, &a->config);
 		break;
 	case ETW_IOC_FLUSH:
-		etw_session_seal_all(s, true);
-		etw_session_release_retained(s);
+		etw_buffers_seal_all(s, true);
+		etw_buffers_release_retained(s);
 		break;
 	default:
 		break;
@@ -519,26 +544,6 @@ int etw_session_list(struct etw_file *f, u32 *ids, u32 *count)
 	mutex_unlock(&etw_mutex);
 	*count = n;
 	return 0;
-}
-
-/**
- * etw_session_disallows() - is a GUID on a session's disallow list
- * @s: the session
- * @guid: a provider GUID
- *
- * Context: etw_mutex held.
- * Return: true when group enables of @s must skip @guid.
- */
-bool etw_session_disallows(const struct etw_session *s,
-			   const struct etw_guid *guid)
-{
-	u32 i;
-
-	lockdep_assert_held(&etw_mutex);
-	for (i = 0; i < s->ndisallow; i++)
-		if (!memcmp(&s->disallow[i], guid, sizeof(*guid)))
-			return true;
-	return false;
 }
 
 /**
@@ -623,125 +628,4 @@ void etw_sessions_end_image(struct etw_file *f)
 		s->owner_file = NULL;
 		etw_session_put(s);
 	}
-}
-
-/* --- consumer files ------------------------------------------------------ */
-
-/**
- * struct etw_consumer - one consumer file
- * @session: the session it reads
- * @read_lock: serialises read(): two threads, or a parent and a forked
- *	child, share one cursor, and each buffer may be claimed once
- * @cursor: the next delivery number to read; protected by @read_lock,
- *	read locklessly by poll() (a stale value only makes poll early or
- *	late by one buffer; read() decides)
- */
-struct etw_consumer {
-	struct etw_session *session;
-	struct mutex read_lock;	/* serialises read(), see above */
-	u64 cursor;
-};
-
-static ssize_t etw_consumer_fop_read(struct file *file, char __user *buf,
-				     size_t len, loff_t *ppos)
-{
-	struct etw_consumer *c = file->private_data;
-	struct etw_session *s = c->session;
-	ssize_t ret;
-
-	if (mutex_lock_interruptible(&c->read_lock))
-		return -ERESTARTSYS;
-	for (;;) {
-		ret = etw_consumer_read(s, &c->cursor, buf, len);
-		if (ret != -EAGAIN || (file->f_flags & O_NONBLOCK))
-			break;
-		if (wait_event_interruptible(s->cwait,
-					     etw_consumer_readable(s, c->cursor))) {
-			ret = -ERESTARTSYS;
-			break;
-		}
-	}
-	mutex_unlock(&c->read_lock);
-	return ret;
-}
-
-static __poll_t etw_consumer_fop_poll(struct file *file, poll_table *wait)
-{
-	struct etw_consumer *c = file->private_data;
-
-	poll_wait(file, &c->session->cwait, wait);
-	/* Readable: a buffer waits, or the session ended (read gives 0). */
-	return etw_consumer_readable(c->session, READ_ONCE(c->cursor)) ?
-	       EPOLLIN | EPOLLRDNORM : 0;
-}
-
-static long etw_consumer_fop_ioctl(struct file *file, unsigned int cmd,
-				   unsigned long arg)
-{
-	struct etw_consumer *c = file->private_data;
-
-	return etw_consumer_ioctl(c->session, cmd, (void __user *)arg);
-}
-
-static int etw_consumer_fop_release(struct inode *inode, struct file *file)
-{
-	struct etw_consumer *c = file->private_data;
-
-	etw_consumer_detach(c->session, c->cursor);
-	etw_session_put(c->session);
-	kfree(c);
-	return 0;
-}
-
-static const struct file_operations etw_consumer_fops = {
-	.owner = THIS_MODULE,
-	.read = etw_consumer_fop_read,
-	.poll = etw_consumer_fop_poll,
-	.unlocked_ioctl = etw_consumer_fop_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-	.release = etw_consumer_fop_release,
-	.llseek = noop_llseek,
-};
-
-/**
- * etw_session_open_consumer() - ETW_IOC_CONSUME
- * @f: the caller's file
- * @logger_id: the session
- * @flags: O_CLOEXEC and O_NONBLOCK only
- *
- * Context: process context; takes etw_mutex.
- * Return: a new file descriptor, -EINVAL, -ENOENT, -EPERM, -ENOMEM or
- * -EMFILE.
- */
-int etw_session_open_consumer(struct etw_file *f, u32 logger_id, u32 flags)
-{
-	struct etw_consumer *c;
-	struct etw_session *s;
-	int ret;
-
-	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
-		return -EINVAL;
-	s = etw_lookup(logger_id, "", &ret);
-	if (!s)
-		return ret;
-	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
-	if (!c) {
-		ret = -ENOMEM;
-		goto out_put_session;
-	}
-	c->session = s;
-	mutex_init(&c->read_lock);
-	c->cursor = etw_consumer_attach(s);
-	ret = anon_inode_getfd("etw-consumer", &etw_consumer_fops, c,
-			       O_RDONLY | flags);
-	if (ret < 0)
-		goto out_detach;
-	return ret;
-
-out_detach:
-	etw_consumer_detach(s, c->cursor);
-	kfree(c);
-out_put_session:
-	etw_session_put(s);
-	return ret;
 }

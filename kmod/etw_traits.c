@@ -30,12 +30,13 @@ int etw_traits_parse(const u8 *blob, u32 len, struct etw_guid *group)
 	u32 off, name_len;
 
 	memset(group, 0, sizeof(*group));
-	if (len < sizeof(u16) + 1 || get_unaligned_le16(blob) != len)
+	if (len < ETW_TRAITS_NAME_OFFSET + 1 || get_unaligned_le16(blob) != len)
 		return -EBADMSG;
-	name_len = strnlen(blob + 2, len - 2);
-	if (name_len == len - 2)
+	name_len = strnlen(blob + ETW_TRAITS_NAME_OFFSET,
+			   len - ETW_TRAITS_NAME_OFFSET);
+	if (name_len == len - ETW_TRAITS_NAME_OFFSET)
 		return -EBADMSG;
-	off = 2 + name_len + 1;
+	off = ETW_TRAITS_NAME_OFFSET + name_len + 1;
 	while (off < len) {
 		u16 size;
 

@@ -313,7 +313,6 @@ static void etw_target_commit(const struct etw_target *t)
  */
 static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 {
-	/* Entries are written before use: no automatic zeroing per event. */
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 	/* etw_route_build() never makes more entries than this. */
 	unsigned int count = min_t(u32, route->count, ETW_MAX_TARGETS);
@@ -461,10 +460,6 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		return -EFAULT;
 
 	for (;;) {
-		/*
-		 * Set field by field: the fields etw_event_size() or the copy
-		 * fill in are not zeroed first, saving a memset per event.
-		 */
 		struct etw_event ev __uninitialized;
 		const struct etw_route *route;
 		struct etw_data_descriptor *scratch;

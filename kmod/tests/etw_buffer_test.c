@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of etw_buffer.c: reserve, commit, cancel, seal, delivery,
- * the buffering-mode ring, the buffer header byte by byte, and the rule
- * that every event ends written, lost or overwritten.
+ * KUnit tests of etw_buffer.c and etw_consumer.c: reserve, commit, cancel,
+ * seal, delivery, consumer cursors, the buffering-mode ring, the buffer
+ * header byte by byte, and the rule that every event ends written, lost
+ * or overwritten.
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
@@ -95,7 +96,7 @@ static void etw_buffer_last_writer_delivers_test(struct kunit *test)
 
 	b = etw_bt_reserve(s, ETW_BT_REC, &off);
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	etw_session_seal_all(s, false);
+	etw_buffers_seal_all(s, false);
 	KUNIT_EXPECT_NULL(test, s->streams[0].cur);
 	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 0);
 	etw_buffer_commit(s, b);
@@ -114,7 +115,7 @@ static void etw_buffer_flush_skips_empty_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	etw_buffer_cancel(s, &s->streams[0], b, off, ETW_BT_REC, ETW_BT_REC,
 			  false);
-	etw_session_seal_all(s, true);
+	etw_buffers_seal_all(s, true);
 	KUNIT_EXPECT_PTR_EQ(test, s->streams[0].cur, b);
 	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 0);
 }
@@ -162,7 +163,7 @@ static void etw_buffer_cancel_earlier_pads_test(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, &h->provider_id, &padding, sizeof(padding));
 	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).events_lost, 1);
 	etw_buffer_commit(s, b);
-	etw_session_seal_all(s, false);
+	etw_buffers_seal_all(s, false);
 	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 1);
 	KUNIT_EXPECT_EQ(test, etw_bt_hdr(b)->events, 1);
 	KUNIT_EXPECT_EQ(test, etw_bt_hdr(b)->events_lost, 1);
@@ -217,12 +218,12 @@ static void etw_buffer_ring_wraps_test(struct kunit *test)
 
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
-	etw_session_seal_all(s, false);
+	etw_buffers_seal_all(s, false);
 	st = etw_bt_stats(s);
 	KUNIT_EXPECT_EQ(test, st.buffers_overwritten, 1);
 	KUNIT_EXPECT_EQ(test, st.events_overwritten, 1);
 	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 0);
-	etw_session_release_retained(s);
+	etw_buffers_release_retained(s);
 	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 2);
 	KUNIT_EXPECT_EQ(test, etw_bt_hdr(etw_test_delivered(s, 0))->sequence_number, 2);
 	KUNIT_EXPECT_EQ(test, etw_bt_hdr(etw_test_delivered(s, 1))->sequence_number, 3);
@@ -296,7 +297,7 @@ static struct etw_buffer *etw_hdr_buffer(struct kunit *test, u64 *ts)
 	b = etw_buffer_reserve(s, &s->streams[0], ETW_BT_REC, &off, ts);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	etw_buffer_commit(s, b);
-	etw_session_seal_all(s, false);
+	etw_buffers_seal_all(s, false);
 	KUNIT_ASSERT_PTR_EQ(test, etw_test_delivered(s, 0), b);
 	return b;
 }
@@ -442,7 +443,7 @@ static void etw_buffer_loss_accounting_test(struct kunit *test)
 	b = etw_test_session(test, ETW_BT_ONE, 1);
 	/* B's only buffer is full and delivered: it can take nothing. */
 	KUNIT_ASSERT_TRUE(test, etw_bt_write(b, ETW_BT_FULL));
-	etw_session_seal_all(b, false);
+	etw_buffers_seal_all(b, false);
 	payload = kunit_kzalloc(test, c->payload, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, payload);
 	data.ptr = (uintptr_t)payload;
@@ -461,8 +462,8 @@ static void etw_buffer_loss_accounting_test(struct kunit *test)
 		ret = etw_kprovider_write(r->kp, &d, NULL, NULL, 1, &data);
 		KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -ENOBUFS);
 	}
-	etw_session_seal_all(a, false);
-	etw_session_release_retained(a);
+	etw_buffers_seal_all(a, false);
+	etw_buffers_release_retained(a);
 	st = etw_bt_stats(a);
 	KUNIT_EXPECT_EQ(test, st.events_written, c->written);
 	KUNIT_EXPECT_EQ(test, st.events_lost, c->lost);
@@ -483,8 +484,8 @@ static void etw_buffer_discard_unread_test(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
 	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
-	etw_session_seal_all(s, false);
-	etw_session_discard_unread(s);
+	etw_buffers_seal_all(s, false);
+	etw_consumer_discard_unread(s);
 	st = etw_bt_stats(s);
 	KUNIT_EXPECT_EQ(test, st.realtime_buffers_lost, 2);
 	KUNIT_EXPECT_EQ(test, st.buffers_written, 0);
@@ -500,9 +501,9 @@ static void etw_buffer_discard_keeps_consumed_test(struct kunit *test)
 	u64 cursor;
 
 	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_REC));
-	etw_session_seal_all(s, false);
+	etw_buffers_seal_all(s, false);
 	cursor = etw_consumer_attach(s);
-	etw_session_discard_unread(s);
+	etw_consumer_discard_unread(s);
 	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 1);
 	KUNIT_EXPECT_EQ(test, etw_bt_stats(s).realtime_buffers_lost, 0);
 	etw_consumer_detach(s, cursor);
@@ -516,7 +517,7 @@ static void etw_consumer_backlog_test(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
 	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
-	etw_session_seal_all(s, false);
+	etw_buffers_seal_all(s, false);
 	first = etw_test_delivered(s, 0);
 	KUNIT_ASSERT_NOT_NULL(test, first);
 	cursor = etw_consumer_attach(s);
@@ -538,7 +539,7 @@ static void etw_consumer_attach_empty_test(struct kunit *test)
 	cursor = etw_consumer_attach(s);
 	KUNIT_EXPECT_EQ(test, cursor, 1);
 	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_REC));
-	etw_session_seal_all(s, false);
+	etw_buffers_seal_all(s, false);
 	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 1);
 	KUNIT_EXPECT_EQ(test, etw_test_delivered(s, 0)->dseq, cursor);
 	KUNIT_EXPECT_EQ(test, etw_test_delivered(s, 0)->pending, 1);
@@ -563,7 +564,7 @@ static struct etw_session *etw_bt_two_delivered(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
 	KUNIT_EXPECT_TRUE(test, etw_bt_write(s, ETW_BT_FULL));
-	etw_session_seal_all(s, false);
+	etw_buffers_seal_all(s, false);
 	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 2);
 	return s;
 }

@@ -52,9 +52,9 @@ static void etw_level_kw_test(struct kunit *test)
 {
 	const struct etw_lk_case *c = test->param_value;
 	struct etw_level_kw f = {
-		.level = etw_session_level(c->session_level),
+		.level = etw_level_norm(c->session_level),
 		.ignore_keyword0 = c->ignore_kw0,
-		.match_any = etw_session_match_any(c->any, false),
+		.match_any = etw_match_any_norm(c->any, false),
 		.match_all = c->all,
 	};
 
@@ -64,10 +64,10 @@ static void etw_level_kw_test(struct kunit *test)
 
 static void etw_classic_match_any_test(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, etw_session_match_any(0, true), 0ULL);
-	KUNIT_EXPECT_EQ(test, etw_session_match_any(~0ULL, true), 0xffffffffULL);
-	KUNIT_EXPECT_EQ(test, etw_session_match_any(0, false), ~0ULL);
-	KUNIT_EXPECT_EQ(test, etw_session_match_any(0x30, false), 0x30ULL);
+	KUNIT_EXPECT_EQ(test, etw_match_any_norm(0, true), 0ULL);
+	KUNIT_EXPECT_EQ(test, etw_match_any_norm(~0ULL, true), 0xffffffffULL);
+	KUNIT_EXPECT_EQ(test, etw_match_any_norm(0, false), ~0ULL);
+	KUNIT_EXPECT_EQ(test, etw_match_any_norm(0x30, false), 0x30ULL);
 }
 
 static struct etw_id_filter *etw_make_id_filter(struct kunit *test,
@@ -137,7 +137,7 @@ static void etw_combine_test(struct kunit *test)
 
 static void etw_combine_level0_test(struct kunit *test)
 {
-	struct etw_level_kw a = { .level = etw_session_level(0), .match_any = ~0ULL };
+	struct etw_level_kw a = { .level = etw_level_norm(0), .match_any = ~0ULL };
 	struct etw_level_kw b = { .level = 2, .match_any = 0x1 };
 	struct etw_combined c;
 

@@ -191,7 +191,7 @@ static void etw_write_record_test(struct kunit *test)
 	s = etw_wt_session(test, ETW_MODE_NO_PER_PROCESSOR, 4, 0x1);
 	KUNIT_ASSERT_EQ(test, etw_wt_write(wt->kp, &etw_wt_desc, payload,
 					   sizeof(payload)), 0);
-	etw_session_seal_all(s, false);
+	etw_buffers_seal_all(s, false);
 	b = etw_test_delivered(s, 0);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_EXPECT_EQ(test, ((struct etw_buffer_header *)b->data)->offset,
@@ -306,7 +306,7 @@ static void etw_write_all_or_nothing_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, etw_wt_write(wt->kp, &etw_wt_desc, NULL, 0),
 			-ENOBUFS);
-	etw_session_seal_all(b, false);
+	etw_buffers_seal_all(b, false);
 	st = etw_wt_stats(b);
 	KUNIT_EXPECT_EQ(test, st.events_written, c->b_written);
 	KUNIT_EXPECT_EQ(test, st.events_lost, c->b_lost);
@@ -376,7 +376,7 @@ static void etw_write_from_irq_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iw->cpu, cpu);
 	KUNIT_EXPECT_TRUE(test, iw->hardirq);
 	KUNIT_EXPECT_EQ(test, iw->ret, 0);
-	etw_session_seal_all(s, false);
+	etw_buffers_seal_all(s, false);
 	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 1);
 	d = etw_test_delivered(s, 0);
 	KUNIT_ASSERT_PTR_EQ(test, d, b);
