@@ -51,7 +51,20 @@ for t in $tests; do
 	echo "@@KSFT-END@@ $t $?"
 done
 
-rmmod etw
+# The last module reference can go a little after the tests exit (a
+# process's files close as it exits, a session's last reference with
+# them): retry for up to ten seconds.  Still busy, say who holds what.
+unload() {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rmmod etw 2>/dev/null && return 0
+		echo "# rmmod etw: busy (refcnt $(cat /sys/module/etw/refcnt)), retry $i"
+		sleep 1
+	done
+	ps -o pid,ppid,stat,args
+	ls -l /proc/[0-9]*/fd 2>/dev/null | grep -B20 'etw' | grep 'proc\|etw'
+	rmmod etw
+}
+unload
 echo "@@RMMOD@@ $?"
 
 echo "@@KSFT-BEGIN@@ kmemleak"
