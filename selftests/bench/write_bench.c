@@ -6,6 +6,8 @@
  *   floor      ETW_IOC_NULL on /dev/etw (a bare ioctl)
  *   etw        ETW_IOC_WRITE of 16, 64, 512-byte payloads to 1 and 8 sessions
  *   peer       write() of the same payload to ftrace's trace_marker
+ *   peer       writev() of the same payload to a user_event of that size,
+ *              recorded in a tracefs instance of its own
  *   check      the mapped enable check of a disabled provider
  *   empty      an empty loop iteration
  *
@@ -24,6 +26,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/etw.h>
@@ -32,6 +36,25 @@
 
 #define ROUNDS		5
 #define SESSIONS_MAX	8
+
+#define TRACEFS		"/sys/kernel/tracing"
+#define UEV_INSTANCE	TRACEFS "/instances/etwbench"
+
+/*
+ * user_events' registration ABI (include/uapi/linux/user_events.h, Linux
+ * 6.4 on), which the build host's installed headers may predate.
+ */
+struct uev_reg {
+	__u32 size;
+	__u8 enable_bit;
+	__u8 enable_size;
+	__u16 flags;
+	__u64 enable_addr;	/* the kernel sets enable_bit here while on */
+	__u64 name_args;
+	__u32 write_index;	/* out: leads every write of the event */
+} __attribute__((packed));
+
+#define UEV_IOCSREG	_IOWR('*', 0, struct uev_reg *)
 
 static const struct etw_guid bench_guid = {
 	0xbe7c0001, 0x1111, 0x2222, { 3, 3, 3, 3, 4, 4, 4, 4 } };
@@ -129,6 +152,153 @@ static void bench_marker(void *ctx, unsigned long n)
 	while (n--)
 		if (write(m->fd, m->payload, m->len) < 0)
 			die("trace_marker");
+}
+
+struct uevent_ctx {
+	int fd;
+	__u32 write_index;
+	volatile __u32 enabled;		/* bit 0, written by the kernel */
+	struct iovec iov[2];		/* write_index, then the payload */
+	char payload[512];
+};
+
+static void bench_uevent(void *ctx, unsigned long n)
+{
+	struct uevent_ctx *u = ctx;
+
+	while (n--) {
+		/* As its users do: no system call while nothing records. */
+		if (!(u->enabled & 1))
+			continue;
+		if (writev(u->fd, u->iov, 2) < 0)
+			die("user_events_data");
+	}
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int f = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (f < 0)
+		return -1;
+	if (write(f, text, strlen(text)) < 0)
+		ret = -1;
+	close(f);
+	return ret;
+}
+
+/*
+ * Register etwbench_<size>, a user_event whose payload is @size bytes,
+ * and enable it in the benchmark's own tracefs instance: a ring buffer
+ * with no reader, the cheapest consumer ftrace has.
+ */
+static int uevent_setup(struct uevent_ctx *u, int ufd, unsigned int size)
+{
+	struct uev_reg reg = { .size = sizeof(reg) };
+	char args[64], path[128];
+
+	snprintf(args, sizeof(args), "etwbench_%u char[%u] data", size, size);
+	reg.enable_size = sizeof(u->enabled);
+	reg.enable_addr = (uintptr_t)&u->enabled;
+	reg.name_args = (uintptr_t)args;
+	if (ioctl(ufd, UEV_IOCSREG, &reg))
+		return -1;
+	u->fd = ufd;
+	u->write_index = reg.write_index;
+	u->iov[0].iov_base = &u->write_index;
+	u->iov[0].iov_len = sizeof(u->write_index);
+	u->iov[1].iov_base = u->payload;
+	u->iov[1].iov_len = size;
+	memset(u->payload, 'x', sizeof(u->payload));
+	snprintf(path, sizeof(path),
+		 UEV_INSTANCE "/events/user_events/etwbench_%u/enable", size);
+	if (write_file(path, "1"))
+		return -1;
+	/* Else the loop would time the skipped write of a disabled event. */
+	if (!(u->enabled & 1)) {
+		fprintf(stderr,
+			"write_bench: etwbench_%u: enable bit not set\n", size);
+		exit(1);
+	}
+	return 0;
+}
+
+static void uevent_disable(unsigned int size)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path),
+		 UEV_INSTANCE "/events/user_events/etwbench_%u/enable", size);
+	write_file(path, "0");
+}
+
+/* Events the instance's buffers took: those held plus those overwritten. */
+static unsigned long long uevent_recorded(void)
+{
+	unsigned long long total = 0, v;
+	char path[128], line[128];
+	FILE *f;
+	int cpu;
+
+	for (cpu = 0; ; cpu++) {
+		snprintf(path, sizeof(path),
+			 UEV_INSTANCE "/per_cpu/cpu%d/stats", cpu);
+		f = fopen(path, "re");
+		if (!f)
+			break;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "entries: %llu", &v) == 1 ||
+			    sscanf(line, "overrun: %llu", &v) == 1)
+				total += v;
+		fclose(f);
+	}
+	return total;
+}
+
+/* The operations report() runs: warm-up and measured loops. */
+static unsigned long report_ops(void)
+{
+	if (insns_iters)
+		return insns_iters / 10 + insns_iters;
+	return iters / 10 + ROUNDS * iters;
+}
+
+static void bench_uevents(const unsigned int sizes[3])
+{
+	/* One enable word each: an address and bit serve one event only. */
+	static struct uevent_ctx u[3];
+	unsigned long long before, landed;
+	unsigned int i;
+	int ufd;
+
+	ufd = open(TRACEFS "/user_events_data", O_RDWR | O_CLOEXEC);
+	if (ufd < 0) {
+		/* A heading line: the counting boot's labels stay paired. */
+		printf("# user_events: not available (%s)\n", strerror(errno));
+		return;
+	}
+	if (mkdir(UEV_INSTANCE, 0755) && errno != EEXIST)
+		die(UEV_INSTANCE);
+	for (i = 0; i < 3; i++) {
+		char label[64];
+
+		if (uevent_setup(&u[i], ufd, sizes[i]))
+			die("user_events registration");
+		snprintf(label, sizeof(label), "user_events %3u B (peer)",
+			 sizes[i]);
+		before = uevent_recorded();
+		report(label, bench_uevent, &u[i]);
+		landed = uevent_recorded() - before;
+		uevent_disable(sizes[i]);
+		/* The peer is measured only if every write was recorded. */
+		if (landed < report_ops()) {
+			fprintf(stderr,
+				"write_bench: %s: %llu of %lu recorded\n",
+				label, landed, report_ops());
+			exit(1);
+		}
+	}
+	close(ufd);
 }
 
 struct check_ctx {
@@ -280,6 +450,7 @@ int main(int argc, char **argv)
 	} else {
 		printf("trace_marker: not available (%s)\n", strerror(errno));
 	}
+	bench_uevents(sizes);
 
 	/* The enable check makes no system call: nothing to count. */
 	if (insns_iters)
