@@ -435,8 +435,44 @@ static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
 	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
 }
 
+/* Copy ENABLE's filters in and check their format. */
+static int etw_enable_filters_in(const struct etw_enable_args *a,
+				 struct etw_enable_filters *in)
+{
+	u32 size = a->filter_data_size;
+
+	if (a->event_id_count > ETW_MAX_EVENT_ID_FILTER ||
+	    a->event_ids_filter_in > 1 ||
+	    (a->event_ids_filter_in && !a->event_id_count) ||
+	    a->pid_count > ETW_MAX_PID_FILTER ||
+	    (size && (size < sizeof(struct etw_filter_header) ||
+		      size > ETW_MAX_FILTER_DATA)))
+		return -EINVAL;
+	in->nids = a->event_id_count;
+	in->ids_in = a->event_ids_filter_in;
+	in->npids = a->pid_count;
+	in->data_size = size;
+	if (copy_from_user(in->ids, u64_to_user_ptr(a->event_ids_ptr),
+			   in->nids * sizeof(in->ids[0])) ||
+	    copy_from_user(in->pids, u64_to_user_ptr(a->pids_ptr),
+			   in->npids * sizeof(in->pids[0])))
+		return -EFAULT;
+	if (!size)
+		return 0;
+	in->data = kmalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!in->data)
+		return -ENOMEM;
+	if (copy_from_user(in->data, u64_to_user_ptr(a->filter_data_ptr), size))
+		return -EFAULT;
+	/* One EVENT_FILTER_HEADER, whose Size says @size, and its data. */
+	if (((struct etw_filter_header *)in->data)->size != size)
+		return -EINVAL;
+	return 0;
+}
+
 static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 {
+	struct etw_enable_filters in = {};
 	struct etw_enable *e = NULL;
 	struct etw_waits w = {};
 	struct etw_enable_args a;
@@ -460,7 +496,12 @@ static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 		goto out_put_session;
 	}
 	if (a.control_code == ETW_CONTROL_ENABLE) {
-		e = etw_enable_alloc(&a);
+		ret = etw_enable_filters_in(&a, &in);
+		if (ret) {
+			kfree(in.data);
+			goto out_put_session;
+		}
+		e = etw_enable_alloc(&a, &in);
 		if (IS_ERR(e)) {
 			ret = PTR_ERR(e);
 			goto out_put_session;

@@ -312,7 +312,32 @@ void etw_unregister_kernel(struct etw_reg *reg);
 void etw_unregister_reg(struct etw_reg *reg);
 int etw_set_traits(struct etw_file *f, u32 reg_id, u8 *blob, u16 len);
 int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
-struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a);
+/**
+ * struct etw_enable_filters - ENABLE's filters in kernel memory
+ * @ids: event ids, @nids of them (at most %ETW_MAX_EVENT_ID_FILTER)
+ * @nids: entries in @ids
+ * @ids_in: @ids lists the events let in (else the events kept out)
+ * @pids: process ids, @npids of them
+ * @npids: entries in @pids
+ * @data: the schematized filter (kmalloc()ed, EVENT_FILTER_HEADER first),
+ *	or NULL; etw_enable_alloc() takes it
+ * @data_size: bytes at @data
+ *
+ * etw_dev.c copies them in and checks their format; etw_provider.c builds
+ * the enable from them and never reads user memory.
+ */
+struct etw_enable_filters {
+	u16 ids[ETW_MAX_EVENT_ID_FILTER];
+	u32 nids;
+	bool ids_in;
+	u32 pids[ETW_MAX_PID_FILTER];
+	u32 npids;
+	void *data;
+	u32 data_size;
+};
+
+struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a,
+				    struct etw_enable_filters *in);
 int etw_enable(struct etw_session *s, struct etw_enable_args *a,
 	       struct etw_enable *e, struct etw_waits *w);
 void etw_provider_session_gone(struct etw_session *s);

@@ -35,14 +35,14 @@
  * reaches it, or a change of its combined state.
  *
  * All of this but building an enable (etw_enable_alloc()) runs under
- * etw_mutex.
+ * etw_mutex.  Nothing here reads or writes user memory: etw_dev.c copies
+ * every argument in and every result out.
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include "compat.h"
 #include "etw_internal.h"
@@ -192,80 +192,58 @@ static void etw_pids_resolve(u32 *pids, u32 n)
 	rcu_read_unlock();
 }
 
-/* Copy an enable's filters in and check them; @e is filled. */
-static int etw_enable_filters(const struct etw_enable_args *a,
-			      struct etw_enable *e)
+/* Give @e the filters in @in; @e takes @in->data. */
+static int etw_enable_filters(struct etw_enable *e,
+			      struct etw_enable_filters *in)
 {
-	u32 n = a->event_id_count;
-
-	if (n) {
-		if (n > ETW_MAX_EVENT_ID_FILTER || a->event_ids_filter_in > 1)
-			return -EINVAL;
-		e->ids = kzalloc(struct_size(e->ids, ids, n), GFP_KERNEL_ACCOUNT);
+	e->filter_data = in->data;
+	e->filter_size = in->data_size;
+	in->data = NULL;
+	if (in->nids) {
+		e->ids = kzalloc(struct_size(e->ids, ids, in->nids),
+				 GFP_KERNEL_ACCOUNT);
 		if (!e->ids)
 			return -ENOMEM;
-		if (copy_from_user(e->ids->ids, u64_to_user_ptr(a->event_ids_ptr),
-				   n * sizeof(u16)))
-			return -EFAULT;
-		e->ids->count = etw_id_filter_sort(e->ids->ids, n);
-		e->ids->filter_in = a->event_ids_filter_in;
-	} else if (a->event_ids_filter_in) {
-		return -EINVAL;
+		memcpy(e->ids->ids, in->ids, in->nids * sizeof(u16));
+		e->ids->count = etw_id_filter_sort(e->ids->ids, in->nids);
+		e->ids->filter_in = in->ids_in;
 	}
-	if (a->pid_count) {
-		if (a->pid_count > ETW_MAX_PID_FILTER)
-			return -EINVAL;
-		if (copy_from_user(e->pids, u64_to_user_ptr(a->pids_ptr),
-				   a->pid_count * sizeof(u32)))
-			return -EFAULT;
-		e->npids = a->pid_count;
-		etw_pids_resolve(e->pids, e->npids);
-	}
-	if (a->filter_data_size) {
-		u32 size = a->filter_data_size;
-
-		/* One EVENT_FILTER_HEADER, whose Size says @size, and its data. */
-		if (size < sizeof(struct etw_filter_header) ||
-		    size > ETW_MAX_FILTER_DATA)
-			return -EINVAL;
-		e->filter_data = kmalloc(size, GFP_KERNEL_ACCOUNT);
-		if (!e->filter_data)
-			return -ENOMEM;
-		if (copy_from_user(e->filter_data,
-				   u64_to_user_ptr(a->filter_data_ptr), size))
-			return -EFAULT;
-		if (((struct etw_filter_header *)e->filter_data)->size != size)
-			return -EINVAL;
-		e->filter_size = size;
-	}
+	memcpy(e->pids, in->pids, in->npids * sizeof(u32));
+	e->npids = in->npids;
+	etw_pids_resolve(e->pids, e->npids);
 	return 0;
 }
 
 /**
  * etw_enable_alloc() - build an enable from ETW_IOC_ENABLE's arguments
  * @a: the arguments, for %ETW_CONTROL_ENABLE
+ * @in: its filters, copied in and checked (etw_dev.c); the enable takes
+ *	@in->data, also when this fails
  *
- * Copies the event-ID, PID and schematized filters from user memory and
- * checks them.
+ * Sorts the event ids and translates the PID filter into initial-namespace
+ * pids.
  *
  * Context: process context, may sleep; etw_mutex not held.
- * Return: the enable, for etw_enable(), or an ERR_PTR: -EINVAL (a bad
- * filter), -EFAULT, -ENOMEM.
+ * Return: the enable, for etw_enable(), or ERR_PTR(-ENOMEM).
  */
-struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a)
+struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a,
+				    struct etw_enable_filters *in)
 {
 	struct etw_enable *e;
 	int ret;
 
 	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
-	if (!e)
+	if (!e) {
+		kfree(in->data);
+		in->data = NULL;
 		return ERR_PTR(-ENOMEM);
+	}
 	e->level = a->level;
 	e->properties = a->properties;
 	e->match_any = a->match_any;
 	e->match_all = a->match_all;
 	e->source_id = a->source_id;
-	ret = etw_enable_filters(a, e);
+	ret = etw_enable_filters(e, in);
 	if (ret) {
 		etw_enable_free(e);
 		return ERR_PTR(ret);
