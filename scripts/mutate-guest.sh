@@ -15,15 +15,18 @@
 # After a kernel report or a failed unload the kernel is not trusted for
 # the next mutant: it prints "@@MUT-STOP@@" and stops, and the host boots
 # a fresh VM for the rest.  A hang panics the kernel (hung_task_panic,
-# softlockup_panic): the host sees "@@MUT-BEGIN@@ ID" with no result.
+# softlockup_panic, panic_on_rcu_stall: a KUnit case looping in its
+# kthread stalls RCU without blocking a task): the host sees
+# "@@MUT-BEGIN@@ ID" with no result.
 
 stage=$1
 shift
 timeout=${MUTATE_TEST_TIMEOUT:-300}
 reports='BUG:|WARNING:|Oops|UBSAN:|general protection|Call Trace:|kernel BUG|refcount_t: |list_(add|del) corruption|blocked for more than'
 
-echo 1 > /proc/sys/kernel/hung_task_panic 2>/dev/null
-echo 1 > /proc/sys/kernel/softlockup_panic 2>/dev/null
+for knob in hung_task_panic softlockup_panic panic_on_rcu_stall; do
+	echo 1 > /proc/sys/kernel/$knob 2>/dev/null
+done
 cp /etw/userlib/libetw.so /tmp/libetw.so.orig
 
 # A kernel report since the last call, as one line, or nothing.
