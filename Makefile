@@ -84,10 +84,16 @@ userlib/libetw.so: $(LIB_PIC_OBJS) userlib/libetw.map
 		-o $@ $(LIB_PIC_OBJS) -lpthread
 	ln -sf libetw.so $(@D)/$(SONAME)
 
+# What makes L"..." a WCHAR string (Documentation/libetw.rst, "Wide
+# strings"): offered as the pc file's wide_cflags, not in its Cflags, since
+# it changes wchar_t for the whole program.
+WIDE_CFLAGS := -fshort-wchar
+
 # Regenerated every time: PREFIX may differ between make and make install.
 userlib/libetw.pc: userlib/libetw.pc.in FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)/etw|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)/etw|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@WIDE_CFLAGS@|$(WIDE_CFLAGS)|' $< > $@
 
 # --- etwctl ---------------------------------------------------------------
 ctl: ctl/etwctl
