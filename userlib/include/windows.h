@@ -13,10 +13,11 @@
  * is wchar_t, so L"..." works with every W function in C and C++, as on
  * Windows.  Without it wchar_t is 32 bits and cannot be WCHAR: WCHAR is
  * char16_t in C++11 and uint16_t in C (what C11's char16_t is), strings
- * are u"..." or TEXT("..."), and passing L"..." where a WCHAR string is
- * expected fails to compile, in C++ with a message that names the flag.
- * libetw itself is built without the flag: the two WCHARs have the same
- * size and representation, so one library serves both.
+ * are u"..." or TEXT("..."), and L"..." given to a W function is an
+ * incompatible pointer for the C compiler and, in C++11, an error whose
+ * message names the flag.  libetw itself is built without the flag: both
+ * WCHARs have the same size and representation, so one library serves
+ * either kind of caller (Documentation/libetw.rst, "Wide strings").
  *
  * Calling-convention and SAL annotation macros expand to nothing: x86-64
  * Linux has one calling convention and no annotation checker.
@@ -171,11 +172,15 @@ typedef char _etw_wchar_is_16_bits[sizeof(WCHAR) == 2 ? 1 : -1];
  */
 #if defined(__cplusplus) && __cplusplus >= 201103L && \
 	!(defined(__WCHAR_MAX__) && __WCHAR_MAX__ == 0xffff)
+/* extern "C++": code may include the headers inside extern "C". */
+extern "C++" {
 template <typename _Etw_T> struct _etw_short_wchar_needed {
 	static const bool value = false;
 };
+}
 #define _ETW_WCHAR_T_GUARD(name, params)				\
-	template <typename _Etw_T = void> ULONG name params		\
+	extern "C++" template <typename _Etw_T = void>			\
+	ULONG name params						\
 	{								\
 		static_assert(_etw_short_wchar_needed<_Etw_T>::value,	\
 			"L\"...\" is 32-bit wchar_t without -fshort-wchar: "	\
