@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The C++ half of wide_test: wide_record.h's round trip compiled as C++11
+ * The C++ half of wide_test: wide_record.h's round trips compiled as C++11
  * with -fshort-wchar, where L"..." is wchar_t and must convert to LPCWSTR
  * as on Windows.  Built without exceptions or RTTI, so the test links
  * without the C++ runtime.
@@ -22,6 +22,7 @@ template <typename A> struct wide_same<A, A> {
 static_assert(wide_same<WCHAR, wchar_t>::value, "WCHAR is wchar_t");
 
 extern "C" int wide_cxx_record(void);
+extern "C" int wide_cxx_realtime(void);
 
 /* Returns wide_record()'s step: 0 when the round trip held. */
 int wide_cxx_record(void)
@@ -31,4 +32,10 @@ int wide_cxx_record(void)
 
 	return wide_record(&wide_cxx_provider, logger, sizeof(logger), file,
 			   sizeof(file), WIDE_CXX_PATH);
+}
+
+/* Returns wide_realtime()'s step: 0 when the event arrived. */
+int wide_cxx_realtime(void)
+{
+	return wide_realtime(&wide_cxx_provider, L"etw-wide-c++-rt");
 }

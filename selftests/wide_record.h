@@ -193,4 +193,58 @@ static enum wide_step wide_record(const GUID *provider, LPCWSTR logger,
 	return step;
 }
 
+/*
+ * Real time: @logger started and opened by its L"..." name, the string
+ * event written, the session stopped; ProcessTrace then delivers what the
+ * consumer had buffered and returns.
+ */
+static enum wide_step wide_realtime(const GUID *provider, LPCWSTR logger)
+{
+	EVENT_TRACE_LOGFILEW lf;
+	PROCESSTRACE_HANDLE ph;
+	struct wide_props b;
+	CONTROLTRACE_ID h;
+	REGHANDLE reg;
+	enum wide_step step = WIDE_OK;
+
+	memset(&wide_seen, 0, sizeof(wide_seen));
+	wide_seen.provider = *provider;
+	wide_props_init(&b);
+	b.p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+	b.p.LogFileNameOffset = 0;
+	if (StartTraceW(&h, logger, &b.p) != ERROR_SUCCESS)
+		return WIDE_START;
+	memset(&lf, 0, sizeof(lf));
+	lf.LoggerName = (LPWSTR)logger;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME |
+			      PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = wide_on_record;
+	ph = OpenTraceW(&lf);
+	if (ph == INVALID_PROCESSTRACE_HANDLE)
+		step = WIDE_OPEN;
+	else if (EventRegister(provider, NULL, NULL, &reg) != ERROR_SUCCESS)
+		step = WIDE_REGISTER;
+	if (step == WIDE_OK) {
+		if (EnableTraceEx2(h, provider,
+				   EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0,
+				   0, NULL) != ERROR_SUCCESS)
+			step = WIDE_ENABLE;
+		else if (EventWriteString(reg, 4, 0, WIDE_TEXT) !=
+			 ERROR_SUCCESS)
+			step = WIDE_WRITE;
+		EventUnregister(reg);
+	}
+	wide_props_init(&b);
+	if (StopTraceW(0, logger, &b.p) != ERROR_SUCCESS && step == WIDE_OK)
+		step = WIDE_STOP;
+	if (ph == INVALID_PROCESSTRACE_HANDLE)
+		return step;
+	if (step == WIDE_OK && ProcessTrace(&ph, 1, NULL, NULL) != ERROR_SUCCESS)
+		step = WIDE_PROCESS;
+	CloseTrace(ph);
+	if (step == WIDE_OK && wide_seen.strings != 1)
+		step = WIDE_EVENT;
+	return step;
+}
+
 #endif /* _WIDE_RECORD_H */
