@@ -67,22 +67,22 @@ struct etw_etl_writer {
 	uint32_t base_buffers_lost;
 };
 
-/* The number in @root@path divided by @div, rounded; 0 if unreadable. */
-static uint32_t etw_etl_read_scaled(const char *root, const char *path,
-				    double div)
+/* The kHz in @root@path as MHz, rounded; 0 if unreadable. */
+static uint32_t etw_etl_read_khz(const char *root, const char *path)
 {
 	char full[512];
-	double v = 0;
+	double khz = 0;
 	FILE *f;
 
 	snprintf(full, sizeof(full), "%s%s", root, path);
 	f = fopen(full, "re");
 	if (!f)
 		return 0;
-	if (fscanf(f, "%lf", &v) != 1 || !(v > 0) || v / div > UINT32_MAX)
-		v = 0;
+	if (fscanf(f, "%lf", &khz) != 1 || !(khz > 0) ||
+	    khz / 1000 > UINT32_MAX)
+		khz = 0;
 	fclose(f);
-	return (uint32_t)(v / div + 0.5);
+	return (uint32_t)(khz / 1000 + 0.5);
 }
 
 /* The first "cpu MHz" line of @root/proc/cpuinfo, rounded; 0 if none. */
@@ -159,12 +159,12 @@ static uint32_t etw_etl_measured_mhz(void)
  */
 uint32_t etw_etl_cpu_speed_mhz(const char *root)
 {
-	uint32_t mhz = etw_etl_read_scaled(root, ETW_ETL_CPUFREQ
-					   "base_frequency", 1000);
+	uint32_t mhz = etw_etl_read_khz(root, ETW_ETL_CPUFREQ
+					"base_frequency");
 
 	if (!mhz)
-		mhz = etw_etl_read_scaled(root, ETW_ETL_CPUFREQ
-					  "cpuinfo_max_freq", 1000);
+		mhz = etw_etl_read_khz(root, ETW_ETL_CPUFREQ
+				       "cpuinfo_max_freq");
 	if (!mhz)
 		mhz = etw_etl_cpuinfo_mhz(root);
 	return mhz ? mhz : etw_etl_measured_mhz();
