@@ -84,10 +84,16 @@ userlib/libetw.so: $(LIB_PIC_OBJS) userlib/libetw.map
 		-o $@ $(LIB_PIC_OBJS) -lpthread
 	ln -sf libetw.so $(@D)/$(SONAME)
 
+# What makes L"..." a WCHAR string (Documentation/libetw.rst, "Wide
+# strings"): offered as the pc file's wide_cflags, not in its Cflags, since
+# it changes wchar_t for the whole program.
+WIDE_CFLAGS := -fshort-wchar
+
 # Regenerated every time: PREFIX may differ between make and make install.
 userlib/libetw.pc: userlib/libetw.pc.in FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)/etw|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)/etw|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@WIDE_CFLAGS@|$(WIDE_CFLAGS)|' $< > $@
 
 # --- etwctl ---------------------------------------------------------------
 ctl: ctl/etwctl
@@ -112,6 +118,20 @@ selftests/bench/%_bench: selftests/bench/%_bench.c selftests/bench/icount_marker
 		userlib/libetw.so
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -Luserlib -letw -lpthread \
 		-Wl,-rpath,'$$ORIGIN/../../userlib'
+
+# wide_test and its C++ half use L"..." strings: built with $(WIDE_CFLAGS).
+# No exceptions or RTTI, so linking needs no C++ runtime in the VM.
+selftests/wide_cxx.o: selftests/wide_cxx.cc selftests/wide_record.h \
+		$(wildcard userlib/include/*.h)
+	$(CXX) $(CPPFLAGS) $(WIDE_CFLAGS) -std=c++11 -fno-exceptions -fno-rtti \
+		$(CFLAGS) -Wall -Wextra -c -o $@ $<
+
+selftests/wide_test: selftests/wide_test.c selftests/wide_cxx.o \
+		$(wildcard selftests/*.h) userlib/libetw.so
+	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(WIDE_CFLAGS) $(CFLAGS) $(WARN) \
+		-Wno-shadow -Wno-sign-compare -Wno-clobbered -o $@ $< \
+		selftests/wide_cxx.o -Luserlib -letw -lpthread \
+		-Wl,-rpath,'$$ORIGIN/../userlib'
 
 selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) -Wno-shadow \
@@ -207,6 +227,6 @@ clean:
 		-o -name '.*.cmd' -o -name '*.a' \) -delete
 	rm -f Module.symvers modules.order kmod/Module.symvers kmod/modules.order
 	rm -f userlib/*.o userlib/libetw.a userlib/libetw.so userlib/$(SONAME) userlib/libetw.pc
-	rm -f ctl/etwctl $(SELFTESTS) $(BENCHES) $(HOSTTESTS) $(EXAMPLES) \
+	rm -f ctl/etwctl $(SELFTESTS) $(BENCHES) $(HOSTTESTS) $(EXAMPLES) selftests/wide_cxx.o \
 		userlib/tests/*_bench
 	rm -rf build

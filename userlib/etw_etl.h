@@ -356,7 +356,8 @@ struct etw_etl_writer_params {
 
 /**
  * struct etw_etl_writer_stats - final counts for the header
- * @end_time: FILETIME of the stop; 0 = the last buffer's timestamp
+ * @end_time: FILETIME of the stop; 0 = the newest buffer's timestamp,
+ *	which also replaces an earlier stop time
  * @events_lost: events the session lost
  * @buffers_lost: buffers the session lost (buffers the writer refused
  *	are added)
@@ -376,5 +377,6 @@ int etw_etl_writer_append(struct etw_etl_writer *w, const void *buffer);
 int etw_etl_writer_close(struct etw_etl_writer *w,
 			 const struct etw_etl_writer_stats *stats);
 uint32_t etw_etl_writer_file_number(const struct etw_etl_writer *w);
+uint32_t etw_etl_cpu_speed_mhz(const char *root);
 
 #endif /* _ETW_ETL_H */

@@ -16,7 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include "etw_etl.h"
 
@@ -37,6 +41,8 @@
  * @appended: data buffers appended to the current file (circular files
  *	hold only the last @max_slots - 1 of them)
  * @seq: sequence number of the next buffer
+ * @max_timestamp: the newest buffer seal so far, for EndTime
+ * @cpu_mhz: CpuSpeedInMHz for the header, from etw_etl_cpu_speed_mhz()
  * @refused: buffers refused because a sequential file was full
  * @base_events_lost: counts already in an appended file
  */
@@ -53,12 +59,116 @@ struct etw_etl_writer {
 	uint64_t in_file;
 	uint64_t appended;
 	uint64_t seq;
-	uint64_t last_timestamp;
+	uint64_t max_timestamp;
+	uint32_t cpu_mhz;
 	uint32_t file_number;
 	uint32_t refused;
 	uint32_t base_events_lost;
 	uint32_t base_buffers_lost;
 };
+
+/* The kHz in @root@path as MHz, rounded; 0 if unreadable. */
+static uint32_t etw_etl_read_khz(const char *root, const char *path)
+{
+	char full[512];
+	double khz = 0;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	f = fopen(full, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lf", &khz) != 1 || !(khz > 0) ||
+	    khz / 1000 > UINT32_MAX)
+		khz = 0;
+	fclose(f);
+	return (uint32_t)(khz / 1000 + 0.5);
+}
+
+/* The first "cpu MHz" line of @root/proc/cpuinfo, rounded; 0 if none. */
+static uint32_t etw_etl_cpuinfo_mhz(const char *root)
+{
+	char path[512], line[256];
+	uint32_t mhz = 0;
+	const char *colon;
+	double v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		colon = strchr(line, ':');
+		if (strncmp(line, "cpu MHz", 7) || !colon)
+			continue;
+		if (sscanf(colon + 1, "%lf", &v) == 1 && v >= 0.5 &&
+		    v < UINT32_MAX)
+			mhz = (uint32_t)(v + 0.5);
+		break;
+	}
+	fclose(f);
+	return mhz;
+}
+
+static uint64_t etw_etl_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * ETW_ETL_NS_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * Cycles per microsecond over 10 ms.  Without a cycle counter, 1: the
+ * field only has to be non-zero for readers that divide by it.
+ */
+static uint32_t etw_etl_measured_mhz(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	struct timespec nap = { 0, 10000000 };
+	uint64_t t0, t1, c0, c1;
+
+	t0 = etw_etl_mono_ns();
+	c0 = __rdtsc();
+	while (nanosleep(&nap, &nap) && errno == EINTR)
+		;
+	c1 = __rdtsc();
+	t1 = etw_etl_mono_ns();
+	if (c1 > c0 && t1 > t0 && (c1 - c0) / (t1 - t0) < UINT32_MAX / 1000)
+		return (uint32_t)(((c1 - c0) * 1000 + (t1 - t0) / 2) /
+				  (t1 - t0)) ?: 1;
+#endif
+	return 1;
+}
+
+#define ETW_ETL_CPUFREQ	"/sys/devices/system/cpu/cpu0/cpufreq/"
+
+/**
+ * etw_etl_cpu_speed_mhz - TRACE_LOGFILE_HEADER.CpuSpeedInMHz for this host
+ * @root: prefix of the /sys and /proc paths read: "" for the real ones
+ *
+ * Windows records the processor's nominal speed.  The first source that
+ * answers wins: cpufreq's base_frequency (the nominal speed, intel_pstate
+ * only), cpufreq's cpuinfo_max_freq (the highest, turbo included), the
+ * first "cpu MHz" of /proc/cpuinfo (the current speed), and last the time
+ * stamp counter measured against CLOCK_MONOTONIC_RAW for 10 ms.
+ *
+ * Context: any thread; may sleep 10 ms.
+ * Return: the speed in MHz, never 0.
+ */
+uint32_t etw_etl_cpu_speed_mhz(const char *root)
+{
+	uint32_t mhz = etw_etl_read_khz(root, ETW_ETL_CPUFREQ
+					"base_frequency");
+
+	if (!mhz)
+		mhz = etw_etl_read_khz(root, ETW_ETL_CPUFREQ
+				       "cpuinfo_max_freq");
+	if (!mhz)
+		mhz = etw_etl_cpuinfo_mhz(root);
+	return mhz ? mhz : etw_etl_measured_mhz();
+}
 
 static int etw_etl_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 {
@@ -118,6 +228,7 @@ static void etw_etl_fill_tlh(const struct etw_etl_writer *w,
 	h->buffers_written = 1;
 	h->start_buffers = 1;
 	h->pointer_size = 8;
+	h->cpu_speed_mhz = w->cpu_mhz;
 	h->boot_time = p->boot_time;
 	h->perf_freq = ETW_ETL_NS_PER_SEC;
 	h->start_time = p->start_time;
@@ -276,7 +387,8 @@ static int etw_etl_scan_appended(struct etw_etl_writer *w,
 			return ret;
 		if (bh.sequence_number >= w->seq)
 			w->seq = bh.sequence_number + 1;
-		w->last_timestamp = bh.timestamp;
+		if (bh.timestamp > w->max_timestamp)
+			w->max_timestamp = bh.timestamp;
 	}
 	w->in_file = n - 1;
 	return 0;
@@ -303,7 +415,12 @@ static int etw_etl_open_append(struct etw_etl_writer *w)
 	if (w->fd < 0)
 		return -errno;
 	ret = pread(w->fd, w->header, w->bs, 0);
-	return ret == (int)w->bs ? 0 : -EBADMSG;
+	if (ret != (int)w->bs)
+		return -EBADMSG;
+	/* Files of older writers say 0, which some readers divide by. */
+	if (!etw_etl_tlh(w)->cpu_speed_mhz)
+		etw_etl_tlh(w)->cpu_speed_mhz = w->cpu_mhz;
+	return 0;
 }
 
 static int etw_etl_check_mode(uint32_t mode, const char *path)
@@ -393,6 +510,7 @@ int etw_etl_writer_open(const char *path, uint32_t mode,
 	w->params = *params;
 	w->bs = params->buffer_size;
 	w->file_number = 1;
+	w->cpu_mhz = etw_etl_cpu_speed_mhz("");
 	w->path = strdup(path);
 	w->logger_name = strdup(params->logger_name ? params->logger_name : "");
 	ret = w->path && w->logger_name ? etw_etl_writer_init(w) : -ENOMEM;
@@ -413,16 +531,22 @@ static uint64_t etw_etl_start_raw(const struct etw_etl_writer *w)
 	return sh.system_time;
 }
 
-/* Without a stop time, the file ends with its last buffer's seal. */
-static uint64_t etw_etl_end_time(const struct etw_etl_writer *w)
+/*
+ * The newest buffer seal, which is not older than any event of the file:
+ * buffers may arrive out of time order (a merge seals its per-CPU buffers
+ * CPU by CPU at the end).  A stop time before it (a caller's clock, a
+ * copied header) is raised to it.
+ */
+static uint64_t etw_etl_end_time(const struct etw_etl_writer *w,
+				 uint64_t stop_time)
 {
 	const struct etw_etl_logfile_header *h = etw_etl_tlh(w);
 	uint64_t start_raw = etw_etl_start_raw(w);
+	uint64_t end = h->start_time;
 
-	if (w->last_timestamp <= start_raw)
-		return h->start_time;
-	return h->start_time +
-	       (w->last_timestamp - start_raw) / ETW_ETL_NS_PER_TICK;
+	if (w->max_timestamp > start_raw)
+		end += (w->max_timestamp - start_raw) / ETW_ETL_NS_PER_TICK;
+	return stop_time > end ? stop_time : end;
 }
 
 /* Write the final counts into the header event, then make them durable. */
@@ -433,8 +557,7 @@ static int etw_etl_finish_file(struct etw_etl_writer *w,
 	int ret;
 
 	h->buffers_written = 1 + w->in_file;
-	h->end_time = stats && stats->end_time ? stats->end_time :
-						 etw_etl_end_time(w);
+	h->end_time = etw_etl_end_time(w, stats ? stats->end_time : 0);
 	h->events_lost = w->base_events_lost +
 			 (stats ? stats->events_lost : 0);
 	h->buffers_lost = w->base_buffers_lost + w->refused +
@@ -519,7 +642,8 @@ int etw_etl_writer_append(struct etw_etl_writer *w, const void *buffer)
 	w->appended++;
 	if (w->in_file < slot)
 		w->in_file = slot;
-	w->last_timestamp = bh->timestamp;
+	if (bh->timestamp > w->max_timestamp)
+		w->max_timestamp = bh->timestamp;
 	return 0;
 }
 

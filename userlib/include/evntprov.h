@@ -396,4 +396,8 @@ EventDescOrKeyword(PEVENT_DESCRIPTOR EventDescriptor, ULONGLONG Keyword)
 }
 #endif
 
+/* L"..." without -fshort-wchar: a message naming the flag (windows.h). */
+_ETW_WCHAR_T_GUARD(EventWriteString, (REGHANDLE, UCHAR, ULONGLONG,
+				      const wchar_t *))
+
 #endif /* _EVNTPROV_H_ */

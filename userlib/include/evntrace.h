@@ -34,17 +34,17 @@ DEFINE_GUID(PrivateLoggerNotificationGuid, 0x3595ab5c, 0x042a, 0x4c8e,
 	    0xb9, 0x42, 0x2d, 0x05, 0x9b, 0xfe, 0xb1, 0xb1);
 
 /*
- * Reserved session names.  The W forms are UTF-16 literals (u"..."), which
- * need C11 or C++11; L"..." would be 32-bit wchar_t on Linux.
+ * Reserved session names.  The W forms are WCHAR literals: L"..." with
+ * -fshort-wchar, otherwise u"..." (C11 or C++11).
  */
 #define KERNEL_LOGGER_NAMEA	"NT Kernel Logger"
 #define GLOBAL_LOGGER_NAMEA	"GlobalLogger"
 #define EVENT_LOGGER_NAMEA	"EventLog"
 #define DIAG_LOGGER_NAMEA	"DiagLog"
-#define KERNEL_LOGGER_NAMEW	u"NT Kernel Logger"
-#define GLOBAL_LOGGER_NAMEW	u"GlobalLogger"
-#define EVENT_LOGGER_NAMEW	u"EventLog"
-#define DIAG_LOGGER_NAMEW	u"DiagLog"
+#define KERNEL_LOGGER_NAMEW	_ETW_WIDE("NT Kernel Logger")
+#define GLOBAL_LOGGER_NAMEW	_ETW_WIDE("GlobalLogger")
+#define EVENT_LOGGER_NAMEW	_ETW_WIDE("EventLog")
+#define DIAG_LOGGER_NAMEW	_ETW_WIDE("DiagLog")
 
 #define MAX_MOF_FIELDS		16
 
@@ -961,6 +961,26 @@ ULONG WMIAPI GetTraceEnableFlags(TRACEHANDLE TraceHandle);
 #ifdef __cplusplus
 }
 #endif
+
+/* L"..." without -fshort-wchar: a message naming the flag (windows.h). */
+_ETW_WCHAR_T_GUARD(StartTraceW, (PCONTROLTRACE_ID, const wchar_t *,
+				 PEVENT_TRACE_PROPERTIES))
+_ETW_WCHAR_T_GUARD(ControlTraceW, (CONTROLTRACE_ID, const wchar_t *,
+				   PEVENT_TRACE_PROPERTIES, ULONG))
+_ETW_WCHAR_T_GUARD(StopTraceW, (CONTROLTRACE_ID, const wchar_t *,
+				PEVENT_TRACE_PROPERTIES))
+_ETW_WCHAR_T_GUARD(QueryTraceW, (CONTROLTRACE_ID, const wchar_t *,
+				 PEVENT_TRACE_PROPERTIES))
+_ETW_WCHAR_T_GUARD(UpdateTraceW, (CONTROLTRACE_ID, const wchar_t *,
+				  PEVENT_TRACE_PROPERTIES))
+_ETW_WCHAR_T_GUARD(FlushTraceW, (CONTROLTRACE_ID, const wchar_t *,
+				 PEVENT_TRACE_PROPERTIES))
+_ETW_WCHAR_T_GUARD(RegisterTraceGuidsW, (WMIDPREQUEST, PVOID, LPCGUID, ULONG,
+		PTRACE_GUID_REGISTRATION, const wchar_t *, LPCWSTR,
+		PTRACEHANDLE))
+_ETW_WCHAR_T_GUARD(RegisterTraceGuidsW, (WMIDPREQUEST, PVOID, LPCGUID, ULONG,
+		PTRACE_GUID_REGISTRATION, LPCWSTR, const wchar_t *,
+		PTRACEHANDLE))
 
 /* ------------------------------------------------------------------------ */
 /* Character-set selection, as the SDK does it. */

@@ -8,11 +8,16 @@
  * That is what makes the ETW structs built from them byte-identical to the
  * Windows SDK's, so buffers and files pass between the two unchanged.
  *
- * WCHAR is a 16-bit code unit (UTF-16), not wchar_t: wchar_t is 32 bits on
- * Linux, so L"..." literals do not convert to LPCWSTR.  Use u"..." (C11,
- * C++11) or TEXT("...") with UNICODE defined.  In C++ WCHAR is char16_t so
- * that u"..." literals convert; in C it is uint16_t, which is what C11's
- * char16_t is as well.
+ * WCHAR is a 16-bit code unit (UTF-16).  Compiled with -fshort-wchar
+ * (pkg-config --variable=wide_cflags libetw), wchar_t is 16 bits and WCHAR
+ * is wchar_t, so L"..." works with every W function in C and C++, as on
+ * Windows.  Without it wchar_t is 32 bits and cannot be WCHAR: WCHAR is
+ * char16_t in C++11 and uint16_t in C (what C11's char16_t is), strings
+ * are u"..." or TEXT("..."), and L"..." given to a W function is an
+ * incompatible pointer for the C compiler and, in C++11, an error whose
+ * message names the flag.  libetw itself is built without the flag: both
+ * WCHARs have the same size and representation, so one library serves
+ * either kind of caller (Documentation/libetw.rst, "Wide strings").
  *
  * Calling-convention and SAL annotation macros expand to nothing: x86-64
  * Linux has one calling convention and no annotation checker.
@@ -140,19 +145,58 @@ typedef void		*HANDLE, **PHANDLE, **LPHANDLE;
 typedef LONG		NTSTATUS, *PNTSTATUS;
 typedef LONG		HRESULT;
 
-#if defined(__cplusplus) && __cplusplus >= 201103L
+/*
+ * _ETW_WIDE("...") is a literal of WCHARs: L"..." when wchar_t is 16 bits
+ * (-fshort-wchar), otherwise u"...".
+ */
+#if defined(__WCHAR_MAX__) && __WCHAR_MAX__ == 0xffff
+typedef wchar_t		WCHAR;
+#define _ETW_WIDE(s)	L ## s
+#elif defined(__cplusplus) && __cplusplus >= 201103L
 typedef char16_t	WCHAR;
+#define _ETW_WIDE(s)	u ## s
 #else
 typedef uint16_t	WCHAR;
+#define _ETW_WIDE(s)	u ## s
 #endif
 typedef WCHAR		*PWCHAR, *LPWCH, *PWCH, *PWSTR, *LPWSTR;
 typedef const WCHAR	*LPCWCH, *PCWCH, *PCWSTR, *LPCWSTR;
+/* libetw reads every WCHAR string as 16-bit units, whichever type it is. */
+typedef char _etw_wchar_is_16_bits[sizeof(WCHAR) == 2 ? 1 : -1];
+
+/*
+ * With a 32-bit wchar_t, C++ rejects L"..." for a WCHAR string with a bare
+ * type mismatch.  Each W function taking a string gets a template overload
+ * (_ETW_WCHAR_T_GUARD, in the header declaring the function) that only an
+ * L"..." argument selects, and whose instantiation says what to do.
+ */
+#if defined(__cplusplus) && __cplusplus >= 201103L && \
+	!(defined(__WCHAR_MAX__) && __WCHAR_MAX__ == 0xffff)
+/* extern "C++": code may include the headers inside extern "C". */
+extern "C++" {
+template <typename _Etw_T> struct _etw_short_wchar_needed {
+	static const bool value = false;
+};
+}
+#define _ETW_WCHAR_T_GUARD(name, params)				\
+	extern "C++" template <typename _Etw_T = void>			\
+	ULONG name params						\
+	{								\
+		static_assert(_etw_short_wchar_needed<_Etw_T>::value,	\
+			"L\"...\" is 32-bit wchar_t without -fshort-wchar: "	\
+			"compile with -fshort-wchar (pkg-config "	\
+			"--variable=wide_cflags libetw) or write u\"...\"");	\
+		return 0;						\
+	}
+#else
+#define _ETW_WCHAR_T_GUARD(name, params)
+#endif
 
 #ifdef UNICODE
 typedef WCHAR		TCHAR, *PTCHAR;
 typedef LPWSTR		LPTSTR, PTSTR;
 typedef LPCWSTR		LPCTSTR, PCTSTR;
-#define __TEXT(s)	u ## s
+#define __TEXT(s)	_ETW_WIDE(s)
 #else
 typedef char		TCHAR, *PTCHAR;
 typedef LPSTR		LPTSTR, PTSTR;

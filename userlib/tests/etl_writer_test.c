@@ -87,7 +87,7 @@ static int append_n(struct etw_etl_writer *w, uint8_t *buf,
 TEST_F(etl, header_bytes)
 {
 	struct etw_etl_writer_stats st = {
-		.end_time = ETL_TEST_START_TIME + 12345,
+		.end_time = ETL_TEST_START_TIME + 123456,
 		.events_lost = 3,
 		.buffers_lost = 2,
 	};
@@ -128,7 +128,7 @@ TEST_F(etl, header_bytes)
 	EXPECT_EQ((uint32_t)ETL_TEST_BS, rd32(b, 0x68 + 0x00));
 	EXPECT_EQ(0, memcmp(b + 0x68 + 0x04, "\x0a\x00\x01\x05", 4));
 	EXPECT_EQ(4u, rd32(b, 0x68 + 0x0c));
-	EXPECT_EQ(ETL_TEST_START_TIME + 12345, rd64(b, 0x68 + 0x10));
+	EXPECT_EQ(ETL_TEST_START_TIME + 123456, rd64(b, 0x68 + 0x10));
 	EXPECT_EQ(156250u, rd32(b, 0x68 + 0x18));
 	EXPECT_EQ(1u, rd32(b, 0x68 + 0x20));
 	EXPECT_EQ(3u, rd32(b, 0x68 + 0x24));
