@@ -147,6 +147,9 @@ static void etwctl_merge_params(struct etw_etl_reader *const *r,
 		h = etw_etl_reader_header(r[i]);
 		if (etw_etl_reader_buffer_size(r[i]) > p->buffer_size)
 			p->buffer_size = etw_etl_reader_buffer_size(r[i]);
+		/* The recording machine's speed, not the merging one's. */
+		if (!p->cpu_speed_mhz)
+			p->cpu_speed_mhz = h->cpu_speed_mhz;
 		if (h->number_of_processors > p->number_of_processors)
 			p->number_of_processors = h->number_of_processors;
 		if (!i || h->start_time < p->start_time) {

@@ -337,6 +337,8 @@ void etw_etl_merge_close(struct etw_etl_merge *m);
  * @start_time: FILETIME of the session start
  * @boot_time: FILETIME of the boot
  * @logger_name: session name, UTF-8
+ * @cpu_speed_mhz: CpuSpeedInMHz; 0 takes this host's
+ *	(etw_etl_cpu_speed_mhz()), what a file recorded here wants
  */
 struct etw_etl_writer_params {
 	uint32_t buffer_size;
@@ -352,6 +354,7 @@ struct etw_etl_writer_params {
 	uint64_t start_time;
 	uint64_t boot_time;
 	const char *logger_name;
+	uint32_t cpu_speed_mhz;
 };
 
 /**

@@ -510,7 +510,7 @@ int etw_etl_writer_open(const char *path, uint32_t mode,
 	w->params = *params;
 	w->bs = params->buffer_size;
 	w->file_number = 1;
-	w->cpu_mhz = etw_etl_cpu_speed_mhz("");
+	w->cpu_mhz = params->cpu_speed_mhz ?: etw_etl_cpu_speed_mhz("");
 	w->path = strdup(path);
 	w->logger_name = strdup(params->logger_name ? params->logger_name : "");
 	ret = w->path && w->logger_name ? etw_etl_writer_init(w) : -ENOMEM;

@@ -39,9 +39,10 @@ FIXTURE_TEARDOWN(merge)
 /*
  * One buffer of @cpu with events at @t1 and @t2 ns after the start (none
  * at 0), then EndTime overwritten with StartTime: earlier than both.
+ * @mhz: CpuSpeedInMHz to record, 0 for this host's.
  */
-static int write_input(const char *path, uint16_t cpu, uint64_t t1,
-		       uint64_t t2)
+static int write_input_mhz(const char *path, uint16_t cpu, uint64_t t1,
+			   uint64_t t2, uint32_t mhz)
 {
 	struct etw_etl_writer_params p = etl_test_params();
 	uint64_t start = ETL_TEST_START_TIME;
@@ -49,6 +50,7 @@ static int write_input(const char *path, uint16_t cpu, uint64_t t1,
 	uint8_t buf[ETL_TEST_BS];
 	int ret;
 
+	p.cpu_speed_mhz = mhz;
 	ret = etw_etl_writer_open(path, ETW_ETL_MODE_SEQUENTIAL, &p, &w);
 	if (ret)
 		return ret;
@@ -62,6 +64,12 @@ static int write_input(const char *path, uint16_t cpu, uint64_t t1,
 	if (!ret)
 		ret = etl_write_at(path, &start, sizeof(start), END_TIME_OFF);
 	return ret;
+}
+
+static int write_input(const char *path, uint16_t cpu, uint64_t t1,
+		       uint64_t t2)
+{
+	return write_input_mhz(path, cpu, t1, t2, 0);
 }
 
 /* The newest event FILETIME of @path; 0 when it has none or is bad. */
@@ -134,6 +142,21 @@ TEST_F(merge, merged_cpu_speed_not_zero)
 	EXPECT_EQ(0, run.status) TH_LOG("%s", run.err);
 	ctl_run_free(&run);
 	EXPECT_NE(0u, read_header(self->out).cpu_speed_mhz);
+}
+
+/* The merged file keeps the speed of the machine that recorded it. */
+TEST_F(merge, merged_cpu_speed_is_the_inputs)
+{
+	struct ctl_run run;
+
+	ASSERT_EQ(0, write_input_mhz(self->a, 0, 1 * MS, 10 * MS, 1234));
+	ASSERT_EQ(0, write_input_mhz(self->b, 1, 5 * MS, 0, 1234));
+	ASSERT_EQ(1234u, read_header(self->a).cpu_speed_mhz);
+	run = ctl_run(etwctl_cmd_merge,
+		      CTL_ARGV("merge", self->out, self->a, self->b));
+	EXPECT_EQ(0, run.status) TH_LOG("%s", run.err);
+	ctl_run_free(&run);
+	EXPECT_EQ(1234u, read_header(self->out).cpu_speed_mhz);
 }
 
 TEST_HARNESS_MAIN
