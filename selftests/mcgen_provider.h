@@ -35,6 +35,7 @@ struct mcgen_view {
 
 /* mcgen_tu1.c: registration, TransferStart and Heartbeat, the callback. */
 ULONG mcgen_register(void);
+ULONG mcgen_register_plain(void);
 ULONG mcgen_unregister(void);
 ULONG mcgen_write_start(const GUID *activity, const char *name,
 			unsigned int size);

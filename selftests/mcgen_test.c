@@ -282,6 +282,24 @@ TEST(register_twice_and_unregister)
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_unregister());
 }
 
+/*
+ * McGenEventRegister, which EventRegister<Provider>() of a provider
+ * without traits calls, answers a second registration with ERROR_SUCCESS
+ * and keeps the first handle.
+ */
+TEST(plain_register_twice_is_success)
+{
+	struct mcgen_view a, b;
+
+	ASSERT_EQ(ERROR_SUCCESS, mcgen_register_plain());
+	mcgen_tu1_view(&a);
+	EXPECT_NE(0u, a.handle);
+	EXPECT_EQ(ERROR_SUCCESS, mcgen_register_plain());
+	mcgen_tu2_view(&b);
+	EXPECT_EQ(a.handle, b.handle);
+	EXPECT_EQ(ERROR_SUCCESS, mcgen_unregister());
+}
+
 /* Written while no session enables the provider: nothing is called. */
 TEST(disabled_provider_writes_nothing)
 {

@@ -13,6 +13,14 @@ ULONG mcgen_register(void)
 	return EventRegisterEtw_Test_McGen();
 }
 
+/* What EventRegister<Provider>() is for a provider without traits. */
+ULONG mcgen_register_plain(void)
+{
+	return McGenEventRegister(&ETW_TEST_MCGEN, McGenControlCallbackV2,
+				  &ETW_TEST_MCGEN_Context,
+				  &Etw_Test_McGenHandle);
+}
+
 ULONG mcgen_unregister(void)
 {
 	return EventUnregisterEtw_Test_McGen();
