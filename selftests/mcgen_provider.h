@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-/* The provider's state and __declspec(selectany) objects as a unit sees them. */
+/* The provider's state and selectany objects as one unit sees them. */
 struct mcgen_view {
 	const void *context;		/* &ETW_TEST_MCGEN_Context */
 	const void *enable_bits;	/* ETW_TEST_MCGENEnableBits */
@@ -25,7 +25,7 @@ struct mcgen_view {
 	const char *traits;		/* the context's Logger */
 	unsigned int bits;		/* EnableBits[0] */
 	unsigned int enabled;		/* bit i: EventEnabled<event i + 1>() */
-	unsigned int checked;		/* bit i: MCGEN_ENABLE_CHECK(event i + 1) */
+	unsigned int checked;		/* bit i: MCGEN_ENABLE_CHECK(event) */
 	ULONG is_enabled;
 	UCHAR level;
 	ULONGLONG any;
@@ -33,7 +33,7 @@ struct mcgen_view {
 	REGHANDLE handle;
 };
 
-/* mcgen_tu1.c: registration, TransferStart and Heartbeat, the callback. */
+/* mcgen_tu1.c: registration, TransferStart and Heartbeat, the callback */
 ULONG mcgen_register(void);
 ULONG mcgen_register_plain(void);
 ULONG mcgen_unregister(void);

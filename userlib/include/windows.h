@@ -77,7 +77,7 @@
 #endif
 #define DECLSPEC_NORETURN	__attribute__((__noreturn__))
 
-/* x86-64 reads unaligned data directly, as x86 Windows does (UNALIGNED empty). */
+/* x86-64 reads unaligned data directly: empty, as x86 Windows has them. */
 #define UNALIGNED
 #define UNALIGNED64
 #define __unaligned
