@@ -138,6 +138,33 @@ selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 		-Wno-sign-compare -Wno-clobbered \
 		-o $@ $< -Luserlib -letw -lpthread -Wl,-rpath,'$$ORIGIN/../userlib'
 
+# The mc.exe-shaped provider units, two per program: as C in mcgen_test,
+# as C++17 in mcgen_cxx_test (whose harness, like every kselftest, is C).
+# mc.exe's output has MSVC's #pragma warning lines: -Wno-unknown-pragmas.
+MCGEN_UNITS := selftests/mcgen_tu1.c selftests/mcgen_tu2.c
+MCGEN_DEPS := $(MCGEN_UNITS) $(wildcard selftests/*.h userlib/include/*.h) \
+	userlib/libetw.so
+MCGEN_CXXFLAGS = -std=c++17 $(CPPFLAGS) -Iselftests $(CFLAGS) -Wall -Wextra \
+	-Wshadow -Wno-unknown-pragmas
+KSFT_CFLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) \
+	-Wno-shadow -Wno-sign-compare -Wno-clobbered
+
+selftests/mcgen_test: selftests/mcgen_test.c $(MCGEN_DEPS)
+	$(CC) $(KSFT_CFLAGS) -Wno-unknown-pragmas -o $@ $< $(MCGEN_UNITS) \
+		-Luserlib -letw -lpthread -Wl,-rpath,'$$ORIGIN/../userlib'
+
+build/mcgen/%.cxx.o: selftests/%.c $(MCGEN_DEPS)
+	@mkdir -p $(@D)
+	$(CXX) -x c++ $(MCGEN_CXXFLAGS) -c -o $@ $<
+
+selftests/mcgen_cxx_test: selftests/mcgen_cxx_test.c selftests/mcgen_test.c \
+		$(MCGEN_UNITS:selftests/%.c=build/mcgen/%.cxx.o)
+	@mkdir -p build/mcgen
+	$(CC) $(KSFT_CFLAGS) -c -o build/mcgen/mcgen_cxx_test.o $<
+	$(CXX) -o $@ build/mcgen/mcgen_cxx_test.o \
+		$(MCGEN_UNITS:selftests/%.c=build/mcgen/%.cxx.o) \
+		-Luserlib -letw -lpthread -Wl,-rpath,'$$ORIGIN/../userlib'
+
 # Host tests cover pure user-space code and need no VM.
 hosttests: $(HOSTTESTS)
 
@@ -151,6 +178,9 @@ HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
 
 HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \
 	userlib/tests/data/*.h uapi/linux/*.h)
+
+# The harness's fork and longjmp around fixtures with setup and teardown.
+userlib/tests/mcgen_windows_test: HOSTTEST_FLAGS += -Wno-clobbered
 
 userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a -lpthread

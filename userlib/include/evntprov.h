@@ -272,6 +272,16 @@ FORCEINLINE BOOLEAN EtwEventProviderEnabledInline(REGHANDLE RegHandle,
 	EtwEventProviderEnabledInline(RegHandle, Level, Keyword)
 #endif
 
+/*
+ * Headers mc.exe generates define their event templates as ETW_INLINE,
+ * __inline unless defined before: C99 emits no out-of-line copy of a plain
+ * inline function, so a template call the compiler does not inline would
+ * not link.  Static gives each C unit its copy; C++ inline needs nothing.
+ */
+#if !defined(ETW_INLINE) && !defined(__cplusplus)
+#define ETW_INLINE	static __inline__
+#endif
+
 /* Inline helpers the SDK provides for filling descriptors. */
 
 FORCEINLINE VOID EventDataDescCreate(PEVENT_DATA_DESCRIPTOR EventDataDescriptor,

@@ -56,19 +56,104 @@
 #define DECLSPEC_EXPORT
 #define DECLSPEC_NOTHROW
 #define DECLSPEC_ALIGN(x)	__attribute__((__aligned__(x)))
+#define SYSTEM_CACHE_ALIGNMENT_SIZE	64
+#define DECLSPEC_CACHEALIGN	DECLSPEC_ALIGN(SYSTEM_CACHE_ALIGNMENT_SIZE)
 /*
- * __declspec(selectany) lets every translation unit that defines a GUID
- * with INITGUID emit it and the linker keep one copy; a weak symbol is the
- * ELF equivalent.
+ * DECLSPEC_SELECTANY (which guiddef.h writes after the type, as in
+ * DEFINE_GUID) lets every translation unit that defines a GUID with
+ * INITGUID emit it and the linker keep one copy; a weak symbol is the ELF
+ * equivalent.  The __declspec(selectany) form is below.
  */
 #define DECLSPEC_SELECTANY	__attribute__((__weak__))
 /* static, so C99's rules for extern inline definitions never come up. */
 #define FORCEINLINE		static __inline__
+/*
+ * mc.exe defines its helpers in the header as "DECLSPEC_NOINLINE __inline",
+ * which MSVC's C compiles to one copy per program.  C99 makes a plain
+ * inline definition emit no code at all, so a call that is not inlined
+ * (never, with noinline) has nothing to link to.  In C the macro is
+ * therefore static, one copy per unit, and without noinline, which gcc
+ * rejects on an inline function; C++ inline already means one copy.
+ */
+#ifdef __cplusplus
+#define DECLSPEC_NOINLINE	__attribute__((__noinline__))
+#else
+#define DECLSPEC_NOINLINE	static
+#endif
+#define DECLSPEC_NORETURN	__attribute__((__noreturn__))
+
+/* x86-64 reads unaligned data directly: empty, as x86 Windows has them. */
+#define UNALIGNED
+#define UNALIGNED64
+#define __unaligned
+
+/* MSVC's sized integer keywords: "unsigned __int64" works as well. */
+#define __int8			char
+#define __int16			short
+#define __int32			int
+#define __int64			long long
+
+/*
+ * __declspec(x) becomes _ETW_DECLSPEC_x; a form without a definition
+ * here fails to compile, naming it.
+ */
+#define __declspec(x)		_ETW_DECLSPEC_##x
+#define _ETW_DECLSPEC_noinline	__attribute__((__noinline__))
+#define _ETW_DECLSPEC_noreturn	__attribute__((__noreturn__))
+#define _ETW_DECLSPEC_nothrow	__attribute__((__nothrow__))
+#define _ETW_DECLSPEC_align(n)	__attribute__((__aligned__(n)))
+#define _ETW_DECLSPEC_thread	__thread
+#define _ETW_DECLSPEC_novtable
+#define _ETW_DECLSPEC_dllexport	__attribute__((__visibility__("default")))
+#define _ETW_DECLSPEC_dllimport
+/*
+ * __declspec(selectany), as mc.exe writes it first in a declaration
+ * ("EXTERN_C __declspec(selectany) ULONG Bits[1];"): MSVC makes even the
+ * declaration without an initialiser a definition, and keeps one of the
+ * definitions all units emit.  EXTERN_C's extern would make it a mere
+ * declaration here (and warn on an initialiser in C), so the specifier
+ * ends that declaration on a dummy function of a unique name and starts
+ * the real one without extern: a weak definition in C (linkage is
+ * external, zero-filled without an initialiser), an inline variable in
+ * C++17, which the linker likewise keeps once.  Earlier C++ has no such
+ * definition of a const object, so it stops with a message.
+ */
+#define _ETW_SELECTANY_NAME(n)	_ETW_SELECTANY_NAME2(n)
+#define _ETW_SELECTANY_NAME2(n)	_etw_selectany_##n
+#if !defined(__cplusplus)
+#define _ETW_DECLSPEC_selectany \
+	void _ETW_SELECTANY_NAME(__COUNTER__)(void); __attribute__((__weak__))
+#elif __cplusplus >= 201703L
+#define _ETW_DECLSPEC_selectany \
+	void _ETW_SELECTANY_NAME(__COUNTER__)(void); inline
+#else
+#define _ETW_DECLSPEC_selectany \
+	_Pragma("GCC error \"__declspec(selectany) needs C++17 (-std=c++17)\"")
+#endif
 #define CONST			const
 #define VOID			void
 
 #ifndef NULL
 #define NULL			((void *)0)
+#endif
+
+/*
+ * The Windows version the API surface matches: Windows 10, whose ETW
+ * functions (EventSetInformation and the rest) libetw provides.  Code
+ * such as mc.exe's output picks the calls it makes by these.
+ */
+#define _WIN32_WINNT_WIN7	0x0601
+#define _WIN32_WINNT_WIN8	0x0602
+#define _WIN32_WINNT_WIN10	0x0A00
+#define NTDDI_WIN10		0x0A000000
+#ifndef WINVER
+#define WINVER			_WIN32_WINNT_WIN10
+#endif
+#ifndef _WIN32_WINNT
+#define _WIN32_WINNT		_WIN32_WINNT_WIN10
+#endif
+#ifndef NTDDI_VERSION
+#define NTDDI_VERSION		NTDDI_WIN10
 #endif
 
 #ifndef FALSE
@@ -348,17 +433,44 @@ __inline__ bool operator!=(REFGUID a, REFGUID b)
 #define MoveMemory(dst, src, len)	memmove((dst), (src), (len))
 #define RtlMoveMemory(dst, src, len)	memmove((dst), (src), (len))
 #define RtlEqualMemory(a, b, len)	(memcmp((a), (b), (len)) == 0)
+#define SecureZeroMemory(dst, len)	RtlSecureZeroMemory((dst), (len))
 #define UNREFERENCED_PARAMETER(p)	((void)(p))
+#define DBG_UNREFERENCED_PARAMETER(p)	((void)(p))
+#define DBG_UNREFERENCED_LOCAL_VARIABLE(v)	((void)(v))
 #define ARRAYSIZE(a)			(sizeof(a) / sizeof((a)[0]))
 #define RTL_NUMBER_OF(a)		ARRAYSIZE(a)
+#define _countof(a)			ARRAYSIZE(a)
+/* A declaration, valid wherever one is, as MSVC's typedef is. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define C_ASSERT(e)			static_assert(e, "C_ASSERT(" #e ")")
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && \
+	__STDC_VERSION__ >= 201112L
+#define C_ASSERT(e)			_Static_assert(e, "C_ASSERT(" #e ")")
+#else
 #define C_ASSERT(e) \
-	typedef char _ETW_CASSERT_NAME(__LINE__)[(e) ? 1 : -1]
+	typedef char _ETW_CASSERT_NAME(__LINE__)[(e) ? 1 : -1] \
+		__attribute__((__unused__))
+#endif
 #define _ETW_CASSERT_NAME(l)		_ETW_CASSERT_NAME2(l)
 #define _ETW_CASSERT_NAME2(l)		__C_ASSERT_##l
 #define LOBYTE(w)	((BYTE)((DWORD_PTR)(w) & 0xff))
 #define HIBYTE(w)	((BYTE)(((DWORD_PTR)(w) >> 8) & 0xff))
 #define LOWORD(l)	((WORD)((DWORD_PTR)(l) & 0xffff))
 #define HIWORD(l)	((WORD)(((DWORD_PTR)(l) >> 16) & 0xffff))
+#define MAKEWORD(lo, hi) \
+	((WORD)(LOBYTE(lo) | ((WORD)LOBYTE(hi) << 8)))
+#define MAKELONG(lo, hi) \
+	((LONG)(DWORD)(LOWORD(lo) | ((DWORD)LOWORD(hi) << 16)))
+
+/* Zeroes through a volatile pointer, so the compiler cannot drop it. */
+FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
+{
+	volatile char *p = (volatile char *)ptr;
+
+	while (cnt--)
+		*p++ = 0;
+	return ptr;
+}
 
 /* ------------------------------------------------------------------------ */
 /* SAL annotations: documentation only. */
@@ -441,7 +553,74 @@ __inline__ bool operator!=(REFGUID a, REFGUID b)
 #define __out_bcount(n)
 #define __out_bcount_opt(n)
 #define __deref_out
+#define __deref_out_opt
 #define __reserved
+#define __in_z
+#define __in_opt_z
+#define __in_ecount_opt(n)
+#define __out_ecount_opt(n)
+#define __out_ecount_part(n, c)
+#define __out_bcount_part(n, c)
+#define __inout_ecount(n)
+#define __inout_bcount(n)
+/* Older (SAL 1) and less common SAL 2 forms that generated code uses. */
+#define _In_bytecount_(n)
+#define _In_opt_bytecount_(n)
+#define _In_count_(n)
+#define _In_opt_count_(n)
+#define _In_reads_z_(n)
+#define _In_reads_or_z_(n)
+#define _Out_cap_(n)
+#define _Out_bytecap_(n)
+#define _Out_writes_all_(n)
+#define _Out_writes_bytes_all_opt_(n)
+#define _Out_writes_to_opt_(n, c)
+#define _Inout_updates_z_(n)
+#define _Inout_updates_to_(n, c)
+#define _Inout_updates_bytes_to_(n, c)
+#define _Outptr_opt_result_maybenull_
+#define _Outptr_result_nullonfailure_
+#define _Outptr_result_bytebuffer_(n)
+#define _COM_Outptr_
+#define _Pre_cap_(n)
+#define _Pre_bytecap_(n)
+#define _Pre_writable_size_(n)
+#define _Pre_z_
+#define _Post_z_
+#define _Post_writable_byte_size_(n)
+#define _Deref_out_
+#define _Deref_out_opt_
+#define _Ret_z_
+#define _Ret_null_
+#define _Ret_valid_
+#define _Ret_writes_(n)
+#define _Ret_writes_bytes_(n)
+#define _Result_nullonfailure_
+#define _Result_zeroonfailure_
+#define _Return_type_success_(e)
+#define _Maybenull_
+#define _Notnull_
+#define _Readable_bytes_(n)
+#define _Writable_bytes_(n)
+#define _Struct_size_bytes_(n)
+#define _Printf_format_string_params_(n)
+#define _Scanf_format_string_
+#define _Strict_type_match_
+#define _Literal_
+#define _Points_to_data_
+#define _Interlocked_operand_
+#define _Guarded_by_(l)
+#define _Acquires_lock_(l)
+#define _Releases_lock_(l)
+#define _Requires_lock_held_(l)
+#define _Requires_lock_not_held_(l)
+#define _IRQL_requires_(l)
+#define _IRQL_requires_min_(l)
+#define _IRQL_requires_same_
+#define _IRQL_raises_(l)
+#define _IRQL_saves_
+#define _IRQL_restores_
+#define _IRQL_always_function_max_(l)
 
 /* ------------------------------------------------------------------------ */
 /* Win32 error codes (winerror.h), as the ETW functions return them. */
@@ -494,6 +673,55 @@ __inline__ bool operator!=(REFGUID a, REFGUID b)
 #define ERROR_WMI_READ_ONLY			4213
 #define ERROR_WMI_SET_FAILURE			4214
 #define ERROR_CTX_CLOSE_PENDING			7007
+
+/* ------------------------------------------------------------------------ */
+/* HRESULTs (winerror.h): severity bit 31, facility bits 16-28, code. */
+
+#define SEVERITY_SUCCESS	0
+#define SEVERITY_ERROR		1
+#define FACILITY_NULL		0
+#define FACILITY_RPC		1
+#define FACILITY_DISPATCH	2
+#define FACILITY_STORAGE	3
+#define FACILITY_ITF		4
+#define FACILITY_WIN32		7
+#define FACILITY_WINDOWS	8
+#define FACILITY_NT_BIT		0x10000000
+
+#define _HRESULT_TYPEDEF_(v)	((HRESULT)(v))
+#define SUCCEEDED(hr)		(((HRESULT)(hr)) >= 0)
+#define FAILED(hr)		(((HRESULT)(hr)) < 0)
+#define IS_ERROR(s)		(((ULONG)(s) >> 31) == SEVERITY_ERROR)
+#define HRESULT_CODE(hr)	((hr) & 0xFFFF)
+#define HRESULT_FACILITY(hr)	(((hr) >> 16) & 0x1fff)
+#define HRESULT_SEVERITY(hr)	(((ULONG)(hr) >> 31) & 0x1)
+#define MAKE_HRESULT(sev, fac, code)					\
+	((HRESULT)(((ULONG)(sev) << 31) | ((ULONG)(fac) << 16) |	\
+		   ((ULONG)(code))))
+/* 0 and negative values pass unchanged; codes go to FACILITY_WIN32. */
+#define HRESULT_FROM_WIN32(x)						\
+	((HRESULT)(x) <= 0 ? (HRESULT)(x) :				\
+	 (HRESULT)(((ULONG)(x) & 0x0000FFFF) | (FACILITY_WIN32 << 16) |	\
+		   0x80000000))
+#define HRESULT_FROM_NT(x)	((HRESULT)((x) | FACILITY_NT_BIT))
+
+#define S_OK			_HRESULT_TYPEDEF_(0x00000000L)
+#define S_FALSE			_HRESULT_TYPEDEF_(0x00000001L)
+#define E_NOTIMPL		_HRESULT_TYPEDEF_(0x80004001L)
+#define E_NOINTERFACE		_HRESULT_TYPEDEF_(0x80004002L)
+#define E_POINTER		_HRESULT_TYPEDEF_(0x80004003L)
+#define E_ABORT			_HRESULT_TYPEDEF_(0x80004004L)
+#define E_FAIL			_HRESULT_TYPEDEF_(0x80004005L)
+#define E_UNEXPECTED		_HRESULT_TYPEDEF_(0x8000FFFFL)
+#define E_PENDING		_HRESULT_TYPEDEF_(0x8000000AL)
+#define E_BOUNDS		_HRESULT_TYPEDEF_(0x8000000BL)
+#define E_ACCESSDENIED		_HRESULT_TYPEDEF_(0x80070005L)
+#define E_HANDLE		_HRESULT_TYPEDEF_(0x80070006L)
+#define E_OUTOFMEMORY		_HRESULT_TYPEDEF_(0x8007000EL)
+#define E_INVALIDARG		_HRESULT_TYPEDEF_(0x80070057L)
+#define E_NOT_SUFFICIENT_BUFFER	_HRESULT_TYPEDEF_(0x8007007AL)
+#define E_NOT_SET		_HRESULT_TYPEDEF_(0x80070490L)
+#define E_NOT_VALID_STATE	_HRESULT_TYPEDEF_(0x8007139FL)
 
 /* NTSTATUS values the ETW documentation says the Win32 functions return. */
 #define STATUS_SUCCESS				((NTSTATUS)0x00000000L)
