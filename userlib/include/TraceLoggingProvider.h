@@ -204,7 +204,7 @@ FORCEINLINE const GUID *TraceLoggingProviderId(TraceLoggingHProvider hProvider)
  * (level 0 enables every level; a capture-state request changes
  * nothing), then call the provider's own callback.
  */
-static VOID NTAPI etw_tlg_enable_callback(LPCGUID SourceId, ULONG IsEnabled,
+FORCEINLINE VOID NTAPI etw_tlg_enable_callback(LPCGUID SourceId, ULONG IsEnabled,
 		UCHAR Level, ULONGLONG MatchAnyKeyword,
 		ULONGLONG MatchAllKeyword, PEVENT_FILTER_DESCRIPTOR FilterData,
 		PVOID CallbackContext)

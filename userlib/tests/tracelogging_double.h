@@ -11,6 +11,7 @@
 #ifndef _TRACELOGGING_DOUBLE_H
 #define _TRACELOGGING_DOUBLE_H
 
+#include <stdbool.h>
 #include <string.h>
 
 #include <windows.h>
@@ -101,8 +102,8 @@ static ULONG tld_write_transfer(REGHANDLE h, PCEVENT_DESCRIPTOR desc,
 		return 6;
 	tld.writes++;
 	tld.desc = *desc;
-	tld.has_activity = activity;
-	tld.has_related = related;
+	tld.has_activity = activity != NULL;
+	tld.has_related = related != NULL;
 	if (activity)
 		tld.activity = *activity;
 	if (related)
@@ -133,7 +134,7 @@ static void tld_notify(ULONG code, UCHAR level, ULONGLONG any, ULONGLONG all)
 			     tld.context);
 }
 
-static void tld_reset(void)
+static inline void tld_reset(void)
 {
 	memset(&tld, 0, sizeof(tld));
 }
