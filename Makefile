@@ -162,6 +162,8 @@ ctl/tests/tracelogging_decode_test: ctl/tests/tracelogging_decode_test.c \
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(TLG_EVENTS) \
 		$(filter-out ctl/etwctl.c,$(CTL_SRCS)) userlib/libetw.a -lpthread
 
+selftests/tracelogging_test: $(TLG_DEPS)
+
 build/tlg/events-%.o: $(TLG_DEPS) $(HOSTTEST_DEPS)
 	@mkdir -p $(@D)
 	$(TLG_CC_$*) $(TLG_LANG_FLAGS) -DTLE_RUN=tle_run_$* -c -o $@ $(TLG_EVENTS)

@@ -5,9 +5,12 @@
  * double.  Compiled as C (tle_run_c) and as C++ (tle_run_cxx) so that a
  * test can compare the bytes of both builds; the C build's events are
  * also decoded (ctl/tests/tracelogging_decode_test.c) against the text
- * each table entry gives.
+ * each table entry gives.  With TLE_REAL_API defined the events go to
+ * libetw instead (selftests/tracelogging_test.c records them in the VM).
  */
+#ifndef TLE_REAL_API
 #include "tracelogging_double.h"
+#endif
 
 #include <TraceLoggingProvider.h>
 
@@ -225,38 +228,56 @@ static void tle_options(void)
 
 /* What etwctl_tl_decode() gives for each, joined as "name=value". */
 static const struct {
+	const char *name;
 	void (*write)(void);
 	const char *expect;
 } tle_events[] = {
-	{ tle_integers, "i8=-5 u8=250 i16=-300 u16=65000 i32=-70000 "
+	{ "Integers", tle_integers, "i8=-5 u8=250 i16=-300 u16=65000 i32=-70000 "
 	  "u32=4000000000 i64=-5000000000 u64=18000000000000000000 iptr=-7 "
 	  "uptr=7 l=-8 ul=8" },
-	{ tle_hex, "h8=\"0x7B\" hu8=\"0xAB\" h16=\"0x1234\" hu16=\"0xBEEF\" "
+	{ "Hex", tle_hex, "h8=\"0x7B\" hu8=\"0xAB\" h16=\"0x1234\" hu16=\"0xBEEF\" "
 	  "h32=\"0x12345678\" hu32=\"0xDEADBEEF\" h64=\"0x123456789A\" "
 	  "hu64=\"0xFEDCBA9876543210\" hiptr=\"0x10\" huptr=\"0x20\" "
 	  "hl=\"0x30\" hul=\"0x40\"" },
-	{ tle_other_scalars, "f32=1.5 f64=-2.25 b8=true b32=false c8=\"x\" "
+	{ "Scalars", tle_other_scalars, "f32=1.5 f64=-2.25 b8=true b32=false c8=\"x\" "
 	  "c16=90 wc=89 ptr=\"0x1000\" code=\"0x2000\" pid=1234 tid=5678 "
 	  "err=5 status=3221225477 hr=-2147024891" },
-	{ tle_network, "v4=\"127.0.0.1\" port=8080 "
+	{ "Network", tle_network, "v4=\"127.0.0.1\" port=8080 "
 	  "v6=\"0x20010DB8000000000000000000000001\"" },
-	{ tle_times, "ft=\"2021-09-09T14:59:35.7990000Z\" "
+	{ "Times", tle_times, "ft=\"2021-09-09T14:59:35.7990000Z\" "
 	  "ftu=\"2021-09-09T14:59:35.7990000Z\" st=\"2021-09-09T14:59:35.799\" "
 	  "stu=\"2021-09-09T14:59:35.799\" "
 	  "guid=\"0ad614c4-0ef4-4225-8013-f44f37cb0397\"" },
-	{ tle_strings, "s=\"hello\" null=\"\" utf8=\"caf\xc3\xa9\" ws=\"wide\" "
+	{ "Strings", tle_strings, "s=\"hello\" null=\"\" utf8=\"caf\xc3\xa9\" ws=\"wide\" "
 	  "cs=\"abc\" cu8=\"xy\" cws=\"ab\" as=\"ansi!\" us=\"uni\"" },
-	{ tle_binary, "bin=\"0x0102FE\" binex=\"0x0102\" sid=\"S-1-5-32-544\"" },
-	{ tle_arrays, "va=[-1,0,1] fa=[-1,0] u16a=[7,65535] da=[0.5,-1] "
+	{ "Binary", tle_binary, "bin=\"0x0102FE\" binex=\"0x0102\" sid=\"S-1-5-32-544\"" },
+	{ "Arrays", tle_arrays, "va=[-1,0,1] fa=[-1,0] u16a=[7,65535] da=[0.5,-1] "
 	  "ba=[true,false,true] "
 	  "ga=[\"0ad614c4-0ef4-4225-8013-f44f37cb0397\"] empty=[]" },
-	{ tle_structs, "pt.x=3 pt.y=-4 pf=99 pfx=\"0x63\" pm=3 pmx=2" },
-	{ tle_options, "t1=1 t4=2 3=3" },
+	{ "Structs", tle_structs, "pt.x=3 pt.y=-4 pf=99 pfx=\"0x63\" pm=3 pmx=2" },
+	{ "Options", tle_options, "t1=1 t4=2 3=3" },
 };
 
+#define TLE_EVENTS (int)(sizeof(tle_events) / sizeof(tle_events[0]))
+
+#ifdef TLE_REAL_API
+/*
+ * Write event @i through the registered provider; *@name and *@expect
+ * say what a decoder should find.  Returns 0, or -1 past the last event.
+ */
+static int tle_write(int i, const char **name, const char **expect)
+{
+	if (i < 0 || i >= TLE_EVENTS)
+		return -1;
+	tle_events[i].write();
+	*name = tle_events[i].name;
+	*expect = tle_events[i].expect;
+	return 0;
+}
+#else
 int TLE_RUN(int i, struct tle_capture *c, const char **expect)
 {
-	if (i < 0 || i >= (int)(sizeof(tle_events) / sizeof(tle_events[0])))
+	if (i < 0 || i >= TLE_EVENTS)
 		return -1;
 	if (!tld.registered) {
 		if (TraceLoggingRegister(tle_provider))
@@ -276,3 +297,4 @@ int TLE_RUN(int i, struct tle_capture *c, const char **expect)
 	*expect = tle_events[i].expect;
 	return tld.bad_desc ? -1 : 0;
 }
+#endif
