@@ -154,7 +154,7 @@ CXX ?= c++
 CLANG := $(shell command -v clang 2>/dev/null)
 CLANGXX := $(shell command -v clang++ 2>/dev/null)
 TLG_LANG_FLAGS = $(CPPFLAGS) -Iuserlib/tests $(CFLAGS) \
-	$(filter-out -Wstrict-prototypes,$(WARN)) -Werror
+	$(filter-out -Wstrict-prototypes,$(WARN)) -Wpedantic -Werror
 
 ctl/tests/tracelogging_decode_test: ctl/tests/tracelogging_decode_test.c \
 		$(TLG_DEPS) userlib/libetw.a $(HOSTTEST_DEPS) \
@@ -168,9 +168,9 @@ build/tlg/events-%.o: $(TLG_DEPS) $(HOSTTEST_DEPS)
 	@mkdir -p $(@D)
 	$(TLG_CC_$*) $(TLG_LANG_FLAGS) -DTLE_RUN=tle_run_$* -c -o $@ $(TLG_EVENTS)
 
-TLG_CC_c = $(CC) -std=gnu99
+TLG_CC_c = $(CC) -std=c99
 TLG_CC_cxx = $(CXX) -x c++ -std=c++11
-TLG_CC_clang = clang -std=gnu11
+TLG_CC_clang = clang -std=c11
 TLG_CC_clangxx = clang++ -x c++ -std=c++17
 TLG_BUILDS := c cxx $(if $(and $(CLANG),$(CLANGXX)),clang clangxx)
 

@@ -256,19 +256,20 @@ FORCEINLINE HRESULT TraceLoggingRegisterEx(TraceLoggingHProvider hProvider,
 	REGHANDLE reg = 0;
 	ULONG err;
 
-	if (p->RegHandle)
+	if (__atomic_load_n(&p->RegHandle, __ATOMIC_RELAXED))
 		return etw_tlg_hresult(87);	/* ERROR_INVALID_PARAMETER */
 	p->EnableCallback = pEnableCallback;
 	p->CallbackContext = pCallbackContext;
 	err = ETW_TLG_EVENT_REGISTER(&p->ProviderId, etw_tlg_enable_callback, p, &reg);
 	if (err)
 		return etw_tlg_hresult(err);
-	p->RegHandle = reg;
+	/* Writers on other threads read it once the callback enabled. */
+	__atomic_store_n(&p->RegHandle, reg, __ATOMIC_RELAXED);
 	err = ETW_TLG_EVENT_SET_INFORMATION(reg, EventProviderSetTraits,
 			(PVOID)p->Traits, etw_tlg_le16(p->Traits));
 	if (err) {
 		ETW_TLG_EVENT_UNREGISTER(reg);
-		p->RegHandle = 0;
+		__atomic_store_n(&p->RegHandle, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&p->LevelPlus1, 0, __ATOMIC_RELEASE);
 	}
 	return etw_tlg_hresult(err);
@@ -298,12 +299,13 @@ FORCEINLINE HRESULT TraceLoggingRegister(TraceLoggingHProvider hProvider)
 FORCEINLINE void TraceLoggingUnregister(TraceLoggingHProvider hProvider)
 {
 	struct etw_tlg_provider *p = etw_tlg_mut(hProvider);
+	REGHANDLE reg = __atomic_load_n(&p->RegHandle, __ATOMIC_RELAXED);
 
 	__atomic_store_n(&p->LevelPlus1, 0, __ATOMIC_RELEASE);
-	if (!p->RegHandle)
+	if (!reg)
 		return;
-	ETW_TLG_EVENT_UNREGISTER(p->RegHandle);
-	p->RegHandle = 0;
+	ETW_TLG_EVENT_UNREGISTER(reg);
+	__atomic_store_n(&p->RegHandle, 0, __ATOMIC_RELAXED);
 	/* A callback that ran during the unregistration may have set it. */
 	__atomic_store_n(&p->LevelPlus1, 0, __ATOMIC_RELEASE);
 }
@@ -322,7 +324,8 @@ FORCEINLINE HRESULT TraceLoggingSetInformation(TraceLoggingHProvider hProvider,
 		EVENT_INFO_CLASS InformationClass, PVOID pvInformation,
 		ULONG cbInformation)
 {
-	return etw_tlg_hresult(ETW_TLG_EVENT_SET_INFORMATION(hProvider->RegHandle,
+	return etw_tlg_hresult(ETW_TLG_EVENT_SET_INFORMATION(
+			__atomic_load_n(&hProvider->RegHandle, __ATOMIC_RELAXED),
 			InformationClass, pvInformation, cbInformation));
 }
 
@@ -377,8 +380,9 @@ FORCEINLINE void etw_tlg_write(TraceLoggingHProvider h, const void *meta,
 		     EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA);
 	etw_tlg_desc(&data[1], meta, meta_size,
 		     EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA);
-	ETW_TLG_EVENT_WRITE_TRANSFER(h->RegHandle, &desc, activity, related,
-				     count, data);
+	ETW_TLG_EVENT_WRITE_TRANSFER(__atomic_load_n(&h->RegHandle,
+						     __ATOMIC_RELAXED),
+				     &desc, activity, related, count, data);
 }
 
 #ifdef __cplusplus
@@ -434,6 +438,8 @@ template <> struct etw_tlg_b<6> {
 	  (UINT8)(b5) }
 #define ETW_TLG_AUTO(name, value) auto name = (value)
 #define ETW_TLG_EXTERN_CONST extern const
+#define ETW_TLG_PEDANTIC_OFF
+#define ETW_TLG_PEDANTIC_ON
 #else
 struct etw_tlg_b1 { UINT8 b[1]; };
 struct etw_tlg_b2 { UINT8 b[2]; };
@@ -464,6 +470,11 @@ struct etw_tlg_b6 { UINT8 b[6]; };
 #define ETW_TLG_BT(L) __typeof__(ETW_TLG_BI_(L, 0, 0, 0, 0, 0, 0))
 #define ETW_TLG_AUTO(name, value) __typeof__(value) name = (value)
 #define ETW_TLG_EXTERN_CONST const
+/* Compound literals initialising a static object are a GNU extension. */
+#define ETW_TLG_PEDANTIC_OFF \
+	_Pragma("GCC diagnostic push") \
+	_Pragma("GCC diagnostic ignored \"-Wpedantic\"")
+#define ETW_TLG_PEDANTIC_ON _Pragma("GCC diagnostic pop")
 #endif
 
 /* Tags: the bytes of the 28-bit value, high 7 bits first. */
@@ -498,8 +509,9 @@ struct etw_tlg_b6 { UINT8 b[6]; };
 #define ETW_TLG_PASTE(a, b) ETW_TLG_PASTE_(a, b)
 #define ETW_TLG_PASTE_(a, b) a##b
 
+/* The trailing 0 keeps "..." of ETW_TLG_NARG_N non-empty (ISO C99). */
 #define ETW_TLG_NARG(...) \
-	ETW_TLG_NARG_(__VA_ARGS__, ETW_TLG_NARG_SEQ)
+	ETW_TLG_NARG_(__VA_ARGS__, ETW_TLG_NARG_SEQ, 0)
 #define ETW_TLG_NARG_(...) ETW_TLG_NARG_N(__VA_ARGS__)
 #define ETW_TLG_NARG_N(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, \
 	_14, _15, _16, _17, _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, \
@@ -882,6 +894,7 @@ do { \
 	if (TraceLoggingProviderEnabled(etw_tlg_h, \
 					ETW_TLG_LEVEL(__VA_ARGS__), \
 					ETW_TLG_KEYWORD(__VA_ARGS__))) { \
+		ETW_TLG_PEDANTIC_OFF \
 		static const struct { \
 			UINT8 size[2]; \
 			ETW_TLG_BT(ETW_TLG_TAGLEN(ETW_TLG_EVTAGS(__VA_ARGS__))) \
@@ -894,6 +907,7 @@ do { \
 			ETW_TLG_TAGS_BI(ETW_TLG_EVTAGS(__VA_ARGS__)), \
 			eventName ETW_TLG_FE(ETW_TLG_PI, __VA_ARGS__) \
 		}; \
+		ETW_TLG_PEDANTIC_ON \
 		EVENT_DATA_DESCRIPTOR etw_tlg_data[2 \
 			ETW_TLG_FE(ETW_TLG_PN, __VA_ARGS__)]; \
 		ULONG etw_tlg_n = 2; \
@@ -1309,6 +1323,10 @@ do { \
 /* A 16-byte IPv6 address: (pValue, ...). */
 #define TraceLoggingIPv6Address(...) \
 	ETW_TLG_F1((ETW_TLG_MK_IPV6), __VA_ARGS__)
+/* A sockaddr of cbValue bytes: (pValue, cbValue, ...). */
+#define TraceLoggingSocketAddress(...) \
+	ETW_TLG_F2((ETW_TLG_MK_BCNT, 1, TlgInBINARY, TlgOutSOCKETADDRESS), \
+		   __VA_ARGS__)
 /* A SID: (pValue, ...), 8 + 4 * SubAuthorityCount bytes. */
 #define TraceLoggingSid(...) ETW_TLG_F1((ETW_TLG_MK_SID), __VA_ARGS__)
 

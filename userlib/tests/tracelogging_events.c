@@ -109,6 +109,8 @@ static void tle_network(void)
 	static const UINT8 port[2] = { 0x1f, 0x90 };
 	static const UINT8 v6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
 				      0, 0, 0, 0, 0, 0, 0, 1 };
+	/* sockaddr_in: AF_INET, 8080, 127.0.0.1, zero padding. */
+	static const UINT8 sa[16] = { 2, 0, 0x1f, 0x90, 127, 0, 0, 1 };
 	UINT32 addr;
 	UINT16 p;
 
@@ -117,7 +119,8 @@ static void tle_network(void)
 	TraceLoggingWrite(tle_provider, "Network",
 		TraceLoggingIPv4Address(addr, "v4"),
 		TraceLoggingPort(p, "port"),
-		TraceLoggingIPv6Address(v6, "v6"));
+		TraceLoggingIPv6Address(v6, "v6"),
+		TraceLoggingSocketAddress(sa, 16, "sa"));
 }
 
 static void tle_times(void)
@@ -243,7 +246,8 @@ static const struct {
 	  "c16=90 wc=89 ptr=\"0x1000\" code=\"0x2000\" pid=1234 tid=5678 "
 	  "err=5 status=3221225477 hr=-2147024891" },
 	{ "Network", tle_network, "v4=\"127.0.0.1\" port=8080 "
-	  "v6=\"0x20010DB8000000000000000000000001\"" },
+	  "v6=\"0x20010DB8000000000000000000000001\" "
+	  "sa=\"0x02001F907F0000010000000000000000\"" },
 	{ "Times", tle_times, "ft=\"2021-09-09T14:59:35.7990000Z\" "
 	  "ftu=\"2021-09-09T14:59:35.7990000Z\" st=\"2021-09-09T14:59:35.799\" "
 	  "stu=\"2021-09-09T14:59:35.799\" "
