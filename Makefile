@@ -174,10 +174,15 @@ TLG_CC_clang = clang -std=c11
 TLG_CC_clangxx = clang++ -x c++ -std=c++17
 TLG_BUILDS := c cxx $(if $(and $(CLANG),$(CLANGXX)),clang clangxx)
 
+build/tlg/tu.o: userlib/tests/tracelogging_tu.cc $(TLG_DEPS) $(HOSTTEST_DEPS)
+	@mkdir -p $(@D)
+	$(TLG_CC_cxx) $(TLG_LANG_FLAGS) -c -o $@ $<
+
 userlib/tests/tracelogging_lang_test: userlib/tests/tracelogging_lang_test.c \
-		$(TLG_BUILDS:%=build/tlg/events-%.o) $(HOSTTEST_DEPS)
+		$(TLG_BUILDS:%=build/tlg/events-%.o) build/tlg/tu.o \
+		$(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) $(if $(CLANG),-DTLE_CLANG) -o $@ $< \
-		$(TLG_BUILDS:%=build/tlg/events-%.o)
+		$(TLG_BUILDS:%=build/tlg/events-%.o) build/tlg/tu.o
 
 examples: $(EXAMPLES)
 

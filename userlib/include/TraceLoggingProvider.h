@@ -924,8 +924,11 @@ do { \
 /**
  * TraceLoggingWrite() - write an event
  * @hProvider: the provider
- * @eventName: the event's name, a string literal
- * @...: fields and event options, in any order (at most 99)
+ * @...: the event's name (a string literal), then its fields and event
+ *	options, in any order (at most 99)
+ *
+ * Nothing after @hProvider is evaluated unless the provider is enabled
+ * for the event's level and keyword.
  */
 #define TraceLoggingWrite(hProvider, ...) \
 	ETW_TLG_WRITE(hProvider, NULL, NULL, __VA_ARGS__, (ETW_TLGK_END, 0))
@@ -935,8 +938,8 @@ do { \
  * @hProvider: the provider
  * @eventName: the event's name, a string literal
  * @pActivityId: the activity, or NULL for the thread's
- * @pRelatedActivityId: the parent activity, or NULL
- * @...: fields and event options
+ * @...: the parent activity (pRelatedActivityId) or NULL, then fields and
+ *	event options
  */
 #define TraceLoggingWriteActivity(hProvider, eventName, pActivityId, ...) \
 	ETW_TLG_WRITE_ACT(hProvider, pActivityId, eventName, __VA_ARGS__, \
@@ -998,12 +1001,12 @@ do { \
 
 /**
  * TRACELOGGING_DEFINE_PROVIDER() - define a provider
- * @hProvider: the handle variable (TraceLoggingHProvider) to define
- * @providerName: the name, a string literal (no NUL inside)
- * @providerId: the GUID as 11 numbers in parentheses, e.g.
- *	(0xce5fa4ea, 0xab00, 0x5402, 0x8b, 0x76, 0x9f, 0x76, 0xac, 0x85,
- *	 0x8f, 0xb5); the usual one is EtwProviderGuidFromName(name)
- * @...: optionally TraceLoggingOptionGroup(...)
+ * @...: hProvider, the handle variable (TraceLoggingHProvider) to define;
+ *	providerName, a string literal (no NUL inside); providerId, the GUID
+ *	as 11 numbers in parentheses, e.g. (0xce5fa4ea, 0xab00, 0x5402,
+ *	0x8b, 0x76, 0x9f, 0x76, 0xac, 0x85, 0x8f, 0xb5), usually the one
+ *	EtwProviderGuidFromName(providerName) gives; optionally
+ *	TraceLoggingOptionGroup(...)
  */
 #define TRACELOGGING_DEFINE_PROVIDER(...) \
 	ETW_TLG_PASTE(ETW_TLG_DEFINE_, ETW_TLG_NARG(__VA_ARGS__))(__VA_ARGS__)

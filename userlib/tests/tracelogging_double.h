@@ -127,7 +127,7 @@ static ULONG tld_write_transfer(REGHANDLE h, PCEVENT_DESCRIPTOR desc,
 }
 
 /* What a session's enable (code 1) or disable (code 0) makes ETW call. */
-static void tld_notify(ULONG code, UCHAR level, ULONGLONG any, ULONGLONG all)
+static inline void tld_notify(ULONG code, UCHAR level, ULONGLONG any, ULONGLONG all)
 {
 	if (tld.callback)
 		tld.callback(&tld.provider, code, level, any, all, NULL,

@@ -51,19 +51,7 @@ struct tle_unicode_string {
 
 static void tle_integers(void)
 {
-	TraceLoggingWrite(tle_provider, "Integers",
-		TraceLoggingInt8(-5, "i8"),
-		TraceLoggingUInt8(250, "u8"),
-		TraceLoggingInt16(-300, "i16"),
-		TraceLoggingUInt16(65000, "u16"),
-		TraceLoggingInt32(-70000, "i32"),
-		TraceLoggingUInt32(4000000000u, "u32"),
-		TraceLoggingInt64(-5000000000ll, "i64"),
-		TraceLoggingUInt64(18000000000000000000ull, "u64"),
-		TraceLoggingIntPtr(-7, "iptr"),
-		TraceLoggingUIntPtr(7, "uptr"),
-		TraceLoggingLong(-8, "l"),
-		TraceLoggingULong(8, "ul"));
+	TLE_INTEGERS(tle_provider);
 }
 
 static void tle_hex(void)
@@ -289,15 +277,7 @@ int TLE_RUN(int i, struct tle_capture *c, const char **expect)
 		tld_notify(1, 0, ~0ull, 0);
 	}
 	tle_events[i].write();
-	memset(c, 0, sizeof(*c));
-	c->desc = tld.desc;
-	c->writes = tld.writes;
-	c->prov_len = tld.prov_meta_len;
-	c->meta_len = tld.meta_len;
-	c->payload_len = tld.payload_len;
-	memcpy(c->prov, tld.prov_meta, tld.prov_meta_len);
-	memcpy(c->meta, tld.meta, tld.meta_len);
-	memcpy(c->payload, tld.payload, tld.payload_len);
+	tle_capture_last(c);
 	*expect = tle_events[i].expect;
 	return tld.bad_desc ? -1 : 0;
 }

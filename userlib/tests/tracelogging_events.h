@@ -24,6 +24,38 @@ struct tle_capture {
 	UCHAR payload[TLE_MAX];
 };
 
+/* The first event, also written from tracelogging_tu.c. */
+#define TLE_INTEGERS(provider) \
+	TraceLoggingWrite(provider, "Integers", \
+		TraceLoggingInt8(-5, "i8"), \
+		TraceLoggingUInt8(250, "u8"), \
+		TraceLoggingInt16(-300, "i16"), \
+		TraceLoggingUInt16(65000, "u16"), \
+		TraceLoggingInt32(-70000, "i32"), \
+		TraceLoggingUInt32(4000000000u, "u32"), \
+		TraceLoggingInt64(-5000000000ll, "i64"), \
+		TraceLoggingUInt64(18000000000000000000ull, "u64"), \
+		TraceLoggingIntPtr(-7, "iptr"), \
+		TraceLoggingUIntPtr(7, "uptr"), \
+		TraceLoggingLong(-8, "l"), \
+		TraceLoggingULong(8, "ul"))
+
+#ifdef _TRACELOGGING_DOUBLE_H
+/* Copy what the double captured of the last write. */
+static inline void tle_capture_last(struct tle_capture *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->desc = tld.desc;
+	c->writes = tld.writes;
+	c->prov_len = tld.prov_meta_len;
+	c->meta_len = tld.meta_len;
+	c->payload_len = tld.payload_len;
+	memcpy(c->prov, tld.prov_meta, tld.prov_meta_len);
+	memcpy(c->meta, tld.meta, tld.meta_len);
+	memcpy(c->payload, tld.payload, tld.payload_len);
+}
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,6 +69,12 @@ int tle_run_c(int i, struct tle_capture *c, const char **expect);
 int tle_run_cxx(int i, struct tle_capture *c, const char **expect);
 int tle_run_clang(int i, struct tle_capture *c, const char **expect);
 int tle_run_clangxx(int i, struct tle_capture *c, const char **expect);
+/*
+ * TLE_INTEGERS written from another translation unit, in C++, through
+ * the provider the gcc C build defines (TRACELOGGING_DECLARE_PROVIDER);
+ * call after tle_run_c() registered it.  Returns 0.
+ */
+int tle_run_other_tu(struct tle_capture *c);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
  * <TraceLoggingProvider.h> in C and C++: tracelogging_events.c built with
  * gcc (C99), g++ (C++11) and, when installed, clang (C11) and clang++
  * (C++17) must hand the provider API the same bytes for every event:
- * traits, metadata, payload and descriptor.  (The C build's bytes are
+ * traits, metadata, payload and descriptor; and a C++ file that only
+ * declares the provider must write through the one a C file defined.  (The C build's bytes are
  * checked against Windows' and the decoder by tracelogging_etl_test and
  * ctl/tests/tracelogging_decode_test.)
  */
@@ -43,6 +44,23 @@ static int compare_builds(struct __test_metadata *_metadata, tle_run_fn run)
 TEST(gxx_cxx11)
 {
 	EXPECT_EQ(10, compare_builds(_metadata, tle_run_cxx));
+}
+
+/* A C++ file writes through the provider the C file defined. */
+TEST(declared_in_other_tu)
+{
+	const char *expect;
+
+	ASSERT_EQ(0, tle_run_c(0, &ref, &expect));
+	ASSERT_EQ(0, tle_run_other_tu(&got));
+	EXPECT_EQ(1, got.writes);
+	EXPECT_EQ(0, memcmp(&ref.desc, &got.desc, sizeof(ref.desc)));
+	EXPECT_EQ(ref.prov_len, got.prov_len);
+	EXPECT_EQ(0, memcmp(ref.prov, got.prov, sizeof(ref.prov)));
+	EXPECT_EQ(ref.meta_len, got.meta_len);
+	EXPECT_EQ(0, memcmp(ref.meta, got.meta, sizeof(ref.meta)));
+	EXPECT_EQ(ref.payload_len, got.payload_len);
+	EXPECT_EQ(0, memcmp(ref.payload, got.payload, sizeof(ref.payload)));
 }
 
 #ifdef TLE_CLANG
