@@ -49,7 +49,7 @@ static int event_index(const char *name)
 {
 	static const char *const names[] = {
 		"Integers", "Hex", "Scalars", "Network", "Times", "Strings",
-		"Binary", "Arrays", "Structs", "Options",
+		"Binary", "Arrays", "Structs", "Options", "Values",
 	};
 	int i;
 
@@ -81,6 +81,7 @@ EVENT_VARIANT(Binary);
 EVENT_VARIANT(Arrays);
 EVENT_VARIANT(Structs);
 EVENT_VARIANT(Options);
+EVENT_VARIANT(Values);
 
 FIXTURE_SETUP(decoded)
 {

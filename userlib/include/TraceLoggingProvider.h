@@ -1366,4 +1366,98 @@ do { \
 #define TraceLoggingPackedDataEx(pValue, cbValue, dataDescType) \
 	(ETW_TLGK_DATA, (ETW_TLGD_RAW, pValue, cbValue, dataDescType))
 
+#ifdef __cplusplus
+#include <type_traits>
+
+/*
+ * TraceLoggingValue(value [, name [, description [, tags]]]), C++ only as
+ * in the SDK: the field's type follows the value's.  etw_tlg_auto<T>
+ * gives T's InType, OutType and data descriptor; a type it has no
+ * specialisation for does not compile.
+ */
+template <typename T, typename Enable = void> struct etw_tlg_auto;
+
+template <typename T> struct etw_tlg_auto_fixed {
+	static void desc(EVENT_DATA_DESCRIPTOR *d, const T &v)
+	{
+		etw_tlg_desc(d, &v, sizeof(T), 0);
+	}
+};
+
+/* Integers by size and sign; the character types and bool apart. */
+template <typename T> struct etw_tlg_auto<T, typename std::enable_if<
+		std::is_integral<T>::value && !std::is_same<T, bool>::value &&
+		!std::is_same<T, char>::value &&
+		!std::is_same<T, char16_t>::value &&
+		!std::is_same<T, char32_t>::value &&
+		!std::is_same<T, wchar_t>::value>::type>
+	: etw_tlg_auto_fixed<T> {
+	/* Each signed InType is one below its unsigned one. */
+	enum : UINT8 {
+		in_type = (sizeof(T) == 1 ? TlgInUINT8 :
+			   sizeof(T) == 2 ? TlgInUINT16 :
+			   sizeof(T) == 4 ? TlgInUINT32 : TlgInUINT64) -
+			  (std::is_signed<T>::value ? 1 : 0),
+		out_type = TlgOutNULL
+	};
+};
+
+#define ETW_TLG_AUTO_FIXED(type, inType, outType) \
+	template <> struct etw_tlg_auto<type> : etw_tlg_auto_fixed<type> { \
+		enum : UINT8 { in_type = inType, out_type = outType }; \
+	}
+ETW_TLG_AUTO_FIXED(bool, TlgInUINT8, TlgOutBOOLEAN);
+ETW_TLG_AUTO_FIXED(char, TlgInUINT8, TlgOutSTRING);
+ETW_TLG_AUTO_FIXED(char16_t, TlgInUINT16, TlgOutSTRING);
+ETW_TLG_AUTO_FIXED(float, TlgInFLOAT, TlgOutNULL);
+ETW_TLG_AUTO_FIXED(double, TlgInDOUBLE, TlgOutNULL);
+ETW_TLG_AUTO_FIXED(GUID, TlgInGUID, TlgOutNULL);
+ETW_TLG_AUTO_FIXED(FILETIME, TlgInFILETIME, TlgOutNULL);
+ETW_TLG_AUTO_FIXED(SYSTEMTIME, TlgInSYSTEMTIME, TlgOutNULL);
+
+/* Pointers are written as their address, strings excepted (below). */
+template <typename T> struct etw_tlg_auto<T *> : etw_tlg_auto_fixed<T *> {
+	enum : UINT8 { in_type = TlgInPOINTER, out_type = TlgOutNULL };
+};
+
+/* NUL-terminated strings, NULL written as "". */
+template <typename C> struct etw_tlg_auto_str {
+	enum : UINT8 {
+		in_type = sizeof(C) == 1 ? TlgInANSISTRING : TlgInUNICODESTRING,
+		out_type = TlgOutNULL
+	};
+	static void desc(EVENT_DATA_DESCRIPTOR *d, const C *s)
+	{
+		if (sizeof(C) == 1)
+			etw_tlg_desc_str(d, (const char *)s);
+		else
+			etw_tlg_desc_wstr(d, (const WCHAR *)s);
+	}
+};
+template <> struct etw_tlg_auto<const char *> : etw_tlg_auto_str<char> {};
+template <> struct etw_tlg_auto<char *> : etw_tlg_auto_str<char> {};
+template <> struct etw_tlg_auto<const char16_t *>
+	: etw_tlg_auto_str<char16_t> {};
+template <> struct etw_tlg_auto<char16_t *> : etw_tlg_auto_str<char16_t> {};
+#if __SIZEOF_WCHAR_T__ == 2
+/* -fshort-wchar: wchar_t is a UTF-16 unit, as on Windows. */
+ETW_TLG_AUTO_FIXED(wchar_t, TlgInUINT16, TlgOutSTRING);
+template <> struct etw_tlg_auto<const wchar_t *>
+	: etw_tlg_auto_str<wchar_t> {};
+template <> struct etw_tlg_auto<wchar_t *> : etw_tlg_auto_str<wchar_t> {};
+#endif
+
+#define ETW_TLG_AUTO_T(v) \
+	etw_tlg_auto<typename std::decay<decltype(v)>::type>
+#define ETW_TLG_MK_AUTO(v, name, t) \
+	(ETW_TLGK_FLD, name, ETW_TLG_AUTO_T(v)::in_type, \
+	 ETW_TLG_AUTO_T(v)::out_type, t, (ETW_TLGD_AUTO, v))
+#define ETW_TLG_DN_ETW_TLGD_AUTO(n, v) 1
+#define ETW_TLG_DV_ETW_TLGD_AUTO(n, v) \
+	auto const etw_tlg_v##n = (v); \
+	ETW_TLG_AUTO_T(etw_tlg_v##n)::desc(&etw_tlg_data[etw_tlg_n++], \
+					   etw_tlg_v##n);
+#define TraceLoggingValue(...) ETW_TLG_F1((ETW_TLG_MK_AUTO), __VA_ARGS__)
+#endif
+
 #endif /* _TRACELOGGINGPROVIDER_H_ */

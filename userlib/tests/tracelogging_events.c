@@ -217,6 +217,14 @@ static void tle_options(void)
 		TraceLoggingInt32(3));
 }
 
+static void tle_values(void)
+{
+	static const WCHAR wide[] = { 'w', 'i', 'd', 'e', 0 };
+	const GUID guid = TLE_VALUE_GUID;
+
+	TLE_VALUES_TYPED(tle_provider, guid, wide);
+}
+
 /* What etwctl_tl_decode() gives for each, joined as "name=value". */
 static const struct {
 	const char *name;
@@ -248,6 +256,11 @@ static const struct {
 	  "ga=[\"0ad614c4-0ef4-4225-8013-f44f37cb0397\"] empty=[]" },
 	{ "Structs", tle_structs, "pt.x=3 pt.y=-4 pf=99 pfx=\"0x63\" pm=3 pmx=2" },
 	{ "Options", tle_options, "t1=1 t4=2 3=3" },
+	{ "Values", tle_values, "b=true c=\"q\" c16=82 i8=-3 u8=200 i16=-1000 "
+	  "u16=60000 i32=-100000 u32=3000000000 i64=-9000000000000 "
+	  "u64=9000000000000 f=0.25 d=-0.5 "
+	  "guid=\"0ad614c4-0ef4-4225-8013-f44f37cb0397\" s=\"str\" "
+	  "w=\"wide\" p=\"0x1234\"" },
 };
 
 #define TLE_EVENTS (int)(sizeof(tle_events) / sizeof(tle_events[0]))

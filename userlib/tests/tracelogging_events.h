@@ -40,6 +40,32 @@ struct tle_capture {
 		TraceLoggingLong(-8, "l"), \
 		TraceLoggingULong(8, "ul"))
 
+/*
+ * Values of the types TraceLoggingValue deduces, with the typed macros;
+ * tracelogging_tu.cc writes the same with TraceLoggingValue.
+ */
+#define TLE_VALUE_GUID { 0x0ad614c4, 0x0ef4, 0x4225, \
+	{ 0x80, 0x13, 0xf4, 0x4f, 0x37, 0xcb, 0x03, 0x97 } }
+#define TLE_VALUES_TYPED(provider, guid, wide) \
+	TraceLoggingWrite(provider, "Values", \
+		TraceLoggingBoolean(1, "b"), \
+		TraceLoggingChar('q', "c"), \
+		TraceLoggingChar16(0x52, "c16"), \
+		TraceLoggingInt8(-3, "i8"), \
+		TraceLoggingUInt8(200, "u8"), \
+		TraceLoggingInt16(-1000, "i16"), \
+		TraceLoggingUInt16(60000, "u16"), \
+		TraceLoggingInt32(-100000, "i32"), \
+		TraceLoggingUInt32(3000000000u, "u32"), \
+		TraceLoggingInt64(-9000000000000ll, "i64"), \
+		TraceLoggingUInt64(9000000000000ull, "u64"), \
+		TraceLoggingFloat32(0.25f, "f"), \
+		TraceLoggingFloat64(-0.5, "d"), \
+		TraceLoggingGuid(guid, "guid"), \
+		TraceLoggingString("str", "s"), \
+		TraceLoggingWideString(wide, "w"), \
+		TraceLoggingPointer((const void *)(ULONG_PTR)0x1234, "p"))
+
 #ifdef _TRACELOGGING_DOUBLE_H
 /* Copy what the double captured of the last write. */
 static inline void tle_capture_last(struct tle_capture *c)
@@ -75,6 +101,8 @@ int tle_run_clangxx(int i, struct tle_capture *c, const char **expect);
  * call after tle_run_c() registered it.  Returns 0.
  */
 int tle_run_other_tu(struct tle_capture *c);
+/* The Values event written with TraceLoggingValue; as tle_run_other_tu. */
+int tle_run_values_auto(struct tle_capture *c);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,7 @@ static int compare_builds(struct __test_metadata *_metadata, tle_run_fn run)
 
 TEST(gxx_cxx11)
 {
-	EXPECT_EQ(10, compare_builds(_metadata, tle_run_cxx));
+	EXPECT_EQ(11, compare_builds(_metadata, tle_run_cxx));
 }
 
 /* A C++ file writes through the provider the C file defined. */
@@ -63,15 +63,29 @@ TEST(declared_in_other_tu)
 	EXPECT_EQ(0, memcmp(ref.payload, got.payload, sizeof(ref.payload)));
 }
 
+/* TraceLoggingValue deduces the types the typed macros name. */
+TEST(value_deduces_types)
+{
+	const char *expect;
+
+	ASSERT_EQ(0, tle_run_c(10, &ref, &expect));
+	ASSERT_EQ(0, tle_run_values_auto(&got));
+	EXPECT_EQ(1, got.writes);
+	EXPECT_EQ(ref.meta_len, got.meta_len);
+	EXPECT_EQ(0, memcmp(ref.meta, got.meta, sizeof(ref.meta)));
+	EXPECT_EQ(ref.payload_len, got.payload_len);
+	EXPECT_EQ(0, memcmp(ref.payload, got.payload, sizeof(ref.payload)));
+}
+
 #ifdef TLE_CLANG
 TEST(clang_c11)
 {
-	EXPECT_EQ(10, compare_builds(_metadata, tle_run_clang));
+	EXPECT_EQ(11, compare_builds(_metadata, tle_run_clang));
 }
 
 TEST(clangxx_cxx17)
 {
-	EXPECT_EQ(10, compare_builds(_metadata, tle_run_clangxx));
+	EXPECT_EQ(11, compare_builds(_metadata, tle_run_clangxx));
 }
 #endif
 
