@@ -978,26 +978,44 @@ do { \
 	  (UINT8)(g4), (UINT8)(g5), (UINT8)(g6), (UINT8)(g7), \
 	  (UINT8)(g8), (UINT8)(g9), (UINT8)(g10), (UINT8)(g11) }
 
-#define ETW_TLG_DEFINE(h, providerName, providerId, opt) \
+#define ETW_TLG_STORAGE(st, providerName, providerId, opt) \
 	static const struct { \
 		UINT8 size[2]; \
 		char name[sizeof(providerName)]; \
 		ETW_TLG_OPT(ETW_TLG_TD, opt) \
-	} etw_tlg_traits_##h = { \
-		{ (UINT8)(sizeof(etw_tlg_traits_##h) & 0xff), \
-		  (UINT8)(sizeof(etw_tlg_traits_##h) >> 8) }, \
+	} etw_tlg_traits_##st = { \
+		{ (UINT8)(sizeof(etw_tlg_traits_##st) & 0xff), \
+		  (UINT8)(sizeof(etw_tlg_traits_##st) >> 8) }, \
 		providerName ETW_TLG_OPT(ETW_TLG_TI, opt) \
 	}; \
-	static struct etw_tlg_provider etw_tlg_provider_##h = { \
+	static struct etw_tlg_provider st = { \
 		0, 0, 0, 0, 0, NULL, NULL, \
-		(const UINT8 *)&etw_tlg_traits_##h, \
+		(const UINT8 *)&etw_tlg_traits_##st, \
 		ETW_TLG_GUID providerId \
-	}; \
-	ETW_TLG_EXTERN_CONST TraceLoggingHProvider h = &etw_tlg_provider_##h
+	}
+#define ETW_TLG_STORAGE_3(st, providerName, providerId) \
+	ETW_TLG_STORAGE(st, providerName, providerId, (ETW_TLGK_NONE, 0))
+#define ETW_TLG_STORAGE_4(st, providerName, providerId, opt) \
+	ETW_TLG_STORAGE(st, providerName, providerId, opt)
 #define ETW_TLG_DEFINE_3(h, providerName, providerId) \
-	ETW_TLG_DEFINE(h, providerName, providerId, (ETW_TLGK_NONE, 0))
+	ETW_TLG_STORAGE_3(etw_tlg_provider_##h, providerName, providerId); \
+	ETW_TLG_EXTERN_CONST TraceLoggingHProvider h = &etw_tlg_provider_##h
 #define ETW_TLG_DEFINE_4(h, providerName, providerId, opt) \
-	ETW_TLG_DEFINE(h, providerName, providerId, opt)
+	ETW_TLG_STORAGE_4(etw_tlg_provider_##h, providerName, providerId, \
+			  opt); \
+	ETW_TLG_EXTERN_CONST TraceLoggingHProvider h = &etw_tlg_provider_##h
+
+/**
+ * TRACELOGGING_DEFINE_PROVIDER_STORAGE() - a provider without its handle
+ * @...: storageVariable, the static provider object to define (its
+ *	address is the TraceLoggingHProvider); then providerName, providerId
+ *	and the option as for TRACELOGGING_DEFINE_PROVIDER()
+ *
+ * For handles TRACELOGGING_DEFINE_PROVIDER cannot define, such as a class
+ * member or a handle of internal linkage.
+ */
+#define TRACELOGGING_DEFINE_PROVIDER_STORAGE(...) \
+	ETW_TLG_PASTE(ETW_TLG_STORAGE_, ETW_TLG_NARG(__VA_ARGS__))(__VA_ARGS__)
 
 /**
  * TRACELOGGING_DEFINE_PROVIDER() - define a provider

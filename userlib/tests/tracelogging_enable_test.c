@@ -14,6 +14,12 @@ TRACELOGGING_DEFINE_PROVIDER(prov, "Etw-TraceLogging-Enable",
 	(0x6f0b9a1e, 0x4c1d, 0x5e2f, 0x80, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66,
 	 0x77));
 
+/* A handle of internal linkage, over storage defined apart. */
+TRACELOGGING_DEFINE_PROVIDER_STORAGE(stored_provider, "Etw-Stored",
+	(0x6f0b9a1e, 0x4c1d, 0x5e2f, 0x80, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66,
+	 0x78));
+static TraceLoggingHProvider const stored = &stored_provider;
+
 static int evaluated;
 
 static int side_effect(void)
@@ -200,6 +206,22 @@ TEST(write_activity)
 	EXPECT_TRUE(tld.has_related);
 	EXPECT_EQ(0, memcmp(&rel, &tld.related, sizeof(rel)));
 	TraceLoggingUnregister(prov);
+}
+
+/* Storage defined apart works as a provider: traits, GUID, writes. */
+TEST(define_provider_storage)
+{
+	static const UCHAR traits[] = "\x0d\x00" "Etw-Stored";
+
+	tld_reset();
+	ASSERT_EQ(0, TraceLoggingRegister(stored));
+	EXPECT_EQ(0x78, TraceLoggingProviderId(stored)->Data4[7]);
+	ASSERT_EQ(sizeof(traits), tld.traits_len);
+	EXPECT_EQ(0, memcmp(traits, tld.traits, sizeof(traits)));
+	tld_notify(1, 0, ~0ull, 0);
+	TraceLoggingWrite(stored, "S", TraceLoggingInt32(7, "seven"));
+	EXPECT_EQ(1, tld.writes);
+	TraceLoggingUnregister(stored);
 }
 
 TEST_HARNESS_MAIN
