@@ -146,7 +146,7 @@ TEST(tags)
 		0, 0, 0x05, 'O', 'p', 't', 'i', 'o', 'n', 's', 0,
 		't', '1', 0, TlgInINT32 | 0x80, 0x80, 0x01,
 		't', '4', 0, TlgInINT32 | 0x80, 0x80, 0xff, 0xff, 0xff, 0x7f,
-		'3', 0, TlgInINT32,
+		'T', 'L', 'E', '_', 'T', 'H', 'R', 'E', 'E', 0, TlgInINT32,
 	};
 	struct tle_capture c;
 	struct joined j;

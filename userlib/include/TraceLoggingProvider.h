@@ -22,9 +22,10 @@
  * any argument: a disabled write loads the handle and one word.
  *
  * Differences from the SDK: WCHAR strings are UTF-16 (WChar, WideString
- * take WCHAR, not the 32-bit wchar_t); a field name left out is the value
- * expression after macro expansion; C needs GCC or Clang (the metadata of
- * tags uses __builtin_choose_expr), C++ needs C++11.
+ * take WCHAR, not the 32-bit wchar_t); the name of an unnamed field of a
+ * macro with several value arguments is the first one after macro
+ * expansion; C needs GCC or Clang (the metadata of tags uses
+ * __builtin_choose_expr), C++ needs C++11.
  */
 #ifndef _TRACELOGGINGPROVIDER_H_
 #define _TRACELOGGINGPROVIDER_H_
@@ -204,16 +205,17 @@ FORCEINLINE const GUID *TraceLoggingProviderId(TraceLoggingHProvider hProvider)
  * (level 0 enables every level; a capture-state request changes
  * nothing), then call the provider's own callback.
  */
-FORCEINLINE VOID NTAPI etw_tlg_enable_callback(LPCGUID SourceId, ULONG IsEnabled,
-		UCHAR Level, ULONGLONG MatchAnyKeyword,
+FORCEINLINE VOID NTAPI etw_tlg_enable_callback(LPCGUID SourceId,
+		ULONG IsEnabled, UCHAR Level, ULONGLONG MatchAnyKeyword,
 		ULONGLONG MatchAllKeyword, PEVENT_FILTER_DESCRIPTOR FilterData,
 		PVOID CallbackContext)
 {
 	struct etw_tlg_provider *p = (struct etw_tlg_provider *)CallbackContext;
 
-	if (IsEnabled == 0) {		/* EVENT_CONTROL_CODE_DISABLE_PROVIDER */
+	/* EVENT_CONTROL_CODE_DISABLE_PROVIDER, _ENABLE_PROVIDER */
+	if (IsEnabled == 0) {
 		__atomic_store_n(&p->LevelPlus1, 0, __ATOMIC_RELEASE);
-	} else if (IsEnabled == 1) {	/* EVENT_CONTROL_CODE_ENABLE_PROVIDER */
+	} else if (IsEnabled == 1) {
 		__atomic_store_n(&p->KeywordAny, MatchAnyKeyword,
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&p->KeywordAll, MatchAllKeyword,
@@ -260,7 +262,8 @@ FORCEINLINE HRESULT TraceLoggingRegisterEx(TraceLoggingHProvider hProvider,
 		return etw_tlg_hresult(87);	/* ERROR_INVALID_PARAMETER */
 	p->EnableCallback = pEnableCallback;
 	p->CallbackContext = pCallbackContext;
-	err = ETW_TLG_EVENT_REGISTER(&p->ProviderId, etw_tlg_enable_callback, p, &reg);
+	err = ETW_TLG_EVENT_REGISTER(&p->ProviderId, etw_tlg_enable_callback, p,
+				     &reg);
 	if (err)
 		return etw_tlg_hresult(err);
 	/* Writers on other threads read it once the callback enabled. */
@@ -325,7 +328,8 @@ FORCEINLINE HRESULT TraceLoggingSetInformation(TraceLoggingHProvider hProvider,
 		ULONG cbInformation)
 {
 	return etw_tlg_hresult(ETW_TLG_EVENT_SET_INFORMATION(
-			__atomic_load_n(&hProvider->RegHandle, __ATOMIC_RELAXED),
+			__atomic_load_n(&hProvider->RegHandle,
+					__ATOMIC_RELAXED),
 			InformationClass, pvInformation, cbInformation));
 }
 
@@ -513,19 +517,20 @@ struct etw_tlg_b6 { UINT8 b[6]; };
 #define ETW_TLG_NARG(...) \
 	ETW_TLG_NARG_(__VA_ARGS__, ETW_TLG_NARG_SEQ, 0)
 #define ETW_TLG_NARG_(...) ETW_TLG_NARG_N(__VA_ARGS__)
-#define ETW_TLG_NARG_N(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, \
-	_14, _15, _16, _17, _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, \
-	_29, _30, _31, _32, _33, _34, _35, _36, _37, _38, _39, _40, _41, _42, _43, \
-	_44, _45, _46, _47, _48, _49, _50, _51, _52, _53, _54, _55, _56, _57, _58, \
-	_59, _60, _61, _62, _63, _64, _65, _66, _67, _68, _69, _70, _71, _72, _73, \
-	_74, _75, _76, _77, _78, _79, _80, _81, _82, _83, _84, _85, _86, _87, _88, \
-	_89, _90, _91, _92, _93, _94, _95, _96, _97, _98, _99, _100, N, ...) N
+#define ETW_TLG_NARG_N(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, \
+	_13, _14, _15, _16, _17, _18, _19, _20, _21, _22, _23, _24, _25, _26, \
+	_27, _28, _29, _30, _31, _32, _33, _34, _35, _36, _37, _38, _39, _40, \
+	_41, _42, _43, _44, _45, _46, _47, _48, _49, _50, _51, _52, _53, _54, \
+	_55, _56, _57, _58, _59, _60, _61, _62, _63, _64, _65, _66, _67, _68, \
+	_69, _70, _71, _72, _73, _74, _75, _76, _77, _78, _79, _80, _81, _82, \
+	_83, _84, _85, _86, _87, _88, _89, _90, _91, _92, _93, _94, _95, _96, \
+	_97, _98, _99, _100, N, ...) N
 #define ETW_TLG_NARG_SEQ 100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, \
-	87, 86, 85, 84, 83, 82, 81, 80, 79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, \
-	68, 67, 66, 65, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, \
-	49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, \
-	30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, \
-	11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1
+	87, 86, 85, 84, 83, 82, 81, 80, 79, 78, 77, 76, 75, 74, 73, 72, 71, \
+	70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, \
+	53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, \
+	36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, \
+	19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1
 
 #define ETW_TLG_FE(M, ...) \
 	ETW_TLG_PASTE(ETW_TLG_FE_, ETW_TLG_NARG(__VA_ARGS__))(M, __VA_ARGS__)
@@ -795,12 +800,14 @@ struct etw_tlg_b6 { UINT8 b[6]; };
 #define ETW_TLG_CALL_(...) ETW_TLG_CALL__(__VA_ARGS__)
 #define ETW_TLG_CALL__(M, ...) M(__VA_ARGS__)
 
-#define ETW_TLG_F1(S, ...) \
-	ETW_TLG_PASTE(ETW_TLG_F1_, ETW_TLG_NARG(__VA_ARGS__))(S, __VA_ARGS__)
-#define ETW_TLG_F1_1(S, a) ETW_TLG_CALL(S, a, #a, 0)
-#define ETW_TLG_F1_2(S, a, name) ETW_TLG_CALL(S, a, name, 0)
-#define ETW_TLG_F1_3(S, a, name, d) ETW_TLG_CALL(S, a, name, 0)
-#define ETW_TLG_F1_4(S, a, name, d, t) ETW_TLG_CALL(S, a, name, t)
+/* @text is the arguments as written: the default name when only one. */
+#define ETW_TLG_F1(S, text, ...) \
+	ETW_TLG_PASTE(ETW_TLG_F1_, ETW_TLG_NARG(__VA_ARGS__))(S, text, \
+							      __VA_ARGS__)
+#define ETW_TLG_F1_1(S, text, a) ETW_TLG_CALL(S, a, text, 0)
+#define ETW_TLG_F1_2(S, text, a, name) ETW_TLG_CALL(S, a, name, 0)
+#define ETW_TLG_F1_3(S, text, a, name, d) ETW_TLG_CALL(S, a, name, 0)
+#define ETW_TLG_F1_4(S, text, a, name, d, t) ETW_TLG_CALL(S, a, name, t)
 #define ETW_TLG_F2(S, ...) \
 	ETW_TLG_PASTE(ETW_TLG_F2_, ETW_TLG_NARG(__VA_ARGS__))(S, __VA_ARGS__)
 #define ETW_TLG_F2_2(S, a, b) ETW_TLG_CALL(S, a, b, #a, 0)
@@ -897,8 +904,8 @@ do { \
 		ETW_TLG_PEDANTIC_OFF \
 		static const struct { \
 			UINT8 size[2]; \
-			ETW_TLG_BT(ETW_TLG_TAGLEN(ETW_TLG_EVTAGS(__VA_ARGS__))) \
-				tags; \
+			ETW_TLG_BT(ETW_TLG_TAGLEN( \
+				ETW_TLG_EVTAGS(__VA_ARGS__))) tags; \
 			char event_name[sizeof(eventName)]; \
 			ETW_TLG_FE(ETW_TLG_PD, __VA_ARGS__) \
 		} etw_tlg_meta = { \
@@ -1039,271 +1046,405 @@ do { \
  * constant count kept in the metadata.
  */
 #define TraceLoggingInt8(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, INT8, TlgInINT8, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, INT8, TlgInINT8, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingInt8Array(...) \
 	ETW_TLG_F2((ETW_TLG_MK_VARR, INT8, TlgInINT8, TlgOutNULL), __VA_ARGS__)
 #define TraceLoggingInt8FixedArray(...) \
 	ETW_TLG_F2((ETW_TLG_MK_FARR, INT8, TlgInINT8, TlgOutNULL), __VA_ARGS__)
 #define TraceLoggingUInt8(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT8, TlgInUINT8, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT8, TlgInUINT8, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingUInt8Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT8, TlgInUINT8, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT8, TlgInUINT8, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingUInt8FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT8, TlgInUINT8, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT8, TlgInUINT8, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingInt16(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, INT16, TlgInINT16, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, INT16, TlgInINT16, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingInt16Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, INT16, TlgInINT16, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, INT16, TlgInINT16, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingInt16FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, INT16, TlgInINT16, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, INT16, TlgInINT16, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingUInt16(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT16, TlgInUINT16, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT16, TlgInUINT16, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingUInt16Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT16, TlgInUINT16, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT16, TlgInUINT16, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingUInt16FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT16, TlgInUINT16, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT16, TlgInUINT16, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingInt32(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, INT32, TlgInINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, INT32, TlgInINT32, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingInt32Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, INT32, TlgInINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, INT32, TlgInINT32, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingInt32FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, INT32, TlgInINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, INT32, TlgInINT32, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingUInt32(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT32, TlgInUINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT32, TlgInUINT32, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingUInt32Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT32, TlgInUINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT32, TlgInUINT32, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingUInt32FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT32, TlgInUINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT32, TlgInUINT32, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingInt64(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, INT64, TlgInINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, INT64, TlgInINT64, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingInt64Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, INT64, TlgInINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, INT64, TlgInINT64, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingInt64FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, INT64, TlgInINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, INT64, TlgInINT64, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingUInt64(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT64, TlgInUINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT64, TlgInUINT64, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingUInt64Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT64, TlgInUINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT64, TlgInUINT64, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingUInt64FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT64, TlgInUINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT64, TlgInUINT64, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingIntPtr(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, INT_PTR, TlgInINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, INT_PTR, TlgInINTPTR, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingIntPtrArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, INT_PTR, TlgInINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, INT_PTR, TlgInINTPTR, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingIntPtrFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, INT_PTR, TlgInINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, INT_PTR, TlgInINTPTR, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingUIntPtr(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT_PTR, TlgInUINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT_PTR, TlgInUINTPTR, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingUIntPtrArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT_PTR, TlgInUINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT_PTR, TlgInUINTPTR, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingUIntPtrFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT_PTR, TlgInUINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT_PTR, TlgInUINTPTR, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingLong(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, LONG, TlgInLONG, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, LONG, TlgInLONG, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingLongArray(...) \
 	ETW_TLG_F2((ETW_TLG_MK_VARR, LONG, TlgInLONG, TlgOutNULL), __VA_ARGS__)
 #define TraceLoggingLongFixedArray(...) \
 	ETW_TLG_F2((ETW_TLG_MK_FARR, LONG, TlgInLONG, TlgOutNULL), __VA_ARGS__)
 #define TraceLoggingULong(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, ULONG, TlgInULONG, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, ULONG, TlgInULONG, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingULongArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, ULONG, TlgInULONG, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, ULONG, TlgInULONG, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingULongFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, ULONG, TlgInULONG, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, ULONG, TlgInULONG, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexInt8(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, INT8, TlgInUINT8, TlgOutHEX), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, INT8, TlgInUINT8, TlgOutHEX), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexInt8Array(...) \
 	ETW_TLG_F2((ETW_TLG_MK_VARR, INT8, TlgInUINT8, TlgOutHEX), __VA_ARGS__)
 #define TraceLoggingHexInt8FixedArray(...) \
 	ETW_TLG_F2((ETW_TLG_MK_FARR, INT8, TlgInUINT8, TlgOutHEX), __VA_ARGS__)
 #define TraceLoggingHexUInt8(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT8, TlgInUINT8, TlgOutHEX), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT8, TlgInUINT8, TlgOutHEX), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexUInt8Array(...) \
 	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT8, TlgInUINT8, TlgOutHEX), __VA_ARGS__)
 #define TraceLoggingHexUInt8FixedArray(...) \
 	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT8, TlgInUINT8, TlgOutHEX), __VA_ARGS__)
 #define TraceLoggingHexInt16(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, INT16, TlgInUINT16, TlgOutHEX), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, INT16, TlgInUINT16, TlgOutHEX), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexInt16Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, INT16, TlgInUINT16, TlgOutHEX), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, INT16, TlgInUINT16, TlgOutHEX), \
+		   __VA_ARGS__)
 #define TraceLoggingHexInt16FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, INT16, TlgInUINT16, TlgOutHEX), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, INT16, TlgInUINT16, TlgOutHEX), \
+		   __VA_ARGS__)
 #define TraceLoggingHexUInt16(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT16, TlgInUINT16, TlgOutHEX), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT16, TlgInUINT16, TlgOutHEX), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexUInt16Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT16, TlgInUINT16, TlgOutHEX), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT16, TlgInUINT16, TlgOutHEX), \
+		   __VA_ARGS__)
 #define TraceLoggingHexUInt16FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT16, TlgInUINT16, TlgOutHEX), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT16, TlgInUINT16, TlgOutHEX), \
+		   __VA_ARGS__)
 #define TraceLoggingHexInt32(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, INT32, TlgInHEXINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, INT32, TlgInHEXINT32, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexInt32Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, INT32, TlgInHEXINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, INT32, TlgInHEXINT32, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexInt32FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, INT32, TlgInHEXINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, INT32, TlgInHEXINT32, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexUInt32(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT32, TlgInHEXINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT32, TlgInHEXINT32, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexUInt32Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT32, TlgInHEXINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT32, TlgInHEXINT32, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexUInt32FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT32, TlgInHEXINT32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT32, TlgInHEXINT32, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexInt64(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, INT64, TlgInHEXINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, INT64, TlgInHEXINT64, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexInt64Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, INT64, TlgInHEXINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, INT64, TlgInHEXINT64, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexInt64FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, INT64, TlgInHEXINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, INT64, TlgInHEXINT64, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexUInt64(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT64, TlgInHEXINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT64, TlgInHEXINT64, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexUInt64Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT64, TlgInHEXINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT64, TlgInHEXINT64, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexUInt64FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT64, TlgInHEXINT64, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT64, TlgInHEXINT64, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexIntPtr(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, INT_PTR, TlgInHEXINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, INT_PTR, TlgInHEXINTPTR, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexIntPtrArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, INT_PTR, TlgInHEXINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, INT_PTR, TlgInHEXINTPTR, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexIntPtrFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, INT_PTR, TlgInHEXINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, INT_PTR, TlgInHEXINTPTR, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexUIntPtr(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT_PTR, TlgInHEXINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT_PTR, TlgInHEXINTPTR, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexUIntPtrArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT_PTR, TlgInHEXINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT_PTR, TlgInHEXINTPTR, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexUIntPtrFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT_PTR, TlgInHEXINTPTR, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT_PTR, TlgInHEXINTPTR, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexLong(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, LONG, TlgInHEXLONG, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, LONG, TlgInHEXLONG, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexLongArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, LONG, TlgInHEXLONG, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, LONG, TlgInHEXLONG, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexLongFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, LONG, TlgInHEXLONG, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, LONG, TlgInHEXLONG, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexULong(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, ULONG, TlgInHEXLONG, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, ULONG, TlgInHEXLONG, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHexULongArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, ULONG, TlgInHEXLONG, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, ULONG, TlgInHEXLONG, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingHexULongFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, ULONG, TlgInHEXLONG, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, ULONG, TlgInHEXLONG, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingFloat32(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, float, TlgInFLOAT, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, float, TlgInFLOAT, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingFloat32Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, float, TlgInFLOAT, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, float, TlgInFLOAT, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingFloat32FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, float, TlgInFLOAT, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, float, TlgInFLOAT, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingFloat64(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, double, TlgInDOUBLE, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, double, TlgInDOUBLE, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingFloat64Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, double, TlgInDOUBLE, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, double, TlgInDOUBLE, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingFloat64FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, double, TlgInDOUBLE, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, double, TlgInDOUBLE, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingBoolean(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT8, TlgInUINT8, TlgOutBOOLEAN), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT8, TlgInUINT8, TlgOutBOOLEAN), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingBooleanArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT8, TlgInUINT8, TlgOutBOOLEAN), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT8, TlgInUINT8, TlgOutBOOLEAN), \
+		   __VA_ARGS__)
 #define TraceLoggingBooleanFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT8, TlgInUINT8, TlgOutBOOLEAN), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT8, TlgInUINT8, TlgOutBOOLEAN), \
+		   __VA_ARGS__)
 #define TraceLoggingBool(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, BOOL, TlgInBOOL32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, BOOL, TlgInBOOL32, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingBoolArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, BOOL, TlgInBOOL32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, BOOL, TlgInBOOL32, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingBoolFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, BOOL, TlgInBOOL32, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, BOOL, TlgInBOOL32, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingChar(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, char, TlgInUINT8, TlgOutSTRING), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, char, TlgInUINT8, TlgOutSTRING), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingCharArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, char, TlgInUINT8, TlgOutSTRING), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, char, TlgInUINT8, TlgOutSTRING), \
+		   __VA_ARGS__)
 #define TraceLoggingCharFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, char, TlgInUINT8, TlgOutSTRING), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, char, TlgInUINT8, TlgOutSTRING), \
+		   __VA_ARGS__)
 #define TraceLoggingChar16(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, WCHAR, TlgInUINT16, TlgOutSTRING), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, WCHAR, TlgInUINT16, TlgOutSTRING), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingChar16Array(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, WCHAR, TlgInUINT16, TlgOutSTRING), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, WCHAR, TlgInUINT16, TlgOutSTRING), \
+		   __VA_ARGS__)
 #define TraceLoggingChar16FixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, WCHAR, TlgInUINT16, TlgOutSTRING), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, WCHAR, TlgInUINT16, TlgOutSTRING), \
+		   __VA_ARGS__)
 #define TraceLoggingWChar(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, WCHAR, TlgInUINT16, TlgOutSTRING), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, WCHAR, TlgInUINT16, TlgOutSTRING), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingWCharArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, WCHAR, TlgInUINT16, TlgOutSTRING), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, WCHAR, TlgInUINT16, TlgOutSTRING), \
+		   __VA_ARGS__)
 #define TraceLoggingWCharFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, WCHAR, TlgInUINT16, TlgOutSTRING), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, WCHAR, TlgInUINT16, TlgOutSTRING), \
+		   __VA_ARGS__)
 #define TraceLoggingPointer(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, ETW_TLG_PTR, TlgInPOINTER, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, ETW_TLG_PTR, TlgInPOINTER, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingPointerArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, ETW_TLG_PTR, TlgInPOINTER, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, ETW_TLG_PTR, TlgInPOINTER, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingPointerFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, ETW_TLG_PTR, TlgInPOINTER, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, ETW_TLG_PTR, TlgInPOINTER, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingCodePointer(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, ETW_TLG_PTR, TlgInPOINTER, TlgOutCODE_POINTER), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, ETW_TLG_PTR, TlgInPOINTER, \
+		   TlgOutCODE_POINTER), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingCodePointerArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, ETW_TLG_PTR, TlgInPOINTER, TlgOutCODE_POINTER), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, ETW_TLG_PTR, TlgInPOINTER, \
+		   TlgOutCODE_POINTER), \
+		   __VA_ARGS__)
 #define TraceLoggingCodePointerFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, ETW_TLG_PTR, TlgInPOINTER, TlgOutCODE_POINTER), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, ETW_TLG_PTR, TlgInPOINTER, \
+		   TlgOutCODE_POINTER), \
+		   __VA_ARGS__)
 #define TraceLoggingPid(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT32, TlgInUINT32, TlgOutPID), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT32, TlgInUINT32, TlgOutPID), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingPidArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT32, TlgInUINT32, TlgOutPID), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT32, TlgInUINT32, TlgOutPID), \
+		   __VA_ARGS__)
 #define TraceLoggingPidFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT32, TlgInUINT32, TlgOutPID), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT32, TlgInUINT32, TlgOutPID), \
+		   __VA_ARGS__)
 #define TraceLoggingTid(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT32, TlgInUINT32, TlgOutTID), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT32, TlgInUINT32, TlgOutTID), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingTidArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT32, TlgInUINT32, TlgOutTID), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT32, TlgInUINT32, TlgOutTID), \
+		   __VA_ARGS__)
 #define TraceLoggingTidFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT32, TlgInUINT32, TlgOutTID), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT32, TlgInUINT32, TlgOutTID), \
+		   __VA_ARGS__)
 #define TraceLoggingIPv4Address(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT32, TlgInUINT32, TlgOutIPV4), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT32, TlgInUINT32, TlgOutIPV4), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingIPv4AddressArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT32, TlgInUINT32, TlgOutIPV4), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT32, TlgInUINT32, TlgOutIPV4), \
+		   __VA_ARGS__)
 #define TraceLoggingIPv4AddressFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT32, TlgInUINT32, TlgOutIPV4), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT32, TlgInUINT32, TlgOutIPV4), \
+		   __VA_ARGS__)
 #define TraceLoggingPort(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT16, TlgInUINT16, TlgOutPORT), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, UINT16, TlgInUINT16, TlgOutPORT), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingPortArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT16, TlgInUINT16, TlgOutPORT), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, UINT16, TlgInUINT16, TlgOutPORT), \
+		   __VA_ARGS__)
 #define TraceLoggingPortFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT16, TlgInUINT16, TlgOutPORT), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, UINT16, TlgInUINT16, TlgOutPORT), \
+		   __VA_ARGS__)
 #define TraceLoggingWinError(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, ULONG, TlgInUINT32, TlgOutWIN32ERROR), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, ULONG, TlgInUINT32, TlgOutWIN32ERROR), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingWinErrorArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, ULONG, TlgInUINT32, TlgOutWIN32ERROR), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, ULONG, TlgInUINT32, TlgOutWIN32ERROR), \
+		   __VA_ARGS__)
 #define TraceLoggingWinErrorFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, ULONG, TlgInUINT32, TlgOutWIN32ERROR), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, ULONG, TlgInUINT32, TlgOutWIN32ERROR), \
+		   __VA_ARGS__)
 #define TraceLoggingNTStatus(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, LONG, TlgInUINT32, TlgOutNTSTATUS), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, LONG, TlgInUINT32, TlgOutNTSTATUS), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingNTStatusArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, LONG, TlgInUINT32, TlgOutNTSTATUS), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, LONG, TlgInUINT32, TlgOutNTSTATUS), \
+		   __VA_ARGS__)
 #define TraceLoggingNTStatusFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, LONG, TlgInUINT32, TlgOutNTSTATUS), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, LONG, TlgInUINT32, TlgOutNTSTATUS), \
+		   __VA_ARGS__)
 #define TraceLoggingHResult(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, LONG, TlgInINT32, TlgOutHRESULT), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, LONG, TlgInINT32, TlgOutHRESULT), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingHResultArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, LONG, TlgInINT32, TlgOutHRESULT), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, LONG, TlgInINT32, TlgOutHRESULT), \
+		   __VA_ARGS__)
 #define TraceLoggingHResultFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, LONG, TlgInINT32, TlgOutHRESULT), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, LONG, TlgInINT32, TlgOutHRESULT), \
+		   __VA_ARGS__)
 #define TraceLoggingFileTime(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, FILETIME, TlgInFILETIME, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, FILETIME, TlgInFILETIME, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingFileTimeArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, FILETIME, TlgInFILETIME, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, FILETIME, TlgInFILETIME, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingFileTimeFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, FILETIME, TlgInFILETIME, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, FILETIME, TlgInFILETIME, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingFileTimeUtc(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, FILETIME, TlgInFILETIME, TlgOutDATETIME_UTC), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, FILETIME, TlgInFILETIME, \
+		   TlgOutDATETIME_UTC), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingFileTimeUtcArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, FILETIME, TlgInFILETIME, TlgOutDATETIME_UTC), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, FILETIME, TlgInFILETIME, \
+		   TlgOutDATETIME_UTC), \
+		   __VA_ARGS__)
 #define TraceLoggingFileTimeUtcFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, FILETIME, TlgInFILETIME, TlgOutDATETIME_UTC), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, FILETIME, TlgInFILETIME, \
+		   TlgOutDATETIME_UTC), \
+		   __VA_ARGS__)
 #define TraceLoggingSystemTime(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, SYSTEMTIME, TlgInSYSTEMTIME, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, SYSTEMTIME, TlgInSYSTEMTIME, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingSystemTimeArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, SYSTEMTIME, TlgInSYSTEMTIME, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, SYSTEMTIME, TlgInSYSTEMTIME, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingSystemTimeFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, SYSTEMTIME, TlgInSYSTEMTIME, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, SYSTEMTIME, TlgInSYSTEMTIME, TlgOutNULL), \
+		   __VA_ARGS__)
 #define TraceLoggingSystemTimeUtc(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, SYSTEMTIME, TlgInSYSTEMTIME, TlgOutDATETIME_UTC), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, SYSTEMTIME, TlgInSYSTEMTIME, \
+		   TlgOutDATETIME_UTC), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingSystemTimeUtcArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_VARR, SYSTEMTIME, TlgInSYSTEMTIME, TlgOutDATETIME_UTC), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_VARR, SYSTEMTIME, TlgInSYSTEMTIME, \
+		   TlgOutDATETIME_UTC), \
+		   __VA_ARGS__)
 #define TraceLoggingSystemTimeUtcFixedArray(...) \
-	ETW_TLG_F2((ETW_TLG_MK_FARR, SYSTEMTIME, TlgInSYSTEMTIME, TlgOutDATETIME_UTC), __VA_ARGS__)
+	ETW_TLG_F2((ETW_TLG_MK_FARR, SYSTEMTIME, TlgInSYSTEMTIME, \
+		   TlgOutDATETIME_UTC), \
+		   __VA_ARGS__)
 #define TraceLoggingGuid(...) \
-	ETW_TLG_F1((ETW_TLG_MK_VAL, GUID, TlgInGUID, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_VAL, GUID, TlgInGUID, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingGuidArray(...) \
 	ETW_TLG_F2((ETW_TLG_MK_VARR, GUID, TlgInGUID, TlgOutNULL), __VA_ARGS__)
 #define TraceLoggingGuidFixedArray(...) \
@@ -1311,12 +1452,14 @@ do { \
 
 /* NUL-terminated strings; NULL is written as "". */
 #define TraceLoggingString(...) \
-	ETW_TLG_F1((ETW_TLG_MK_STR, TlgInANSISTRING, TlgOutNULL), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_STR, TlgInANSISTRING, TlgOutNULL), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingUtf8String(...) \
-	ETW_TLG_F1((ETW_TLG_MK_STR, TlgInANSISTRING, TlgOutUTF8), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_STR, TlgInANSISTRING, TlgOutUTF8), \
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingWideString(...) \
 	ETW_TLG_F1((ETW_TLG_MK_WSTR, TlgInUNICODESTRING, TlgOutNULL), \
-		   __VA_ARGS__)
+		   #__VA_ARGS__, __VA_ARGS__)
 
 /* Counted strings: (pValue, cchValue, ...), a UINT16 byte count first. */
 #define TraceLoggingCountedString(...) \
@@ -1331,10 +1474,10 @@ do { \
 /* ANSI_STRING / UNICODE_STRING pointers: Length bytes at Buffer. */
 #define TraceLoggingAnsiString(...) \
 	ETW_TLG_F1((ETW_TLG_MK_NTS, TlgInCOUNTEDANSISTRING, TlgOutNULL), \
-		   __VA_ARGS__)
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingUnicodeString(...) \
 	ETW_TLG_F1((ETW_TLG_MK_NTS, TlgInCOUNTEDSTRING, TlgOutNULL), \
-		   __VA_ARGS__)
+		   #__VA_ARGS__, __VA_ARGS__)
 
 /* Bytes: (pValue, cbValue, ...), a UINT16 byte count first. */
 #define TraceLoggingBinary(...) \
@@ -1343,17 +1486,18 @@ do { \
 #define TraceLoggingBinaryEx(...) ETW_TLG_F3((ETW_TLG_MK_BINEX), __VA_ARGS__)
 /* A 16-byte IPv6 address: (pValue, ...). */
 #define TraceLoggingIPv6Address(...) \
-	ETW_TLG_F1((ETW_TLG_MK_IPV6), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_IPV6), #__VA_ARGS__, __VA_ARGS__)
 /* A sockaddr of cbValue bytes: (pValue, cbValue, ...). */
 #define TraceLoggingSocketAddress(...) \
 	ETW_TLG_F2((ETW_TLG_MK_BCNT, 1, TlgInBINARY, TlgOutSOCKETADDRESS), \
 		   __VA_ARGS__)
 /* A SID: (pValue, ...), 8 + 4 * SubAuthorityCount bytes. */
-#define TraceLoggingSid(...) ETW_TLG_F1((ETW_TLG_MK_SID), __VA_ARGS__)
+#define TraceLoggingSid(...) \
+	ETW_TLG_F1((ETW_TLG_MK_SID), #__VA_ARGS__, __VA_ARGS__)
 
 /* The next fieldCount fields are the members: (fieldCount, name, ...). */
 #define TraceLoggingStruct(...) \
-	ETW_TLG_F1((ETW_TLG_MK_META, TlgInSTRUCT), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_META, TlgInSTRUCT), #__VA_ARGS__, __VA_ARGS__)
 
 /*
  * Packed fields: the metadata and the data given apart, for layouts the
@@ -1368,17 +1512,17 @@ do { \
 #define TraceLoggingPackedFieldEx(...) \
 	ETW_TLG_F4((ETW_TLG_MK_PACKED), __VA_ARGS__)
 #define TraceLoggingPackedMetadata(...) \
-	ETW_TLG_F1((ETW_TLG_MK_PACKEDM), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_PACKEDM), #__VA_ARGS__, __VA_ARGS__)
 #define ETW_TLG_MK_PACKEDM(in, name, t) \
 	ETW_TLG_MK_META(in, TlgOutNULL, name, t)
 #define TraceLoggingPackedMetadataEx(...) \
 	ETW_TLG_F2((ETW_TLG_MK_META), __VA_ARGS__)
 #define TraceLoggingPackedStruct(...) \
-	ETW_TLG_F1((ETW_TLG_MK_META, TlgInSTRUCT), __VA_ARGS__)
+	ETW_TLG_F1((ETW_TLG_MK_META, TlgInSTRUCT), #__VA_ARGS__, __VA_ARGS__)
 /* A struct array: the data holds a UINT16 count, then the elements. */
 #define TraceLoggingPackedStructArray(...) \
 	ETW_TLG_F1((ETW_TLG_MK_META, TlgInSTRUCT | ETW_TLG_IN_VCOUNT), \
-		   __VA_ARGS__)
+		   #__VA_ARGS__, __VA_ARGS__)
 #define TraceLoggingPackedData(pValue, cbValue) \
 	(ETW_TLGK_DATA, (ETW_TLGD_PTR, pValue, cbValue))
 #define TraceLoggingPackedDataEx(pValue, cbValue, dataDescType) \
@@ -1475,7 +1619,8 @@ template <> struct etw_tlg_auto<wchar_t *> : etw_tlg_auto_str<wchar_t> {};
 	auto const etw_tlg_v##n = (v); \
 	ETW_TLG_AUTO_T(etw_tlg_v##n)::desc(&etw_tlg_data[etw_tlg_n++], \
 					   etw_tlg_v##n);
-#define TraceLoggingValue(...) ETW_TLG_F1((ETW_TLG_MK_AUTO), __VA_ARGS__)
+#define TraceLoggingValue(...) \
+	ETW_TLG_F1((ETW_TLG_MK_AUTO), #__VA_ARGS__, __VA_ARGS__)
 #endif
 
 #endif /* _TRACELOGGINGPROVIDER_H_ */

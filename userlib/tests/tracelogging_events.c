@@ -201,6 +201,9 @@ static void tle_structs(void)
 					 EVENT_DATA_DESCRIPTOR_TYPE_NONE));
 }
 
+/* A field without a name is named after its argument as written. */
+#define TLE_THREE 3
+
 /* Options: level, keywords ORed, opcode, channel, tags on both sides. */
 static void tle_options(void)
 {
@@ -214,7 +217,7 @@ static void tle_options(void)
 		TraceLoggingDescription("an event with every option"),
 		TraceLoggingInt32(1, "t1", "one tag byte", 0x0200000),
 		TraceLoggingInt32(2, "t4", "four tag bytes", 0x0fffffff),
-		TraceLoggingInt32(3));
+		TraceLoggingInt32(TLE_THREE));
 }
 
 static void tle_values(void)
@@ -255,7 +258,7 @@ static const struct {
 	  "ba=[true,false,true] "
 	  "ga=[\"0ad614c4-0ef4-4225-8013-f44f37cb0397\"] empty=[]" },
 	{ "Structs", tle_structs, "pt.x=3 pt.y=-4 pf=99 pfx=\"0x63\" pm=3 pmx=2" },
-	{ "Options", tle_options, "t1=1 t4=2 3=3" },
+	{ "Options", tle_options, "t1=1 t4=2 TLE_THREE=3" },
 	{ "Values", tle_values, "b=true c=\"q\" c16=82 i8=-3 u8=200 i16=-1000 "
 	  "u16=60000 i32=-100000 u32=3000000000 i64=-9000000000000 "
 	  "u64=9000000000000 f=0.25 d=-0.5 "
