@@ -6,8 +6,8 @@
  * <TraceLoggingProvider.h>, recorded by a file session that etwctl
  * started and enabled, and decoded by `etwctl dump`: each event must be
  * in the file once, under the provider's and the event's names, with its
- * fields reading as the table says.  And an unenabled provider records
- * nothing.
+ * fields reading as the table says.  An unenabled provider records
+ * nothing, and a fork child writes only once it registered again.
  *
  * etwctl is run as a program (ctl/etwctl next to this binary's
  * directory), as a user would run it.
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -191,6 +192,44 @@ TEST_F(session, not_enabled)
 	self->started = false;
 	ASSERT_EQ(0, etwctl(self->out, OUT_MAX, "dump %s 2>/dev/null", self->file));
 	EXPECT_EQ(NULL, strstr(self->out, PROVIDER_NAME));
+}
+
+/*
+ * A fork child keeps the provider's enable state but not libetw's
+ * registration: its writes are dropped until it registers again.
+ */
+TEST_F(session, fork_child_reregisters)
+{
+	char line[8192];
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, etwctl(NULL, 0, "enable %s %s >/dev/null", self->name,
+			    PROVIDER_GUID));
+	ASSERT_EQ(0, TraceLoggingRegister(tle_provider));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		TraceLoggingWrite(tle_provider, "ChildBefore");
+		TraceLoggingUnregister(tle_provider);
+		if (TraceLoggingRegister(tle_provider))
+			_exit(1);
+		TraceLoggingWrite(tle_provider, "ChildAfter");
+		TraceLoggingUnregister(tle_provider);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	TraceLoggingWrite(tle_provider, "Parent");
+	TraceLoggingUnregister(tle_provider);
+	ASSERT_EQ(0, etwctl(NULL, 0, "stop %s >/dev/null", self->name));
+	self->started = false;
+	ASSERT_EQ(0, etwctl(self->out, OUT_MAX, "dump %s 2>/dev/null",
+			    self->file));
+	EXPECT_EQ(NULL, strstr(self->out, " ChildBefore "));
+	EXPECT_NE(NULL, event_line(self->out, "ChildAfter", line,
+				   sizeof(line)));
+	EXPECT_NE(NULL, event_line(self->out, "Parent", line, sizeof(line)));
 }
 
 TEST_HARNESS_MAIN
