@@ -10,7 +10,8 @@
  *   write      EventWrite vs the ETW_IOC_WRITE it wraps, same payload,
  *              same session; and EventEnabled of the enabled provider,
  *              the check EventWrite makes first; TraceLoggingWrite of
- *              a fixed array of the same size vs EventWrite
+ *              a fixed array of the same size vs EventWrite, and
+ *              EventWrite of its three descriptors as plain payload
  *   consume    ProcessTrace over an .etl file vs read() of the same file
  *
  * With --insns N it times nothing: it runs the write pair N times each
@@ -193,8 +194,9 @@ static void report_tlg_disabled(struct bench *base, struct enabled_ctx *c)
 	if (TraceLoggingProviderEnabled(tlg_idle, 4, 1))
 		die("idle TraceLogging provider is enabled", 0);
 	measure_pair(base, &tlg, iters * 100);
-	printf("%-40s %9.2f ns   %.2fx\n", "TraceLoggingWrite, disabled provider",
-	       tlg.best, tlg.best / base->best);
+	printf("%-40s %9.2f ns   %.2fx\n",
+	       "TraceLoggingWrite, disabled provider", tlg.best,
+	       tlg.best / base->best);
 	if (c->hits)
 		die("a disabled TraceLoggingWrite evaluated its arguments", 0);
 	TraceLoggingUnregister(tlg_idle);
@@ -330,6 +332,28 @@ static void bench_event_write(void *ctx, unsigned long n)
 	}
 }
 
+/*
+ * EventWrite with TraceLoggingWrite's three descriptors as plain payload:
+ * what the descriptor count costs apart from the extended items.
+ */
+struct event_write3_ctx {
+	REGHANDLE h;
+	EVENT_DESCRIPTOR desc;
+	EVENT_DATA_DESCRIPTOR data[3];
+};
+
+static void bench_event_write3(void *ctx, unsigned long n)
+{
+	struct event_write3_ctx *w = ctx;
+	ULONG err;
+
+	while (n--) {
+		err = EventWrite(w->h, &w->desc, 3, w->data);
+		if (err)
+			die("EventWrite", err);
+	}
+}
+
 struct tlg_write_ctx {
 	const UINT8 *data;
 	unsigned int size;
@@ -403,6 +427,11 @@ static void report_write(void)
 	struct bench b = { .fn = bench_event_write, .ctx = &lib };
 	struct tlg_write_ctx tw = { .data = (const UINT8 *)payload };
 	struct bench t = { .fn = bench_tlg_write, .ctx = &tw };
+	struct event_write3_ctx lib3 = { .desc = { .Level = 4, .Keyword = 1 } };
+	struct bench b3 = { .fn = bench_event_write3, .ctx = &lib3 };
+	/* The Bench event's metadata: size, tags, names, InType, count. */
+	const ULONG meta_size = 2 + 1 + sizeof("Bench") + sizeof("data") + 1 +
+				2;
 	struct props p;
 	ULONG err;
 	unsigned int i;
@@ -422,22 +451,30 @@ static void report_write(void)
 	if (TraceLoggingRegister(tlg_bench) ||
 	    !TraceLoggingProviderEnabled(tlg_bench, 4, 1))
 		die("the session does not enable the TraceLogging provider", 0);
+	lib3.h = lib.h;
+	EventDataDescCreate(&lib3.data[0], payload,
+			    etw_tlg_le16(tlg_bench->Traits));
+	EventDataDescCreate(&lib3.data[1], payload, meta_size);
 	if (!insns_iters)
 		report_enabled_check(lib.h);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		char base_label[64], label[64], tlg_label[64];
+		char base_label[64], label[64], tlg_label[64], label3[64];
 
 		raw.desc.size = sizes[i];
 		EventDataDescCreate(&lib.data, payload, sizes[i]);
+		EventDataDescCreate(&lib3.data[2], payload, sizes[i]);
 		tw.size = sizes[i];
 		snprintf(base_label, sizeof(base_label),
 			 "ETW_IOC_WRITE %3u B (base)", sizes[i]);
 		snprintf(label, sizeof(label), "EventWrite %3u B", sizes[i]);
-		snprintf(tlg_label, sizeof(tlg_label), "TraceLoggingWrite %3u B",
-			 sizes[i]);
+		snprintf(tlg_label, sizeof(tlg_label),
+			 "TraceLoggingWrite %3u B", sizes[i]);
+		snprintf(label3, sizeof(label3),
+			 "EventWrite 3 descriptors %3u B", sizes[i]);
 		if (insns_iters) {
 			count_insns(&a, base_label);
 			count_insns(&b, label);
+			count_insns(&b3, label3);
 			count_insns(&t, tlg_label);
 			continue;
 		}
@@ -449,6 +486,9 @@ static void report_write(void)
 		measure_pair(&b, &t, iters);
 		printf("%-40s %9.1f ns   %.2fx EventWrite (%.1f ns)\n",
 		       tlg_label, t.best, t.best / b.best, b.best);
+		measure_pair(&b, &b3, iters);
+		printf("%-40s %9.1f ns   %.2fx EventWrite (%.1f ns)\n",
+		       label3, b3.best, b3.best / b.best, b.best);
 	}
 	TraceLoggingUnregister(tlg_bench);
 	EventUnregister(lib.h);
