@@ -194,6 +194,46 @@ ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS) \
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(filter-out ctl/etwctl.c,$(CTL_SRCS)) \
 		userlib/libetw.a -lpthread
 
+# TraceLogging: the events of tracelogging_events.c, built as C for the
+# decoder test and as C and C++ (and with Clang when installed) for the
+# test that compares the builds' bytes.
+TLG_EVENTS := userlib/tests/tracelogging_events.c
+TLG_DEPS := $(TLG_EVENTS) userlib/tests/tracelogging_events.h \
+	userlib/tests/tracelogging_double.h
+CXX ?= c++
+CLANG := $(shell command -v clang 2>/dev/null)
+CLANGXX := $(shell command -v clang++ 2>/dev/null)
+TLG_LANG_FLAGS = $(CPPFLAGS) -Iuserlib/tests $(CFLAGS) \
+	$(filter-out -Wstrict-prototypes,$(WARN)) -Wpedantic -Werror
+
+ctl/tests/tracelogging_decode_test: ctl/tests/tracelogging_decode_test.c \
+		$(TLG_DEPS) userlib/libetw.a $(HOSTTEST_DEPS) \
+		$(wildcard ctl/*.h) $(filter-out ctl/etwctl.c,$(CTL_SRCS))
+	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(TLG_EVENTS) \
+		$(filter-out ctl/etwctl.c,$(CTL_SRCS)) userlib/libetw.a -lpthread
+
+selftests/tracelogging_test: $(TLG_DEPS)
+
+build/tlg/events-%.o: $(TLG_DEPS) $(HOSTTEST_DEPS)
+	@mkdir -p $(@D)
+	$(TLG_CC_$*) $(TLG_LANG_FLAGS) -DTLE_RUN=tle_run_$* -c -o $@ $(TLG_EVENTS)
+
+TLG_CC_c = $(CC) -std=c99
+TLG_CC_cxx = $(CXX) -x c++ -std=c++11
+TLG_CC_clang = clang -std=c11
+TLG_CC_clangxx = clang++ -x c++ -std=c++17
+TLG_BUILDS := c cxx $(if $(and $(CLANG),$(CLANGXX)),clang clangxx)
+
+build/tlg/tu.o: userlib/tests/tracelogging_tu.cc $(TLG_DEPS) $(HOSTTEST_DEPS)
+	@mkdir -p $(@D)
+	$(TLG_CC_cxx) $(TLG_LANG_FLAGS) -c -o $@ $<
+
+userlib/tests/tracelogging_lang_test: userlib/tests/tracelogging_lang_test.c \
+		$(TLG_BUILDS:%=build/tlg/events-%.o) build/tlg/tu.o \
+		$(HOSTTEST_DEPS)
+	$(CC) $(HOSTTEST_FLAGS) $(if $(CLANG),-DTLE_CLANG) -o $@ $< \
+		$(TLG_BUILDS:%=build/tlg/events-%.o) build/tlg/tu.o
+
 examples: $(EXAMPLES)
 
 ctl/examples/%: ctl/examples/%.c userlib/libetw.so

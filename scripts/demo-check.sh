@@ -1,28 +1,42 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Check what the main job (scripts/demo.sh) printed: the example provider's
-# five events (ids 0, 1, 4, 5, 6; ids 2 and 3 are filtered out by keyword
-# and level) in the real-time view and in the decoded file, and nothing
-# lost.  Usage: scripts/demo-check.sh DEMO-OUTPUT; prints one line, exits
-# non-zero on the first thing missing.
+# Check what the main job (scripts/demo.sh) printed: the example
+# TraceLogging provider's five events (QueryRun and CacheMiss are
+# filtered out by level and keyword) in the real-time view and in the
+# decoded file, each under the provider's and the event's names with its
+# named fields, and nothing lost.  Usage: scripts/demo-check.sh
+# DEMO-OUTPUT; prints one line, exits non-zero on the first thing missing.
 set -euo pipefail
 
 out=$1
-provider=b319fc6b-770f-5ef8-63e0-0870a8f92b03
+provider=Etw-Demo-Provider
 
 fail() { echo "demo: FAILED: $*"; exit 1; }
 
 [ -s "$out" ] || fail "no output in $out"
 # The events of one section: the lines between its header and the next.
 section() { sed -n "/^== $1/,/^== /p" "$out" | grep " $provider "; }
-ids() { section "$1" | sed -n 's/.* id=\([0-9]*\) .*/\1/p' | sort -n | tr '\n' ' '; }
+names() { section "$1" | sed -n "s/.* $provider \([^ ]*\) id=.*/\1/p" | tr '\n' ' '; }
+# Each event's line must carry these decoded fields.
+fields=(
+	'Starting id=0 v=0 lvl=0 op=0 .* message="demo provider starting"$'
+	'Banner id=0 v=0 lvl=0 op=0 .* text="banner" pid=[0-9]*$'
+	'Request id=0 v=0 lvl=4 op=1 .* kw=0x1 .* method="GET" path="/orders" orderId=42$'
+	'SlowQuery id=0 v=0 lvl=2 op=0 .* kw=0x2 .* query="SELECT \* FROM orders" durationMs=1500 thresholdRatio=1.5$'
+	'Request id=0 v=0 lvl=4 op=2 .* kw=0x1 .* status=200 cached=true$'
+)
 
 for part in "what the real-time view printed" "etwctl dump"; do
-	got=$(ids "$part")
-	[ "$got" = "0 1 4 5 6 " ] || fail "$part: event ids '$got', expected '0 1 4 5 6'"
+	got=$(names "$part")
+	[ "$got" = "Starting Banner Request SlowQuery Request " ] ||
+		fail "$part: events '$got', expected 'Starting Banner Request SlowQuery Request'"
+	for f in "${fields[@]}"; do
+		section "$part" | grep -q " $provider $f" ||
+			fail "$part: no event matching '$f'"
+	done
 done
 grep -q "^stats:.*events: 5 in " "$out" || grep -q "^events: 5 in " "$out" ||
 	fail "etwctl stats does not count 5 events"
 grep -q "^lost: events 0, buffers 0," "$out" || fail "etwctl stats reports losses"
-echo "demo: ok (5 events recorded, viewed in real time and decoded, none lost)"
+echo "demo: ok (5 TraceLogging events recorded, viewed in real time and decoded by name, none lost)"

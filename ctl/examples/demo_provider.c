@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * demo_provider: a provider written the way Windows programs write them,
- * compiled unchanged against libetw:
+ * demo_provider: a TraceLogging provider written the way Windows programs
+ * write them, compiled unchanged against libetw:
  *
  *   cc demo_provider.c $(pkg-config --cflags --libs libetw)
  *
- * It registers "Etw-Demo-Provider" (GUID from the EventSource name hash,
- * 3a8b6f4e-... printed at start), waits for a session to enable it (or
- * --no-wait), then writes a request with an activity: a Start event, work
- * events at several levels and keywords, and a Stop event, with the Start
- * and Stop carrying the activity and its parent as related activity.
+ * It registers "Etw-Demo-Provider" (GUID b319fc6b-770f-5ef8-63e0-
+ * 0870a8f92b03, the EventSource name hash of its name, printed at start),
+ * waits for a session to enable it (or --no-wait), then writes a request
+ * with an activity: a Request start, work events at several levels and
+ * keywords, and a Request stop, the start and stop carrying the activity
+ * and its parent as related activity.  Every event is self-describing:
+ * consumers see the provider's name, the event's name and named fields.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,18 +20,15 @@
 #include <windows.h>
 #include <evntprov.h>
 #include <evntrace.h>
+#include <TraceLoggingProvider.h>
 
 #define KW_REQUEST	0x1ULL
 #define KW_DATABASE	0x2ULL
 #define KW_CACHE	0x4ULL
 
-/* id, version, channel, level, opcode, task, keyword */
-static const EVENT_DESCRIPTOR RequestStart = { 1, 0, 0, 4, 1, 1, KW_REQUEST };
-static const EVENT_DESCRIPTOR QueryRun = { 2, 0, 0, 5, 0, 2, KW_DATABASE };
-static const EVENT_DESCRIPTOR CacheMiss = { 3, 0, 0, 3, 0, 3, KW_CACHE };
-static const EVENT_DESCRIPTOR SlowQuery = { 4, 0, 0, 2, 0, 2, KW_DATABASE };
-static const EVENT_DESCRIPTOR RequestStop = { 5, 0, 0, 4, 2, 1, KW_REQUEST };
-static const EVENT_DESCRIPTOR Banner = { 6, 0, 0, 0, 0, 0, 0 };
+TRACELOGGING_DEFINE_PROVIDER(demo_provider, "Etw-Demo-Provider",
+	(0xb319fc6b, 0x770f, 0x5ef8, 0x63, 0xe0, 0x08, 0x70, 0xa8, 0xf9, 0x2b,
+	 0x03));
 
 static volatile LONG enabled;
 
@@ -47,54 +46,75 @@ static void NTAPI on_enable(LPCGUID source, ULONG is_enabled, UCHAR level,
 	enabled = is_enabled != EVENT_CONTROL_CODE_DISABLE_PROVIDER;
 }
 
-static ULONG write_text(REGHANDLE h, PCEVENT_DESCRIPTOR d, LPCGUID act,
-			LPCGUID related, const char *text, ULONG number)
+static void run_query(const GUID *activity, const char *query, UINT32 row)
 {
-	EVENT_DATA_DESCRIPTOR data[2];
-
-	EventDataDescCreate(&data[0], text, (ULONG)strlen(text) + 1);
-	EventDataDescCreate(&data[1], &number, sizeof(number));
-	return EventWriteTransfer(h, d, act, related, 2, data);
+	TraceLoggingWriteActivity(demo_provider, "QueryRun", activity, NULL,
+		TraceLoggingLevel(WINEVENT_LEVEL_VERBOSE),
+		TraceLoggingKeyword(KW_DATABASE),
+		TraceLoggingString(query, "query"),
+		TraceLoggingUInt32(row, "row"));
 }
 
 int main(int argc, char **argv)
 {
 	int wait = !(argc > 1 && !strcmp(argv[1], "--no-wait"));
-	GUID provider, parent, activity;
-	REGHANDLE h = 0;
-	ULONG err;
-	int i;
+	const GUID *id = TraceLoggingProviderId(demo_provider);
+	GUID parent, activity;
+	HRESULT hr;
+	UINT32 i;
 
-	err = EtwProviderGuidFromName("Etw-Demo-Provider", &provider);
-	if (!err)
-		err = EventRegister(&provider, on_enable, NULL, &h);
-	if (err) {
-		fprintf(stderr, "demo_provider: EventRegister failed: %lu\n",
-			(unsigned long)err);
+	hr = TraceLoggingRegisterEx(demo_provider, on_enable, NULL);
+	if (hr) {
+		fprintf(stderr, "demo_provider: TraceLoggingRegister failed: "
+			"0x%08x\n", (unsigned int)hr);
 		return 1;
 	}
 	printf("demo_provider: registered {%08x-%04x-%04x-...}\n",
-	       provider.Data1, provider.Data2, provider.Data3);
+	       id->Data1, id->Data2, id->Data3);
 	fflush(stdout);
 	for (i = 0; wait && !enabled && i < 100; i++)
 		usleep(50000);
 
-	EventWriteString(h, 0, 0, u"demo provider starting");
-	write_text(h, &Banner, NULL, NULL, "banner", 0);
+	TraceLoggingWrite(demo_provider, "Starting",
+		TraceLoggingLevel(WINEVENT_LEVEL_LOG_ALWAYS),
+		TraceLoggingString("demo provider starting", "message"));
+	TraceLoggingWrite(demo_provider, "Banner",
+		TraceLoggingLevel(WINEVENT_LEVEL_LOG_ALWAYS),
+		TraceLoggingString("banner", "text"),
+		TraceLoggingPid(getpid(), "pid"));
 
 	/* The request's activity, child of the thread's current one. */
 	EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID, &parent);
 	EventActivityIdControl(EVENT_ACTIVITY_CTRL_SET_ID, &parent);
 	EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID, &activity);
 
-	write_text(h, &RequestStart, &activity, &parent, "GET /orders", 42);
+	TraceLoggingWriteActivity(demo_provider, "Request", &activity, &parent,
+		TraceLoggingOpcode(WINEVENT_OPCODE_START),
+		TraceLoggingLevel(WINEVENT_LEVEL_INFO),
+		TraceLoggingKeyword(KW_REQUEST),
+		TraceLoggingString("GET", "method"),
+		TraceLoggingString("/orders", "path"),
+		TraceLoggingUInt32(42, "orderId"));
 	for (i = 0; i < 3; i++)
-		write_text(h, &QueryRun, &activity, NULL, "SELECT * FROM orders", i);
-	write_text(h, &CacheMiss, &activity, NULL, "orders:42", 1);
-	write_text(h, &SlowQuery, &activity, NULL, "SELECT * FROM orders", 1500);
-	write_text(h, &RequestStop, &activity, &parent, "200 OK", 200);
+		run_query(&activity, "SELECT * FROM orders", i);
+	TraceLoggingWriteActivity(demo_provider, "CacheMiss", &activity, NULL,
+		TraceLoggingLevel(WINEVENT_LEVEL_WARNING),
+		TraceLoggingKeyword(KW_CACHE),
+		TraceLoggingString("orders:42", "key"));
+	TraceLoggingWriteActivity(demo_provider, "SlowQuery", &activity, NULL,
+		TraceLoggingLevel(WINEVENT_LEVEL_ERROR),
+		TraceLoggingKeyword(KW_DATABASE),
+		TraceLoggingString("SELECT * FROM orders", "query"),
+		TraceLoggingUInt32(1500, "durationMs"),
+		TraceLoggingFloat64(1.5, "thresholdRatio"));
+	TraceLoggingWriteActivity(demo_provider, "Request", &activity, &parent,
+		TraceLoggingOpcode(WINEVENT_OPCODE_STOP),
+		TraceLoggingLevel(WINEVENT_LEVEL_INFO),
+		TraceLoggingKeyword(KW_REQUEST),
+		TraceLoggingUInt32(200, "status"),
+		TraceLoggingBoolean(TRUE, "cached"));
 
 	printf("demo_provider: wrote the request's events\n");
-	EventUnregister(h);
+	TraceLoggingUnregister(demo_provider);
 	return 0;
 }

@@ -4,11 +4,14 @@
  * a baseline measured in the same run (Documentation/performance.rst):
  *
  *   enabled    EventEnabled of a disabled provider vs the same loop with a
- *              load of a local volatile in place of the call
+ *              load of a local volatile in place of the call; likewise a
+ *              TraceLoggingWrite of a disabled TraceLogging provider
  *   activity   EventActivityIdControl(CREATE_ID) vs a getpid() system call
  *   write      EventWrite vs the ETW_IOC_WRITE it wraps, same payload,
  *              same session; and EventEnabled of the enabled provider,
- *              the check EventWrite makes first
+ *              the check EventWrite makes first; TraceLoggingWrite of
+ *              a fixed array of the same size vs EventWrite, and
+ *              EventWrite of its three descriptors as plain payload
  *   consume    ProcessTrace over an .etl file vs read() of the same file
  *
  * With --insns N it times nothing: it runs the write pair N times each
@@ -35,6 +38,7 @@
 #include "evntprov.h"
 #include "evntrace.h"
 #include "evntcons.h"
+#include "TraceLoggingProvider.h"
 
 #include "icount_marker.h"
 
@@ -52,6 +56,12 @@ static const GUID bench_guid = { 0xbe7c0002, 0x1111, 0x2222,
 /* Registered, never enabled. */
 static const GUID idle_guid = { 0xbe7c0003, 0x1111, 0x2222,
 	{ 3, 3, 3, 3, 4, 4, 4, 6 } };
+
+/* The same two GUIDs as TraceLogging providers. */
+TRACELOGGING_DEFINE_PROVIDER(tlg_bench, "Etw-Bench-TraceLogging",
+	(0xbe7c0002, 0x1111, 0x2222, 3, 3, 3, 3, 4, 4, 4, 5));
+TRACELOGGING_DEFINE_PROVIDER(tlg_idle, "Etw-Bench-TraceLogging-Idle",
+	(0xbe7c0003, 0x1111, 0x2222, 3, 3, 3, 3, 4, 4, 4, 6));
 
 static unsigned long iters = 100000;
 static unsigned long insns_iters;	/* --insns: count, do not time */
@@ -163,6 +173,35 @@ static void bench_call(void *ctx, unsigned long n)
 			c->hits++;
 }
 
+/* Nothing but the enable check runs: the arguments are not evaluated. */
+static void bench_tlg_disabled(void *ctx, unsigned long n)
+{
+	struct enabled_ctx *c = ctx;
+
+	while (n--)
+		TraceLoggingWrite(tlg_idle, "Idle", TraceLoggingLevel(4),
+				  TraceLoggingKeyword(1),
+				  TraceLoggingUInt64(++c->hits, "hits"));
+}
+
+static void report_tlg_disabled(struct bench *base, struct enabled_ctx *c)
+{
+	struct bench tlg = { .fn = bench_tlg_disabled, .ctx = c };
+	HRESULT hr = TraceLoggingRegister(tlg_idle);
+
+	if (hr)
+		die("TraceLoggingRegister", (ULONG)hr);
+	if (TraceLoggingProviderEnabled(tlg_idle, 4, 1))
+		die("idle TraceLogging provider is enabled", 0);
+	measure_pair(base, &tlg, iters * 100);
+	printf("%-40s %9.2f ns   %.2fx\n",
+	       "TraceLoggingWrite, disabled provider", tlg.best,
+	       tlg.best / base->best);
+	if (c->hits)
+		die("a disabled TraceLoggingWrite evaluated its arguments", 0);
+	TraceLoggingUnregister(tlg_idle);
+}
+
 static void report_enabled(void)
 {
 	struct enabled_ctx c = { .desc = { .Level = 4, .Keyword = 1 } };
@@ -186,6 +225,7 @@ static void report_enabled(void)
 	if (c.hits)
 		die("EventEnabled of a disabled provider returned TRUE", 0);
 	EventUnregister(c.h);
+	report_tlg_disabled(&base, &c);
 }
 
 /* The check EventWrite makes first, with the provider enabled. */
@@ -292,6 +332,57 @@ static void bench_event_write(void *ctx, unsigned long n)
 	}
 }
 
+/*
+ * EventWrite with TraceLoggingWrite's three descriptors as plain payload:
+ * what the descriptor count costs apart from the extended items.
+ */
+struct event_write3_ctx {
+	REGHANDLE h;
+	EVENT_DESCRIPTOR desc;
+	EVENT_DATA_DESCRIPTOR data[3];
+};
+
+static void bench_event_write3(void *ctx, unsigned long n)
+{
+	struct event_write3_ctx *w = ctx;
+	ULONG err;
+
+	while (n--) {
+		err = EventWrite(w->h, &w->desc, 3, w->data);
+		if (err)
+			die("EventWrite", err);
+	}
+}
+
+struct tlg_write_ctx {
+	const UINT8 *data;
+	unsigned int size;
+};
+
+/* The payload as one fixed-count field: one payload descriptor. */
+static void bench_tlg_write(void *ctx, unsigned long n)
+{
+	struct tlg_write_ctx *w = ctx;
+
+	while (n--) {
+		if (w->size == 16)
+			TraceLoggingWrite(tlg_bench, "Bench",
+				TraceLoggingLevel(4), TraceLoggingKeyword(1),
+				TraceLoggingUInt8FixedArray(w->data, 16,
+							    "data"));
+		else if (w->size == 64)
+			TraceLoggingWrite(tlg_bench, "Bench",
+				TraceLoggingLevel(4), TraceLoggingKeyword(1),
+				TraceLoggingUInt8FixedArray(w->data, 64,
+							    "data"));
+		else
+			TraceLoggingWrite(tlg_bench, "Bench",
+				TraceLoggingLevel(4), TraceLoggingKeyword(1),
+				TraceLoggingUInt8FixedArray(w->data, 512,
+							    "data"));
+	}
+}
+
 struct ioctl_write_ctx {
 	int fd;
 	struct etw_write_args args;
@@ -334,6 +425,13 @@ static void report_write(void)
 	struct ioctl_write_ctx raw = { 0 };
 	struct bench a = { .fn = bench_ioctl_write, .ctx = &raw };
 	struct bench b = { .fn = bench_event_write, .ctx = &lib };
+	struct tlg_write_ctx tw = { .data = (const UINT8 *)payload };
+	struct bench t = { .fn = bench_tlg_write, .ctx = &tw };
+	struct event_write3_ctx lib3 = { .desc = { .Level = 4, .Keyword = 1 } };
+	struct bench b3 = { .fn = bench_event_write3, .ctx = &lib3 };
+	/* The Bench event's metadata: size, tags, names, InType, count. */
+	const ULONG meta_size = 2 + 1 + sizeof("Bench") + sizeof("data") + 1 +
+				2;
 	struct props p;
 	ULONG err;
 	unsigned int i;
@@ -350,26 +448,49 @@ static void report_write(void)
 	if (!EventEnabled(lib.h, &lib.desc))
 		die("the session does not enable the provider", 0);
 	raw_writer_init(&raw, payload);
+	if (TraceLoggingRegister(tlg_bench) ||
+	    !TraceLoggingProviderEnabled(tlg_bench, 4, 1))
+		die("the session does not enable the TraceLogging provider", 0);
+	lib3.h = lib.h;
+	EventDataDescCreate(&lib3.data[0], payload,
+			    etw_tlg_le16(tlg_bench->Traits));
+	EventDataDescCreate(&lib3.data[1], payload, meta_size);
 	if (!insns_iters)
 		report_enabled_check(lib.h);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		char base_label[64], label[64];
+		char base_label[64], label[64], tlg_label[64], label3[64];
 
 		raw.desc.size = sizes[i];
 		EventDataDescCreate(&lib.data, payload, sizes[i]);
+		EventDataDescCreate(&lib3.data[2], payload, sizes[i]);
+		tw.size = sizes[i];
 		snprintf(base_label, sizeof(base_label),
 			 "ETW_IOC_WRITE %3u B (base)", sizes[i]);
 		snprintf(label, sizeof(label), "EventWrite %3u B", sizes[i]);
+		snprintf(tlg_label, sizeof(tlg_label),
+			 "TraceLoggingWrite %3u B", sizes[i]);
+		snprintf(label3, sizeof(label3),
+			 "EventWrite 3 descriptors %3u B", sizes[i]);
 		if (insns_iters) {
 			count_insns(&a, base_label);
 			count_insns(&b, label);
+			count_insns(&b3, label3);
+			count_insns(&t, tlg_label);
 			continue;
 		}
 		measure_pair(&a, &b, iters);
 		printf("%-40s %9.1f ns   1.00x\n", base_label, a.best);
 		printf("%-40s %9.1f ns   %.2fx\n", label, b.best,
 		       b.best / a.best);
+		/* Against EventWrite, in rounds of their own. */
+		measure_pair(&b, &t, iters);
+		printf("%-40s %9.1f ns   %.2fx EventWrite (%.1f ns)\n",
+		       tlg_label, t.best, t.best / b.best, b.best);
+		measure_pair(&b, &b3, iters);
+		printf("%-40s %9.1f ns   %.2fx EventWrite (%.1f ns)\n",
+		       label3, b3.best, b3.best / b.best, b.best);
 	}
+	TraceLoggingUnregister(tlg_bench);
 	EventUnregister(lib.h);
 	close(raw.fd);
 	stop_session(session);
