@@ -172,15 +172,14 @@ hosttests: $(HOSTTESTS)
 # (userlib/tests/testdata.h).  Tests that read it skip without it.
 TESTDATA ?= $(CURDIR)/../shared/testdata
 
+# -Wno-clobbered: the harness's fork and longjmp around fixtures with setup
+# and teardown (as for the kselftests).
 HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
-	$(CFLAGS) $(WARN) -Wno-shadow -Wno-sign-compare \
+	$(CFLAGS) $(WARN) -Wno-shadow -Wno-sign-compare -Wno-clobbered \
 	-DTESTDATA='"$(TESTDATA)"' -DSRC_DIR='"$(CURDIR)"'
 
 HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \
 	userlib/tests/data/*.h uapi/linux/*.h)
-
-# The harness's fork and longjmp around fixtures with setup and teardown.
-userlib/tests/mcgen_windows_test: HOSTTEST_FLAGS += -Wno-clobbered
 
 userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a -lpthread
