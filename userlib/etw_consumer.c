@@ -12,9 +12,13 @@
  * with the consumer form of the extended items, the buffer's CPU and
  * logger id, EVENT_HEADER_FLAG_64_BIT_HEADER (or 32) derived from the
  * record's header type, and a FILETIME timestamp unless the trace asked
- * for raw timestamps.  Files are merged across CPUs and files by time;
- * real-time buffers are merged by time across the buffers that have
- * arrived.  Padding records (ETW_PADDING_PROVIDER) are skipped.
+ * for raw timestamps.  Records in the kernel's own formats
+ * (SYSTEM_TRACE_HEADER, PERFINFO) carry EVENT_HEADER_FLAG_CLASSIC_HEADER,
+ * as Windows gives them; those of the HEADER group (the log-file header
+ * event first) have EventTraceGuid as ProviderId.  Files are merged
+ * across CPUs and files by time; real-time buffers are merged by time
+ * across the buffers that have arrived.  Padding records
+ * (ETW_PADDING_PROVIDER) are skipped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -332,6 +336,10 @@ static void etw_cons_header(const struct etw_etl_event *ev, int64_t ts,
 				EVENT_HEADER_FLAG_32_BIT_HEADER);
 	if (ev->processor_index > 0xff)
 		h->Flags |= EVENT_HEADER_FLAG_PROCESSOR_INDEX;
+	/* Kernel-format records reach consumers as classic events. */
+	if (ev->kind == ETW_ETL_KIND_SYSTEM ||
+	    ev->kind == ETW_ETL_KIND_PERFINFO)
+		h->Flags |= EVENT_HEADER_FLAG_CLASSIC_HEADER;
 	h->EventProperty = ev->event_property;
 	h->ThreadId = ev->thread_id;
 	h->ProcessId = ev->process_id;
