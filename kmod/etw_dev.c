@@ -46,7 +46,9 @@ static_assert(offsetofend(struct etw_ack_args, seq) ==
 	      ETW_ACK_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_provider_info, name) ==
 	      ETW_PROVIDER_INFO_SIZE_VER0);
-static_assert(offsetofend(struct etw_list_providers_args, reserved) ==
+static_assert(offsetofend(struct etw_provider_info, sessions) ==
+	      ETW_PROVIDER_INFO_SIZE_VER1);
+static_assert(offsetofend(struct etw_list_providers_args, flags) ==
 	      ETW_LIST_PROVIDERS_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_session_args, start_time_ns) ==
 	      ETW_SESSION_ARGS_SIZE_VER0);
@@ -418,7 +420,8 @@ static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
 			  &usize);
 	if (ret)
 		return ret;
-	if (a.reserved || a.info_size < ETW_PROVIDER_INFO_SIZE_VER0 ||
+	if ((a.flags & ~ETW_LIST_PRE_ENABLED) ||
+	    a.info_size < ETW_PROVIDER_INFO_SIZE_VER0 ||
 	    a.info_size > PAGE_SIZE)
 		return -EINVAL;
 	n = min_t(u32, a.count, ETW_LIST_PROVIDERS_MAX);
@@ -428,7 +431,8 @@ static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
 			return -ENOMEM;
 	}
 	a.total = n;
-	etw_list_providers(info, a.start, &a.total, etw_may_control());
+	etw_list_providers(info, a.start, &a.total, etw_may_control(),
+			   a.flags);
 	a.count = a.start < a.total ? min(n, a.total - a.start) : 0;
 	ret = etw_provider_info_out(a.info_ptr, a.info_size, info, a.count);
 	kvfree(info);

@@ -665,11 +665,43 @@ struct etw_consumer_stats_args {
 
 #define ETW_PROVIDER_NAME_LEN		128
 
+/*
+ * Most sessions one registration's events go to: eight enabling its GUID,
+ * eight enabling its group and the process's private sessions.
+ */
+#define ETW_PROVIDER_MAX_SESSIONS	(2 * ETW_MAX_SESSIONS_PER_PROVIDER + \
+					 ETW_MAX_PRIVATE_SESSIONS)
+
+/* etw_provider_info.flags, beside ETW_REGISTER_*: no registration. */
+#define ETW_PROVIDER_PRE_ENABLED	0x80000000
+
+/**
+ * struct etw_provider_session - one session a registration's events go to
+ * @logger_id: the session
+ * @level: the level the session passed (0 = all)
+ * @reserved: zero
+ * @properties: the ETW_ENABLE_* bits the session passed
+ *	(%ETW_ENABLE_PROVIDER_GROUP when it enabled the provider's group)
+ * @reserved2: zero
+ * @match_any: the MatchAnyKeyword the session passed
+ * @match_all: the MatchAllKeyword the session passed
+ */
+struct etw_provider_session {
+	__u32 logger_id;
+	__u8 level;
+	__u8 reserved[3];
+	__u32 properties;
+	__u32 reserved2;
+	__u64 match_any;
+	__u64 match_all;
+};
+
 /**
  * struct etw_provider_info - one registration (ETW_IOC_LIST_PROVIDERS)
  * @guid: provider GUID
- * @pid: owning process
- * @flags: ETW_REGISTER_*
+ * @pid: owning process (0 with %ETW_PROVIDER_PRE_ENABLED)
+ * @flags: ETW_REGISTER_*, or %ETW_PROVIDER_PRE_ENABLED for a GUID that
+ *	sessions enable but nothing registered
  * @group: provider group GUID from traits, zero when none
  * @enabled: combined state
  * @level: combined level
@@ -679,10 +711,15 @@ struct etw_consumer_stats_args {
  * @session_mask: bit n set when the session with logger id n + 1 is routed
  * @name: the provider name from its traits, NUL-terminated (truncated to
  *	%ETW_PROVIDER_NAME_LEN - 1 bytes); empty without traits
+ * @session_count: entries of @sessions in use
+ * @reserved2: zero
+ * @sessions: the sessions the events go to, each with what it passed
+ *	(a classic registration's one: the newest enabling session); for a
+ *	pre-enabled GUID the sessions enabling it
  *
  * Entries are etw_list_providers_args.info_size bytes apart, so that this
  * struct can grow at its end: the kernel fills what it knows and zeroes the
- * rest of each entry.
+ * rest of each entry.  The combined fields are zero for pre-enabled GUIDs.
  */
 struct etw_provider_info {
 	struct etw_guid guid;
@@ -696,12 +733,19 @@ struct etw_provider_info {
 	__u64 match_all;
 	__u64 session_mask;
 	char name[ETW_PROVIDER_NAME_LEN];
+	__u32 session_count;
+	__u32 reserved2;
+	struct etw_provider_session sessions[ETW_PROVIDER_MAX_SESSIONS];
 };
 
 #define ETW_PROVIDER_INFO_SIZE_VER0	200
+#define ETW_PROVIDER_INFO_SIZE_VER1	848
 
 /* Most entries one ETW_IOC_LIST_PROVIDERS call returns. */
 #define ETW_LIST_PROVIDERS_MAX		4096
+
+/* etw_list_providers_args.flags */
+#define ETW_LIST_PRE_ENABLED		0x1	/* list pre-enabled GUIDs too */
 
 /**
  * struct etw_list_providers_args - list registrations, a page at a time
@@ -713,7 +757,9 @@ struct etw_provider_info {
  * @start: in: index of the first registration to return (0, then the
  *	previous @start plus the previous @count out)
  * @total: out: registrations visible to the caller
- * @reserved: zero
+ * @flags: ETW_LIST_*; %ETW_LIST_PRE_ENABLED adds one entry per GUID that
+ *	sessions enable without a registration (privileged callers only;
+ *	others see only their own registrations either way)
  *
  * The registrations are listed in the kernel's order, which holds while
  * none is added or removed; the listing is complete when @start plus
@@ -726,7 +772,7 @@ struct etw_list_providers_args {
 	__u32 info_size;
 	__u32 start;
 	__u32 total;
-	__u32 reserved;
+	__u32 flags;
 };
 
 #define ETW_LIST_PROVIDERS_ARGS_SIZE_VER0	32
