@@ -933,6 +933,8 @@ ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 ULONG WMIAPI EnumerateTraceGuidsEx(TRACE_QUERY_INFO_CLASS TraceQueryInfoClass,
 		PVOID InBuffer, ULONG InBufferSize, PVOID OutBuffer,
 		ULONG OutBufferSize, PULONG ReturnLength);
+ULONG WMIAPI EnumerateTraceGuids(PTRACE_GUID_PROPERTIES *GuidPropertiesArray,
+		ULONG PropertyArrayCount, PULONG GuidCount);
 
 /* Consumer.  OpenTrace returns INVALID_PROCESSTRACE_HANDLE on failure. */
 PROCESSTRACE_HANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile);
