@@ -10,6 +10,11 @@
  * zeroed that is written before use (the kernel may zero every automatic
  * variable, a measurable cost per event).
  *
+ * A classic write (ETW_WRITE_CLASSIC) records an EVENT_TRACE_HEADER (or
+ * EVENT_INSTANCE_GUID_HEADER) instead of an EVENT_HEADER, as Windows
+ * does for TraceEvent: its thread, process and timestamp fields sit where
+ * EVENT_HEADER's do, so everything after the build treats both alike.
+ *
  * Sessions without ETW_MODE_INDEPENDENT get an event all together or not
  * at all: when one of them cannot take it, the reservations already made
  * in the others are cancelled and every one of them counts it lost.
@@ -36,6 +41,14 @@
 static DEFINE_PER_CPU(struct etw_data_descriptor[ETW_MAX_DATA_DESCRIPTORS],
 		      etw_desc_scratch);
 
+static_assert(offsetof(struct etw_classic_header, thread_id) ==
+	      offsetof(struct etw_event_header, thread_id));
+static_assert(offsetof(struct etw_classic_header, process_id) ==
+	      offsetof(struct etw_event_header, process_id));
+static_assert(offsetof(struct etw_classic_header, timestamp) ==
+	      offsetof(struct etw_event_header, timestamp));
+static_assert(sizeof(struct etw_classic_header) == 48);
+
 /* Kept small: up to ETW_MAX_TARGETS of these live on the stack. */
 struct etw_target {
 	struct etw_session *s;
@@ -55,6 +68,7 @@ struct etw_event {
 	bool user;
 	bool types;
 	u16 flags;
+	u16 classic;
 	u64 exclude;
 	const u8 *traits;
 	u32 traits_len;
@@ -145,6 +159,15 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 		ext += etw_ext_size(ev->schema->size);
 	ev->payload_len = payload;
 	ev->ext_len = ext;
+	if (ev->classic) {
+		if (ev->classic == ETW_INSTANCE_HEADER_TYPE_64 &&
+		    payload < ETW_INSTANCE_FIELDS_SIZE)
+			return -EINVAL;
+		/* Classic records carry no extended items. */
+		ev->ext_len = 0;
+		ev->rec_len = sizeof(struct etw_classic_header) + payload;
+		return ev->rec_len > ETW_MAX_EVENT_SIZE ? -E2BIG : 0;
+	}
 	ev->rec_len = sizeof(struct etw_event_header) + ext + payload;
 	if (ev->rec_len > ETW_MAX_EVENT_SIZE)
 		return -E2BIG;
@@ -232,6 +255,25 @@ static int etw_build_ext(struct etw_event *ev, void **pp)
 	return 0;
 }
 
+/* An EVENT_TRACE_HEADER at @rec; returns where the payload goes. */
+static void *etw_build_classic(struct etw_event *ev, void *rec, u64 ts)
+{
+	struct etw_classic_header *c = rec;
+
+	/* Every field is set (the header has no holes): no memset first. */
+	c->size = ev->rec_len;
+	c->header_type = ev->classic;
+	c->type = ev->desc->opcode;
+	c->level = ev->desc->level;
+	c->version = ev->desc->version;
+	c->thread_id = task_pid_nr(current);
+	c->process_id = task_tgid_nr(current);
+	c->timestamp = ts;
+	c->guid = *ev->activity;
+	c->processor_time = 0;
+	return rec + sizeof(*c);
+}
+
 /* Build the record at @rec; fails only on a user fault. */
 static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 {
@@ -240,6 +282,10 @@ static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 	u32 i;
 	int ret;
 
+	if (ev->classic) {
+		p = etw_build_classic(ev, rec, ts);
+		goto payload;
+	}
 	/* Every field is set (the header has no holes): no memset first. */
 	h->size = ev->rec_len;
 	h->header_type = ETW_EVENT_HEADER_TYPE_64;
@@ -258,6 +304,7 @@ static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 		if (ret)
 			return ret;
 	}
+payload:
 	for (i = 0; i < ev->count; i++) {
 		const struct etw_data_descriptor *d = &ev->data[i];
 
@@ -296,7 +343,9 @@ static void etw_target_commit(const struct etw_target *t)
 	if (etw_session_is_private(t->s)) {
 		struct etw_event_header *h = t->b->data + t->off;
 
-		h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
+		/* A classic header has no flags; its ids sit at the same place. */
+		if (h->header_type == ETW_EVENT_HEADER_TYPE_64)
+			h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
 		/*
 		 * A private session's owner is the writing process: its
 		 * records carry the ids as the owner sees them.
@@ -431,6 +480,15 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 	return ret;
 }
 
+/* The header type ETW_WRITE_CLASSIC asks for; 0 for an EVENT_HEADER. */
+static u16 etw_classic_type(u32 flags)
+{
+	if (!(flags & ETW_WRITE_CLASSIC))
+		return 0;
+	return (flags & ETW_WRITE_INSTANCE) ? ETW_INSTANCE_HEADER_TYPE_64 :
+					      ETW_CLASSIC_HEADER_TYPE_64;
+}
+
 static int etw_fault_in(u64 ptr, u32 len)
 {
 	if (fault_in_readable(u64_to_user_ptr(ptr), len))
@@ -452,7 +510,13 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 	int ret;
 
 	if (a->flags & ~(ETW_WRITE_RELATED_ACTIVITY | ETW_WRITE_DESC_TYPES |
-			 ETW_WRITE_STRING_ONLY))
+			 ETW_WRITE_STRING_ONLY | ETW_WRITE_CLASSIC |
+			 ETW_WRITE_INSTANCE))
+		return -EINVAL;
+	if ((a->flags & ETW_WRITE_CLASSIC) &&
+	    (a->flags & ~(ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE)))
+		return -EINVAL;
+	if ((a->flags & ETW_WRITE_INSTANCE) && !(a->flags & ETW_WRITE_CLASSIC))
 		return -EINVAL;
 	if (a->data_count > ETW_MAX_DATA_DESCRIPTORS)
 		return -EINVAL;
@@ -474,6 +538,7 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
 			   ETW_EVENT_FLAG_STRING_ONLY : 0;
 		ev.exclude = a->exclude_mask;
+		ev.classic = etw_classic_type(a->flags);
 		ev.schema = NULL;
 		ev.traits_desc = NULL;
 		ev.has_ts = false;
@@ -484,6 +549,10 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		ev.reg = etw_file_reg(f, a->reg_id);
 		if (!ev.reg || !etw_reg_is_current(ev.reg)) {
 			ret = -EBADF;
+			goto out_unlock;
+		}
+		if (ev.classic && !ev.reg->classic) {
+			ret = -EINVAL;
 			goto out_unlock;
 		}
 		route = rcu_dereference(ev.reg->route);

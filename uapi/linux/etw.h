@@ -201,6 +201,43 @@ struct etw_event_header {
 	struct etw_guid activity_id;
 };
 
+#define ETW_CLASSIC_HEADER_TYPE_64	0xc014
+#define ETW_INSTANCE_HEADER_TYPE_64	0xc015
+#define ETW_INSTANCE_FIELDS_SIZE	24
+
+/**
+ * struct etw_classic_header - EVENT_TRACE_HEADER as stored in buffers
+ *	(%ETW_WRITE_CLASSIC records)
+ * @size: record bytes (header and payload, unpadded)
+ * @header_type: %ETW_CLASSIC_HEADER_TYPE_64, or
+ *	%ETW_INSTANCE_HEADER_TYPE_64 when the payload starts with the
+ *	EVENT_INSTANCE_GUID_HEADER fields (InstanceId, ParentInstanceId,
+ *	ParentGuid: %ETW_INSTANCE_FIELDS_SIZE bytes)
+ * @type: Class.Type (the descriptor's opcode)
+ * @level: Class.Level (the descriptor's level)
+ * @version: Class.Version (the descriptor's version)
+ * @thread_id: as in struct etw_event_header
+ * @process_id: as in struct etw_event_header
+ * @timestamp: as in struct etw_event_header
+ * @guid: the event-class GUID (etw_write_args.activity_id)
+ * @processor_time: zero
+ *
+ * @thread_id, @process_id and @timestamp sit where struct etw_event_header
+ * has them.
+ */
+struct etw_classic_header {
+	__u16 size;
+	__u16 header_type;
+	__u8 type;
+	__u8 level;
+	__u16 version;
+	__u32 thread_id;
+	__u32 process_id;
+	__u64 timestamp;
+	struct etw_guid guid;
+	__u64 processor_time;
+};
+
 #define ETW_EXT_RELATED_ACTIVITYID	0x0001
 #define ETW_EXT_EVENT_SCHEMA_TL		0x000b
 #define ETW_EXT_PROV_TRAITS		0x000c
@@ -324,13 +361,22 @@ struct etw_traits_args {
 #define ETW_WRITE_RELATED_ACTIVITY	0x01	/* @related_activity_id is set */
 #define ETW_WRITE_DESC_TYPES		0x02	/* honour etw_data_descriptor.type */
 #define ETW_WRITE_STRING_ONLY		0x04	/* EventWriteString */
+/*
+ * A classic registration's TraceEvent: the record is a struct
+ * etw_classic_header whose GUID is @activity_id (classic events carry no
+ * activity ID); not with the three flags above.
+ */
+#define ETW_WRITE_CLASSIC		0x08
+/* With CLASSIC: TraceEventInstance, the payload starts with the fields. */
+#define ETW_WRITE_INSTANCE		0x10
 
 /**
  * struct etw_write_args - write one event (ETW_IOC_WRITE)
  * @size: bytes the caller passes
  * @reg_id: registration
  * @descriptor: the event descriptor
- * @activity_id: activity GUID (the thread's, or the one passed)
+ * @activity_id: activity GUID (the thread's, or the one passed); with
+ *	%ETW_WRITE_CLASSIC the event-class GUID
  * @related_activity_id: with %ETW_WRITE_RELATED_ACTIVITY
  * @flags: ETW_WRITE_*
  * @data_count: entries at @data_ptr, at most %ETW_MAX_DATA_DESCRIPTORS
@@ -338,8 +384,12 @@ struct etw_traits_args {
  * @exclude_mask: EventWriteEx's Filter: bits of sessions not to write to
  *
  * Return: 0 when every session the event was routed to recorded it (or it
- * was routed to none); ENOBUFS when at least one dropped it for want of a
- * free buffer (it is counted in that session's events_lost); E2BIG when the
+ * was routed to none); EINVAL for an unknown flag, %ETW_WRITE_CLASSIC on
+ * a registration that is not classic or with another flag but
+ * %ETW_WRITE_INSTANCE, or %ETW_WRITE_INSTANCE without %ETW_WRITE_CLASSIC
+ * or with less payload than %ETW_INSTANCE_FIELDS_SIZE; ENOBUFS when at
+ * least one dropped it for want of a free buffer (it is counted in that
+ * session's events_lost); E2BIG when the
  * record would exceed %ETW_MAX_EVENT_SIZE; EMSGSIZE when it exceeds a
  * target session's buffer.
  */
