@@ -350,6 +350,23 @@ static void etw_cons_header(const struct etw_etl_event *ev, int64_t ts,
 	memcpy(&h->ActivityId, &ev->activity_id, sizeof(GUID));
 }
 
+/*
+ * A TraceEventInstance record's InstanceId, ParentInstanceId and
+ * ParentGuid, which follow its EVENT_TRACE_HEADER, reach EVENT_RECORD
+ * consumers as an EVENT_HEADER_EXT_TYPE_INSTANCE_INFO item.
+ */
+static void etw_cons_instance_item(EVENT_RECORD *r,
+				   EVENT_HEADER_EXTENDED_DATA_ITEM *ext,
+				   const struct etw_etl_event *ev)
+{
+	EVENT_HEADER_EXTENDED_DATA_ITEM *x = &ext[r->ExtendedDataCount++];
+
+	x->ExtType = EVENT_HEADER_EXT_TYPE_INSTANCE_INFO;
+	x->DataSize = sizeof(EVENT_EXTENDED_ITEM_INSTANCE);
+	x->DataPtr = (uintptr_t)ev->record + sizeof(EVENT_TRACE_HEADER);
+	r->EventHeader.Flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
+}
+
 static void etw_cons_record_cb(struct etw_trace *t,
 			       const struct etw_etl_event *ev, int64_t ts)
 {
@@ -369,7 +386,9 @@ static void etw_cons_record_cb(struct etw_trace *t,
 		ext[i].DataPtr = (uintptr_t)ev->ext[i].data;
 	}
 	r.ExtendedDataCount = ev->ext_count;
-	r.ExtendedData = ev->ext_count ? ext : NULL;
+	if (ev->kind == ETW_ETL_KIND_INSTANCE)
+		etw_cons_instance_item(&r, ext, ev);
+	r.ExtendedData = r.ExtendedDataCount ? ext : NULL;
 	r.UserDataLength = ev->user_data_len;
 	r.UserData = (PVOID)ev->user_data;
 	r.UserContext = t->lf.Context;

@@ -48,6 +48,11 @@ DEFINE_GUID(PrivateLoggerNotificationGuid, 0x3595ab5c, 0x042a, 0x4c8e,
 
 #define MAX_MOF_FIELDS		16
 
+/* TraceEventInstance without WNODE_FLAG_TRACED_GUID (winerror.h's). */
+#ifndef ERROR_INVALID_FLAGS
+#define ERROR_INVALID_FLAGS	1004
+#endif
+
 /*
  * Session, registration and processing handles are 64-bit integers, not
  * pointers.  A CONTROLTRACE_ID of 0 is invalid; a PROCESSTRACE_HANDLE is
@@ -955,6 +960,12 @@ ULONG WMIAPI RegisterTraceGuidsA(WMIDPREQUEST RequestAddress,
 ULONG WMIAPI UnregisterTraceGuids(TRACEHANDLE RegistrationHandle);
 ULONG WMIAPI TraceEvent(TRACEHANDLE TraceHandle,
 		PEVENT_TRACE_HEADER EventTrace);
+ULONG WMIAPI TraceEventInstance(TRACEHANDLE TraceHandle,
+		PEVENT_INSTANCE_HEADER EventTrace,
+		PEVENT_INSTANCE_INFO InstInfo,
+		PEVENT_INSTANCE_INFO ParentInstInfo);
+ULONG WMIAPI CreateTraceInstanceId(HANDLE RegHandle,
+		PEVENT_INSTANCE_INFO InstInfo);
 /* These three report errors through GetLastError. */
 TRACEHANDLE WMIAPI GetTraceLoggerHandle(PVOID Buffer);
 UCHAR WMIAPI GetTraceEnableLevel(TRACEHANDLE TraceHandle);
