@@ -238,6 +238,35 @@ struct etw_classic_header {
 	__u64 processor_time;
 };
 
+#define ETW_MESSAGE_HEADER_TYPE		0x9000
+#define ETW_MESSAGE_SEQUENCE		0x0001
+#define ETW_MESSAGE_GUID		0x0002
+#define ETW_MESSAGE_COMPONENTID		0x0004
+#define ETW_MESSAGE_TIMESTAMP		0x0008
+#define ETW_MESSAGE_SYSTEMINFO		0x0020
+
+/**
+ * struct etw_message_header - MESSAGE_TRACE_HEADER as stored in buffers
+ *	(%ETW_WRITE_MESSAGE records)
+ * @size: record bytes (header, fields and payload, unpadded)
+ * @header_type: %ETW_MESSAGE_HEADER_TYPE (Reserved 0, then TRACE_HEADER_FLAG
+ *	| TRACE_MESSAGE in the top byte)
+ * @message_number: the descriptor's id
+ * @flags: TraceMessage's flags (ETW_MESSAGE_* and the pointer-size bits)
+ *
+ * The fields @flags asks for follow, in this order: a __u32 sequence number
+ * (0: sessions keep no sequence), a __u32 component id (the first 4 bytes
+ * of etw_write_args.activity_id) or, with %ETW_MESSAGE_GUID, the
+ * activity_id GUID, the __u64 timestamp, and the __u32 thread and process
+ * ids.  They are 4-byte aligned only; the payload follows them.
+ */
+struct etw_message_header {
+	__u16 size;
+	__u16 header_type;
+	__u16 message_number;
+	__u16 flags;
+};
+
 #define ETW_EXT_RELATED_ACTIVITYID	0x0001
 #define ETW_EXT_EVENT_SCHEMA_TL		0x000b
 #define ETW_EXT_PROV_TRAITS		0x000c
@@ -369,6 +398,11 @@ struct etw_traits_args {
 #define ETW_WRITE_CLASSIC		0x08
 /* With CLASSIC: TraceEventInstance, the payload starts with the fields. */
 #define ETW_WRITE_INSTANCE		0x10
+/*
+ * A classic registration's TraceMessage: a struct etw_message_header
+ * record, MessageNumber the descriptor's id, the flags its task; alone.
+ */
+#define ETW_WRITE_MESSAGE		0x20
 
 /**
  * struct etw_write_args - write one event (ETW_IOC_WRITE)
@@ -387,7 +421,9 @@ struct etw_traits_args {
  * was routed to none); EINVAL for an unknown flag, %ETW_WRITE_CLASSIC on
  * a registration that is not classic or with another flag but
  * %ETW_WRITE_INSTANCE, or %ETW_WRITE_INSTANCE without %ETW_WRITE_CLASSIC
- * or with less payload than %ETW_INSTANCE_FIELDS_SIZE; ENOBUFS when at
+ * or with less payload than %ETW_INSTANCE_FIELDS_SIZE, %ETW_WRITE_MESSAGE
+ * on a registration that is not classic, with another flag, or with both
+ * %ETW_MESSAGE_GUID and %ETW_MESSAGE_COMPONENTID; ENOBUFS when at
  * least one dropped it for want of a free buffer (it is counted in that
  * session's events_lost); E2BIG when the
  * record would exceed %ETW_MAX_EVENT_SIZE; EMSGSIZE when it exceeds a
@@ -795,7 +831,7 @@ struct etw_provider_info {
 #define ETW_LIST_PROVIDERS_MAX		4096
 
 /* etw_list_providers_args.flags */
-#define ETW_LIST_PRE_ENABLED		0x1	/* list pre-enabled GUIDs too */
+#define ETW_LIST_PRE_ENABLED		0x1	/* pre-enabled GUIDs too */
 
 /**
  * struct etw_list_providers_args - list registrations, a page at a time
