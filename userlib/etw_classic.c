@@ -21,6 +21,13 @@
  * to Header.Size, or with WNODE_FLAG_USE_MOF_PTR the MOF_FIELD array
  * there).
  *
+ * TraceMessage writes with ETW_WRITE_MESSAGE: the kernel records
+ * Windows' MESSAGE_TRACE_HEADER (MessageNumber, the flags, then the
+ * fields they ask for in TraceMessage's order: sequence, GUID or
+ * component id, timestamp, thread and process id, and the arguments).
+ * The kernel must do it: it owns the timestamp and the ids, at offsets
+ * the flags decide.  The sequence field is 0 (sessions keep no sequence).
+ *
  * Each event class of RegisterTraceGuids gets its own RegHandle, which
  * names the class GUID for CreateTraceInstanceId and TraceEventInstance:
  * it points to a struct etw_class on a process-wide list (the state the
@@ -28,6 +35,7 @@
  * UnregisterTraceGuids.
  */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -489,4 +497,121 @@ ULONG WMIAPI TraceEventInstance(TRACEHANDLE TraceHandle,
 	return etw_classic_write(&ref, EventTrace->Version, &guid,
 				 ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE,
 				 data, count + 1);
+}
+
+/* The flags TraceMessage knows; others are ERROR_INVALID_PARAMETER. */
+#define ETW_MESSAGE_KNOWN	(TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_GUID | \
+	TRACE_MESSAGE_COMPONENTID | TRACE_MESSAGE_TIMESTAMP | \
+	TRACE_MESSAGE_PERFORMANCE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO | \
+	TRACE_MESSAGE_POINTER32 | TRACE_MESSAGE_POINTER64)
+#define ETW_MESSAGE_POINTER	(sizeof(void *) == 8 ? \
+	TRACE_MESSAGE_POINTER64 : TRACE_MESSAGE_POINTER32)
+
+/* The (pointer, size) pairs up to the NULL pointer, as descriptors. */
+static ULONG etw_message_args(va_list ap, EVENT_DATA_DESCRIPTOR *d,
+			      ULONG *count)
+{
+	size_t len, total = 0;
+	const void *p;
+
+	*count = 0;
+	while ((p = va_arg(ap, const void *))) {
+		len = va_arg(ap, size_t);
+		if (*count == ETW_MAX_DATA_DESCRIPTORS)
+			return ERROR_INVALID_PARAMETER;
+		total += len;
+		/* One event is at most a session buffer, itself under 64 KiB. */
+		if (len > TRACE_MESSAGE_MAXIMUM_SIZE ||
+		    total > TRACE_MESSAGE_MAXIMUM_SIZE)
+			return ERROR_MORE_DATA;
+		EventDataDescCreate(&d[(*count)++], p, (ULONG)len);
+	}
+	return ERROR_SUCCESS;
+}
+
+static ULONG etw_message_flags(ULONG flags, LPCGUID guid)
+{
+	if (flags & ~ETW_MESSAGE_KNOWN)
+		return ERROR_INVALID_PARAMETER;
+	if ((flags & TRACE_MESSAGE_GUID) && (flags & TRACE_MESSAGE_COMPONENTID))
+		return ERROR_INVALID_PARAMETER;
+	if ((flags & (TRACE_MESSAGE_GUID | TRACE_MESSAGE_COMPONENTID)) && !guid)
+		return ERROR_INVALID_PARAMETER;
+	return ERROR_SUCCESS;
+}
+
+/**
+ * TraceMessageVa() - write a WPP message
+ * @SessionHandle: the logger handle from GetTraceLoggerHandle
+ * @MessageFlags: TRACE_MESSAGE_*: the fields to record before the data
+ * @MessageGuid: the message GUID (TRACE_MESSAGE_GUID), or a pointer to the
+ *	component id's ULONG (TRACE_MESSAGE_COMPONENTID)
+ * @MessageNumber: the message's number
+ * @MessageArgList: (PVOID, size_t) pairs, ended by a NULL pointer
+ *
+ * Without TRACE_MESSAGE_POINTER32 or POINTER64 in @MessageFlags the
+ * writer's pointer size is added, which decoders need for %p arguments.
+ *
+ * Context: any thread.
+ * Return: 0; ERROR_INVALID_HANDLE for a handle of 0, one that is not a
+ * live logger handle, or whose provider no session enables;
+ * ERROR_INVALID_PARAMETER for unknown flags, GUID together with
+ * COMPONENTID, a NULL @MessageGuid they need, or more than 128 arguments;
+ * ERROR_MORE_DATA when the arguments exceed 64 KiB or the session's
+ * buffer; ERROR_NOT_ENOUGH_MEMORY when the session had no free buffer.
+ */
+ULONG WMIAPI TraceMessageVa(TRACEHANDLE SessionHandle, ULONG MessageFlags,
+			    LPCGUID MessageGuid, USHORT MessageNumber,
+			    va_list MessageArgList)
+{
+	EVENT_DATA_DESCRIPTOR data[ETW_MAX_DATA_DESCRIPTORS];
+	struct etw_write_args a;
+	struct etw_prov_ref ref;
+	ULONG count, err;
+
+	err = etw_logger_ref(SessionHandle, &ref);
+	if (!err)
+		err = etw_message_flags(MessageFlags, MessageGuid);
+	if (!err)
+		err = etw_message_args(MessageArgList, data, &count);
+	if (err)
+		return err;
+	if (!(MessageFlags & (TRACE_MESSAGE_POINTER32 |
+			      TRACE_MESSAGE_POINTER64)))
+		MessageFlags |= ETW_MESSAGE_POINTER;
+	memset(&a, 0, sizeof(a));
+	a.flags = ETW_WRITE_MESSAGE;
+	a.descriptor.id = MessageNumber;
+	a.descriptor.task = (__u16)MessageFlags;
+	if (MessageFlags & TRACE_MESSAGE_COMPONENTID)
+		memcpy(&a.activity_id, MessageGuid, sizeof(ULONG));
+	else if (MessageFlags & TRACE_MESSAGE_GUID)
+		memcpy(&a.activity_id, MessageGuid, sizeof(a.activity_id));
+	a.data_count = count;
+	a.data_ptr = (uintptr_t)data;
+	return etw_prov_write(&ref, &a);
+}
+
+/**
+ * TraceMessage() - TraceMessageVa() with the arguments in the call
+ * @SessionHandle: the logger handle
+ * @MessageFlags: TRACE_MESSAGE_*
+ * @MessageGuid: the message GUID or component id
+ * @MessageNumber: the message's number
+ * @...: (PVOID, size_t) pairs, ended by a NULL pointer
+ *
+ * Context: any thread.
+ * Return: as TraceMessageVa().
+ */
+ULONG __cdecl TraceMessage(TRACEHANDLE SessionHandle, ULONG MessageFlags,
+			   LPCGUID MessageGuid, USHORT MessageNumber, ...)
+{
+	va_list ap;
+	ULONG err;
+
+	va_start(ap, MessageNumber);
+	err = TraceMessageVa(SessionHandle, MessageFlags, MessageGuid,
+			     MessageNumber, ap);
+	va_end(ap);
+	return err;
 }

@@ -326,14 +326,30 @@ static bool etw_cons_is_64(uint16_t header_type)
 	}
 }
 
+/*
+ * The 32/64-bit flag: from the header type, or for a message from the
+ * pointer size its flags declare (none when they declare none).
+ */
+static USHORT etw_cons_width(const struct etw_etl_event *ev)
+{
+	if (ev->kind == ETW_ETL_KIND_MESSAGE) {
+		if (ev->message_flags & TRACE_MESSAGE_POINTER64)
+			return EVENT_HEADER_FLAG_64_BIT_HEADER;
+		if (ev->message_flags & TRACE_MESSAGE_POINTER32)
+			return EVENT_HEADER_FLAG_32_BIT_HEADER;
+		return 0;
+	}
+	return etw_cons_is_64(ev->header_type) ?
+	       EVENT_HEADER_FLAG_64_BIT_HEADER :
+	       EVENT_HEADER_FLAG_32_BIT_HEADER;
+}
+
 static void etw_cons_header(const struct etw_etl_event *ev, int64_t ts,
 			    EVENT_HEADER *h)
 {
 	h->Size = ev->size;
 	h->HeaderType = ev->header_type;
-	h->Flags = ev->flags | (etw_cons_is_64(ev->header_type) ?
-				EVENT_HEADER_FLAG_64_BIT_HEADER :
-				EVENT_HEADER_FLAG_32_BIT_HEADER);
+	h->Flags = ev->flags | etw_cons_width(ev);
 	if (ev->processor_index > 0xff)
 		h->Flags |= EVENT_HEADER_FLAG_PROCESSOR_INDEX;
 	/* Kernel-format records reach consumers as classic events. */

@@ -13,6 +13,7 @@
 #ifndef _EVNTRACE_
 #define _EVNTRACE_
 
+#include <stdarg.h>
 #include <windows.h>
 #include <wmistr.h>
 #include <evntprov.h>
@@ -966,6 +967,12 @@ ULONG WMIAPI TraceEventInstance(TRACEHANDLE TraceHandle,
 		PEVENT_INSTANCE_INFO ParentInstInfo);
 ULONG WMIAPI CreateTraceInstanceId(HANDLE RegHandle,
 		PEVENT_INSTANCE_INFO InstInfo);
+/* WPP: the arguments are (PVOID, size_t) pairs ended by a NULL pointer. */
+ULONG __cdecl TraceMessage(TRACEHANDLE LoggerHandle, ULONG MessageFlags,
+		LPCGUID MessageGuid, USHORT MessageNumber, ...);
+ULONG WMIAPI TraceMessageVa(TRACEHANDLE LoggerHandle, ULONG MessageFlags,
+		LPCGUID MessageGuid, USHORT MessageNumber,
+		va_list MessageArgList);
 /* These three report errors through GetLastError. */
 TRACEHANDLE WMIAPI GetTraceLoggerHandle(PVOID Buffer);
 UCHAR WMIAPI GetTraceEnableLevel(TRACEHANDLE TraceHandle);
