@@ -348,6 +348,43 @@ TEST(max_loggers_through_enumerate)
 	EXPECT_EQ(sizeof(v), len);
 }
 
+/* More registrations than one LIST_PROVIDERS page (4096) holds. */
+#define PAGE_FILES	5
+#define PAGE_PER_FILE	1000
+
+TEST(guid_list_spans_pages)
+{
+	int fds[PAGE_FILES], f, k, found = 0;
+	struct etw_register_args a;
+	ULONG len, err, i;
+	GUID *v;
+
+	for (f = 0; f < PAGE_FILES; f++) {
+		fds[f] = etw_open();
+		ASSERT_LE(0, fds[f]);
+		for (k = 0; k < PAGE_PER_FILE; k++) {
+			GUID g = test_guid(0x100 + f);
+
+			g.Data4[6] = (UCHAR)(k >> 8);
+			g.Data4[7] = (UCHAR)k;
+			memset(&a, 0, sizeof(a));
+			a.size = sizeof(a);
+			memcpy(&a.guid, &g, sizeof(g));
+			ASSERT_EQ(0, etw_ioctl(fds[f], ETW_IOC_REGISTER, &a));
+		}
+	}
+	v = query(TraceGuidQueryList, NULL, &len, &err);
+	ASSERT_EQ(ERROR_SUCCESS, err);
+	for (i = 0; i < len / sizeof(GUID); i++)
+		found += (v[i].Data1 == test_guid(0).Data1 &&
+			  v[i].Data2 >= 0x100 &&
+			  v[i].Data2 < 0x100 + PAGE_FILES);
+	EXPECT_EQ(PAGE_FILES * PAGE_PER_FILE, found);
+	free(v);
+	for (f = 0; f < PAGE_FILES; f++)
+		close(fds[f]);
+}
+
 /* --- argument errors, one row per rule ---------------------------------- */
 
 struct enum_case {

@@ -45,8 +45,9 @@ struct etw_enum_out {
 
 /* --- the listing ----------------------------------------------------- */
 
+/* One page into @l's room up to @cap; *@got entries, *@total in all. */
 static int etw_enum_page(struct etw_enum_list *l, uint32_t cap,
-			 uint32_t *total)
+			 uint32_t *got, uint32_t *total)
 {
 	struct etw_list_providers_args a;
 	int ret;
@@ -62,17 +63,19 @@ static int etw_enum_page(struct etw_enum_list *l, uint32_t cap,
 	if (ret)
 		return ret;
 	l->n += a.count;
+	*got = a.count;
 	*total = a.total;
 	return 0;
 }
 
 /*
- * The whole listing, a page at a time; providers registering meanwhile
- * may be missed or, when others go, listed twice (the answers dedupe).
+ * The whole listing, a page (at most ETW_LIST_PROVIDERS_MAX entries) at a
+ * time; providers registering meanwhile may be missed or, when others
+ * go, listed twice (the answers dedupe).
  */
 static int etw_enum_fetch(struct etw_enum_list *l)
 {
-	uint32_t cap = 0, total = 0;
+	uint32_t cap = 0, got, total = 0;
 	struct etw_provider_info *nv;
 	int ret;
 
@@ -88,8 +91,8 @@ static int etw_enum_fetch(struct etw_enum_list *l)
 			}
 			l->v = nv;
 		}
-		ret = etw_enum_page(l, cap, &total);
-		if (ret || l->n >= total || l->n < cap)
+		ret = etw_enum_page(l, cap, &got, &total);
+		if (ret || !got || l->n >= total)
 			break;
 	}
 	if (ret) {
