@@ -385,6 +385,49 @@ TEST(guid_list_spans_pages)
 		close(fds[f]);
 }
 
+/*
+ * Without privilege the kernel lists only the caller's own registrations
+ * and no pre-enabled GUIDs; EnumerateTraceGuidsEx answers from that.
+ */
+static int unprivileged_view(const GUID *root_guid, const GUID *pre)
+{
+	GUID own = test_guid(7);
+	ULONG len, err;
+	REGHANDLE h;
+	void *buf;
+
+	if (setgid(1000) || setuid(1000))
+		return 10;
+	if (EventRegister(&own, NULL, NULL, &h))
+		return 11;
+	buf = query(TraceGuidQueryList, NULL, &len, &err);
+	if (err)
+		return 12;
+	if (!guid_in(buf, len, &own))
+		return 13;
+	if (guid_in(buf, len, root_guid) || guid_in(buf, len, pre))
+		return 14;
+	free(buf);
+	if (EnumerateTraceGuidsEx(TraceGuidQueryInfo, (PVOID)root_guid,
+				  sizeof(GUID), NULL, 0, &len) !=
+	    ERROR_WMI_GUID_NOT_FOUND)
+		return 15;
+	return 0;
+}
+
+TEST_F(en, unprivileged_sees_only_its_own)
+{
+	GUID pre = test_guid(8);
+	pid_t pid;
+
+	ASSERT_EQ(0, EnableTraceEx2(self->s, &pre, 1, 3, 0, 0, 0, NULL));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(unprivileged_view(&self->guid, &pre));
+	EXPECT_EQ(0, etw_wait_child(pid));
+}
+
 /* --- argument errors, one row per rule ---------------------------------- */
 
 struct enum_case {
