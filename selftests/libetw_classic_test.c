@@ -540,7 +540,7 @@ TEST_F(classic, trace_event_instance_errors)
 	}
 }
 
-/* --- the kernel's ETW_WRITE_CLASSIC rules ---------------------------------- */
+/* --- the kernel's ETW_WRITE_CLASSIC rules -------------------------------- */
 
 struct raw_case {
 	const char *what;
@@ -624,7 +624,7 @@ TEST(kernel_classic_write_rules)
 	close(fd);
 }
 
-/* --- what ProcessTrace delivers --------------------------------------------- */
+/* --- what ProcessTrace delivers ------------------------------------------ */
 
 struct delivered {
 	int n;
@@ -645,7 +645,8 @@ static VOID WINAPI on_record(PEVENT_RECORD r)
 	seen.ext_count[seen.n] = r->ExtendedDataCount;
 	if (r->ExtendedDataCount) {
 		seen.ext[seen.n] = r->ExtendedData[0];
-		memcpy(&seen.inst, (void *)(uintptr_t)r->ExtendedData[0].DataPtr,
+		memcpy(&seen.inst,
+		       (void *)(uintptr_t)r->ExtendedData[0].DataPtr,
 		       sizeof(seen.inst));
 	}
 	seen.n++;

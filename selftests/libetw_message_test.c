@@ -181,7 +181,8 @@ TEST_F(msg, field_layout_table)
 		if (c->ts_off)
 			EXPECT_NE(0u, u64_at(&r[0], c->ts_off));
 		if (c->ids_off)
-			EXPECT_EQ((__u32)getpid(), u32_at(&r[0], c->ids_off + 4));
+			EXPECT_EQ((__u32)getpid(),
+				  u32_at(&r[0], c->ids_off + 4));
 		if (c->flags & TRACE_MESSAGE_COMPONENTID)
 			EXPECT_EQ(component, u32_at(&r[0], 8));
 	}

@@ -520,7 +520,7 @@ static ULONG etw_message_args(va_list ap, EVENT_DATA_DESCRIPTOR *d,
 		if (*count == ETW_MAX_DATA_DESCRIPTORS)
 			return ERROR_INVALID_PARAMETER;
 		total += len;
-		/* One event is at most a session buffer, itself under 64 KiB. */
+		/* An event is at most a session buffer, under 64 KiB. */
 		if (len > TRACE_MESSAGE_MAXIMUM_SIZE ||
 		    total > TRACE_MESSAGE_MAXIMUM_SIZE)
 			return ERROR_MORE_DATA;
