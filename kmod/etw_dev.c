@@ -542,6 +542,31 @@ static long etw_ioctl_disallow(struct etw_file *f, void __user *uarg)
 	return etw_session_set_disallow(f, a.logger_id, guids, a.count);
 }
 
+static long etw_ioctl_get_disallow(void __user *uarg)
+{
+	struct etw_disallow_args a;
+	struct etw_guid *guids;
+	u32 usize, n;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_DISALLOW_ARGS_SIZE_VER0, uarg,
+			  &usize);
+	if (ret)
+		return ret;
+	if (a.reserved)
+		return -EINVAL;
+	guids = kmalloc_array(ETW_MAX_DISALLOW, sizeof(*guids), GFP_KERNEL);
+	if (!guids)
+		return -ENOMEM;
+	ret = etw_session_get_disallow(a.logger_id, guids, &n);
+	if (!ret && copy_to_user(u64_to_user_ptr(a.guids_ptr), guids,
+				 min(n, a.count) * sizeof(*guids)))
+		ret = -EFAULT;
+	kfree(guids);
+	a.count = n;
+	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
+}
+
 static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
 {
 	struct etw_consume_args a;
@@ -629,6 +654,8 @@ static long etw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return etw_ioctl_disallow(f, uarg);
 	case ETW_IOC_ANYSIZE(ETW_IOC_CONSUME):
 		return etw_ioctl_consume(f, uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_GET_DISALLOW):
+		return etw_ioctl_get_disallow(uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -543,6 +543,8 @@ struct etw_session *etw_session_find(struct etw_file *f, u32 logger_id);
 void etw_session_put(struct etw_session *s);
 int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
 			     struct etw_guid *guids, u32 count);
+int etw_session_get_disallow(u32 logger_id, struct etw_guid *guids,
+			     u32 *count);
 void etw_session_stats_fill(struct etw_session *s,
 			    struct etw_session_stats *st);
 void etw_sessions_release_file(struct etw_file *f);

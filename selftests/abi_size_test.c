@@ -195,6 +195,8 @@ static const struct ioc iocs[] = {
 	    ETW_DISALLOW_ARGS_SIZE_VER0, false, fill_disallow),
 	IOC("consume", ETW_IOC_CONSUME, struct etw_consume_args,
 	    ETW_CONSUME_ARGS_SIZE_VER0, false, fill_consume),
+	IOC("get_disallow", ETW_IOC_GET_DISALLOW, struct etw_disallow_args,
+	    ETW_DISALLOW_ARGS_SIZE_VER0, true, fill_disallow),
 	{ .name = "consumer_stats", .cmd = ETW_IOC_CONSUMER_STATS,
 	  .ksize = sizeof(struct etw_consumer_stats_args),
 	  .ver0 = ETW_CONSUMER_STATS_ARGS_SIZE_VER0, .out = true,

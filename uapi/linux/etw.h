@@ -694,10 +694,11 @@ struct etw_enable_args {
 #define ETW_ENABLE_ARGS_SIZE_VER0	120
 
 /**
- * struct etw_disallow_args - set a session's group disallow list
+ * struct etw_disallow_args - set or get a session's group disallow list
  * @size: bytes the caller passes
  * @logger_id: the session
- * @count: GUIDs at @guids_ptr (0 clears the list)
+ * @count: SET: GUIDs at @guids_ptr (0 clears the list); GET: in, room at
+ *	@guids_ptr, out, the GUIDs on the list (as many as fit are copied)
  * @reserved: zero
  * @guids_ptr: user address of struct etw_guid[@count]
  */
@@ -880,6 +881,7 @@ struct etw_list_providers_args {
 #define ETW_IOC_ENABLE		_IOW(ETW_IOC_MAGIC, 0x26, struct etw_enable_args)
 #define ETW_IOC_SET_DISALLOW	_IOW(ETW_IOC_MAGIC, 0x27, struct etw_disallow_args)
 #define ETW_IOC_CONSUME		_IOW(ETW_IOC_MAGIC, 0x28, struct etw_consume_args)
+#define ETW_IOC_GET_DISALLOW	_IOWR(ETW_IOC_MAGIC, 0x29, struct etw_disallow_args)
 #define ETW_IOC_CONSUMER_STATS	_IOWR(ETW_IOC_MAGIC, 0x30, struct etw_consumer_stats_args)
 
 #endif /* _UAPI_LINUX_ETW_H */
