@@ -622,6 +622,51 @@ TEST_F(en, query_guid_list_matches_enumerate)
 	free(b);
 }
 
+/* --- TraceQueryInformation(TraceDisallowListQuery) ----------------------- */
+
+TEST_F(en, disallow_list_round_trip)
+{
+	GUID list[2] = { test_guid(20), test_guid(21) }, out[4];
+	ULONG len = 0;
+
+	ASSERT_EQ(0, TraceSetInformation(self->s, TraceSetDisallowList, list,
+					 sizeof(list)));
+	memset(out, 0xa5, sizeof(out));
+	ASSERT_EQ(ERROR_SUCCESS, TraceQueryInformation(self->s,
+			TraceDisallowListQuery, out, sizeof(out), &len));
+	EXPECT_EQ(sizeof(list), len);
+	EXPECT_EQ(0, memcmp(list, out, sizeof(list)));
+	/* Too small: the size it needs, nothing written. */
+	memset(out, 0xa5, sizeof(out));
+	EXPECT_EQ(ERROR_BAD_LENGTH, TraceQueryInformation(self->s,
+			TraceDisallowListQuery, out, sizeof(GUID), &len));
+	EXPECT_EQ(sizeof(list), len);
+	EXPECT_EQ(0xa5a5a5a5u, out[0].Data1);
+	/* Cleared: an empty answer. */
+	ASSERT_EQ(0, TraceSetInformation(self->s, TraceSetDisallowList, NULL,
+					 0));
+	EXPECT_EQ(ERROR_SUCCESS, TraceQueryInformation(self->s,
+			TraceDisallowListQuery, out, sizeof(out), &len));
+	EXPECT_EQ(0u, len);
+}
+
+TEST(disallow_query_handles)
+{
+	CONTROLTRACE_ID s;
+	GUID out[1];
+	ULONG len;
+
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, TraceQueryInformation(0,
+			TraceDisallowListQuery, out, sizeof(out), &len));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, TraceQueryInformation(
+			(CONTROLTRACE_ID)1 << 32, TraceDisallowListQuery, out,
+			sizeof(out), &len));
+	ASSERT_EQ(0, start("d", &s));
+	stop(s);
+	EXPECT_EQ(ERROR_WMI_INSTANCE_NOT_FOUND, TraceQueryInformation(s,
+			TraceDisallowListQuery, out, sizeof(out), &len));
+}
+
 /* --- TraceSetInformation(TraceProviderBinaryTracking) --------------------- */
 
 TEST_F(en, binary_tracking_table)

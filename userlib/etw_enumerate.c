@@ -515,12 +515,41 @@ static ULONG etw_enum_version(CONTROLTRACE_ID id, struct etw_enum_out *o)
 	return ERROR_SUCCESS;
 }
 
+static ULONG etw_enum_session_id(CONTROLTRACE_ID id, uint32_t *out)
+{
+	if (!id || id > UINT32_MAX)
+		return ERROR_INVALID_PARAMETER;
+	*out = (uint32_t)id;
+	return ERROR_SUCCESS;
+}
+
+/* TraceDisallowListQuery: the session's disallow list, an array of GUIDs. */
+static ULONG etw_enum_disallow_list(CONTROLTRACE_ID id,
+				   struct etw_enum_out *o)
+{
+	struct etw_guid guids[ETW_MAX_DISALLOW];
+	struct etw_disallow_args d = {
+		.size = sizeof(d), .count = ETW_MAX_DISALLOW,
+		.guids_ptr = (uintptr_t)guids,
+	};
+	ULONG err = etw_enum_session_id(id, &d.logger_id);
+	uint32_t i;
+
+	if (!err)
+		err = etw_win32_from_errno(etw_dev_ioctl(ETW_IOC_GET_DISALLOW,
+							 &d));
+	for (i = 0; !err && i < d.count && i < ETW_MAX_DISALLOW; i++)
+		etw_enum_add_guid(o, &guids[i]);
+	return !err && o->oom ? ERROR_NOT_ENOUGH_MEMORY : err;
+}
+
 /**
  * TraceQueryInformation() - query an ETW setting
- * @SessionHandle: the session (0 for TraceVersionInfo; unused by the
- *	others implemented)
+ * @SessionHandle: the session for TraceDisallowListQuery, 0 for
+ *	TraceVersionInfo; unused by the other classes
  * @InformationClass: TraceMaxLoggersQuery, TraceVersionInfo,
- *	TraceGuidQueryList, TraceGuidQueryProcess or TraceGroupQueryList
+ *	TraceDisallowListQuery, TraceGuidQueryList, TraceGuidQueryProcess or
+ *	TraceGroupQueryList
  * @TraceInformation: out: the value
  * @InformationLength: bytes at @TraceInformation
  * @ReturnLength: out, optional: bytes the value needs
@@ -532,8 +561,10 @@ static ULONG etw_enum_version(CONTROLTRACE_ID id, struct etw_enum_out *o)
  * Context: any thread; reads /dev/etw.
  * Return: 0; ERROR_BAD_LENGTH when the value does not fit (nothing is
  * written); ERROR_INVALID_PARAMETER for a NULL buffer with a length, a
- * non-zero @SessionHandle with TraceVersionInfo, or the two Info classes;
- * ERROR_NOT_SUPPORTED for other classes; the kernel's errors.
+ * non-zero @SessionHandle with TraceVersionInfo, a session handle of 0 or
+ * above 32 bits with TraceDisallowListQuery, or the two Info classes;
+ * ERROR_NOT_SUPPORTED for other classes; the kernel's errors (such as
+ * ERROR_WMI_INSTANCE_NOT_FOUND for a session that does not run).
  */
 ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 				   TRACE_INFO_CLASS InformationClass,
@@ -553,6 +584,9 @@ ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 	case TraceVersionInfo:
 		err = etw_enum_version(SessionHandle, &o);
 		break;
+	case TraceDisallowListQuery:
+		err = etw_enum_disallow_list(SessionHandle, &o);
+		break;
 	case TraceGuidQueryList:
 	case TraceGuidQueryProcess:
 	case TraceGroupQueryList:
@@ -569,14 +603,6 @@ ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 				    ReturnLength, ERROR_BAD_LENGTH);
 	free(o.p);
 	return err;
-}
-
-static ULONG etw_enum_session_id(CONTROLTRACE_ID id, uint32_t *out)
-{
-	if (!id || id > UINT32_MAX)
-		return ERROR_INVALID_PARAMETER;
-	*out = (uint32_t)id;
-	return ERROR_SUCCESS;
 }
 
 static ULONG etw_enum_disallow(uint32_t id, const void *guids, ULONG len)
