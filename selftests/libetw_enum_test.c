@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/sysinfo.h>
 
 #include "evntcons.h"
 #include "kselftest_harness.h"
@@ -570,8 +571,10 @@ static const struct query_case query_cases[] = {
 	  ERROR_NOT_SUPPORTED, 0 },
 	{ "system enable flags", TraceSystemTraceEnableFlagsInfo, true, true,
 	  64, ERROR_NOT_SUPPORTED, 0 },
-	{ "stream count", TraceStreamCount, true, true, 64,
-	  ERROR_NOT_SUPPORTED, 0 },
+	{ "stream count, no session", TraceStreamCount, false, true, 4,
+	  ERROR_INVALID_PARAMETER, 0 },
+	{ "stream count into 2 bytes", TraceStreamCount, true, true, 2,
+	  ERROR_BAD_LENGTH, 4 },
 };
 
 TEST_F(en, query_information_table)
@@ -620,6 +623,27 @@ TEST_F(en, query_guid_list_matches_enumerate)
 	EXPECT_TRUE(guid_in(b, need, &self->guid));
 	free(a);
 	free(b);
+}
+
+/* One stream per possible CPU, or one without per-processor buffering. */
+TEST_F(en, stream_count)
+{
+	CONTROLTRACE_ID one;
+	struct props b;
+	char name[64];
+	ULONG v = 0;
+
+	ASSERT_EQ(ERROR_SUCCESS, TraceQueryInformation(self->s,
+			TraceStreamCount, &v, sizeof(v), NULL));
+	EXPECT_EQ((ULONG)get_nprocs_conf(), v);
+	props_init(&b);
+	b.p.LogFileMode |= EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING;
+	snprintf(name, sizeof(name), "enum-one-%d", getpid());
+	ASSERT_EQ(0, StartTraceA(&one, name, &b.p));
+	EXPECT_EQ(ERROR_SUCCESS, TraceQueryInformation(one, TraceStreamCount,
+						       &v, sizeof(v), NULL));
+	EXPECT_EQ(1u, v);
+	stop(one);
 }
 
 /* --- TraceQueryInformation(TraceDisallowListQuery) ----------------------- */

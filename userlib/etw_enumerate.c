@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -543,13 +544,54 @@ static ULONG etw_enum_disallow_list(CONTROLTRACE_ID id,
 	return !err && o->oom ? ERROR_NOT_ENOUGH_MEMORY : err;
 }
 
+/* The kernel's nr_cpu_ids: one past the last possible CPU; 0 unknown. */
+static ULONG etw_enum_possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	unsigned int a, b = 0;
+	int n;
+
+	if (!f)
+		return 0;
+	/* "0-3", or "0" on one CPU: the last number counts. */
+	n = fscanf(f, "%u-%u", &a, &b);
+	fclose(f);
+	if (n < 1)
+		return 0;
+	return (n == 2 ? b : a) + 1;
+}
+
+/*
+ * TraceStreamCount: the session's buffer streams, one per possible CPU or
+ * one with EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING, as the kernel makes.
+ */
+static ULONG etw_enum_streams(CONTROLTRACE_ID id, struct etw_enum_out *o)
+{
+	struct etw_session_args a;
+	ULONG err, *v;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	err = etw_enum_session_id(id, &a.logger_id);
+	if (!err)
+		err = etw_win32_from_errno(etw_dev_ioctl(ETW_IOC_QUERY, &a));
+	if (err)
+		return err;
+	v = etw_enum_add(o, sizeof(*v));
+	if (!v)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	*v = (a.config.mode & ETW_MODE_NO_PER_PROCESSOR) ? 1 :
+	     etw_enum_possible_cpus();
+	return *v ? ERROR_SUCCESS : ERROR_NOT_SUPPORTED;
+}
+
 /**
  * TraceQueryInformation() - query an ETW setting
- * @SessionHandle: the session for TraceDisallowListQuery, 0 for
- *	TraceVersionInfo; unused by the other classes
+ * @SessionHandle: the session for TraceDisallowListQuery and
+ *	TraceStreamCount, 0 for TraceVersionInfo; unused by the others
  * @InformationClass: TraceMaxLoggersQuery, TraceVersionInfo,
- *	TraceDisallowListQuery, TraceGuidQueryList, TraceGuidQueryProcess or
- *	TraceGroupQueryList
+ *	TraceDisallowListQuery, TraceStreamCount, TraceGuidQueryList,
+ *	TraceGuidQueryProcess or TraceGroupQueryList
  * @TraceInformation: out: the value
  * @InformationLength: bytes at @TraceInformation
  * @ReturnLength: out, optional: bytes the value needs
@@ -562,7 +604,7 @@ static ULONG etw_enum_disallow_list(CONTROLTRACE_ID id,
  * Return: 0; ERROR_BAD_LENGTH when the value does not fit (nothing is
  * written); ERROR_INVALID_PARAMETER for a NULL buffer with a length, a
  * non-zero @SessionHandle with TraceVersionInfo, a session handle of 0 or
- * above 32 bits with TraceDisallowListQuery, or the two Info classes;
+ * above 32 bits with the two session classes, or the two Info classes;
  * ERROR_NOT_SUPPORTED for other classes; the kernel's errors (such as
  * ERROR_WMI_INSTANCE_NOT_FOUND for a session that does not run).
  */
@@ -586,6 +628,9 @@ ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 		break;
 	case TraceDisallowListQuery:
 		err = etw_enum_disallow_list(SessionHandle, &o);
+		break;
+	case TraceStreamCount:
+		err = etw_enum_streams(SessionHandle, &o);
 		break;
 	case TraceGuidQueryList:
 	case TraceGuidQueryProcess:
