@@ -46,7 +46,9 @@ static_assert(offsetofend(struct etw_ack_args, seq) ==
 	      ETW_ACK_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_provider_info, name) ==
 	      ETW_PROVIDER_INFO_SIZE_VER0);
-static_assert(offsetofend(struct etw_list_providers_args, reserved) ==
+static_assert(offsetofend(struct etw_provider_info, sessions) ==
+	      ETW_PROVIDER_INFO_SIZE_VER1);
+static_assert(offsetofend(struct etw_list_providers_args, flags) ==
 	      ETW_LIST_PROVIDERS_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_session_args, start_time_ns) ==
 	      ETW_SESSION_ARGS_SIZE_VER0);
@@ -418,7 +420,8 @@ static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
 			  &usize);
 	if (ret)
 		return ret;
-	if (a.reserved || a.info_size < ETW_PROVIDER_INFO_SIZE_VER0 ||
+	if ((a.flags & ~ETW_LIST_PRE_ENABLED) ||
+	    a.info_size < ETW_PROVIDER_INFO_SIZE_VER0 ||
 	    a.info_size > PAGE_SIZE)
 		return -EINVAL;
 	n = min_t(u32, a.count, ETW_LIST_PROVIDERS_MAX);
@@ -428,7 +431,8 @@ static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
 			return -ENOMEM;
 	}
 	a.total = n;
-	etw_list_providers(info, a.start, &a.total, etw_may_control());
+	etw_list_providers(info, a.start, &a.total, etw_may_control(),
+			   a.flags);
 	a.count = a.start < a.total ? min(n, a.total - a.start) : 0;
 	ret = etw_provider_info_out(a.info_ptr, a.info_size, info, a.count);
 	kvfree(info);
@@ -538,6 +542,31 @@ static long etw_ioctl_disallow(struct etw_file *f, void __user *uarg)
 	return etw_session_set_disallow(f, a.logger_id, guids, a.count);
 }
 
+static long etw_ioctl_get_disallow(void __user *uarg)
+{
+	struct etw_disallow_args a;
+	struct etw_guid *guids;
+	u32 usize, n;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_DISALLOW_ARGS_SIZE_VER0, uarg,
+			  &usize);
+	if (ret)
+		return ret;
+	if (a.reserved)
+		return -EINVAL;
+	guids = kmalloc_array(ETW_MAX_DISALLOW, sizeof(*guids), GFP_KERNEL);
+	if (!guids)
+		return -ENOMEM;
+	ret = etw_session_get_disallow(a.logger_id, guids, &n);
+	if (!ret && copy_to_user(u64_to_user_ptr(a.guids_ptr), guids,
+				 min(n, a.count) * sizeof(*guids)))
+		ret = -EFAULT;
+	kfree(guids);
+	a.count = n;
+	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
+}
+
 static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
 {
 	struct etw_consume_args a;
@@ -625,6 +654,8 @@ static long etw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return etw_ioctl_disallow(f, uarg);
 	case ETW_IOC_ANYSIZE(ETW_IOC_CONSUME):
 		return etw_ioctl_consume(f, uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_GET_DISALLOW):
+		return etw_ioctl_get_disallow(uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -343,7 +343,7 @@ int etw_enable(struct etw_session *s, struct etw_enable_args *a,
 void etw_provider_session_gone(struct etw_session *s);
 int etw_provider_regroup(struct etw_session *s);
 int etw_list_providers(struct etw_provider_info *info, u32 start,
-		       u32 *count, bool all);
+		       u32 *count, bool all, u32 flags);
 int etw_traits_parse(const u8 *blob, u32 len, struct etw_guid *group);
 void etw_enable_free(struct etw_enable *e);
 
@@ -543,6 +543,8 @@ struct etw_session *etw_session_find(struct etw_file *f, u32 logger_id);
 void etw_session_put(struct etw_session *s);
 int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
 			     struct etw_guid *guids, u32 count);
+int etw_session_get_disallow(u32 logger_id, struct etw_guid *guids,
+			     u32 *count);
 void etw_session_stats_fill(struct etw_session *s,
 			    struct etw_session_stats *st);
 void etw_sessions_release_file(struct etw_file *f);

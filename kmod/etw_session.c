@@ -588,6 +588,32 @@ int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
 }
 
 /**
+ * etw_session_get_disallow() - ETW_IOC_GET_DISALLOW
+ * @logger_id: the session
+ * @guids: out: room for %ETW_MAX_DISALLOW GUIDs
+ * @count: out: the GUIDs on the list
+ *
+ * Context: process context; takes etw_mutex.
+ * Return: 0, -ENOENT, -EPERM.
+ */
+int etw_session_get_disallow(u32 logger_id, struct etw_guid *guids,
+			     u32 *count)
+{
+	struct etw_session *s;
+	int ret;
+
+	s = etw_lookup(logger_id, "", &ret);
+	if (!s)
+		return ret;
+	mutex_lock(&etw_mutex);
+	*count = s->ndisallow;
+	memcpy(guids, s->disallow, s->ndisallow * sizeof(*guids));
+	mutex_unlock(&etw_mutex);
+	etw_session_put(s);
+	return 0;
+}
+
+/**
  * etw_sessions_release_file() - stop the private sessions a file started
  * @f: the closing file
  *

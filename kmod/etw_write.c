@@ -10,6 +10,14 @@
  * zeroed that is written before use (the kernel may zero every automatic
  * variable, a measurable cost per event).
  *
+ * A classic write (ETW_WRITE_CLASSIC) records an EVENT_TRACE_HEADER (or
+ * EVENT_INSTANCE_GUID_HEADER) instead of an EVENT_HEADER, as Windows
+ * does for TraceEvent: its thread, process and timestamp fields sit where
+ * EVENT_HEADER's do, so everything after the build treats both alike.
+ * A message (ETW_WRITE_MESSAGE, TraceMessage) records a
+ * MESSAGE_TRACE_HEADER whose optional fields move the timestamp and the
+ * ids, or leave them out; ts_off and ids_off say where they are.
+ *
  * Sessions without ETW_MODE_INDEPENDENT get an event all together or not
  * at all: when one of them cannot take it, the reservations already made
  * in the others are cancelled and every one of them counts it lost.
@@ -36,6 +44,14 @@
 static DEFINE_PER_CPU(struct etw_data_descriptor[ETW_MAX_DATA_DESCRIPTORS],
 		      etw_desc_scratch);
 
+static_assert(offsetof(struct etw_classic_header, thread_id) ==
+	      offsetof(struct etw_event_header, thread_id));
+static_assert(offsetof(struct etw_classic_header, process_id) ==
+	      offsetof(struct etw_event_header, process_id));
+static_assert(offsetof(struct etw_classic_header, timestamp) ==
+	      offsetof(struct etw_event_header, timestamp));
+static_assert(sizeof(struct etw_classic_header) == 48);
+
 /* Kept small: up to ETW_MAX_TARGETS of these live on the stack. */
 struct etw_target {
 	struct etw_session *s;
@@ -55,6 +71,10 @@ struct etw_event {
 	bool user;
 	bool types;
 	u16 flags;
+	u16 classic;
+	/* where the timestamp and the thread id go; 0: nowhere */
+	u8 ts_off;
+	u8 ids_off;
 	u64 exclude;
 	const u8 *traits;
 	u32 traits_len;
@@ -113,6 +133,31 @@ static int etw_classify(struct etw_event *ev, u64 *payload)
 	return 0;
 }
 
+/* A message's fields: set the offsets, return the header's length. */
+static u32 etw_message_layout(struct etw_event *ev)
+{
+	u16 f = ev->desc->task;
+	u32 len = sizeof(struct etw_message_header);
+
+	ev->ts_off = 0;
+	ev->ids_off = 0;
+	if (f & ETW_MESSAGE_SEQUENCE)
+		len += sizeof(u32);
+	if (f & ETW_MESSAGE_COMPONENTID)
+		len += sizeof(u32);
+	else if (f & ETW_MESSAGE_GUID)
+		len += sizeof(struct etw_guid);
+	if (f & ETW_MESSAGE_TIMESTAMP) {
+		ev->ts_off = len;
+		len += sizeof(u64);
+	}
+	if (f & ETW_MESSAGE_SYSTEMINFO) {
+		ev->ids_off = len;
+		len += 2 * sizeof(u32);
+	}
+	return len;
+}
+
 /* Size the record (its payload, its extended items). */
 static __always_inline int etw_event_size(struct etw_event *ev)
 {
@@ -145,6 +190,21 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 		ext += etw_ext_size(ev->schema->size);
 	ev->payload_len = payload;
 	ev->ext_len = ext;
+	ev->ts_off = offsetof(struct etw_event_header, timestamp);
+	ev->ids_off = offsetof(struct etw_event_header, thread_id);
+	if (ev->classic) {
+		if (ev->classic == ETW_INSTANCE_HEADER_TYPE_64 &&
+		    payload < ETW_INSTANCE_FIELDS_SIZE)
+			return -EINVAL;
+		/* Classic records carry no extended items. */
+		ev->ext_len = 0;
+		if (ev->classic == ETW_MESSAGE_HEADER_TYPE)
+			ev->rec_len = etw_message_layout(ev) + payload;
+		else
+			ev->rec_len = sizeof(struct etw_classic_header) +
+				      payload;
+		return ev->rec_len > ETW_MAX_EVENT_SIZE ? -E2BIG : 0;
+	}
 	ev->rec_len = sizeof(struct etw_event_header) + ext + payload;
 	if (ev->rec_len > ETW_MAX_EVENT_SIZE)
 		return -E2BIG;
@@ -232,6 +292,59 @@ static int etw_build_ext(struct etw_event *ev, void **pp)
 	return 0;
 }
 
+/* An EVENT_TRACE_HEADER at @rec; returns where the payload goes. */
+static void *etw_build_classic(struct etw_event *ev, void *rec, u64 ts)
+{
+	struct etw_classic_header *c = rec;
+
+	/* Every field is set (the header has no holes): no memset first. */
+	c->size = ev->rec_len;
+	c->header_type = ev->classic;
+	c->type = ev->desc->opcode;
+	c->level = ev->desc->level;
+	c->version = ev->desc->version;
+	c->thread_id = task_pid_nr(current);
+	c->process_id = task_tgid_nr(current);
+	c->timestamp = ts;
+	c->guid = *ev->activity;
+	c->processor_time = 0;
+	return rec + sizeof(*c);
+}
+
+/* A MESSAGE_TRACE_HEADER and its fields at @rec; returns the payload. */
+static void *etw_build_message(struct etw_event *ev, void *rec, u64 ts)
+{
+	struct etw_message_header *m = rec;
+	u16 f = ev->desc->task;
+	void *p = rec + sizeof(*m);
+
+	m->size = ev->rec_len;
+	m->header_type = ETW_MESSAGE_HEADER_TYPE;
+	m->message_number = ev->desc->id;
+	m->flags = f;
+	if (f & ETW_MESSAGE_SEQUENCE) {
+		put_unaligned(0U, (u32 *)p);
+		p += sizeof(u32);
+	}
+	if (f & ETW_MESSAGE_COMPONENTID) {
+		memcpy(p, ev->activity, sizeof(u32));
+		p += sizeof(u32);
+	} else if (f & ETW_MESSAGE_GUID) {
+		memcpy(p, ev->activity, sizeof(*ev->activity));
+		p += sizeof(*ev->activity);
+	}
+	if (ev->ts_off) {
+		put_unaligned(ts, (u64 *)(rec + ev->ts_off));
+		p += sizeof(u64);
+	}
+	if (ev->ids_off) {
+		put_unaligned((u32)task_pid_nr(current), (u32 *)p);
+		put_unaligned((u32)task_tgid_nr(current), (u32 *)(p + 4));
+		p += 2 * sizeof(u32);
+	}
+	return p;
+}
+
 /* Build the record at @rec; fails only on a user fault. */
 static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 {
@@ -240,6 +353,14 @@ static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 	u32 i;
 	int ret;
 
+	if (ev->classic == ETW_MESSAGE_HEADER_TYPE) {
+		p = etw_build_message(ev, rec, ts);
+		goto payload;
+	}
+	if (ev->classic) {
+		p = etw_build_classic(ev, rec, ts);
+		goto payload;
+	}
 	/* Every field is set (the header has no holes): no memset first. */
 	h->size = ev->rec_len;
 	h->header_type = ETW_EVENT_HEADER_TYPE_64;
@@ -258,6 +379,7 @@ static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 		if (ret)
 			return ret;
 	}
+payload:
 	for (i = 0; i < ev->count; i++) {
 		const struct etw_data_descriptor *d = &ev->data[i];
 
@@ -291,18 +413,25 @@ static bool etw_entry_takes(const struct etw_route_entry *e,
 }
 
 /* Mark and commit one target's record; the first target's goes last. */
-static void etw_target_commit(const struct etw_target *t)
+static void etw_target_commit(const struct etw_target *t,
+			      const struct etw_event *ev)
 {
 	if (etw_session_is_private(t->s)) {
 		struct etw_event_header *h = t->b->data + t->off;
+		void *ids = (void *)h + ev->ids_off;
 
-		h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
+		/* Only an EVENT_HEADER has flags. */
+		if (!ev->classic)
+			h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
 		/*
 		 * A private session's owner is the writing process: its
 		 * records carry the ids as the owner sees them.
 		 */
-		h->process_id = task_tgid_vnr(current);
-		h->thread_id = task_pid_vnr(current);
+		if (ev->ids_off) {
+			put_unaligned((u32)task_pid_vnr(current), (u32 *)ids);
+			put_unaligned((u32)task_tgid_vnr(current),
+				      (u32 *)(ids + 4));
+		}
 	}
 	etw_buffer_commit(t->s, t->b);
 }
@@ -379,15 +508,15 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 		return ret;
 	}
 	for (i = 1; i < nres; i++) {
-		struct etw_event_header *h = t[i].b->data + t[i].off;
+		void *h = t[i].b->data + t[i].off;
 
 		memcpy(h, rec, alen);
-		if (!ev->has_ts)
-			h->timestamp = t[i].ts;
-		etw_target_commit(&t[i]);
+		if (!ev->has_ts && ev->ts_off)
+			put_unaligned(t[i].ts, (u64 *)(h + ev->ts_off));
+		etw_target_commit(&t[i], ev);
 	}
 	/* Last: the others were copied from it. */
-	etw_target_commit(&t[0]);
+	etw_target_commit(&t[0], ev);
 	return lost;
 }
 
@@ -431,6 +560,17 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 	return ret;
 }
 
+/* The header type CLASSIC or MESSAGE asks for; 0 for an EVENT_HEADER. */
+static u16 etw_classic_type(u32 flags)
+{
+	if (flags & ETW_WRITE_MESSAGE)
+		return ETW_MESSAGE_HEADER_TYPE;
+	if (!(flags & ETW_WRITE_CLASSIC))
+		return 0;
+	return (flags & ETW_WRITE_INSTANCE) ? ETW_INSTANCE_HEADER_TYPE_64 :
+					      ETW_CLASSIC_HEADER_TYPE_64;
+}
+
 static int etw_fault_in(u64 ptr, u32 len)
 {
 	if (fault_in_readable(u64_to_user_ptr(ptr), len))
@@ -452,7 +592,18 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 	int ret;
 
 	if (a->flags & ~(ETW_WRITE_RELATED_ACTIVITY | ETW_WRITE_DESC_TYPES |
-			 ETW_WRITE_STRING_ONLY))
+			 ETW_WRITE_STRING_ONLY | ETW_WRITE_CLASSIC |
+			 ETW_WRITE_INSTANCE | ETW_WRITE_MESSAGE))
+		return -EINVAL;
+	if ((a->flags & ETW_WRITE_MESSAGE) &&
+	    (a->flags != ETW_WRITE_MESSAGE ||
+	     (a->descriptor.task & ETW_MESSAGE_GUID &&
+	      a->descriptor.task & ETW_MESSAGE_COMPONENTID)))
+		return -EINVAL;
+	if ((a->flags & ETW_WRITE_CLASSIC) &&
+	    (a->flags & ~(ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE)))
+		return -EINVAL;
+	if ((a->flags & ETW_WRITE_INSTANCE) && !(a->flags & ETW_WRITE_CLASSIC))
 		return -EINVAL;
 	if (a->data_count > ETW_MAX_DATA_DESCRIPTORS)
 		return -EINVAL;
@@ -474,6 +625,7 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
 			   ETW_EVENT_FLAG_STRING_ONLY : 0;
 		ev.exclude = a->exclude_mask;
+		ev.classic = etw_classic_type(a->flags);
 		ev.schema = NULL;
 		ev.traits_desc = NULL;
 		ev.has_ts = false;
@@ -484,6 +636,10 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		ev.reg = etw_file_reg(f, a->reg_id);
 		if (!ev.reg || !etw_reg_is_current(ev.reg)) {
 			ret = -EBADF;
+			goto out_unlock;
+		}
+		if (ev.classic && !ev.reg->classic) {
+			ret = -EINVAL;
 			goto out_unlock;
 		}
 		route = rcu_dereference(ev.reg->route);

@@ -195,6 +195,8 @@ static const struct ioc iocs[] = {
 	    ETW_DISALLOW_ARGS_SIZE_VER0, false, fill_disallow),
 	IOC("consume", ETW_IOC_CONSUME, struct etw_consume_args,
 	    ETW_CONSUME_ARGS_SIZE_VER0, false, fill_consume),
+	IOC("get_disallow", ETW_IOC_GET_DISALLOW, struct etw_disallow_args,
+	    ETW_DISALLOW_ARGS_SIZE_VER0, true, fill_disallow),
 	{ .name = "consumer_stats", .cmd = ETW_IOC_CONSUMER_STATS,
 	  .ksize = sizeof(struct etw_consumer_stats_args),
 	  .ver0 = ETW_CONSUMER_STATS_ARGS_SIZE_VER0, .out = true,
@@ -393,14 +395,14 @@ TEST_F(abi, reserved_and_flags_are_checked)
 	struct etw_consumer_stats_args st = { .size = sizeof(st), .flags = 1 };
 	struct etw_list_providers_args l = {
 		.size = sizeof(l), .info_size = sizeof(struct etw_provider_info),
-		.reserved = 1,
+		.flags = 2,
 	};
 	struct etw_session_args s;
 
 	EXPECT_EQ(-EINVAL, etw_ioctl(self->c.fd, ETW_IOC_ACK, &ack));
 	EXPECT_EQ(-EINVAL, etw_ioctl(self->c.cfd, ETW_IOC_CONSUMER_STATS, &st));
 	EXPECT_EQ(-EINVAL, etw_ioctl(self->c.fd, ETW_IOC_LIST_PROVIDERS, &l));
-	l.reserved = 0;
+	l.flags = 0;
 	l.info_size = ETW_PROVIDER_INFO_SIZE_VER0 - 1;
 	EXPECT_EQ(-EINVAL, etw_ioctl(self->c.fd, ETW_IOC_LIST_PROVIDERS, &l));
 	l.info_size = PAGE + 1;

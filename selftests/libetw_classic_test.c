@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libetw's classic provider API (RegisterTraceGuids, the WMIDPREQUEST
- * callback, GetTraceLoggerHandle/EnableFlags/EnableLevel, TraceEvent)
- * against the real module, with sessions started and read through the raw
- * ABI.
+ * callback, GetTraceLoggerHandle/EnableFlags/EnableLevel, TraceEvent,
+ * CreateTraceInstanceId, TraceEventInstance) against the real module, with
+ * sessions started and read through the raw ABI; the kernel's
+ * ETW_WRITE_CLASSIC checks; and ProcessTrace's view of classic records.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -14,27 +15,21 @@
 #include "wmistr.h"
 #include "evntprov.h"
 #include "evntrace.h"
+#include "evntcons.h"
 
 #define LIBETW_TEST_TAG "libetw-classic"
 #include "libetw_selftest.h"
 
-static const unsigned char *rec_payload(const struct rec *r, __u32 *len)
+/* The payload of a classic record (EVENT_TRACE_HEADER, 48 bytes). */
+static const unsigned char *classic_payload(const struct rec *r, __u32 *len)
 {
-	const struct etw_event_header *h = rec_hdr(r);
-	const unsigned char *p = (const void *)(h + 1);
+	*len = r->len - sizeof(struct etw_classic_header);
+	return r->b + sizeof(struct etw_classic_header);
+}
 
-	if (h->flags & ETW_EVENT_FLAG_EXTENDED_INFO) {
-		const struct etw_ext_item *x = (const void *)p;
-
-		for (;;) {
-			p += x->item_size;
-			if (!(x->linkage & ETW_EXT_LINKAGE))
-				break;
-			x = (const void *)p;
-		}
-	}
-	*len = r->len - (__u32)(p - r->b);
-	return p;
+static const struct etw_classic_header *classic_hdr(const struct rec *r)
+{
+	return (const void *)rec_hdr(r);
 }
 
 /* --- callback recorder ---------------------------------------------------- */
@@ -100,6 +95,7 @@ FIXTURE(classic) {
 	struct ctl c;
 	GUID guid;
 	TRACEHANDLE h;
+	HANDLE cls;
 	struct req_log log;
 };
 
@@ -114,7 +110,10 @@ FIXTURE_SETUP(classic)
 	ASSERT_EQ(0, RegisterTraceGuidsW(record_request, &self->log,
 					 &self->guid, 1, &cls, NULL, NULL,
 					 &self->h));
-	EXPECT_EQ((HANDLE)(uintptr_t)self->h, cls.RegHandle);
+	/* Each class has its own handle, which names its GUID. */
+	EXPECT_NE(NULL, cls.RegHandle);
+	EXPECT_NE((HANDLE)(uintptr_t)self->h, cls.RegHandle);
+	self->cls = cls.RegHandle;
 }
 
 FIXTURE_TEARDOWN(classic)
@@ -258,7 +257,7 @@ TEST_F(classic, trace_event_writes_header_fields_and_data)
 	/* Size counts the data, not the struct's tail padding. */
 	struct mof_event ev = { .h = { .Size = sizeof(ev.h) + 6 } };
 	static struct rec r[REC_MAX];
-	const struct etw_event_header *h;
+	const struct etw_classic_header *h;
 	const unsigned char *p;
 	TRACEHANDLE logger;
 	__u32 len;
@@ -271,16 +270,38 @@ TEST_F(classic, trace_event_writes_header_fields_and_data)
 	ev.h.Guid = class_guid;
 	memcpy(ev.data, "mofdat", 6);
 	ASSERT_EQ(0, TraceEvent(logger, &ev.h));
-	ASSERT_EQ(1, ctl_collect(&self->c, &self->guid, r, REC_MAX));
-	h = rec_hdr(&r[0]);
-	EXPECT_EQ(3, h->descriptor.level);
-	EXPECT_EQ(12, h->descriptor.opcode);
-	EXPECT_EQ(2, h->descriptor.version);
-	EXPECT_EQ(0, h->descriptor.id);
-	EXPECT_EQ(0, h->descriptor.keyword);
-	p = rec_payload(&r[0], &len);
+	/* Recorded as Windows does: an EVENT_TRACE_HEADER of the class. */
+	ASSERT_EQ(1, ctl_collect(&self->c, &class_guid, r, REC_MAX));
+	h = classic_hdr(&r[0]);
+	EXPECT_EQ(ETW_CLASSIC_HEADER_TYPE_64, h->header_type);
+	EXPECT_EQ(sizeof(*h) + 6, h->size);
+	EXPECT_EQ(3, h->level);
+	EXPECT_EQ(12, h->type);
+	EXPECT_EQ(2, h->version);
+	EXPECT_EQ((__u32)getpid(), h->process_id);
+	EXPECT_NE(0, h->timestamp);
+	p = classic_payload(&r[0], &len);
 	ASSERT_EQ(6, len);
 	EXPECT_EQ(0, memcmp(p, "mofdat", 6));
+}
+
+TEST_F(classic, trace_event_guid_pointer)
+{
+	static const GUID other = { 0xc1a55000, 7, 8, { 9 } };
+	struct mof_event ev = { .h = {
+		.Size = sizeof(ev.h),
+		.Flags = WNODE_FLAG_TRACED_GUID | WNODE_FLAG_USE_GUID_PTR } };
+	static struct rec r[REC_MAX];
+	TRACEHANDLE logger;
+
+	logger = enable_logger(&self->c, &self->guid, &self->log, 4, 1);
+	ASSERT_NE(0, logger);
+	ev.h.GuidPtr = (ULONGLONG)(uintptr_t)&other;
+	ASSERT_EQ(0, TraceEvent(logger, &ev.h));
+	ASSERT_EQ(1, ctl_collect(&self->c, &other, r, REC_MAX));
+	EXPECT_EQ(sizeof(struct etw_classic_header), r[0].len);
+	ev.h.GuidPtr = 0;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, TraceEvent(logger, &ev.h));
 }
 
 TEST_F(classic, trace_event_mof_pointers)
@@ -299,9 +320,10 @@ TEST_F(classic, trace_event_mof_pointers)
 	ASSERT_NE(0, logger);
 	DEFINE_TRACE_MOF_FIELD(&ev.mof[0], "one", 3, ETW_STRING_TYPE_VALUE);
 	DEFINE_TRACE_MOF_FIELD(&ev.mof[1], "two", 3, ETW_STRING_TYPE_VALUE);
+	ev.h.Guid = class_guid;
 	ASSERT_EQ(0, TraceEvent(logger, &ev.h));
-	ASSERT_EQ(1, ctl_collect(&self->c, &self->guid, r, REC_MAX));
-	p = rec_payload(&r[0], &len);
+	ASSERT_EQ(1, ctl_collect(&self->c, &class_guid, r, REC_MAX));
+	p = classic_payload(&r[0], &len);
 	ASSERT_EQ(6, len);
 	EXPECT_EQ(0, memcmp(p, "onetwo", 6));
 }
@@ -363,10 +385,317 @@ TEST_F(classic, second_session_takes_the_provider)
 	EXPECT_EQ(WMI_ENABLE_EVENTS, self->log.r[1].code);
 	EXPECT_EQ(2, self->log.r[1].flags);
 	EXPECT_EQ(5, self->log.r[1].level);
+	ev.h.Guid = class_guid;
 	ASSERT_EQ(0, TraceEvent(second, &ev.h));
-	EXPECT_EQ(0, ctl_collect(&self->c, &self->guid, r, REC_MAX));
-	EXPECT_EQ(1, ctl_collect(&other, &self->guid, r, REC_MAX));
+	EXPECT_EQ(0, ctl_collect(&self->c, &class_guid, r, REC_MAX));
+	EXPECT_EQ(1, ctl_collect(&other, &class_guid, r, REC_MAX));
 	ctl_stop(&other);
+}
+
+/* --- event instances ------------------------------------------------------ */
+
+struct inst_event {
+	EVENT_INSTANCE_HEADER h;
+	char data[4];
+};
+
+/* The instance fields that follow the classic header in the record. */
+struct inst_fields {
+	__u32 id;
+	__u32 parent_id;
+	GUID parent_guid;
+};
+
+TEST_F(classic, instance_ids_count_up_per_class)
+{
+	EVENT_INSTANCE_INFO a, b;
+
+	ASSERT_EQ(0, CreateTraceInstanceId(self->cls, &a));
+	ASSERT_EQ(0, CreateTraceInstanceId(self->cls, &b));
+	EXPECT_EQ(self->cls, a.RegHandle);
+	EXPECT_NE(0, a.InstanceId);
+	EXPECT_EQ(a.InstanceId + 1, b.InstanceId);
+}
+
+TEST_F(classic, instance_id_errors)
+{
+	EVENT_INSTANCE_INFO a;
+	int bogus;
+
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, CreateTraceInstanceId(NULL, &a));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  CreateTraceInstanceId(self->cls, NULL));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, CreateTraceInstanceId(&bogus, &a));
+	ASSERT_EQ(0, UnregisterTraceGuids(self->h));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, CreateTraceInstanceId(self->cls, &a));
+}
+
+TEST_F(classic, trace_event_instance_record)
+{
+	struct inst_event ev = { .h = { .Size = sizeof(ev.h) + 4,
+					.Flags = WNODE_FLAG_TRACED_GUID } };
+	static struct rec r[REC_MAX];
+	const struct etw_classic_header *h;
+	EVENT_INSTANCE_INFO me, parent;
+	struct inst_fields f;
+	TRACEHANDLE logger;
+
+	logger = enable_logger(&self->c, &self->guid, &self->log, 4, 1);
+	ASSERT_NE(0, logger);
+	ASSERT_EQ(0, CreateTraceInstanceId(self->cls, &parent));
+	ASSERT_EQ(0, CreateTraceInstanceId(self->cls, &me));
+	ev.h.Class.Type = EVENT_TRACE_TYPE_START;
+	ev.h.Class.Level = 2;
+	memcpy(ev.data, "inst", 4);
+	ASSERT_EQ(0, TraceEventInstance(logger, &ev.h, &me, &parent));
+	ASSERT_EQ(0, TraceEventInstance(logger, &ev.h, &me, NULL));
+	ASSERT_EQ(2, ctl_collect(&self->c, &class_guid, r, REC_MAX));
+	h = classic_hdr(&r[0]);
+	EXPECT_EQ(ETW_INSTANCE_HEADER_TYPE_64, h->header_type);
+	EXPECT_EQ(sizeof(*h) + sizeof(f) + 4, h->size);
+	EXPECT_EQ(EVENT_TRACE_TYPE_START, h->type);
+	EXPECT_EQ(2, h->level);
+	memcpy(&f, r[0].b + sizeof(*h), sizeof(f));
+	EXPECT_EQ(me.InstanceId, f.id);
+	EXPECT_EQ(parent.InstanceId, f.parent_id);
+	EXPECT_EQ(0, memcmp(&class_guid, &f.parent_guid, sizeof(GUID)));
+	EXPECT_EQ(0, memcmp(r[0].b + sizeof(*h) + sizeof(f), "inst", 4));
+	/* Without a parent: ParentInstanceId 0, ParentGuid zero. */
+	memcpy(&f, r[1].b + sizeof(*h), sizeof(f));
+	EXPECT_EQ(me.InstanceId, f.id);
+	EXPECT_EQ(0, f.parent_id);
+	EXPECT_EQ(0, f.parent_guid.Data1);
+}
+
+struct inst_case {
+	const char *what;
+	bool zero_handle;	/* TraceHandle 0 */
+	bool reg_handle;	/* the registration handle, not the logger's */
+	bool no_header;
+	bool no_info;
+	bool null_class;	/* InstInfo.RegHandle NULL */
+	bool bogus_class;
+	bool parent_null_class;
+	ULONG flags;
+	USHORT size;		/* 0: the right size */
+	ULONG want;
+};
+
+static const struct inst_case inst_cases[] = {
+	{ "TraceHandle 0", .zero_handle = true,
+	  .flags = WNODE_FLAG_TRACED_GUID, .want = ERROR_INVALID_PARAMETER },
+	{ "registration handle", .reg_handle = true,
+	  .flags = WNODE_FLAG_TRACED_GUID, .want = ERROR_INVALID_HANDLE },
+	{ "NULL header", .no_header = true, .want = ERROR_INVALID_PARAMETER },
+	{ "NULL InstInfo", .no_info = true, .flags = WNODE_FLAG_TRACED_GUID,
+	  .want = ERROR_INVALID_PARAMETER },
+	{ "NULL RegHandle", .null_class = true,
+	  .flags = WNODE_FLAG_TRACED_GUID, .want = ERROR_INVALID_PARAMETER },
+	{ "parent with NULL RegHandle", .parent_null_class = true,
+	  .flags = WNODE_FLAG_TRACED_GUID, .want = ERROR_INVALID_PARAMETER },
+	{ "RegHandle of no class", .bogus_class = true,
+	  .flags = WNODE_FLAG_TRACED_GUID, .want = ERROR_INVALID_HANDLE },
+	{ "no WNODE_FLAG_TRACED_GUID", .want = ERROR_INVALID_FLAGS },
+	{ "Size below the header", .flags = WNODE_FLAG_TRACED_GUID,
+	  .size = sizeof(EVENT_INSTANCE_HEADER) - 1,
+	  .want = ERROR_INVALID_PARAMETER },
+	{ "MOF array not whole fields",
+	  .flags = WNODE_FLAG_TRACED_GUID | WNODE_FLAG_USE_MOF_PTR,
+	  .size = sizeof(EVENT_INSTANCE_HEADER) + 4,
+	  .want = ERROR_INVALID_PARAMETER },
+};
+
+TEST_F(classic, trace_event_instance_errors)
+{
+	EVENT_INSTANCE_INFO info, parent;
+	struct inst_event ev;
+	TRACEHANDLE logger;
+	int bogus;
+	size_t i;
+
+	logger = enable_logger(&self->c, &self->guid, &self->log, 4, 1);
+	ASSERT_NE(0, logger);
+	for (i = 0; i < sizeof(inst_cases) / sizeof(inst_cases[0]); i++) {
+		const struct inst_case *c = &inst_cases[i];
+
+		memset(&ev, 0, sizeof(ev));
+		ev.h.Size = c->size ? c->size : sizeof(ev);
+		ev.h.Flags = c->flags;
+		ASSERT_EQ(0, CreateTraceInstanceId(self->cls, &info));
+		parent = info;
+		if (c->null_class)
+			info.RegHandle = NULL;
+		if (c->bogus_class)
+			info.RegHandle = &bogus;
+		if (c->parent_null_class)
+			parent.RegHandle = NULL;
+		EXPECT_EQ(c->want, TraceEventInstance(
+				c->zero_handle ? 0 :
+				c->reg_handle ? self->h : logger,
+				c->no_header ? NULL : &ev.h,
+				c->no_info ? NULL : &info,
+				c->parent_null_class ? &parent : NULL)) {
+			TH_LOG("%s", c->what);
+		}
+	}
+}
+
+/* --- the kernel's ETW_WRITE_CLASSIC rules -------------------------------- */
+
+struct raw_case {
+	const char *what;
+	bool manifest;		/* an EventRegister-style registration */
+	__u32 flags;
+	__u32 payload;
+	int want;
+};
+
+static const struct raw_case raw_cases[] = {
+	{ "classic on a classic registration", false, ETW_WRITE_CLASSIC, 0,
+	  0 },
+	{ "classic on a manifest registration", true, ETW_WRITE_CLASSIC, 0,
+	  -EINVAL },
+	{ "classic with a related activity", false,
+	  ETW_WRITE_CLASSIC | ETW_WRITE_RELATED_ACTIVITY, 0, -EINVAL },
+	{ "classic with descriptor types", false,
+	  ETW_WRITE_CLASSIC | ETW_WRITE_DESC_TYPES, 0, -EINVAL },
+	{ "classic as a string", false,
+	  ETW_WRITE_CLASSIC | ETW_WRITE_STRING_ONLY, 0, -EINVAL },
+	{ "instance without classic", false, ETW_WRITE_INSTANCE, 24,
+	  -EINVAL },
+	{ "instance with 23 bytes", false,
+	  ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE, 23, -EINVAL },
+	{ "instance with 24 bytes", false,
+	  ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE, 24, 0 },
+	{ "unknown flag", false, 0x40, 0, -EINVAL },
+};
+
+static int raw_classic_write(int fd, __u32 reg, __u32 flags, __u32 len)
+{
+	static unsigned char payload[32];
+	struct etw_data_descriptor d = { .ptr = (uintptr_t)payload,
+					 .size = len };
+	struct etw_write_args w;
+
+	memset(&w, 0, sizeof(w));
+	w.size = sizeof(w);
+	w.reg_id = reg;
+	w.flags = flags;
+	w.data_count = len ? 1 : 0;
+	w.data_ptr = (uintptr_t)&d;
+	return etw_ioctl(fd, ETW_IOC_WRITE, &w);
+}
+
+TEST(kernel_classic_write_rules)
+{
+	struct etw_register_args a[2];
+	struct ctl c;
+	GUID g;
+	size_t i;
+	int fd, k;
+
+	unique_guid(&g, 9);
+	fd = etw_open();
+	ASSERT_LE(0, fd);
+	/* A global session: no ASSERT until it is stopped again. */
+	ASSERT_EQ(0, ctl_start(&c, "k", 0, 0));
+	for (k = 0; k < 2; k++) {
+		memset(&a[k], 0, sizeof(a[k]));
+		a[k].size = sizeof(a[k]);
+		memcpy(&a[k].guid, &g, sizeof(g));
+		g.Data2++;
+		a[k].flags = k ? 0 : ETW_REGISTER_CLASSIC;
+		/* No wait: these registrations read no notifications. */
+		if (!etw_ioctl(fd, ETW_IOC_REGISTER, &a[k]))
+			EXPECT_EQ(0, ctl_enable_opts(&c,
+				(const GUID *)&a[k].guid, ETW_CONTROL_ENABLE,
+				&(struct enable_opts){ 0 }));
+	}
+	for (i = 0; i < sizeof(raw_cases) / sizeof(raw_cases[0]); i++) {
+		const struct raw_case *rc = &raw_cases[i];
+
+		EXPECT_EQ(rc->want, raw_classic_write(fd,
+				a[rc->manifest].reg_id, rc->flags,
+				rc->payload)) {
+			TH_LOG("%s", rc->what);
+		}
+	}
+	ctl_stop(&c);
+	close(fd);
+}
+
+/* --- what ProcessTrace delivers ------------------------------------------ */
+
+struct delivered {
+	int n;
+	EVENT_HEADER h[2];
+	USHORT ext_count[2];
+	EVENT_HEADER_EXTENDED_DATA_ITEM ext[2];
+	EVENT_EXTENDED_ITEM_INSTANCE inst;
+};
+
+static struct delivered seen;
+
+static VOID WINAPI on_record(PEVENT_RECORD r)
+{
+	if (!IsEqualGUID(&r->EventHeader.ProviderId, &class_guid) ||
+	    seen.n >= 2)
+		return;
+	seen.h[seen.n] = r->EventHeader;
+	seen.ext_count[seen.n] = r->ExtendedDataCount;
+	if (r->ExtendedDataCount) {
+		seen.ext[seen.n] = r->ExtendedData[0];
+		memcpy(&seen.inst,
+		       (void *)(uintptr_t)r->ExtendedData[0].DataPtr,
+		       sizeof(seen.inst));
+	}
+	seen.n++;
+}
+
+TEST_F(classic, process_trace_sees_class_guid_and_instance)
+{
+	struct mof_event ev = { .h = { .Size = sizeof(ev.h) } };
+	struct inst_event iev = { .h = { .Size = sizeof(iev.h),
+					 .Flags = WNODE_FLAG_TRACED_GUID } };
+	struct etw_session_args q = { .size = sizeof(q) };
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE ph;
+	EVENT_INSTANCE_INFO me;
+	TRACEHANDLE logger;
+
+	q.logger_id = self->c.id;
+	ASSERT_EQ(0, etw_ioctl(self->c.fd, ETW_IOC_QUERY, &q));
+	memset(&lf, 0, sizeof(lf));
+	lf.LoggerName = q.name;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME |
+			      PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_record;
+	ph = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, ph);
+	logger = enable_logger(&self->c, &self->guid, &self->log, 4, 1);
+	ASSERT_NE(0, logger);
+	ev.h.Guid = class_guid;
+	ev.h.Class.Type = 11;
+	ASSERT_EQ(0, TraceEvent(logger, &ev.h));
+	ASSERT_EQ(0, CreateTraceInstanceId(self->cls, &me));
+	ASSERT_EQ(0, TraceEventInstance(logger, &iev.h, &me, NULL));
+	ctl_stop(&self->c);
+	memset(&seen, 0, sizeof(seen));
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&ph, 1, NULL, NULL));
+	CloseTrace(ph);
+	ASSERT_EQ(2, seen.n);
+	EXPECT_EQ(EVENT_HEADER_FLAG_CLASSIC_HEADER |
+		  EVENT_HEADER_FLAG_64_BIT_HEADER, seen.h[0].Flags);
+	EXPECT_EQ(11, seen.h[0].EventDescriptor.Opcode);
+	EXPECT_EQ(0, seen.ext_count[0]);
+	EXPECT_EQ(EVENT_HEADER_FLAG_CLASSIC_HEADER |
+		  EVENT_HEADER_FLAG_64_BIT_HEADER |
+		  EVENT_HEADER_FLAG_EXTENDED_INFO, seen.h[1].Flags);
+	ASSERT_EQ(1, seen.ext_count[1]);
+	EXPECT_EQ(EVENT_HEADER_EXT_TYPE_INSTANCE_INFO, seen.ext[1].ExtType);
+	EXPECT_EQ(sizeof(EVENT_EXTENDED_ITEM_INSTANCE), seen.ext[1].DataSize);
+	EXPECT_EQ(me.InstanceId, seen.inst.InstanceId);
+	EXPECT_EQ(0, seen.inst.ParentInstanceId);
 }
 
 TEST_HARNESS_MAIN

@@ -116,7 +116,9 @@ static int ctl_collect(struct ctl *c, const GUID *g, struct rec *out, int max)
 		const struct etw_buffer_header *bh = (const void *)buf;
 		__u32 off = ETW_BUFFER_HEADER_SIZE;
 
-		while (off + sizeof(struct etw_event_header) <= bh->offset) {
+		/* Classic records are shorter; both have the GUID at 24. */
+		while (off + offsetof(struct etw_event_header, descriptor) <=
+		       bh->offset) {
 			const struct etw_event_header *h =
 				(const void *)(buf + off);
 

@@ -447,7 +447,7 @@ TEST_F(sess, provider_list_carries_traits_name)
 	l.info_ptr = (uintptr_t)info;
 	l.info_size = sizeof(info[0]);
 	l.start = 0;
-	l.reserved = 0;
+	l.flags = 0;
 	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_LIST_PROVIDERS, &l));
 	for (i = 0; i < l.count && i < 64; i++)
 		if (info[i].pid == (__u32)getpid() &&

@@ -12,9 +12,13 @@
  * with the consumer form of the extended items, the buffer's CPU and
  * logger id, EVENT_HEADER_FLAG_64_BIT_HEADER (or 32) derived from the
  * record's header type, and a FILETIME timestamp unless the trace asked
- * for raw timestamps.  Files are merged across CPUs and files by time;
- * real-time buffers are merged by time across the buffers that have
- * arrived.  Padding records (ETW_PADDING_PROVIDER) are skipped.
+ * for raw timestamps.  Records in the kernel's own formats
+ * (SYSTEM_TRACE_HEADER, PERFINFO) carry EVENT_HEADER_FLAG_CLASSIC_HEADER,
+ * as Windows gives them; those of the HEADER group (the log-file header
+ * event first) have EventTraceGuid as ProviderId.  Files are merged
+ * across CPUs and files by time; real-time buffers are merged by time
+ * across the buffers that have arrived.  Padding records
+ * (ETW_PADDING_PROVIDER) are skipped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -322,16 +326,36 @@ static bool etw_cons_is_64(uint16_t header_type)
 	}
 }
 
+/*
+ * The 32/64-bit flag: from the header type, or for a message from the
+ * pointer size its flags declare (none when they declare none).
+ */
+static USHORT etw_cons_width(const struct etw_etl_event *ev)
+{
+	if (ev->kind == ETW_ETL_KIND_MESSAGE) {
+		if (ev->message_flags & TRACE_MESSAGE_POINTER64)
+			return EVENT_HEADER_FLAG_64_BIT_HEADER;
+		if (ev->message_flags & TRACE_MESSAGE_POINTER32)
+			return EVENT_HEADER_FLAG_32_BIT_HEADER;
+		return 0;
+	}
+	return etw_cons_is_64(ev->header_type) ?
+	       EVENT_HEADER_FLAG_64_BIT_HEADER :
+	       EVENT_HEADER_FLAG_32_BIT_HEADER;
+}
+
 static void etw_cons_header(const struct etw_etl_event *ev, int64_t ts,
 			    EVENT_HEADER *h)
 {
 	h->Size = ev->size;
 	h->HeaderType = ev->header_type;
-	h->Flags = ev->flags | (etw_cons_is_64(ev->header_type) ?
-				EVENT_HEADER_FLAG_64_BIT_HEADER :
-				EVENT_HEADER_FLAG_32_BIT_HEADER);
+	h->Flags = ev->flags | etw_cons_width(ev);
 	if (ev->processor_index > 0xff)
 		h->Flags |= EVENT_HEADER_FLAG_PROCESSOR_INDEX;
+	/* Kernel-format records reach consumers as classic events. */
+	if (ev->kind == ETW_ETL_KIND_SYSTEM ||
+	    ev->kind == ETW_ETL_KIND_PERFINFO)
+		h->Flags |= EVENT_HEADER_FLAG_CLASSIC_HEADER;
 	h->EventProperty = ev->event_property;
 	h->ThreadId = ev->thread_id;
 	h->ProcessId = ev->process_id;
@@ -340,6 +364,23 @@ static void etw_cons_header(const struct etw_etl_event *ev, int64_t ts,
 	memcpy(&h->EventDescriptor, &ev->descriptor, sizeof(EVENT_DESCRIPTOR));
 	h->ProcessorTime = ev->processor_time;
 	memcpy(&h->ActivityId, &ev->activity_id, sizeof(GUID));
+}
+
+/*
+ * A TraceEventInstance record's InstanceId, ParentInstanceId and
+ * ParentGuid, which follow its EVENT_TRACE_HEADER, reach EVENT_RECORD
+ * consumers as an EVENT_HEADER_EXT_TYPE_INSTANCE_INFO item.
+ */
+static void etw_cons_instance_item(EVENT_RECORD *r,
+				   EVENT_HEADER_EXTENDED_DATA_ITEM *ext,
+				   const struct etw_etl_event *ev)
+{
+	EVENT_HEADER_EXTENDED_DATA_ITEM *x = &ext[r->ExtendedDataCount++];
+
+	x->ExtType = EVENT_HEADER_EXT_TYPE_INSTANCE_INFO;
+	x->DataSize = sizeof(EVENT_EXTENDED_ITEM_INSTANCE);
+	x->DataPtr = (uintptr_t)ev->record + sizeof(EVENT_TRACE_HEADER);
+	r->EventHeader.Flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
 }
 
 static void etw_cons_record_cb(struct etw_trace *t,
@@ -361,7 +402,9 @@ static void etw_cons_record_cb(struct etw_trace *t,
 		ext[i].DataPtr = (uintptr_t)ev->ext[i].data;
 	}
 	r.ExtendedDataCount = ev->ext_count;
-	r.ExtendedData = ev->ext_count ? ext : NULL;
+	if (ev->kind == ETW_ETL_KIND_INSTANCE)
+		etw_cons_instance_item(&r, ext, ev);
+	r.ExtendedData = r.ExtendedDataCount ? ext : NULL;
 	r.UserDataLength = ev->user_data_len;
 	r.UserData = (PVOID)ev->user_data;
 	r.UserContext = t->lf.Context;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * etw_controller.c - StartTrace, ControlTrace and its wrappers,
- * QueryAllTraces and TraceQueryInformation over /dev/etw.
+ * etw_controller.c - StartTrace, ControlTrace and its wrappers and
+ * QueryAllTraces over /dev/etw.
  *
  * A CONTROLTRACE_ID is the kernel's logger id (1-64 for global sessions),
  * which is also what Wnode.HistoricalContext returns.  Sessions with a log
@@ -479,37 +479,4 @@ ULONG WMIAPI QueryAllTracesW(PEVENT_TRACE_PROPERTIES *PropertyArray,
 {
 	return etw_ctl_query_all(PropertyArray, PropertyArrayCount,
 				 LoggerCount, 2);
-}
-
-/**
- * TraceQueryInformation - query a session or ETW setting
- * @SessionHandle: the session (unused by the classes implemented)
- * @InformationClass: TraceMaxLoggersQuery
- * @TraceInformation: out: the value
- * @InformationLength: bytes at @TraceInformation
- * @ReturnLength: out, optional: bytes the value needs
- *
- * Return: ERROR_BAD_LENGTH when the buffer is too small,
- * ERROR_NOT_SUPPORTED for other classes.
- */
-ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
-				   TRACE_INFO_CLASS InformationClass,
-				   PVOID TraceInformation,
-				   ULONG InformationLength,
-				   PULONG ReturnLength)
-{
-	struct etw_info info = { .size = sizeof(info) };
-	ULONG err;
-
-	if (InformationClass != TraceMaxLoggersQuery)
-		return ERROR_NOT_SUPPORTED;
-	if (ReturnLength)
-		*ReturnLength = sizeof(ULONG);
-	if (!TraceInformation || InformationLength < sizeof(ULONG))
-		return ERROR_BAD_LENGTH;
-	err = etw_win32_from_errno(etw_dev_ioctl(ETW_IOC_GET_INFO, &info));
-	if (!err)
-		memcpy(TraceInformation, &info.max_global_sessions,
-		       sizeof(ULONG));
-	return err;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * etw_enable.c - EnableTraceEx2 and the older EnableTraceEx and
- * EnableTrace on top of it, and TraceSetInformation (disallow lists).
+ * EnableTrace on top of it.  TraceSetInformation is in etw_enumerate.c.
  *
  * Enable properties: IGNORE_KEYWORD_0 and PROVIDER_GROUP are passed to
  * the kernel.  SID, TS_ID, STACK_TRACE, PSM_KEY, PROCESS_START_KEY,
@@ -232,35 +232,4 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 			      Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
 				       EVENT_CONTROL_CODE_DISABLE_PROVIDER,
 			      (UCHAR)EnableLevel, EnableFlag, 0, 0, NULL);
-}
-
-/**
- * TraceSetInformation - set a session setting
- * @SessionHandle: the session
- * @InformationClass: TraceSetDisallowList
- * @TraceInformation: an array of GUIDs
- * @InformationLength: its bytes (0 clears the list)
- *
- * Return: ERROR_BAD_LENGTH for a length that is not whole GUIDs,
- * ERROR_NOT_SUPPORTED for other classes, else as the kernel says.
- */
-ULONG WMIAPI TraceSetInformation(CONTROLTRACE_ID SessionHandle,
-				 TRACE_INFO_CLASS InformationClass,
-				 PVOID TraceInformation,
-				 ULONG InformationLength)
-{
-	struct etw_disallow_args d = { .size = sizeof(d) };
-
-	if (InformationClass != TraceSetDisallowList)
-		return ERROR_NOT_SUPPORTED;
-	if (!SessionHandle || SessionHandle > UINT32_MAX)
-		return ERROR_INVALID_PARAMETER;
-	if (InformationLength % sizeof(GUID))
-		return ERROR_BAD_LENGTH;
-	if (InformationLength && !TraceInformation)
-		return ERROR_INVALID_PARAMETER;
-	d.logger_id = (uint32_t)SessionHandle;
-	d.count = InformationLength / sizeof(GUID);
-	d.guids_ptr = (uintptr_t)TraceInformation;
-	return etw_win32_from_errno(etw_dev_ioctl(ETW_IOC_SET_DISALLOW, &d));
 }

@@ -22,6 +22,15 @@
 #define ETW_ETL_PERFINFO_MIN	16
 #define ETW_ETL_CLASSIC_MIN	48
 #define ETW_ETL_INSTANCE_MIN	72
+#define ETW_ETL_MESSAGE_MIN	8
+
+/* TraceMessage's flags that add fields; EVENT_HEADER_FLAG_TRACE_MESSAGE. */
+#define ETW_ETL_MSG_SEQUENCE	0x01
+#define ETW_ETL_MSG_GUID	0x02
+#define ETW_ETL_MSG_COMPONENTID	0x04
+#define ETW_ETL_MSG_TIMESTAMP	0x08
+#define ETW_ETL_MSG_SYSTEMINFO	0x20
+#define ETW_ETL_FLAG_TRACE_MESSAGE 0x0008
 
 /* TRACE_HEADER_FLAG and TRACE_HEADER_EVENT_TRACE, in the top 16 bits. */
 #define ETW_ETL_HT_FLAG		0x8000
@@ -201,6 +210,8 @@ static uint32_t etw_etl_min_size(uint16_t ht)
 	case ETW_ETL_HT_INSTANCE32:
 	case ETW_ETL_HT_INSTANCE64:
 		return ETW_ETL_INSTANCE_MIN;
+	case ETW_ETL_HT_MESSAGE:
+		return ETW_ETL_MESSAGE_MIN;
 	default:
 		return 0;
 	}
@@ -324,9 +335,71 @@ static void etw_etl_parse_classic(struct etw_etl_event *ev,
 	ev->user_data_len = ev->size - hdr;
 }
 
+/* The bytes of the fields a message's flags ask for. */
+static uint32_t etw_etl_message_fields(uint16_t f)
+{
+	uint32_t n = 0;
+
+	if (f & ETW_ETL_MSG_SEQUENCE)
+		n += 4;
+	if (f & ETW_ETL_MSG_COMPONENTID)
+		n += 4;
+	else if (f & ETW_ETL_MSG_GUID)
+		n += 16;
+	if (f & ETW_ETL_MSG_TIMESTAMP)
+		n += 8;
+	if (f & ETW_ETL_MSG_SYSTEMINFO)
+		n += 8;
+	return n;
+}
+
+/*
+ * MESSAGE_TRACE_HEADER: MessageNumber at 4, the flags at 6, then the
+ * fields they ask for in TraceMessage's order (sequence, component id or
+ * GUID, timestamp, thread and process id).  Without a timestamp the
+ * message keeps @ev->raw_timestamp, the previous record's.
+ */
+static int etw_etl_parse_message(struct etw_etl_event *ev, const uint8_t *rec)
+{
+	uint16_t f = etw_etl_le16(rec + 6);
+	uint32_t pos = ETW_ETL_MESSAGE_MIN;
+
+	if (ev->size < pos + etw_etl_message_fields(f))
+		return -EBADMSG;
+	ev->kind = ETW_ETL_KIND_MESSAGE;
+	ev->flags = ETW_ETL_FLAG_TRACE_MESSAGE;
+	ev->descriptor.id = etw_etl_le16(rec + 4);
+	ev->message_flags = f;
+	if (f & ETW_ETL_MSG_SEQUENCE) {
+		ev->sequence = etw_etl_le32(rec + pos);
+		pos += 4;
+	}
+	if (f & ETW_ETL_MSG_COMPONENTID) {
+		ev->provider_id.data1 = etw_etl_le32(rec + pos);
+		pos += 4;
+	} else if (f & ETW_ETL_MSG_GUID) {
+		memcpy(&ev->provider_id, rec + pos, sizeof(ev->provider_id));
+		pos += 16;
+	}
+	if (f & ETW_ETL_MSG_TIMESTAMP) {
+		ev->raw_timestamp = etw_etl_le64(rec + pos);
+		pos += 8;
+	}
+	if (f & ETW_ETL_MSG_SYSTEMINFO) {
+		ev->thread_id = etw_etl_le32(rec + pos);
+		ev->process_id = etw_etl_le32(rec + pos + 4);
+		pos += 8;
+	}
+	ev->user_data = rec + pos;
+	ev->user_data_len = ev->size - pos;
+	return 0;
+}
+
 static int etw_etl_parse(struct etw_etl_event *ev, const uint8_t *rec)
 {
 	switch (ev->header_type) {
+	case ETW_ETL_HT_MESSAGE:
+		return etw_etl_parse_message(ev, rec);
 	case ETW_ETL_HT_EVENT32:
 	case ETW_ETL_HT_EVENT64:
 		return etw_etl_parse_event(ev, rec);
@@ -421,11 +494,13 @@ int etw_etl_records_next(struct etw_etl_records *it,
 	ev->record = it->buf + it->pos;
 	ev->processor_index = it->processor_index;
 	ev->logger_id = it->logger_id;
+	ev->raw_timestamp = it->last_raw;
 	ret = etw_etl_parse(ev, ev->record);
 	if (ret) {
 		it->pos = it->end;
 		return ret;
 	}
+	it->last_raw = ev->raw_timestamp;
 	ev->timestamp = it->clock ? etw_etl_filetime(it->clock,
 						     ev->raw_timestamp) :
 				    (int64_t)ev->raw_timestamp;

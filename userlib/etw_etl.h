@@ -52,6 +52,7 @@
 #define ETW_ETL_HT_EVENT64		0xc013
 #define ETW_ETL_HT_FULL64		0xc014
 #define ETW_ETL_HT_INSTANCE64		0xc015
+#define ETW_ETL_HT_MESSAGE		0x9000
 
 /* ETW_BUFFER_FLAG_COMPRESSED: the payload is LZ-compressed. */
 #define ETW_ETL_BUFFER_FLAG_COMPRESSED	0x0040
@@ -179,6 +180,7 @@ enum etw_etl_kind {
 	ETW_ETL_KIND_PERFINFO,	/* PERFINFO_TRACE_HEADER */
 	ETW_ETL_KIND_CLASSIC,	/* EVENT_TRACE_HEADER (TraceEvent) */
 	ETW_ETL_KIND_INSTANCE,	/* EVENT_INSTANCE_GUID_HEADER */
+	ETW_ETL_KIND_MESSAGE,	/* MESSAGE_TRACE_HEADER (TraceMessage) */
 };
 
 /**
@@ -199,23 +201,28 @@ struct etw_etl_ext {
  * @header_type: the record's header type (ETW_ETL_HT_*)
  * @size: record bytes as stored, unpadded
  * @flags: EVENT_HEADER.Flags (kind EVENT; ETW_EVENT_FLAG_CLASSIC_HEADER
- *	for CLASSIC and INSTANCE records)
+ *	for CLASSIC and INSTANCE records, EVENT_HEADER_FLAG_TRACE_MESSAGE
+ *	for MESSAGE records)
  * @event_property: EVENT_HEADER.EventProperty
  * @thread_id: thread id
  * @process_id: process id
  * @raw_timestamp: session clock
  * @timestamp: FILETIME, from @raw_timestamp and the file's clock
  * @provider_id: provider GUID; EventTraceGuid for HEADER-group system
- *	records; zero for other system and perfinfo records
+ *	records; zero for other system and perfinfo records; for MESSAGE
+ *	records the message GUID, or the component id in data1
  * @descriptor: descriptor; for system and perfinfo records opcode is the
  *	hook type and version the marker version, for classic records
- *	opcode, level and version come from the class
+ *	opcode, level and version come from the class, for messages id is
+ *	the message number
  * @processor_time: Kernel/UserTime or ProcessorTime
  * @activity_id: activity GUID (kind EVENT)
  * @hook_id: SYSTEM and PERFINFO records: group << 8 | type
  * @instance_id: INSTANCE records
  * @parent_instance_id: INSTANCE records
  * @parent_guid: INSTANCE records
+ * @message_flags: MESSAGE records: the TRACE_MESSAGE_* flags
+ * @sequence: MESSAGE records: the sequence number, when the flags have one
  * @processor_index: CPU, from the buffer
  * @logger_id: session, from the buffer
  * @ext_count: entries of @ext in use
@@ -242,6 +249,8 @@ struct etw_etl_event {
 	uint32_t instance_id;
 	uint32_t parent_instance_id;
 	struct etw_guid parent_guid;
+	uint16_t message_flags;
+	uint32_t sequence;
 	uint16_t processor_index;
 	uint16_t logger_id;
 	uint32_t ext_count;
@@ -260,6 +269,8 @@ struct etw_etl_event {
  * @logger_id: session of the buffer
  * @clock: converts timestamps; NULL leaves @timestamp = raw
  * @skipped: records of unknown types passed over
+ * @last_raw: raw timestamp of the last record, which a message without
+ *	one takes
  */
 struct etw_etl_records {
 	const uint8_t *buf;
@@ -269,6 +280,7 @@ struct etw_etl_records {
 	uint16_t logger_id;
 	const struct etw_etl_clock *clock;
 	uint32_t skipped;
+	uint64_t last_raw;
 };
 
 int etw_etl_buffer_check(const void *buf, size_t len, uint32_t *filled);

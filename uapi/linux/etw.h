@@ -201,6 +201,72 @@ struct etw_event_header {
 	struct etw_guid activity_id;
 };
 
+#define ETW_CLASSIC_HEADER_TYPE_64	0xc014
+#define ETW_INSTANCE_HEADER_TYPE_64	0xc015
+#define ETW_INSTANCE_FIELDS_SIZE	24
+
+/**
+ * struct etw_classic_header - EVENT_TRACE_HEADER as stored in buffers
+ *	(%ETW_WRITE_CLASSIC records)
+ * @size: record bytes (header and payload, unpadded)
+ * @header_type: %ETW_CLASSIC_HEADER_TYPE_64, or
+ *	%ETW_INSTANCE_HEADER_TYPE_64 when the payload starts with the
+ *	EVENT_INSTANCE_GUID_HEADER fields (InstanceId, ParentInstanceId,
+ *	ParentGuid: %ETW_INSTANCE_FIELDS_SIZE bytes)
+ * @type: Class.Type (the descriptor's opcode)
+ * @level: Class.Level (the descriptor's level)
+ * @version: Class.Version (the descriptor's version)
+ * @thread_id: as in struct etw_event_header
+ * @process_id: as in struct etw_event_header
+ * @timestamp: as in struct etw_event_header
+ * @guid: the event-class GUID (etw_write_args.activity_id)
+ * @processor_time: zero
+ *
+ * @thread_id, @process_id and @timestamp sit where struct etw_event_header
+ * has them.
+ */
+struct etw_classic_header {
+	__u16 size;
+	__u16 header_type;
+	__u8 type;
+	__u8 level;
+	__u16 version;
+	__u32 thread_id;
+	__u32 process_id;
+	__u64 timestamp;
+	struct etw_guid guid;
+	__u64 processor_time;
+};
+
+#define ETW_MESSAGE_HEADER_TYPE		0x9000
+#define ETW_MESSAGE_SEQUENCE		0x0001
+#define ETW_MESSAGE_GUID		0x0002
+#define ETW_MESSAGE_COMPONENTID		0x0004
+#define ETW_MESSAGE_TIMESTAMP		0x0008
+#define ETW_MESSAGE_SYSTEMINFO		0x0020
+
+/**
+ * struct etw_message_header - MESSAGE_TRACE_HEADER as stored in buffers
+ *	(%ETW_WRITE_MESSAGE records)
+ * @size: record bytes (header, fields and payload, unpadded)
+ * @header_type: %ETW_MESSAGE_HEADER_TYPE (Reserved 0, then TRACE_HEADER_FLAG
+ *	| TRACE_MESSAGE in the top byte)
+ * @message_number: the descriptor's id
+ * @flags: TraceMessage's flags (ETW_MESSAGE_* and the pointer-size bits)
+ *
+ * The fields @flags asks for follow, in this order: a __u32 sequence number
+ * (0: sessions keep no sequence), a __u32 component id (the first 4 bytes
+ * of etw_write_args.activity_id) or, with %ETW_MESSAGE_GUID, the
+ * activity_id GUID, the __u64 timestamp, and the __u32 thread and process
+ * ids.  They are 4-byte aligned only; the payload follows them.
+ */
+struct etw_message_header {
+	__u16 size;
+	__u16 header_type;
+	__u16 message_number;
+	__u16 flags;
+};
+
 #define ETW_EXT_RELATED_ACTIVITYID	0x0001
 #define ETW_EXT_EVENT_SCHEMA_TL		0x000b
 #define ETW_EXT_PROV_TRAITS		0x000c
@@ -324,13 +390,27 @@ struct etw_traits_args {
 #define ETW_WRITE_RELATED_ACTIVITY	0x01	/* @related_activity_id is set */
 #define ETW_WRITE_DESC_TYPES		0x02	/* honour etw_data_descriptor.type */
 #define ETW_WRITE_STRING_ONLY		0x04	/* EventWriteString */
+/*
+ * A classic registration's TraceEvent: the record is a struct
+ * etw_classic_header whose GUID is @activity_id (classic events carry no
+ * activity ID); not with the three flags above.
+ */
+#define ETW_WRITE_CLASSIC		0x08
+/* With CLASSIC: TraceEventInstance, the payload starts with the fields. */
+#define ETW_WRITE_INSTANCE		0x10
+/*
+ * A classic registration's TraceMessage: a struct etw_message_header
+ * record, MessageNumber the descriptor's id, the flags its task; alone.
+ */
+#define ETW_WRITE_MESSAGE		0x20
 
 /**
  * struct etw_write_args - write one event (ETW_IOC_WRITE)
  * @size: bytes the caller passes
  * @reg_id: registration
  * @descriptor: the event descriptor
- * @activity_id: activity GUID (the thread's, or the one passed)
+ * @activity_id: activity GUID (the thread's, or the one passed); with
+ *	%ETW_WRITE_CLASSIC the event-class GUID
  * @related_activity_id: with %ETW_WRITE_RELATED_ACTIVITY
  * @flags: ETW_WRITE_*
  * @data_count: entries at @data_ptr, at most %ETW_MAX_DATA_DESCRIPTORS
@@ -338,8 +418,14 @@ struct etw_traits_args {
  * @exclude_mask: EventWriteEx's Filter: bits of sessions not to write to
  *
  * Return: 0 when every session the event was routed to recorded it (or it
- * was routed to none); ENOBUFS when at least one dropped it for want of a
- * free buffer (it is counted in that session's events_lost); E2BIG when the
+ * was routed to none); EINVAL for an unknown flag, %ETW_WRITE_CLASSIC on
+ * a registration that is not classic or with another flag but
+ * %ETW_WRITE_INSTANCE, or %ETW_WRITE_INSTANCE without %ETW_WRITE_CLASSIC
+ * or with less payload than %ETW_INSTANCE_FIELDS_SIZE, %ETW_WRITE_MESSAGE
+ * on a registration that is not classic, with another flag, or with both
+ * %ETW_MESSAGE_GUID and %ETW_MESSAGE_COMPONENTID; ENOBUFS when at
+ * least one dropped it for want of a free buffer (it is counted in that
+ * session's events_lost); E2BIG when the
  * record would exceed %ETW_MAX_EVENT_SIZE; EMSGSIZE when it exceeds a
  * target session's buffer.
  */
@@ -608,10 +694,11 @@ struct etw_enable_args {
 #define ETW_ENABLE_ARGS_SIZE_VER0	120
 
 /**
- * struct etw_disallow_args - set a session's group disallow list
+ * struct etw_disallow_args - set or get a session's group disallow list
  * @size: bytes the caller passes
  * @logger_id: the session
- * @count: GUIDs at @guids_ptr (0 clears the list)
+ * @count: SET: GUIDs at @guids_ptr (0 clears the list); GET: in, room at
+ *	@guids_ptr, out, the GUIDs on the list (as many as fit are copied)
  * @reserved: zero
  * @guids_ptr: user address of struct etw_guid[@count]
  */
@@ -665,11 +752,43 @@ struct etw_consumer_stats_args {
 
 #define ETW_PROVIDER_NAME_LEN		128
 
+/*
+ * Most sessions one registration's events go to: eight enabling its GUID,
+ * eight enabling its group and the process's private sessions.
+ */
+#define ETW_PROVIDER_MAX_SESSIONS	(2 * ETW_MAX_SESSIONS_PER_PROVIDER + \
+					 ETW_MAX_PRIVATE_SESSIONS)
+
+/* etw_provider_info.flags, beside ETW_REGISTER_*: no registration. */
+#define ETW_PROVIDER_PRE_ENABLED	0x80000000
+
+/**
+ * struct etw_provider_session - one session a registration's events go to
+ * @logger_id: the session
+ * @level: the level the session passed (0 = all)
+ * @reserved: zero
+ * @properties: the ETW_ENABLE_* bits the session passed
+ *	(%ETW_ENABLE_PROVIDER_GROUP when it enabled the provider's group)
+ * @reserved2: zero
+ * @match_any: the MatchAnyKeyword the session passed
+ * @match_all: the MatchAllKeyword the session passed
+ */
+struct etw_provider_session {
+	__u32 logger_id;
+	__u8 level;
+	__u8 reserved[3];
+	__u32 properties;
+	__u32 reserved2;
+	__u64 match_any;
+	__u64 match_all;
+};
+
 /**
  * struct etw_provider_info - one registration (ETW_IOC_LIST_PROVIDERS)
  * @guid: provider GUID
- * @pid: owning process
- * @flags: ETW_REGISTER_*
+ * @pid: owning process (0 with %ETW_PROVIDER_PRE_ENABLED)
+ * @flags: ETW_REGISTER_*, or %ETW_PROVIDER_PRE_ENABLED for a GUID that
+ *	sessions enable but nothing registered
  * @group: provider group GUID from traits, zero when none
  * @enabled: combined state
  * @level: combined level
@@ -679,10 +798,15 @@ struct etw_consumer_stats_args {
  * @session_mask: bit n set when the session with logger id n + 1 is routed
  * @name: the provider name from its traits, NUL-terminated (truncated to
  *	%ETW_PROVIDER_NAME_LEN - 1 bytes); empty without traits
+ * @session_count: entries of @sessions in use
+ * @reserved2: zero
+ * @sessions: the sessions the events go to, each with what it passed
+ *	(a classic registration's one: the newest enabling session); for a
+ *	pre-enabled GUID the sessions enabling it
  *
  * Entries are etw_list_providers_args.info_size bytes apart, so that this
  * struct can grow at its end: the kernel fills what it knows and zeroes the
- * rest of each entry.
+ * rest of each entry.  The combined fields are zero for pre-enabled GUIDs.
  */
 struct etw_provider_info {
 	struct etw_guid guid;
@@ -696,12 +820,19 @@ struct etw_provider_info {
 	__u64 match_all;
 	__u64 session_mask;
 	char name[ETW_PROVIDER_NAME_LEN];
+	__u32 session_count;
+	__u32 reserved2;
+	struct etw_provider_session sessions[ETW_PROVIDER_MAX_SESSIONS];
 };
 
 #define ETW_PROVIDER_INFO_SIZE_VER0	200
+#define ETW_PROVIDER_INFO_SIZE_VER1	848
 
 /* Most entries one ETW_IOC_LIST_PROVIDERS call returns. */
 #define ETW_LIST_PROVIDERS_MAX		4096
+
+/* etw_list_providers_args.flags */
+#define ETW_LIST_PRE_ENABLED		0x1	/* pre-enabled GUIDs too */
 
 /**
  * struct etw_list_providers_args - list registrations, a page at a time
@@ -713,7 +844,9 @@ struct etw_provider_info {
  * @start: in: index of the first registration to return (0, then the
  *	previous @start plus the previous @count out)
  * @total: out: registrations visible to the caller
- * @reserved: zero
+ * @flags: ETW_LIST_*; %ETW_LIST_PRE_ENABLED adds one entry per GUID that
+ *	sessions enable without a registration (privileged callers only;
+ *	others see only their own registrations either way)
  *
  * The registrations are listed in the kernel's order, which holds while
  * none is added or removed; the listing is complete when @start plus
@@ -726,7 +859,7 @@ struct etw_list_providers_args {
 	__u32 info_size;
 	__u32 start;
 	__u32 total;
-	__u32 reserved;
+	__u32 flags;
 };
 
 #define ETW_LIST_PROVIDERS_ARGS_SIZE_VER0	32
@@ -748,6 +881,7 @@ struct etw_list_providers_args {
 #define ETW_IOC_ENABLE		_IOW(ETW_IOC_MAGIC, 0x26, struct etw_enable_args)
 #define ETW_IOC_SET_DISALLOW	_IOW(ETW_IOC_MAGIC, 0x27, struct etw_disallow_args)
 #define ETW_IOC_CONSUME		_IOW(ETW_IOC_MAGIC, 0x28, struct etw_consume_args)
+#define ETW_IOC_GET_DISALLOW	_IOWR(ETW_IOC_MAGIC, 0x29, struct etw_disallow_args)
 #define ETW_IOC_CONSUMER_STATS	_IOWR(ETW_IOC_MAGIC, 0x30, struct etw_consumer_stats_args)
 
 #endif /* _UAPI_LINUX_ETW_H */

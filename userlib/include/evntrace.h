@@ -13,6 +13,7 @@
 #ifndef _EVNTRACE_
 #define _EVNTRACE_
 
+#include <stdarg.h>
 #include <windows.h>
 #include <wmistr.h>
 #include <evntprov.h>
@@ -47,6 +48,11 @@ DEFINE_GUID(PrivateLoggerNotificationGuid, 0x3595ab5c, 0x042a, 0x4c8e,
 #define DIAG_LOGGER_NAMEW	_ETW_WIDE("DiagLog")
 
 #define MAX_MOF_FIELDS		16
+
+/* TraceEventInstance without WNODE_FLAG_TRACED_GUID (winerror.h's). */
+#ifndef ERROR_INVALID_FLAGS
+#define ERROR_INVALID_FLAGS	1004
+#endif
 
 /*
  * Session, registration and processing handles are 64-bit integers, not
@@ -933,6 +939,8 @@ ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 ULONG WMIAPI EnumerateTraceGuidsEx(TRACE_QUERY_INFO_CLASS TraceQueryInfoClass,
 		PVOID InBuffer, ULONG InBufferSize, PVOID OutBuffer,
 		ULONG OutBufferSize, PULONG ReturnLength);
+ULONG WMIAPI EnumerateTraceGuids(PTRACE_GUID_PROPERTIES *GuidPropertiesArray,
+		ULONG PropertyArrayCount, PULONG GuidCount);
 
 /* Consumer.  OpenTrace returns INVALID_PROCESSTRACE_HANDLE on failure. */
 PROCESSTRACE_HANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile);
@@ -953,6 +961,18 @@ ULONG WMIAPI RegisterTraceGuidsA(WMIDPREQUEST RequestAddress,
 ULONG WMIAPI UnregisterTraceGuids(TRACEHANDLE RegistrationHandle);
 ULONG WMIAPI TraceEvent(TRACEHANDLE TraceHandle,
 		PEVENT_TRACE_HEADER EventTrace);
+ULONG WMIAPI TraceEventInstance(TRACEHANDLE TraceHandle,
+		PEVENT_INSTANCE_HEADER EventTrace,
+		PEVENT_INSTANCE_INFO InstInfo,
+		PEVENT_INSTANCE_INFO ParentInstInfo);
+ULONG WMIAPI CreateTraceInstanceId(HANDLE RegHandle,
+		PEVENT_INSTANCE_INFO InstInfo);
+/* WPP: the arguments are (PVOID, size_t) pairs ended by a NULL pointer. */
+ULONG __cdecl TraceMessage(TRACEHANDLE LoggerHandle, ULONG MessageFlags,
+		LPCGUID MessageGuid, USHORT MessageNumber, ...);
+ULONG WMIAPI TraceMessageVa(TRACEHANDLE LoggerHandle, ULONG MessageFlags,
+		LPCGUID MessageGuid, USHORT MessageNumber,
+		va_list MessageArgList);
 /* These three report errors through GetLastError. */
 TRACEHANDLE WMIAPI GetTraceLoggerHandle(PVOID Buffer);
 UCHAR WMIAPI GetTraceEnableLevel(TRACEHANDLE TraceHandle);

@@ -185,7 +185,7 @@ TEST(unknown_records_skipped)
 	off = etl_buf_add(b, 1, 10);
 	rec_at(b, off)->header_type = 0xc0ff;
 	off = etl_buf_add(b, 2, 20);
-	rec_at(b, off)->header_type = 0x9000;	/* a WPP message */
+	rec_at(b, off)->header_type = 0xc0fe;
 	etl_buf_add(b, 3, 30);
 	EXPECT_EQ(0, walk(b, ETL_TEST_BS, &n, &skipped));
 	EXPECT_EQ(1, n);
