@@ -445,6 +445,16 @@ static int op_set_disallow(struct ctx *c)
 	return etw_ioctl(c->fd, ETW_IOC_SET_DISALLOW, &d);
 }
 
+static int op_get_disallow(struct ctx *c)
+{
+	struct etw_guid g[ETW_MAX_DISALLOW];
+	struct etw_disallow_args d = { .size = sizeof(d), .logger_id = c->sid,
+				       .count = ETW_MAX_DISALLOW,
+				       .guids_ptr = (uintptr_t)g };
+
+	return etw_ioctl(c->fd, ETW_IOC_GET_DISALLOW, &d);
+}
+
 static int op_consume(struct ctx *c)
 {
 	int fd = raw_consumer(c->fd, c->sid);
@@ -590,6 +600,7 @@ ROW(flush, .pre = pre_event, .call = op_flush, .effect_then_efault = true);
 ROW(list_sessions, .call = op_list_sessions);
 ROW(enable_filters, .call = op_enable, .post_fail = post_no_notification);
 ROW(set_disallow, .call = op_set_disallow);
+ROW(get_disallow, .pre = op_set_disallow, .call = op_get_disallow);
 ROW(consume, .call = op_consume);
 ROW(get_info, .call = op_get_info);
 ROW(consumer_stats, .call = op_consumer_stats);

@@ -44,7 +44,7 @@
 #define MAX_THREADS	8
 #define MAX_GLOBAL	6	/* live global sessions the root worker keeps */
 #define EXEC_ENV	"ETW_FUZZ_EXEC"
-#define NOPS		27
+#define NOPS		28
 
 /* --- shared between the worker processes and the parent ------------------ */
 
@@ -554,6 +554,22 @@ static void op_set_disallow(struct worker *w)
 	ioctl(pick_fd(w), ETW_IOC_SET_DISALLOW, arg_ptr(w, &d));
 }
 
+static void op_get_disallow(struct worker *w)
+{
+	struct etw_guid g[ETW_MAX_DISALLOW];
+	struct etw_disallow_args d = { .size = sizeof(d),
+		.logger_id = pick_sid(w),
+		.count = rn(&w->r, ETW_MAX_DISALLOW + 2),
+		.guids_ptr = (uintptr_t)g };
+
+	if (chance(&w->r, 8))
+		d.guids_ptr = rnd_ptr(w, g);
+	mutate(w, &d, sizeof(d));
+	if (d.guids_ptr == (uintptr_t)g && d.count > ETW_MAX_DISALLOW)
+		d.count = ETW_MAX_DISALLOW;
+	ioctl(pick_fd(w), ETW_IOC_GET_DISALLOW, arg_ptr(w, &d));
+}
+
 static void op_consume(struct worker *w)
 {
 	struct etw_consume_args c = { .size = sizeof(c),
@@ -739,6 +755,7 @@ static void run_op(struct worker *w, int op)
 	case 24: op_garbage_ioctl(w); break;
 	case 25: if (chance(&w->r, 8)) op_fork(w); break;
 	case 26: if (chance(&w->r, 16)) op_exec(w); break;
+	case 27: op_get_disallow(w); break;
 	}
 }
 

@@ -344,6 +344,18 @@ TEST_F(rt, raw_timestamps_are_monotonic_ns)
 	CloseTrace(h);
 }
 
+/* Readers divide by CpuSpeedInMHz: a real-time header has one too. */
+TEST_F(rt, header_cpu_speed_is_not_zero)
+{
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE h;
+
+	h = open_rt(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, h);
+	EXPECT_NE(0u, lf.LogfileHeader.CpuSpeedInMHz);
+	CloseTrace(h);
+}
+
 TEST_F(rt, close_from_callback)
 {
 	EVENT_TRACE_LOGFILEA lf;

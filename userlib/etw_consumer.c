@@ -146,6 +146,8 @@ static void etw_cons_rt_header(struct etw_trace *t,
 	h->PointerSize = sizeof(void *);
 	h->TimerResolution = 1;
 	h->PerfFreq.QuadPart = 1000000000;
+	/* Readers divide by it, as for a file's (never 0). */
+	h->CpuSpeedInMHz = etw_etl_cpu_speed_mhz("");
 	h->StartTime.QuadPart = etw_cons_rt_filetime(t, a->start_time_ns);
 	h->BootTime.QuadPart = etw_cons_rt_filetime(t, 0);
 	h->ReservedFlags = ETW_ETL_CLOCK_QPC;
