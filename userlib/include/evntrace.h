@@ -49,11 +49,6 @@ DEFINE_GUID(PrivateLoggerNotificationGuid, 0x3595ab5c, 0x042a, 0x4c8e,
 
 #define MAX_MOF_FIELDS		16
 
-/* TraceEventInstance without WNODE_FLAG_TRACED_GUID (winerror.h's). */
-#ifndef ERROR_INVALID_FLAGS
-#define ERROR_INVALID_FLAGS	1004
-#endif
-
 /*
  * Session, registration and processing handles are 64-bit integers, not
  * pointers.  A CONTROLTRACE_ID of 0 is invalid; a PROCESSTRACE_HANDLE is
