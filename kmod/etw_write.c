@@ -72,7 +72,7 @@ struct etw_event {
 	bool types;
 	u16 flags;
 	u16 classic;
-	/* where the timestamp and the thread id go; 0: nowhere */
+	/* classic only: where the timestamp and the thread id go; 0: nowhere */
 	u8 ts_off;
 	u8 ids_off;
 	u64 exclude;
@@ -134,7 +134,7 @@ static int etw_classify(struct etw_event *ev, u64 *payload)
 }
 
 /* A message's fields: set the offsets, return the header's length. */
-static u32 etw_message_layout(struct etw_event *ev)
+static noinline u32 etw_message_layout(struct etw_event *ev)
 {
 	u16 f = ev->desc->task;
 	u32 len = sizeof(struct etw_message_header);
@@ -190,19 +190,22 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 		ext += etw_ext_size(ev->schema->size);
 	ev->payload_len = payload;
 	ev->ext_len = ext;
-	ev->ts_off = offsetof(struct etw_event_header, timestamp);
-	ev->ids_off = offsetof(struct etw_event_header, thread_id);
-	if (ev->classic) {
+	if (unlikely(ev->classic)) {
 		if (ev->classic == ETW_INSTANCE_HEADER_TYPE_64 &&
 		    payload < ETW_INSTANCE_FIELDS_SIZE)
 			return -EINVAL;
 		/* Classic records carry no extended items. */
 		ev->ext_len = 0;
-		if (ev->classic == ETW_MESSAGE_HEADER_TYPE)
+		if (ev->classic == ETW_MESSAGE_HEADER_TYPE) {
 			ev->rec_len = etw_message_layout(ev) + payload;
-		else
+		} else {
+			ev->ts_off = offsetof(struct etw_classic_header,
+					      timestamp);
+			ev->ids_off = offsetof(struct etw_classic_header,
+					       thread_id);
 			ev->rec_len = sizeof(struct etw_classic_header) +
 				      payload;
+		}
 		return ev->rec_len > ETW_MAX_EVENT_SIZE ? -E2BIG : 0;
 	}
 	ev->rec_len = sizeof(struct etw_event_header) + ext + payload;
@@ -293,7 +296,8 @@ static int etw_build_ext(struct etw_event *ev, void **pp)
 }
 
 /* An EVENT_TRACE_HEADER at @rec; returns where the payload goes. */
-static void *etw_build_classic(struct etw_event *ev, void *rec, u64 ts)
+static noinline void *etw_build_classic(struct etw_event *ev, void *rec,
+					u64 ts)
 {
 	struct etw_classic_header *c = rec;
 
@@ -312,7 +316,8 @@ static void *etw_build_classic(struct etw_event *ev, void *rec, u64 ts)
 }
 
 /* A MESSAGE_TRACE_HEADER and its fields at @rec; returns the payload. */
-static void *etw_build_message(struct etw_event *ev, void *rec, u64 ts)
+static noinline void *etw_build_message(struct etw_event *ev, void *rec,
+					u64 ts)
 {
 	struct etw_message_header *m = rec;
 	u16 f = ev->desc->task;
@@ -353,12 +358,11 @@ static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 	u32 i;
 	int ret;
 
-	if (ev->classic == ETW_MESSAGE_HEADER_TYPE) {
-		p = etw_build_message(ev, rec, ts);
-		goto payload;
-	}
-	if (ev->classic) {
-		p = etw_build_classic(ev, rec, ts);
+	if (unlikely(ev->classic)) {
+		if (ev->classic == ETW_MESSAGE_HEADER_TYPE)
+			p = etw_build_message(ev, rec, ts);
+		else
+			p = etw_build_classic(ev, rec, ts);
 		goto payload;
 	}
 	/* Every field is set (the header has no holes): no memset first. */
@@ -412,28 +416,49 @@ static bool etw_entry_takes(const struct etw_route_entry *e,
 	return etw_event_id_match(e->ids, ev->desc->id);
 }
 
+/* A classic record's ids, as the owner of a private session sees them. */
+static noinline void etw_classic_private(const struct etw_event *ev,
+					 void *rec)
+{
+	if (ev->ids_off) {
+		put_unaligned((u32)task_pid_vnr(current),
+			      (u32 *)(rec + ev->ids_off));
+		put_unaligned((u32)task_tgid_vnr(current),
+			      (u32 *)(rec + ev->ids_off + 4));
+	}
+}
+
 /* Mark and commit one target's record; the first target's goes last. */
 static void etw_target_commit(const struct etw_target *t,
 			      const struct etw_event *ev)
 {
 	if (etw_session_is_private(t->s)) {
 		struct etw_event_header *h = t->b->data + t->off;
-		void *ids = (void *)h + ev->ids_off;
 
-		/* Only an EVENT_HEADER has flags. */
-		if (!ev->classic)
-			h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
 		/*
 		 * A private session's owner is the writing process: its
-		 * records carry the ids as the owner sees them.
+		 * records carry the ids as the owner sees them.  Only an
+		 * EVENT_HEADER has flags.
 		 */
-		if (ev->ids_off) {
-			put_unaligned((u32)task_pid_vnr(current), (u32 *)ids);
-			put_unaligned((u32)task_tgid_vnr(current),
-				      (u32 *)(ids + 4));
+		if (unlikely(ev->classic)) {
+			etw_classic_private(ev, h);
+		} else {
+			h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
+			h->process_id = task_tgid_vnr(current);
+			h->thread_id = task_pid_vnr(current);
 		}
 	}
 	etw_buffer_commit(t->s, t->b);
+}
+
+/* A copy's own timestamp, where its header keeps one. */
+static __always_inline void etw_record_set_ts(const struct etw_event *ev,
+					      void *rec, u64 ts)
+{
+	if (likely(!ev->classic))
+		((struct etw_event_header *)rec)->timestamp = ts;
+	else if (ev->ts_off)
+		put_unaligned(ts, (u64 *)(rec + ev->ts_off));
 }
 
 /*
@@ -511,8 +536,8 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 		void *h = t[i].b->data + t[i].off;
 
 		memcpy(h, rec, alen);
-		if (!ev->has_ts && ev->ts_off)
-			put_unaligned(t[i].ts, (u64 *)(h + ev->ts_off));
+		if (!ev->has_ts)
+			etw_record_set_ts(ev, h, t[i].ts);
 		etw_target_commit(&t[i], ev);
 	}
 	/* Last: the others were copied from it. */
@@ -578,6 +603,21 @@ static int etw_fault_in(u64 ptr, u32 len)
 	return 0;
 }
 
+/*
+ * MESSAGE stands alone and names a GUID or a component id, not both;
+ * INSTANCE needs CLASSIC, which takes nothing else.
+ */
+static bool etw_classic_args_bad(const struct etw_write_args *a)
+{
+	if (a->flags & ETW_WRITE_MESSAGE)
+		return a->flags != ETW_WRITE_MESSAGE ||
+		       ((a->descriptor.task & ETW_MESSAGE_GUID) &&
+			(a->descriptor.task & ETW_MESSAGE_COMPONENTID));
+	if (a->flags & ETW_WRITE_CLASSIC)
+		return a->flags & ~(ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE);
+	return true;	/* INSTANCE without CLASSIC */
+}
+
 /**
  * etw_write_user() - ETW_IOC_WRITE
  * @f: the file holding the registration
@@ -595,15 +635,9 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 			 ETW_WRITE_STRING_ONLY | ETW_WRITE_CLASSIC |
 			 ETW_WRITE_INSTANCE | ETW_WRITE_MESSAGE))
 		return -EINVAL;
-	if ((a->flags & ETW_WRITE_MESSAGE) &&
-	    (a->flags != ETW_WRITE_MESSAGE ||
-	     (a->descriptor.task & ETW_MESSAGE_GUID &&
-	      a->descriptor.task & ETW_MESSAGE_COMPONENTID)))
-		return -EINVAL;
-	if ((a->flags & ETW_WRITE_CLASSIC) &&
-	    (a->flags & ~(ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE)))
-		return -EINVAL;
-	if ((a->flags & ETW_WRITE_INSTANCE) && !(a->flags & ETW_WRITE_CLASSIC))
+	if (unlikely(a->flags & (ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE |
+				 ETW_WRITE_MESSAGE)) &&
+	    etw_classic_args_bad(a))
 		return -EINVAL;
 	if (a->data_count > ETW_MAX_DATA_DESCRIPTORS)
 		return -EINVAL;
@@ -625,7 +659,9 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
 			   ETW_EVENT_FLAG_STRING_ONLY : 0;
 		ev.exclude = a->exclude_mask;
-		ev.classic = etw_classic_type(a->flags);
+		ev.classic = unlikely(a->flags & (ETW_WRITE_CLASSIC |
+						  ETW_WRITE_MESSAGE)) ?
+			     etw_classic_type(a->flags) : 0;
 		ev.schema = NULL;
 		ev.traits_desc = NULL;
 		ev.has_ts = false;
