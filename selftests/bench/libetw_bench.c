@@ -10,8 +10,9 @@
  *   write      EventWrite vs the ETW_IOC_WRITE it wraps, same payload,
  *              same session; and EventEnabled of the enabled provider,
  *              the check EventWrite makes first; TraceLoggingWrite of
- *              a fixed array of the same size vs EventWrite, and
- *              EventWrite of its three descriptors as plain payload
+ *              a fixed array of the same size vs EventWrite, and vs
+ *              EventWrite of the same record (its three descriptors
+ *              with their types); EventWrite of the three as plain payload
  *   consume    ProcessTrace over an .etl file vs read() of the same file
  *
  * With --insns N it times nothing: it runs the write pair N times each
@@ -334,7 +335,9 @@ static void bench_event_write(void *ctx, unsigned long n)
 
 /*
  * EventWrite with TraceLoggingWrite's three descriptors as plain payload:
- * what the descriptor count costs apart from the extended items.
+ * what the descriptor count costs apart from the extended items.  With
+ * their types (provider traits, event metadata) it writes the record
+ * TraceLoggingWrite writes: what the macros cost over EventWrite.
  */
 struct event_write3_ctx {
 	REGHANDLE h;
@@ -429,6 +432,9 @@ static void report_write(void)
 	struct bench t = { .fn = bench_tlg_write, .ctx = &tw };
 	struct event_write3_ctx lib3 = { .desc = { .Level = 4, .Keyword = 1 } };
 	struct bench b3 = { .fn = bench_event_write3, .ctx = &lib3 };
+	struct event_write3_ctx lib3t;
+	BOOLEAN use_types = TRUE;
+	struct bench b3t = { .fn = bench_event_write3, .ctx = &lib3t };
 	/* The Bench event's metadata: size, tags, names, InType, count. */
 	const ULONG meta_size = 2 + 1 + sizeof("Bench") + sizeof("data") + 1 +
 				2;
@@ -452,6 +458,13 @@ static void report_write(void)
 	    !TraceLoggingProviderEnabled(tlg_bench, 4, 1))
 		die("the session does not enable the TraceLogging provider", 0);
 	lib3.h = lib.h;
+	lib3t = lib3;
+	/* Types count only where the provider asked, as on Windows. */
+	err = EventRegister(&bench_guid, NULL, NULL, &lib3t.h) ?:
+	      EventSetInformation(lib3t.h, EventProviderUseDescriptorType,
+				  &use_types, sizeof(use_types));
+	if (err)
+		die("EventRegister with descriptor types", err);
 	EventDataDescCreate(&lib3.data[0], payload,
 			    etw_tlg_le16(tlg_bench->Traits));
 	EventDataDescCreate(&lib3.data[1], payload, meta_size);
@@ -459,10 +472,14 @@ static void report_write(void)
 		report_enabled_check(lib.h);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		char base_label[64], label[64], tlg_label[64], label3[64];
+		char label3t[64];
 
 		raw.desc.size = sizes[i];
 		EventDataDescCreate(&lib.data, payload, sizes[i]);
 		EventDataDescCreate(&lib3.data[2], payload, sizes[i]);
+		memcpy(lib3t.data, lib3.data, sizeof(lib3.data));
+		lib3t.data[0].Type = EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA;
+		lib3t.data[1].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;
 		tw.size = sizes[i];
 		snprintf(base_label, sizeof(base_label),
 			 "ETW_IOC_WRITE %3u B (base)", sizes[i]);
@@ -471,10 +488,13 @@ static void report_write(void)
 			 "TraceLoggingWrite %3u B", sizes[i]);
 		snprintf(label3, sizeof(label3),
 			 "EventWrite 3 descriptors %3u B", sizes[i]);
+		snprintf(label3t, sizeof(label3t),
+			 "EventWrite, TraceLogging record %3u B", sizes[i]);
 		if (insns_iters) {
 			count_insns(&a, base_label);
 			count_insns(&b, label);
 			count_insns(&b3, label3);
+			count_insns(&b3t, label3t);
 			count_insns(&t, tlg_label);
 			continue;
 		}
@@ -489,8 +509,13 @@ static void report_write(void)
 		measure_pair(&b, &b3, iters);
 		printf("%-40s %9.1f ns   %.2fx EventWrite (%.1f ns)\n",
 		       label3, b3.best, b3.best / b.best, b.best);
+		/* TraceLoggingWrite against EventWrite of the same record. */
+		measure_pair(&b3t, &t, iters);
+		printf("%-40s %9.1f ns   %.2fx EventWrite of its record (%.1f ns)\n",
+		       tlg_label, t.best, t.best / b3t.best, b3t.best);
 	}
 	TraceLoggingUnregister(tlg_bench);
+	EventUnregister(lib3t.h);
 	EventUnregister(lib.h);
 	close(raw.fd);
 	stop_session(session);
