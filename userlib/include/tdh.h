@@ -3,8 +3,11 @@
  * tdh.h - the Trace Data Helper: an event's schema (TRACE_EVENT_INFO and
  * its EVENT_PROPERTY_INFO array), property values and their text.
  *
- * Layouts, names and values are the Windows SDK's on x64.  The functions
- * come with their implementation.
+ * Layouts, names and values are the Windows SDK's on x64.  libetw decodes
+ * events that carry TraceLogging metadata (extended item
+ * EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL); only the functions it implements
+ * are declared, so a program that needs another one fails to link rather
+ * than at run time.  Documentation/libetw.rst describes the behaviour.
  */
 #ifndef _TDH_H_
 #define _TDH_H_
@@ -305,6 +308,30 @@ typedef struct _TDH_CONTEXT {
 	TDH_CONTEXT_TYPE ParameterType;
 	ULONG ParameterSize;
 } TDH_CONTEXT, *PTDH_CONTEXT;
+
+TDHSTATUS WINAPI TdhGetEventInformation(PEVENT_RECORD Event,
+		ULONG TdhContextCount, PTDH_CONTEXT TdhContext,
+		PTRACE_EVENT_INFO Buffer, PULONG BufferSize);
+
+TDHSTATUS WINAPI TdhGetPropertySize(PEVENT_RECORD pEvent,
+		ULONG TdhContextCount, PTDH_CONTEXT pTdhContext,
+		ULONG PropertyDataCount,
+		PPROPERTY_DATA_DESCRIPTOR pPropertyData, ULONG *pPropertySize);
+
+TDHSTATUS WINAPI TdhGetProperty(PEVENT_RECORD pEvent,
+		ULONG TdhContextCount, PTDH_CONTEXT pTdhContext,
+		ULONG PropertyDataCount,
+		PPROPERTY_DATA_DESCRIPTOR pPropertyData, ULONG BufferSize,
+		PBYTE pBuffer);
+
+TDHSTATUS WINAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo,
+		PEVENT_MAP_INFO MapInfo, ULONG PointerSize,
+		USHORT PropertyInType, USHORT PropertyOutType,
+		USHORT PropertyLength, USHORT UserDataLength, PBYTE UserData,
+		PULONG BufferSize, PWCHAR Buffer, PUSHORT UserDataConsumed);
+
+TDHSTATUS WINAPI TdhGetEventMapInformation(PEVENT_RECORD pEvent,
+		PWSTR pMapName, PEVENT_MAP_INFO pBuffer, ULONG *pBufferSize);
 
 /* The SDK's accessors for the strings a TRACE_EVENT_INFO points to. */
 #define TEI_PROVIDER_NAME(tei) \
