@@ -264,8 +264,8 @@ TEST(mingw_agrees)
 	for (i = 0; i < N(fields); i++)
 		if (fields[i].mingw)
 			len += snprintf(b + len, cap - len,
-					"_Static_assert(offsetof(%s, %s) == %zu, "
-					"\"%s.%s\");\n", fields[i].type,
+					"_Static_assert(offsetof(%s, %s) == "
+					"%zu, \"%s.%s\");\n", fields[i].type,
 					fields[i].name, fields[i].off,
 					fields[i].type, fields[i].name);
 	for (i = 0; i < N(constants); i++)
