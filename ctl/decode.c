@@ -162,23 +162,24 @@ static int etwctl_tdh_errno(ULONG err)
 	return -EBADMSG;
 }
 
-/* The event's schema, allocated; TdhGetEventInformation sizes it. */
-static int etwctl_tdh_info(PEVENT_RECORD rec, TRACE_EVENT_INFO **tei)
+/*
+ * The event's schema in @buf (@size bytes), or allocated when it needs
+ * more; TdhGetEventInformation tells how much.
+ */
+static int etwctl_tdh_info(PEVENT_RECORD rec, TRACE_EVENT_INFO *buf,
+			   ULONG size, TRACE_EVENT_INFO **tei)
 {
-	ULONG size = 0, ret;
+	ULONG ret;
 
-	*tei = NULL;
-	ret = TdhGetEventInformation(rec, 0, NULL, NULL, &size);
+	*tei = buf;
+	ret = TdhGetEventInformation(rec, 0, NULL, *tei, &size);
 	while (ret == ERROR_INSUFFICIENT_BUFFER) {
-		free(*tei);
+		if (*tei != buf)
+			free(*tei);
 		*tei = malloc(size);
 		if (!*tei)
 			return -ENOMEM;
 		ret = TdhGetEventInformation(rec, 0, NULL, *tei, &size);
-	}
-	if (ret) {
-		free(*tei);
-		*tei = NULL;
 	}
 	return etwctl_tdh_errno(ret);
 }
@@ -475,12 +476,17 @@ static int etwctl_props(struct etwctl_tdh *d, ULONG first, ULONG n,
 static int etwctl_tdh_decode(PEVENT_RECORD rec, char *name, size_t size,
 			     etwctl_field_fn fn, void *ctx)
 {
+	/* Most schemas fit: one TdhGetEventInformation call, no malloc. */
+	union {
+		TRACE_EVENT_INFO tei;
+		char bytes[4096];
+	} buf;
 	struct etwctl_tdh d = { .fn = fn, .ctx = ctx };
 	char *s;
-	int ret = etwctl_tdh_info(rec, &d.tei);
+	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei);
 
 	if (ret)
-		return ret;
+		goto out;
 	if (name) {
 		s = etwctl_tei_string(d.tei, d.tei->TaskNameOffset);
 		if (s)
@@ -497,9 +503,11 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, char *name, size_t size,
 		ret = d.ints ? etwctl_props(&d, 0, d.tei->TopLevelPropertyCount,
 					    "") : -ENOMEM;
 	}
+out:
 	free(d.ints);
 	free(d.text);
-	free(d.tei);
+	if (d.tei != &buf.tei)
+		free(d.tei);
 	return ret;
 }
 

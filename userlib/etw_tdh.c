@@ -478,22 +478,21 @@ static ULONG etw_tdh_parse_event(const EVENT_RECORD *ev,
 	return ret;
 }
 
-/* Appends @s@suffix as UTF-16 at *@off of @buf (when it fits @cap). */
+/* Appends @s@suffix as UTF-16 at *@off of @buf (what fits @cap). */
 static ULONG etw_tdh_put_name(BYTE *buf, ULONG cap, ULONG *off,
 			      const char *s, const char *suffix)
 {
 	ULONG at = *off;
-	size_t n = etw_etl_utf8_to_utf16(s, NULL, 0) +
-		   etw_etl_utf8_to_utf16(suffix, NULL, 0) + 1;
+	size_t room = buf && at < cap ? (cap - at) / 2 : 0;
+	BYTE *p = room ? buf + at : NULL;
+	size_t n = etw_etl_utf8_to_utf16(s, p, room);
 
-	if (n * 2 > cap || at > cap - n * 2) {
-		*off += n * 2;
-		return at;
+	n += etw_etl_utf8_to_utf16(suffix, n < room ? p + 2 * n : NULL,
+				   n < room ? room - n : 0);
+	if (n < room) {
+		p[2 * n] = 0;
+		p[2 * n + 1] = 0;
 	}
-	n = etw_etl_utf8_to_utf16(s, buf + at, n);
-	n += etw_etl_utf8_to_utf16(suffix, buf + at + 2 * n, 64);
-	buf[at + 2 * n] = 0;
-	buf[at + 2 * n + 1] = 0;
 	*off += 2 * (n + 1);
 	return at;
 }

@@ -64,6 +64,26 @@ static void etw_ws_printf(struct etw_wsink *w, const char *fmt, ...)
 	etw_ws_ascii(w, text);
 }
 
+/* Decimal (with a '-' when @neg) or "0x" and uppercase hex, no printf. */
+static void etw_ws_number(struct etw_wsink *w, uint64_t v, bool neg, bool hex)
+{
+	char text[24];
+	int i = sizeof(text);
+
+	do {
+		text[--i] = "0123456789ABCDEF"[hex ? v % 16 : v % 10];
+		v = hex ? v / 16 : v / 10;
+	} while (v);
+	if (hex) {
+		text[--i] = 'x';
+		text[--i] = '0';
+	} else if (neg) {
+		text[--i] = '-';
+	}
+	while (i < (int)sizeof(text))
+		etw_ws_unit(w, (unsigned char)text[i++]);
+}
+
 /* The length of a valid UTF-8 sequence at @p (at most @n bytes), or 0. */
 static size_t etw_utf8_seq(const uint8_t *p, size_t n, uint32_t *cp)
 {
@@ -191,7 +211,7 @@ static void etw_tdh_int(struct etw_wsink *w, const uint8_t *p, size_t bytes,
 		break;
 	case TDH_OUTTYPE_WIN32ERROR:
 		if (bytes == 4) {
-			etw_ws_printf(w, "%llu", (unsigned long long)u);
+			etw_ws_number(w, u, false, false);
 			return;
 		}
 		break;
@@ -210,12 +230,10 @@ static void etw_tdh_int(struct etw_wsink *w, const uint8_t *p, size_t bytes,
 		hex = false;
 		break;
 	}
-	if (hex)
-		etw_ws_printf(w, "0x%llX", (unsigned long long)u);
-	else if (is_signed)
-		etw_ws_printf(w, "%lld", (long long)s);
+	if (is_signed && !hex && s < 0)
+		etw_ws_number(w, -(uint64_t)s, true, false);
 	else
-		etw_ws_printf(w, "%llu", (unsigned long long)u);
+		etw_ws_number(w, u, false, hex);
 }
 
 static void etw_tdh_guid(struct etw_wsink *w, const uint8_t *p)
