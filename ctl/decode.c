@@ -496,7 +496,7 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, char *name, size_t size,
 	}
 	if (fn && !ret) {
 		d.ints = calloc(d.tei->PropertyCount + 1, sizeof(*d.ints));
-		d.p = rec->UserData;
+		d.p = rec->UserData ? rec->UserData : (const uint8_t *)"";
 		d.end = d.p + rec->UserDataLength;
 		d.ptr_size = rec->EventHeader.Flags &
 			     EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 : 8;

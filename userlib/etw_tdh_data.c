@@ -191,7 +191,8 @@ static ULONG etw_tdh_locate(PEVENT_RECORD ev, ULONG nctx,
 		return ret;
 	w.tei = tei;
 	w.ints = calloc(tei->PropertyCount + 1, sizeof(*w.ints));
-	*data = ev->UserData;
+	/* No data: a walk that finds 0 bytes, not arithmetic on NULL. */
+	*data = ev->UserData ? ev->UserData : (const BYTE *)"";
 	w.end = *data + ev->UserDataLength;
 	ret = w.ints ? etw_tdh_find(&w, 0, tei->TopLevelPropertyCount, d, nd,
 				    data, size) : ERROR_OUTOFMEMORY;

@@ -25,7 +25,6 @@
 #endif
 
 typedef ULONG TDHSTATUS;
-typedef PVOID TDH_HANDLE, *PTDH_HANDLE;
 
 #ifdef __cplusplus
 extern "C" {
