@@ -337,7 +337,7 @@ static size_t etw_tdh_strnlen(const uint8_t *p, size_t n)
 
 /* The text of a value of @size bytes (etw_tdh_value_size's) at @p. */
 static void etw_tdh_text(struct etw_wsink *w, USHORT in, USHORT out,
-			 const uint8_t *p, ULONG size)
+			 ULONG ptr_size, const uint8_t *p, ULONG size)
 {
 	switch (in) {
 	case TDH_INTYPE_INT8: case TDH_INTYPE_INT16:
@@ -346,7 +346,12 @@ static void etw_tdh_text(struct etw_wsink *w, USHORT in, USHORT out,
 		break;
 	case TDH_INTYPE_UINT8: case TDH_INTYPE_UINT16:
 	case TDH_INTYPE_UINT32: case TDH_INTYPE_UINT64:
+	case TDH_INTYPE_SIZET:
 		etw_tdh_int(w, p, size, false, false, out);
+		break;
+	case TDH_INTYPE_UNICODECHAR:
+	case TDH_INTYPE_ANSICHAR:
+		etw_tdh_int(w, p, size, false, false, TDH_OUTTYPE_STRING);
 		break;
 	case TDH_INTYPE_HEXINT32: case TDH_INTYPE_HEXINT64:
 	case TDH_INTYPE_POINTER:
@@ -370,23 +375,40 @@ static void etw_tdh_text(struct etw_wsink *w, USHORT in, USHORT out,
 	case TDH_INTYPE_SID:
 		etw_tdh_sid(w, p);
 		break;
+	case TDH_INTYPE_WBEMSID:
+		/* A TOKEN_USER (two pointers) before the SID. */
+		etw_tdh_sid(w, p + 2 * ptr_size);
+		break;
 	case TDH_INTYPE_BINARY:
 		etw_tdh_binary(w, p, size, out);
 		break;
 	case TDH_INTYPE_MANIFEST_COUNTEDBINARY:
 		etw_tdh_binary(w, p + 2, size - 2, out);
 		break;
+	case TDH_INTYPE_HEXDUMP:
+		etw_tdh_binary(w, p + 4, size - 4, out);
+		break;
 	case TDH_INTYPE_UNICODESTRING:
 		etw_ws_utf16(w, p, size / 2);
 		break;
 	case TDH_INTYPE_MANIFEST_COUNTEDSTRING:
+	case TDH_INTYPE_COUNTEDSTRING:
+	case TDH_INTYPE_REVERSEDCOUNTEDSTRING:
 		etw_ws_utf16(w, p + 2, (size - 2) / 2);
+		break;
+	case TDH_INTYPE_NONNULLTERMINATEDSTRING:
+		etw_ws_utf16(w, p, size / 2);
 		break;
 	case TDH_INTYPE_ANSISTRING:
 		etw_ws_utf8(w, p, etw_tdh_strnlen(p, size));
 		break;
 	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
+	case TDH_INTYPE_COUNTEDANSISTRING:
+	case TDH_INTYPE_REVERSEDCOUNTEDANSISTRING:
 		etw_ws_utf8(w, p + 2, etw_tdh_strnlen(p + 2, size - 2));
+		break;
+	case TDH_INTYPE_NONNULLTERMINATEDANSISTRING:
+		etw_ws_utf8(w, p, etw_tdh_strnlen(p, size));
 		break;
 	}
 }
@@ -416,8 +438,12 @@ ULONG etw_tdh_fixed_size(USHORT in, ULONG ptr_size)
 		return 8;
 	case TDH_INTYPE_GUID: case TDH_INTYPE_SYSTEMTIME:
 		return 16;
-	case TDH_INTYPE_POINTER:
+	case TDH_INTYPE_POINTER: case TDH_INTYPE_SIZET:
 		return ptr_size;
+	case TDH_INTYPE_UNICODECHAR:
+		return 2;
+	case TDH_INTYPE_ANSICHAR:
+		return 1;
 	}
 	return 0;
 }
@@ -450,8 +476,8 @@ static ULONG etw_tdh_sz_size(const BYTE *p, size_t avail, size_t unit,
  * Context: any thread.
  * Return: ERROR_SUCCESS; ERROR_EVT_INVALID_EVENT_DATA when the value does
  * not fit @avail or a string has no NUL; ERROR_INVALID_PARAMETER for a
- * struct (TDH_INTYPE_RESERVED24); ERROR_NOT_SUPPORTED for the InTypes
- * libetw does not decode (those of MOF and WPP events, from 300 on).
+ * struct (TDH_INTYPE_RESERVED24); ERROR_NOT_SUPPORTED for an InType
+ * that is none of TDH's.
  */
 ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
 			 ULONG ptr_size, const BYTE *p, size_t avail,
@@ -484,9 +510,29 @@ ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
 	case TDH_INTYPE_MANIFEST_COUNTEDSTRING:
 	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
 	case TDH_INTYPE_MANIFEST_COUNTEDBINARY:
+	case TDH_INTYPE_COUNTEDSTRING:
+	case TDH_INTYPE_COUNTEDANSISTRING:
 		*size = avail < 2 ? 2 : 2 + (ULONG)etw_le(p, 2);
-		if (in == TDH_INTYPE_MANIFEST_COUNTEDSTRING && *size % 2)
-			ret = ERROR_EVT_INVALID_EVENT_DATA;
+		break;
+	case TDH_INTYPE_REVERSEDCOUNTEDSTRING:
+	case TDH_INTYPE_REVERSEDCOUNTEDANSISTRING:
+		*size = avail < 2 ? 2 : 2 + (ULONG)(p[0] << 8 | p[1]);
+		break;
+	case TDH_INTYPE_NONNULLTERMINATEDSTRING:
+	case TDH_INTYPE_NONNULLTERMINATEDANSISTRING:
+		/* The rest of the data, or @length characters. */
+		*size = !length ? (ULONG)avail :
+			in == TDH_INTYPE_NONNULLTERMINATEDSTRING ?
+			2u * length : length;
+		break;
+	case TDH_INTYPE_HEXDUMP:
+		/* A UINT32 size: clamp it before adding, not to wrap. */
+		*size = avail < 4 ? 4 : etw_le(p, 4) > avail ?
+			(ULONG)avail + 1 : 4 + (ULONG)etw_le(p, 4);
+		break;
+	case TDH_INTYPE_WBEMSID:
+		*size = avail < 2 * ptr_size + 8 ? 2 * ptr_size + 8 :
+			2 * ptr_size + 8 + 4u * p[2 * ptr_size + 1];
 		break;
 	case TDH_INTYPE_RESERVED24:
 		return ERROR_INVALID_PARAMETER;
@@ -494,6 +540,11 @@ ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
 		if (!*size)
 			return ERROR_NOT_SUPPORTED;
 	}
+	/* UTF-16 byte counts are even. */
+	if (!ret && (in == TDH_INTYPE_MANIFEST_COUNTEDSTRING ||
+		     in == TDH_INTYPE_COUNTEDSTRING ||
+		     in == TDH_INTYPE_REVERSEDCOUNTEDSTRING) && *size % 2)
+		ret = ERROR_EVT_INVALID_EVENT_DATA;
 	if (!ret && *size > avail)
 		ret = ERROR_EVT_INVALID_EVENT_DATA;
 	return ret;
@@ -526,7 +577,7 @@ ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
  * @PointerSize other than 4 or 8, or a struct's InType;
  * ERROR_EVT_INVALID_EVENT_DATA when the data is too short for the value
  * or a string lacks its NUL; ERROR_NOT_SUPPORTED for a @MapInfo or an
- * InType libetw does not decode.
+ * InType that is none of TDH's.
  */
 TDHSTATUS WINAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo,
 		PEVENT_MAP_INFO MapInfo, ULONG PointerSize,
@@ -550,7 +601,8 @@ TDHSTATUS WINAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo,
 		return ret;
 	w.buf = Buffer;
 	w.cap = Buffer ? *BufferSize / sizeof(WCHAR) : 0;
-	etw_tdh_text(&w, PropertyInType, PropertyOutType, UserData, size);
+	etw_tdh_text(&w, PropertyInType, PropertyOutType, PointerSize,
+		     UserData, size);
 	*UserDataConsumed = (USHORT)size;
 	if (w.len + 1 > w.cap) {
 		*BufferSize = (ULONG)((w.len + 1) * sizeof(WCHAR));

@@ -98,6 +98,28 @@ static const struct {
 	  "\xfe\x80\0\0\0\0\0\0\0\0\0\0\0\0\0\x01", "fe80::1", 16),
 	T("binary ipv6 without length", BINARY, IPV6, 0,
 	  "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01", "::1", 16),
+	T("mof counted string", COUNTEDSTRING, NULL, 0, "\x04\x00h\0i\0x",
+	  "hi", 6),
+	T("mof counted ansi", COUNTEDANSISTRING, NULL, 0, "\x02\x00hix", "hi",
+	  4),
+	T("reversed counted string", REVERSEDCOUNTEDSTRING, NULL, 0,
+	  "\x00\x04h\0i\0", "hi", 6),
+	T("reversed counted ansi", REVERSEDCOUNTEDANSISTRING, NULL, 0,
+	  "\x00\x02hi", "hi", 4),
+	T("unterminated string to the end", NONNULLTERMINATEDSTRING, NULL, 0,
+	  "h\0i\0", "hi", 4),
+	T("unterminated ansi to the end", NONNULLTERMINATEDANSISTRING, NULL, 0,
+	  "hi", "hi", 2),
+	T("unterminated ansi of a length", NONNULLTERMINATEDANSISTRING, NULL,
+	  1, "hi", "h", 1),
+	T("unicode char", UNICODECHAR, NULL, 0, "\xe9\x00", "\xc3\xa9", 2),
+	T("ansi char", ANSICHAR, NULL, 0, "Mx", "M", 1),
+	T("size_t", SIZET, NULL, 0, "\x2a\0\0\0\0\0\0\0", "42", 8),
+	T("hexdump", HEXDUMP, NULL, 0, "\x02\0\0\0\xab\xcdx", "0xABCD", 6),
+	T("wbem sid", WBEMSID, NULL, 0,
+	  "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+	  "\x01\x01\x00\x00\x00\x00\x00\x05\x12\x00\x00\x00",
+	  "S-1-5-18", 28),
 #undef T
 };
 
@@ -178,11 +200,17 @@ static const struct {
 	E("sid header cut short", SID, 0, "\x01\x02",
 	  ERROR_EVT_INVALID_EVENT_DATA),
 	E("struct", RESERVED24, 0, "\x01", ERROR_INVALID_PARAMETER),
-	E("mof counted string", COUNTEDSTRING, 0, "\x02\x00hi",
-	  ERROR_NOT_SUPPORTED),
-	E("wbem sid", WBEMSID, 0, "\x01", ERROR_NOT_SUPPORTED),
+	E("odd mof counted string", COUNTEDSTRING, 0, "\x03\x00h\0i",
+	  ERROR_EVT_INVALID_EVENT_DATA),
+	E("reversed count past the end", REVERSEDCOUNTEDANSISTRING, 0,
+	  "\x02\x00hi", ERROR_EVT_INVALID_EVENT_DATA),
+	E("hexdump size wraps", HEXDUMP, 0, "\xff\xff\xff\xff\x01",
+	  ERROR_EVT_INVALID_EVENT_DATA),
+	E("wbem sid cut short", WBEMSID, 0, "\0\0\0\0\0\0\0\0\x01",
+	  ERROR_EVT_INVALID_EVENT_DATA),
 #undef E
 	{ "unknown in type", 30, 0, 0, "\x01", 1, ERROR_NOT_SUPPORTED },
+	{ "in type past TDH's", 311, 0, 0, "\x01", 1, ERROR_NOT_SUPPORTED },
 };
 
 TEST(data_errors_table)
