@@ -22,8 +22,9 @@
  * countPropertyIndex and lengthPropertyIndex then decode TraceLogging
  * like manifest events.  A custom field is described with
  * PropertyHasCustomSchema and a copy of its protocol, size and schema.
- * TraceLogging InTypes are TDH's; OutTypes are renumbered to TDH's.  Nothing in the event is trusted: the metadata is
- * read with bounds checks and ERROR_INVALID_DATA when it is malformed.
+ * TraceLogging InTypes are TDH's; OutTypes are renumbered to TDH's.
+ * Nothing in the event is trusted: the metadata is read with bounds
+ * checks, and is ERROR_INVALID_DATA when malformed.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,17 +34,17 @@
 #include "etw_etl.h"
 #include "etw_tdh.h"
 
-#define TLG_IN_TYPE_MASK	0x1f
-#define TLG_IN_COUNT_MASK	0x60
-#define TLG_IN_CCOUNT		0x20
-#define TLG_IN_VCOUNT		0x40
-#define TLG_IN_CUSTOM		0x60
-#define TLG_IN_CHAIN		0x80
-#define TLG_OUT_TYPE_MASK	0x7f
-#define TLG_OUT_CHAIN		0x80
-#define TLG_IN_STRUCT		24
+#define ETW_TLG_IN_TYPE_MASK	0x1f
+#define ETW_TLG_IN_COUNT_MASK	0x60
+#define ETW_TLG_IN_CCOUNT	0x20
+#define ETW_TLG_IN_VCOUNT	0x40
+#define ETW_TLG_IN_CUSTOM	0x60
+#define ETW_TLG_IN_CHAIN	0x80
+#define ETW_TLG_OUT_TYPE_MASK	0x7f
+#define ETW_TLG_OUT_CHAIN	0x80
+#define ETW_TLG_IN_STRUCT	24
 /* Deepest struct nesting accepted; real metadata is far shallower. */
-#define TLG_MAX_DEPTH		8
+#define ETW_TLG_MAX_DEPTH	8
 
 enum etw_tdh_synth {
 	ETW_TDH_REAL,
@@ -162,35 +163,35 @@ static ULONG etw_tlg_field_meta(struct etw_tlg_cursor *m,
 	memset(f, 0, sizeof(*f));
 	if (etw_tlg_cstr(m, &f->name) || etw_tlg_u8(m, &f->in))
 		return ERROR_INVALID_DATA;
-	if (f->in & TLG_IN_CHAIN) {
+	if (f->in & ETW_TLG_IN_CHAIN) {
 		if (etw_tlg_u8(m, &f->out))
 			return ERROR_INVALID_DATA;
-		if (f->out & TLG_OUT_CHAIN) {
+		if (f->out & ETW_TLG_OUT_CHAIN) {
 			if (etw_tlg_tags(m, &f->tags))
 				return ERROR_INVALID_DATA;
 			f->has_tags = true;
 		}
-		f->out &= TLG_OUT_TYPE_MASK;
+		f->out &= ETW_TLG_OUT_TYPE_MASK;
 	}
-	switch (f->in & TLG_IN_COUNT_MASK) {
-	case TLG_IN_CCOUNT:
+	switch (f->in & ETW_TLG_IN_COUNT_MASK) {
+	case ETW_TLG_IN_CCOUNT:
 		if (etw_tlg_u16(m, &f->ccount))
 			return ERROR_INVALID_DATA;
 		break;
-	case TLG_IN_CUSTOM:
+	case ETW_TLG_IN_CUSTOM:
 		/* The OutType slot holds the serializer's protocol. */
 		if (etw_tlg_u16(m, &f->schema_len) ||
 		    etw_tlg_take(m, f->schema_len, &f->schema))
 			return ERROR_INVALID_DATA;
 		break;
 	}
-	type = f->in & TLG_IN_TYPE_MASK;
-	if (f->schema && type == TLG_IN_STRUCT)
+	type = f->in & ETW_TLG_IN_TYPE_MASK;
+	if (f->schema && type == ETW_TLG_IN_STRUCT)
 		return ERROR_INVALID_DATA;
 	/* Each element would need its own length property. */
 	if (type == TDH_INTYPE_BINARY &&
-	    ((f->in & TLG_IN_COUNT_MASK) == TLG_IN_CCOUNT ||
-	     (f->in & TLG_IN_COUNT_MASK) == TLG_IN_VCOUNT))
+	    ((f->in & ETW_TLG_IN_COUNT_MASK) == ETW_TLG_IN_CCOUNT ||
+	     (f->in & ETW_TLG_IN_COUNT_MASK) == ETW_TLG_IN_VCOUNT))
 		return ERROR_NOT_SUPPORTED;
 	return ERROR_SUCCESS;
 }
@@ -219,13 +220,14 @@ static ULONG etw_tlg_parse(struct etw_tlg_cursor *m, struct etw_tdh_schema *s,
 	uint32_t idx;
 	ULONG ret;
 
-	if (depth > TLG_MAX_DEPTH)
+	if (depth > ETW_TLG_MAX_DEPTH)
 		return ERROR_INVALID_DATA;
 	while (top ? m->p < m->end : n-- > 0) {
 		ret = etw_tdh_add_field(s, &idx);
 		if (!ret)
 			ret = etw_tlg_field_meta(m, &s->f[idx]);
-		if (!ret && (s->f[idx].in & TLG_IN_TYPE_MASK) == TLG_IN_STRUCT)
+		if (!ret && (s->f[idx].in & ETW_TLG_IN_TYPE_MASK) ==
+			    ETW_TLG_IN_STRUCT)
 			ret = etw_tlg_parse(m, s, s->f[idx].out, false,
 					    depth + 1);
 		if (ret)
@@ -340,13 +342,13 @@ static ULONG etw_tdh_field_props(struct etw_tdh_schema *s, uint32_t fi,
 				 ULONG ptr_size, bool *is_struct)
 {
 	const struct etw_tlg_field *f = &s->f[fi];
-	uint8_t type = f->in & TLG_IN_TYPE_MASK;
-	uint8_t cnt = f->in & TLG_IN_COUNT_MASK;
+	uint8_t type = f->in & ETW_TLG_IN_TYPE_MASK;
+	uint8_t cnt = f->in & ETW_TLG_IN_COUNT_MASK;
 	EVENT_PROPERTY_INFO *epi;
 	uint32_t prefix = 0;
 	ULONG ret = ERROR_SUCCESS;
 
-	if (cnt == TLG_IN_VCOUNT)
+	if (cnt == ETW_TLG_IN_VCOUNT)
 		ret = etw_tdh_synth_prop(s, fi, ETW_TDH_COUNT, &prefix);
 	else if (type == TDH_INTYPE_BINARY && !f->schema)
 		ret = etw_tdh_synth_prop(s, fi, ETW_TDH_LENGTH, &prefix);
@@ -354,7 +356,7 @@ static ULONG etw_tdh_field_props(struct etw_tdh_schema *s, uint32_t fi,
 		ret = etw_tdh_add_prop(s, fi, ETW_TDH_REAL, &epi);
 	if (ret)
 		return ret;
-	*is_struct = type == TLG_IN_STRUCT;
+	*is_struct = type == ETW_TLG_IN_STRUCT;
 	if (*is_struct) {
 		epi->Flags = PropertyStruct;
 	} else if (f->schema) {
@@ -366,10 +368,10 @@ static ULONG etw_tdh_field_props(struct etw_tdh_schema *s, uint32_t fi,
 		epi->length = (USHORT)etw_tdh_fixed_size(type, ptr_size);
 	}
 	epi->count = 1;
-	if (cnt == TLG_IN_VCOUNT) {
+	if (cnt == ETW_TLG_IN_VCOUNT) {
 		epi->Flags |= PropertyParamCount;
 		epi->countPropertyIndex = (USHORT)prefix;
-	} else if (cnt == TLG_IN_CCOUNT && !f->schema) {
+	} else if (cnt == ETW_TLG_IN_CCOUNT && !f->schema) {
 		epi->Flags |= PropertyParamFixedCount;
 		epi->count = f->ccount;
 	}
