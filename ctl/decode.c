@@ -256,22 +256,67 @@ static bool etwctl_quoted(USHORT in, USHORT out, const char *text)
 {
 	if (in < TDH_INTYPE_INT8 || in > TDH_INTYPE_BOOLEAN)
 		return true;
-	/* A CHAR or WCHAR, even a digit. */
-	if (out == TDH_OUTTYPE_STRING && in <= TDH_INTYPE_UINT16)
+	/* A CHAR, even a digit. */
+	if (out == TDH_OUTTYPE_STRING &&
+	    (in == TDH_INTYPE_INT8 || in == TDH_INTYPE_UINT8))
 		return true;
 	return !etwctl_json_literal(text);
 }
 
 /*
- * The values etwctl shows from their bytes rather than TDH's text: GUIDs
- * in etwctl's form, and ANSI text as the bytes it is (the JSON writer
- * replaces what is not UTF-8).  Returns false for the others.
+ * An integer as etwctl has always shown it: decimal by the InType's
+ * sign; a CHAR, a Boolean, a port and an IPv4 address only at the sizes
+ * TraceLogging writes them; hex for the hex OutTypes.  Other OutTypes
+ * (HRESULT, NTSTATUS, WCHAR...) keep the number.
+ */
+static void etwctl_int(USHORT in, USHORT out, const uint8_t *p, USHORT n,
+		       struct etwctl_sb *sb)
+{
+	int shift = 64 - 8 * n;
+	uint64_t u = 0;
+	int64_t s;
+
+	memcpy(&u, p, n);
+	s = (int64_t)(u << shift) >> shift;
+	if (n == 1 && out == TDH_OUTTYPE_BOOLEAN)
+		sb_printf(sb, u ? "true" : "false");
+	else if (n == 1 && out == TDH_OUTTYPE_STRING)
+		sb_printf(sb, "%c", (char)u);
+	else if (out >= TDH_OUTTYPE_HEXINT8 && out <= TDH_OUTTYPE_HEXINT64)
+		sb_printf(sb, "0x%llX", (unsigned long long)u);
+	else if (n == 2 && out == TDH_OUTTYPE_PORT)
+		sb_printf(sb, "%u", (unsigned int)(u >> 8 | (u & 0xff) << 8));
+	else if (n == 4 && out == TDH_OUTTYPE_IPV4)
+		sb_printf(sb, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
+	else if (in % 2)	/* INT8, INT16, INT32, INT64 */
+		sb_printf(sb, "%lld", (long long)s);
+	else
+		sb_printf(sb, "%llu", (unsigned long long)u);
+}
+
+static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
+{
+	size_t i;
+
+	sb_printf(sb, "0x");
+	for (i = 0; i < n; i++)
+		sb_printf(sb, "%02X", p[i]);
+}
+
+/*
+ * The values etwctl shows from their bytes, as it did before it used
+ * TDH, where TDH's text differs: GUIDs in etwctl's lowercase form, ANSI
+ * text as the bytes it is (the JSON writer replaces what is not UTF-8),
+ * integers (etwctl_int), binary always as hex, SYSTEMTIME without a
+ * zone.  Returns false for the values whose TDH text etwctl prints.
  */
 static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 			    USHORT n, struct etwctl_sb *sb)
 {
 	char text[ETWCTL_GUID_LEN];
 	const char *s = (const char *)p;
+	uint16_t st[8];
+	uint64_t u = 0;
 	GUID g;
 
 	switch (in) {
@@ -286,19 +331,37 @@ static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
 		sb_printf(sb, "%.*s", (int)strnlen(s + 2, n - 2u), s + 2);
 		return true;
-	case TDH_INTYPE_INT8:
-	case TDH_INTYPE_UINT8:
-		if (out != TDH_OUTTYPE_STRING)
-			return false;
-		sb_printf(sb, "%c", *s);
+	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
+	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
+	case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32:
+	case TDH_INTYPE_INT64: case TDH_INTYPE_UINT64:
+		etwctl_int(in, out, p, n, sb);
+		return true;
+	case TDH_INTYPE_HEXINT32: case TDH_INTYPE_HEXINT64:
+	case TDH_INTYPE_POINTER:
+		memcpy(&u, p, n);
+		sb_printf(sb, "0x%llX", (unsigned long long)u);
+		return true;
+	case TDH_INTYPE_BINARY:
+		etwctl_hex(p, n, sb);
+		return true;
+	case TDH_INTYPE_MANIFEST_COUNTEDBINARY:
+		etwctl_hex(p + 2, n - 2u, sb);
+		return true;
+	case TDH_INTYPE_SYSTEMTIME:
+		/* Year, Month, DayOfWeek, Day, Hour, Minute, Second, ms. */
+		memcpy(st, p, sizeof(st));
+		sb_printf(sb, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", st[0],
+			  st[1], st[3], st[4], st[5], st[6], st[7]);
 		return true;
 	}
 	return false;
 }
 
 /* TdhFormatProperty into d->text, growing it as asked. */
-static ULONG etwctl_format(struct etwctl_tdh *d, const EVENT_PROPERTY_INFO *epi,
-			   USHORT length, ULONG *size, USHORT *used)
+static ULONG etwctl_format(struct etwctl_tdh *d,
+			   const EVENT_PROPERTY_INFO *epi, USHORT length,
+			   ULONG *size, USHORT *used)
 {
 	ULONG ret;
 	WCHAR *text;

@@ -465,7 +465,7 @@ static ULONG etw_tdh_sz_size(const BYTE *p, size_t avail, size_t unit,
 /**
  * etw_tdh_value_size - the bytes one value takes in the event data
  * @in: its InType
- * @out: its OutType (a length-less binary IPv6 address is 16 bytes)
+ * @out: its OutType
  * @length: its length: characters of a fixed-length string, bytes of
  *	binary data; 0 for none
  * @ptr_size: 4 or 8
@@ -502,7 +502,7 @@ ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
 			ret = etw_tdh_sz_size(p, avail, 1, size);
 		break;
 	case TDH_INTYPE_BINARY:
-		*size = !length && out == TDH_OUTTYPE_IPV6 ? 16 : length;
+		*size = length;
 		break;
 	case TDH_INTYPE_SID:
 		*size = avail < 8 ? 8 : 8 + 4u * p[1];

@@ -96,8 +96,9 @@ static const struct {
 	T("binary empty", BINARY, NULL, 0, "\xde", "0x", 0),
 	T("binary ipv6", BINARY, IPV6, 16,
 	  "\xfe\x80\0\0\0\0\0\0\0\0\0\0\0\0\0\x01", "fe80::1", 16),
-	T("binary ipv6 without length", BINARY, IPV6, 0,
-	  "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01", "::1", 16),
+	/* The caller passes 16 for an IPv6 address without a length. */
+	T("binary ipv6 of length 0", BINARY, IPV6, 0,
+	  "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01", "0x", 0),
 	T("mof counted string", COUNTEDSTRING, NULL, 0, "\x04\x00h\0i\0x",
 	  "hi", 6),
 	T("mof counted ansi", COUNTEDANSISTRING, NULL, 0, "\x02\x00hix", "hi",
