@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * decode.c: TraceLogging self-describing events (extended item
- * EVENT_SCHEMA_TL) decoded to named fields, and times as text.
+ * EVENT_SCHEMA_TL) as named fields, and times as text.
  *
- * The metadata blob is: UINT16 size, event tags (7 bits a byte, bit 7 =
- * another byte follows), the NUL-terminated event name, then one entry
- * per field: NUL-terminated name, InType byte (low 5 bits the type,
- * 0x20 constant count, 0x40 variable count, 0x60 custom, 0x80 an OutType
- * byte follows), OutType byte (bit 7 = field tags follow, coded like event
- * tags), a UINT16 count for constant-count arrays, a UINT16-sized schema
- * for custom fields.  A struct is InType 24 whose OutType holds its field
- * count; its fields follow.  Payload values are packed in field order:
- * variable counts, counted strings and binaries carry a UINT16 prefix.
- *
- * Nothing in the event is trusted: every read is checked against the end
- * of its blob, and a field this decoder does not know ends the decoding
- * with -EOPNOTSUPP so that the caller falls back to hex.
+ * The decoding is libetw's, through the TDH functions a Windows consumer
+ * uses: TdhGetEventInformation gives the schema, TdhFormatProperty each
+ * value and the bytes it took.  This file only lays the values out the
+ * way etwctl prints them: struct members as "name.member" and
+ * "name[i].member", arrays of values as JSON array literals, the count
+ * and length properties TDH adds for TraceLogging hidden, GUIDs in
+ * etwctl's lowercase form and ANSI text as its bytes.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,72 +18,13 @@
 #include <string.h>
 #include <time.h>
 
+#include <tdh.h>
+
 #include "etwctl.h"
 
-/* TraceLogging InTypes (TraceLoggingProvider.h). */
-enum {
-	TLG_IN_NULL,
-	TLG_IN_UNICODESTRING,
-	TLG_IN_ANSISTRING,
-	TLG_IN_INT8,
-	TLG_IN_UINT8,
-	TLG_IN_INT16,
-	TLG_IN_UINT16,
-	TLG_IN_INT32,
-	TLG_IN_UINT32,
-	TLG_IN_INT64,
-	TLG_IN_UINT64,
-	TLG_IN_FLOAT,
-	TLG_IN_DOUBLE,
-	TLG_IN_BOOL32,
-	TLG_IN_BINARY,
-	TLG_IN_GUID,
-	TLG_IN_POINTER,
-	TLG_IN_FILETIME,
-	TLG_IN_SYSTEMTIME,
-	TLG_IN_SID,
-	TLG_IN_HEXINT32,
-	TLG_IN_HEXINT64,
-	TLG_IN_COUNTEDSTRING,
-	TLG_IN_COUNTEDANSISTRING,
-	TLG_IN_STRUCT,
-	TLG_IN_COUNTEDBINARY,
-};
-
-#define TLG_IN_TYPE_MASK	0x1f
-#define TLG_IN_COUNT_MASK	0x60
-#define TLG_IN_CCOUNT		0x20
-#define TLG_IN_VCOUNT		0x40
-#define TLG_IN_CUSTOM		0x60
-#define TLG_IN_CHAIN		0x80
-#define TLG_OUT_TYPE_MASK	0x7f
-#define TLG_OUT_CHAIN		0x80
-
-/* OutTypes that change how a value is shown. */
-#define TLG_OUT_STRING		2
-#define TLG_OUT_BOOLEAN		3
-#define TLG_OUT_HEX		4
-#define TLG_OUT_PORT		7
-#define TLG_OUT_IPV4		8
-
-/* Deepest struct nesting followed; metadata cannot be deeper in practice. */
-#define TLG_MAX_DEPTH		8
 /* FILETIME of 1970-01-01, in 100 ns ticks since 1601. */
 #define ETWCTL_FT_UNIX_EPOCH	116444736000000000ll
 #define ETWCTL_FT_PER_SEC	10000000ll
-
-struct tlg_cursor {
-	const uint8_t *p;
-	const uint8_t *end;
-};
-
-/* One field's metadata. */
-struct tlg_field {
-	const char *name;
-	uint8_t in;
-	uint8_t out;
-	uint16_t ccount;
-};
 
 /* A growing string; @oom latches allocation failure. */
 struct etwctl_sb {
@@ -97,13 +32,6 @@ struct etwctl_sb {
 	size_t len;
 	size_t cap;
 	bool oom;
-};
-
-struct tlg_decoder {
-	struct tlg_cursor meta;
-	struct tlg_cursor data;
-	etwctl_field_fn fn;
-	void *ctx;
 };
 
 static void sb_reserve(struct etwctl_sb *sb, size_t more)
@@ -206,168 +134,167 @@ static void sb_json(struct etwctl_sb *sb, const char *s)
 	sb_printf(sb, "\"");
 }
 
-static int tlg_take(struct tlg_cursor *c, size_t n, const uint8_t **out)
-{
-	if ((size_t)(c->end - c->p) < n)
-		return -EBADMSG;
-	*out = c->p;
-	c->p += n;
-	return 0;
-}
-
-static int tlg_u8(struct tlg_cursor *c, uint8_t *v)
-{
+/* One event being decoded through TDH. */
+struct etwctl_tdh {
+	TRACE_EVENT_INFO *tei;
+	USHORT *ints;		/* last value of each integer property */
 	const uint8_t *p;
+	const uint8_t *end;
+	WCHAR *text;
+	ULONG text_size;
+	ULONG ptr_size;
+	etwctl_field_fn fn;
+	void *ctx;
+};
 
-	if (tlg_take(c, 1, &p))
-		return -EBADMSG;
-	*v = *p;
-	return 0;
-}
-
-static int tlg_u16(struct tlg_cursor *c, uint16_t *v)
+static int etwctl_tdh_errno(ULONG err)
 {
-	const uint8_t *p;
-
-	if (tlg_take(c, 2, &p))
-		return -EBADMSG;
-	memcpy(v, p, 2);
-	return 0;
-}
-
-/* A NUL-terminated string inside the cursor's blob. */
-static int tlg_cstr(struct tlg_cursor *c, const char **s)
-{
-	const uint8_t *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
-
-	if (!nul)
-		return -EBADMSG;
-	*s = (const char *)c->p;
-	c->p = nul + 1;
-	return 0;
-}
-
-/* Tags: 7 bits per byte, bit 7 set on all but the last, at most 4 bytes. */
-static int tlg_tags(struct tlg_cursor *c)
-{
-	uint8_t b;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		if (tlg_u8(c, &b))
-			return -EBADMSG;
-		if (!(b & 0x80))
-			return 0;
+	switch (err) {
+	case ERROR_SUCCESS:
+		return 0;
+	case ERROR_NOT_SUPPORTED:
+		return -EOPNOTSUPP;
+	case ERROR_NOT_FOUND:
+		return -ENOENT;
+	case ERROR_OUTOFMEMORY:
+		return -ENOMEM;
 	}
 	return -EBADMSG;
 }
 
-static int tlg_field_meta(struct tlg_cursor *m, struct tlg_field *f)
+/*
+ * The event's schema in @buf (@size bytes), or allocated when it needs
+ * more; TdhGetEventInformation tells how much.
+ */
+static int etwctl_tdh_info(PEVENT_RECORD rec, TRACE_EVENT_INFO *buf,
+			   ULONG size, TRACE_EVENT_INFO **tei)
 {
-	uint16_t len;
-	const uint8_t *skip;
+	ULONG ret;
 
-	memset(f, 0, sizeof(*f));
-	if (tlg_cstr(m, &f->name) || tlg_u8(m, &f->in))
-		return -EBADMSG;
-	if (f->in & TLG_IN_CHAIN) {
-		if (tlg_u8(m, &f->out))
-			return -EBADMSG;
-		if ((f->out & TLG_OUT_CHAIN) && tlg_tags(m))
-			return -EBADMSG;
+	*tei = buf;
+	ret = TdhGetEventInformation(rec, 0, NULL, *tei, &size);
+	while (ret == ERROR_INSUFFICIENT_BUFFER) {
+		if (*tei != buf)
+			free(*tei);
+		*tei = malloc(size);
+		if (!*tei)
+			return -ENOMEM;
+		ret = TdhGetEventInformation(rec, 0, NULL, *tei, &size);
 	}
-	switch (f->in & TLG_IN_COUNT_MASK) {
-	case TLG_IN_CCOUNT:
-		return tlg_u16(m, &f->ccount);
-	case TLG_IN_CUSTOM:
-		if (tlg_u16(m, &len) || tlg_take(m, len, &skip))
-			return -EBADMSG;
-		return 0;
+	return etwctl_tdh_errno(ret);
+}
+
+/* A string of the TRACE_EVENT_INFO as UTF-8, malloc'ed. */
+static char *etwctl_tei_string(const TRACE_EVENT_INFO *tei, ULONG off)
+{
+	const uint8_t *s = (const uint8_t *)tei + off;
+	size_t n = 0;
+
+	if (!off)
+		return strdup("");
+	while (s[2 * n] || s[2 * n + 1])
+		n++;
+	return etw_etl_utf16_to_utf8(s, n);
+}
+
+static const EVENT_PROPERTY_INFO *etwctl_epi(const struct etwctl_tdh *d,
+					     ULONG i)
+{
+	return &d->tei->EventPropertyInfoArray[i];
+}
+
+/* Property @i only holds the count or length of the next one. */
+static bool etwctl_is_prefix(const struct etwctl_tdh *d, ULONG i, ULONG end)
+{
+	const EVENT_PROPERTY_INFO *next;
+
+	if (i + 1 >= end)
+		return false;
+	next = etwctl_epi(d, i + 1);
+	return ((next->Flags & PropertyParamCount) &&
+		next->countPropertyIndex == i) ||
+	       ((next->Flags & PropertyParamLength) &&
+		next->lengthPropertyIndex == i);
+}
+
+static const char *etwctl_digits(const char *s)
+{
+	while (*s >= '0' && *s <= '9')
+		s++;
+	return s;
+}
+
+/* A JSON number or Boolean literal. */
+static bool etwctl_json_literal(const char *s)
+{
+	const char *e;
+
+	if (!strcmp(s, "true") || !strcmp(s, "false"))
+		return true;
+	s += *s == '-';
+	e = *s == '0' ? s + 1 : etwctl_digits(s);
+	if (e == s)
+		return false;
+	if (*e == '.') {
+		s = e + 1;
+		e = etwctl_digits(s);
+		if (e == s)
+			return false;
 	}
-	return 0;
-}
-
-static uint8_t tlg_type(const struct tlg_field *f)
-{
-	return f->in & TLG_IN_TYPE_MASK;
-}
-
-static uint8_t tlg_members(const struct tlg_field *f)
-{
-	return f->out & TLG_OUT_TYPE_MASK;
-}
-
-/* Pass over @n fields' metadata (structs with their members). */
-static int tlg_skip_meta(struct tlg_cursor *m, unsigned int n, int depth)
-{
-	struct tlg_field f;
-
-	if (depth > TLG_MAX_DEPTH)
-		return -EBADMSG;
-	while (n--) {
-		if (tlg_field_meta(m, &f))
-			return -EBADMSG;
-		if (tlg_type(&f) == TLG_IN_STRUCT &&
-		    tlg_skip_meta(m, tlg_members(&f), depth + 1))
-			return -EBADMSG;
+	if (*e == 'e' || *e == 'E') {
+		s = e + 1;
+		s += *s == '+' || *s == '-';
+		e = etwctl_digits(s);
+		if (e == s)
+			return false;
 	}
-	return 0;
+	return !*e;
 }
 
-static int tlg_fixed(struct tlg_cursor *d, size_t n, void *v)
+/* Numbers and Booleans are literals in JSON; the rest are strings. */
+static bool etwctl_quoted(USHORT in, USHORT out, const char *text)
 {
-	const uint8_t *p;
-
-	if (tlg_take(d, n, &p))
-		return -EBADMSG;
-	memcpy(v, p, n);
-	return 0;
+	if (in < TDH_INTYPE_INT8 || in > TDH_INTYPE_BOOLEAN)
+		return true;
+	/* A CHAR, even a digit. */
+	if (out == TDH_OUTTYPE_STRING &&
+	    (in == TDH_INTYPE_INT8 || in == TDH_INTYPE_UINT8))
+		return true;
+	return !etwctl_json_literal(text);
 }
 
-/* A UINT16 byte count, then that many bytes. */
-static int tlg_counted(struct tlg_cursor *d, const uint8_t **p, uint16_t *n)
+/*
+ * An integer as etwctl has always shown it: decimal by the InType's
+ * sign; a CHAR, a Boolean, a port and an IPv4 address only at the sizes
+ * TraceLogging writes them; hex for the hex OutTypes.  Other OutTypes
+ * (HRESULT, NTSTATUS, WCHAR...) keep the number.
+ */
+static void etwctl_int(USHORT in, USHORT out, const uint8_t *p, USHORT n,
+		       struct etwctl_sb *sb)
 {
-	if (tlg_u16(d, n))
-		return -EBADMSG;
-	return tlg_take(d, *n, p);
+	int shift = 64 - 8 * n;
+	uint64_t u = 0;
+	int64_t s;
+
+	memcpy(&u, p, n);
+	s = (int64_t)(u << shift) >> shift;
+	if (n == 1 && out == TDH_OUTTYPE_BOOLEAN)
+		sb_printf(sb, u ? "true" : "false");
+	else if (n == 1 && out == TDH_OUTTYPE_STRING)
+		sb_printf(sb, "%c", (char)u);
+	else if (out >= TDH_OUTTYPE_HEXINT8 && out <= TDH_OUTTYPE_HEXINT64)
+		sb_printf(sb, "0x%llX", (unsigned long long)u);
+	else if (n == 2 && out == TDH_OUTTYPE_PORT)
+		sb_printf(sb, "%u", (unsigned int)(u >> 8 | (u & 0xff) << 8));
+	else if (n == 4 && out == TDH_OUTTYPE_IPV4)
+		sb_printf(sb, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
+	else if (in % 2)	/* INT8, INT16, INT32, INT64 */
+		sb_printf(sb, "%lld", (long long)s);
+	else
+		sb_printf(sb, "%llu", (unsigned long long)u);
 }
 
-static int tlg_utf16_text(struct etwctl_sb *sb, const uint8_t *p,
-			  size_t units)
-{
-	char *s = etw_etl_utf16_to_utf8(p, units);
-
-	if (!s)
-		return -ENOMEM;
-	sb_printf(sb, "%s", s);
-	free(s);
-	return 0;
-}
-
-static int tlg_unicode(struct tlg_cursor *d, struct etwctl_sb *sb)
-{
-	size_t units = 0, max = (size_t)(d->end - d->p) / 2;
-	const uint8_t *p = d->p;
-
-	while (units < max && (p[2 * units] || p[2 * units + 1]))
-		units++;
-	if (units == max)
-		return -EBADMSG;
-	d->p += 2 * (units + 1);
-	return tlg_utf16_text(sb, p, units);
-}
-
-static int tlg_ansi(struct tlg_cursor *d, struct etwctl_sb *sb)
-{
-	const char *s;
-
-	if (tlg_cstr(d, &s))
-		return -EBADMSG;
-	sb_printf(sb, "%s", s);
-	return 0;
-}
-
-static void tlg_hex(struct etwctl_sb *sb, const uint8_t *p, size_t n)
+static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
 {
 	size_t i;
 
@@ -376,202 +303,148 @@ static void tlg_hex(struct etwctl_sb *sb, const uint8_t *p, size_t n)
 		sb_printf(sb, "%02X", p[i]);
 }
 
-static void tlg_systemtime(struct etwctl_sb *sb, const uint16_t st[8])
+/*
+ * The values etwctl shows from their bytes, as it did before it used
+ * TDH, where TDH's text differs: GUIDs in etwctl's lowercase form, ANSI
+ * text as the bytes it is (the JSON writer replaces what is not UTF-8),
+ * integers (etwctl_int), binary always as hex, SYSTEMTIME without a
+ * zone.  Returns false for the values whose TDH text etwctl prints.
+ */
+static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
+			    USHORT n, struct etwctl_sb *sb)
 {
-	/* Year, Month, DayOfWeek, Day, Hour, Minute, Second, Milliseconds. */
-	sb_printf(sb, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", st[0], st[1],
-		  st[3], st[4], st[5], st[6], st[7]);
-}
-
-/* SID: revision, count, 48-bit big-endian authority, 32-bit subauths. */
-static int tlg_sid(struct tlg_cursor *d, struct etwctl_sb *sb)
-{
-	const uint8_t *p;
-	uint64_t auth = 0;
-	uint32_t sub;
-	uint8_t hdr[2];
-	int i;
-
-	if (tlg_fixed(d, 2, hdr) || tlg_take(d, 6 + 4u * hdr[1], &p))
-		return -EBADMSG;
-	for (i = 0; i < 6; i++)
-		auth = auth << 8 | p[i];
-	sb_printf(sb, "S-%u-%llu", hdr[0], (unsigned long long)auth);
-	for (i = 0; i < hdr[1]; i++) {
-		memcpy(&sub, p + 6 + 4 * i, 4);
-		sb_printf(sb, "-%u", sub);
-	}
-	return 0;
-}
-
-static int tlg_int(struct tlg_cursor *d, const struct tlg_field *f,
-		   size_t size, bool is_signed, struct etwctl_sb *sb,
-		   bool *quoted)
-{
-	uint8_t out = f->out & TLG_OUT_TYPE_MASK;
-	uint64_t u = 0;
-	int64_t s;
-
-	if (tlg_fixed(d, size, &u))
-		return -EBADMSG;
-	s = size == 8 ? (int64_t)u : (int64_t)(u << (64 - 8 * size)) >>
-				     (64 - 8 * size);
-	if (size == 1 && out == TLG_OUT_BOOLEAN) {
-		sb_printf(sb, u ? "true" : "false");
-	} else if (size == 1 && out == TLG_OUT_STRING) {
-		*quoted = true;
-		sb_printf(sb, "%c", (char)u);
-	} else if (out == TLG_OUT_HEX) {
-		*quoted = true;
-		sb_printf(sb, "0x%llX", (unsigned long long)u);
-	} else if (size == 2 && out == TLG_OUT_PORT) {
-		sb_printf(sb, "%u", (unsigned int)((u >> 8) | (u & 0xff) << 8));
-	} else if (size == 4 && out == TLG_OUT_IPV4) {
-		*quoted = true;
-		sb_printf(sb, "%u.%u.%u.%u", (unsigned int)(u & 0xff),
-			  (unsigned int)(u >> 8 & 0xff),
-			  (unsigned int)(u >> 16 & 0xff),
-			  (unsigned int)(u >> 24));
-	} else if (is_signed) {
-		sb_printf(sb, "%lld", (long long)s);
-	} else {
-		sb_printf(sb, "%llu", (unsigned long long)u);
-	}
-	return 0;
-}
-
-static int tlg_real(struct tlg_cursor *d, bool dbl, struct etwctl_sb *sb,
-		    bool *quoted)
-{
-	double v;
-	float fv;
-
-	if (dbl ? tlg_fixed(d, 8, &v) : tlg_fixed(d, 4, &fv))
-		return -EBADMSG;
-	if (!dbl)
-		v = fv;
-	/* JSON has no literal for these. */
-	*quoted = !isfinite(v);
-	sb_printf(sb, dbl ? "%.17g" : "%.9g", v);
-	return 0;
-}
-
-static int tlg_blob(struct tlg_cursor *d, uint8_t type, struct etwctl_sb *sb)
-{
-	const uint8_t *p;
-	uint16_t n;
-
-	if (tlg_counted(d, &p, &n))
-		return -EBADMSG;
-	if (type == TLG_IN_COUNTEDSTRING)
-		return n % 2 ? -EBADMSG : tlg_utf16_text(sb, p, n / 2);
-	if (type == TLG_IN_COUNTEDANSISTRING)
-		sb_printf(sb, "%.*s", (int)strnlen((const char *)p, n), p);
-	else
-		tlg_hex(sb, p, n);
-	return 0;
-}
-
-/* One value of a non-struct field into @sb; *quoted: it is a string. */
-static int tlg_value(struct tlg_cursor *d, const struct tlg_field *f,
-		     struct etwctl_sb *sb, bool *quoted)
-{
-	static const uint8_t int_size[] = {
-		[TLG_IN_INT8] = 1, [TLG_IN_UINT8] = 1, [TLG_IN_INT16] = 2,
-		[TLG_IN_UINT16] = 2, [TLG_IN_INT32] = 4, [TLG_IN_UINT32] = 4,
-		[TLG_IN_INT64] = 8, [TLG_IN_UINT64] = 8,
-	};
-	uint8_t type = tlg_type(f);
+	char text[ETWCTL_GUID_LEN];
+	const char *s = (const char *)p;
 	uint16_t st[8];
-	uint32_t u32;
-	uint64_t u64;
+	uint64_t u = 0;
 	GUID g;
-	char text[64];
 
-	*quoted = true;
-	switch (type) {
-	case TLG_IN_INT8: case TLG_IN_UINT8: case TLG_IN_INT16:
-	case TLG_IN_UINT16: case TLG_IN_INT32: case TLG_IN_UINT32:
-	case TLG_IN_INT64: case TLG_IN_UINT64:
-		*quoted = false;
-		return tlg_int(d, f, int_size[type], type % 2 == 1, sb, quoted);
-	case TLG_IN_FLOAT:
-	case TLG_IN_DOUBLE:
-		return tlg_real(d, type == TLG_IN_DOUBLE, sb, quoted);
-	case TLG_IN_BOOL32:
-		*quoted = false;
-		if (tlg_fixed(d, 4, &u32))
-			return -EBADMSG;
-		sb_printf(sb, u32 ? "true" : "false");
-		return 0;
-	case TLG_IN_HEXINT32:
-		if (tlg_fixed(d, 4, &u32))
-			return -EBADMSG;
-		sb_printf(sb, "0x%X", u32);
-		return 0;
-	case TLG_IN_HEXINT64:
-	case TLG_IN_POINTER:
-		if (tlg_fixed(d, 8, &u64))
-			return -EBADMSG;
-		sb_printf(sb, "0x%llX", (unsigned long long)u64);
-		return 0;
-	case TLG_IN_GUID:
-		if (tlg_fixed(d, sizeof(g), &g))
-			return -EBADMSG;
+	switch (in) {
+	case TDH_INTYPE_GUID:
+		memcpy(&g, p, sizeof(g));
 		etwctl_guid_format(&g, text);
 		sb_printf(sb, "%s", text);
-		return 0;
-	case TLG_IN_FILETIME:
-		if (tlg_fixed(d, 8, &u64))
-			return -EBADMSG;
-		etwctl_filetime_format((int64_t)u64, text, sizeof(text));
-		sb_printf(sb, "%s", text);
-		return 0;
-	case TLG_IN_SYSTEMTIME:
-		if (tlg_fixed(d, sizeof(st), st))
-			return -EBADMSG;
-		tlg_systemtime(sb, st);
-		return 0;
-	case TLG_IN_SID:
-		return tlg_sid(d, sb);
-	case TLG_IN_UNICODESTRING:
-		return tlg_unicode(d, sb);
-	case TLG_IN_ANSISTRING:
-		return tlg_ansi(d, sb);
-	case TLG_IN_BINARY:
-	case TLG_IN_COUNTEDBINARY:
-	case TLG_IN_COUNTEDSTRING:
-	case TLG_IN_COUNTEDANSISTRING:
-		return tlg_blob(d, type, sb);
+		return true;
+	case TDH_INTYPE_ANSISTRING:
+		sb_printf(sb, "%.*s", (int)strnlen(s, n), s);
+		return true;
+	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
+		sb_printf(sb, "%.*s", (int)strnlen(s + 2, n - 2u), s + 2);
+		return true;
+	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
+	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
+	case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32:
+	case TDH_INTYPE_INT64: case TDH_INTYPE_UINT64:
+		etwctl_int(in, out, p, n, sb);
+		return true;
+	case TDH_INTYPE_HEXINT32: case TDH_INTYPE_HEXINT64:
+	case TDH_INTYPE_POINTER:
+		memcpy(&u, p, n);
+		sb_printf(sb, "0x%llX", (unsigned long long)u);
+		return true;
+	case TDH_INTYPE_BINARY:
+		etwctl_hex(p, n, sb);
+		return true;
+	case TDH_INTYPE_MANIFEST_COUNTEDBINARY:
+		etwctl_hex(p + 2, n - 2u, sb);
+		return true;
+	case TDH_INTYPE_SYSTEMTIME:
+		/* Year, Month, DayOfWeek, Day, Hour, Minute, Second, ms. */
+		memcpy(st, p, sizeof(st));
+		sb_printf(sb, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", st[0],
+			  st[1], st[3], st[4], st[5], st[6], st[7]);
+		return true;
 	}
-	return -EOPNOTSUPP;
+	return false;
 }
 
-static int tlg_emit(struct tlg_decoder *dec, const char *name,
-		    struct etwctl_sb *sb, bool quoted)
+/* TdhFormatProperty into d->text, growing it as asked. */
+static ULONG etwctl_format(struct etwctl_tdh *d,
+			   const EVENT_PROPERTY_INFO *epi, USHORT length,
+			   ULONG *size, USHORT *used)
+{
+	ULONG ret;
+	WCHAR *text;
+
+	for (;;) {
+		*size = d->text_size;
+		ret = TdhFormatProperty(d->tei, NULL, d->ptr_size,
+					epi->nonStructType.InType,
+					epi->nonStructType.OutType, length,
+					(USHORT)(d->end - d->p), (PBYTE)d->p,
+					size, d->text, used);
+		if (ret != ERROR_INSUFFICIENT_BUFFER)
+			return ret;
+		text = realloc(d->text, *size);
+		if (!text)
+			return ERROR_OUTOFMEMORY;
+		d->text = text;
+		d->text_size = *size;
+	}
+}
+
+/* One value of non-struct property @i into @sb; *@quoted: a string. */
+static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
+			bool *quoted)
+{
+	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
+	USHORT in = epi->nonStructType.InType, out = epi->nonStructType.OutType;
+	const uint8_t *raw = d->p;
+	ULONG size, ret, v = 0;
+	USHORT used;
+	char *utf8;
+
+	if (epi->Flags & PropertyHasCustomSchema)
+		return -EOPNOTSUPP;
+	ret = etwctl_format(d, epi, epi->Flags & PropertyParamLength ?
+			    d->ints[epi->lengthPropertyIndex] : epi->length,
+			    &size, &used);
+	if (ret)
+		return etwctl_tdh_errno(ret);
+	d->p += used;
+	/* Counts and lengths of later properties. */
+	if (in == TDH_INTYPE_UINT8 || in == TDH_INTYPE_UINT16 ||
+	    in == TDH_INTYPE_UINT32) {
+		memcpy(&v, raw, used);
+		d->ints[i] = v > 0xffff ? 0xffff : (USHORT)v;
+	}
+	if (!etwctl_raw_text(in, out, raw, used, sb)) {
+		utf8 = etw_etl_utf16_to_utf8((const uint8_t *)d->text,
+					     size / 2);
+		if (!utf8)
+			return -ENOMEM;
+		sb_printf(sb, "%s", utf8);
+		free(utf8);
+	}
+	*quoted = etwctl_quoted(in, out, sb->len ? sb->s : "");
+	return 0;
+}
+
+static int etwctl_emit(struct etwctl_tdh *d, const char *name,
+		       struct etwctl_sb *sb, bool quoted)
 {
 	if (sb->oom)
 		return -ENOMEM;
-	dec->fn(dec->ctx, name, sb->len ? sb->s : "", quoted);
+	d->fn(d->ctx, name, sb->len ? sb->s : "", quoted);
 	return 0;
 }
 
 /* An array of @count non-struct values as a JSON array literal. */
-static int tlg_array(struct tlg_decoder *dec, const struct tlg_field *f,
-		     const char *name, uint16_t count)
+static int etwctl_array(struct etwctl_tdh *d, ULONG i, const char *name,
+			ULONG count)
 {
 	struct etwctl_sb sb = { 0 }, elem = { 0 };
 	bool quoted;
-	uint16_t i;
+	ULONG k;
 	int ret = 0;
 
 	sb_printf(&sb, "[");
-	for (i = 0; i < count && !ret; i++) {
+	for (k = 0; k < count && !ret; k++) {
 		elem.len = 0;
-		ret = tlg_value(&dec->data, f, &elem, &quoted);
+		ret = etwctl_value(d, i, &elem, &quoted);
 		if (ret || elem.oom)
 			break;
-		sb_printf(&sb, i ? "," : "");
+		sb_printf(&sb, k ? "," : "");
 		if (quoted)
 			sb_json(&sb, elem.len ? elem.s : "");
 		else
@@ -579,95 +452,145 @@ static int tlg_array(struct tlg_decoder *dec, const struct tlg_field *f,
 	}
 	sb_printf(&sb, "]");
 	if (!ret)
-		ret = elem.oom ? -ENOMEM : tlg_emit(dec, name, &sb, false);
+		ret = elem.oom ? -ENOMEM : etwctl_emit(d, name, &sb, false);
 	free(elem.s);
 	free(sb.s);
 	return ret;
 }
 
-static int tlg_fields(struct tlg_decoder *dec, unsigned int n,
-		      const char *prefix, int depth);
+static int etwctl_props(struct etwctl_tdh *d, ULONG first, ULONG n,
+			const char *prefix);
 
 /* A struct (or struct array): its members, prefixed "name." / "name[i]." */
-static int tlg_struct(struct tlg_decoder *dec, const struct tlg_field *f,
-		      const char *name, uint16_t count, bool array, int depth)
+static int etwctl_struct(struct etwctl_tdh *d, ULONG i, const char *name,
+			 ULONG count, bool array)
 {
-	struct tlg_cursor members = dec->meta;
+	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	char prefix[528];
-	uint16_t i;
+	ULONG k;
 	int ret;
 
-	for (i = 0; i < count; i++) {
-		dec->meta = members;
+	for (k = 0; k < count; k++) {
 		if (array)
-			snprintf(prefix, sizeof(prefix), "%s[%u].", name, i);
+			snprintf(prefix, sizeof(prefix), "%s[%u].", name, k);
 		else
 			snprintf(prefix, sizeof(prefix), "%s.", name);
-		ret = tlg_fields(dec, tlg_members(f), prefix, depth + 1);
-		if (ret)
-			return ret;
-	}
-	dec->meta = members;
-	return tlg_skip_meta(&dec->meta, tlg_members(f), depth + 1);
-}
-
-static int tlg_field(struct tlg_decoder *dec, const char *prefix, int depth)
-{
-	struct etwctl_sb sb = { 0 };
-	struct tlg_field f;
-	uint16_t count = 1;
-	char name[512];
-	bool quoted;
-	int ret;
-
-	if (tlg_field_meta(&dec->meta, &f))
-		return -EBADMSG;
-	snprintf(name, sizeof(name), "%s%s", prefix, f.name);
-	if ((f.in & TLG_IN_COUNT_MASK) == TLG_IN_CUSTOM)
-		return -EOPNOTSUPP;
-	if ((f.in & TLG_IN_COUNT_MASK) == TLG_IN_VCOUNT &&
-	    tlg_u16(&dec->data, &count))
-		return -EBADMSG;
-	if ((f.in & TLG_IN_COUNT_MASK) == TLG_IN_CCOUNT)
-		count = f.ccount;
-	if (tlg_type(&f) == TLG_IN_STRUCT)
-		return tlg_struct(dec, &f, name, count,
-				  f.in & TLG_IN_COUNT_MASK, depth);
-	if (f.in & TLG_IN_COUNT_MASK)
-		return tlg_array(dec, &f, name, count);
-	ret = tlg_value(&dec->data, &f, &sb, &quoted);
-	if (!ret)
-		ret = tlg_emit(dec, name, &sb, quoted);
-	free(sb.s);
-	return ret;
-}
-
-static int tlg_fields(struct tlg_decoder *dec, unsigned int n,
-		      const char *prefix, int depth)
-{
-	int ret;
-
-	if (depth > TLG_MAX_DEPTH)
-		return -EBADMSG;
-	while (n--) {
-		ret = tlg_field(dec, prefix, depth);
+		ret = etwctl_props(d, epi->structType.StructStartIndex,
+				   epi->structType.NumOfStructMembers, prefix);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-/* The metadata after its size and tags: the event name comes next. */
-static int tlg_open(const void *meta, size_t len, struct tlg_cursor *m)
+static int etwctl_prop(struct etwctl_tdh *d, ULONG i, ULONG end,
+		       const char *prefix)
 {
-	uint16_t size;
+	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
+	struct etwctl_sb sb = { 0 };
+	ULONG count;
+	char name[512], *pname;
+	bool quoted, array;
+	int ret;
 
-	m->p = meta;
-	m->end = m->p + len;
-	if (tlg_u16(m, &size) || size < 2 || size > len)
-		return -EBADMSG;
-	m->end = (const uint8_t *)meta + size;
-	return tlg_tags(m);
+	if (etwctl_is_prefix(d, i, end)) {
+		ret = etwctl_value(d, i, &sb, &quoted);
+		free(sb.s);
+		return ret;
+	}
+	pname = etwctl_tei_string(d->tei, epi->NameOffset);
+	if (!pname)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "%s%s", prefix, pname);
+	free(pname);
+	count = epi->Flags & PropertyParamCount ?
+		d->ints[epi->countPropertyIndex] : epi->count;
+	array = (epi->Flags & (PropertyParamCount | PropertyParamFixedCount)) ||
+		count != 1;
+	if (epi->Flags & PropertyStruct)
+		return etwctl_struct(d, i, name, count, array);
+	if (array)
+		return etwctl_array(d, i, name, count);
+	ret = etwctl_value(d, i, &sb, &quoted);
+	if (!ret)
+		ret = etwctl_emit(d, name, &sb, quoted);
+	free(sb.s);
+	return ret;
+}
+
+static int etwctl_props(struct etwctl_tdh *d, ULONG first, ULONG n,
+			const char *prefix)
+{
+	ULONG i;
+	int ret;
+
+	for (i = first; i < first + n; i++) {
+		ret = etwctl_prop(d, i, first + n, prefix);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * The event's name into @name (when not NULL), then its fields to @fn
+ * (when not NULL), through TdhGetEventInformation and TdhFormatProperty.
+ */
+static int etwctl_tdh_decode(PEVENT_RECORD rec, char *name, size_t size,
+			     etwctl_field_fn fn, void *ctx)
+{
+	/* Most schemas fit: one TdhGetEventInformation call, no malloc. */
+	union {
+		TRACE_EVENT_INFO tei;
+		char bytes[4096];
+	} buf;
+	struct etwctl_tdh d = { .fn = fn, .ctx = ctx };
+	char *s;
+	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei);
+
+	if (ret)
+		goto out;
+	if (name) {
+		s = etwctl_tei_string(d.tei, d.tei->TaskNameOffset);
+		if (s)
+			snprintf(name, size, "%s", s);
+		free(s);
+		ret = s ? 0 : -ENOMEM;
+	}
+	if (fn && !ret) {
+		d.ints = calloc(d.tei->PropertyCount + 1, sizeof(*d.ints));
+		d.p = rec->UserData ? rec->UserData : (const uint8_t *)"";
+		d.end = d.p + rec->UserDataLength;
+		d.ptr_size = rec->EventHeader.Flags &
+			     EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 : 8;
+		ret = d.ints ? etwctl_props(&d, 0, d.tei->TopLevelPropertyCount,
+					    "") : -ENOMEM;
+	}
+out:
+	free(d.ints);
+	free(d.text);
+	if (d.tei != &buf.tei)
+		free(d.tei);
+	return ret;
+}
+
+/* An event record of TraceLogging metadata and data alone. */
+static void etwctl_tl_record(EVENT_RECORD *rec,
+			     EVENT_HEADER_EXTENDED_DATA_ITEM *x,
+			     const void *meta, size_t meta_len,
+			     const void *data, size_t len)
+{
+	memset(rec, 0, sizeof(*rec));
+	memset(x, 0, sizeof(*x));
+	x->ExtType = EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL;
+	x->DataSize = (USHORT)(meta_len > 0xffff ? 0xffff : meta_len);
+	x->DataPtr = (uintptr_t)meta;
+	rec->EventHeader.Flags = EVENT_HEADER_FLAG_EXTENDED_INFO |
+				 EVENT_HEADER_FLAG_64_BIT_HEADER;
+	rec->ExtendedDataCount = 1;
+	rec->ExtendedData = x;
+	rec->UserData = (PVOID)data;
+	rec->UserDataLength = (USHORT)(len > 0xffff ? 0xffff : len);
 }
 
 /**
@@ -677,18 +600,18 @@ static int tlg_open(const void *meta, size_t len, struct tlg_cursor *m)
  * @out: out: the name
  * @size: bytes at @out
  *
- * Return: 0, or -EBADMSG for malformed metadata.
+ * Context: any thread.
+ * Return: 0, -EBADMSG for malformed metadata, -EOPNOTSUPP for metadata
+ * TDH cannot describe, -ENOMEM.
  */
 int etwctl_tl_event_name(const void *meta, size_t len, char *out,
 			 size_t size)
 {
-	struct tlg_cursor m;
-	const char *name;
+	EVENT_HEADER_EXTENDED_DATA_ITEM x;
+	EVENT_RECORD rec;
 
-	if (tlg_open(meta, len, &m) || tlg_cstr(&m, &name))
-		return -EBADMSG;
-	snprintf(out, size, "%s", name);
-	return 0;
+	etwctl_tl_record(&rec, &x, meta, len, NULL, 0);
+	return etwctl_tdh_decode(&rec, out, size, NULL, NULL);
 }
 
 /**
@@ -700,28 +623,56 @@ int etwctl_tl_event_name(const void *meta, size_t len, char *out,
  * @fn: called once per field, in order
  * @ctx: passed to @fn
  *
+ * Context: any thread.
  * Return: 0; -EBADMSG when the metadata or payload is malformed or short;
- * -EOPNOTSUPP for a field type this decoder does not know.  Fields
- * before the failing one have been passed to @fn.
+ * -EOPNOTSUPP for a field type TDH does not decode.  Fields before the
+ * failing one have been passed to @fn.
  */
 int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
 		     size_t len, etwctl_field_fn fn, void *ctx)
 {
-	struct tlg_decoder dec = { .fn = fn, .ctx = ctx };
-	const char *name;
-	int ret;
+	EVENT_HEADER_EXTENDED_DATA_ITEM x;
+	EVENT_RECORD rec;
 
-	if (tlg_open(meta, meta_len, &dec.meta) ||
-	    tlg_cstr(&dec.meta, &name))
-		return -EBADMSG;
-	dec.data.p = data;
-	dec.data.end = dec.data.p + len;
-	while (dec.meta.p < dec.meta.end) {
-		ret = tlg_field(&dec, "", 0);
-		if (ret)
-			return ret;
+	etwctl_tl_record(&rec, &x, meta, meta_len, data, len);
+	return etwctl_tdh_decode(&rec, NULL, 0, fn, ctx);
+}
+
+/**
+ * etwctl_tl_decode_event - an event's TraceLogging name and fields
+ * @ev: the event, as read from a file or a session
+ * @name: out: its name, when it has TraceLogging metadata at all
+ * @size: bytes at @name
+ * @fn: called once per field, in order
+ * @ctx: passed to @fn
+ *
+ * Context: any thread.
+ * Return: 0; -ENOENT for an event without TraceLogging metadata; else as
+ * etwctl_tl_decode(); @name is set whenever the metadata could be read.
+ */
+int etwctl_tl_decode_event(const struct etw_etl_event *ev, char *name,
+			   size_t size, etwctl_field_fn fn, void *ctx)
+{
+	EVENT_HEADER_EXTENDED_DATA_ITEM x[ETW_ETL_MAX_EXT_ITEMS];
+	EVENT_RECORD rec;
+	uint32_t i;
+
+	memset(&rec, 0, sizeof(rec));
+	memset(x, 0, sizeof(x));
+	for (i = 0; i < ev->ext_count && i < ETW_ETL_MAX_EXT_ITEMS; i++) {
+		x[i].ExtType = ev->ext[i].type;
+		x[i].DataSize = ev->ext[i].size;
+		x[i].DataPtr = (uintptr_t)ev->ext[i].data;
 	}
-	return 0;
+	rec.EventHeader.Flags = ev->flags;
+	memcpy(&rec.EventHeader.ProviderId, &ev->provider_id,
+	       sizeof(rec.EventHeader.ProviderId));
+	rec.ExtendedDataCount = (USHORT)i;
+	rec.ExtendedData = x;
+	rec.UserData = (PVOID)ev->user_data;
+	rec.UserDataLength = (USHORT)(ev->user_data_len > 0xffff ? 0xffff :
+				      ev->user_data_len);
+	return etwctl_tdh_decode(&rec, name, size, fn, ctx);
 }
 
 /**
@@ -736,14 +687,13 @@ int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
 int etwctl_traits_name(const void *traits, size_t len, char *out,
 		       size_t size)
 {
-	struct tlg_cursor c = { traits, (const uint8_t *)traits + len };
-	const char *name;
+	const char *name = (const char *)traits + 2;
 	uint16_t total;
 
-	if (tlg_u16(&c, &total) || total < 3 || total > len)
+	if (len < 3)
 		return -EBADMSG;
-	c.end = (const uint8_t *)traits + total;
-	if (tlg_cstr(&c, &name))
+	memcpy(&total, traits, sizeof(total));
+	if (total < 3 || total > len || !memchr(name, 0, total - 2u))
 		return -EBADMSG;
 	snprintf(out, size, "%s", name);
 	return 0;

@@ -114,6 +114,8 @@ int etwctl_tl_event_name(const void *meta, size_t len, char *out,
 			 size_t size);
 int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
 		     size_t len, etwctl_field_fn fn, void *ctx);
+int etwctl_tl_decode_event(const struct etw_etl_event *ev, char *name,
+			   size_t size, etwctl_field_fn fn, void *ctx);
 int etwctl_traits_name(const void *traits, size_t len, char *out,
 		       size_t size);
 void etwctl_filetime_format(int64_t ft, char *out, size_t size);

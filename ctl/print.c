@@ -138,15 +138,9 @@ static void etwctl_row_guid(const struct etw_guid *g,
 static bool etwctl_row_tl(struct etwctl_row *row,
 			  const struct etw_etl_event *ev)
 {
-	const struct etw_etl_ext *schema =
-		etwctl_ext(ev, ETW_EXT_EVENT_SCHEMA_TL);
-
-	if (!schema || etwctl_tl_event_name(schema->data, schema->size,
-					    row->name, sizeof(row->name)))
-		return false;
-	if (!etwctl_tl_decode(schema->data, schema->size, ev->user_data,
-			      ev->user_data_len, etwctl_field_add,
-			      &row->fields) && !row->fields.oom)
+	if (!etwctl_tl_decode_event(ev, row->name, sizeof(row->name),
+				    etwctl_field_add, &row->fields) &&
+	    !row->fields.oom)
 		return true;
 	etwctl_fields_free(&row->fields);
 	return false;

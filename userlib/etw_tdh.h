@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * libetw's TDH internals, shared by etw_tdh.c (the schema of an event:
+ * TdhGetEventInformation), etw_tdh_data.c (TdhGetPropertySize,
+ * TdhGetProperty) and etw_tdh_format.c (TdhFormatProperty).  Not
+ * installed.  Every function returns a Win32 code.
+ */
+#ifndef _ETW_TDH_H
+#define _ETW_TDH_H
+
+#include <stddef.h>
+
+#include <tdh.h>
+
+ULONG etw_tdh_pointer_size(const EVENT_RECORD *ev, ULONG count,
+			   const TDH_CONTEXT *ctx, ULONG *ptr_size);
+ULONG etw_tdh_event_info(const EVENT_RECORD *ev, TRACE_EVENT_INFO **tei);
+ULONG etw_tdh_fixed_size(USHORT in, ULONG ptr_size);
+ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
+			 ULONG ptr_size, const BYTE *p, size_t avail,
+			 ULONG *size);
+
+#endif /* _ETW_TDH_H */
