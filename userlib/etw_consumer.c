@@ -14,8 +14,9 @@
  * record's header type, and a FILETIME timestamp unless the trace asked
  * for raw timestamps.  Records in the kernel's own formats
  * (SYSTEM_TRACE_HEADER, PERFINFO) carry EVENT_HEADER_FLAG_CLASSIC_HEADER,
- * as Windows gives them; those of the HEADER group (the log-file header
- * event first) have EventTraceGuid as ProviderId.  Files are merged
+ * as Windows gives them, and their hook group's event class as ProviderId
+ * (EventTraceGuid for the HEADER group, the log-file header event
+ * first; etw_etl.c has the table).  Files are merged
  * across CPUs and files by time; real-time buffers are merged by time
  * across the buffers that have arrived.  Padding records
  * (ETW_PADDING_PROVIDER) are skipped.

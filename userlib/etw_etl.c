@@ -37,11 +37,73 @@
 #define ETW_ETL_HT_EVENT_TRACE	0x4000
 #define ETW_ETL_EXT_ITEM_SIZE	8
 
-/* EventTraceGuid: the provider of HEADER-group system events. */
-static const struct etw_guid etw_etl_event_trace_guid = {
-	0x68fdd900, 0x4a3e, 0x11d1,
-	{ 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 }
+/*
+ * The event class of a kernel (SYSTEM, PERFINFO) record by its hook's
+ * group, as ProcessTrace gives consumers ProviderId: the class GUIDs of
+ * "NT Kernel Logger Constants" and the MOF classes' pages (EventTraceGuid
+ * for the HEADER group).  A group with no documented class keeps a zero
+ * ProviderId.
+ */
+#define ETW_ETL_KERNEL_CLASS(grp, a, b, c, ...) \
+	[grp] = { .present = true, .guid = { a, b, c, { __VA_ARGS__ } } }
+static const struct {
+	bool present;
+	struct etw_guid guid;
+} etw_etl_kernel_classes[] = {
+	/* HEADER: EventTraceGuid */
+	ETW_ETL_KERNEL_CLASS(0x00, 0x68fdd900, 0x4a3e, 0x11d1,
+			     0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3),
+	/* IO: DiskIoGuid */
+	ETW_ETL_KERNEL_CLASS(0x01, 0x3d6fa8d4, 0xfe05, 0x11d0,
+			     0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c),
+	/* MEMORY: PageFaultGuid */
+	ETW_ETL_KERNEL_CLASS(0x02, 0x3d6fa8d3, 0xfe05, 0x11d0,
+			     0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c),
+	/* PROCESS: ProcessGuid */
+	ETW_ETL_KERNEL_CLASS(0x03, 0x3d6fa8d0, 0xfe05, 0x11d0,
+			     0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c),
+	/* FILE: FileIoGuid */
+	ETW_ETL_KERNEL_CLASS(0x04, 0x90cbdc39, 0x4a3e, 0x11d1,
+			     0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3),
+	/* THREAD: ThreadGuid */
+	ETW_ETL_KERNEL_CLASS(0x05, 0x3d6fa8d1, 0xfe05, 0x11d0,
+			     0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c),
+	/* TCPIP: TcpIpGuid */
+	ETW_ETL_KERNEL_CLASS(0x06, 0x9a280ac0, 0xc8e0, 0x11d1,
+			     0x84, 0xe2, 0x00, 0xc0, 0x4f, 0xb9, 0x98, 0xa2),
+	/* UDPIP: UdpIpGuid */
+	ETW_ETL_KERNEL_CLASS(0x08, 0xbf3a50c5, 0xa9c9, 0x4988,
+			     0xa0, 0x05, 0x2d, 0xf0, 0xb7, 0xc8, 0x0f, 0x80),
+	/* REGISTRY: RegistryGuid */
+	ETW_ETL_KERNEL_CLASS(0x09, 0xae53722e, 0xc863, 0x11d2,
+			     0x86, 0x59, 0x00, 0xc0, 0x4f, 0xa3, 0x21, 0xa1),
+	/* CONFIG: EventTraceConfigGuid (HWConfig, SystemConfig) */
+	ETW_ETL_KERNEL_CLASS(0x0b, 0x01853a65, 0x418f, 0x4f36,
+			     0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35),
+	/* PERFINFO: PerfInfoGuid */
+	ETW_ETL_KERNEL_CLASS(0x0f, 0xce1dbfb4, 0x137e, 0x4da6,
+			     0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc),
+	/* IMAGE: ImageLoadGuid */
+	ETW_ETL_KERNEL_CLASS(0x14, 0x2cb15d1d, 0x5fc1, 0x11d2,
+			     0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18),
+	/* ALPC: ALPCGuid */
+	ETW_ETL_KERNEL_CLASS(0x1a, 0x45d8cccd, 0x539f, 0x4b72,
+			     0xa8, 0xb7, 0x5c, 0x68, 0x31, 0x42, 0x60, 0x9a),
+	/* SPLITIO: SplitIoGuid */
+	ETW_ETL_KERNEL_CLASS(0x1b, 0xd837ca92, 0x12b9, 0x44a5,
+			     0xad, 0x6a, 0x3a, 0x65, 0xb3, 0x57, 0x8a, 0xa8),
 };
+
+/* A kernel record's ProviderId: its hook group's event class. */
+static void etw_etl_kernel_class(struct etw_etl_event *ev)
+{
+	unsigned int group = ev->hook_id >> 8;
+
+	if (group < sizeof(etw_etl_kernel_classes) /
+		    sizeof(etw_etl_kernel_classes[0]) &&
+	    etw_etl_kernel_classes[group].present)
+		ev->provider_id = etw_etl_kernel_classes[group].guid;
+}
 
 static uint16_t etw_etl_le16(const uint8_t *p)
 {
@@ -285,8 +347,7 @@ static void etw_etl_parse_system(struct etw_etl_event *ev, const uint8_t *rec)
 		ev->processor_time = etw_etl_le64(rec + 24);
 	ev->descriptor.version = etw_etl_le16(rec) & 0xff;
 	ev->descriptor.opcode = ev->hook_id & 0xff;
-	if ((ev->hook_id >> 8) == ETW_ETL_HOOK_GROUP_HEADER)
-		ev->provider_id = etw_etl_event_trace_guid;
+	etw_etl_kernel_class(ev);
 	ev->user_data = rec + hdr;
 	ev->user_data_len = ev->size - hdr;
 }
@@ -299,6 +360,7 @@ static void etw_etl_parse_perfinfo(struct etw_etl_event *ev,
 	ev->raw_timestamp = etw_etl_le64(rec + 8);
 	ev->descriptor.version = etw_etl_le16(rec) & 0xff;
 	ev->descriptor.opcode = ev->hook_id & 0xff;
+	etw_etl_kernel_class(ev);
 	ev->user_data = rec + ETW_ETL_PERFINFO_MIN;
 	ev->user_data_len = ev->size - ETW_ETL_PERFINFO_MIN;
 }

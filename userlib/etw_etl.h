@@ -208,8 +208,9 @@ struct etw_etl_ext {
  * @process_id: process id
  * @raw_timestamp: session clock
  * @timestamp: FILETIME, from @raw_timestamp and the file's clock
- * @provider_id: provider GUID; EventTraceGuid for HEADER-group system
- *	records; zero for other system and perfinfo records; for MESSAGE
+ * @provider_id: provider GUID; for system and perfinfo records the event
+ *	class of the hook's group (EventTraceGuid for HEADER), zero for a
+ *	group with no documented class; for MESSAGE
  *	records the message GUID, or the component id in data1
  * @descriptor: descriptor; for system and perfinfo records opcode is the
  *	hook type and version the marker version, for classic records
