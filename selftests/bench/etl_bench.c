@@ -4,10 +4,11 @@
  * (Documentation/performance.rst):
  *
  *   logging    a session with a log file (StartTrace: the file logger
- *              daemon) while one thread writes 64-byte events back to back
- *              with ETW_IOC_WRITE: what reaches the file per second and
- *              what the session lost, at the default buffer settings and,
- *              while events are lost, with more buffers
+ *              daemon) while one thread, then two (one per CPU), write
+ *              64-byte events back to back with ETW_IOC_WRITE: what
+ *              reaches the file per second and what the session lost, at
+ *              the default buffer settings and, while events are lost,
+ *              with more buffers
  *   etwctl     "etwctl dump" and "etwctl merge" of a file of the given
  *              number of events, timed around fork/exec/wait, against
  *              ProcessTrace of the same file in this process
@@ -210,13 +211,57 @@ static double file_mb(const char *path)
 
 /* --- sustained logging ---------------------------------------------------- */
 
+/* A writer pinned to one CPU; refused events come back in @refused. */
+struct pinned_writer {
+	pthread_t thread;
+	long cpu;
+	unsigned long n;
+	unsigned long refused;
+};
+
+static void *pinned_write(void *arg)
+{
+	struct pinned_writer *w = arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	/* With one CPU the threads share it. */
+	sched_setaffinity(0, sizeof(set), &set);
+	w->refused = write_events(w->n);
+	return NULL;
+}
+
+/* @n events from @nwriters threads, one per CPU; returns those refused. */
+static unsigned long write_pinned(unsigned long n, int nwriters)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct pinned_writer w[2];
+	unsigned long refused = 0;
+	int i;
+
+	if (nwriters == 1)
+		return write_events(n);
+	for (i = 0; i < nwriters; i++) {
+		w[i].cpu = i % cpus;
+		w[i].n = n / nwriters;
+		if (pthread_create(&w[i].thread, NULL, pinned_write, &w[i]))
+			die("pthread_create", 0);
+	}
+	for (i = 0; i < nwriters; i++) {
+		pthread_join(w[i].thread, NULL);
+		refused += w[i].refused;
+	}
+	return refused;
+}
+
 /*
  * One logged run of @n events: the rate counts from the first write to
  * StopTrace's return, when the file is complete.  Returns the events the
  * session lost.
  */
 static unsigned long log_run(ULONG buffer_kb, ULONG max_buffers,
-			     unsigned long n)
+			     unsigned long n, int nwriters)
 {
 	unsigned long refused, in_file;
 	struct props b;
@@ -224,12 +269,12 @@ static unsigned long log_run(ULONG buffer_kb, ULONG max_buffers,
 	char label[64];
 
 	start_logging(buffer_kb, max_buffers, &b);
-	snprintf(label, sizeof(label), "%lu KiB x %lu buffers%s",
+	snprintf(label, sizeof(label), "%dw %lu KiB x %lu buffers%s", nwriters,
 		 (unsigned long)b.p.BufferSize,
 		 (unsigned long)b.p.MaximumBuffers,
 		 buffer_kb || max_buffers ? "" : " (default)");
 	t0 = now_ns();
-	refused = write_events(n);
+	refused = write_pinned(n, nwriters);
 	t1 = now_ns();
 	stop_session(&b);
 	t2 = now_ns();
@@ -247,68 +292,63 @@ static unsigned long log_run(ULONG buffer_kb, ULONG max_buffers,
 	return b.p.EventsLost;
 }
 
-/* The writer with no consumer: a flight recorder of the default size. */
-static void writer_alone(unsigned long n)
+/* The writers with no consumer: a flight recorder of the default size. */
+static void writer_alone(unsigned long n, int nwriters)
 {
 	struct props b;
 	double t0, t;
+	char label[32];
 
 	props_init(&b);
 	b.p.LogFileMode = EVENT_TRACE_BUFFERING_MODE;
 	start_session(&b);
 	t0 = now_ns();
-	if (write_events(n))
+	if (write_pinned(n, nwriters))
 		die("a flight recorder refused events", 0);
 	t = now_ns() - t0;
 	stop_session(&b);
-	printf("%-30s %9.0f ev/s (no consumer, base)\n", "writer alone",
-	       n / t * 1e9);
+	snprintf(label, sizeof(label), "%dw alone", nwriters);
+	printf("%-30s %9.0f ev/s (no consumer, base)\n", label, n / t * 1e9);
 }
 
 /* True when LOSS_FREE_RUNS runs in a row at @max_buffers lose nothing. */
-static bool loss_free(ULONG max_buffers, unsigned long n)
+static bool loss_free(ULONG max_buffers, unsigned long n, int nwriters)
 {
 	int r;
 
 	for (r = 0; r < LOSS_FREE_RUNS; r++)
-		if (log_run(0, max_buffers, n))
+		if (log_run(0, max_buffers, n, nwriters))
 			return false;
 	return true;
 }
 
 /* The default settings, then more buffers while events are lost. */
-static void report_logging(void)
+static void report_logging_by(int nwriters)
 {
 	/* About a second of writing: long enough to be sustained. */
 	unsigned long n = iters * 5;
 	ULONG bufs;
 
-	printf("# file logging: %lu events of %d B from one thread, "
-	       "sequential file on tmpfs, up to %d runs per setting\n", n,
-	       PAYLOAD, LOSS_FREE_RUNS);
-	writer_alone(n);
-	if (loss_free(0, n))
+	printf("# file logging: %lu events of %d B from %d thread%s (one per "
+	       "CPU), sequential file on tmpfs, up to %d runs per setting\n",
+	       n, PAYLOAD, nwriters, nwriters > 1 ? "s" : "",
+	       LOSS_FREE_RUNS);
+	writer_alone(n, nwriters);
+	if (loss_free(0, n, nwriters))
 		return;
 	for (bufs = 8; bufs <= SWEEP_MAX_BUFFERS; bufs *= 2)
-		if (loss_free(bufs, n))
+		if (loss_free(bufs, n, nwriters))
 			return;
 	printf("# events still lost at %d buffers\n", SWEEP_MAX_BUFFERS);
 }
 
-/* --- etwctl dump and merge ------------------------------------------------ */
-
-static void *writer_thread(void *arg)
+static void report_logging(void)
 {
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET((long)arg, &set);
-	/* With one CPU the threads share it; the file is the same. */
-	sched_setaffinity(0, sizeof(set), &set);
-	if (write_events(iters / 2))
-		die("events lost while making the file", 0);
-	return NULL;
+	report_logging_by(1);
+	report_logging_by(2);
 }
+
+/* --- etwctl dump and merge ------------------------------------------------ */
 
 /*
  * A file of iters events written by two threads, one per CPU when there
@@ -316,20 +356,13 @@ static void *writer_thread(void *arg)
  */
 static void make_file(void)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	pthread_t t[2];
-	struct props b;
 	unsigned long in_file;
-	long i;
+	struct props b;
 
 	/* Enough buffers that the logger never falls behind. */
 	start_logging(64, 256, &b);
-	for (i = 0; i < 2; i++)
-		if (pthread_create(&t[i], NULL, writer_thread,
-				   (void *)(i % cpus)))
-			die("pthread_create", 0);
-	for (i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
+	if (write_pinned(iters / 2 * 2, 2))
+		die("events lost while making the file", 0);
 	stop_session(&b);
 	in_file = count_events(LOG_PATH);
 	if (in_file != iters / 2 * 2)
