@@ -142,7 +142,7 @@ TEST_F(session, round_trip)
 	ASSERT_TRUE(TraceLoggingProviderEnabled(tle_provider, 255, 0));
 	for (i = 0; tle_write(i, &name, &expect) == 0; i++)
 		;
-	EXPECT_EQ(11, i);
+	EXPECT_EQ(12, i);
 	TraceLoggingUnregister(tle_provider);
 	ASSERT_EQ(0, etwctl(NULL, 0, "stop %s >/dev/null", self->name));
 	self->started = false;

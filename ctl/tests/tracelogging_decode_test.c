@@ -50,6 +50,7 @@ static int event_index(const char *name)
 	static const char *const names[] = {
 		"Integers", "Hex", "Scalars", "Network", "Times", "Strings",
 		"Binary", "Arrays", "Structs", "Options", "Values",
+		"StringArrays",
 	};
 	int i;
 
@@ -82,6 +83,7 @@ EVENT_VARIANT(Arrays);
 EVENT_VARIANT(Structs);
 EVENT_VARIANT(Options);
 EVENT_VARIANT(Values);
+EVENT_VARIANT(StringArrays);
 
 FIXTURE_SETUP(decoded)
 {
@@ -168,6 +170,38 @@ TEST(fixed_array_metadata)
 
 	ASSERT_NE(NULL, decode(event_index("Arrays"), &c, &j));
 	EXPECT_NE(NULL, memmem(c.meta, c.meta_len, fa, sizeof(fa)));
+}
+
+/*
+ * Arrays of strings, byte for byte as the SDK's header documents them:
+ * the InType with TlgInVcount (0x40), an OutType byte only for
+ * PackedFieldEx; in the payload a UINT16 count, then each element as if
+ * alone ({ "ABC", "DE", "F" } is 03 00 'A' 'B' 'C' 0 'D' 'E' 0 'F' 0).
+ */
+TEST(string_array_bytes)
+{
+	static const char meta[] =
+		"\0" "StringArrays\0"
+		"sa\0" "\x42" "u8a\0" "\xc2\x23" "wa\0" "\x41"
+		"ca\0" "\x57" "cwa\0" "\x56" "none\0" "\x42"
+		"split\0" "\x42";
+	static const char payload[] =
+		"\x03\0" "ABC\0" "DE\0" "F\0"
+		"\x02\0" "caf\xc3\xa9\0" "x\0"
+		"\x02\0" "w\0i\0\0\0" "d\0\0\0"
+		"\x02\0" "\x02\0" "ab" "\x01\0" "c"
+		"\x01\0" "\x04\0" "h\0i\0"
+		"\0\0"
+		"\x02\0" "one\0" "two\0";
+	struct tle_capture c;
+	struct joined j;
+
+	ASSERT_NE(NULL, decode(event_index("StringArrays"), &c, &j));
+	ASSERT_EQ(2 + sizeof(meta) - 1, c.meta_len);
+	EXPECT_EQ(c.meta_len, c.meta[0] | c.meta[1] << 8);
+	EXPECT_EQ(0, memcmp(meta, c.meta + 2, sizeof(meta) - 1));
+	ASSERT_EQ(sizeof(payload) - 1, c.payload_len);
+	EXPECT_EQ(0, memcmp(payload, c.payload, sizeof(payload) - 1));
 }
 
 /* Traits: size, name, then the group trait (19 bytes, type 1, GUID). */

@@ -100,6 +100,13 @@
 #define ETW_TLG_IN_CCOUNT	0x20	/* fixed count, UINT16 in metadata */
 #define ETW_TLG_IN_VCOUNT	0x40	/* variable count, UINT16 in data */
 #define ETW_TLG_CHAIN		0x80
+/*
+ * The SDK's public name of the variable-count bit.  The SDK has no field
+ * macro for arrays of strings: its packed macros write them, e.g.
+ * TraceLoggingPackedField(buf, cb, TlgInANSISTRING | TlgInVcount, name)
+ * with buf the UINT16 count, then each string with its NUL.
+ */
+#define TlgInVcount		ETW_TLG_IN_VCOUNT
 /* Event and field tags are 28 bits. */
 #define ETW_TLG_TAGS_MASK	0x0fffffffu
 

@@ -76,6 +76,65 @@ TEST(nested_layout)
 	free(tei);
 }
 
+/*
+ * Arrays of strings (the SDK's TlgInVcount with a string InType): each
+ * has its ".Count" property, and the strings, of no fixed length, refer
+ * to it; a UTF-8 OutType stays on the array.
+ */
+static const char str_array_fields[] =
+	"a\0\x42" "u\0\xc2\x23" "w\0\x41" "c\0\x57" "k\0\x56";
+
+static const struct {
+	const char *name;
+	ULONG flags;
+	USHORT in, out;
+	USHORT count, length;	/* count: the .Count index when counted */
+} str_array_props[] = {
+	{ "a.Count", 0, TDH_INTYPE_UINT16, 0, 1, 2 },
+	{ "a", PropertyParamCount, TDH_INTYPE_ANSISTRING, 0, 0, 0 },
+	{ "u.Count", 0, TDH_INTYPE_UINT16, 0, 1, 2 },
+	{ "u", PropertyParamCount, TDH_INTYPE_ANSISTRING, TDH_OUTTYPE_UTF8,
+	  2, 0 },
+	{ "w.Count", 0, TDH_INTYPE_UINT16, 0, 1, 2 },
+	{ "w", PropertyParamCount, TDH_INTYPE_UNICODESTRING, 0, 4, 0 },
+	{ "c.Count", 0, TDH_INTYPE_UINT16, 0, 1, 2 },
+	{ "c", PropertyParamCount, TDH_INTYPE_MANIFEST_COUNTEDANSISTRING, 0,
+	  6, 0 },
+	{ "k.Count", 0, TDH_INTYPE_UINT16, 0, 1, 2 },
+	{ "k", PropertyParamCount, TDH_INTYPE_MANIFEST_COUNTEDSTRING, 0, 8,
+	  0 },
+};
+
+TEST(string_array_layout)
+{
+	struct tdh_event e;
+	TRACE_EVENT_INFO *tei;
+	const EVENT_PROPERTY_INFO *p;
+	char s[64];
+	ULONG st, i, n = sizeof(str_array_props) / sizeof(str_array_props[0]);
+
+	tdh_event(&e, str_array_fields, sizeof(str_array_fields) - 1,
+		  "\0\0\0\0\0\0\0\0\0\0", 10);
+	tei = tdh_info(&e.rec, &st);
+	ASSERT_NE(NULL, tei) TH_LOG("status %u", st);
+	EXPECT_EQ(n, tei->PropertyCount);
+	EXPECT_EQ(n, tei->TopLevelPropertyCount);
+	for (i = 0; i < n && i < tei->PropertyCount; i++) {
+		p = &tei->EventPropertyInfoArray[i];
+		EXPECT_STREQ(str_array_props[i].name,
+			     tdh_tei_str(tei, p->NameOffset, s, sizeof(s)));
+		EXPECT_EQ(str_array_props[i].flags, p->Flags) TH_LOG("%u", i);
+		EXPECT_EQ(str_array_props[i].in, p->nonStructType.InType)
+			TH_LOG("property %u", i);
+		EXPECT_EQ(str_array_props[i].out, p->nonStructType.OutType)
+			TH_LOG("property %u", i);
+		EXPECT_EQ(str_array_props[i].count, p->count) TH_LOG("%u", i);
+		EXPECT_EQ(str_array_props[i].length, p->length)
+			TH_LOG("%u", i);
+	}
+	free(tei);
+}
+
 TEST(size_protocol)
 {
 	struct tdh_event e;

@@ -12,15 +12,19 @@
 
 /*
  * s: struct { x int32; t: struct { u uint8 }; a: uint16[] };
- * b: binary; z: uint8; then p: struct { v uint8; w unicode }[]; q uint8.
+ * b: binary; z: uint8; then p: struct { v uint8; w unicode }[]; q uint8;
+ * n: ansi string[]; k: counted ansi string[]; y: uint8.
  */
 static const char fields[] =
 	"s\0\x98\x03" "x\0\x07" "t\0\x98\x01" "u\0\x04" "a\0\x46"
-	"b\0\x0e" "z\0\x04" "p\0\xd8\x02" "v\0\x04" "w\0\x01" "q\0\x04";
+	"b\0\x0e" "z\0\x04" "p\0\xd8\x02" "v\0\x04" "w\0\x01" "q\0\x04"
+	"n\0\x42" "k\0\x57" "y\0\x04";
 static const char data[] =
 	"\xff\xff\xff\xff" "\x09" "\x02\x00\x02\x01\x04\x03"
 	"\x03\x00\xde\xad\xbe" "\x2a"
-	"\x02\x00" "\x05" "a\0\0\0" "\x06" "b\0c\0\0\0" "\x07";
+	"\x02\x00" "\x05" "a\0\0\0" "\x06" "b\0c\0\0\0" "\x07"
+	"\x02\x00" "ab\0" "c\0" "\x02\x00" "\x01\x00" "x" "\x02\x00" "yz"
+	"\x2b";
 
 /* A path of up to three names with their array indexes. */
 struct path {
@@ -58,9 +62,16 @@ static const struct {
 	OK("whole struct array", P1("p", ALL), "\x05" "a\0\0\0" "\x06"
 	   "b\0c\0\0\0"),
 	OK("after the struct array", P1("q", ALL), "\x07"),
+	OK("whole string array", P1("n", ALL), "ab\0c\0"),
+	OK("string array element", P1("n", 1), "c\0"),
+	OK("string array count", P1("n.Count", ALL), "\x02\x00"),
+	OK("counted string array element", P1("k", 1), "\x02\x00" "yz"),
+	OK("after the string arrays", P1("y", ALL), "\x2b"),
 	KO("array index past the end", P2("s", ALL, "a", 2),
 	   ERROR_INVALID_PARAMETER),
 	KO("into an array without an index", P2("p", ALL, "v", ALL),
+	   ERROR_INVALID_PARAMETER),
+	KO("string array index past the end", P1("n", 2),
 	   ERROR_INVALID_PARAMETER),
 	KO("scalar index 1", P1("z", 1), ERROR_INVALID_PARAMETER),
 	KO("member of a scalar", P2("z", ALL, "x", ALL),
@@ -138,7 +149,7 @@ TEST(buffer_too_small)
 TEST(data_cut_short)
 {
 	PROPERTY_DATA_DESCRIPTOR d[3];
-	struct path p = { { "q" }, { ALL } };
+	struct path p = { { "y" }, { ALL } };
 	struct tdh_event e;
 	WCHAR names[3][16];
 	ULONG n, size;

@@ -228,6 +228,47 @@ static void tle_values(void)
 	TLE_VALUES_TYPED(tle_provider, guid, wide);
 }
 
+/*
+ * Arrays of strings, as the SDK writes them: it has no field macro for
+ * them, so the caller packs the UINT16 count and the strings (each as if
+ * alone: NUL-terminated, or after its UINT16 byte count) and gives the
+ * InType with TlgInVcount to a packed macro, in one piece or with the
+ * metadata and the data apart.
+ */
+static void tle_string_arrays(void)
+{
+	static const char sa[] = "\x03\x00" "ABC\0" "DE\0" "F";
+	static const char u8a[] = "\x02\x00" "caf\xc3\xa9\0" "x";
+	static const WCHAR wa[] = { 2, 'w', 'i', 0, 'd', 0 };
+	static const char ca[] = "\x02\x00" "\x02\x00" "ab" "\x01\x00" "c";
+	static const WCHAR cwa[] = { 1, 4, 'h', 'i' };
+	static const UINT16 none = 0, two = 2;
+	static const char split[] = "one\0" "two";
+
+	TraceLoggingWrite(tle_provider, "StringArrays",
+		TraceLoggingPackedField(sa, sizeof(sa),
+					TlgInANSISTRING | TlgInVcount, "sa"),
+		TraceLoggingPackedFieldEx(u8a, sizeof(u8a),
+					  TlgInANSISTRING | TlgInVcount,
+					  TlgOutUTF8, "u8a"),
+		TraceLoggingPackedField(wa, sizeof(wa),
+					TlgInUNICODESTRING | TlgInVcount,
+					"wa"),
+		TraceLoggingPackedField(ca, sizeof(ca) - 1,
+					TlgInCOUNTEDANSISTRING | TlgInVcount,
+					"ca"),
+		TraceLoggingPackedField(cwa, sizeof(cwa),
+					TlgInCOUNTEDSTRING | TlgInVcount,
+					"cwa"),
+		TraceLoggingPackedField(&none, 2,
+					TlgInANSISTRING | TlgInVcount,
+					"none"),
+		TraceLoggingPackedData(&two, 2),
+		TraceLoggingPackedData(split, sizeof(split)),
+		TraceLoggingPackedMetadata(TlgInANSISTRING | TlgInVcount,
+					   "split"));
+}
+
 /* What etwctl_tl_decode() gives for each, joined as "name=value". */
 static const struct {
 	const char *name;
@@ -264,6 +305,9 @@ static const struct {
 	  "u64=9000000000000 f=0.25 d=-0.5 "
 	  "guid=\"0ad614c4-0ef4-4225-8013-f44f37cb0397\" s=\"str\" "
 	  "w=\"wide\" p=\"0x1234\"" },
+	{ "StringArrays", tle_string_arrays, "sa=[\"ABC\",\"DE\",\"F\"] "
+	  "u8a=[\"caf\xc3\xa9\",\"x\"] wa=[\"wi\",\"d\"] ca=[\"ab\",\"c\"] "
+	  "cwa=[\"hi\"] none=[] split=[\"one\",\"two\"]" },
 };
 
 #define TLE_EVENTS (int)(sizeof(tle_events) / sizeof(tle_events[0]))

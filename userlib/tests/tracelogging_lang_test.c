@@ -43,7 +43,7 @@ static int compare_builds(struct __test_metadata *_metadata, tle_run_fn run)
 
 TEST(gxx_cxx11)
 {
-	EXPECT_EQ(11, compare_builds(_metadata, tle_run_cxx));
+	EXPECT_EQ(12, compare_builds(_metadata, tle_run_cxx));
 }
 
 /* A C++ file writes through the provider the C file defined. */
@@ -80,12 +80,12 @@ TEST(value_deduces_types)
 #ifdef TLE_CLANG
 TEST(clang_c11)
 {
-	EXPECT_EQ(11, compare_builds(_metadata, tle_run_clang));
+	EXPECT_EQ(12, compare_builds(_metadata, tle_run_clang));
 }
 
 TEST(clangxx_cxx17)
 {
-	EXPECT_EQ(11, compare_builds(_metadata, tle_run_clangxx));
+	EXPECT_EQ(12, compare_builds(_metadata, tle_run_clangxx));
 }
 #endif
 
