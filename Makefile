@@ -141,16 +141,19 @@ selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 # The mc.exe-shaped provider units, two per program: as C in mcgen_test,
 # as C++17 in mcgen_cxx_test (whose harness, like every kselftest, is C).
 # mc.exe's output has MSVC's #pragma warning lines: -Wno-unknown-pragmas.
+# Its win:UnicodeString templates call wcslen and write L"NULL", and the
+# test passes L"..." strings: every object is built with $(WIDE_CFLAGS).
 MCGEN_UNITS := selftests/mcgen_tu1.c selftests/mcgen_tu2.c
 MCGEN_DEPS := $(MCGEN_UNITS) $(wildcard selftests/*.h userlib/include/*.h) \
 	userlib/libetw.so
-MCGEN_CXXFLAGS = -std=c++17 $(CPPFLAGS) -Iselftests $(CFLAGS) -Wall -Wextra \
-	-Wshadow -Wno-unknown-pragmas
+MCGEN_CXXFLAGS = -std=c++17 $(CPPFLAGS) -Iselftests $(WIDE_CFLAGS) $(CFLAGS) \
+	-Wall -Wextra -Wshadow -Wno-unknown-pragmas
 KSFT_CFLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) \
 	-Wno-shadow -Wno-sign-compare -Wno-clobbered
+MCGEN_CFLAGS = $(KSFT_CFLAGS) $(WIDE_CFLAGS) -Wno-unknown-pragmas
 
 selftests/mcgen_test: selftests/mcgen_test.c $(MCGEN_DEPS)
-	$(CC) $(KSFT_CFLAGS) -Wno-unknown-pragmas -o $@ $< $(MCGEN_UNITS) \
+	$(CC) $(MCGEN_CFLAGS) -o $@ $< $(MCGEN_UNITS) \
 		-Luserlib -letw -lpthread -Wl,-rpath,'$$ORIGIN/../userlib'
 
 build/mcgen/%.cxx.o: selftests/%.c $(MCGEN_DEPS)
@@ -160,7 +163,7 @@ build/mcgen/%.cxx.o: selftests/%.c $(MCGEN_DEPS)
 selftests/mcgen_cxx_test: selftests/mcgen_cxx_test.c selftests/mcgen_test.c \
 		$(MCGEN_UNITS:selftests/%.c=build/mcgen/%.cxx.o)
 	@mkdir -p build/mcgen
-	$(CC) $(KSFT_CFLAGS) -c -o build/mcgen/mcgen_cxx_test.o $<
+	$(CC) $(MCGEN_CFLAGS) -c -o build/mcgen/mcgen_cxx_test.o $<
 	$(CXX) -o $@ build/mcgen/mcgen_cxx_test.o \
 		$(MCGEN_UNITS:selftests/%.c=build/mcgen/%.cxx.o) \
 		-Luserlib -letw -lpthread -Wl,-rpath,'$$ORIGIN/../userlib'

@@ -618,7 +618,7 @@ Routine Description:
 #endif // MCGEN_DISABLE_PROVIDER_CODE_GENERATION
 
 //+++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++
-// Provider "Etw-Test-McGen" event count 4
+// Provider "Etw-Test-McGen" event count 6
 //+++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++
 
 // Provider GUID = 3f1e5c0a-8b2d-4e7f-9a61-0c5d2b7e4a19
@@ -653,6 +653,10 @@ EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR Heartbeat = {0x3, 0x0, 0x0
 #define Heartbeat_value 0x3
 EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR Failure = {0x4, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0};
 #define Failure_value 0x4
+EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR FileOpened = {0x5, 0x0, 0x0, 0x4, 0x0, 0x0, 0x1};
+#define FileOpened_value 0x5
+EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR Note = {0x6, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0};
+#define Note_value 0x6
 
 //
 // MCGEN_DISABLE_PROVIDER_CODE_GENERATION macro:
@@ -666,13 +670,13 @@ EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR Failure = {0x4, 0x0, 0x0, 
 // These variables are for use by MC-generated code and should not be used directly.
 //
 EXTERN_C __declspec(selectany) DECLSPEC_CACHEALIGN ULONG ETW_TEST_MCGENEnableBits[1];
-EXTERN_C __declspec(selectany) const ULONGLONG ETW_TEST_MCGEN_Keywords[4] = {0x2, 0x3, 0x1, 0x0};
-EXTERN_C __declspec(selectany) const unsigned char ETW_TEST_MCGEN_Level[4] = {4, 5, 3, 2};
+EXTERN_C __declspec(selectany) const ULONGLONG ETW_TEST_MCGEN_Keywords[6] = {0x2, 0x3, 0x1, 0x0, 0x1, 0x0};
+EXTERN_C __declspec(selectany) const unsigned char ETW_TEST_MCGEN_Level[6] = {4, 5, 3, 2, 4, 5};
 
 //
 // Provider context
 //
-EXTERN_C __declspec(selectany) MCGEN_TRACE_CONTEXT ETW_TEST_MCGEN_Context = {0, (ULONG_PTR)ETW_TEST_MCGEN_Traits, 0, 0, 0, 0, 0, 0, 4, ETW_TEST_MCGENEnableBits, ETW_TEST_MCGEN_Keywords, ETW_TEST_MCGEN_Level};
+EXTERN_C __declspec(selectany) MCGEN_TRACE_CONTEXT ETW_TEST_MCGEN_Context = {0, (ULONG_PTR)ETW_TEST_MCGEN_Traits, 0, 0, 0, 0, 0, 0, 6, ETW_TEST_MCGENEnableBits, ETW_TEST_MCGEN_Keywords, ETW_TEST_MCGEN_Level};
 
 //
 // Provider REGHANDLE
@@ -783,6 +787,40 @@ EXTERN_C __declspec(selectany) MCGEN_TRACE_CONTEXT ETW_TEST_MCGEN_Context = {0, 
 // This macro is for use by MC-generated code and should not be used directly.
 #define _mcgen_TEMPLATE_FOR_Failure _mcgen_PASTE2(McTemplateU0qs_, MCGEN_EVENTWRITETRANSFER)
 
+//
+// Enablement check macro for event "FileOpened"
+//
+#define EventEnabledFileOpened() _mcgen_EVENT_BIT_SET(ETW_TEST_MCGENEnableBits, 4)
+
+//
+// Event write macros for event "FileOpened"
+//
+#define EventWriteFileOpened(Activity, Path, Flags) \
+        MCGEN_EVENT_ENABLED(FileOpened) \
+        ? _mcgen_TEMPLATE_FOR_FileOpened(&ETW_TEST_MCGEN_Context, &FileOpened, Activity, Path, Flags) : 0
+#define EventWriteFileOpened_AssumeEnabled(Path, Flags) \
+        _mcgen_TEMPLATE_FOR_FileOpened(&ETW_TEST_MCGEN_Context, &FileOpened, NULL, Path, Flags)
+
+// This macro is for use by MC-generated code and should not be used directly.
+#define _mcgen_TEMPLATE_FOR_FileOpened _mcgen_PASTE2(McTemplateU0zq_, MCGEN_EVENTWRITETRANSFER)
+
+//
+// Enablement check macro for event "Note"
+//
+#define EventEnabledNote() _mcgen_EVENT_BIT_SET(ETW_TEST_MCGENEnableBits, 5)
+
+//
+// Event write macros for event "Note"
+//
+#define EventWriteNote(Activity, Text) \
+        MCGEN_EVENT_ENABLED(Note) \
+        ? _mcgen_TEMPLATE_FOR_Note(&ETW_TEST_MCGEN_Context, &Note, Activity, Text) : 0
+#define EventWriteNote_AssumeEnabled(Text) \
+        _mcgen_TEMPLATE_FOR_Note(&ETW_TEST_MCGEN_Context, &Note, NULL, Text)
+
+// This macro is for use by MC-generated code and should not be used directly.
+#define _mcgen_TEMPLATE_FOR_Note _mcgen_PASTE2(McTemplateU0s_, MCGEN_EVENTWRITETRANSFER)
+
 #endif // MCGEN_DISABLE_PROVIDER_CODE_GENERATION
 
 //
@@ -849,6 +887,33 @@ _mcgen_PASTE2(McTemplateU0qs_, MCGEN_EVENTWRITETRANSFER)(
 #endif // McTemplateU0qs_def
 
 //
+// Function for template "T_Note" (and possibly others).
+// This function is for use by MC-generated code and should not be used directly.
+//
+#ifndef McTemplateU0s_def
+#define McTemplateU0s_def
+ETW_INLINE
+ULONG
+_mcgen_PASTE2(McTemplateU0s_, MCGEN_EVENTWRITETRANSFER)(
+    _In_ PMCGEN_TRACE_CONTEXT Context,
+    _In_ PCEVENT_DESCRIPTOR Descriptor,
+    _In_opt_ const GUID* Activity,
+    _In_opt_ LPCSTR  _Arg0
+    )
+{
+#define McTemplateU0s_ARGCOUNT 1
+
+    EVENT_DATA_DESCRIPTOR EventData[McTemplateU0s_ARGCOUNT + 1];
+
+    EventDataDescCreate(&EventData[1],
+                        (_Arg0 != NULL) ? _Arg0 : "NULL",
+                        (_Arg0 != NULL) ? (ULONG)((strlen(_Arg0) + 1) * sizeof(char)) : (ULONG)sizeof("NULL"));
+
+    return McGenEventWrite(Context, Descriptor, Activity, McTemplateU0s_ARGCOUNT + 1, EventData);
+}
+#endif // McTemplateU0s_def
+
+//
 // Function for template "T_Start" (and possibly others).
 // This function is for use by MC-generated code and should not be used directly.
 //
@@ -905,6 +970,36 @@ _mcgen_PASTE2(McTemplateU0xd_, MCGEN_EVENTWRITETRANSFER)(
     return McGenEventWrite(Context, Descriptor, Activity, McTemplateU0xd_ARGCOUNT + 1, EventData);
 }
 #endif // McTemplateU0xd_def
+
+//
+// Function for template "T_File" (and possibly others).
+// This function is for use by MC-generated code and should not be used directly.
+//
+#ifndef McTemplateU0zq_def
+#define McTemplateU0zq_def
+ETW_INLINE
+ULONG
+_mcgen_PASTE2(McTemplateU0zq_, MCGEN_EVENTWRITETRANSFER)(
+    _In_ PMCGEN_TRACE_CONTEXT Context,
+    _In_ PCEVENT_DESCRIPTOR Descriptor,
+    _In_opt_ const GUID* Activity,
+    _In_opt_ PCWSTR  _Arg0,
+    _In_ const unsigned int  _Arg1
+    )
+{
+#define McTemplateU0zq_ARGCOUNT 2
+
+    EVENT_DATA_DESCRIPTOR EventData[McTemplateU0zq_ARGCOUNT + 1];
+
+    EventDataDescCreate(&EventData[1],
+                        (_Arg0 != NULL) ? _Arg0 : L"NULL",
+                        (_Arg0 != NULL) ? (ULONG)((wcslen(_Arg0) + 1) * sizeof(WCHAR)) : (ULONG)sizeof(L"NULL"));
+
+    EventDataDescCreate(&EventData[2],&_Arg1, sizeof(const unsigned int)  );
+
+    return McGenEventWrite(Context, Descriptor, Activity, McTemplateU0zq_ARGCOUNT + 1, EventData);
+}
+#endif // McTemplateU0zq_def
 
 #endif // MCGEN_DISABLE_PROVIDER_CODE_GENERATION
 

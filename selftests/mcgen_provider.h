@@ -2,8 +2,9 @@
 /*
  * The provider side of mcgen_test and mcgen_cxx_test: mcgen_tu1.c and
  * mcgen_tu2.c include the mc.exe-shaped mcgen_events.h and are built as
- * C for mcgen_test, as C++17 for mcgen_cxx_test.  The test itself is C
- * and sees the provider only through these functions.
+ * C for mcgen_test, as C++17 for mcgen_cxx_test, all with -fshort-wchar
+ * (WCHAR strings are L"...").  The test itself is C and sees the provider
+ * only through these functions.
  */
 #ifndef _MCGEN_PROVIDER_H
 #define _MCGEN_PROVIDER_H
@@ -33,23 +34,28 @@ struct mcgen_view {
 	REGHANDLE handle;
 };
 
-/* mcgen_tu1.c: registration, TransferStart and Heartbeat, the callback */
+/*
+ * mcgen_tu1.c: registration, TransferStart, Heartbeat and FileOpened
+ * (win:UnicodeString, win:UInt32), the callback
+ */
 ULONG mcgen_register(void);
 ULONG mcgen_register_plain(void);
 ULONG mcgen_unregister(void);
 ULONG mcgen_write_start(const GUID *activity, const char *name,
 			unsigned int size);
 ULONG mcgen_write_heartbeat(const GUID *activity);
+ULONG mcgen_write_file(const GUID *activity, PCWSTR path, UINT flags);
 void mcgen_callback(ULONG code, UCHAR level, ULONGLONG any, ULONGLONG all);
 void mcgen_tu1_view(struct mcgen_view *v);
 
 /*
- * mcgen_tu2.c: TransferStop and Failure, through MCGEN_EVENTWRITETRANSFER
- * set to mcgen_counted_write, which counts its calls and calls
- * EventWriteTransfer.
+ * mcgen_tu2.c: TransferStop, Failure and Note (win:AnsiString), through
+ * MCGEN_EVENTWRITETRANSFER set to mcgen_counted_write, which counts its
+ * calls and calls EventWriteTransfer.
  */
 ULONG mcgen_write_stop(const GUID *activity, ULONGLONG bytes, INT status);
 ULONG mcgen_write_failure(const GUID *activity, UINT code, const char *msg);
+ULONG mcgen_write_note(const GUID *activity, const char *text);
 ULONG mcgen_counted_write(REGHANDLE RegHandle,
 		PCEVENT_DESCRIPTOR EventDescriptor, LPCGUID ActivityId,
 		LPCGUID RelatedActivityId, ULONG UserDataCount,

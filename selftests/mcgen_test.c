@@ -6,7 +6,9 @@
  * definition, its enable callback follows the sessions' level and
  * keywords, and the events its EventWrite macros write decode with the
  * consumer API.  mcgen_test builds the two units as C, mcgen_cxx_test
- * (which includes this file) as C++17; the test itself is C.
+ * (which includes this file) as C++17; the test itself is C.  All are
+ * built with -fshort-wchar, which mc.exe's win:UnicodeString templates
+ * (wcslen, L"NULL") need.
  */
 #include <stdio.h>
 #include <time.h>
@@ -24,13 +26,16 @@
 
 #define NAME_OFF	sizeof(EVENT_TRACE_PROPERTIES)
 #define FILE_OFF	(NAME_OFF + 1024)
-#define MAX_SEEN	8
+#define MAX_SEEN	12
 
 /* The events' enable bits, in the header's order. */
 #define BIT_START	0x1
 #define BIT_STOP	0x2
 #define BIT_HEARTBEAT	0x4
 #define BIT_FAILURE	0x8
+#define BIT_FILE	0x10
+#define BIT_NOTE	0x20
+#define BITS_ALL	0x3f
 
 static const GUID provider_guid = { 0x3f1e5c0a, 0x8b2d, 0x4e7f,
 	{ 0x9a, 0x61, 0x0c, 0x5d, 0x2b, 0x7e, 0x4a, 0x19 } };
@@ -201,11 +206,13 @@ struct enable_case {
 
 static const struct enable_case enable_cases[] = {
 	{ 4, 0x2, 0, BIT_START | BIT_FAILURE },
-	{ 5, 0x3, 0, BIT_START | BIT_STOP | BIT_HEARTBEAT | BIT_FAILURE },
-	{ 0, 0x1, 0, BIT_STOP | BIT_HEARTBEAT | BIT_FAILURE },
+	{ 5, 0x3, 0, BITS_ALL },
+	{ 0, 0x1, 0,
+	  BIT_STOP | BIT_HEARTBEAT | BIT_FAILURE | BIT_FILE | BIT_NOTE },
+	{ 4, 0x1, 0, BIT_HEARTBEAT | BIT_FAILURE | BIT_FILE },
 	{ 2, ~0ull, 0, BIT_FAILURE },
-	{ 5, 0x3, 0x3, BIT_STOP | BIT_FAILURE },
-	{ 5, 0, 0, BIT_FAILURE },
+	{ 5, 0x3, 0x3, BIT_STOP | BIT_FAILURE | BIT_NOTE },
+	{ 5, 0, 0, BIT_FAILURE | BIT_NOTE },
 };
 
 TEST(callback_sets_bits_by_level_and_keyword)
@@ -362,8 +369,7 @@ TEST_F(session, callback_follows_session)
 		  enable(self->h, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0x3));
 	ASSERT_TRUE(wait_level(1, 5, 0x3));
 	mcgen_tu1_view(&a);
-	EXPECT_EQ(BIT_START | BIT_STOP | BIT_HEARTBEAT | BIT_FAILURE,
-		  a.enabled);
+	EXPECT_EQ(BITS_ALL, a.enabled);
 
 	ASSERT_EQ(ERROR_SUCCESS,
 		  enable(self->h, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0));
@@ -425,6 +431,86 @@ TEST_F(session, events_decode_with_consumer)
 	EXPECT_EQ(0, memcmp(want, seen[4].data, 9));
 }
 
+/* A payload as the consumer must see it, byte by byte. */
+struct payload_case {
+	unsigned char bytes[32];
+	USHORT len;
+};
+
+static void expect_payloads(struct __test_metadata *_metadata,
+			    const struct payload_case *want, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(want[i].len, seen[i].len) TH_LOG("event %d", i);
+		EXPECT_EQ(0, memcmp(want[i].bytes, seen[i].data, want[i].len))
+			TH_LOG("event %d", i);
+	}
+}
+
+/*
+ * FileOpened's win:UnicodeString goes out as UTF-16LE with its nul
+ * (a surrogate pair for U+1F600), an empty string as the nul alone, and
+ * a NULL pointer as L"NULL" with its nul, as mc.exe's template writes it.
+ */
+static const struct payload_case file_payloads[] = {
+	{ { '/', 0, 't', 0, 'm', 0, 'p', 0, '/', 0, 'c', 0, 'a', 0, 'f', 0,
+	    0xe9, 0, 0x3d, 0xd8, 0x00, 0xde, 0, 0, 0x81, 0, 0, 0 }, 28 },
+	{ { 0, 0, 3, 0, 0, 0 }, 6 },
+	{ { 'N', 0, 'U', 0, 'L', 0, 'L', 0, 0, 0, 2, 0, 0, 0 }, 14 },
+};
+
+TEST_F(session, unicode_string_payloads)
+{
+	int i;
+
+	ASSERT_EQ(ERROR_SUCCESS,
+		  enable(self->h, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0x1));
+	ASSERT_TRUE(wait_level(1, 4, 0x1));
+	EXPECT_EQ(ERROR_SUCCESS,
+		  mcgen_write_file(&act1, L"/tmp/caf\u00e9\U0001F600", 0x81));
+	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_file(NULL, L"", 3));
+	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_file(NULL, NULL, 2));
+	ASSERT_EQ(ERROR_SUCCESS, stop_session(self->name));
+	ASSERT_EQ(ERROR_SUCCESS, read_back(self->path));
+	ASSERT_EQ(3, nseen);
+	for (i = 0; i < 3; i++)
+		expect_event(_metadata, &seen[i], 5, 0, 4, 0, 0, 0x1,
+			     i ? NULL : &act1);
+	expect_payloads(_metadata, file_payloads, 3);
+}
+
+/*
+ * Note's win:AnsiString goes out with its nul, a NULL pointer as "NULL"
+ * with its nul.  Note has no keyword: any session at level 5 enables it.
+ */
+static const struct payload_case note_payloads[] = {
+	{ { 'h', 'e', 'l', 'l', 'o', 0 }, 6 },
+	{ { 0 }, 1 },
+	{ { 'N', 'U', 'L', 'L', 0 }, 5 },
+};
+
+TEST_F(session, ansi_string_payloads)
+{
+	int i;
+
+	ASSERT_EQ(ERROR_SUCCESS,
+		  enable(self->h, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0x2));
+	ASSERT_TRUE(wait_level(1, 5, 0x2));
+	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_note(&act2, "hello"));
+	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_note(NULL, ""));
+	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_note(NULL, NULL));
+	EXPECT_EQ(3u, mcgen_counted_writes());
+	ASSERT_EQ(ERROR_SUCCESS, stop_session(self->name));
+	ASSERT_EQ(ERROR_SUCCESS, read_back(self->path));
+	ASSERT_EQ(3, nseen);
+	for (i = 0; i < 3; i++)
+		expect_event(_metadata, &seen[i], 6, 0, 5, 0, 0, 0,
+			     i ? NULL : &act2);
+	expect_payloads(_metadata, note_payloads, 3);
+}
+
 /*
  * At level 4 and keyword 0x2 only TransferStart and Failure are enabled:
  * the macros of the others call nothing and the file has only those two.
@@ -438,6 +524,8 @@ TEST_F(session, disabled_events_are_not_written)
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_stop(NULL, 2, 3));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_heartbeat(NULL));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_failure(NULL, 4, "b"));
+	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_file(NULL, L"c", 5));
+	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_note(NULL, "d"));
 	EXPECT_EQ(1u, mcgen_counted_writes());
 	ASSERT_EQ(ERROR_SUCCESS, stop_session(self->name));
 	ASSERT_EQ(ERROR_SUCCESS, read_back(self->path));

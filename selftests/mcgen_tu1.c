@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * First provider unit of mcgen_test (C) and mcgen_cxx_test (C++17):
- * registers the mc.exe-shaped provider and writes two of its events with
+ * registers the mc.exe-shaped provider and writes three of its events with
  * the header's default helpers (EventRegister, EventWriteTransfer).
+ * FileOpened's win:UnicodeString template takes L"..." strings and calls
+ * wcslen on them: the unit is built with -fshort-wchar, as on Windows
+ * wchar_t is 16 bits.
  */
 #include "mcgen_provider.h"
 #include "mcgen_events.h"
@@ -35,6 +38,11 @@ ULONG mcgen_write_start(const GUID *activity, const char *name,
 ULONG mcgen_write_heartbeat(const GUID *activity)
 {
 	return EventWriteHeartbeat(activity);
+}
+
+ULONG mcgen_write_file(const GUID *activity, PCWSTR path, UINT flags)
+{
+	return EventWriteFileOpened(activity, path, flags);
 }
 
 /* What ETW does on an enable or a disable, without a session. */

@@ -37,6 +37,11 @@ ULONG mcgen_write_failure(const GUID *activity, UINT code, const char *msg)
 	return EventWriteFailure(activity, code, msg);
 }
 
+ULONG mcgen_write_note(const GUID *activity, const char *text)
+{
+	return EventWriteNote(activity, text);
+}
+
 void mcgen_tu2_view(struct mcgen_view *v)
 {
 	mcgen_fill_view(v);

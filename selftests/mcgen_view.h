@@ -21,7 +21,9 @@ static void mcgen_fill_view(struct mcgen_view *v)
 	v->enabled = (unsigned int)EventEnabledTransferStart() |
 		     (unsigned int)EventEnabledTransferStop() << 1 |
 		     (unsigned int)EventEnabledHeartbeat() << 2 |
-		     (unsigned int)EventEnabledFailure() << 3;
+		     (unsigned int)EventEnabledFailure() << 3 |
+		     (unsigned int)EventEnabledFileOpened() << 4 |
+		     (unsigned int)EventEnabledNote() << 5;
 	v->checked =
 		(unsigned int)MCGEN_ENABLE_CHECK(ETW_TEST_MCGEN_Context,
 						 TransferStart) |
@@ -30,7 +32,11 @@ static void mcgen_fill_view(struct mcgen_view *v)
 		(unsigned int)MCGEN_ENABLE_CHECK(ETW_TEST_MCGEN_Context,
 						 Heartbeat) << 2 |
 		(unsigned int)MCGEN_ENABLE_CHECK(ETW_TEST_MCGEN_Context,
-						 Failure) << 3;
+						 Failure) << 3 |
+		(unsigned int)MCGEN_ENABLE_CHECK(ETW_TEST_MCGEN_Context,
+						 FileOpened) << 4 |
+		(unsigned int)MCGEN_ENABLE_CHECK(ETW_TEST_MCGEN_Context,
+						 Note) << 5;
 	v->is_enabled = c->IsEnabled;
 	v->level = c->Level;
 	v->any = c->MatchAnyKeyword;

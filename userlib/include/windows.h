@@ -250,6 +250,26 @@ typedef const WCHAR	*LPCWCH, *PCWCH, *PCWSTR, *LPCWSTR;
 typedef char _etw_wchar_is_16_bits[sizeof(WCHAR) == 2 ? 1 : -1];
 
 /*
+ * glibc's wcslen counts 4-byte units, wrong for -fshort-wchar strings, and
+ * Windows code calls it on WCHAR strings (mc.exe's win:UnicodeString
+ * templates do): with the flag, wcslen counts 16-bit units.  <wchar.h>
+ * comes first so that its declaration keeps its name; C++'s <cwchar>
+ * undefines the macro, so C++ includes it before this header.
+ */
+#if defined(__WCHAR_MAX__) && __WCHAR_MAX__ == 0xffff
+#include <wchar.h>
+static __inline__ size_t _etw_wcslen(const wchar_t *s)
+{
+	const wchar_t *p = s;
+
+	while (*p)
+		p++;
+	return (size_t)(p - s);
+}
+#define wcslen(s)	_etw_wcslen(s)
+#endif
+
+/*
  * With a 32-bit wchar_t, C++ rejects L"..." for a WCHAR string with a bare
  * type mismatch.  Each W function taking a string gets a template overload
  * (_ETW_WCHAR_T_GUARD, in the header declaring the function) that only an

@@ -19,6 +19,8 @@
 #define WARNINGS "-Wall -Wextra -Werror"
 #define INCLUDES "-Iuserlib/include -Iuapi -Iselftests"
 #define MCGEN_UNITS "selftests/mcgen_tu1.c selftests/mcgen_tu2.c"
+/* The header's win:UnicodeString template needs 16-bit wchar_t. */
+#define WIDE "-fshort-wchar"
 
 /* Runs @cmd in the project root; returns its exit status. */
 static int run(const char *cmd)
@@ -102,20 +104,40 @@ TEST_F(lang, windows_macros_have_windows_values)
 }
 
 /*
+ * With -fshort-wchar (which mc.exe headers with win:UnicodeString need)
+ * every libetw header compiles without a warning, and the macros keep
+ * their values.
+ */
+TEST_F(lang, headers_compile_clean_with_short_wchar)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s %s " WIDE " " WARNINGS " " INCLUDES
+		 " -include wmistr.h -include evntrace.h -include evntcons.h"
+		 " -include tdh.h -include winmeta.h"
+		 " -include TraceLoggingProvider.h -o %s/w "
+		 "userlib/tests/data/mcgen_windows.c && %s/w",
+		 variant->compiler, variant->flags, self->dir, self->dir);
+	EXPECT_EQ(0, run(cmd)) TH_LOG("%s", cmd);
+}
+
+/*
  * The mc.exe-shaped header in two units links into one program that sees
  * one copy of each selectany object.  -Wno-unknown-pragmas: mc.exe's
- * output has MSVC's #pragma warning lines.
+ * output has MSVC's #pragma warning lines.  Every object is built with
+ * -fshort-wchar, as the program must agree on wchar_t.
  */
 TEST_F(lang, mc_header_units_link_and_share)
 {
 	char cmd[2048];
 
 	snprintf(cmd, sizeof(cmd),
-		 "%s %s " WARNINGS " -Wno-unknown-pragmas " INCLUDES
+		 "%s %s " WIDE " " WARNINGS " -Wno-unknown-pragmas " INCLUDES
 		 " -c -o %s/tu1.o selftests/mcgen_tu1.c && "
-		 "%s %s " WARNINGS " -Wno-unknown-pragmas " INCLUDES
+		 "%s %s " WIDE " " WARNINGS " -Wno-unknown-pragmas " INCLUDES
 		 " -c -o %s/tu2.o selftests/mcgen_tu2.c && "
-		 "cc " WARNINGS " " INCLUDES " -c -o %s/main.o "
+		 "cc " WIDE " " WARNINGS " " INCLUDES " -c -o %s/main.o "
 		 "userlib/tests/data/mcgen_link.c && "
 		 "%s -o %s/link %s/main.o %s/tu1.o %s/tu2.o "
 		 "userlib/libetw.a -lpthread && %s/link",
@@ -132,7 +154,7 @@ TEST_F(lang, mc_header_units_link_and_share)
  */
 TEST(mc_header_before_cxx17_says_why)
 {
-	EXPECT_EQ(0, run("c++ -x c++ -std=c++14 -Wno-unknown-pragmas "
+	EXPECT_EQ(0, run("c++ -x c++ -std=c++14 " WIDE " -Wno-unknown-pragmas "
 			 INCLUDES " -fsyntax-only selftests/mcgen_tu1.c "
 			 "2>&1 | grep -q "
 			 "'error: __declspec(selectany) needs C++17 "
