@@ -24,7 +24,6 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "etw_tdh.h"
 #include "etw_tdh_manifest.h"
 
 /* Every string of a manifest, freed with it. */
@@ -286,8 +285,8 @@ static ULONG etw_mf_item(struct etw_mf_ctx *c, xmlNode *n, const char *vattr,
 
 /* Children <@elem> of @list (when present) into @l. */
 static ULONG etw_mf_items(struct etw_mf_ctx *c, xmlNode *list,
-			 const char *elem, const char *vattr, uint64_t max,
-			 struct etw_mf_list *l)
+			  const char *elem, const char *vattr, uint64_t max,
+			  struct etw_mf_list *l)
 {
 	xmlNode *n;
 	ULONG ret;
@@ -307,6 +306,7 @@ static ULONG etw_mf_tasks(struct etw_mf_ctx *c, xmlNode *list,
 			  struct etw_mf_provider *p)
 {
 	xmlNode *n, *o, *op;
+	uint16_t task;
 	ULONG ret;
 
 	for (n = list ? list->children : NULL; n; n = n->next) {
@@ -315,6 +315,7 @@ static ULONG etw_mf_tasks(struct etw_mf_ctx *c, xmlNode *list,
 		ret = etw_mf_item(c, n, "value", 0xffff, &p->tasks, 0);
 		if (ret)
 			return ret;
+		task = (uint16_t)p->tasks.v[p->tasks.n - 1].value;
 		for (o = n->children; o; o = o->next) {
 			if (!etw_mf_is(o, "opcodes"))
 				continue;
@@ -322,9 +323,7 @@ static ULONG etw_mf_tasks(struct etw_mf_ctx *c, xmlNode *list,
 				if (!etw_mf_is(op, "opcode"))
 					continue;
 				ret = etw_mf_item(c, op, "value", 0xff,
-						  &p->opcodes,
-						  (uint16_t)p->tasks.v[
-						  p->tasks.n - 1].value);
+						  &p->opcodes, task);
 				if (ret)
 					return ret;
 			}
@@ -448,7 +447,7 @@ static ULONG etw_mf_param(struct etw_mf_ctx *c, struct etw_mf_tbuild *b,
 	ULONG ret = etw_mf_attr(c, b->node[i], attr, false, &s);
 
 	*named = false;
-	*present = s != NULL;
+	*present = s;
 	if (ret || !s)
 		return ret;
 	if (etw_mf_parse_u64(s, &v)) {
@@ -538,9 +537,6 @@ static ULONG etw_mf_prop_params(struct etw_mf_ctx *c, struct etw_mf_tbuild *b,
 		epi->Flags |= PropertyParamLength;
 	else if (present)
 		epi->Flags |= PropertyParamFixedLength;
-	else
-		epi->length = (USHORT)etw_tdh_fixed_size(
-			epi->nonStructType.InType, 8);
 	if (epi->nonStructType.InType == TDH_INTYPE_BINARY && !present)
 		return etw_mf_fail(c, b->node[i], "win:Binary needs length=");
 	return ERROR_SUCCESS;
@@ -589,7 +585,8 @@ static ULONG etw_mf_template(struct etw_mf_ctx *c, xmlNode *n,
 	if (!t)
 		return ERROR_OUTOFMEMORY;
 	p->tmpls = t;
-	b.t = t = &t[p->ntmpls++];
+	t = &t[p->ntmpls++];
+	b.t = t;
 	memset(t, 0, sizeof(*t));
 	ret = etw_mf_attr(c, n, "tid", true, &t->tid);
 	if (!ret)

@@ -42,7 +42,8 @@ struct etw_mf_map {
 struct etw_mf_prop {
 	char *name;
 	const struct etw_mf_map *map;
-	EVENT_PROPERTY_INFO epi;	/* NameOffset, MapNameOffset unset */
+	/* Offsets, and the length of fixed-size types, are set on output. */
+	EVENT_PROPERTY_INFO epi;
 };
 
 struct etw_mf_template {
