@@ -4,6 +4,8 @@
  * error path, the "FILE:LINE: what" message of a bad manifest, and that a
  * bad manifest loads nothing.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -253,6 +255,66 @@ TEST(bad_file_names_its_line)
 	rmdir(dir);
 	ASSERT_NE(NULL, strstr(msg, "/bad.man:5: value=\"x\" is not a number"));
 	ASSERT_EQ(ERROR_NOT_FOUND, lookup(&other_guid, 1));
+}
+
+/* A decoder's view while another thread loads and unloads. */
+struct racer {
+	pthread_t t;
+	atomic_int *stop;
+	unsigned long found, missing, bad;
+};
+
+static void *race(void *arg)
+{
+	EVENT_DESCRIPTOR d = { .Id = 1, .Version = 1 };
+	struct racer *r = arg;
+	ULONG size, st;
+	char s[32];
+	union {
+		TRACE_EVENT_INFO tei;
+		BYTE b[4096];
+	} u;
+
+	while (!atomic_load(r->stop)) {
+		size = sizeof(u);
+		st = TdhGetManifestEventInformation(&sample_guid, &d, &u.tei,
+						    &size);
+		if (st == ERROR_NOT_FOUND)
+			r->missing++;
+		else if (st == ERROR_SUCCESS &&
+			 !strcmp("Connecting",
+				 tdh_tei_str(&u.tei, u.tei.TaskNameOffset, s,
+					     32)))
+			r->found++;
+		else
+			r->bad++;
+	}
+	return NULL;
+}
+
+TEST(decoders_race_load_and_unload)
+{
+	atomic_int stop = 0;
+	struct racer r[2] = { { .stop = &stop }, { .stop = &stop } };
+	WCHAR w[512];
+	int i;
+
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&r[i].t, NULL, race, &r[i]));
+	for (i = 0; i < 200; i++) {
+		ASSERT_EQ(ERROR_SUCCESS, TdhLoadManifest(tdh_wide(SAMPLE, w)));
+		usleep(100);
+		ASSERT_EQ(ERROR_SUCCESS,
+			  TdhUnloadManifest(tdh_wide(SAMPLE, w)));
+	}
+	atomic_store(&stop, 1);
+	for (i = 0; i < 2; i++) {
+		pthread_join(r[i].t, NULL);
+		TH_LOG("decoder %d: %lu found, %lu missing", i, r[i].found,
+		       r[i].missing);
+		EXPECT_EQ(0ul, r[i].bad);
+		EXPECT_LT(0ul, r[i].found + r[i].missing);
+	}
 }
 
 TEST_HARNESS_MAIN
