@@ -462,8 +462,8 @@ static ULONG etw_mf_param(struct etw_mf_ctx *c, struct etw_mf_tbuild *b,
 		    b->node[j] == b->node[i] || strcmp(t->p[j].name, s))
 			continue;
 		in = t->p[j].epi.nonStructType.InType;
-		if (xmlGetLineNo(b->node[j]) > xmlGetLineNo(b->node[i]) ||
-		    (t->p[j].epi.Flags & PropertyStruct) ||
+		/* Siblings' indexes follow their order in the template. */
+		if (j > i || (t->p[j].epi.Flags & PropertyStruct) ||
 		    (in != TDH_INTYPE_UINT8 && in != TDH_INTYPE_UINT16 &&
 		     in != TDH_INTYPE_UINT32))
 			break;

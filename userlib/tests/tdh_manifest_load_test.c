@@ -174,6 +174,13 @@ static const struct {
 				  "</template></templates>") MAN_TAIL,
 	  "libetw: (memory):6: count=\"n\" names no unsigned integer "
 	  "before it\n" },
+	{ MAN_HEAD GOOD_PROV PROV("<templates><template tid=\"T\">"
+				  "<data name=\"b\" inType=\"win:UInt8\" "
+				  "count=\"n\"/><data name=\"n\" "
+				  "inType=\"win:UInt8\"/>"
+				  "</template></templates>") MAN_TAIL,
+	  "libetw: (memory):5: count=\"n\" names no unsigned integer "
+	  "before it\n" },
 	{ MAN_HEAD GOOD_PROV PROV("<templates><template tid=\"T\">\n"
 				  "<data name=\"n\" inType=\"win:Int8\"/>\n"
 				  "<data name=\"b\" inType=\"win:Binary\" "
