@@ -22,6 +22,10 @@ KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
 # kselftest_harness.h, used by the selftests and the host tests.
 KSFT_INC ?= $(shell scripts/ksft-headers.sh)
 
+# What libetw links with (libxml2 reads instrumentation manifests).
+LIBETW_LIBS := $(shell pkg-config --libs libxml-2.0) -lpthread
+LIBXML2_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
+
 VERSION := 0.1.0
 SONAME := libetw.so.0
 
@@ -70,10 +74,10 @@ module:
 lib: userlib/libetw.so userlib/libetw.a userlib/libetw.pc
 
 userlib/%.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
 userlib/%.pic.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -fPIC -c -o $@ $<
 
 userlib/libetw.a: $(LIB_OBJS)
 	rm -f $@
@@ -81,7 +85,7 @@ userlib/libetw.a: $(LIB_OBJS)
 
 userlib/libetw.so: $(LIB_PIC_OBJS) userlib/libetw.map
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=userlib/libetw.map \
-		-o $@ $(LIB_PIC_OBJS) -lpthread
+		-o $@ $(LIB_PIC_OBJS) $(LIBETW_LIBS)
 	ln -sf libetw.so $(@D)/$(SONAME)
 
 # What makes L"..." a WCHAR string (Documentation/libetw.rst, "Wide
@@ -100,7 +104,7 @@ ctl: ctl/etwctl
 
 ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a Makefile
 	$(CC) $(CPPFLAGS) -Ictl -Iuserlib -DETW_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) \
-		-o $@ $(CTL_SRCS) userlib/libetw.a -lpthread
+		-o $@ $(CTL_SRCS) userlib/libetw.a $(LIBETW_LIBS)
 
 # The etwctl(1) man page, from Documentation/etwctl.rst (Debian's docutils).
 man: build/man/etwctl.1
@@ -116,7 +120,7 @@ selftests: $(SELFTESTS) $(BENCHES)
 # Benchmarks, which make bench runs in the VM (scripts/bench.sh).
 selftests/bench/%_bench: selftests/bench/%_bench.c selftests/bench/icount_marker.h \
 		userlib/libetw.so
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -Luserlib -letw -lpthread \
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -Luserlib -letw $(LIBETW_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../../userlib'
 
 # wide_test and its C++ half use L"..." strings: built with $(WIDE_CFLAGS).
@@ -130,13 +134,13 @@ selftests/wide_test: selftests/wide_test.c selftests/wide_cxx.o \
 		$(wildcard selftests/*.h) userlib/libetw.so
 	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(WIDE_CFLAGS) $(CFLAGS) $(WARN) \
 		-Wno-shadow -Wno-sign-compare -Wno-clobbered -o $@ $< \
-		selftests/wide_cxx.o -Luserlib -letw -lpthread \
+		selftests/wide_cxx.o -Luserlib -letw $(LIBETW_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../userlib'
 
 selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) -Wno-shadow \
 		-Wno-sign-compare -Wno-clobbered \
-		-o $@ $< -Luserlib -letw -lpthread -Wl,-rpath,'$$ORIGIN/../userlib'
+		-o $@ $< -Luserlib -letw $(LIBETW_LIBS) -Wl,-rpath,'$$ORIGIN/../userlib'
 
 # The mc.exe-shaped provider units, two per program: as C in mcgen_test,
 # as C++17 in mcgen_cxx_test (whose harness, like every kselftest, is C).
@@ -154,7 +158,7 @@ MCGEN_CFLAGS = $(KSFT_CFLAGS) $(WIDE_CFLAGS) -Wno-unknown-pragmas
 
 selftests/mcgen_test: selftests/mcgen_test.c $(MCGEN_DEPS)
 	$(CC) $(MCGEN_CFLAGS) -o $@ $< $(MCGEN_UNITS) \
-		-Luserlib -letw -lpthread -Wl,-rpath,'$$ORIGIN/../userlib'
+		-Luserlib -letw $(LIBETW_LIBS) -Wl,-rpath,'$$ORIGIN/../userlib'
 
 build/mcgen/%.cxx.o: selftests/%.c $(MCGEN_DEPS)
 	@mkdir -p $(@D)
@@ -166,7 +170,7 @@ selftests/mcgen_cxx_test: selftests/mcgen_cxx_test.c selftests/mcgen_test.c \
 	$(CC) $(MCGEN_CFLAGS) -c -o build/mcgen/mcgen_cxx_test.o $<
 	$(CXX) -o $@ build/mcgen/mcgen_cxx_test.o \
 		$(MCGEN_UNITS:selftests/%.c=build/mcgen/%.cxx.o) \
-		-Luserlib -letw -lpthread -Wl,-rpath,'$$ORIGIN/../userlib'
+		-Luserlib -letw $(LIBETW_LIBS) -Wl,-rpath,'$$ORIGIN/../userlib'
 
 # Host tests cover pure user-space code and need no VM.
 hosttests: $(HOSTTESTS)
@@ -185,16 +189,16 @@ HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \
 	userlib/tests/data/*.h uapi/linux/*.h)
 
 userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
-	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a -lpthread
+	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a $(LIBETW_LIBS)
 
 # Runs natively on the host, from make bench (scripts/bench.sh).
 userlib/tests/%_bench: userlib/tests/%_bench.c userlib/libetw.a $(HOSTTEST_DEPS)
-	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a -lpthread
+	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a $(LIBETW_LIBS)
 
 ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS) \
 		$(wildcard ctl/*.h ctl/tests/*.h) $(filter-out ctl/etwctl.c,$(CTL_SRCS))
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(filter-out ctl/etwctl.c,$(CTL_SRCS)) \
-		userlib/libetw.a -lpthread
+		userlib/libetw.a $(LIBETW_LIBS)
 
 # TraceLogging: the events of tracelogging_events.c, built as C for the
 # decoder test and as C and C++ (and with Clang when installed) for the
@@ -212,7 +216,7 @@ ctl/tests/tracelogging_decode_test: ctl/tests/tracelogging_decode_test.c \
 		$(TLG_DEPS) userlib/libetw.a $(HOSTTEST_DEPS) \
 		$(wildcard ctl/*.h) $(filter-out ctl/etwctl.c,$(CTL_SRCS))
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(TLG_EVENTS) \
-		$(filter-out ctl/etwctl.c,$(CTL_SRCS)) userlib/libetw.a -lpthread
+		$(filter-out ctl/etwctl.c,$(CTL_SRCS)) userlib/libetw.a $(LIBETW_LIBS)
 
 selftests/tracelogging_test: $(TLG_DEPS)
 
@@ -239,7 +243,7 @@ userlib/tests/tracelogging_lang_test: userlib/tests/tracelogging_lang_test.c \
 examples: $(EXAMPLES)
 
 ctl/examples/%: ctl/examples/%.c userlib/libetw.so
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -Luserlib -letw -lpthread \
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -Luserlib -letw $(LIBETW_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../../userlib'
 
 check:

@@ -10,7 +10,7 @@ packages=(
 	xz-utils kmod pkg-config python3 sparse
 	linux-source-6.12 linux-headers-amd64
 	qemu-system-x86 busybox-static
-	mingw-w64 python3-docutils
+	mingw-w64 python3-docutils libxml2-dev
 )
 
 missing=()

@@ -33,6 +33,7 @@
 
 #include "etw_etl.h"
 #include "etw_tdh.h"
+#include "etw_tdh_manifest.h"
 
 #define ETW_TLG_IN_TYPE_MASK	0x1f
 #define ETW_TLG_IN_COUNT_MASK	0x60
@@ -574,6 +575,11 @@ static ULONG etw_tdh_build(const EVENT_RECORD *ev, ULONG ptr_size,
 	struct etw_tdh_schema s;
 	ULONG ret;
 
+	/* No TraceLogging metadata: a loaded manifest may describe it. */
+	if (!etw_tdh_ext(ev, EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL))
+		return etw_manifest_build(ev, &ev->EventHeader.ProviderId,
+					  &ev->EventHeader.EventDescriptor,
+					  ptr_size, buf, cap, needed);
 	memset(&s, 0, sizeof(s));
 	ret = etw_tdh_parse_event(ev, &s, ptr_size);
 	if (!ret) {
@@ -653,7 +659,8 @@ ULONG etw_tdh_event_info(const EVENT_RECORD *ev, TRACE_EVENT_INFO **tei)
  * @BufferSize: in: bytes at @Buffer; out: bytes needed
  *
  * Events with TraceLogging metadata are described with DecodingSource
- * DecodingSourceTlg; names are UTF-16 strings at offsets into @Buffer.
+ * DecodingSourceTlg, others from a loaded manifest of their provider with
+ * DecodingSourceXMLFile; names are UTF-16 strings at offsets into @Buffer.
  *
  * Context: any thread.
  * Return: ERROR_SUCCESS; ERROR_INSUFFICIENT_BUFFER when *@BufferSize is
@@ -687,17 +694,22 @@ TDHSTATUS WINAPI TdhGetEventInformation(PEVENT_RECORD Event,
  * @pBuffer: receives the EVENT_MAP_INFO
  * @pBufferSize: in: bytes at @pBuffer; out: bytes needed
  *
- * Maps come from instrumentation manifests.  TraceLogging metadata has
- * none, and libetw loads no manifest, so there is no map to find.
+ * Maps come from the instrumentation manifest loaded for the event's
+ * provider (TraceLogging metadata has none): valueMap and bitMap, with
+ * EVENTMAP_ENTRY_VALUETYPE_ULONG entries in the manifest's order.
  *
  * Context: any thread.
- * Return: ERROR_INVALID_PARAMETER for a NULL @pEvent, @pMapName or
- * @pBufferSize; otherwise ERROR_NOT_FOUND.
+ * Return: ERROR_SUCCESS; ERROR_INSUFFICIENT_BUFFER when *@pBufferSize is
+ * too small (it then holds the size needed); ERROR_INVALID_PARAMETER for
+ * a NULL @pEvent, @pMapName or @pBufferSize, or a NULL @pBuffer with a
+ * non-zero size; ERROR_NOT_FOUND when no loaded manifest of the provider
+ * has the map; ERROR_OUTOFMEMORY.
  */
 TDHSTATUS WINAPI TdhGetEventMapInformation(PEVENT_RECORD pEvent,
 		PWSTR pMapName, PEVENT_MAP_INFO pBuffer, ULONG *pBufferSize)
 {
-	if (!pEvent || !pMapName || !pBufferSize)
+	if (!pEvent || !pMapName || !pBufferSize ||
+	    (!pBuffer && *pBufferSize))
 		return ERROR_INVALID_PARAMETER;
-	return ERROR_NOT_FOUND;
+	return etw_manifest_map(pEvent, pMapName, pBuffer, pBufferSize);
 }

@@ -550,11 +550,69 @@ ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
 	return ret;
 }
 
+static const WCHAR *etw_tdh_map_out(const EVENT_MAP_INFO *m,
+				    const EVENT_MAP_ENTRY *e)
+{
+	return (const WCHAR *)((const BYTE *)m + e->OutputOffset);
+}
+
+static void etw_ws_wstr(struct etw_wsink *w, const WCHAR *s)
+{
+	while (*s)
+		etw_ws_unit(w, *s++);
+}
+
+/*
+ * An integer through a manifest map: a valueMap's entry, else the number;
+ * a bitMap's entries whose bits are all set, joined by " | ", then any
+ * bits left as hex (the number when no entry matches).
+ */
+static ULONG etw_tdh_map_text(struct etw_wsink *w, const EVENT_MAP_INFO *m,
+			      USHORT in, USHORT out, ULONG ptr_size,
+			      const uint8_t *p, size_t size)
+{
+	uint32_t v, left;
+	ULONG i;
+	bool any = false;
+
+	if (size > 4 || (in != TDH_INTYPE_UINT8 && in != TDH_INTYPE_UINT16 &&
+			 in != TDH_INTYPE_UINT32 && in != TDH_INTYPE_INT8 &&
+			 in != TDH_INTYPE_INT16 && in != TDH_INTYPE_INT32 &&
+			 in != TDH_INTYPE_HEXINT32) ||
+	    (m->Flag != EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP &&
+	     m->Flag != EVENTMAP_INFO_FLAG_MANIFEST_BITMAP))
+		return ERROR_NOT_SUPPORTED;
+	v = (uint32_t)etw_le(p, size);
+	left = v;
+	for (i = 0; i < m->EntryCount; i++) {
+		const EVENT_MAP_ENTRY *e = &m->MapEntryArray[i];
+
+		if (m->Flag == EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP) {
+			if (e->Value != v)
+				continue;
+			etw_ws_wstr(w, etw_tdh_map_out(m, e));
+			return ERROR_SUCCESS;
+		}
+		if (!e->Value || (v & e->Value) != e->Value)
+			continue;
+		if (any)
+			etw_ws_ascii(w, " | ");
+		etw_ws_wstr(w, etw_tdh_map_out(m, e));
+		left &= ~e->Value;
+		any = true;
+	}
+	if (!any)
+		etw_tdh_text(w, in, out, ptr_size, p, size);
+	else if (left)
+		etw_ws_printf(w, " | 0x%X", left);
+	return ERROR_SUCCESS;
+}
+
 /**
  * TdhFormatProperty - one property value as text
  * @EventInfo: the event's TRACE_EVENT_INFO (TdhGetEventInformation)
- * @MapInfo: a value map for the property; none exists for TraceLogging,
- *	so it must be NULL
+ * @MapInfo: the property's manifest map (TdhGetEventMapInformation), or
+ *	NULL
  * @PointerSize: 4 or 8, from the event header's flags
  * @PropertyInType: EVENT_PROPERTY_INFO.nonStructType.InType
  * @PropertyOutType: EVENT_PROPERTY_INFO.nonStructType.OutType
@@ -576,8 +634,9 @@ ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
  * @UserDataConsumed, a NULL @UserData or @Buffer with a non-zero size, a
  * @PointerSize other than 4 or 8, or a struct's InType;
  * ERROR_EVT_INVALID_EVENT_DATA when the data is too short for the value
- * or a string lacks its NUL; ERROR_NOT_SUPPORTED for a @MapInfo or an
- * InType that is none of TDH's.
+ * or a string lacks its NUL; ERROR_NOT_SUPPORTED for an InType that is
+ * none of TDH's, or a @MapInfo that is no manifest valueMap or bitMap or
+ * is given for a property that is no integer of up to 32 bits.
  */
 TDHSTATUS WINAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo,
 		PEVENT_MAP_INFO MapInfo, ULONG PointerSize,
@@ -592,8 +651,6 @@ TDHSTATUS WINAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo,
 	    (!UserData && UserDataLength) || (!Buffer && *BufferSize) ||
 	    (PointerSize != 4 && PointerSize != 8))
 		return ERROR_INVALID_PARAMETER;
-	if (MapInfo)
-		return ERROR_NOT_SUPPORTED;
 	ret = etw_tdh_value_size(PropertyInType, PropertyOutType,
 				 PropertyLength, PointerSize, UserData,
 				 UserDataLength, &size);
@@ -601,8 +658,15 @@ TDHSTATUS WINAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo,
 		return ret;
 	w.buf = Buffer;
 	w.cap = Buffer ? *BufferSize / sizeof(WCHAR) : 0;
-	etw_tdh_text(&w, PropertyInType, PropertyOutType, PointerSize,
-		     UserData, size);
+	if (MapInfo)
+		ret = etw_tdh_map_text(&w, MapInfo, PropertyInType,
+				       PropertyOutType, PointerSize, UserData,
+				       size);
+	else
+		etw_tdh_text(&w, PropertyInType, PropertyOutType, PointerSize,
+			     UserData, size);
+	if (ret)
+		return ret;
 	*UserDataConsumed = (USHORT)size;
 	if (w.len + 1 > w.cap) {
 		*BufferSize = (ULONG)((w.len + 1) * sizeof(WCHAR));

@@ -5,7 +5,8 @@
  *
  * Layouts, names and values are the Windows SDK's on x64.  libetw decodes
  * events that carry TraceLogging metadata (extended item
- * EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL); only the functions it implements
+ * EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL) and events of the instrumentation
+ * manifests a program loads (TdhLoadManifest); only the functions it implements
  * are declared, so a program that needs another one fails to link rather
  * than at run time.  Documentation/libetw.rst describes the behaviour.
  */
@@ -19,6 +20,9 @@
 /* Win32 codes the TDH functions return beyond windows.h's. */
 #ifndef ERROR_NOT_FOUND
 #define ERROR_NOT_FOUND				1168
+#endif
+#ifndef ERROR_XML_PARSE_ERROR
+#define ERROR_XML_PARSE_ERROR			1465
 #endif
 #ifndef ERROR_EVT_INVALID_EVENT_DATA
 #define ERROR_EVT_INVALID_EVENT_DATA		15005
@@ -331,6 +335,16 @@ TDHSTATUS WINAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo,
 
 TDHSTATUS WINAPI TdhGetEventMapInformation(PEVENT_RECORD pEvent,
 		PWSTR pMapName, PEVENT_MAP_INFO pBuffer, ULONG *pBufferSize);
+
+TDHSTATUS WINAPI TdhGetManifestEventInformation(LPGUID ProviderGuid,
+		PEVENT_DESCRIPTOR EventDescriptor, PTRACE_EVENT_INFO Buffer,
+		PULONG BufferSize);
+
+/* Instrumentation manifests, loaded for the whole process. */
+TDHSTATUS WINAPI TdhLoadManifest(PWSTR Manifest);
+TDHSTATUS WINAPI TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData);
+TDHSTATUS WINAPI TdhUnloadManifest(PWSTR Manifest);
+TDHSTATUS WINAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData);
 
 /* The SDK's accessors for the strings a TRACE_EVENT_INFO points to. */
 #define TEI_PROVIDER_NAME(tei) \

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * libetw's instrumentation manifests: the model etw_tdh_manifest.c parses
+ * from the XML (with libxml2) and etw_tdh_manifest_info.c serves to TDH.
+ * Names are UTF-8; every reference between items is resolved at load
+ * time, so a loaded manifest is consistent.  Not installed.
+ */
+#ifndef _ETW_TDH_MANIFEST_H
+#define _ETW_TDH_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tdh.h>
+
+/* A keyword, level, opcode, task or channel: @text is its display name. */
+struct etw_mf_item {
+	char *name;
+	char *text;
+	uint64_t value;
+	uint16_t task;		/* an opcode's task; 0: global */
+};
+
+struct etw_mf_list {
+	struct etw_mf_item *v;
+	uint32_t n;
+};
+
+struct etw_mf_entry {
+	uint32_t value;
+	char *text;
+};
+
+struct etw_mf_map {
+	char *name;
+	MAP_FLAGS flag;
+	struct etw_mf_entry *e;
+	uint32_t n;
+};
+
+/* A template's property, already in TDH's order and encoding. */
+struct etw_mf_prop {
+	char *name;
+	const struct etw_mf_map *map;
+	/* Offsets, and the length of fixed-size types, are set on output. */
+	EVENT_PROPERTY_INFO epi;
+};
+
+struct etw_mf_template {
+	char *tid;
+	struct etw_mf_prop *p;
+	uint32_t n;
+	uint32_t top;
+};
+
+struct etw_mf_event {
+	EVENT_DESCRIPTOR desc;
+	const struct etw_mf_item *level, *task, *opcode, *channel;
+	const struct etw_mf_template *tmpl;
+	char *name;
+	char *message;
+};
+
+struct etw_mf_provider {
+	GUID guid;
+	char *name;
+	char *message;
+	struct etw_mf_list keywords, levels, opcodes, tasks, channels;
+	struct etw_mf_map *maps;
+	uint32_t nmaps;
+	struct etw_mf_template *tmpls;
+	uint32_t ntmpls;
+	struct etw_mf_event *events;
+	uint32_t nevents;
+};
+
+struct etw_manifest {
+	struct etw_manifest *next;
+	char *path;		/* NULL for one loaded from memory */
+	void *blob;		/* the bytes of one loaded from memory */
+	size_t blob_len;
+	struct etw_mf_provider *prov;
+	uint32_t nprov;
+	struct etw_mf_str *strs;	/* every string above */
+};
+
+ULONG etw_manifest_parse(const char *path, const void *blob, size_t len,
+			 struct etw_manifest **out);
+void etw_manifest_free(struct etw_manifest *m);
+ULONG etw_manifest_build(const EVENT_RECORD *ev, const GUID *guid,
+			 const EVENT_DESCRIPTOR *desc, ULONG ptr_size,
+			 BYTE *buf, ULONG cap, ULONG *needed);
+
+ULONG etw_manifest_map(const EVENT_RECORD *ev, const WCHAR *name,
+		       EVENT_MAP_INFO *buf, ULONG *size);
+
+#endif /* _ETW_TDH_MANIFEST_H */
