@@ -560,9 +560,16 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define _IRQL_requires_max_(l)
 #define _Function_class_(n)
 #define _Analysis_assume_(e)
+/*
+ * libstdc++ names parameters __in and __out (<istream>, <ostream>, ...):
+ * as empty macros they would break every C++ standard header included
+ * after this one, so C++ code gets the SAL 2 names (_In_, _Out_) only.
+ */
+#ifndef __cplusplus
 #define __in
-#define __in_opt
 #define __out
+#endif
+#define __in_opt
 #define __out_opt
 #define __inout
 #define __inout_opt

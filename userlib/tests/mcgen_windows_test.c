@@ -103,6 +103,18 @@ TEST_F(lang, windows_macros_have_windows_values)
 	EXPECT_EQ(0, run(cmd)) TH_LOG("%s", cmd);
 }
 
+/* The standard headers still compile after <windows.h>. */
+TEST_F(lang, standard_headers_after_windows_h)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s %s " WARNINGS " " INCLUDES " -fsyntax-only "
+		 "userlib/tests/data/windows_then_std.c",
+		 variant->compiler, variant->flags);
+	EXPECT_EQ(0, run(cmd)) TH_LOG("%s", cmd);
+}
+
 /*
  * With -fshort-wchar (which mc.exe headers with win:UnicodeString need)
  * every libetw header compiles without a warning, and the macros keep
