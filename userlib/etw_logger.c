@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
@@ -44,6 +45,12 @@
 #define ETW_LOGGER_TMP		"/tmp"
 #define ETW_LOGGER_EPOCH	116444736000000000ll	/* 1601 -> 1970 */
 #define ETW_LOGGER_NS_PER_TICK	100
+/*
+ * The daemon's nice value: it must drain buffers as fast as writers on
+ * every CPU fill them, as Windows' logger thread runs above the threads
+ * it logs.  It sleeps in read() while nothing is sealed.
+ */
+#define ETW_LOGGER_NICE		(-10)
 
 static const char *etw_logger_dir(void)
 {
@@ -276,6 +283,9 @@ static void etw_logger_daemon(struct etw_logger_opts o)
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
+	/* Without CAP_SYS_NICE it keeps the caller's priority. */
+	if (setpriority(PRIO_PROCESS, 0, ETW_LOGGER_NICE))
+		errno = 0;
 	if (chdir("/"))
 		_exit(1);
 	_exit(etw_file_logger_run(&o) ? 1 : 0);
