@@ -129,8 +129,12 @@ static ULONG read_back(const char *path)
 	return ret;
 }
 
-/* Waits up to 5 s for the enable callback to have recorded @level. */
-static bool wait_level(ULONG is_enabled, UCHAR level, ULONGLONG any)
+/*
+ * Waits up to 5 s for the enable callback to have recorded @level and
+ * @any and set the enable bits in @need (cleared them all when disabled).
+ */
+static bool wait_level(ULONG is_enabled, UCHAR level, ULONGLONG any,
+		       unsigned int need)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	struct mcgen_view v;
@@ -138,8 +142,13 @@ static bool wait_level(ULONG is_enabled, UCHAR level, ULONGLONG any)
 
 	for (i = 0; i < 500; i++) {
 		mcgen_tu1_view(&v);
+		/*
+		 * The callback records level and keywords before it sets
+		 * the enable bits one by one: wait for the bits too.
+		 */
 		if (v.is_enabled == is_enabled && v.level == level &&
-		    v.any == any)
+		    v.any == any && (is_enabled ? (v.enabled & need) == need :
+				     !v.enabled))
 			return true;
 		nanosleep(&ts, NULL);
 	}
@@ -361,19 +370,19 @@ TEST_F(session, callback_follows_session)
 
 	ASSERT_EQ(ERROR_SUCCESS,
 		  enable(self->h, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0x2));
-	ASSERT_TRUE(wait_level(1, 4, 0x2));
+	ASSERT_TRUE(wait_level(1, 4, 0x2, BIT_START | BIT_FAILURE));
 	mcgen_tu2_view(&b);
 	EXPECT_EQ(BIT_START | BIT_FAILURE, b.enabled);
 
 	ASSERT_EQ(ERROR_SUCCESS,
 		  enable(self->h, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0x3));
-	ASSERT_TRUE(wait_level(1, 5, 0x3));
+	ASSERT_TRUE(wait_level(1, 5, 0x3, BITS_ALL));
 	mcgen_tu1_view(&a);
 	EXPECT_EQ(BITS_ALL, a.enabled);
 
 	ASSERT_EQ(ERROR_SUCCESS,
 		  enable(self->h, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0));
-	ASSERT_TRUE(wait_level(0, 0, 0));
+	ASSERT_TRUE(wait_level(0, 0, 0, 0));
 	mcgen_tu2_view(&b);
 	EXPECT_EQ(0u, b.enabled);
 }
@@ -391,7 +400,7 @@ TEST_F(session, events_decode_with_consumer)
 
 	ASSERT_EQ(ERROR_SUCCESS,
 		  enable(self->h, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0x3));
-	ASSERT_TRUE(wait_level(1, 5, 0x3));
+	ASSERT_TRUE(wait_level(1, 5, 0x3, BITS_ALL));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_start(&act1, "alpha", 4096));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_stop(&act2, bytes, status));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_heartbeat(NULL));
@@ -467,7 +476,7 @@ TEST_F(session, unicode_string_payloads)
 
 	ASSERT_EQ(ERROR_SUCCESS,
 		  enable(self->h, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0x1));
-	ASSERT_TRUE(wait_level(1, 4, 0x1));
+	ASSERT_TRUE(wait_level(1, 4, 0x1, BIT_FILE));
 	EXPECT_EQ(ERROR_SUCCESS,
 		  mcgen_write_file(&act1, L"/tmp/caf\u00e9\U0001F600", 0x81));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_file(NULL, L"", 3));
@@ -497,7 +506,7 @@ TEST_F(session, ansi_string_payloads)
 
 	ASSERT_EQ(ERROR_SUCCESS,
 		  enable(self->h, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0x2));
-	ASSERT_TRUE(wait_level(1, 5, 0x2));
+	ASSERT_TRUE(wait_level(1, 5, 0x2, BIT_NOTE));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_note(&act2, "hello"));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_note(NULL, ""));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_note(NULL, NULL));
@@ -519,7 +528,7 @@ TEST_F(session, disabled_events_are_not_written)
 {
 	ASSERT_EQ(ERROR_SUCCESS,
 		  enable(self->h, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0x2));
-	ASSERT_TRUE(wait_level(1, 4, 0x2));
+	ASSERT_TRUE(wait_level(1, 4, 0x2, BIT_START | BIT_FAILURE));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_start(NULL, "a", 1));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_stop(NULL, 2, 3));
 	EXPECT_EQ(ERROR_SUCCESS, mcgen_write_heartbeat(NULL));
