@@ -26,6 +26,8 @@
 
 /* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" and its NUL. */
 #define ETWCTL_GUID_LEN		37
+/* The digits of the largest uint64_t. */
+#define ETWCTL_U64_LEN		20
 
 /**
  * struct etwctl_cmd - one etwctl command
@@ -121,6 +123,8 @@ int etwctl_traits_name(const void *traits, size_t len, char *out,
 void etwctl_filetime_format(int64_t ft, char *out, size_t size);
 int etwctl_time_parse(const char *s, int64_t start, int64_t *ft);
 int etwctl_utf8_len(const unsigned char *p);
+size_t etwctl_json_plain(const unsigned char *p);
+size_t etwctl_u64_text(uint64_t v, char *out);
 
 enum etwctl_format {
 	ETWCTL_FORMAT_TABLE,
