@@ -887,23 +887,44 @@ int etwctl_traits_name(const void *traits, size_t len, char *out,
  */
 void etwctl_filetime_format(int64_t ft, char *out, size_t size)
 {
+	/* Events come in time order: the date changes once a second. */
+	static __thread int64_t cached_secs = INT64_MIN;
+	static __thread char date[32];
+	static __thread size_t date_len;
 	int64_t rel = ft - ETWCTL_FT_UNIX_EPOCH;
 	int64_t secs = rel / ETWCTL_FT_PER_SEC, frac = rel % ETWCTL_FT_PER_SEC;
 	time_t t;
 	struct tm tm;
+	int i;
 
 	if (frac < 0) {
 		frac += ETWCTL_FT_PER_SEC;
 		secs--;
 	}
-	t = (time_t)secs;
-	if (!gmtime_r(&t, &tm)) {
-		snprintf(out, size, "%lld", (long long)ft);
+	if (secs != cached_secs) {
+		t = (time_t)secs;
+		if (!gmtime_r(&t, &tm)) {
+			snprintf(out, size, "%lld", (long long)ft);
+			return;
+		}
+		date_len = (size_t)snprintf(date, sizeof(date),
+					    "%04d-%02d-%02dT%02d:%02d:%02d",
+					    tm.tm_year + 1900, tm.tm_mon + 1,
+					    tm.tm_mday, tm.tm_hour, tm.tm_min,
+					    tm.tm_sec);
+		cached_secs = secs;
+	}
+	/* The date, '.', 7 digits, 'Z' and the NUL; snprintf truncates. */
+	if (size < date_len + 10) {
+		snprintf(out, size, "%s.%07lldZ", date, (long long)frac);
 		return;
 	}
-	snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%07lldZ",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec, (long long)frac);
+	memcpy(out, date, date_len);
+	out[date_len] = '.';
+	for (i = 7; i > 0; i--, frac /= 10)
+		out[date_len + i] = (char)('0' + frac % 10);
+	out[date_len + 8] = 'Z';
+	out[date_len + 9] = 0;
 }
 
 /* "YYYY-MM-DDTHH:MM:SS[.fffffff]Z" to a FILETIME. */

@@ -208,6 +208,11 @@ void etwctl_json_string(FILE *f, const char *s)
 
 	fputc('"', f);
 	for (; *p; p += n ? n : 1) {
+		n = (int)etwctl_json_plain(p);
+		if (n) {
+			fwrite(p, 1, (size_t)n, f);
+			continue;
+		}
 		n = etwctl_utf8_len(p);
 		if (!n)
 			fputs("\\ufffd", f);
@@ -237,7 +242,10 @@ static void etwctl_payload_text(FILE *f, const struct etwctl_row *row)
 		return;
 	}
 	for (i = 0; i < row->fields.n; i++) {
-		fprintf(f, "%s%s=", i ? " " : "", row->fields.v[i].name);
+		if (i)
+			fputc(' ', f);
+		fputs(row->fields.v[i].name, f);
+		fputc('=', f);
 		if (row->fields.v[i].quoted)
 			etwctl_json_string(f, row->fields.v[i].value);
 		else

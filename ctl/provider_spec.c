@@ -89,12 +89,22 @@ int etwctl_guid_parse(const char *s, GUID *guid)
  */
 void etwctl_guid_format(const GUID *guid, char out[ETWCTL_GUID_LEN])
 {
-	const uint8_t *d = guid->Data4;
+	/* By hand: dump formats one or more GUIDs per event. */
+	uint8_t b[16] = {
+		guid->Data1 >> 24, guid->Data1 >> 16, guid->Data1 >> 8,
+		guid->Data1, guid->Data2 >> 8, guid->Data2, guid->Data3 >> 8,
+		guid->Data3,
+	};
+	size_t i, n = 0;
 
-	snprintf(out, ETWCTL_GUID_LEN,
-		 "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 guid->Data1, guid->Data2, guid->Data3, d[0], d[1], d[2], d[3],
-		 d[4], d[5], d[6], d[7]);
+	memcpy(b + 8, guid->Data4, 8);
+	for (i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[n++] = '-';
+		out[n++] = "0123456789abcdef"[b[i] >> 4];
+		out[n++] = "0123456789abcdef"[b[i] & 0xf];
+	}
+	out[n] = 0;
 }
 
 static const struct {
