@@ -869,13 +869,19 @@ int etwctl_traits_name(const void *traits, size_t len, char *out,
 {
 	const char *name = (const char *)traits + 2;
 	uint16_t total;
+	size_t n;
 
 	if (len < 3)
 		return -EBADMSG;
 	memcpy(&total, traits, sizeof(total));
 	if (total < 3 || total > len || !memchr(name, 0, total - 2u))
 		return -EBADMSG;
-	snprintf(out, size, "%s", name);
+	if (size) {
+		/* snprintf "%s" without the printf: once per event. */
+		n = strnlen(name, size - 1);
+		memcpy(out, name, n);
+		out[n] = 0;
+	}
 	return 0;
 }
 

@@ -140,6 +140,10 @@ int etwctl_print_event(FILE *f, enum etwctl_format fmt,
 void etwctl_print_end(FILE *f, enum etwctl_format fmt);
 void etwctl_json_string(FILE *f, const char *s);
 
+/* output.c */
+void etwctl_putf(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* ---------------------------------------------------------------------- */
 /* source.c: events from files (time-ordered) or from a live session */
 

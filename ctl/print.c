@@ -261,7 +261,7 @@ static const char *etwctl_or_dash(const char *s)
 static void etwctl_print_table(FILE *f, const struct etw_etl_event *ev,
 			       const struct etwctl_row *row)
 {
-	fprintf(f, "%s %3u %7u %7u %s %s id=%u v=%u lvl=%u op=%u task=%u "
+	etwctl_putf(f, "%s %3u %7u %7u %s %s id=%u v=%u lvl=%u op=%u task=%u "
 		"kw=0x%llx act=%s ", row->time, ev->processor_index,
 		ev->process_id, ev->thread_id,
 		*row->provider_name ? row->provider_name : row->provider,
@@ -293,11 +293,11 @@ static void etwctl_print_csv(FILE *f, const struct etw_etl_event *ev,
 	size_t len = 0, i;
 	FILE *mem;
 
-	fprintf(f, "%s,%u,%u,%u,%s,", row->time, ev->processor_index,
+	etwctl_putf(f, "%s,%u,%u,%u,%s,", row->time, ev->processor_index,
 		ev->process_id, ev->thread_id, row->provider);
 	etwctl_csv_field(f, row->provider_name);
 	etwctl_csv_field(f, row->name);
-	fprintf(f, "%u,%u,%u,%u,%u,0x%llx,%s,%s,", ev->descriptor.id,
+	etwctl_putf(f, "%u,%u,%u,%u,%u,0x%llx,%s,%s,", ev->descriptor.id,
 		ev->descriptor.version, ev->descriptor.level,
 		ev->descriptor.opcode, ev->descriptor.task,
 		(unsigned long long)ev->descriptor.keyword, row->activity,
@@ -322,14 +322,14 @@ static void etwctl_print_json(FILE *f, const struct etw_etl_event *ev,
 {
 	size_t i;
 
-	fprintf(f, "%s{\"time\":\"%s\",\"cpu\":%u,\"pid\":%u,\"tid\":%u,"
+	etwctl_putf(f, "%s{\"time\":\"%s\",\"cpu\":%u,\"pid\":%u,\"tid\":%u,"
 		"\"provider\":\"%s\",\"provider_name\":", first ? "" : ",\n",
 		row->time, ev->processor_index, ev->process_id,
 		ev->thread_id, row->provider);
 	etwctl_json_string(f, row->provider_name);
 	fputs(",\"name\":", f);
 	etwctl_json_string(f, row->name);
-	fprintf(f, ",\"id\":%u,\"version\":%u,\"level\":%u,\"opcode\":%u,"
+	etwctl_putf(f, ",\"id\":%u,\"version\":%u,\"level\":%u,\"opcode\":%u,"
 		"\"task\":%u,\"keywords\":\"0x%llx\",\"activity_id\":\"%s\","
 		"\"related_activity_id\":\"%s\",\"payload\":",
 		ev->descriptor.id, ev->descriptor.version,

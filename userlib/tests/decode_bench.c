@@ -339,9 +339,18 @@ static double bench_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* One pass in a child: its wall time and peak RSS (KiB); < 0 on failure. */
+static double bench_tv(const struct timeval *tv)
+{
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+/*
+ * One pass in a child: its wall time, CPU time (user and system: what
+ * other jobs on the machine take from the wall time does not count) and
+ * peak RSS (KiB); < 0 on failure.
+ */
 static double bench_child(const char *mode, const char *path,
-			  const char *etwctl, long *rss_kb)
+			  const char *etwctl, double *cpu, long *rss_kb)
 {
 	struct rusage ru;
 	double t0 = bench_now();
@@ -358,6 +367,7 @@ static double bench_child(const char *mode, const char *path,
 	    !WIFEXITED(status) || WEXITSTATUS(status))
 		return -1;
 	*rss_kb = ru.ru_maxrss;
+	*cpu = bench_tv(&ru.ru_utime) + bench_tv(&ru.ru_stime);
 	return bench_now() - t0;
 }
 
@@ -365,7 +375,7 @@ static int bench_table(const char *path, const char *etwctl)
 {
 	const char *env = getenv("BENCH_ROUNDS");
 	int rounds = env ? atoi(env) : BENCH_ROUNDS;
-	double best, t, base = 0;
+	double best, best_cpu, t, cpu, base = 0, base_cpu = 0;
 	long rss, peak;
 	size_t m;
 	int r;
@@ -374,26 +384,35 @@ static int bench_table(const char *path, const char *etwctl)
 		return 1;
 	printf("# %s: %llu events, best of %d\n", path,
 	       (unsigned long long)bench_events, rounds);
-	printf("%-10s %12s %10s %9s %10s\n", "mode", "events/s", "ns/event",
-	       "x read()", "peak RSS");
+	printf("%-10s %10s %9s %8s %10s %9s %8s %10s\n", "mode", "events/s",
+	       "ns/event", "x read()", "CPU ev/s", "CPU ns/ev", "x read()",
+	       "peak RSS");
 	for (m = 0; m < sizeof(bench_modes) / sizeof(bench_modes[0]); m++) {
-		best = 0;
+		best = best_cpu = 0;
 		peak = 0;
 		for (r = 0; r < (rounds > 0 ? rounds : 1); r++) {
-			t = bench_child(bench_modes[m], path, etwctl, &rss);
+			t = bench_child(bench_modes[m], path, etwctl, &cpu,
+					&rss);
 			if (t < 0) {
 				fprintf(stderr, "decode_bench: %s failed\n",
 					bench_modes[m]);
 				return 1;
 			}
 			best = !r || t < best ? t : best;
+			/* Clock ticks: a pass shorter than one counts one. */
+			cpu = cpu > 1e-3 ? cpu : 1e-3;
+			best_cpu = !r || cpu < best_cpu ? cpu : best_cpu;
 			peak = rss > peak ? rss : peak;
 		}
-		if (!m)
+		if (!m) {
 			base = best;
-		printf("%-10s %12.0f %10.1f %9.2f %7ld KiB\n", bench_modes[m],
-		       bench_events / best, best * 1e9 / bench_events,
-		       best / base, peak);
+			base_cpu = best_cpu;
+		}
+		printf("%-10s %10.0f %9.1f %8.2f %10.0f %9.1f %8.2f %6ld KiB\n",
+		       bench_modes[m], bench_events / best,
+		       best * 1e9 / bench_events, best / base,
+		       bench_events / best_cpu, best_cpu * 1e9 / bench_events,
+		       best_cpu / base_cpu, peak);
 	}
 	return 0;
 }

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * output.c: the few printf conversions dump's lines use, without
+ * printf.
+ *
+ * glibc's vfprintf parses its format, looks up the locale and goes
+ * through the stream's vtable once per conversion: several thousand
+ * instructions for a table row, more than reading and decoding the
+ * event.  etwctl_putf() formats into a line buffer and writes it with
+ * one fwrite.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "etwctl.h"
+
+/* A line being formatted; long strings are written through. */
+struct etwctl_line {
+	FILE *f;
+	size_t len;
+	char buf[512];
+};
+
+static void etwctl_line_flush(struct etwctl_line *l)
+{
+	fwrite(l->buf, 1, l->len, l->f);
+	l->len = 0;
+}
+
+static void etwctl_line_add(struct etwctl_line *l, const char *s, size_t n)
+{
+	if (l->len + n > sizeof(l->buf)) {
+		etwctl_line_flush(l);
+		if (n > sizeof(l->buf)) {
+			fwrite(s, 1, n, l->f);
+			return;
+		}
+	}
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+}
+
+/* @v right-aligned in @width columns, as "%*llu". */
+static void etwctl_line_u64(struct etwctl_line *l, uint64_t v, int width)
+{
+	char digits[ETWCTL_U64_LEN];
+	size_t n = etwctl_u64_text(v, digits);
+
+	for (; width > (int)n; width--)
+		etwctl_line_add(l, " ", 1);
+	etwctl_line_add(l, digits, n);
+}
+
+static void etwctl_line_hex(struct etwctl_line *l, uint64_t v)
+{
+	char buf[16];
+	int i = sizeof(buf);
+
+	do {
+		buf[--i] = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	etwctl_line_add(l, buf + i, sizeof(buf) - i);
+}
+
+/*
+ * One conversion at @fmt (after the '%'); returns what follows it.
+ * Anything but the conversions etwctl_putf() lists is copied as is.
+ */
+static const char *etwctl_line_conv(struct etwctl_line *l, const char *fmt,
+				    va_list *ap)
+{
+	const char *start = fmt - 1, *s;
+	int width = 0;
+
+	while (*fmt >= '0' && *fmt <= '9')
+		width = width * 10 + *fmt++ - '0';
+	if (fmt[0] == 'u') {
+		etwctl_line_u64(l, va_arg(*ap, unsigned int), width);
+		return fmt + 1;
+	}
+	if (!width && fmt[0] == 's') {
+		s = va_arg(*ap, const char *);
+		etwctl_line_add(l, s, strlen(s));
+		return fmt + 1;
+	}
+	if (!width && fmt[0] == 'l' && fmt[1] == 'l' &&
+	    (fmt[2] == 'x' || fmt[2] == 'u')) {
+		if (fmt[2] == 'x')
+			etwctl_line_hex(l, va_arg(*ap, unsigned long long));
+		else
+			etwctl_line_u64(l, va_arg(*ap, unsigned long long), 0);
+		return fmt + 3;
+	}
+	if (!width && fmt[0] == '%') {
+		etwctl_line_add(l, "%", 1);
+		return fmt + 1;
+	}
+	etwctl_line_add(l, start, (size_t)(fmt - start));
+	return fmt;
+}
+
+/**
+ * etwctl_putf - fprintf() for dump's hot lines
+ * @f: the stream
+ * @fmt: text with %s, %u, %Nu (N columns, right-aligned), %llu, %llx and
+ *	%% only; other conversions are written as they stand
+ *
+ * The bytes are those fprintf() writes for the same format.
+ */
+void etwctl_putf(FILE *f, const char *fmt, ...)
+{
+	struct etwctl_line l = { .f = f };
+	const char *pct;
+	va_list ap;
+
+	va_start(ap, fmt);
+	while (*fmt) {
+		pct = strchrnul(fmt, '%');
+		etwctl_line_add(&l, fmt, (size_t)(pct - fmt));
+		fmt = *pct ? etwctl_line_conv(&l, pct + 1, &ap) : pct;
+	}
+	va_end(ap);
+	etwctl_line_flush(&l);
+}
