@@ -380,6 +380,7 @@ static void etw_cons_instance_item(EVENT_RECORD *r,
 {
 	EVENT_HEADER_EXTENDED_DATA_ITEM *x = &ext[r->ExtendedDataCount++];
 
+	memset(x, 0, sizeof(*x));
 	x->ExtType = EVENT_HEADER_EXT_TYPE_INSTANCE_INFO;
 	x->DataSize = sizeof(EVENT_EXTENDED_ITEM_INSTANCE);
 	x->DataPtr = (uintptr_t)ev->record + sizeof(EVENT_TRACE_HEADER);
@@ -394,11 +395,12 @@ static void etw_cons_record_cb(struct etw_trace *t,
 	uint32_t i;
 
 	memset(&r, 0, sizeof(r));
-	memset(ext, 0, sizeof(ext));
 	etw_cons_header(ev, ts, &r.EventHeader);
 	r.BufferContext.ProcessorIndex = ev->processor_index;
 	r.BufferContext.LoggerId = ev->logger_id;
+	/* Only the items in use are cleared: this runs for every event. */
 	for (i = 0; i < ev->ext_count; i++) {
+		memset(&ext[i], 0, sizeof(ext[i]));
 		ext[i].ExtType = ev->ext[i].type;
 		ext[i].Linkage = i + 1 < ev->ext_count;
 		ext[i].DataSize = ev->ext[i].size;
