@@ -130,13 +130,26 @@ static void sb_hex64(struct etwctl_sb *sb, uint64_t v)
  */
 size_t etwctl_u64_text(uint64_t v, char *out)
 {
+	/* Two digits a step: "00" to "99". */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
 	char buf[ETWCTL_U64_LEN];
 	size_t i = sizeof(buf);
 
-	do {
-		buf[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		i -= 2;
+		memcpy(buf + i, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		i -= 2;
+		memcpy(buf + i, pairs + 2 * v, 2);
+	} else {
+		buf[--i] = (char)('0' + v);
+	}
 	memcpy(out, buf + i, sizeof(buf) - i);
 	return sizeof(buf) - i;
 }
@@ -189,9 +202,14 @@ int etwctl_utf8_len(const unsigned char *p)
  */
 size_t etwctl_json_plain(const unsigned char *p)
 {
+	static const bool plain[256] = {
+		[0x20 ... 0x21] = true,		/* not '"' */
+		[0x23 ... 0x5b] = true,		/* not '\\' */
+		[0x5d ... 0x7f] = true,
+	};
 	const unsigned char *q = p;
 
-	while (*q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+	while (plain[*q])
 		q++;
 	return (size_t)(q - p);
 }

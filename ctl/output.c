@@ -45,10 +45,15 @@ static void etwctl_line_u64(struct etwctl_line *l, uint64_t v, int width)
 {
 	char digits[ETWCTL_U64_LEN];
 	size_t n = etwctl_u64_text(v, digits);
+	size_t pad = width > (int)n ? (size_t)width - n : 0;
 
-	for (; width > (int)n; width--)
-		etwctl_line_add(l, " ", 1);
-	etwctl_line_add(l, digits, n);
+	if (l->len + pad + n > sizeof(l->buf))
+		etwctl_line_flush(l);
+	for (; pad > sizeof(l->buf) - n; pad--)
+		fputc(' ', l->f);
+	memset(l->buf + l->len, ' ', pad);
+	memcpy(l->buf + l->len + pad, digits, n);
+	l->len += pad + n;
 }
 
 static void etwctl_line_hex(struct etwctl_line *l, uint64_t v)
