@@ -14,6 +14,7 @@
 #include "etwctl.h"
 
 #define ETWCTL_MAX_IDS	64
+#define ETWCTL_DUMP_BUFSIZE	(64 * 1024)
 
 static const char etwctl_dump_usage[] =
 "usage: etwctl dump [options] FILE...\n"
@@ -199,6 +200,9 @@ static int etwctl_dump_events(struct etwctl_source *src,
 	bool first = true;
 	int ret;
 
+	/* Into a file or a pipe, fewer and larger writes. */
+	if (progress)
+		setvbuf(stdout, NULL, _IOFBF, ETWCTL_DUMP_BUFSIZE);
 	etwctl_print_begin(stdout, o->format);
 	while ((ret = etwctl_source_next(src, &ev)) != 0) {
 		/* Corrupt data is passed over; the rest is still shown. */

@@ -143,6 +143,7 @@ void etwctl_json_string(FILE *f, const char *s);
 /* output.c */
 void etwctl_putf(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+char *etwctl_strdup2(const char *a, const char *b, char **b_copy);
 
 /* ---------------------------------------------------------------------- */
 /* source.c: events from files (time-ordered) or from a live session */

@@ -83,12 +83,10 @@ static void etwctl_field_add(void *ctx, const char *name, const char *value,
 		fs->cap = fs->cap ? fs->cap * 2 : 8;
 	}
 	v = &fs->v[fs->n];
-	v->name = strdup(name);
-	v->value = strdup(value);
+	/* One allocation for both: @value follows @name's NUL. */
+	v->name = etwctl_strdup2(name, value, &v->value);
 	v->quoted = quoted;
-	if (!v->name || !v->value) {
-		free(v->name);
-		free(v->value);
+	if (!v->name) {
 		fs->oom = true;
 		return;
 	}
@@ -99,10 +97,8 @@ static void etwctl_fields_free(struct etwctl_fields *fs)
 {
 	size_t i;
 
-	for (i = 0; i < fs->n; i++) {
+	for (i = 0; i < fs->n; i++)
 		free(fs->v[i].name);
-		free(fs->v[i].value);
-	}
 	free(fs->v);
 	memset(fs, 0, sizeof(*fs));
 }
