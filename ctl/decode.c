@@ -136,22 +136,23 @@ size_t etwctl_u64_text(uint64_t v, char *out)
 		"25262728293031323334353637383940414243444546474849"
 		"50515253545556575859606162636465666768697071727374"
 		"75767778798081828384858687888990919293949596979899";
-	char buf[ETWCTL_U64_LEN];
-	size_t i = sizeof(buf);
+	size_t n = 1, i;
+	uint64_t t;
 
+	/* Counted first, then written from the last digit, in place. */
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	i = n;
 	while (v >= 100) {
 		i -= 2;
-		memcpy(buf + i, pairs + 2 * (v % 100), 2);
+		memcpy(out + i, pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
-	if (v >= 10) {
-		i -= 2;
-		memcpy(buf + i, pairs + 2 * v, 2);
-	} else {
-		buf[--i] = (char)('0' + v);
-	}
-	memcpy(out, buf + i, sizeof(buf) - i);
-	return sizeof(buf) - i;
+	if (v >= 10)
+		memcpy(out + i - 2, pairs + 2 * v, 2);
+	else
+		out[i - 1] = (char)('0' + v);
+	return n;
 }
 
 /**

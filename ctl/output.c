@@ -28,33 +28,41 @@ static void etwctl_line_flush(struct etwctl_line *l)
 	l->len = 0;
 }
 
+/* Room for @n more bytes, which must be at most the buffer's size. */
+static char *etwctl_line_room(struct etwctl_line *l, size_t n)
+{
+	if (l->len + n > sizeof(l->buf))
+		etwctl_line_flush(l);
+	return l->buf + l->len;
+}
+
 static void etwctl_line_add(struct etwctl_line *l, const char *s, size_t n)
 {
-	if (l->len + n > sizeof(l->buf)) {
+	if (n > sizeof(l->buf)) {
 		etwctl_line_flush(l);
-		if (n > sizeof(l->buf)) {
-			fwrite(s, 1, n, l->f);
-			return;
-		}
+		fwrite(s, 1, n, l->f);
+		return;
 	}
-	memcpy(l->buf + l->len, s, n);
+	memcpy(etwctl_line_room(l, n), s, n);
 	l->len += n;
 }
 
 /* @v right-aligned in @width columns, as "%*llu". */
 static void etwctl_line_u64(struct etwctl_line *l, uint64_t v, int width)
 {
-	char digits[ETWCTL_U64_LEN];
-	size_t n = etwctl_u64_text(v, digits);
-	size_t pad = width > (int)n ? (size_t)width - n : 0;
+	char *p;
+	size_t n;
 
-	if (l->len + pad + n > sizeof(l->buf))
-		etwctl_line_flush(l);
-	for (; pad > sizeof(l->buf) - n; pad--)
-		fputc(' ', l->f);
-	memset(l->buf + l->len, ' ', pad);
-	memcpy(l->buf + l->len + pad, digits, n);
-	l->len += pad + n;
+	for (; width > ETWCTL_U64_LEN; width--)
+		etwctl_line_add(l, " ", 1);
+	p = etwctl_line_room(l, ETWCTL_U64_LEN);
+	n = etwctl_u64_text(v, p);
+	if ((size_t)width > n) {
+		memmove(p + width - n, p, n);
+		memset(p, ' ', width - n);
+		n = width;
+	}
+	l->len += n;
 }
 
 static void etwctl_line_hex(struct etwctl_line *l, uint64_t v)
@@ -117,14 +125,17 @@ static const char *etwctl_line_conv(struct etwctl_line *l, const char *fmt,
 void etwctl_putf(FILE *f, const char *fmt, ...)
 {
 	struct etwctl_line l = { .f = f };
-	const char *pct;
 	va_list ap;
 
 	va_start(ap, fmt);
 	while (*fmt) {
-		pct = strchrnul(fmt, '%');
-		etwctl_line_add(&l, fmt, (size_t)(pct - fmt));
-		fmt = *pct ? etwctl_line_conv(&l, pct + 1, &ap) : pct;
+		if (*fmt == '%') {
+			fmt = etwctl_line_conv(&l, fmt + 1, &ap);
+			continue;
+		}
+		/* Literal text is short: a byte at a time, no calls. */
+		*etwctl_line_room(&l, 1) = *fmt++;
+		l.len++;
 	}
 	va_end(ap);
 	etwctl_line_flush(&l);
