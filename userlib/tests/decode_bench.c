@@ -264,10 +264,12 @@ static VOID WINAPI bench_tdh_cb(PEVENT_RECORD r)
 		TRACE_EVENT_INFO tei;
 		char bytes[8192];
 	} buf;
-	struct bench_tdh d = { .tei = &buf.tei };
+	/* Not cleared per event: the counts are written before they are read. */
+	static struct bench_tdh d;
 	ULONG size = sizeof(buf), i;
 
 	bench_events++;
+	d.tei = &buf.tei;
 	if (TdhGetEventInformation(r, 0, NULL, d.tei, &size))
 		return;
 	d.p = r->UserData;
