@@ -772,6 +772,21 @@ static ULONG etw_cons_file_loop(struct etw_cons_run *run,
 	return run->cancelled ? ERROR_CANCELLED : ERROR_SUCCESS;
 }
 
+/*
+ * Where buffers end matters only to a BufferCallback: BuffersRead and
+ * Filled are read there, and only it can cancel.  Without one, the
+ * first pass over the files is skipped.
+ */
+static bool etw_cons_buffer_callbacks(const struct etw_cons_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->count; i++)
+		if (run->traces[i]->lf.BufferCallback)
+			return true;
+	return false;
+}
+
 static ULONG etw_cons_process_files(struct etw_cons_run *run)
 {
 	struct etw_etl_reader *readers[ETW_CONS_MAX_HANDLES];
@@ -779,11 +794,12 @@ static ULONG etw_cons_process_files(struct etw_cons_run *run)
 	struct etw_etl_merge *m = NULL;
 	unsigned int i;
 	ULONG err;
-	int ret;
+	int ret = 0;
 
 	for (i = 0; i < run->count; i++)
 		readers[i] = run->traces[i]->reader;
-	ret = etw_cons_files_init(&f, run->traces, run->count);
+	if (etw_cons_buffer_callbacks(run))
+		ret = etw_cons_files_init(&f, run->traces, run->count);
 	if (!ret)
 		ret = etw_etl_merge_open(readers, run->count, &m);
 	if (ret)
