@@ -144,6 +144,7 @@ void etwctl_json_string(FILE *f, const char *s);
 void etwctl_putf(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 char *etwctl_strdup2(const char *a, const char *b, char **b_copy);
+void etwctl_json_write(FILE *f, const char *s);
 
 /* ---------------------------------------------------------------------- */
 /* source.c: events from files (time-ordered) or from a live session */

@@ -125,6 +125,7 @@ static const char *etwctl_line_conv(struct etwctl_line *l, const char *fmt,
 void etwctl_putf(FILE *f, const char *fmt, ...)
 {
 	struct etwctl_line l = { .f = f };
+	const char *run;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -133,11 +134,52 @@ void etwctl_putf(FILE *f, const char *fmt, ...)
 			fmt = etwctl_line_conv(&l, fmt + 1, &ap);
 			continue;
 		}
-		/* Literal text is short: a byte at a time, no calls. */
-		*etwctl_line_room(&l, 1) = *fmt++;
-		l.len++;
+		/* Found inline: the runs of literal text are short. */
+		for (run = fmt; *run && *run != '%'; run++)
+			;
+		etwctl_line_add(&l, fmt, (size_t)(run - fmt));
+		fmt = run;
 	}
 	va_end(ap);
+	etwctl_line_flush(&l);
+}
+
+/**
+ * etwctl_json_write - @s as a JSON string literal, quotes included
+ * @f: the stream
+ * @s: text; bytes that are not UTF-8 become U+FFFD
+ *
+ * Escaped in a line buffer and written with one fwrite.
+ */
+void etwctl_json_write(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct etwctl_line l = { .f = f };
+	char esc[8];
+	size_t n;
+
+	etwctl_line_add(&l, "\"", 1);
+	for (; *p; p += n ? n : 1) {
+		n = etwctl_json_plain(p);
+		if (n) {
+			etwctl_line_add(&l, (const char *)p, n);
+			continue;
+		}
+		n = (size_t)etwctl_utf8_len(p);
+		if (!n)
+			etwctl_line_add(&l, "\\ufffd", 6);
+		else if (*p == '"' || *p == '\\' || *p == '\n' || *p == '\r' ||
+			 *p == '\t')
+			etwctl_line_add(&l, esc, (size_t)snprintf(esc,
+				sizeof(esc), "\\%c", *p == '\n' ? 'n' :
+				*p == '\r' ? 'r' : *p == '\t' ? 't' : *p));
+		else if (*p < 0x20)
+			etwctl_line_add(&l, esc, (size_t)snprintf(esc,
+				sizeof(esc), "\\u%04x", *p));
+		else
+			etwctl_line_add(&l, (const char *)p, n);
+	}
+	etwctl_line_add(&l, "\"", 1);
 	etwctl_line_flush(&l);
 }
 

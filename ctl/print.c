@@ -199,33 +199,7 @@ static void etwctl_row_free(struct etwctl_row *row)
  */
 void etwctl_json_string(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	int n;
-
-	fputc('"', f);
-	for (; *p; p += n ? n : 1) {
-		n = (int)etwctl_json_plain(p);
-		if (n) {
-			fwrite(p, 1, (size_t)n, f);
-			continue;
-		}
-		n = etwctl_utf8_len(p);
-		if (!n)
-			fputs("\\ufffd", f);
-		else if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\r')
-			fputs("\\r", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fwrite(p, 1, (size_t)n, f);
-	}
-	fputc('"', f);
+	etwctl_json_write(f, s);
 }
 
 /* The payload as one text: "name=value ..." or the hex/string text. */

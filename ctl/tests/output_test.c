@@ -100,6 +100,49 @@ TEST(json_plain_run)
 				  (const unsigned char *)cases[i].s));
 }
 
+/* JSON string literals: escapes, U+FFFD for bad UTF-8, long text. */
+TEST(json_write_escapes)
+{
+	static const struct {
+		const char *s;
+		const char *json;
+	} cases[] = {
+		{ "", "\"\"" },
+		{ "plain text", "\"plain text\"" },
+		{ "a\"b\\c", "\"a\\\"b\\\\c\"" },
+		{ "\n\r\t", "\"\\n\\r\\t\"" },
+		{ "\x01\x1f", "\"\\u0001\\u001f\"" },
+		{ "caf\xc3\xa9", "\"caf\xc3\xa9\"" },
+		{ "\xff\xc3x", "\"\\ufffd\\ufffdx\"" },
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },
+	};
+	char *got;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CAPTURE(got, etwctl_json_write(f, cases[i].s));
+		EXPECT_STREQ(cases[i].json, got);
+		free(got);
+	}
+}
+
+/* Past the line buffer: 600 quotes are 1200 bytes escaped. */
+TEST(json_write_long)
+{
+	char s[601], want[1203], *got;
+	int i;
+
+	memset(s, '"', 600);
+	s[600] = 0;
+	want[0] = '"';
+	for (i = 0; i < 600; i++)
+		memcpy(want + 1 + 2 * i, "\\\"", 2);
+	memcpy(want + 1201, "\"", 2);
+	CAPTURE(got, etwctl_json_write(f, s));
+	EXPECT_STREQ(want, got);
+	free(got);
+}
+
 TEST(guid_format_matches_printf)
 {
 	static const GUID guids[] = {
