@@ -124,10 +124,13 @@ static const char *etwctl_line_conv(struct etwctl_line *l, const char *fmt,
  */
 void etwctl_putf(FILE *f, const char *fmt, ...)
 {
-	struct etwctl_line l = { .f = f };
+	struct etwctl_line l;
 	const char *run;
 	va_list ap;
 
+	/* Not an initializer: that would clear the buffer on every call. */
+	l.f = f;
+	l.len = 0;
 	va_start(ap, fmt);
 	while (*fmt) {
 		if (*fmt == '%') {
@@ -154,10 +157,12 @@ void etwctl_putf(FILE *f, const char *fmt, ...)
 void etwctl_json_write(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	struct etwctl_line l = { .f = f };
+	struct etwctl_line l;
 	char esc[8];
 	size_t n;
 
+	l.f = f;
+	l.len = 0;
 	etwctl_line_add(&l, "\"", 1);
 	for (; *p; p += n ? n : 1) {
 		n = etwctl_json_plain(p);
