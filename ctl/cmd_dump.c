@@ -14,7 +14,8 @@
 #include "etwctl.h"
 
 #define ETWCTL_MAX_IDS	64
-#define ETWCTL_DUMP_BUFSIZE	(64 * 1024)
+/* stdout's buffer: glibc's setvbuf takes a size only with a buffer. */
+static char etwctl_dump_buf[64 * 1024];
 
 static const char etwctl_dump_usage[] =
 "usage: etwctl dump [options] FILE...\n"
@@ -202,7 +203,8 @@ static int etwctl_dump_events(struct etwctl_source *src,
 
 	/* Into a file or a pipe, fewer and larger writes. */
 	if (progress)
-		setvbuf(stdout, NULL, _IOFBF, ETWCTL_DUMP_BUFSIZE);
+		setvbuf(stdout, etwctl_dump_buf, _IOFBF,
+			sizeof(etwctl_dump_buf));
 	etwctl_print_begin(stdout, o->format);
 	while ((ret = etwctl_source_next(src, &ev)) != 0) {
 		/* Corrupt data is passed over; the rest is still shown. */
