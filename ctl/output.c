@@ -22,9 +22,10 @@ struct etwctl_line {
 	char buf[512];
 };
 
+/* etwctl writes its output from one thread: no stream lock. */
 static void etwctl_line_flush(struct etwctl_line *l)
 {
-	fwrite(l->buf, 1, l->len, l->f);
+	fwrite_unlocked(l->buf, 1, l->len, l->f);
 	l->len = 0;
 }
 
@@ -40,7 +41,7 @@ static void etwctl_line_add(struct etwctl_line *l, const char *s, size_t n)
 {
 	if (n > sizeof(l->buf)) {
 		etwctl_line_flush(l);
-		fwrite(s, 1, n, l->f);
+		fwrite_unlocked(s, 1, n, l->f);
 		return;
 	}
 	memcpy(etwctl_line_room(l, n), s, n);
