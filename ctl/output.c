@@ -79,40 +79,112 @@ static void etwctl_line_hex(struct etwctl_line *l, uint64_t v)
 }
 
 /*
- * One conversion at @fmt (after the '%'); returns what follows it.
- * Anything but the conversions etwctl_putf() lists is copied as is.
+ * The conversion at @fmt (after a '%'): its width, its type ('u', 's',
+ * 'x' for "llx", 'U' for "llu", '%'; 0 for any other, whose '%' and
+ * width are then text) and the characters it takes after the '%'.
  */
+static size_t etwctl_conv_parse(const char *fmt, int *width, char *type)
+{
+	size_t i = 0;
+	int w = 0;
+
+	while (fmt[i] >= '0' && fmt[i] <= '9')
+		w = w * 10 + fmt[i++] - '0';
+	*width = w;
+	*type = 0;
+	if (fmt[i] == 'u')
+		*type = 'u';
+	else if (!w && (fmt[i] == 's' || fmt[i] == '%'))
+		*type = fmt[i];
+	else if (!w && fmt[i] == 'l' && fmt[i + 1] == 'l' &&
+		 (fmt[i + 2] == 'x' || fmt[i + 2] == 'u'))
+		*type = fmt[i + 2] == 'x' ? 'x' : 'U';
+	if (*type == 'x' || *type == 'U')
+		return i + 3;
+	return *type ? i + 1 : i;
+}
+
+/* The conversion after the '%' at @fmt - 1; returns what follows it. */
 static const char *etwctl_line_conv(struct etwctl_line *l, const char *fmt,
 				    va_list *ap)
 {
-	const char *start = fmt - 1, *s;
-	int width = 0;
+	size_t n;
+	int width;
+	char type;
+	const char *s;
 
-	while (*fmt >= '0' && *fmt <= '9')
-		width = width * 10 + *fmt++ - '0';
-	if (fmt[0] == 'u') {
+	n = etwctl_conv_parse(fmt, &width, &type);
+	switch (type) {
+	case 'u':
 		etwctl_line_u64(l, va_arg(*ap, unsigned int), width);
-		return fmt + 1;
-	}
-	if (!width && fmt[0] == 's') {
+		break;
+	case 's':
 		s = va_arg(*ap, const char *);
 		etwctl_line_add(l, s, strlen(s));
-		return fmt + 1;
-	}
-	if (!width && fmt[0] == 'l' && fmt[1] == 'l' &&
-	    (fmt[2] == 'x' || fmt[2] == 'u')) {
-		if (fmt[2] == 'x')
-			etwctl_line_hex(l, va_arg(*ap, unsigned long long));
-		else
-			etwctl_line_u64(l, va_arg(*ap, unsigned long long), 0);
-		return fmt + 3;
-	}
-	if (!width && fmt[0] == '%') {
+		break;
+	case 'x':
+		etwctl_line_hex(l, va_arg(*ap, unsigned long long));
+		break;
+	case 'U':
+		etwctl_line_u64(l, va_arg(*ap, unsigned long long), 0);
+		break;
+	case '%':
 		etwctl_line_add(l, "%", 1);
-		return fmt + 1;
+		break;
+	default:
+		etwctl_line_add(l, fmt - 1, n + 1);
 	}
-	etwctl_line_add(l, start, (size_t)(fmt - start));
-	return fmt;
+	return fmt + n;
+}
+
+#define ETWCTL_FMT_CACHED	8
+#define ETWCTL_FMT_RUNS		32
+
+/*
+ * The lengths of a format's runs of literal text, in order, found on its
+ * first use: dump's formats are a few literals printed for every event,
+ * JSON's with some 200 bytes of keys between the conversions.
+ */
+struct etwctl_fmt {
+	const char *fmt;
+	unsigned int nruns;
+	uint16_t run[ETWCTL_FMT_RUNS];
+};
+
+static __thread struct etwctl_fmt etwctl_fmts[ETWCTL_FMT_CACHED];
+
+/* The runs of @fmt, measured now if new; NULL when there is no room. */
+static const struct etwctl_fmt *etwctl_fmt_runs(const char *fmt)
+{
+	struct etwctl_fmt *c = NULL;
+	const char *p = fmt, *run;
+	int width;
+	char type;
+	size_t i;
+
+	for (i = 0; i < ETWCTL_FMT_CACHED; i++) {
+		if (etwctl_fmts[i].fmt == fmt)
+			return &etwctl_fmts[i];
+		if (!etwctl_fmts[i].fmt && !c)
+			c = &etwctl_fmts[i];
+	}
+	if (!c)
+		return NULL;
+	c->nruns = 0;
+	while (*p) {
+		if (*p == '%') {
+			/* As etwctl_putf() will step over it. */
+			p += 1 + etwctl_conv_parse(p + 1, &width, &type);
+			continue;
+		}
+		run = strchrnul(p, '%');
+		if (c->nruns == ETWCTL_FMT_RUNS || run - p > UINT16_MAX)
+			return NULL;
+		c->run[c->nruns++] = (uint16_t)(run - p);
+		p = run;
+	}
+	c->fmt = fmt;
+	return c;
 }
 
 /**
@@ -125,7 +197,9 @@ static const char *etwctl_line_conv(struct etwctl_line *l, const char *fmt,
  */
 void etwctl_putf(FILE *f, const char *fmt, ...)
 {
+	const struct etwctl_fmt *c = etwctl_fmt_runs(fmt);
 	struct etwctl_line l;
+	unsigned int r = 0;
 	const char *run;
 	va_list ap;
 
@@ -138,9 +212,10 @@ void etwctl_putf(FILE *f, const char *fmt, ...)
 			fmt = etwctl_line_conv(&l, fmt + 1, &ap);
 			continue;
 		}
-		/* Found inline: the runs of literal text are short. */
-		for (run = fmt; *run && *run != '%'; run++)
-			;
+		if (c)
+			run = fmt + c->run[r++];
+		else
+			run = strchrnul(fmt, '%');
 		etwctl_line_add(&l, fmt, (size_t)(run - fmt));
 		fmt = run;
 	}

@@ -62,6 +62,29 @@ TEST(putf_numbers_match_fprintf)
 	}
 }
 
+/*
+ * Formats whose literal runs are not where a naive scan puts them: "%%"
+ * before digits, conversions back to back, text only; each printed
+ * twice, since the runs are measured on a format's first use.
+ */
+TEST(putf_literal_runs)
+{
+	char *want, *got;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		CAPTURE(want, fprintf(f, "a%%12b%u%s%%%%x%llx.", 7u, "s", 255ull));
+		CAPTURE(got, etwctl_putf(f, "a%%12b%u%s%%%%x%llx.", 7u, "s",
+					 255ull));
+		EXPECT_STREQ(want, got);
+		free(want);
+		free(got);
+		CAPTURE(got, etwctl_putf(f, "only text"));
+		EXPECT_STREQ("only text", got);
+		free(got);
+	}
+}
+
 /* Strings of any length, the line buffer's size and beyond. */
 TEST(putf_strings_match_fprintf)
 {
