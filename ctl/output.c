@@ -223,6 +223,22 @@ void etwctl_putf(FILE *f, const char *fmt, ...)
 	etwctl_line_flush(&l);
 }
 
+/*
+ * The escape of @c: '"', '\\' or a control character, which a JSON string
+ * cannot hold as they are.  @named pairs a character with its letter.
+ */
+static size_t etwctl_json_esc(unsigned char c, char esc[8])
+{
+	const char *named = strchr("\"\"\\\\\nn\rr\tt", c);
+
+	esc[0] = '\\';
+	if (c && named) {
+		esc[1] = named[1];
+		return 2;
+	}
+	return (size_t)snprintf(esc, 8, "\\u%04x", c);
+}
+
 /**
  * etwctl_json_write - @s as a JSON string literal, quotes included
  * @f: the stream
@@ -249,14 +265,8 @@ void etwctl_json_write(FILE *f, const char *s)
 		n = (size_t)etwctl_utf8_len(p);
 		if (!n)
 			etwctl_line_add(&l, "\\ufffd", 6);
-		else if (*p == '"' || *p == '\\' || *p == '\n' || *p == '\r' ||
-			 *p == '\t')
-			etwctl_line_add(&l, esc, (size_t)snprintf(esc,
-				sizeof(esc), "\\%c", *p == '\n' ? 'n' :
-				*p == '\r' ? 'r' : *p == '\t' ? 't' : *p));
-		else if (*p < 0x20)
-			etwctl_line_add(&l, esc, (size_t)snprintf(esc,
-				sizeof(esc), "\\u%04x", *p));
+		else if (*p < 0x20 || *p == '"' || *p == '\\')
+			etwctl_line_add(&l, esc, etwctl_json_esc(*p, esc));
 		else
 			etwctl_line_add(&l, (const char *)p, n);
 	}
