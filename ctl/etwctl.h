@@ -138,13 +138,12 @@ void etwctl_print_begin(FILE *f, enum etwctl_format fmt);
 int etwctl_print_event(FILE *f, enum etwctl_format fmt,
 		       const struct etw_etl_event *ev, bool first);
 void etwctl_print_end(FILE *f, enum etwctl_format fmt);
-void etwctl_json_string(FILE *f, const char *s);
 
 /* output.c */
 void etwctl_putf(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 char *etwctl_strdup2(const char *a, const char *b, char **b_copy);
-void etwctl_json_write(FILE *f, const char *s);
+void etwctl_json_string(FILE *f, const char *s);
 
 /* ---------------------------------------------------------------------- */
 /* source.c: events from files (time-ordered) or from a live session */

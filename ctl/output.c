@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * output.c: the few printf conversions dump's lines use, without
- * printf.
+ * output.c: what dump writes for every event, without printf: the few
+ * conversions its lines use, JSON string literals, and the copy of a
+ * decoded field.
  *
  * glibc's vfprintf parses its format, looks up the locale and goes
  * through the stream's vtable once per conversion: several thousand
  * instructions for a table row, more than reading and decoding the
- * event.  etwctl_putf() formats into a line buffer and writes it with
- * one fwrite.
+ * event.  etwctl_putf() and etwctl_json_string() format into a line
+ * buffer and write it with one fwrite.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -240,13 +241,13 @@ static size_t etwctl_json_esc(unsigned char c, char esc[8])
 }
 
 /**
- * etwctl_json_write - @s as a JSON string literal, quotes included
+ * etwctl_json_string - write @s as a JSON string literal
  * @f: the stream
  * @s: text; bytes that are not UTF-8 become U+FFFD
  *
  * Escaped in a line buffer and written with one fwrite.
  */
-void etwctl_json_write(FILE *f, const char *s)
+void etwctl_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	struct etwctl_line l;

@@ -192,16 +192,6 @@ static void etwctl_row_free(struct etwctl_row *row)
 	free(row->text);
 }
 
-/**
- * etwctl_json_string - write @s as a JSON string literal
- * @f: the stream
- * @s: text; bytes that are not UTF-8 become U+FFFD
- */
-void etwctl_json_string(FILE *f, const char *s)
-{
-	etwctl_json_write(f, s);
-}
-
 /* The payload as one text: "name=value ..." or the hex/string text. */
 static void etwctl_payload_text(FILE *f, const struct etwctl_row *row)
 {

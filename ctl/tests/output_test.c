@@ -124,7 +124,7 @@ TEST(json_plain_run)
 }
 
 /* JSON string literals: escapes, U+FFFD for bad UTF-8, long text. */
-TEST(json_write_escapes)
+TEST(json_string_escapes)
 {
 	static const struct {
 		const char *s;
@@ -143,14 +143,14 @@ TEST(json_write_escapes)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		CAPTURE(got, etwctl_json_write(f, cases[i].s));
+		CAPTURE(got, etwctl_json_string(f, cases[i].s));
 		EXPECT_STREQ(cases[i].json, got);
 		free(got);
 	}
 }
 
 /* Past the line buffer: 600 quotes are 1200 bytes escaped. */
-TEST(json_write_long)
+TEST(json_string_long)
 {
 	char s[601], want[1203], *got;
 	int i;
@@ -161,7 +161,7 @@ TEST(json_write_long)
 	for (i = 0; i < 600; i++)
 		memcpy(want + 1 + 2 * i, "\\\"", 2);
 	memcpy(want + 1201, "\"", 2);
-	CAPTURE(got, etwctl_json_write(f, s));
+	CAPTURE(got, etwctl_json_string(f, s));
 	EXPECT_STREQ(want, got);
 	free(got);
 }
