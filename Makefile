@@ -119,7 +119,7 @@ ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a Makefile
 BT2_PLUGIN := bt2/babeltrace-plugin-etw.so
 BT2_SRCS := $(wildcard bt2/*.c)
 
-bt2: $(BT2_PLUGIN)
+bt2: $(BT2_PLUGIN) bt2/tests/tl_etl_gen
 
 build/bt2/libetw-pic.a: $(LIB_PIC_OBJS)
 	@mkdir -p $(@D)
@@ -131,6 +131,12 @@ $(BT2_PLUGIN): $(BT2_SRCS) bt2/etwbt.h build/bt2/libetw-pic.a
 		$(WARN) -fPIC -shared -o $@ $(BT2_SRCS) build/bt2/libetw-pic.a \
 		-Wl,--exclude-libs,ALL -Wl,--no-undefined \
 		$(shell pkg-config --libs babeltrace2) $(LIBETW_LIBS)
+
+# Writes the .etl file of TraceLogging events that scripts/tests/bt2_test.py
+# converts (the events of $(TLG_EVENTS), through the provider double).
+bt2/tests/tl_etl_gen: bt2/tests/tl_etl_gen.c $(TLG_DEPS) userlib/libetw.a \
+		$(HOSTTEST_DEPS)
+	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(TLG_EVENTS) userlib/libetw.a $(LIBETW_LIBS)
 
 # The etwctl(1) man page, from Documentation/etwctl.rst (Debian's docutils).
 man: build/man/etwctl.1
@@ -329,7 +335,7 @@ clean:
 		-o -name '.*.cmd' -o -name '*.a' \) -delete
 	rm -f Module.symvers modules.order kmod/Module.symvers kmod/modules.order
 	rm -f userlib/*.o userlib/libetw.a userlib/libetw.so userlib/$(SONAME) userlib/libetw.pc
-	rm -f $(BT2_PLUGIN)
+	rm -f $(BT2_PLUGIN) bt2/tests/tl_etl_gen
 	rm -f ctl/etwctl $(SELFTESTS) $(BENCHES) $(HOSTTESTS) $(EXAMPLES) selftests/wide_cxx.o \
 		userlib/tests/*_bench
 	rm -rf build

@@ -42,8 +42,8 @@ static uint64_t etwbt_fnv(uint64_t h, const void *p, size_t n)
  *
  * Integers keep their size and sign, hexadecimal OutTypes become
  * hexadecimal integers, a 1-byte integer shown as a Boolean becomes a
- * Boolean; what is text rather than a number (a 1-byte CHAR, an IPv4
- * address, a port, times, SIDs, strings) becomes the text
+ * Boolean, a port the number TDH reads; what is text rather than a number
+ * (a 1-byte CHAR, an IPv4 address, times, SIDs, strings) becomes the text
  * TdhFormatProperty gives, except ANSI strings, whose bytes are kept as
  * they are, as etwctl does.
  */
@@ -59,8 +59,9 @@ void etwbt_scalar_of(USHORT in, USHORT out, struct etwbt_scalar *s)
 		s->bits = 8u << ((in - TDH_INTYPE_INT8) / 2);
 		if (s->bits == 8 && out == TDH_OUTTYPE_BOOLEAN)
 			s->kind = ETWBT_BOOL;
+		else if (s->bits == 16 && out == TDH_OUTTYPE_PORT)
+			s->kind = ETWBT_PORT;
 		else if ((s->bits == 8 && out == TDH_OUTTYPE_STRING) ||
-			 (s->bits == 16 && out == TDH_OUTTYPE_PORT) ||
 			 (s->bits == 32 && out == TDH_OUTTYPE_IPV4))
 			s->kind = ETWBT_TEXT;
 		else if (out >= TDH_OUTTYPE_HEXINT8 &&
@@ -189,6 +190,7 @@ static bt_field_class *etwbt_scalar_fc(bt_trace_class *tc,
 	case ETWBT_SINT:
 	case ETWBT_UINT:
 	case ETWBT_HEX:
+	case ETWBT_PORT:
 		return etwbt_int_fc(tc, &s);
 	case ETWBT_BOOL:
 		return bt_field_class_bool_create(tc);

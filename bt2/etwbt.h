@@ -108,6 +108,8 @@ void etwbt_event_record(const struct etw_etl_event *ev, EVENT_RECORD *rec,
  * @ETWBT_SINT: a signed integer
  * @ETWBT_UINT: an unsigned integer
  * @ETWBT_HEX: an unsigned integer shown in hexadecimal
+ * @ETWBT_PORT: an unsigned integer, read from TdhFormatProperty's text (a
+ *	port, whose bytes are in network order)
  * @ETWBT_BOOL: a Boolean
  * @ETWBT_REAL32: a single-precision real
  * @ETWBT_REAL64: a double-precision real
@@ -120,6 +122,7 @@ enum etwbt_kind {
 	ETWBT_SINT,
 	ETWBT_UINT,
 	ETWBT_HEX,
+	ETWBT_PORT,
 	ETWBT_BOOL,
 	ETWBT_REAL32,
 	ETWBT_REAL64,

@@ -67,16 +67,24 @@ static void etwbt_set_bytes(bt_field *f, const uint8_t *p, size_t n)
 }
 
 static int etwbt_set_text(bt_field *f, const struct etwbt_text *t,
-			  ULONG size)
+			  ULONG size, bool number)
 {
 	char *utf8 = etw_etl_utf16_to_utf8((const uint8_t *)t->text,
-					   size / 2);
+					   size / 2), *end;
+	int ret = 0;
 
 	if (!utf8)
 		return -ENOMEM;
-	bt_field_string_set_value(f, utf8);
+	if (!number) {
+		bt_field_string_set_value(f, utf8);
+	} else {
+		bt_field_integer_unsigned_set_value(f,
+			strtoull(utf8, &end, 10));
+		if (end == utf8 || *end)
+			ret = -EBADMSG;
+	}
 	free(utf8);
-	return 0;
+	return ret;
 }
 
 /* Set @f from the @n bytes of one value at @raw. */
@@ -128,10 +136,11 @@ static int etwbt_set(bt_field *f, const struct etwbt_scalar *s,
 	case ETWBT_BYTES:
 		etwbt_set_bytes(f, raw + s->skip, n - s->skip);
 		return 0;
+	case ETWBT_PORT:
 	case ETWBT_TEXT:
 		break;
 	}
-	return etwbt_set_text(f, t, size);
+	return etwbt_set_text(f, t, size, s->kind == ETWBT_PORT);
 }
 
 /*

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tl_etl_gen: write an .etl file of TraceLogging events, for the
+ * babeltrace2 plugin's test (scripts/tests/bt2_test.py) and its speed
+ * figure.
+ *
+ * The events are those of userlib/tests/tracelogging_events.c (every
+ * TraceLogging field macro: integers, hex, reals, Booleans, strings,
+ * GUIDs, times, binary, arrays, structs), written through the provider
+ * double, which captures what <TraceLoggingProvider.h> hands to
+ * EventWriteTransfer.  Each capture becomes the record the kernel would
+ * log: an EVENT_HEADER64 with the PROV_TRAITS and EVENT_SCHEMA_TL items
+ * and the payload, in buffers of CPU 0 and 1 alternately (every third
+ * event with an activity id), 1 us apart, saved by libetw's ETL writer.
+ *
+ * usage: tl_etl_gen FILE [ROUNDS]   (ROUNDS times every event, default 1)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etl_test.h"
+#include "tracelogging_events.h"
+
+#define GEN_BS		(64 * 1024)
+#define GEN_CPUS	2
+
+static const struct etw_guid gen_provider = {
+	0x8b1dd10c, 0x8e7e, 0x5b2c,
+	{ 0x9f, 0x0e, 0x2c, 0xb0, 0xc1, 0xa0, 0xe0, 0x01 }
+};
+
+/*
+ * @buf: the CPU's open buffer
+ * @seq: its next sequence number
+ */
+struct gen_cpu {
+	uint8_t buf[GEN_BS];
+	uint64_t seq;
+};
+
+static struct gen_cpu gen_cpus[GEN_CPUS];
+
+static uint32_t gen_item_size(ULONG len)
+{
+	return sizeof(struct etw_ext_item) + ((len + 7u) & ~7u);
+}
+
+static uint8_t *gen_item(uint8_t *p, uint16_t type, const void *data,
+			 ULONG len, bool more)
+{
+	struct etw_ext_item x = {
+		.item_size = gen_item_size(len),
+		.ext_type = type,
+		.linkage = more ? ETW_EXT_LINKAGE : 0,
+		.data_size = len,
+	};
+
+	memcpy(p, &x, sizeof(x));
+	memset(p + sizeof(x), 0, x.item_size - sizeof(x));
+	memcpy(p + sizeof(x), data, len);
+	return p + x.item_size;
+}
+
+/* Append the record of @c to @buf; false when it does not fit. */
+static bool gen_add(uint8_t *buf, const struct tle_capture *c, uint64_t ts,
+		    uint64_t n)
+{
+	struct etw_buffer_header *bh = (struct etw_buffer_header *)buf;
+	uint32_t size = sizeof(struct etw_event_header) +
+			gen_item_size(c->prov_len) +
+			gen_item_size(c->meta_len) + c->payload_len;
+	uint32_t padded = (size + 7) & ~7u;
+	struct etw_event_header eh = {
+		.size = size,
+		.header_type = ETW_EVENT_HEADER_TYPE_64,
+		.flags = ETW_EVENT_FLAG_EXTENDED_INFO,
+		.thread_id = 4000 + n % 7,
+		.process_id = 4000,
+		.timestamp = ts,
+		.provider_id = gen_provider,
+	};
+	uint8_t *p = buf + bh->offset;
+
+	if (size > 0xffff || bh->offset + padded > GEN_BS)
+		return false;
+	memcpy(&eh.descriptor, &c->desc, sizeof(eh.descriptor));
+	if (n % 3 == 0) {
+		eh.activity_id = gen_provider;
+		eh.activity_id.data1 = (uint32_t)n;
+	}
+	memcpy(p, &eh, sizeof(eh));
+	p = gen_item(p + sizeof(eh), ETW_EXT_PROV_TRAITS, c->prov, c->prov_len,
+		     true);
+	p = gen_item(p, ETW_EXT_EVENT_SCHEMA_TL, c->meta, c->meta_len, false);
+	memcpy(p, c->payload, c->payload_len);
+	memset(p + c->payload_len, 0, padded - size);
+	bh->offset += padded;
+	bh->saved_offset = bh->current_offset = bh->offset;
+	bh->events++;
+	bh->timestamp = ts;
+	return true;
+}
+
+static int gen_flush(struct etw_etl_writer *w, unsigned int cpu)
+{
+	struct gen_cpu *g = &gen_cpus[cpu];
+	struct etw_buffer_header *bh = (struct etw_buffer_header *)g->buf;
+	int ret = 0;
+
+	if (bh->events) {
+		bh->sequence_number = g->seq++;
+		ret = etw_etl_writer_append(w, g->buf);
+	}
+	etl_buf_init(g->buf, GEN_BS, cpu);
+	return ret;
+}
+
+static int gen_event(struct etw_etl_writer *w, const struct tle_capture *c,
+		     uint64_t n)
+{
+	unsigned int cpu = n % GEN_CPUS;
+	uint64_t ts = ETL_TEST_START_RAW + 1000 * (n + 1);
+	int ret;
+
+	if (gen_add(gen_cpus[cpu].buf, c, ts, n))
+		return 0;
+	ret = gen_flush(w, cpu);
+	if (ret)
+		return ret;
+	return gen_add(gen_cpus[cpu].buf, c, ts, n) ? 0 : -E2BIG;
+}
+
+static int gen_write(struct etw_etl_writer *w, unsigned long rounds)
+{
+	const char *expect;
+	struct tle_capture c;
+	unsigned long r;
+	uint64_t n = 0;
+	unsigned int cpu;
+	int i, ret;
+
+	for (cpu = 0; cpu < GEN_CPUS; cpu++)
+		etl_buf_init(gen_cpus[cpu].buf, GEN_BS, cpu);
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; !tle_run_c(i, &c, &expect); i++) {
+			ret = gen_event(w, &c, n++);
+			if (ret)
+				return ret;
+		}
+	}
+	for (cpu = 0; cpu < GEN_CPUS; cpu++) {
+		ret = gen_flush(w, cpu);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct etw_etl_writer_params p = etl_test_params();
+	struct etw_etl_writer_stats st = { 0 };
+	struct etw_etl_writer *w;
+	unsigned long rounds = 1;
+	char *end;
+	int ret;
+
+	if (argc == 3) {
+		rounds = strtoul(argv[2], &end, 10);
+		if (*end || !rounds)
+			argc = 0;
+	}
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: tl_etl_gen FILE [ROUNDS]\n");
+		return 2;
+	}
+	p.buffer_size = GEN_BS;
+	p.number_of_processors = GEN_CPUS;
+	ret = etw_etl_writer_open(argv[1], ETW_ETL_MODE_SEQUENTIAL, &p, &w);
+	if (ret) {
+		fprintf(stderr, "tl_etl_gen: %s: %s\n", argv[1], strerror(-ret));
+		return 1;
+	}
+	ret = gen_write(w, rounds);
+	if (!ret)
+		ret = etw_etl_writer_close(w, &st);
+	else
+		etw_etl_writer_close(w, &st);
+	if (ret) {
+		fprintf(stderr, "tl_etl_gen: %s: %s\n", argv[1], strerror(-ret));
+		return 1;
+	}
+	return 0;
+}
