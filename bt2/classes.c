@@ -237,25 +237,60 @@ static bt_field_class *etwbt_prop_fc(bt_trace_class *tc,
 	return fc;
 }
 
+/*
+ * A member name CTF 1.8 takes: an identifier.  ETW names are any text
+ * (TraceLogging's especially), so other characters become '_', a leading
+ * digit gets a '_' before it, and a name an earlier member already has
+ * gets "_2", "_3"... after it.  NULL when out of memory.
+ */
+static char *etwbt_member_name(const bt_field_class *st, const char *text)
+{
+	size_t len = strlen(text), i;
+	char *name = malloc(len + 16), *p = name;
+	unsigned int n;
+
+	if (!name)
+		return NULL;
+	if (!*text || (*text >= '0' && *text <= '9'))
+		*p++ = '_';
+	for (i = 0; i < len; i++) {
+		bool ok = (text[i] >= 'a' && text[i] <= 'z') ||
+			  (text[i] >= 'A' && text[i] <= 'Z') ||
+			  (text[i] >= '0' && text[i] <= '9');
+
+		*p++ = ok ? text[i] : '_';
+	}
+	*p = 0;
+	for (n = 2; bt_field_class_structure_borrow_member_by_name_const(st,
+									 name);
+	     n++)
+		sprintf(p, "_%u", n);
+	return name;
+}
+
 static int etwbt_member(bt_trace_class *tc, const TRACE_EVENT_INFO *tei,
 			ULONG i, bt_field_class *st)
 {
 	const EVENT_PROPERTY_INFO *epi = &tei->EventPropertyInfoArray[i];
-	bt_field_class *fc;
-	char *name;
+	bt_field_class *fc = NULL;
+	char *text, *name = NULL;
 	int ret = -EINVAL;
 
 	/* A struct member list must come after its struct. */
 	if ((epi->Flags & PropertyStruct) &&
 	    epi->structType.StructStartIndex <= i)
 		return -EINVAL;
-	name = etwbt_tei_string(tei, epi->NameOffset);
-	fc = name && *name ? etwbt_prop_fc(tc, tei, i) : NULL;
+	text = etwbt_tei_string(tei, epi->NameOffset);
+	if (text)
+		name = etwbt_member_name(st, text);
+	if (name)
+		fc = etwbt_prop_fc(tc, tei, i);
 	if (fc && bt_field_class_structure_append_member(st, name, fc) ==
 		  BT_FIELD_CLASS_STRUCTURE_APPEND_MEMBER_STATUS_OK)
 		ret = 0;
 	bt_field_class_put_ref(fc);
 	free(name);
+	free(text);
 	return ret;
 }
 

@@ -12,6 +12,8 @@
  * log: an EVENT_HEADER64 with the PROV_TRAITS and EVENT_SCHEMA_TL items
  * and the payload, in buffers of CPU 0 and 1 alternately (every third
  * event with an activity id), 1 us apart, saved by libetw's ETL writer.
+ * One more event, of another provider, has field names that are not
+ * identifiers, which CTF needs member names to be.
  *
  * usage: tl_etl_gen FILE [ROUNDS]   (ROUNDS times every event, default 1)
  */
@@ -21,15 +23,24 @@
 #include <string.h>
 
 #include "etl_test.h"
+#include "tracelogging_double.h"
 #include "tracelogging_events.h"
+
+#include <TraceLoggingProvider.h>
 
 #define GEN_BS		(64 * 1024)
 #define GEN_CPUS	2
 
-static const struct etw_guid gen_provider = {
+/* tracelogging_events.c's provider, and this file's. */
+static const struct etw_guid gen_tle_provider = {
 	0x8b1dd10c, 0x8e7e, 0x5b2c,
 	{ 0x9f, 0x0e, 0x2c, 0xb0, 0xc1, 0xa0, 0xe0, 0x01 }
 };
+
+/* 5d0c7e11-3b2a-4c8e-9a7f-0b1e2d3c4f50 */
+TRACELOGGING_DEFINE_PROVIDER(gen_names, "Etw-Bt2-Names",
+	(0x5d0c7e11, 0x3b2a, 0x4c8e, 0x9a, 0x7f, 0x0b, 0x1e, 0x2d, 0x3c, 0x4f,
+	 0x50));
 
 /*
  * @buf: the CPU's open buffer
@@ -63,9 +74,12 @@ static uint8_t *gen_item(uint8_t *p, uint16_t type, const void *data,
 	return p + x.item_size;
 }
 
-/* Append the record of @c to @buf; false when it does not fit. */
-static bool gen_add(uint8_t *buf, const struct tle_capture *c, uint64_t ts,
-		    uint64_t n)
+/*
+ * Append the record of @c, an event of @provider, to @buf; false when it
+ * does not fit.
+ */
+static bool gen_add(uint8_t *buf, const struct etw_guid *provider,
+		    const struct tle_capture *c, uint64_t ts, uint64_t n)
 {
 	struct etw_buffer_header *bh = (struct etw_buffer_header *)buf;
 	uint32_t size = sizeof(struct etw_event_header) +
@@ -79,7 +93,7 @@ static bool gen_add(uint8_t *buf, const struct tle_capture *c, uint64_t ts,
 		.thread_id = 4000 + n % 7,
 		.process_id = 4000,
 		.timestamp = ts,
-		.provider_id = gen_provider,
+		.provider_id = *provider,
 	};
 	uint8_t *p = buf + bh->offset;
 
@@ -87,7 +101,7 @@ static bool gen_add(uint8_t *buf, const struct tle_capture *c, uint64_t ts,
 		return false;
 	memcpy(&eh.descriptor, &c->desc, sizeof(eh.descriptor));
 	if (n % 3 == 0) {
-		eh.activity_id = gen_provider;
+		eh.activity_id = gen_tle_provider;
 		eh.activity_id.data1 = (uint32_t)n;
 	}
 	memcpy(p, &eh, sizeof(eh));
@@ -117,19 +131,37 @@ static int gen_flush(struct etw_etl_writer *w, unsigned int cpu)
 	return ret;
 }
 
-static int gen_event(struct etw_etl_writer *w, const struct tle_capture *c,
-		     uint64_t n)
+static int gen_event(struct etw_etl_writer *w, const struct etw_guid *provider,
+		     const struct tle_capture *c, uint64_t n)
 {
 	unsigned int cpu = n % GEN_CPUS;
 	uint64_t ts = ETL_TEST_START_RAW + 1000 * (n + 1);
+	uint8_t *buf = gen_cpus[cpu].buf;
 	int ret;
 
-	if (gen_add(gen_cpus[cpu].buf, c, ts, n))
+	if (gen_add(buf, provider, c, ts, n))
 		return 0;
 	ret = gen_flush(w, cpu);
 	if (ret)
 		return ret;
-	return gen_add(gen_cpus[cpu].buf, c, ts, n) ? 0 : -E2BIG;
+	return gen_add(buf, provider, c, ts, n) ? 0 : -E2BIG;
+}
+
+/* Names with a space, a '-', a leading digit, and one twice after '_'. */
+static int gen_odd_names(struct tle_capture *c)
+{
+	if (TraceLoggingRegister(gen_names))
+		return -EINVAL;
+	tld_notify(1, 0, ~0ull, 0);
+	TraceLoggingWrite(gen_names, "Odd names",
+		TraceLoggingInt32(1, "two words"),
+		TraceLoggingInt32(2, "a-b"),
+		TraceLoggingInt32(3, "a_b"),
+		TraceLoggingInt32(4, "9lives"),
+		TraceLoggingInt32(5, "int"));
+	tle_capture_last(c);
+	TraceLoggingUnregister(gen_names);
+	return tld.bad_desc ? -EINVAL : 0;
 }
 
 static int gen_write(struct etw_etl_writer *w, unsigned long rounds)
@@ -145,11 +177,18 @@ static int gen_write(struct etw_etl_writer *w, unsigned long rounds)
 		etl_buf_init(gen_cpus[cpu].buf, GEN_BS, cpu);
 	for (r = 0; r < rounds; r++) {
 		for (i = 0; !tle_run_c(i, &c, &expect); i++) {
-			ret = gen_event(w, &c, n++);
+			ret = gen_event(w, &gen_tle_provider, &c, n++);
 			if (ret)
 				return ret;
 		}
 	}
+	ret = gen_odd_names(&c);
+	if (!ret)
+		ret = gen_event(w, (const struct etw_guid *)
+				TraceLoggingProviderId(gen_names),
+				&c, n++);
+	if (ret)
+		return ret;
 	for (cpu = 0; cpu < GEN_CPUS; cpu++) {
 		ret = gen_flush(w, cpu);
 		if (ret)

@@ -9,7 +9,7 @@ count and order, the time (ns), the name "Provider:Event", the CPU, the
 EVENT_HEADER fields and each payload value.  The files: the Windows-written
 primitive-types.etl and clr-gc-events.etl (shared test data, skipped
 without it) and one that bt2/tests/tl_etl_gen writes with every
-TraceLogging test event.  Also babeltrace2's text output straight from the
+TraceLogging test event and one whose field names are not identifiers.  Also babeltrace2's text output straight from the
 source, several files at once, and the errors for bad parameters.
 
 Needs `make ctl bt2` (make all builds them) and babeltrace2.  Prints
@@ -255,6 +255,26 @@ def flatten(payload, prefix=''):
     return out
 
 
+def member_names(payload):
+    """The plugin's names for etwctl's: CTF member names are identifiers,
+    so other characters become '_', a leading digit gets a '_' before it
+    and a repeated name "_2", "_3"...  (Struct members and arrays of
+    structs, "s.m" and "a[i].m", have identifiers in the test files.)"""
+    out = []
+    for name in payload:
+        if '.' in name:
+            out.append(name)
+            continue
+        base = re.sub(r'[^A-Za-z0-9_]', '_', name)
+        if not base or base[0].isdigit():
+            base = '_' + base
+        m, n = base, 2
+        while m in out:
+            m, n = '%s_%d' % (base, n), n + 1
+        out.append(m)
+    return out
+
+
 def bt_name(js):
     provider = js['provider_name'] or js['provider']
     return '%s:%s' % (provider, js['name'] or js['id'])
@@ -279,11 +299,12 @@ def compare_event(i, bt, js):
               same(fields['data'], js['payload']))
         return
     flat = flatten(fields)
-    check('field names', list(flat) == list(js['payload']))
-    for k, v in js['payload'].items():
-        if not same(flat[k], v):
+    names = member_names(js['payload'])
+    check('field names', list(flat) == names)
+    for name, (k, v) in zip(names, js['payload'].items()):
+        if not same(flat[name], v):
             raise AssertionError('event %d (%s) field %s: babeltrace2 %r, etwctl %r'
-                                 % (i, bt['name'], k, flat[k], v))
+                                 % (i, bt['name'], k, flat[name], v))
 
 
 def etwctl_events(paths):
@@ -336,6 +357,14 @@ def test_every_tracelogging_field_type_to_ctf():
     compare(events, [path], 12)
     names = {e['name'].split(':')[1] for e in events}
     assert {'Integers', 'Strings', 'Arrays', 'Structs', 'Values'} <= names, names
+
+
+def test_member_names_are_ctf_identifiers():
+    events = ctf_events([generated()], 'names')
+    odd = [e['event.fields'] for e in events
+           if e['name'] == 'Etw-Bt2-Names:Odd names']
+    assert odd == [{'two_words': 1, 'a_b': 2, 'a_b_2': 3, '_9lives': 4,
+                    'int': 5}], odd
 
 
 def test_ctf_has_one_stream_file_per_cpu():
