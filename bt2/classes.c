@@ -321,8 +321,10 @@ static bt_field_class *etwbt_raw_fc(bt_trace_class *tc)
 	bt_field_class *st = bt_field_class_structure_create(tc);
 	bt_field_class *data = st ? etwbt_bytes_fc(tc) : NULL;
 
-	if (!data || bt_field_class_structure_append_member(st, "data", data))
-		bt_field_class_put_ref(st), st = NULL;
+	if (!data || bt_field_class_structure_append_member(st, "data", data)) {
+		bt_field_class_put_ref(st);
+		st = NULL;
+	}
 	bt_field_class_put_ref(data);
 	return st;
 }

@@ -416,8 +416,8 @@ static int etwbt_refill(struct etwbt_iter *it)
 static void etwbt_report_bad(struct etwbt_iter *it)
 {
 	if (it->bad && it->comp->log_level <= BT_LOGGING_LEVEL_WARNING)
-		fprintf(stderr, "source.etw.etl: %llu corrupt or unreadable "
-			"buffers or records skipped\n",
+		fprintf(stderr,
+			"source.etw.etl: %llu corrupt or unreadable buffers or records skipped\n",
 			(unsigned long long)it->bad);
 	it->bad = 0;
 }

@@ -250,8 +250,9 @@ static int etwbt_params(struct etwbt_comp *c, const bt_value *params)
 	uint64_t i, n;
 
 	inputs = bt_value_map_borrow_entry_value_const(params, "inputs");
-	if (!inputs || !bt_value_is_array(inputs) ||
-	    !(n = bt_value_array_get_length(inputs))) {
+	n = inputs && bt_value_is_array(inputs) ?
+	    bt_value_array_get_length(inputs) : 0;
+	if (!n) {
 		ETWBT_ERROR(c, "parameter 'inputs' must be an array of paths");
 		return -EINVAL;
 	}
