@@ -164,6 +164,11 @@ etwbt_iter_init(bt_self_message_iterator *self,
 		bt_self_message_iterator_configuration *config,
 		bt_self_component_port_output *port);
 void etwbt_iter_finalize(bt_self_message_iterator *self);
+bt_message_iterator_class_can_seek_beginning_method_status
+etwbt_iter_can_seek_beginning(bt_self_message_iterator *self,
+			      bt_bool *can_seek);
+bt_message_iterator_class_seek_beginning_method_status
+etwbt_iter_seek_beginning(bt_self_message_iterator *self);
 
 /* payload.c */
 

@@ -29,13 +29,15 @@
  * @file: index of the file
  * @cpu: the CPU
  * @stream: the stream
- * @packet: its one packet
+ * @packet: its one packet, since the stream (last) began
+ * @begun: its beginning was queued and its end not yet
  */
 struct etwbt_stream {
 	unsigned int file;
 	uint16_t cpu;
 	bt_stream *stream;
 	bt_packet *packet;
+	bool begun;
 };
 
 /**
@@ -53,7 +55,8 @@ struct etwbt_stream {
  * @qlen: messages in @queue
  * @qpos: the next one to hand out
  * @ending: the merge is done; streams are being ended
- * @ended: streams whose end messages were made
+ * @last_ns: the time of the latest event, which the ends of streams and
+ *	packets take
  * @text: TdhFormatProperty's buffer
  * @bad: records or buffers skipped as corrupt
  * @error: a failure to report once the messages before it are out
@@ -72,7 +75,7 @@ struct etwbt_iter {
 	unsigned int qlen;
 	unsigned int qpos;
 	bool ending;
-	size_t ended;
+	uint64_t last_ns;
 	struct etwbt_text text;
 	uint64_t bad;
 	int error;
@@ -149,7 +152,10 @@ static int etwbt_open(struct etwbt_iter *it)
 		if (ret)
 			return ret;
 	}
-	return etw_etl_merge_open(it->readers, n, &it->merge);
+	ret = etw_etl_merge_open(it->readers, n, &it->merge);
+	if (ret)
+		ETWBT_ITER_ERROR(it, "merging the files: %s", strerror(-ret));
+	return ret;
 }
 
 static void etwbt_iter_free(struct etwbt_iter *it)
@@ -196,6 +202,9 @@ etwbt_iter_init(bt_self_message_iterator *self,
 	if (!it)
 		return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 	it->self = self;
+	/* Every message has a time: babeltrace2 can seek by skipping. */
+	bt_self_message_iterator_configuration_set_can_seek_forward(config,
+								    BT_TRUE);
 	it->comp = bt_self_component_get_data(
 		bt_self_message_iterator_borrow_component(self));
 	ret = etwbt_open(it);
@@ -226,18 +235,17 @@ static int etwbt_push(struct etwbt_iter *it, bt_message *msg)
 	return 0;
 }
 
-static int etwbt_stream_new(struct etwbt_iter *it, unsigned int file,
-			    uint16_t cpu)
+static struct etwbt_stream *etwbt_stream_new(struct etwbt_iter *it,
+					     unsigned int file, uint16_t cpu)
 {
 	struct etwbt_stream *s;
 	char name[16];
-	bt_field *ctx;
 
 	if (it->nstreams == it->cap) {
 		s = realloc(it->streams, (it->cap ? 2 * it->cap : 16) *
 					 sizeof(*s));
 		if (!s)
-			return -ENOMEM;
+			return NULL;
 		it->streams = s;
 		it->cap = it->cap ? 2 * it->cap : 16;
 	}
@@ -248,39 +256,65 @@ static int etwbt_stream_new(struct etwbt_iter *it, unsigned int file,
 	s->stream = bt_stream_create(it->comp->sc, it->traces[file]);
 	/* Also the stream's file name in a CTF trace. */
 	snprintf(name, sizeof(name), "cpu%u", cpu);
-	if (s->stream && !bt_stream_set_name(s->stream, name))
-		s->packet = bt_packet_create(s->stream);
-	if (!s->packet) {
+	if (!s->stream || bt_stream_set_name(s->stream, name)) {
 		bt_stream_put_ref(s->stream);
-		return -ENOMEM;
+		return NULL;
 	}
 	it->nstreams++;
-	ctx = bt_packet_borrow_context_field(s->packet);
-	bt_field_integer_unsigned_set_value(
-		bt_field_structure_borrow_member_field_by_index(ctx, 0), cpu);
-	if (etwbt_push(it, bt_message_stream_beginning_create(it->self,
-							      s->stream)))
-		return -ENOMEM;
-	return etwbt_push(it, bt_message_packet_beginning_create(it->self,
-								 s->packet));
+	return s;
 }
 
-/* The stream of @file and @cpu, begun (queued messages) when new. */
-static struct etwbt_stream *etwbt_stream(struct etwbt_iter *it,
-					 unsigned int file, uint16_t cpu)
+/* Queue the beginning of @s and of a packet of it, at @ns. */
+static int etwbt_stream_begin(struct etwbt_iter *it, struct etwbt_stream *s,
+			      uint64_t ns)
 {
+	bt_packet *packet = bt_packet_create(s->stream);
+	bt_message *msg;
+	bt_field *ctx;
+
+	if (!packet)
+		return -ENOMEM;
+	bt_packet_put_ref(s->packet);
+	s->packet = packet;
+	ctx = bt_packet_borrow_context_field(packet);
+	bt_field_integer_unsigned_set_value(
+		bt_field_structure_borrow_member_field_by_index(ctx, 0), s->cpu);
+	msg = bt_message_stream_beginning_create(it->self, s->stream);
+	if (msg)
+		bt_message_stream_beginning_set_default_clock_snapshot(msg, ns);
+	if (etwbt_push(it, msg) ||
+	    etwbt_push(it,
+		bt_message_packet_beginning_create_with_default_clock_snapshot(
+			it->self, packet, ns)))
+		return -ENOMEM;
+	s->begun = true;
+	return 0;
+}
+
+/*
+ * The stream of @file and @cpu, begun at @ns (queued messages) when not
+ * yet.
+ */
+static struct etwbt_stream *etwbt_stream(struct etwbt_iter *it,
+					 unsigned int file, uint16_t cpu,
+					 uint64_t ns)
+{
+	struct etwbt_stream *s = NULL;
 	size_t i;
 
 	if (it->last < it->nstreams && it->streams[it->last].file == file &&
-	    it->streams[it->last].cpu == cpu)
+	    it->streams[it->last].cpu == cpu &&
+	    it->streams[it->last].begun)
 		return &it->streams[it->last];
-	for (i = 0; i < it->nstreams; i++)
+	for (i = 0; i < it->nstreams && !s; i++)
 		if (it->streams[i].file == file && it->streams[i].cpu == cpu)
-			break;
-	if (i == it->nstreams && etwbt_stream_new(it, file, cpu))
+			s = &it->streams[i];
+	if (!s)
+		s = etwbt_stream_new(it, file, cpu);
+	if (!s || (!s->begun && etwbt_stream_begin(it, s, ns)))
 		return NULL;
-	it->last = i;
-	return &it->streams[i];
+	it->last = s - it->streams;
+	return s;
 }
 
 static void etwbt_common_context(bt_field *ctx, const struct etw_etl_event *ev)
@@ -332,7 +366,7 @@ static bt_message *etwbt_event_msg(struct etwbt_iter *it,
 	bt_event *e;
 
 	msg = bt_message_event_create_with_packet_and_default_clock_snapshot(
-		it->self, cls->ec, s->packet, etwbt_ns(ev->timestamp));
+		it->self, cls->ec, s->packet, it->last_ns);
 	*ret = msg ? 0 : -ENOMEM;
 	if (!msg)
 		return NULL;
@@ -357,12 +391,21 @@ static int etwbt_event(struct etwbt_iter *it, const struct etw_etl_event *ev,
 		       unsigned int file)
 {
 	EVENT_HEADER_EXTENDED_DATA_ITEM ext[ETW_ETL_MAX_EXT_ITEMS];
-	struct etwbt_stream *s = etwbt_stream(it, file, ev->processor_index);
+	uint64_t ns = etwbt_ns(ev->timestamp);
+	struct etwbt_stream *s;
 	struct etwbt_class *cls;
 	EVENT_RECORD rec;
 	bt_message *msg;
 	int ret;
 
+	/*
+	 * Times must not go back in a message sequence; the merge orders by
+	 * time, but a buffer's own events keep the order they were logged
+	 * in: an event older than the latest takes the latest's time.
+	 */
+	if (ns > it->last_ns)
+		it->last_ns = ns;
+	s = etwbt_stream(it, file, ev->processor_index, it->last_ns);
 	if (!s)
 		return -ENOMEM;
 	etwbt_event_record(ev, &rec, ext);
@@ -384,7 +427,10 @@ static int etwbt_event(struct etwbt_iter *it, const struct etw_etl_event *ev,
 static int etwbt_refill(struct etwbt_iter *it)
 {
 	struct etw_etl_event ev;
+	struct etwbt_stream *s;
 	unsigned int file;
+	bt_message *msg;
+	size_t i;
 	int ret;
 
 	it->qlen = it->qpos = 0;
@@ -403,13 +449,22 @@ static int etwbt_refill(struct etwbt_iter *it)
 		if (!etwbt_is_metadata(&ev))
 			return etwbt_event(it, &ev, file);
 	}
-	if (it->ended == it->nstreams)
-		return 0;
-	if (etwbt_push(it, bt_message_packet_end_create(it->self,
-				it->streams[it->ended].packet)))
-		return -ENOMEM;
-	return etwbt_push(it, bt_message_stream_end_create(it->self,
-				it->streams[it->ended++].stream));
+	for (i = 0; i < it->nstreams; i++) {
+		s = &it->streams[i];
+		if (!s->begun)
+			continue;
+		s->begun = false;
+		if (etwbt_push(it,
+			bt_message_packet_end_create_with_default_clock_snapshot(
+				it->self, s->packet, it->last_ns)))
+			return -ENOMEM;
+		msg = bt_message_stream_end_create(it->self, s->stream);
+		if (msg)
+			bt_message_stream_end_set_default_clock_snapshot(msg,
+				it->last_ns);
+		return etwbt_push(it, msg);
+	}
+	return 0;
 }
 
 /* Skipped data is a warning: the rest of the files was still read. */
@@ -459,4 +514,60 @@ etwbt_iter_next(bt_self_message_iterator *self, bt_message_array_const msgs,
 	}
 	etwbt_report_bad(it);
 	return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_END;
+}
+
+/**
+ * etwbt_iter_can_seek_beginning - the iterator can always start over
+ * @self: the iterator
+ * @can_seek: out: true
+ *
+ * With it, babeltrace2 also seeks to a time (flt.utils.trimmer,
+ * --begin): it starts over and skips what comes before the time.
+ *
+ * Return: OK.
+ */
+bt_message_iterator_class_can_seek_beginning_method_status
+etwbt_iter_can_seek_beginning(bt_self_message_iterator *self,
+			      bt_bool *can_seek)
+{
+	*can_seek = BT_TRUE;
+	return BT_MESSAGE_ITERATOR_CLASS_CAN_SEEK_BEGINNING_METHOD_STATUS_OK;
+}
+
+/**
+ * etwbt_iter_seek_beginning - start over from the files' first events
+ * @self: the iterator
+ *
+ * The streams begin again with their next event, each with a new packet;
+ * the messages not handed out yet are dropped.
+ *
+ * Return: OK, ERROR or MEMORY_ERROR.
+ */
+bt_message_iterator_class_seek_beginning_method_status
+etwbt_iter_seek_beginning(bt_self_message_iterator *self)
+{
+	struct etwbt_iter *it = bt_self_message_iterator_get_data(self);
+	struct etw_etl_merge *m;
+	size_t i;
+	int ret;
+
+	ret = etw_etl_merge_open(it->readers, it->comp->npaths, &m);
+	if (ret == -ENOMEM)
+		return BT_MESSAGE_ITERATOR_CLASS_SEEK_BEGINNING_METHOD_STATUS_MEMORY_ERROR;
+	if (ret) {
+		ETWBT_ITER_ERROR(it, "merging the files: %s", strerror(-ret));
+		return BT_MESSAGE_ITERATOR_CLASS_SEEK_BEGINNING_METHOD_STATUS_ERROR;
+	}
+	etw_etl_merge_close(it->merge);
+	it->merge = m;
+	while (it->qpos < it->qlen)
+		bt_message_put_ref(it->queue[it->qpos++]);
+	it->qlen = it->qpos = 0;
+	for (i = 0; i < it->nstreams; i++)
+		it->streams[i].begun = false;
+	it->ending = false;
+	it->last_ns = 0;
+	it->error = 0;
+	it->bad = 0;
+	return BT_MESSAGE_ITERATOR_CLASS_SEEK_BEGINNING_METHOD_STATUS_OK;
 }

@@ -167,8 +167,8 @@ static bt_field_class *etwbt_packet_context_fc(bt_trace_class *tc)
 
 /*
  * One stream class for every file and CPU: events have FILETIME times,
- * kept as ns since the Unix epoch; one packet per stream, so packets have
- * no times of their own.
+ * kept as ns since the Unix epoch; one packet per stream, from its first
+ * event to the last event of the files.
  */
 static int etwbt_stream_class(struct etwbt_comp *c)
 {
@@ -180,8 +180,8 @@ static int etwbt_stream_class(struct etwbt_comp *c)
 	if (c->sc && ctx && pkt &&
 	    !bt_stream_class_set_name(c->sc, "etw") &&
 	    !bt_stream_class_set_default_clock_class(c->sc, c->cc)) {
-		bt_stream_class_set_supports_packets(c->sc, BT_TRUE, BT_FALSE,
-						     BT_FALSE);
+		bt_stream_class_set_supports_packets(c->sc, BT_TRUE, BT_TRUE,
+						     BT_TRUE);
 		if (!bt_stream_class_set_packet_context_field_class(c->sc,
 								    pkt) &&
 		    !bt_stream_class_set_event_common_context_field_class(c->sc,
@@ -325,3 +325,5 @@ BT_PLUGIN_SOURCE_COMPONENT_CLASS_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD(etl,
 	etwbt_iter_init);
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_MESSAGE_ITERATOR_CLASS_FINALIZE_METHOD(etl,
 	etwbt_iter_finalize);
+BT_PLUGIN_SOURCE_COMPONENT_CLASS_MESSAGE_ITERATOR_CLASS_SEEK_BEGINNING_METHODS(etl,
+	etwbt_iter_seek_beginning, etwbt_iter_can_seek_beginning);
