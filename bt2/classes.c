@@ -355,18 +355,35 @@ static char *etwbt_provider_name(const struct etw_etl_event *ev,
 	return strdup(guid);
 }
 
+/*
+ * The event's name in the schema: its own, else "Task/Opcode" (or the
+ * task alone), as Windows tools name manifest events without one.
+ */
+static char *etwbt_event_name(const TRACE_EVENT_INFO *tei)
+{
+	char *task, *opcode, *name;
+
+	if (tei->EventNameOffset)
+		return etwbt_tei_string(tei, tei->EventNameOffset);
+	if (!tei->OpcodeNameOffset)
+		return etwbt_tei_string(tei, tei->TaskNameOffset);
+	task = etwbt_tei_string(tei, tei->TaskNameOffset);
+	opcode = etwbt_tei_string(tei, tei->OpcodeNameOffset);
+	if (!task || !opcode || asprintf(&name, "%s/%s", task, opcode) < 0)
+		name = NULL;
+	free(task);
+	free(opcode);
+	return name;
+}
+
 /* "Provider:Event", or "Provider:ID" when the schema names no event. */
 static char *etwbt_class_name(const struct etw_etl_event *ev,
 			      const TRACE_EVENT_INFO *tei)
 {
 	char *provider = etwbt_provider_name(ev, tei), *event = NULL, *name;
-	ULONG off = 0;
 
-	if (tei)
-		off = tei->EventNameOffset ? tei->EventNameOffset :
-					     tei->TaskNameOffset;
-	if (off)
-		event = etwbt_tei_string(tei, off);
+	if (tei && (tei->EventNameOffset || tei->TaskNameOffset))
+		event = etwbt_event_name(tei);
 	else if (asprintf(&event, "%u", ev->descriptor.id) < 0)
 		event = NULL;
 	if (!provider || !event || asprintf(&name, "%s:%s", provider,

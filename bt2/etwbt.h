@@ -67,6 +67,9 @@ struct etwbt_class {
  * @log_level: its logging level
  * @paths: the files of the "inputs" parameter
  * @npaths: entries of @paths
+ * @manifests: the files of the "manifests" parameter
+ * @nmanifests: entries of @manifests
+ * @nloaded: the first @nloaded of @manifests were loaded (TdhLoadManifest)
  * @tc: the trace class
  * @cc: the clock class
  * @sc: the stream class
@@ -77,6 +80,9 @@ struct etwbt_comp {
 	bt_logging_level log_level;
 	char **paths;
 	unsigned int npaths;
+	char **manifests;
+	unsigned int nmanifests;
+	unsigned int nloaded;
 	bt_trace_class *tc;
 	bt_clock_class *cc;
 	bt_stream_class *sc;

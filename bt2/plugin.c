@@ -210,10 +210,28 @@ static int etwbt_trace_classes(struct etwbt_comp *c)
 
 /* --- the component ------------------------------------------------------ */
 
+/* @path as the NUL-terminated UTF-16 path TDH takes. */
+static int etwbt_wide_path(const char *path, WCHAR w[MAX_PATH])
+{
+	size_t n = etw_etl_utf8_to_utf16(path, (uint8_t *)w, MAX_PATH - 1);
+
+	if (n >= MAX_PATH)
+		return -ENAMETOOLONG;
+	w[n] = 0;
+	return 0;
+}
+
 static void etwbt_comp_free(struct etwbt_comp *c)
 {
+	WCHAR w[MAX_PATH];
 	unsigned int i;
 
+	for (i = 0; i < c->nloaded; i++)
+		if (!etwbt_wide_path(c->manifests[i], w))
+			TdhUnloadManifest(w);
+	for (i = 0; i < c->nmanifests; i++)
+		free(c->manifests[i]);
+	free(c->manifests);
 	etwbt_classes_free(c);
 	bt_stream_class_put_ref(c->sc);
 	bt_clock_class_put_ref(c->cc);
@@ -243,37 +261,81 @@ static int etwbt_check_input(struct etwbt_comp *c, const char *path)
 	return ret;
 }
 
-/* "inputs": an array of one or more paths, as for source.ctf.fs. */
-static int etwbt_params(struct etwbt_comp *c, const bt_value *params)
+/* Parameter @name: an array of strings (at least one when @required). */
+static int etwbt_strings(struct etwbt_comp *c, const bt_value *params,
+			 const char *name, bool required, char ***out,
+			 unsigned int *count)
 {
-	const bt_value *inputs, *v;
+	const bt_value *a, *v;
 	uint64_t i, n;
 
-	inputs = bt_value_map_borrow_entry_value_const(params, "inputs");
-	n = inputs && bt_value_is_array(inputs) ?
-	    bt_value_array_get_length(inputs) : 0;
-	if (!n) {
-		ETWBT_ERROR(c, "parameter 'inputs' must be an array of paths");
+	a = bt_value_map_borrow_entry_value_const(params, name);
+	if (!a && !required)
+		return 0;
+	n = a && bt_value_is_array(a) ? bt_value_array_get_length(a) : 0;
+	if (!n && (required || !a || !bt_value_is_array(a))) {
+		ETWBT_ERROR(c, "parameter '%s' must be an array of paths", name);
 		return -EINVAL;
 	}
-	c->paths = calloc(n, sizeof(*c->paths));
-	if (!c->paths)
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		v = bt_value_array_borrow_element_by_index_const(inputs, i);
+		v = bt_value_array_borrow_element_by_index_const(a, i);
 		if (!bt_value_is_string(v)) {
-			ETWBT_ERROR(c, "'inputs'[%llu] is not a string",
+			ETWBT_ERROR(c, "'%s'[%llu] is not a string", name,
 				    (unsigned long long)i);
 			return -EINVAL;
 		}
-		c->paths[i] = strdup(bt_value_string_get(v));
-		if (!c->paths[i])
+		(*out)[i] = strdup(bt_value_string_get(v));
+		if (!(*out)[i])
 			return -ENOMEM;
-		c->npaths++;
-		if (etwbt_check_input(c, c->paths[i]))
-			return -EINVAL;
+		(*count)++;
 	}
 	return 0;
+}
+
+static int etwbt_load_manifest(struct etwbt_comp *c, const char *path)
+{
+	WCHAR w[MAX_PATH];
+	ULONG err;
+
+	if (etwbt_wide_path(path, w)) {
+		ETWBT_ERROR(c, "%s: path too long", path);
+		return -EINVAL;
+	}
+	err = TdhLoadManifest(w);
+	if (err == ERROR_FILE_NOT_FOUND)
+		ETWBT_ERROR(c, "%s: no such manifest", path);
+	else if (err == ERROR_XML_PARSE_ERROR)
+		ETWBT_ERROR(c, "%s: not a valid instrumentation manifest", path);
+	else if (err)
+		ETWBT_ERROR(c, "%s: TdhLoadManifest: Win32 error %lu", path,
+			    (unsigned long)err);
+	return err ? -EINVAL : 0;
+}
+
+/*
+ * "inputs": an array of one or more .etl paths, as for source.ctf.fs;
+ * "manifests": instrumentation manifests for TDH, loaded now.
+ */
+static int etwbt_params(struct etwbt_comp *c, const bt_value *params)
+{
+	unsigned int i;
+	int ret;
+
+	ret = etwbt_strings(c, params, "inputs", true, &c->paths, &c->npaths);
+	for (i = 0; !ret && i < c->npaths; i++)
+		ret = etwbt_check_input(c, c->paths[i]);
+	if (!ret)
+		ret = etwbt_strings(c, params, "manifests", false,
+				    &c->manifests, &c->nmanifests);
+	for (i = 0; !ret && i < c->nmanifests; i++) {
+		ret = etwbt_load_manifest(c, c->manifests[i]);
+		if (!ret)
+			c->nloaded++;
+	}
+	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;
 }
 
 static bt_component_class_initialize_method_status
@@ -316,6 +378,8 @@ BT_PLUGIN_SOURCE_COMPONENT_CLASS_DESCRIPTION(etl,
 	"Read ETW events from .etl files (libetw).");
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_HELP(etl,
 	"Parameter 'inputs': array of .etl file paths, merged in time order.\n"
+	"Parameter 'manifests' (optional): array of instrumentation manifest\n"
+	"paths, loaded for TDH to decode their providers' events.\n"
 	"One trace per file, one stream per file and CPU; event classes\n"
 	"\"Provider:Event\" with payloads decoded through TDH.  See\n"
 	"Documentation/babeltrace2.rst in the etw sources.");

@@ -13,7 +13,8 @@
  * and the payload, in buffers of CPU 0 and 1 alternately (every third
  * event with an activity id), 1 us apart, saved by libetw's ETL writer.
  * One more event, of another provider, has field names that are not
- * identifiers, which CTF needs member names to be.
+ * identifiers, which CTF needs member names to be; the last two are
+ * events of userlib/tests/tdh_manifest_sample.man.
  *
  * usage: tl_etl_gen FILE [ROUNDS]   (ROUNDS times every event, default 1)
  */
@@ -76,20 +77,21 @@ static uint8_t *gen_item(uint8_t *p, uint16_t type, const void *data,
 
 /*
  * Append the record of @c, an event of @provider, to @buf; false when it
- * does not fit.
+ * does not fit.  Without metadata (a manifest event) it has no ext items.
  */
 static bool gen_add(uint8_t *buf, const struct etw_guid *provider,
 		    const struct tle_capture *c, uint64_t ts, uint64_t n)
 {
 	struct etw_buffer_header *bh = (struct etw_buffer_header *)buf;
-	uint32_t size = sizeof(struct etw_event_header) +
-			gen_item_size(c->prov_len) +
-			gen_item_size(c->meta_len) + c->payload_len;
+	bool tl = c->meta_len;
+	uint32_t size = sizeof(struct etw_event_header) + c->payload_len +
+			(tl ? gen_item_size(c->prov_len) +
+			      gen_item_size(c->meta_len) : 0);
 	uint32_t padded = (size + 7) & ~7u;
 	struct etw_event_header eh = {
 		.size = size,
 		.header_type = ETW_EVENT_HEADER_TYPE_64,
-		.flags = ETW_EVENT_FLAG_EXTENDED_INFO,
+		.flags = tl ? ETW_EVENT_FLAG_EXTENDED_INFO : 0,
 		.thread_id = 4000 + n % 7,
 		.process_id = 4000,
 		.timestamp = ts,
@@ -105,9 +107,12 @@ static bool gen_add(uint8_t *buf, const struct etw_guid *provider,
 		eh.activity_id.data1 = (uint32_t)n;
 	}
 	memcpy(p, &eh, sizeof(eh));
-	p = gen_item(p + sizeof(eh), ETW_EXT_PROV_TRAITS, c->prov, c->prov_len,
-		     true);
-	p = gen_item(p, ETW_EXT_EVENT_SCHEMA_TL, c->meta, c->meta_len, false);
+	p += sizeof(eh);
+	if (tl) {
+		p = gen_item(p, ETW_EXT_PROV_TRAITS, c->prov, c->prov_len, true);
+		p = gen_item(p, ETW_EXT_EVENT_SCHEMA_TL, c->meta, c->meta_len,
+			     false);
+	}
 	memcpy(p, c->payload, c->payload_len);
 	memset(p + c->payload_len, 0, padded - size);
 	bh->offset += padded;
@@ -145,6 +150,52 @@ static int gen_event(struct etw_etl_writer *w, const struct etw_guid *provider,
 	if (ret)
 		return ret;
 	return gen_add(buf, provider, c, ts, n) ? 0 : -E2BIG;
+}
+
+/*
+ * Event 1 (template T_Conn) of userlib/tests/tdh_manifest_sample.man,
+ * provider Etw-Test-Manifest: the payload tdh_manifest_decode_test
+ * decodes, 8-byte pointers.
+ */
+static const uint8_t gen_conn_data[] = {
+	0x00, 0x50,				/* Port 80, network order */
+	0x01, 0x00, 0x00, 0x00,			/* State: Busy */
+	0x05, 0x00, 0x00, 0x00,			/* Flags: Read | Exec */
+	'a', 0, 'b', 0, 0, 0,			/* Name */
+	0x02, 0x00,				/* Count */
+	0x7f, 0x00, 0x00, 0x01, 'x', 0,		/* Peers[0] */
+	0x0a, 0x00, 0x00, 0x02, 'y', 'z', 0,	/* Peers[1] */
+	0x03, 0x00, 0x00, 0x00,			/* Len */
+	0xde, 0xad, 0xbe,			/* Blob */
+	0x07, 0x08,				/* Pair */
+	0x00, 0x10, 0, 0, 0, 0, 0, 0,		/* Where */
+};
+
+/* Event 1 of the manifest, then event 2, which has no data. */
+static int gen_manifest_events(struct etw_etl_writer *w, uint64_t *n)
+{
+	struct tle_capture c;
+	int ret;
+
+	/* As the manifest declares them: task Connect, opcodes Start, Retry. */
+	memset(&c, 0, sizeof(c));
+	c.desc.Id = 1;
+	c.desc.Version = 1;
+	c.desc.Level = 4;
+	c.desc.Task = 3;
+	c.desc.Opcode = 1;
+	c.desc.Keyword = 0x30;
+	c.payload_len = sizeof(gen_conn_data);
+	memcpy(c.payload, gen_conn_data, sizeof(gen_conn_data));
+	ret = gen_event(w, &etl_test_guid, &c, (*n)++);
+	if (ret)
+		return ret;
+	c.desc.Id = 2;
+	c.desc.Level = 16;
+	c.desc.Opcode = 11;
+	c.desc.Keyword = 0x40;
+	c.payload_len = 0;
+	return gen_event(w, &etl_test_guid, &c, (*n)++);
 }
 
 /* Names with a space, a '-', a leading digit, and one twice after '_'. */
@@ -187,6 +238,8 @@ static int gen_write(struct etw_etl_writer *w, unsigned long rounds)
 		ret = gen_event(w, (const struct etw_guid *)
 				TraceLoggingProviderId(gen_names),
 				&c, n++);
+	if (!ret)
+		ret = gen_manifest_events(w, &n);
 	if (ret)
 		return ret;
 	for (cpu = 0; cpu < GEN_CPUS; cpu++) {

@@ -9,9 +9,10 @@ count and order, the time (ns), the name "Provider:Event", the CPU, the
 EVENT_HEADER fields and each payload value.  The files: the Windows-written
 primitive-types.etl and clr-gc-events.etl (shared test data, skipped
 without it) and one that bt2/tests/tl_etl_gen writes with every
-TraceLogging test event and one whose field names are not identifiers.
-Also babeltrace2's text output straight from the source, several files at
-once, a time range, and the errors for bad parameters.
+TraceLogging test event, one whose field names are not identifiers and
+two of userlib/tests/tdh_manifest_sample.man, decoded when the manifest is
+given.  Also babeltrace2's text output straight from the source, several
+files at once, a time range, and the errors for bad parameters.
 
 Needs `make ctl bt2` (make all builds them) and babeltrace2.  Prints
 kselftest-style TAP so that make check counts these like the rest.
@@ -38,6 +39,7 @@ TESTDATA = os.environ.get('TESTDATA', os.path.join(os.path.dirname(TOP), 'shared
                                                    'testdata'))
 PRIMITIVE = os.path.join(TESTDATA, 'etl', 'primitive-types.etl')
 CLR = os.path.join(TESTDATA, 'etl', 'clr-gc-events.etl')
+MANIFEST = os.path.join(TOP, 'userlib', 'tests', 'tdh_manifest_sample.man')
 
 SCRATCH = tempfile.mkdtemp(prefix='bt2_test.')
 
@@ -55,14 +57,18 @@ def run(args, ok=True):
     return p
 
 
-def source_args(paths):
+def source_args(paths, manifests=()):
+    params = 'inputs=%s' % json.dumps(paths)
+    if manifests:
+        params += ',manifests=%s' % json.dumps(list(manifests))
     return ['babeltrace2', '--plugin-path=' + PLUGIN_DIR, '-c', 'source.etw.etl',
-            '-p', 'inputs=%s' % json.dumps(paths)]
+            '-p', params]
 
 
-def to_ctf(paths, name):
+def to_ctf(paths, name, manifests=()):
     out = os.path.join(SCRATCH, name)
-    run(source_args(paths) + ['-c', 'sink.ctf.fs', '-p', 'path="%s"' % out])
+    run(source_args(paths, manifests) + ['-c', 'sink.ctf.fs', '-p',
+                                         'path="%s"' % out])
     return out
 
 
@@ -322,8 +328,9 @@ def compare(bt_events, paths, minimum, etwctl_options=()):
         compare_event(i, bt, js)
 
 
-def ctf_events(paths, name):
-    return read_text(['babeltrace2'] + text_options() + [to_ctf(paths, name)])
+def ctf_events(paths, name, manifests=()):
+    return read_text(['babeltrace2'] + text_options() +
+                     [to_ctf(paths, name, manifests)])
 
 
 def testdata(path):
@@ -367,6 +374,22 @@ def test_member_names_are_ctf_identifiers():
            if e['name'] == 'Etw-Bt2-Names:Odd names']
     assert odd == [{'two_words': 1, 'a_b': 2, 'a_b_2': 3, '_9lives': 4,
                     'int': 5}], odd
+
+
+def test_manifest_events_decode_with_their_manifest():
+    events = ctf_events([generated()], 'manifest', [MANIFEST])
+    got = [(e['name'], e['stream.event.context']['task'],
+            drop_lengths(e.get('event.fields', {})))
+           for e in events if e['name'].startswith('Etw-Test-Manifest:')]
+    assert got == [
+        ('Etw-Test-Manifest:Connecting/Start', 3,
+         {'Port': 80, 'State': 1, 'Flags': 5, 'Name': 'ab',
+          'Peers': [{'Addr': '127.0.0.1', 'Tag': 'x'},
+                    {'Addr': '10.0.0.2', 'Tag': 'yz'}],
+          'Blob': [0xde, 0xad, 0xbe], 'Pair': [7, 8], 'Where': 0x1000}),
+        ('Etw-Test-Manifest:Connecting/Retrying', 3, {}),
+    ], got
+    assert len(events) == len(etwctl_events([generated()]))
 
 
 def test_ctf_has_one_stream_file_per_cpu():
@@ -433,6 +456,17 @@ def test_non_etl_file_is_an_error():
     with open(path, 'wb') as f:
         f.write(b'\0' * 8192)
     expect_error(['-p', 'inputs=["%s"]' % path], '%s: not an ETL file' % path)
+
+
+def test_missing_manifest_is_an_error():
+    path = os.path.join(SCRATCH, 'missing.man')
+    expect_error(['-p', 'inputs=["%s"],manifests=["%s"]' % (generated(), path)],
+                 '%s: no such manifest' % path)
+
+
+def test_manifests_must_be_an_array():
+    expect_error(['-p', 'inputs=["%s"],manifests="%s"' % (generated(), MANIFEST)],
+                 "parameter 'manifests' must be an array of paths")
 
 
 def speed(rounds):
