@@ -12,7 +12,8 @@ without it) and one that bt2/tests/tl_etl_gen writes with every
 TraceLogging test event, one whose field names are not identifiers and
 two of userlib/tests/tdh_manifest_sample.man, decoded when the manifest is
 given.  Also babeltrace2's text output straight from the source, several
-files at once, a time range, and the errors for bad parameters.
+files at once, a time range, a corrupt buffer, and the errors for bad
+parameters.
 
 Needs `make ctl bt2` (make all builds them) and babeltrace2.  Prints
 kselftest-style TAP so that make check counts these like the rest.
@@ -180,9 +181,12 @@ class Parser:
         return ev
 
 
-def read_text(args):
-    out = run(args).stdout
+def parse_text(out):
     return [Parser(line).event() for line in out.splitlines()]
+
+
+def read_text(args):
+    return parse_text(run(args).stdout)
 
 
 # --- comparison with etwctl dump --------------------------------------------
@@ -320,7 +324,10 @@ def etwctl_events(paths, options=()):
 
 
 def compare(bt_events, paths, minimum, etwctl_options=()):
-    js_events = etwctl_events(paths, etwctl_options)
+    compare_events(bt_events, etwctl_events(paths, etwctl_options), minimum)
+
+
+def compare_events(bt_events, js_events, minimum):
     assert len(bt_events) == len(js_events), \
         'babeltrace2: %d events, etwctl: %d' % (len(bt_events), len(js_events))
     assert len(js_events) >= minimum, 'only %d events' % len(js_events)
@@ -425,6 +432,23 @@ def test_begin_and_end_select_as_etwctl_from_and_to():
                         '--end=2022-06-18 04:26:40.000009'])
     compare(events, [path], 6, ['--from', '2022-06-18T04:26:40.000004Z',
                                 '--to', '2022-06-18T04:26:40.000009Z'])
+
+
+def test_corrupt_buffer_is_skipped_with_a_warning():
+    path = os.path.join(SCRATCH, 'corrupt.etl')
+    with open(generated(), 'rb') as f:
+        data = bytearray(f.read())
+    # The first buffer after the header buffer (64 KiB each): a bad header.
+    data[65536:65536 + 16] = b'\xff' * 16
+    with open(path, 'wb') as f:
+        f.write(data)
+    p = run(source_args([path]) + text_options())
+    assert p.stderr == ('source.etw.etl: 1 corrupt or unreadable buffers or '
+                        'records skipped\n'), p.stderr
+    # etwctl skips it too, and says so with exit status 1.
+    js = run([ETWCTL, 'dump', '--format', 'json', path], ok=False)
+    assert js.returncode == 1, js.stderr
+    compare_events(parse_text(p.stdout), json.loads(js.stdout), 5)
 
 
 def expect_error(params, message):
