@@ -190,6 +190,6 @@ struct etwbt_text {
 
 int etwbt_payload_fill(struct etwbt_class *cls, const EVENT_RECORD *rec,
 		       bt_field *payload, struct etwbt_text *scratch);
-void etwbt_raw_fill(const struct etw_etl_event *ev, bt_field *payload);
+int etwbt_raw_fill(const struct etw_etl_event *ev, bt_field *payload);
 
 #endif /* _ETWBT_H */

@@ -317,7 +317,7 @@ static struct etwbt_stream *etwbt_stream(struct etwbt_iter *it,
 	return s;
 }
 
-static void etwbt_common_context(bt_field *ctx, const struct etw_etl_event *ev)
+static int etwbt_common_context(bt_field *ctx, const struct etw_etl_event *ev)
 {
 	static const struct etw_guid zero;
 	char activity[ETWBT_GUID_LEN] = "";
@@ -340,8 +340,9 @@ static void etwbt_common_context(bt_field *ctx, const struct etw_etl_event *ev)
 			v[i]);
 	if (memcmp(&ev->activity_id, &zero, sizeof(zero)))
 		etwbt_guid_format(&ev->activity_id, activity);
-	bt_field_string_set_value(bt_field_structure_borrow_member_field_by_index(
-		ctx, ETWBT_CTX_ACTIVITY_ID), activity);
+	return bt_field_string_set_value(
+		bt_field_structure_borrow_member_field_by_index(ctx,
+			ETWBT_CTX_ACTIVITY_ID), activity) ? -ENOMEM : 0;
 }
 
 /* FILETIME to ns since the Unix epoch; earlier times clamp to it. */
@@ -362,6 +363,7 @@ static bt_message *etwbt_event_msg(struct etwbt_iter *it,
 				   const struct etw_etl_event *ev,
 				   const EVENT_RECORD *rec, int *ret)
 {
+	bt_field *payload;
 	bt_message *msg;
 	bt_event *e;
 
@@ -371,13 +373,11 @@ static bt_message *etwbt_event_msg(struct etwbt_iter *it,
 	if (!msg)
 		return NULL;
 	e = bt_message_event_borrow_event(msg);
-	etwbt_common_context(bt_event_borrow_common_context_field(e), ev);
-	if (!cls->tei) {
-		etwbt_raw_fill(ev, bt_event_borrow_payload_field(e));
-		return msg;
-	}
-	*ret = etwbt_payload_fill(cls, rec, bt_event_borrow_payload_field(e),
-				  &it->text);
+	payload = bt_event_borrow_payload_field(e);
+	*ret = etwbt_common_context(bt_event_borrow_common_context_field(e), ev);
+	if (!*ret)
+		*ret = cls->tei ? etwbt_payload_fill(cls, rec, payload, &it->text) :
+				  etwbt_raw_fill(ev, payload);
 	if (!*ret)
 		return msg;
 	bt_message_put_ref(msg);

@@ -55,15 +55,23 @@ static ULONG etwbt_format(struct etwbt_fill *d, const EVENT_PROPERTY_INFO *epi,
 	}
 }
 
-static void etwbt_set_bytes(bt_field *f, const uint8_t *p, size_t n)
+static int etwbt_set_bytes(bt_field *f, const uint8_t *p, size_t n)
 {
 	size_t i;
 
-	bt_field_array_dynamic_set_length(f, n);
+	if (bt_field_array_dynamic_set_length(f, n))
+		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		bt_field_integer_unsigned_set_value(
 			bt_field_array_borrow_element_field_by_index(f, i),
 			p[i]);
+	return 0;
+}
+
+static int etwbt_set_string(bt_field *f, const char *s, size_t len)
+{
+	bt_field_string_clear(f);
+	return bt_field_string_append_with_length(f, s, len) ? -ENOMEM : 0;
 }
 
 static int etwbt_set_text(bt_field *f, const struct etwbt_text *t,
@@ -76,7 +84,7 @@ static int etwbt_set_text(bt_field *f, const struct etwbt_text *t,
 	if (!utf8)
 		return -ENOMEM;
 	if (!number) {
-		bt_field_string_set_value(f, utf8);
+		ret = etwbt_set_string(f, utf8, strlen(utf8));
 	} else {
 		bt_field_integer_unsigned_set_value(f,
 			strtoull(utf8, &end, 10));
@@ -98,7 +106,10 @@ static int etwbt_set(bt_field *f, const struct etwbt_scalar *s,
 	double dbl;
 	float flt;
 
-	if (n < s->skip)
+	if (n < s->skip ||
+	    (s->kind == ETWBT_REAL32 && n != sizeof(flt)) ||
+	    (s->kind == ETWBT_REAL64 && n != sizeof(dbl)) ||
+	    (s->kind == ETWBT_GUID && n != sizeof(GUID)))
 		return -EBADMSG;
 	memcpy(&u, raw, n < 8 ? n : 8);
 	switch (s->kind) {
@@ -114,28 +125,21 @@ static int etwbt_set(bt_field *f, const struct etwbt_scalar *s,
 		bt_field_bool_set_value(f, u != 0);
 		return 0;
 	case ETWBT_REAL32:
-		memcpy(&flt, raw, n < sizeof(flt) ? n : sizeof(flt));
+		memcpy(&flt, raw, sizeof(flt));
 		bt_field_real_single_precision_set_value(f, flt);
 		return 0;
 	case ETWBT_REAL64:
-		memcpy(&dbl, raw, n < sizeof(dbl) ? n : sizeof(dbl));
+		memcpy(&dbl, raw, sizeof(dbl));
 		bt_field_real_double_precision_set_value(f, dbl);
 		return 0;
 	case ETWBT_ANSI:
-		bt_field_string_clear(f);
-		bt_field_string_append_with_length(f,
-			(const char *)raw + s->skip,
+		return etwbt_set_string(f, (const char *)raw + s->skip,
 			strnlen((const char *)raw + s->skip, n - s->skip));
-		return 0;
 	case ETWBT_GUID:
-		if (n != sizeof(GUID))
-			return -EBADMSG;
 		etwbt_guid_format(raw, guid);
-		bt_field_string_set_value(f, guid);
-		return 0;
+		return etwbt_set_string(f, guid, strlen(guid));
 	case ETWBT_BYTES:
-		etwbt_set_bytes(f, raw + s->skip, n - s->skip);
-		return 0;
+		return etwbt_set_bytes(f, raw + s->skip, n - s->skip);
 	case ETWBT_PORT:
 	case ETWBT_TEXT:
 		break;
@@ -262,10 +266,12 @@ int etwbt_payload_fill(struct etwbt_class *cls, const EVENT_RECORD *rec,
  * etwbt_raw_fill - a raw class's payload: the event's bytes
  * @ev: the event
  * @payload: the event's payload structure field
+ *
+ * Return: 0, or -ENOMEM.
  */
-void etwbt_raw_fill(const struct etw_etl_event *ev, bt_field *payload)
+int etwbt_raw_fill(const struct etw_etl_event *ev, bt_field *payload)
 {
-	etwbt_set_bytes(bt_field_structure_borrow_member_field_by_index(payload,
-									0),
-			ev->user_data, ev->user_data_len);
+	return etwbt_set_bytes(
+		bt_field_structure_borrow_member_field_by_index(payload, 0),
+		ev->user_data, ev->user_data_len);
 }
