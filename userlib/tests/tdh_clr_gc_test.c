@@ -570,6 +570,44 @@ TEST(mark_with_type_kinds)
 	EXPECT_EQ(0x47aa8u, num(e, "Bytes", 0));
 }
 
+/* Finalization as GCHeapStats, GCMarkWithType and the finalizer saw it. */
+TEST(finalization_agrees)
+{
+	const struct clr_event *e, *stats;
+	uint64_t in_run = 0, ran = 0;
+	int i, k = 0, runs = 0;
+
+	REQUIRE_TESTDATA();
+	read_file(_metadata);
+	stats = nth(4, 0);
+	ASSERT_NE(NULL, stats);
+	/* Bytes marked from the new finalization queue in the first GC. */
+	while ((e = nth(202, k++)) && strcmp(text(e, "Type", 0), "NewFQ"))
+		;
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ(num(stats, "FinalizationPromotedSize", 0), num(e, "Bytes", 0));
+	EXPECT_EQ(13948u, num(e, "Bytes", 0));
+	/* Each FinalizeObject between GCFinalizersBegin and End is counted. */
+	for (i = 0; i < clr.n; i++) {
+		e = &clr.ev[i];
+		if (e->id == 14)
+			in_run = 0;
+		if (e->id == 29) {
+			in_run++;
+			EXPECT_EQ(num(nth(29, 0), "TypeID", 0),
+				  num(e, "TypeID", 0));
+		}
+		if (e->id == 13) {
+			EXPECT_EQ(in_run, num(e, "Count", 0));
+			ran += num(e, "Count", 0);
+			runs++;
+		}
+	}
+	EXPECT_EQ(3, runs);
+	EXPECT_EQ(num(stats, "FinalizationPromotedCount", 0), ran);
+	EXPECT_EQ(6u, ran);
+}
+
 TEST(runtime_information)
 {
 	const struct clr_event *e;
