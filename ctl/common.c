@@ -225,8 +225,8 @@ static bool etwctl_progress_shown;
  * @done: units done
  * @total: units in all
  *
- * Prints at most ten times a second, and only when stderr is a terminal,
- * so pipes and logs never see the line.
+ * Prints at most four times a second, and only when stderr is a
+ * terminal, so pipes and logs never see the line.
  */
 void etwctl_progress(const char *what, uint64_t done, uint64_t total)
 {
@@ -237,7 +237,7 @@ void etwctl_progress(const char *what, uint64_t done, uint64_t total)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (etwctl_progress_shown &&
 	    (now.tv_sec - etwctl_progress_last.tv_sec) * 1000000000L +
-	    (now.tv_nsec - etwctl_progress_last.tv_nsec) < 100000000L)
+	    (now.tv_nsec - etwctl_progress_last.tv_nsec) < 250000000L)
 		return;
 	etwctl_progress_last = now;
 	etwctl_progress_shown = true;
@@ -332,8 +332,8 @@ static ULONG etwctl_tdh_load(PWSTR path, char *msg, size_t size)
  * The events of its providers then decode to named fields, with the
  * names it gives for their provider, task, opcode, level and keywords.
  *
- * Return: 0, or %ETWCTL_EXIT_RUNTIME after a one-line message naming
- * the file (and the line, for a manifest libetw rejects).
+ * Return: 0, or the exit status after a one-line message naming the file
+ * (and the line, for a manifest libetw rejects).
  */
 int etwctl_load_manifest(const char *cmd, const char *path)
 {
@@ -343,6 +343,8 @@ int etwctl_load_manifest(const char *cmd, const char *path)
 	uint8_t *w;
 	ULONG ret;
 
+	if (!*path)
+		return etwctl_usage(cmd, "empty --manifest path");
 	/* UTF-16 takes no more units than UTF-8 takes bytes. */
 	w = malloc(2 * (len + 1));
 	if (!w)
@@ -361,7 +363,6 @@ int etwctl_load_manifest(const char *cmd, const char *path)
 	if (ret == ERROR_XML_PARSE_ERROR)
 		return etwctl_fail(cmd, "%s: not a valid manifest", path);
 	if (ret == ERROR_INVALID_PARAMETER)
-		return etwctl_fail(cmd, "%s: manifest path empty or too long",
-				   path);
+		return etwctl_fail(cmd, "%s: manifest path too long", path);
 	return etwctl_fail(cmd, "%s: %s", path, etwctl_win32_str(ret));
 }

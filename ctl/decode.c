@@ -137,6 +137,7 @@ static void sb_json(struct etwctl_sb *sb, const char *s)
 
 /* One event being decoded through TDH. */
 struct etwctl_tdh {
+	PEVENT_RECORD rec;
 	TRACE_EVENT_INFO *tei;
 	USHORT *ints;		/* last value of each integer property */
 	const uint8_t *p;
@@ -359,17 +360,41 @@ static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 	return false;
 }
 
+/*
+ * The value map of a manifest property (malloc'ed), or NULL when it has
+ * none or TDH cannot give it: the value is then shown as a number.
+ */
+static EVENT_MAP_INFO *etwctl_map(const struct etwctl_tdh *d,
+				  const EVENT_PROPERTY_INFO *epi)
+{
+	PWSTR name = (PWSTR)((BYTE *)d->tei + epi->nonStructType.MapNameOffset);
+	EVENT_MAP_INFO *map;
+	ULONG size = 0;
+
+	if (!epi->nonStructType.MapNameOffset ||
+	    TdhGetEventMapInformation(d->rec, name, NULL, &size) !=
+	    ERROR_INSUFFICIENT_BUFFER)
+		return NULL;
+	map = malloc(size);
+	if (map && TdhGetEventMapInformation(d->rec, name, map, &size)) {
+		free(map);
+		return NULL;
+	}
+	return map;
+}
+
 /* TdhFormatProperty into d->text, growing it as asked. */
 static ULONG etwctl_format(struct etwctl_tdh *d,
-			   const EVENT_PROPERTY_INFO *epi, USHORT length,
-			   ULONG *size, USHORT *used)
+			   const EVENT_PROPERTY_INFO *epi,
+			   EVENT_MAP_INFO *map, USHORT length, ULONG *size,
+			   USHORT *used)
 {
 	ULONG ret;
 	WCHAR *text;
 
 	for (;;) {
 		*size = d->text_size;
-		ret = TdhFormatProperty(d->tei, NULL, d->ptr_size,
+		ret = TdhFormatProperty(d->tei, map, d->ptr_size,
 					epi->nonStructType.InType,
 					epi->nonStructType.OutType, length,
 					(USHORT)(d->end - d->p), (PBYTE)d->p,
@@ -391,15 +416,18 @@ static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	USHORT in = epi->nonStructType.InType, out = epi->nonStructType.OutType;
 	const uint8_t *raw = d->p;
+	EVENT_MAP_INFO *map;
 	ULONG size, ret, v = 0;
 	USHORT used;
 	char *utf8;
 
 	if (epi->Flags & PropertyHasCustomSchema)
 		return -EOPNOTSUPP;
-	ret = etwctl_format(d, epi, epi->Flags & PropertyParamLength ?
+	map = etwctl_map(d, epi);
+	ret = etwctl_format(d, epi, map, epi->Flags & PropertyParamLength ?
 			    d->ints[epi->lengthPropertyIndex] : epi->length,
 			    &size, &used);
+	free(map);
 	if (ret)
 		return etwctl_tdh_errno(ret);
 	d->p += used;
@@ -409,7 +437,8 @@ static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
 		memcpy(&v, raw, used);
 		d->ints[i] = v > 0xffff ? 0xffff : (USHORT)v;
 	}
-	if (!etwctl_raw_text(in, out, raw, used, sb)) {
+	/* A mapped value is TDH's text: the map's names. */
+	if (map || !etwctl_raw_text(in, out, raw, used, sb)) {
 		utf8 = etw_etl_utf16_to_utf8((const uint8_t *)d->text,
 					     size / 2);
 		if (!utf8)
@@ -602,7 +631,7 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 		TRACE_EVENT_INFO tei;
 		char bytes[4096];
 	} buf;
-	struct etwctl_tdh d = { .fn = fn, .ctx = ctx };
+	struct etwctl_tdh d = { .rec = rec, .fn = fn, .ctx = ctx };
 	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei);
 
 	if (ret)
