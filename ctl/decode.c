@@ -566,8 +566,12 @@ static int etwctl_props(struct etwctl_tdh *d, ULONG first, ULONG n,
 static void etwctl_tei_copy(const TRACE_EVENT_INFO *tei, ULONG off,
 			    char *out, size_t size)
 {
-	char *s = etwctl_tei_string(tei, off);
+	char *s;
 
+	*out = 0;
+	if (!off)
+		return;
+	s = etwctl_tei_string(tei, off);
 	snprintf(out, size, "%s", s ? s : "");
 	free(s);
 }
