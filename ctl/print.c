@@ -493,12 +493,17 @@ static struct etwctl_cell etwctl_cell(const struct etwctl_row *row,
  */
 void etwctl_json_string(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run = p;
 	int n;
 
 	fputc('"', f);
+	/* Runs of bytes that need no escape go out in one write. */
 	for (; *p; p += n ? n : 1) {
 		n = etwctl_utf8_len(p);
+		if (n && *p >= 0x20 && *p != '"' && *p != '\\')
+			continue;
+		fwrite(run, 1, (size_t)(p - run), f);
+		run = p + (n ? n : 1);
 		if (!n)
 			fputs("\\ufffd", f);
 		else if (*p == '"' || *p == '\\')
@@ -509,11 +514,10 @@ void etwctl_json_string(FILE *f, const char *s)
 			fputs("\\r", f);
 		else if (*p == '\t')
 			fputs("\\t", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
 		else
-			fwrite(p, 1, (size_t)n, f);
+			fprintf(f, "\\u%04x", *p);
 	}
+	fwrite(run, 1, (size_t)(p - run), f);
 	fputc('"', f);
 }
 
