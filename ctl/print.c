@@ -184,13 +184,13 @@ static int etwctl_column_parse(char *name, struct etwctl_column *col)
 
 /*
  * Splits @out->spec at its commas into @out->cols.  Return: 0; -EINVAL
- * for an unknown or empty name, -EEXIST for one given twice (*@bad is
- * the name), -ENOMEM.
+ * for an unknown or empty name, -EEXIST for one given twice, with *@bad
+ * the name at fault; -ENOMEM.
  */
 static int etwctl_columns_parse(struct etwctl_output *out, const char **bad)
 {
 	size_t n = 1, i, k;
-	char *p;
+	char *p, *name;
 
 	for (p = out->spec; *p; p++)
 		n += *p == ',';
@@ -198,14 +198,15 @@ static int etwctl_columns_parse(struct etwctl_output *out, const char **bad)
 	if (!out->cols)
 		return -ENOMEM;
 	for (p = out->spec, i = 0; i < n; i++) {
-		*bad = p;
+		name = p;
+		*bad = name;
 		p += strcspn(p, ",");
 		if (*p)
 			*p++ = 0;
-		if (etwctl_column_parse((char *)*bad, &out->cols[i]))
+		if (etwctl_column_parse(name, &out->cols[i]))
 			return -EINVAL;
 		for (k = 0; k < i; k++)
-			if (!strcmp(out->cols[k].name, *bad))
+			if (!strcmp(out->cols[k].name, name))
 				return -EEXIST;
 		out->need_fields |= out->cols[i].id >= ETWCTL_COL_FIELDS;
 		out->ncols++;
