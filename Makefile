@@ -284,7 +284,7 @@ mutate:
 # --- install --------------------------------------------------------------
 install: lib ctl man
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/etw/linux $(DESTDIR)$(BINDIR) \
-		$(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PREFIX)/share/etw/manifests
 	install -m 644 userlib/libetw.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 userlib/libetw.so $(DESTDIR)$(LIBDIR)/libetw.so.$(VERSION)
 	ln -sf libetw.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
