@@ -363,6 +363,36 @@ TEST(json_bool_and_guid)
 	ctl_run_free(&r);
 }
 
+#define CLR_MAN	SRC_DIR "/userlib/tests/clr_gc.man"
+
+/*
+ * Every CLR event Windows wrote decodes through the CLR manifest: named
+ * task and opcode, and fields as an object, never the hex of an unknown
+ * event (userlib/tests/tdh_clr_gc_test.c checks the values).
+ */
+TEST(manifest_clr_every_event)
+{
+	const char *line, *nl;
+	struct ctl_run r;
+	int n = 0;
+
+	REQUIRE_TESTDATA();
+	r = ctl_run(etwctl_cmd_dump,
+		    CTL_ARGV("dump", "-f", "json", "--manifest", CLR_MAN,
+			     "--fields", "task,opcode,fields", CLR));
+	EXPECT_EQ(0, r.status);
+	EXPECT_STREQ("", r.err);
+	for (line = r.out; *line; line = nl + 1, n++) {
+		nl = strchr(line, '\n');
+		ASSERT_NE(NULL, nl);
+		EXPECT_EQ(0, strncmp(line, "{\"task\":\"", 9))
+			TH_LOG("%.*s", (int)(nl - line), line);
+		EXPECT_NE(NULL, strstr(line, ",\"fields\":{"));
+	}
+	EXPECT_EQ(69, n);
+	ctl_run_free(&r);
+}
+
 /* An ANSI string's bytes (the Tag field) and the JSON string of them. */
 static const struct {
 	const char *in;
