@@ -45,7 +45,7 @@ static const struct etw_mf_list *etw_fi_list(const struct etw_mf_provider *p,
 	}
 }
 
-/* An opcode's value as TdhQueryProviderFieldInformation takes it. */
+/* An entry's Value: for an opcode, task | opcode << 16, as queries take it. */
 static uint64_t etw_fi_value(const struct etw_mf_item *it,
 			     EVENT_FIELD_TYPE type)
 {
@@ -86,12 +86,16 @@ static const struct etw_mf_item *etw_fi_builtin(const struct etw_mf_event *e,
 						const struct etw_mf_list *l)
 {
 	const struct etw_mf_item *it = NULL;
+	uintptr_t at, start = (uintptr_t)l->v;
 
 	if (type == EventLevelInformation)
 		it = e->level;
 	else if (type == EventOpcodeInformation)
 		it = e->opcode;
-	return it && (it < l->v || it >= l->v + l->n) ? it : NULL;
+	at = (uintptr_t)it;
+	if (!it || (at >= start && at < start + l->n * sizeof(*it)))
+		return NULL;
+	return it;
 }
 
 /*
