@@ -194,6 +194,9 @@ FIXTURE_SETUP(env)
 		ASSERT_EQ(0, mkdir(self->sub[i], 0755));
 	}
 	rm_rf(ETW_MANIFEST_DIR);
+	/* Its parent, for the tests that create it. */
+	if (mkdir(SRC_DIR "/build", 0755))
+		ASSERT_EQ(EEXIST, errno);
 	unsetenv("ETW_MANIFEST_PATH");
 	unsetenv("ETW_MANIFEST_DEBUG");
 }
