@@ -393,6 +393,22 @@ TEST(manifest_clr_every_event)
 	ctl_run_free(&r);
 }
 
+/* libetw finds the manifest on ETW_MANIFEST_PATH: no --manifest needed. */
+TEST(manifest_from_path)
+{
+	struct ctl_run r;
+
+	REQUIRE_TESTDATA();
+	ASSERT_EQ(0, setenv("ETW_MANIFEST_PATH", "/nonexistent:" CLR_MAN, 1));
+	r = ctl_run(etwctl_cmd_dump,
+		    CTL_ARGV("dump", "-f", "json", "--id", "187",
+			     "--fields", "task,opcode,fields.Sku", CLR));
+	EXPECT_EQ(0, r.status);
+	EXPECT_STREQ("{\"task\":\"Runtime\",\"opcode\":\"Start\","
+		     "\"fields.Sku\":\"CoreClr\"}\n", r.out);
+	ctl_run_free(&r);
+}
+
 /* An ANSI string's bytes (the Tag field) and the JSON string of them. */
 static const struct {
 	const char *in;
