@@ -177,8 +177,10 @@ static bt_field_class *etwbt_bytes_fc(bt_trace_class *tc)
 	return fc;
 }
 
+/* A property's value; a mapped one is text (the map's names). */
 static bt_field_class *etwbt_scalar_fc(bt_trace_class *tc,
-				       const EVENT_PROPERTY_INFO *epi)
+				       const EVENT_PROPERTY_INFO *epi,
+				       bool mapped)
 {
 	struct etwbt_scalar s;
 
@@ -186,7 +188,7 @@ static bt_field_class *etwbt_scalar_fc(bt_trace_class *tc,
 		return NULL;
 	etwbt_scalar_of(epi->nonStructType.InType,
 			epi->nonStructType.OutType, &s);
-	switch (s.kind) {
+	switch (mapped ? ETWBT_TEXT : s.kind) {
 	case ETWBT_SINT:
 	case ETWBT_UINT:
 	case ETWBT_HEX:
@@ -206,7 +208,7 @@ static bt_field_class *etwbt_scalar_fc(bt_trace_class *tc,
 }
 
 static bt_field_class *etwbt_struct_fc(bt_trace_class *tc,
-				       const TRACE_EVENT_INFO *tei,
+				       const struct etwbt_class *k,
 				       ULONG first, ULONG n);
 
 /*
@@ -214,17 +216,16 @@ static bt_field_class *etwbt_struct_fc(bt_trace_class *tc,
  * dynamic one when an earlier property gives the count).
  */
 static bt_field_class *etwbt_prop_fc(bt_trace_class *tc,
-				     const TRACE_EVENT_INFO *tei, ULONG i)
+				     const struct etwbt_class *k, ULONG i)
 {
-	const EVENT_PROPERTY_INFO *epi = &tei->EventPropertyInfoArray[i];
+	const EVENT_PROPERTY_INFO *epi = &k->tei->EventPropertyInfoArray[i];
 	bt_field_class *elem, *fc;
 
 	if (epi->Flags & PropertyStruct)
-		elem = etwbt_struct_fc(tc, tei,
-				       epi->structType.StructStartIndex,
+		elem = etwbt_struct_fc(tc, k, epi->structType.StructStartIndex,
 				       epi->structType.NumOfStructMembers);
 	else
-		elem = etwbt_scalar_fc(tc, epi);
+		elem = etwbt_scalar_fc(tc, epi, k->maps[i]);
 	if (!elem)
 		return NULL;
 	if (epi->Flags & PropertyParamCount)
@@ -268,10 +269,10 @@ static char *etwbt_member_name(const bt_field_class *st, const char *text)
 	return name;
 }
 
-static int etwbt_member(bt_trace_class *tc, const TRACE_EVENT_INFO *tei,
+static int etwbt_member(bt_trace_class *tc, const struct etwbt_class *k,
 			ULONG i, bt_field_class *st)
 {
-	const EVENT_PROPERTY_INFO *epi = &tei->EventPropertyInfoArray[i];
+	const EVENT_PROPERTY_INFO *epi = &k->tei->EventPropertyInfoArray[i];
 	bt_field_class *fc = NULL;
 	char *text, *name = NULL;
 	int ret = -EINVAL;
@@ -280,11 +281,11 @@ static int etwbt_member(bt_trace_class *tc, const TRACE_EVENT_INFO *tei,
 	if ((epi->Flags & PropertyStruct) &&
 	    epi->structType.StructStartIndex <= i)
 		return -EINVAL;
-	text = etwbt_tei_string(tei, epi->NameOffset);
+	text = etwbt_tei_string(k->tei, epi->NameOffset);
 	if (text)
 		name = etwbt_member_name(st, text);
 	if (name)
-		fc = etwbt_prop_fc(tc, tei, i);
+		fc = etwbt_prop_fc(tc, k, i);
 	if (fc && bt_field_class_structure_append_member(st, name, fc) ==
 		  BT_FIELD_CLASS_STRUCTURE_APPEND_MEMBER_STATUS_OK)
 		ret = 0;
@@ -295,9 +296,10 @@ static int etwbt_member(bt_trace_class *tc, const TRACE_EVENT_INFO *tei,
 }
 
 static bt_field_class *etwbt_struct_fc(bt_trace_class *tc,
-				       const TRACE_EVENT_INFO *tei,
+				       const struct etwbt_class *k,
 				       ULONG first, ULONG n)
 {
+	const TRACE_EVENT_INFO *tei = k->tei;
 	bt_field_class *st;
 	ULONG i;
 
@@ -307,7 +309,7 @@ static bt_field_class *etwbt_struct_fc(bt_trace_class *tc,
 	for (i = first; st && i < first + n; i++) {
 		if (etwbt_is_prefix(tei, i, first + n))
 			continue;
-		if (etwbt_member(tc, tei, i, st)) {
+		if (etwbt_member(tc, k, i, st)) {
 			bt_field_class_put_ref(st);
 			return NULL;
 		}
@@ -417,7 +419,7 @@ static TRACE_EVENT_INFO *etwbt_tei(EVENT_RECORD *rec)
 
 static bt_event_class *etwbt_event_class(struct etwbt_comp *c,
 					 const struct etw_etl_event *ev,
-					 const TRACE_EVENT_INFO *tei)
+					 const struct etwbt_class *k)
 {
 	bt_event_class *ec = bt_event_class_create(c->sc);
 	bt_field_class *payload;
@@ -426,10 +428,10 @@ static bt_event_class *etwbt_event_class(struct etwbt_comp *c,
 
 	if (!ec)
 		return NULL;
-	name = etwbt_class_name(ev, tei);
-	payload = tei ? etwbt_struct_fc(c->tc, tei, 0,
-					tei->TopLevelPropertyCount) :
-			etwbt_raw_fc(c->tc);
+	name = etwbt_class_name(ev, k->tei);
+	payload = k->tei ? etwbt_struct_fc(c->tc, k, 0,
+					   k->tei->TopLevelPropertyCount) :
+			   etwbt_raw_fc(c->tc);
 	if (name && payload &&
 	    !bt_event_class_set_name(ec, name) &&
 	    !bt_event_class_set_payload_field_class(ec, payload))
@@ -481,13 +483,63 @@ static bool etwbt_key_match(const struct etwbt_class *k, uint64_t hash,
 		       !memcmp(k->meta, meta->data, meta->size) : !k->meta);
 }
 
+/* The schema and what goes with it: the scratch counts, the maps. */
+static void etwbt_class_drop_schema(struct etwbt_class *k)
+{
+	ULONG i;
+
+	for (i = 0; k->maps && i < k->tei->PropertyCount; i++)
+		free(k->maps[i]);
+	free(k->maps);
+	free(k->ints);
+	free(k->tei);
+	k->maps = NULL;
+	k->ints = NULL;
+	k->tei = NULL;
+}
+
 static void etwbt_class_free(struct etwbt_class *k)
 {
 	bt_event_class_put_ref(k->ec);
-	free(k->tei);
-	free(k->ints);
+	if (k->tei)
+		etwbt_class_drop_schema(k);
 	free(k->meta);
 	free(k);
+}
+
+/* The value map of property @i, or NULL when it has none TDH knows. */
+static EVENT_MAP_INFO *etwbt_map(const struct etwbt_class *k, ULONG i,
+				 EVENT_RECORD *rec)
+{
+	const EVENT_PROPERTY_INFO *epi = &k->tei->EventPropertyInfoArray[i];
+	PWSTR name = (PWSTR)((BYTE *)k->tei + epi->nonStructType.MapNameOffset);
+	EVENT_MAP_INFO *map;
+	ULONG size = 0;
+
+	if ((epi->Flags & PropertyStruct) || !epi->nonStructType.MapNameOffset ||
+	    TdhGetEventMapInformation(rec, name, NULL, &size) !=
+	    ERROR_INSUFFICIENT_BUFFER)
+		return NULL;
+	map = malloc(size);
+	if (map && TdhGetEventMapInformation(rec, name, map, &size)) {
+		free(map);
+		return NULL;
+	}
+	return map;
+}
+
+/* What decoding needs besides the schema: scratch counts and the maps. */
+static int etwbt_class_schema(struct etwbt_class *k, EVENT_RECORD *rec)
+{
+	ULONG i, n = k->tei->PropertyCount;
+
+	k->ints = calloc(n + 1, sizeof(*k->ints));
+	k->maps = calloc(n + 1, sizeof(*k->maps));
+	if (!k->ints || !k->maps)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		k->maps[i] = etwbt_map(k, i, rec);
+	return 0;
 }
 
 static struct etwbt_class *etwbt_class_new(struct etwbt_comp *c,
@@ -512,17 +564,13 @@ static struct etwbt_class *etwbt_class_new(struct etwbt_comp *c,
 		k->meta_len = meta->size;
 	}
 	k->tei = raw ? NULL : etwbt_tei(rec);
-	if (k->tei) {
-		k->ints = calloc(k->tei->PropertyCount + 1, sizeof(*k->ints));
-		if (!k->ints)
-			goto fail;
-	}
-	k->ec = etwbt_event_class(c, ev, k->tei);
+	if (k->tei && etwbt_class_schema(k, rec))
+		goto fail;
+	k->ec = etwbt_event_class(c, ev, k);
 	/* A schema babeltrace2 cannot take: the event's bytes, then. */
 	if (!k->ec && k->tei) {
-		free(k->tei);
-		k->tei = NULL;
-		k->ec = etwbt_event_class(c, ev, NULL);
+		etwbt_class_drop_schema(k);
+		k->ec = etwbt_event_class(c, ev, k);
 	}
 	if (k->ec)
 		return k;

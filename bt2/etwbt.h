@@ -45,6 +45,8 @@
  * @tei: the event's schema; NULL for a raw class
  * @ints: scratch: the last value of each integer property (counts and
  *	lengths of later properties)
+ * @maps: the value map of each property (a manifest's valueMap or bitMap),
+ *	NULL for none; a mapped value is the map's text
  */
 struct etwbt_class {
 	struct etwbt_class *next;
@@ -59,6 +61,7 @@ struct etwbt_class {
 	bt_event_class *ec;
 	TRACE_EVENT_INFO *tei;
 	USHORT *ints;
+	EVENT_MAP_INFO **maps;
 };
 
 /**
@@ -95,6 +98,7 @@ enum etwbt_ctx_member {
 	ETWBT_CTX_TID,
 	ETWBT_CTX_ID,
 	ETWBT_CTX_VERSION,
+	ETWBT_CTX_CHANNEL,
 	ETWBT_CTX_LEVEL,
 	ETWBT_CTX_OPCODE,
 	ETWBT_CTX_TASK,

@@ -327,6 +327,7 @@ static int etwbt_common_context(bt_field *ctx, const struct etw_etl_event *ev)
 		[ETWBT_CTX_TID] = ev->thread_id,
 		[ETWBT_CTX_ID] = d->id,
 		[ETWBT_CTX_VERSION] = d->version,
+		[ETWBT_CTX_CHANNEL] = d->channel,
 		[ETWBT_CTX_LEVEL] = d->level,
 		[ETWBT_CTX_OPCODE] = d->opcode,
 		[ETWBT_CTX_TASK] = d->task,

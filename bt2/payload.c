@@ -31,7 +31,7 @@ static const EVENT_PROPERTY_INFO *etwbt_epi(const struct etwbt_fill *d,
 
 /* TdhFormatProperty into d->t, growing it as asked. */
 static ULONG etwbt_format(struct etwbt_fill *d, const EVENT_PROPERTY_INFO *epi,
-			  ULONG *size, USHORT *used)
+			  EVENT_MAP_INFO *map, ULONG *size, USHORT *used)
 {
 	USHORT length = epi->Flags & PropertyParamLength ?
 			d->cls->ints[epi->lengthPropertyIndex] : epi->length;
@@ -40,7 +40,7 @@ static ULONG etwbt_format(struct etwbt_fill *d, const EVENT_PROPERTY_INFO *epi,
 
 	for (;;) {
 		*size = d->t->size;
-		ret = TdhFormatProperty((PTRACE_EVENT_INFO)d->tei, NULL,
+		ret = TdhFormatProperty((PTRACE_EVENT_INFO)d->tei, map,
 					d->ptr_size, epi->nonStructType.InType,
 					epi->nonStructType.OutType, length,
 					(USHORT)(d->end - d->p), (PBYTE)d->p,
@@ -160,7 +160,7 @@ static int etwbt_value(struct etwbt_fill *d, ULONG i, bt_field *f)
 	ULONG size, ret, v = 0;
 	USHORT used;
 
-	ret = etwbt_format(d, epi, &size, &used);
+	ret = etwbt_format(d, epi, d->cls->maps[i], &size, &used);
 	if (ret)
 		return ret == ERROR_OUTOFMEMORY ? -ENOMEM : -EBADMSG;
 	d->p += used;
@@ -172,6 +172,8 @@ static int etwbt_value(struct etwbt_fill *d, ULONG i, bt_field *f)
 	if (!f)
 		return 0;
 	etwbt_scalar_of(in, epi->nonStructType.OutType, &s);
+	if (d->cls->maps[i])
+		s.kind = ETWBT_TEXT;
 	return etwbt_set(f, &s, raw, used, d->t, size);
 }
 

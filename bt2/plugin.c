@@ -142,6 +142,7 @@ static bt_field_class *etwbt_common_context_fc(bt_trace_class *tc)
 	    etwbt_add_uint(tc, st, "tid", 32, false) ||
 	    etwbt_add_uint(tc, st, "id", 16, false) ||
 	    etwbt_add_uint(tc, st, "version", 8, false) ||
+	    etwbt_add_uint(tc, st, "channel", 8, false) ||
 	    etwbt_add_uint(tc, st, "level", 8, false) ||
 	    etwbt_add_uint(tc, st, "opcode", 8, false) ||
 	    etwbt_add_uint(tc, st, "task", 16, false) ||
