@@ -41,6 +41,7 @@ TESTDATA = os.environ.get('TESTDATA', os.path.join(os.path.dirname(TOP), 'shared
 PRIMITIVE = os.path.join(TESTDATA, 'etl', 'primitive-types.etl')
 CLR = os.path.join(TESTDATA, 'etl', 'clr-gc-events.etl')
 MANIFEST = os.path.join(TOP, 'userlib', 'tests', 'tdh_manifest_sample.man')
+CLR_MANIFEST = os.path.join(TOP, 'userlib', 'tests', 'clr_gc.man')
 
 SCRATCH = tempfile.mkdtemp(prefix='bt2_test.')
 
@@ -49,9 +50,13 @@ class Skip(Exception):
     pass
 
 
+# Only the manifests a test gives: none that libetw finds by itself.
+ENV = {k: v for k, v in os.environ.items() if k != 'ETW_MANIFEST_PATH'}
+
+
 def run(args, ok=True):
     p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       universal_newlines=True)
+                       universal_newlines=True, env=ENV)
     if ok and p.returncode:
         raise AssertionError('%s: exit %d: %s' % (' '.join(args), p.returncode,
                                                    p.stderr.strip()[-2000:]))
@@ -214,13 +219,17 @@ def same(bt, js):
     """A babeltrace2 value against etwctl's JSON value: the same value,
     each as its tool shows it.  etwctl shows hexadecimal integers and
     binary as "0x..." text, a raw payload as hex digits, Booleans as
-    true/false (CTF 1.8 stores them as integers), and a UTC SYSTEMTIME
-    without the "Z" TdhFormatProperty gives."""
+    true/false (CTF 1.8 stores them as integers), a UTC SYSTEMTIME
+    without the "Z" TdhFormatProperty gives, and a mapped value that is
+    a number (no name in the map) as a number, where it is TDH's text
+    for both."""
     if isinstance(js, bool):
         return bt is js or (type(bt) is int and bt == int(js))
     if isinstance(js, list):
         return (isinstance(bt, list) and len(bt) == len(js) and
                 all(same(b, j) for b, j in zip(bt, js)))
+    if isinstance(js, (int, float)) and isinstance(bt, str):
+        return bt == str(js)
     if isinstance(js, (int, float)):
         return type(bt) in (int, float) and bt == js
     if isinstance(bt, bool) or not isinstance(js, str):
@@ -287,11 +296,19 @@ def member_names(payload):
 
 
 def bt_name(js):
-    provider = js['provider_name'] or js['provider']
-    return '%s:%s' % (provider, js['name'] or js['id'])
+    """The plugin's "Provider:Event": etwctl's event name, else the task
+    and opcode names ("Task/Opcode", or the task's alone), else the id."""
+    event = js['event']
+    if not event and isinstance(js['task'], str):
+        event = js['task']
+        if isinstance(js['opcode'], str):
+            event += '/' + js['opcode']
+    return '%s:%s' % (js['provider'], event or js['id'])
 
 
-def compare_event(i, bt, js):
+def compare_event(i, bt, js, plain):
+    """Event @i: @js is etwctl's, @plain the same without manifests, whose
+    header fields are the descriptor's numbers, not a manifest's names."""
     def check(what, ok):
         if not ok:
             raise AssertionError('event %d %s: babeltrace2 %r, etwctl %r' %
@@ -300,39 +317,50 @@ def compare_event(i, bt, js):
     check('name', bt['name'] == bt_name(js))
     check('cpu', bt['stream.packet.context'] == {'cpu_id': js['cpu']})
     ctx = bt['stream.event.context']
-    for k in ('pid', 'tid', 'id', 'version', 'level', 'opcode', 'task'):
-        check(k, ctx[k] == js[k])
-    check('keywords', ctx['keywords'] == int(js['keywords'], 16))
-    check('activity_id', ctx['activity_id'] == js['activity_id'])
+    for k in ('pid', 'tid', 'id', 'version', 'channel', 'level', 'opcode',
+              'task'):
+        check(k, ctx[k] == plain[k])
+    check('keywords', ctx['keywords'] == int(plain['keywords'], 16))
+    check('activity_id', ctx['activity_id'] == (js['activity'] or ''))
     fields = drop_lengths(bt.get('event.fields', {}))
-    if isinstance(js['payload'], str):
+    if isinstance(js['fields'], str):
         check('raw payload', set(fields) == {'data'} and
-              same(fields['data'], js['payload']))
+              same(fields['data'], js['fields']))
         return
     flat = flatten(fields)
-    names = member_names(js['payload'])
+    names = member_names(js['fields'])
     check('field names', list(flat) == names)
-    for name, (k, v) in zip(names, js['payload'].items()):
+    for name, (k, v) in zip(names, js['fields'].items()):
         if not same(flat[name], v):
             raise AssertionError('event %d (%s) field %s: babeltrace2 %r, etwctl %r'
                                  % (i, bt['name'], k, flat[name], v))
 
 
-def etwctl_events(paths, options=()):
-    return json.loads(run([ETWCTL, 'dump', '--format', 'json'] + list(options)
-                          + paths).stdout)
+def parse_json_lines(out):
+    return [json.loads(line) for line in out.splitlines()]
 
 
-def compare(bt_events, paths, minimum, etwctl_options=()):
-    compare_events(bt_events, etwctl_events(paths, etwctl_options), minimum)
+def etwctl_events(paths, options=(), manifests=()):
+    opts = list(options)
+    for m in manifests:
+        opts += ['--manifest', m]
+    out = run([ETWCTL, 'dump', '--format', 'json'] + opts + paths).stdout
+    return parse_json_lines(out)
 
 
-def compare_events(bt_events, js_events, minimum):
+def compare(bt_events, paths, minimum, etwctl_options=(), manifests=()):
+    js = etwctl_events(paths, etwctl_options, manifests)
+    plain = etwctl_events(paths, etwctl_options) if manifests else js
+    compare_events(bt_events, js, minimum, plain)
+
+
+def compare_events(bt_events, js_events, minimum, plain=None):
     assert len(bt_events) == len(js_events), \
         'babeltrace2: %d events, etwctl: %d' % (len(bt_events), len(js_events))
     assert len(js_events) >= minimum, 'only %d events' % len(js_events)
-    for i, (bt, js) in enumerate(zip(bt_events, js_events)):
-        compare_event(i, bt, js)
+    for i, (bt, js, pl) in enumerate(zip(bt_events, js_events,
+                                         plain or js_events)):
+        compare_event(i, bt, js, pl)
 
 
 def ctf_events(paths, name, manifests=()):
@@ -367,6 +395,12 @@ def test_windows_manifest_file_to_ctf_as_raw_payloads():
     compare(ctf_events([testdata(CLR)], 'clr'), [CLR], 60)
 
 
+def test_windows_manifest_file_decoded_with_its_manifest():
+    events = ctf_events([testdata(CLR)], 'clr-man', [CLR_MANIFEST])
+    compare(events, [CLR], 60, manifests=[CLR_MANIFEST])
+    assert not [e for e in events if 'data' in e.get('event.fields', {})]
+
+
 def test_every_tracelogging_field_type_to_ctf():
     path = generated()
     events = ctf_events([path], 'tl')
@@ -385,18 +419,18 @@ def test_member_names_are_ctf_identifiers():
 
 def test_manifest_events_decode_with_their_manifest():
     events = ctf_events([generated()], 'manifest', [MANIFEST])
+    compare(events, [generated()], 15, manifests=[MANIFEST])
     got = [(e['name'], e['stream.event.context']['task'],
             drop_lengths(e.get('event.fields', {})))
            for e in events if e['name'].startswith('Etw-Test-Manifest:')]
     assert got == [
         ('Etw-Test-Manifest:Connecting/Start', 3,
-         {'Port': 80, 'State': 1, 'Flags': 5, 'Name': 'ab',
+         {'Port': 80, 'State': 'Busy', 'Flags': 'Read | Exec', 'Name': 'ab',
           'Peers': [{'Addr': '127.0.0.1', 'Tag': 'x'},
                     {'Addr': '10.0.0.2', 'Tag': 'yz'}],
           'Blob': [0xde, 0xad, 0xbe], 'Pair': [7, 8], 'Where': 0x1000}),
         ('Etw-Test-Manifest:Connecting/Retrying', 3, {}),
     ], got
-    assert len(events) == len(etwctl_events([generated()]))
 
 
 def test_ctf_has_one_stream_file_per_cpu():
@@ -448,7 +482,7 @@ def test_corrupt_buffer_is_skipped_with_a_warning():
     # etwctl skips it too, and says so with exit status 1.
     js = run([ETWCTL, 'dump', '--format', 'json', path], ok=False)
     assert js.returncode == 1, js.stderr
-    compare_events(parse_text(p.stdout), json.loads(js.stdout), 5)
+    compare_events(parse_text(p.stdout), parse_json_lines(js.stdout), 5)
 
 
 def expect_error(params, message):
