@@ -533,6 +533,25 @@ static int etwctl_props(struct etwctl_tdh *d, ULONG first, ULONG n,
 }
 
 /*
+ * A TraceLogging event's name is its task name; a manifest event's is
+ * "Task/Opcode" (or either alone) when the manifest names them.
+ */
+static int etwctl_tdh_name(const TRACE_EVENT_INFO *tei, char *name,
+			   size_t size)
+{
+	char *task = etwctl_tei_string(tei, tei->TaskNameOffset);
+	char *op = tei->DecodingSource == DecodingSourceXMLFile ?
+		   etwctl_tei_string(tei, tei->OpcodeNameOffset) : strdup("");
+
+	if (task && op)
+		snprintf(name, size, "%s%s%s", task, *task && *op ? "/" : "",
+			 op);
+	free(task);
+	free(op);
+	return task && op ? 0 : -ENOMEM;
+}
+
+/*
  * The event's name into @name (when not NULL), then its fields to @fn
  * (when not NULL), through TdhGetEventInformation and TdhFormatProperty.
  */
@@ -545,18 +564,12 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, char *name, size_t size,
 		char bytes[4096];
 	} buf;
 	struct etwctl_tdh d = { .fn = fn, .ctx = ctx };
-	char *s;
 	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei);
 
 	if (ret)
 		goto out;
-	if (name) {
-		s = etwctl_tei_string(d.tei, d.tei->TaskNameOffset);
-		if (s)
-			snprintf(name, size, "%s", s);
-		free(s);
-		ret = s ? 0 : -ENOMEM;
-	}
+	if (name)
+		ret = etwctl_tdh_name(d.tei, name, size);
 	if (fn && !ret) {
 		d.ints = calloc(d.tei->PropertyCount + 1, sizeof(*d.ints));
 		d.p = rec->UserData ? rec->UserData : (const uint8_t *)"";
@@ -667,6 +680,14 @@ int etwctl_tl_decode_event(const struct etw_etl_event *ev, char *name,
 	rec.EventHeader.Flags = ev->flags;
 	memcpy(&rec.EventHeader.ProviderId, &ev->provider_id,
 	       sizeof(rec.EventHeader.ProviderId));
+	/* Selects the event of a loaded manifest. */
+	rec.EventHeader.EventDescriptor.Id = ev->descriptor.id;
+	rec.EventHeader.EventDescriptor.Version = ev->descriptor.version;
+	rec.EventHeader.EventDescriptor.Channel = ev->descriptor.channel;
+	rec.EventHeader.EventDescriptor.Level = ev->descriptor.level;
+	rec.EventHeader.EventDescriptor.Opcode = ev->descriptor.opcode;
+	rec.EventHeader.EventDescriptor.Task = ev->descriptor.task;
+	rec.EventHeader.EventDescriptor.Keyword = ev->descriptor.keyword;
 	rec.ExtendedDataCount = (USHORT)i;
 	rec.ExtendedData = x;
 	rec.UserData = (PVOID)ev->user_data;
