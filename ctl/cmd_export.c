@@ -477,16 +477,24 @@ int etwctl_cmd_export(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":hf:o:m:", options, NULL)) != -1) {
 		if (c == 'h')
 			return etwctl_help(etwctl_export_usage);
-		if (c == 'f')
+		switch (c) {
+		case 'f':
 			format = optarg;
-		else if (c == 'o')
+			break;
+		case 'o':
 			output = optarg;
-		else if (c == 'S')
+			break;
+		case 'S':
 			x.slices = true;
-		else if (c != 'm')
+			break;
+		case 'm':
+			ret = etwctl_export_manifest(optarg);
+			if (ret)
+				return ret;
+			break;
+		default:
 			return etwctl_bad_option("export", c, argv);
-		else if ((ret = etwctl_export_manifest(optarg)) != 0)
-			return ret;
+		}
 	}
 	if (!format)
 		return etwctl_usage("export", "no --format");
