@@ -528,7 +528,8 @@ static bool add_event(void *buf, uint64_t ns, uint16_t id, uint8_t opcode,
 		.process_id = PID,
 		.timestamp = ETL_TEST_START_RAW + ns,
 		.provider_id = etl_test_guid,
-		.descriptor = { .id = id, .level = 4, .opcode = opcode },
+		.descriptor = { .id = id, .version = 1, .level = 4,
+				.opcode = opcode },
 	};
 	uint8_t *p = (uint8_t *)buf + bh->offset;
 	struct etw_ext_item x;
@@ -674,7 +675,9 @@ static int write_file(const char *path, const void *buf, uint32_t bs)
 /*
  * The synthetic trace: the kernel names process and thread, an event
  * with fields of each kind, an activity's start and stop, a start with
- * no activity and an event without TraceLogging metadata.
+ * no activity and two events without TraceLogging metadata, the second
+ * event 2 of userlib/tests/tdh_manifest_sample.man (whose provider is
+ * etl_test_guid).
  */
 static int write_synthetic(const char *path)
 {
@@ -698,7 +701,8 @@ static int write_synthetic(const char *path)
 	    !add_event(buf, 2000, 2, 1, &activity, &traits, &work, NULL) ||
 	    !add_event(buf, 5000, 3, 2, &activity, &traits, &work, NULL) ||
 	    !add_event(buf, 5500, 4, 1, NULL, &traits, &work, NULL) ||
-	    !add_event(buf, 6000, 9, 0, NULL, NULL, NULL, &raw))
+	    !add_event(buf, 6000, 9, 0, NULL, NULL, NULL, &raw) ||
+	    !add_event(buf, 6500, 2, 11, NULL, NULL, NULL, NULL))
 		return -ENOSPC;
 	return write_file(path, buf, ETL_TEST_BS);
 }
@@ -794,8 +798,8 @@ static bool check_find(struct __test_metadata *_metadata,
 TEST_F(export, synthetic_follows_the_format)
 {
 	ASSERT_TRUE(check_find(_metadata, self, NULL, NULL));
-	/* Process, SetName, Hello, a start without activity, id 9. */
-	EXPECT_EQ(5, self->t.i);
+	/* Process, SetName, Hello, a start without activity, ids 9 and 2. */
+	EXPECT_EQ(6, self->t.i);
 	EXPECT_EQ(1, self->t.b);
 	EXPECT_EQ(1, self->t.e);
 	EXPECT_EQ(2, self->t.m);
@@ -884,13 +888,33 @@ TEST_F(export, undecodable_event_named_by_provider_and_id)
 	EXPECT_STREQ("010203", jget(jget(&f.found, "args"), "data")->str);
 }
 
+/* With its manifest loaded, TDH names the event by task and opcode. */
+TEST_F(export, manifest_event_named_by_task_and_opcode)
+{
+	struct find f = { .name = "Connecting/Retrying" };
+
+	ASSERT_TRUE(check_find(_metadata, self, "--manifest=" SRC_DIR
+			       "/userlib/tests/tdh_manifest_sample.man", &f));
+	ASSERT_TRUE(f.seen);
+	EXPECT_STREQ("6.5", jget(&f.found, "ts")->str);
+	EXPECT_EQ(0, jget(&f.found, "args")->n);
+}
+
+TEST_F(export, without_its_manifest_named_by_provider_and_id)
+{
+	struct find f = { .name = "12345678-9abc-def0-0123-456789abcdef/2" };
+
+	ASSERT_TRUE(check_find(_metadata, self, NULL, &f));
+	ASSERT_TRUE(f.seen);
+}
+
 TEST_F(export, slices_are_complete_events_of_no_duration)
 {
 	struct find f = { .name = "Hello" };
 
 	ASSERT_TRUE(check_find(_metadata, self, "--slices", &f));
 	EXPECT_EQ(0, self->t.i);
-	EXPECT_EQ(5, self->t.x);
+	EXPECT_EQ(6, self->t.x);
 	EXPECT_EQ(1, self->t.b);
 	ASSERT_TRUE(f.seen);
 	EXPECT_STREQ("X", jget(&f.found, "ph")->str);
