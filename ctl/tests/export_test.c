@@ -947,8 +947,7 @@ TEST_F(export, windows_sample)
 	struct find f = { .name = "PrimitiveTypesTest" };
 	const struct jv *args;
 
-	if (access(PRIMITIVE, R_OK))
-		SKIP(return, "no %s", PRIMITIVE);
+	REQUIRE_TESTDATA();
 	self->run = export(PRIMITIVE, NULL);
 	ASSERT_EQ(0, self->run.status) TH_LOG("%s", self->run.err);
 	self->t.visit = find_visit;
@@ -979,8 +978,7 @@ TEST_F(export, windows_sample_ts_from_the_header)
 	int64_t start, first = 0;
 	char want[32];
 
-	if (access(PRIMITIVE, R_OK))
-		SKIP(return, "no %s", PRIMITIVE);
+	REQUIRE_TESTDATA();
 	ASSERT_EQ(0, etw_etl_reader_open(PRIMITIVE, &r));
 	start = (int64_t)etw_etl_reader_header(r)->start_time;
 	ASSERT_EQ(0, etw_etl_merge_open(&r, 1, &m));
