@@ -206,7 +206,10 @@ static int etwctl_export_decode(struct etwctl_export *x,
 		snprintf(name, size, "%.200s/%u", provider,
 			 ev->kind == ETW_ETL_KIND_EVENT ? ev->descriptor.id :
 			 ev->descriptor.opcode);
-	/* The stream's size is its position once flushed. */
+	/*
+	 * Flushed, the size is the position; the longer text of an earlier
+	 * event may follow it, so it is ended here.
+	 */
 	if (fflush(x->args))
 		return -ENOMEM;
 	x->args_text[x->args_len] = 0;
