@@ -4,8 +4,9 @@
  * of ETL files in the Trace Event Format (the JSON object form with
  * "traceEvents") that Perfetto UI, chrome://tracing and speedscope open.
  *
- * Every event is an instant event on its thread, named by its TDH name
- * (TraceLogging event name, manifest task and opcode) or "provider/id",
+ * Every event is an instant event on its thread, named by its schema
+ * (TraceLogging event name, a manifest's event name or task and opcode)
+ * or "provider/id",
  * at microseconds after the trace start, with its decoded fields as
  * "args".  Start and stop events (opcodes 1 and 2) of an activity are
  * the begin and end of an async slice whose id is the activity GUID.
@@ -20,8 +21,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include <tdh.h>
-
 #include "etwctl.h"
 
 static const char etwctl_export_usage[] =
@@ -30,8 +29,8 @@ static const char etwctl_export_usage[] =
 "Trace Event Format, for Perfetto UI, chrome://tracing and speedscope.\n"
 "  -f, --format FMT     chrome-json (the only format)\n"
 "  -o, --output OUT     write to OUT instead of stdout\n"
-"  -m, --manifest XML   decode events of the providers in this\n"
-"                       instrumentation manifest (may be repeated)\n"
+"      --manifest XML   decode the events of this instrumentation\n"
+"                       manifest's providers (may be repeated)\n"
 "      --slices         events as zero-length slices (\"X\") instead of\n"
 "                       instant events, for viewers that show only\n"
 "                       slices (speedscope)\n";
@@ -95,13 +94,21 @@ static void etwctl_guid_text(const struct etw_guid *g,
 	etwctl_guid_format(&guid, out);
 }
 
-/* The provider's name: its traits, the kernel class, or its GUID. */
-static void etwctl_export_provider(const struct etw_etl_event *ev, char *out,
+/*
+ * The provider's name: its schema's, its traits', the kernel class', or
+ * its GUID.
+ */
+static void etwctl_export_provider(const struct etw_etl_event *ev,
+				   const struct etwctl_names *names, char *out,
 				   size_t size)
 {
 	char g[ETWCTL_GUID_LEN];
 	uint32_t i;
 
+	if (*names->provider) {
+		snprintf(out, size, "%s", names->provider);
+		return;
+	}
 	for (i = 0; i < ev->ext_count; i++)
 		if (ev->ext[i].type == ETW_EXT_PROV_TRAITS &&
 		    !etwctl_traits_name(ev->ext[i].data, ev->ext[i].size, out,
@@ -181,19 +188,18 @@ static int etwctl_export_raw(struct etwctl_export *x,
 }
 
 /*
- * The event's name and its "args" members into x->args_text; the name is
- * TDH's when it has one, else "provider/id" (the hook type for kernel
- * records, which have no id).
+ * The event's "args" members into x->args_text, and what its schema names
+ * into @names (all "" without a schema).
  */
 static int etwctl_export_decode(struct etwctl_export *x,
 				const struct etw_etl_event *ev,
-				const char *provider, char *name, size_t size)
+				struct etwctl_names *names)
 {
 	int ret;
 
-	*name = 0;
+	memset(names, 0, sizeof(*names));
 	rewind(x->args);
-	ret = etwctl_tl_decode_event(ev, name, size, etwctl_export_field, x);
+	ret = etwctl_decode_event(ev, names, etwctl_export_field, x);
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
@@ -202,10 +208,6 @@ static int etwctl_export_decode(struct etwctl_export *x,
 		if (ret)
 			return ret;
 	}
-	if (!*name)
-		snprintf(name, size, "%.200s/%u", provider,
-			 ev->kind == ETW_ETL_KIND_EVENT ? ev->descriptor.id :
-			 ev->descriptor.opcode);
 	/*
 	 * Flushed, the size is the position; the longer text of an earlier
 	 * event may follow it, so it is ended here.
@@ -214,6 +216,28 @@ static int etwctl_export_decode(struct etwctl_export *x,
 		return -ENOMEM;
 	x->args_text[x->args_len] = 0;
 	return 0;
+}
+
+/*
+ * The schema's event name (TraceLogging, a manifest's name attribute),
+ * else its task and opcode names, else "provider/id" (the hook type for
+ * kernel records, which have no id).
+ */
+static void etwctl_export_name(const struct etw_etl_event *ev,
+			       const struct etwctl_names *names,
+			       const char *provider, char *out, size_t size)
+{
+	const char *task = names->task, *op = names->opcode;
+
+	if (*names->event)
+		snprintf(out, size, "%s", names->event);
+	else if (*task || *op)
+		snprintf(out, size, "%s%s%s", task, *task && *op ? "/" : "",
+			 op);
+	else
+		snprintf(out, size, "%.200s/%u", provider,
+			 ev->kind == ETW_ETL_KIND_EVENT ? ev->descriptor.id :
+			 ev->descriptor.opcode);
 }
 
 /* FILETIME as microseconds after the start, to the 100 ns tick. */
@@ -352,14 +376,16 @@ static int etwctl_export_event(struct etwctl_export *x,
 			       const struct etw_etl_event *ev)
 {
 	char provider[256], name[256];
+	struct etwctl_names names;
 	int ret;
 
-	etwctl_export_provider(ev, provider, sizeof(provider));
-	ret = etwctl_export_decode(x, ev, provider, name, sizeof(name));
+	ret = etwctl_export_decode(x, ev, &names);
 	if (!ret)
 		ret = etwctl_export_names(x, ev);
 	if (ret)
 		return ret;
+	etwctl_export_provider(ev, &names, provider, sizeof(provider));
+	etwctl_export_name(ev, &names, provider, name, sizeof(name));
 	etwctl_export_element(x);
 	x->events++;
 	fputs("\"name\":", x->out);
@@ -412,25 +438,6 @@ static int etwctl_export_run(struct etwctl_export *x,
 	return 0;
 }
 
-/* A manifest path as the UTF-16 TdhLoadManifest takes; ASCII bytes only. */
-static int etwctl_export_manifest(const char *path)
-{
-	size_t n = strlen(path), i;
-	WCHAR *w = calloc(n + 1, sizeof(*w));
-	ULONG err;
-
-	if (!w)
-		return etwctl_fail("export", "out of memory");
-	for (i = 0; i < n; i++)
-		w[i] = (unsigned char)path[i];
-	err = TdhLoadManifest(w);
-	free(w);
-	if (err)
-		return etwctl_fail("export", "manifest %s: %s", path,
-				   etwctl_win32_str(err));
-	return 0;
-}
-
 static int etwctl_export_files(struct etwctl_export *x, const char *output,
 			       int argc, char **argv)
 {
@@ -477,7 +484,7 @@ int etwctl_cmd_export(int argc, char **argv)
 	int c, ret;
 
 	etwctl_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":hf:o:m:", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hf:o:", options, NULL)) != -1) {
 		if (c == 'h')
 			return etwctl_help(etwctl_export_usage);
 		switch (c) {
@@ -491,7 +498,7 @@ int etwctl_cmd_export(int argc, char **argv)
 			x.slices = true;
 			break;
 		case 'm':
-			ret = etwctl_export_manifest(optarg);
+			ret = etwctl_load_manifest("export", optarg);
 			if (ret)
 				return ret;
 			break;

@@ -1072,8 +1072,8 @@ TEST_F(export, errors)
 		    "IN" }, 1,
 		  "etwctl export: /nonexistent/o.json: No such file or "
 		  "directory\n" },
-		{ { "export", "-m", "/nonexistent/m.man", "IN" }, 1,
-		  "etwctl export: manifest /nonexistent/m.man: " },
+		{ { "export", "--manifest", "/nonexistent/m.man", "IN" }, 1,
+		  "etwctl export: /nonexistent/m.man: " },
 	};
 	struct ctl_run r;
 	char *argv[8];
