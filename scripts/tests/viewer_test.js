@@ -3,11 +3,13 @@
  * Opens an "etwctl export --format chrome-json --slices" file in
  * speedscope, a real trace viewer, in headless Chromium, and checks what
  * it shows against the file: the file is imported (not empty, no error),
- * one profile per thread of the file, and the first thread's events by
- * name and args in the sandwich table.  Prints TAP with kselftest-style
+ * and each thread of the file is a profile whose sandwich table lists
+ * that thread's events by name and args.  Prints TAP with kselftest-style
  * totals, for scripts/testsum.py.
  *
- *   node viewer_test.js SPEEDSCOPE_DIR TRACE.json SCREENSHOT.png
+ *   node viewer_test.js SPEEDSCOPE_DIR TRACE.json SCREENSHOTS
+ *
+ * SCREENSHOTS-N.png is what profile N (thread N) looks like.
  *
  * playwright-core comes from NODE_PATH; the browser is /usr/bin/chromium
  * (CHROMIUM overrides).  Files are served from 127.0.0.1 only.
@@ -19,7 +21,7 @@ const http = require('http');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
-const [viewerDir, tracePath, shotPath] = process.argv.slice(2);
+const [viewerDir, tracePath, shotPrefix] = process.argv.slice(2);
 const results = [];
 
 function check(name, ok, detail) {
@@ -51,22 +53,25 @@ function serve() {
 }
 
 /*
- * What speedscope should show, from the file: its threads ("pid P, tid
- * T", sorted as speedscope sorts them) and, for the first, the frame
- * names speedscope builds ("name" and the args as JSON).
+ * What speedscope should show, from the file: its threads, sorted as
+ * speedscope sorts them (by zero-padded pid and tid), each with the frame
+ * names speedscope builds from its events ("name" and the args as JSON).
  */
 function expected() {
 	const trace = JSON.parse(fs.readFileSync(tracePath, 'utf8'));
 	const events = trace.traceEvents.filter(e => e.ph === 'X');
 	const key = e => String(e.pid).padStart(10, '0') + ':' +
 		String(e.tid).padStart(10, '0');
-	const threads = [...new Set(events.map(key))].sort();
-	const first = events.filter(e => key(e) === threads[0]);
-	const names = new Set(first.map(e =>
-		`${e.name} ${JSON.stringify(e.args)}`));
-	if (!first.length)
+	const threads = new Map();
+
+	if (!events.length)
 		throw new Error('no "X" event in ' + tracePath);
-	return { threads, first: first[0], names: [...names] };
+	for (const e of events) {
+		if (!threads.has(key(e)))
+			threads.set(key(e), { pid: e.pid, tid: e.tid, names: new Set() });
+		threads.get(key(e)).names.add(`${e.name} ${JSON.stringify(e.args)}`);
+	}
+	return [...threads.keys()].sort().map(k => threads.get(k));
 }
 
 async function run() {
@@ -89,7 +94,8 @@ async function run() {
 
 /* Load the trace, keep a screenshot, and check what the page shows. */
 async function show(browser, port, want) {
-	const page = await browser.newPage({ viewport: { width: 1400, height: 600 } });
+	/* Tall enough for every row of the sandwich table to be laid out. */
+	const page = await browser.newPage({ viewport: { width: 1400, height: 3000 } });
 	const dialogs = [];
 
 	page.on('dialog', d => {
@@ -105,25 +111,31 @@ async function show(browser, port, want) {
 		/* The checks below say what was shown instead. */
 	}
 	await page.waitForTimeout(500);
-	await page.screenshot({ path: shotPath });
 
 	const title = await page.title();
-	const text = await page.innerText('body');
 	check('viewer.imports', title === 'trace.json - speedscope' &&
 		!dialogs.length, `title "${title}", dialogs ${JSON.stringify(dialogs)}`);
 
-	const thread = `pid ${want.first.pid}, tid ${want.first.tid} ` +
-		`(1/${want.threads.length})`;
-	check('viewer.one_profile_per_thread', text.includes(thread),
-		`want "${thread}"`);
+	/* Each profile in turn ("n" shows the next): its name and rows. */
+	for (let i = 0; i < want.length; i++) {
+		const t = want[i];
+		const label = `pid ${t.pid}, tid ${t.tid} (${i + 1}/${want.length})`;
 
-	const rows = text.split('\n').map(l => l.trim())
-		.filter(l => l.startsWith(want.first.name + ' '));
-	const missing = want.names.filter(n => !rows.includes(n));
-	check('viewer.events_by_name_and_args',
-		rows.length === want.names.length && !missing.length,
-		`${rows.length} rows of ${want.first.name}, want ` +
-		`${want.names.length}; missing ${JSON.stringify(missing)}`);
+		if (i) {
+			await page.keyboard.press('n');
+			await page.waitForTimeout(300);
+		}
+		await page.screenshot({ path: `${shotPrefix}-${i + 1}.png` });
+		const body = await page.innerText('body');
+		const rows = new Set(body.split('\n').map(l => l.trim())
+			.filter(l => t.names.has(l)));
+		const missing = [...t.names].filter(n => !rows.has(n));
+
+		check(`viewer.thread_${t.pid}_${t.tid}`,
+			body.includes(label) && !missing.length,
+			`want "${label}" and ${t.names.size} events; ` +
+			`${rows.size} shown, missing ${JSON.stringify(missing)}`);
+	}
 }
 
 run().catch(e => check('viewer.runs', false, e.message)).finally(() => {

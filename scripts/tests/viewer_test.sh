@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The viewer test of "etwctl export --format chrome-json": the Windows
-# sample files, exported with --slices, opened in speedscope (npm) in
-# Debian's headless Chromium; viewer_test.js says what it checks.  Output
-# is TAP with kselftest totals, counted by make check as host/viewer_test.
+# sample files (the CLR one decoded by its manifest), exported with
+# --slices, opened in speedscope (npm) in Debian's headless Chromium;
+# viewer_test.js says what it checks.  Output is TAP with kselftest
+# totals, counted by make check as host/viewer_test.
 #
 # npm packages are kept in ~/.cache/etw/npm (ETW_NPM_CACHE overrides), so
-# runs after the first need no network.  The screenshot is left in
-# build/viewer/speedscope.png.  Skips (exit 4) only when Chromium is not
-# installed and cannot be.
+# runs after the first need no network.  The screenshots are left in
+# build/viewer/speedscope-N.png, one per thread.  Skips (exit 4) only when
+# Chromium is not installed and cannot be.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -62,10 +63,12 @@ fi
 etwctl=$top/ctl/etwctl
 [ -x "$etwctl" ] || make -s -C "$top" ctl > /dev/null 2>&1 ||
 	fail "cannot build ctl/etwctl"
+rm -f "$out"/speedscope-*.png
 "$etwctl" export --format chrome-json --slices -o "$out/trace.json" \
+	--manifest "$top/userlib/tests/clr_gc.man" \
 	"$testdata/etl/primitive-types.etl" "$testdata/etl/clr-gc-events.etl" ||
 	fail "etwctl export failed"
 
 NODE_PATH=$modules exec node "$top/scripts/tests/viewer_test.js" \
 	"$modules/speedscope/dist/release" "$out/trace.json" \
-	"$out/speedscope.png"
+	"$out/speedscope"
