@@ -1000,6 +1000,50 @@ TEST_F(export, windows_sample_ts_from_the_header)
 	EXPECT_STREQ(want, jget(&f.found, "ts")->str);
 }
 
+/* Counts the events named "provider/id": those nothing decoded. */
+static bool count_undecoded(void *ctx, const struct jv *ev)
+{
+	const char *name = jget(ev, "name")->str;
+
+	*(int *)ctx += !strncmp(name, jget(ev, "cat")->str,
+				strlen(jget(ev, "cat")->str));
+	return true;
+}
+
+/*
+ * The CLR sample with its manifest: every one of its 69 events named by
+ * task and opcode in the runtime's category, mapped values as names.
+ */
+TEST_F(export, windows_clr_sample_named_by_its_manifest)
+{
+	struct find f = { .name = "GC/CreateSegment" };
+	int undecoded = 0;
+
+	REQUIRE_TESTDATA();
+	self->run = ctl_run(etwctl_cmd_export,
+			    CTL_ARGV("export", "-f", "chrome-json", "--manifest",
+				     SRC_DIR "/userlib/tests/clr_gc.man", CLR));
+	ASSERT_EQ(0, self->run.status) TH_LOG("%s", self->run.err);
+	self->t.visit = count_undecoded;
+	self->t.ctx = &undecoded;
+	ASSERT_TRUE(trace_check(self->run.out, &self->t))
+		TH_LOG("%s", self->t.err);
+	EXPECT_EQ(69, self->t.i);
+	EXPECT_EQ(0, undecoded);
+	trace_free(&self->t);
+	memset(&self->t, 0, sizeof(self->t));
+	self->t.visit = find_visit;
+	self->t.ctx = &f;
+	self->finds = &f;
+	ASSERT_TRUE(trace_check(self->run.out, &self->t));
+	ASSERT_TRUE(f.seen);
+	EXPECT_STREQ("Microsoft-Windows-DotNETRuntime",
+		     jget(&f.found, "cat")->str);
+	ASSERT_TRUE(jis(jget(&f.found, "args"), "Type", J_STR));
+	EXPECT_STREQ("PinnedObjectHeap",
+		     jget(jget(&f.found, "args"), "Type")->str);
+}
+
 /* The peak memory of an export of @n events; its rate on the log. */
 static long export_rss_kb(const char *dir, unsigned int n)
 {
