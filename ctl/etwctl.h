@@ -54,6 +54,7 @@ int etwctl_cmd_view(int argc, char **argv);
 int etwctl_cmd_dump(int argc, char **argv);
 int etwctl_cmd_merge(int argc, char **argv);
 int etwctl_cmd_stats(int argc, char **argv);
+int etwctl_cmd_export(int argc, char **argv);
 
 /* ---------------------------------------------------------------------- */
 /* common.c */
