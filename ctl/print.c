@@ -391,6 +391,59 @@ int etwctl_print_event(FILE *f, enum etwctl_format fmt,
 }
 
 /**
+ * etwctl_event_visit - an event's columns, one-line message and payload
+ * @ev: the event
+ * @fn: called once per decoded field, as dump prints them; for an event
+ *	that does not decode, once with the name "" and the payload as dump
+ *	prints it (the string of a string-only event, else hex)
+ * @ctx: passed to @fn
+ * @text: out: the text columns as dump prints them, and a message: the
+ *	provider, event name, id and payload on one line, as the table
+ *	shows them (malloc'ed; free it with free(@text->message))
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
+		       void *ctx, struct etwctl_event_text *text)
+{
+	struct etwctl_row row;
+	size_t len, i;
+	FILE *mem;
+	int ret;
+
+	text->message = NULL;
+	ret = etwctl_row_fill(&row, ev);
+	mem = ret ? NULL : open_memstream(&text->message, &len);
+	if (!mem) {
+		etwctl_row_free(&row);
+		return -ENOMEM;
+	}
+	fprintf(mem, "%s %s id=%u ",
+		*row.provider_name ? row.provider_name : row.provider,
+		etwctl_or_dash(row.name), ev->descriptor.id);
+	etwctl_payload_text(mem, &row);
+	if (fclose(mem)) {
+		free(text->message);
+		text->message = NULL;
+		etwctl_row_free(&row);
+		return -ENOMEM;
+	}
+	memcpy(text->provider, row.provider, sizeof(text->provider));
+	memcpy(text->provider_name, row.provider_name,
+	       sizeof(text->provider_name));
+	memcpy(text->name, row.name, sizeof(text->name));
+	memcpy(text->activity, row.activity, sizeof(text->activity));
+	memcpy(text->related, row.related, sizeof(text->related));
+	for (i = 0; i < row.fields.n; i++)
+		fn(ctx, row.fields.v[i].name, row.fields.v[i].value,
+		   row.fields.v[i].quoted);
+	if (!row.decoded)
+		fn(ctx, "", row.text, true);
+	etwctl_row_free(&row);
+	return 0;
+}
+
+/**
  * etwctl_print_end - what comes after the last event
  * @f: the stream
  * @fmt: the format
