@@ -79,6 +79,8 @@ for t in userlib/tests/*_test ctl/tests/*_test; do
 done
 python3 scripts/tests/testsum_test.py > "$results/host-testsum_test.out" 2>&1
 echo $? > "$results/host-testsum_test.rc"
+scripts/tests/forward_test.sh > "$results/host-forward_test.out" 2>&1
+echo $? > "$results/host-forward_test.rc"
 
 step "checkpatch and sparse"
 scripts/lint.sh checkpatch "$kdir" > "$results/step-checkpatch.out" 2>&1
