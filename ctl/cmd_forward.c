@@ -45,7 +45,7 @@ static const char etwctl_forward_usage[] =
 "      --key FILE        its private key (PEM)\n"
 "      --spool DIR       spool directory (default /var/spool/etw/forward\n"
 "                        for root, else $XDG_STATE_HOME/etw/forward)\n"
-"      --spool-max BYTES most bytes spooled (default 256 MiB)\n"
+"      --spool-max BYTES most bytes spooled (default 256 MiB, least 8 MiB)\n"
 "      --batch N         events per request (default 1000)\n"
 "      --flush-ms MS     send a partial batch of a session after MS\n"
 "                        milliseconds (default 1000)\n"
@@ -317,9 +317,14 @@ static int etwctl_fwd_drain(struct etwctl_fwd *f)
 	return 0;
 }
 
-/* Wait, retrying, until the spool has room for @len more bytes. */
+/*
+ * Wait, retrying the collector, until the spool has room for @len more
+ * bytes.  A batch always fits into an empty spool (--spool-max is at least
+ * two batches).
+ */
 static int etwctl_fwd_spool_wait(struct etwctl_fwd *f, size_t len)
 {
+	bool said = false;
 	struct timespec ts;
 	uint64_t now;
 	int ret;
@@ -329,6 +334,10 @@ static int etwctl_fwd_spool_wait(struct etwctl_fwd *f, size_t len)
 				       f->batch_n);
 		if (ret != -ENOSPC || etwctl_fwd_stop)
 			return ret;
+		if (!said)
+			etwctl_fail("forward", "spool %s full: waiting for "
+				    "the collector", f->spool_dir);
+		said = true;
 		now = etwctl_now_ms();
 		if (now < f->next_try) {
 			ts.tv_sec = (time_t)((f->next_try - now) / 1000);
@@ -607,7 +616,8 @@ static int etwctl_fwd_option(struct etwctl_fwd_opts *o, int c,
 		o->spool = arg;
 		return 0;
 	case OPT_SPOOL_MAX:
-		return etwctl_parse_u64(arg, ~0ull, &o->spool_max);
+		return etwctl_parse_u64(arg, ~0ull, &o->spool_max) ?:
+		       (o->spool_max >= 2 * ETWCTL_FWD_BATCH_BYTES ? 0 : -ERANGE);
 	case OPT_BATCH:
 		return etwctl_parse_u64(arg, 1000000, &o->batch) ?:
 		       (o->batch ? 0 : -ERANGE);
