@@ -43,6 +43,8 @@ static const char etwctl_forward_usage[] =
 "      --cafile FILE     CA certificates to check an https collector with\n"
 "      --cert FILE       client certificate (PEM) for https\n"
 "      --key FILE        its private key (PEM)\n"
+"      --unix-socket P   connect to the UNIX socket P (a socket-activated\n"
+"                        collector) instead of URL's host\n"
 "      --spool DIR       spool directory (default /var/spool/etw/forward\n"
 "                        for root, else $XDG_STATE_HOME/etw/forward)\n"
 "      --spool-max BYTES most bytes spooled (default 256 MiB, least 8 MiB)\n"
@@ -62,6 +64,7 @@ enum {
 	OPT_CAFILE,
 	OPT_CERT,
 	OPT_KEY,
+	OPT_UNIX_SOCKET,
 	OPT_SPOOL,
 	OPT_SPOOL_MAX,
 	OPT_BATCH,
@@ -78,6 +81,7 @@ static const struct option etwctl_forward_options[] = {
 	{ "cafile", required_argument, NULL, OPT_CAFILE },
 	{ "cert", required_argument, NULL, OPT_CERT },
 	{ "key", required_argument, NULL, OPT_KEY },
+	{ "unix-socket", required_argument, NULL, OPT_UNIX_SOCKET },
 	{ "spool", required_argument, NULL, OPT_SPOOL },
 	{ "spool-max", required_argument, NULL, OPT_SPOOL_MAX },
 	{ "batch", required_argument, NULL, OPT_BATCH },
@@ -96,6 +100,7 @@ struct etwctl_fwd_opts {
 	const char *cafile;
 	const char *cert;
 	const char *key;
+	const char *unix_socket;
 	const char *spool;
 	uint64_t spool_max;
 	uint64_t batch;
@@ -202,9 +207,10 @@ static int etwctl_fwd_curl(struct etwctl_fwd *f)
 		f->url = NULL;
 		return -ENOMEM;
 	}
-	f->curl = c = curl_easy_init();
-	f->headers = curl_slist_append(NULL,
-			"Content-Type: application/vnd.fdo.journal");
+	c = curl_easy_init();
+	f->curl = c;
+	f->headers = curl_slist_append(NULL, "Content-Type: "
+				       "application/vnd.fdo.journal");
 	/* No "Expect: 100-continue" round trip before each batch. */
 	if (f->headers)
 		f->headers = curl_slist_append(f->headers, "Expect:");
@@ -225,6 +231,8 @@ static int etwctl_fwd_curl(struct etwctl_fwd *f)
 		curl_easy_setopt(c, CURLOPT_SSLCERT, o->cert);
 	if (o->key)
 		curl_easy_setopt(c, CURLOPT_SSLKEY, o->key);
+	if (o->unix_socket)
+		curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, o->unix_socket);
 	return 0;
 }
 
@@ -280,6 +288,13 @@ static void etwctl_fwd_failed(struct etwctl_fwd *f)
 	f->next_try = etwctl_now_ms() + f->backoff;
 }
 
+/* The collector answered: the next failure starts the backoff afresh. */
+static void etwctl_fwd_ok(struct etwctl_fwd *f)
+{
+	f->backoff = 0;
+	f->next_try = 0;
+}
+
 static bool etwctl_fwd_may_try(const struct etwctl_fwd *f)
 {
 	return !f->next_try || etwctl_now_ms() >= f->next_try;
@@ -304,7 +319,7 @@ static int etwctl_fwd_drain(struct etwctl_fwd *f)
 			etwctl_fwd_failed(f);
 			break;
 		}
-		f->backoff = f->next_try = 0;
+		etwctl_fwd_ok(f);
 		if (ret)
 			f->rejected += events;
 		else
@@ -387,7 +402,7 @@ static int etwctl_fwd_flush(struct etwctl_fwd *f)
 		if (ret == -EAGAIN)
 			etwctl_fwd_failed(f);
 		else
-			f->backoff = f->next_try = 0;
+			etwctl_fwd_ok(f);
 	}
 	if (!ret)
 		f->sent += f->batch_n;
@@ -611,6 +626,9 @@ static int etwctl_fwd_option(struct etwctl_fwd_opts *o, int c,
 		return 0;
 	case OPT_KEY:
 		o->key = arg;
+		return 0;
+	case OPT_UNIX_SOCKET:
+		o->unix_socket = arg;
 		return 0;
 	case OPT_SPOOL:
 		o->spool = arg;

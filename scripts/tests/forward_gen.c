@@ -69,7 +69,8 @@ int main(int argc, char **argv)
 	uint64_t ts;
 	int ret;
 
-	if (argc != 3 || !(n = strtoul(argv[2], NULL, 0))) {
+	n = argc == 3 ? strtoul(argv[2], NULL, 0) : 0;
+	if (!n) {
 		fprintf(stderr, "usage: forward_gen FILE N\n");
 		return 2;
 	}
