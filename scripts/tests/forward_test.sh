@@ -30,7 +30,7 @@ if [ "$(id -u)" != 0 ] || [ ! -x "$jr" ] || [ ! -x "$etwctl" ]; then
 	echo "1..0 # SKIP needs root, $jr and ctl/etwctl"
 	exit 4
 fi
-echo "1..8"
+echo "1..9"
 
 tmp=$(mktemp -d /tmp/forward_test.XXXXXX)
 pids=()
@@ -328,6 +328,33 @@ t() {
 }
 t
 result $? https_with_cafile_and_client_cert
+
+# 9. Bad arguments exit 2, an unreadable file 1, each with one line.
+t() {
+	local u=http://127.0.0.1:$port sp=$tmp/t9.spool ok=0 line want rc
+	while IFS='|' read -r want line; do
+		eval "set -- $line"
+		"$etwctl" forward "$@" > /dev/null 2> "$tmp/fwd.err"
+		rc=$?
+		if [ "$rc" != "$want" ] || [ "$(wc -l < "$tmp/fwd.err")" != 1 ]; then
+			say "forward $line: exit $rc, want $want: $(cat "$tmp/fwd.err")"
+			ok=1
+		fi
+	done <<-EOF
+	2|--from "$primitive"
+	2|sess --from "$primitive" --to $u
+	2|a b --to $u
+	2|--to $u
+	2|--from "$primitive" --to $u --batch 0
+	2|--from "$primitive" --to $u --spool-max 8388607
+	2|--from "$primitive" --to $u --flush-ms x
+	2|--from "$primitive" --to $u --bogus
+	1|--from /nonexistent.etl --to $u --spool $sp
+	EOF
+	return $ok
+}
+t
+result $? bad_arguments
 
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
 [ "$fail" = 0 ]
