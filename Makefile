@@ -8,6 +8,8 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+# Instrumentation manifests TDH reads without TdhLoadManifest (libetw.rst).
+MANIFESTDIR ?= $(PREFIX)/share/etw/manifests
 DESTDIR ?=
 
 CC ?= cc
@@ -76,11 +78,20 @@ module:
 # --- libetw ---------------------------------------------------------------
 lib: userlib/libetw.so userlib/libetw.a userlib/libetw.pc
 
+LIB_DEFS := -DETW_MANIFEST_DIR='"$(MANIFESTDIR)"'
+
 userlib/%.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
-	$(CC) $(CPPFLAGS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LIB_DEFS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
 userlib/%.pic.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
-	$(CC) $(CPPFLAGS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -fPIC -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LIB_DEFS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -fPIC -c -o $@ $<
+
+# The manifest directory is compiled in: rebuilt when MANIFESTDIR changes.
+build/manifestdir: FORCE
+	@mkdir -p $(@D)
+	@echo '$(MANIFESTDIR)' | cmp -s - $@ || echo '$(MANIFESTDIR)' > $@
+
+userlib/etw_tdh_path.o userlib/etw_tdh_path.pic.o: build/manifestdir
 
 userlib/libetw.a: $(LIB_OBJS)
 	rm -f $@
@@ -100,7 +111,8 @@ WIDE_CFLAGS := -fshort-wchar
 userlib/libetw.pc: userlib/libetw.pc.in FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)/etw|' -e 's|@VERSION@|$(VERSION)|' \
-	    -e 's|@WIDE_CFLAGS@|$(WIDE_CFLAGS)|' $< > $@
+	    -e 's|@WIDE_CFLAGS@|$(WIDE_CFLAGS)|' -e 's|@MANIFESTDIR@|$(MANIFESTDIR)|' \
+	    $< > $@
 
 # --- etwctl ---------------------------------------------------------------
 ctl: ctl/etwctl
@@ -287,7 +299,7 @@ mutate:
 # --- install --------------------------------------------------------------
 install: lib ctl man
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/etw/linux $(DESTDIR)$(BINDIR) \
-		$(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANIFESTDIR)
 	install -m 644 userlib/libetw.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 userlib/libetw.so $(DESTDIR)$(LIBDIR)/libetw.so.$(VERSION)
 	ln -sf libetw.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)

@@ -179,40 +179,62 @@ static void etwctl_journal_prop(void *ctx, const char *name,
 		jc->oom = true;
 }
 
+/* The text fields an event has only when it has the value. */
+static int etwctl_journal_optional(struct etwctl_jbuf *b,
+				   const struct etwctl_event_text *t)
+{
+	const struct etwctl_names *n = &t->names;
+	const struct {
+		const char *field;
+		const char *value;
+	} opt[] = {
+		{ "ETW_PROVIDER_NAME", n->provider },
+		{ "ETW_EVENT_NAME", n->event },
+		{ "ETW_CHANNEL_NAME", n->channel },
+		{ "ETW_LEVEL_NAME", n->level },
+		{ "ETW_TASK_NAME", n->task },
+		{ "ETW_OPCODE_NAME", n->opcode },
+		{ "ETW_KEYWORDS_NAME", n->keywords },
+		{ "ETW_ACTIVITY_ID", t->activity },
+		{ "ETW_RELATED_ACTIVITY_ID", t->related },
+	};
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
+		if (!*opt[i].value)
+			continue;
+		ret = etwctl_journal_str(b, opt[i].field, opt[i].value);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int etwctl_journal_header(struct etwctl_jbuf *b,
 				 const struct etw_etl_event *ev,
 				 const struct etwctl_event_text *t)
 {
 	const struct etw_event_descriptor *d = &ev->descriptor;
 	char kw[24];
-	int ret;
 
 	snprintf(kw, sizeof(kw), "0x%" PRIx64, (uint64_t)d->keyword);
-	ret = etwctl_journal_str(b, "MESSAGE", t->message) ?:
-	      etwctl_journal_u64(b, "PRIORITY",
-				 (uint64_t)etwctl_journal_priority(d->level)) ?:
-	      etwctl_journal_str(b, "ETW_PROVIDER_GUID", t->provider) ?:
-	      etwctl_journal_u64(b, "ETW_EVENT_ID", d->id) ?:
-	      etwctl_journal_u64(b, "ETW_VERSION", d->version) ?:
-	      etwctl_journal_u64(b, "ETW_LEVEL", d->level) ?:
-	      etwctl_journal_u64(b, "ETW_TASK", d->task) ?:
-	      etwctl_journal_u64(b, "ETW_OPCODE", d->opcode) ?:
-	      etwctl_journal_str(b, "ETW_KEYWORDS", kw) ?:
-	      etwctl_journal_u64(b, "ETW_PID", ev->process_id) ?:
-	      etwctl_journal_u64(b, "ETW_TID", ev->thread_id) ?:
-	      etwctl_journal_u64(b, "ETW_CPU", ev->processor_index) ?:
-	      etwctl_journal_u64(b, "ETW_TIMESTAMP", (uint64_t)ev->timestamp);
-	if (!ret && *t->provider_name)
-		ret = etwctl_journal_str(b, "ETW_PROVIDER_NAME",
-					 t->provider_name);
-	if (!ret && *t->name)
-		ret = etwctl_journal_str(b, "ETW_EVENT_NAME", t->name);
-	if (!ret && *t->activity)
-		ret = etwctl_journal_str(b, "ETW_ACTIVITY_ID", t->activity);
-	if (!ret && *t->related)
-		ret = etwctl_journal_str(b, "ETW_RELATED_ACTIVITY_ID",
-					 t->related);
-	return ret;
+	return etwctl_journal_str(b, "MESSAGE", t->message) ?:
+	       etwctl_journal_u64(b, "PRIORITY",
+				  (uint64_t)etwctl_journal_priority(d->level)) ?:
+	       etwctl_journal_str(b, "ETW_PROVIDER_GUID", t->provider_guid) ?:
+	       etwctl_journal_u64(b, "ETW_EVENT_ID", d->id) ?:
+	       etwctl_journal_u64(b, "ETW_VERSION", d->version) ?:
+	       etwctl_journal_u64(b, "ETW_CHANNEL", d->channel) ?:
+	       etwctl_journal_u64(b, "ETW_LEVEL", d->level) ?:
+	       etwctl_journal_u64(b, "ETW_TASK", d->task) ?:
+	       etwctl_journal_u64(b, "ETW_OPCODE", d->opcode) ?:
+	       etwctl_journal_str(b, "ETW_KEYWORDS", kw) ?:
+	       etwctl_journal_u64(b, "ETW_PID", ev->process_id) ?:
+	       etwctl_journal_u64(b, "ETW_TID", ev->thread_id) ?:
+	       etwctl_journal_u64(b, "ETW_CPU", ev->processor_index) ?:
+	       etwctl_journal_u64(b, "ETW_TIMESTAMP", (uint64_t)ev->timestamp) ?:
+	       etwctl_journal_optional(b, t);
 }
 
 /**

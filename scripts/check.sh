@@ -71,6 +71,8 @@ echo 0 > "$results/step-build.rc"
 step "host tests"
 make -s hosttests > "$results/step-hosttests-build.out" 2>&1
 echo $? > "$results/step-hosttests-build.rc"
+# TDH reads the manifests on ETW_MANIFEST_PATH by itself: not the caller's.
+unset ETW_MANIFEST_PATH ETW_MANIFEST_DEBUG
 for t in userlib/tests/*_test ctl/tests/*_test; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")

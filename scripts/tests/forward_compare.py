@@ -26,14 +26,14 @@ class Lit(str):
 
 
 def load_dump(path):
-    def const(name):
-        return Lit(name)
+    """dump's JSON: one object per line; literals kept as Lit text."""
+    def hook(o):
+        return {k: (Lit('true') if v is True else Lit('false') if v is False else v)
+                for k, v in o.items()}
     with open(path) as f:
-        return json.load(f, parse_int=Lit, parse_float=Lit,
-                         parse_constant=const,
-                         object_hook=lambda o: {k: (Lit('true') if v is True else
-                                                    Lit('false') if v is False else v)
-                                                for k, v in o.items()})
+        return [json.loads(line, parse_int=Lit, parse_float=Lit, parse_constant=Lit,
+                           object_hook=hook)
+                for line in f if line.strip()]
 
 
 def field_name(name):
@@ -52,39 +52,48 @@ def quote(v):
     return json.dumps(v, ensure_ascii=False) if not isinstance(v, Lit) else str(v)
 
 
-def expected(ev, session):
-    """The journal fields of one dump event, by name."""
-    payload = ev['payload']
-    if isinstance(payload, dict):
-        text = ' '.join('%s=%s' % (k, quote(v)) for k, v in payload.items())
+def expected(ev, session, entry):
+    """The journal fields of one dump event, by name.  Where dump shows the
+    schema's name for a descriptor value, the entry's number is taken as
+    long as it is a number (dump cannot show both)."""
+    fields = ev['fields']
+    if isinstance(fields, dict):
+        text = ' '.join('%s=%s' % (k, quote(v)) for k, v in fields.items())
     else:
-        text = payload
+        text = fields
     e = {
-        'MESSAGE': '%s %s id=%s %s' % (ev['provider_name'] or ev['provider'],
-                                       ev['name'] or '-', ev['id'], text),
-        'PRIORITY': str(PRIORITY.get(int(ev['level']), 7)),
-        'ETW_PROVIDER_GUID': ev['provider'],
+        'MESSAGE': '%s %s id=%s %s' % (ev['provider'], ev['event'] or '-', ev['id'], text),
+        'ETW_PROVIDER_GUID': ev['provider_guid'],
         'ETW_EVENT_ID': str(ev['id']),
         'ETW_VERSION': str(ev['version']),
-        'ETW_LEVEL': str(ev['level']),
-        'ETW_TASK': str(ev['task']),
-        'ETW_OPCODE': str(ev['opcode']),
-        'ETW_KEYWORDS': ev['keywords'],
         'ETW_PID': str(ev['pid']),
         'ETW_TID': str(ev['tid']),
         'ETW_CPU': str(ev['cpu']),
         'ETW_SESSION': session,
     }
-    for key, col in (('ETW_PROVIDER_NAME', 'provider_name'), ('ETW_EVENT_NAME', 'name'),
-                     ('ETW_ACTIVITY_ID', 'activity_id'),
-                     ('ETW_RELATED_ACTIVITY_ID', 'related_activity_id')):
-        if ev[col]:
+    for key, col in (('ETW_CHANNEL', 'channel'), ('ETW_LEVEL', 'level'),
+                     ('ETW_TASK', 'task'), ('ETW_OPCODE', 'opcode'),
+                     ('ETW_KEYWORDS', 'keywords')):
+        v = ev[col]
+        if isinstance(v, Lit) or (col == 'keywords' and re.match(r'0x[0-9a-f]+$', v)):
+            e[key] = str(v)
+        else:
+            e[key + '_NAME'] = v
+            number = entry.get(key, '')
+            e[key] = number if re.match(r'(0x[0-9a-f]+|[0-9]+)$', number) else '(a number)'
+    e['PRIORITY'] = str(PRIORITY.get(int(e['ETW_LEVEL']), 7)) \
+        if e['ETW_LEVEL'].isdigit() else '(from the level)'
+    if ev['provider'] != ev['provider_guid']:
+        e['ETW_PROVIDER_NAME'] = ev['provider']
+    for key, col in (('ETW_EVENT_NAME', 'event'), ('ETW_ACTIVITY_ID', 'activity'),
+                     ('ETW_RELATED_ACTIVITY_ID', 'related_activity')):
+        if ev[col] is not None:
             e[key] = ev[col]
-    if isinstance(payload, dict):
-        for k, v in payload.items():
+    if isinstance(fields, dict):
+        for k, v in fields.items():
             e[field_name(k)] = str(v)
     else:
-        e['ETW_PAYLOAD'] = payload
+        e['ETW_PAYLOAD'] = fields
     return e
 
 
@@ -100,7 +109,7 @@ def entry_fields(entry):
 
 def check(entry, ev, session):
     """The differences between a journal entry and a dump event, as text."""
-    e = expected(ev, session)
+    e = expected(ev, session, entry)
     ft = int(entry.get('ETW_TIMESTAMP', '0'))
     bad = []
     if filetime(ft) != ev['time']:
