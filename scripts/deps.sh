@@ -12,6 +12,7 @@ packages=(
 	qemu-system-x86 busybox-static
 	mingw-w64 python3-docutils libxml2-dev
 	libcurl4-openssl-dev systemd-journal-remote openssl iproute2
+	libbabeltrace2-dev babeltrace2
 )
 
 missing=()

@@ -103,8 +103,8 @@ def expected_tests(tree):
     KUnit: every `struct kunit_suite` defined in kmod/tests/, by its .name
     (one that is not registered or not linked into etw_test.ko does not
     run, and should fail the run).  Kselftests: selftests/*_test.c.  Host
-    tests: userlib/tests/*_test.c, ctl/tests/*_test.c, scripts/tests/*_test.sh
-    and testsum_test.
+    tests: userlib/tests/*_test.c, ctl/tests/*_test.c, scripts/tests/*_test.sh,
+    testsum_test and bt2_test (scripts/tests/bt2_test.py).
     """
     def stems(pattern):
         return {os.path.basename(p)[:-2] for p in glob.glob(os.path.join(tree, pattern))}
@@ -115,6 +115,8 @@ def expected_tests(tree):
     host = stems('userlib/tests/*_test.c') | stems('ctl/tests/*_test.c')
     host |= {os.path.basename(p)[:-3]
              for p in glob.glob(os.path.join(tree, 'scripts/tests/*_test.sh'))}
+    if os.path.exists(os.path.join(tree, 'scripts/tests/bt2_test.py')):
+        host.add('bt2_test')
     return {'kunit': kunit, 'kselftest': stems('selftests/*_test.c'),
             'host': host | {'testsum_test'}}
 
