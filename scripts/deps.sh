@@ -13,6 +13,7 @@ packages=(
 	mingw-w64 python3-docutils libxml2-dev
 	libcurl4-openssl-dev systemd-journal-remote openssl iproute2
 	libbabeltrace2-dev babeltrace2
+	chromium
 )
 
 missing=()
