@@ -35,6 +35,9 @@ LIB_SRCS := $(wildcard userlib/*.c)
 LIB_OBJS := $(LIB_SRCS:.c=.o)
 LIB_PIC_OBJS := $(LIB_SRCS:.c=.pic.o)
 CTL_SRCS := $(wildcard ctl/*.c)
+# Only etwctl itself links libcurl (forward): the host tests take the rest.
+CTL_TEST_SRCS := $(filter-out ctl/etwctl.c ctl/cmd_forward.c,$(CTL_SRCS))
+CURL_LIBS := $(shell pkg-config --libs libcurl)
 SELFTEST_SRCS := $(wildcard selftests/*_test.c)
 SELFTESTS := $(SELFTEST_SRCS:.c=)
 BENCH_SRCS := $(wildcard selftests/bench/*_bench.c)
@@ -121,7 +124,7 @@ ctl: ctl/etwctl
 
 ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a Makefile
 	$(CC) $(CPPFLAGS) -Ictl -Iuserlib -DETW_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) \
-		-o $@ $(CTL_SRCS) userlib/libetw.a $(LIBETW_LIBS)
+		-o $@ $(CTL_SRCS) userlib/libetw.a $(LIBETW_LIBS) $(CURL_LIBS)
 
 # --- babeltrace2 plugin ---------------------------------------------------
 # source.etw.etl (Documentation/babeltrace2.rst).  libetw's position-
@@ -240,8 +243,8 @@ userlib/tests/%_bench: userlib/tests/%_bench.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a $(LIBETW_LIBS)
 
 ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS) \
-		$(wildcard ctl/*.h ctl/tests/*.h) $(filter-out ctl/etwctl.c,$(CTL_SRCS))
-	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(filter-out ctl/etwctl.c,$(CTL_SRCS)) \
+		$(wildcard ctl/*.h ctl/tests/*.h) $(CTL_TEST_SRCS)
+	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(CTL_TEST_SRCS) \
 		userlib/libetw.a $(LIBETW_LIBS)
 
 # TraceLogging: the events of tracelogging_events.c, built as C for the
@@ -258,9 +261,9 @@ TLG_LANG_FLAGS = $(CPPFLAGS) -Iuserlib/tests $(CFLAGS) \
 
 ctl/tests/tracelogging_decode_test: ctl/tests/tracelogging_decode_test.c \
 		$(TLG_DEPS) userlib/libetw.a $(HOSTTEST_DEPS) \
-		$(wildcard ctl/*.h) $(filter-out ctl/etwctl.c,$(CTL_SRCS))
+		$(wildcard ctl/*.h) $(CTL_TEST_SRCS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(TLG_EVENTS) \
-		$(filter-out ctl/etwctl.c,$(CTL_SRCS)) userlib/libetw.a $(LIBETW_LIBS)
+		$(CTL_TEST_SRCS) userlib/libetw.a $(LIBETW_LIBS)
 
 selftests/tracelogging_test: $(TLG_DEPS)
 

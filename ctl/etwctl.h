@@ -54,6 +54,7 @@ int etwctl_cmd_view(int argc, char **argv);
 int etwctl_cmd_dump(int argc, char **argv);
 int etwctl_cmd_merge(int argc, char **argv);
 int etwctl_cmd_stats(int argc, char **argv);
+int etwctl_cmd_forward(int argc, char **argv);
 int etwctl_cmd_export(int argc, char **argv);
 
 /* ---------------------------------------------------------------------- */
@@ -183,6 +184,26 @@ int etwctl_print_event(FILE *f, const struct etwctl_output *out,
 		       const struct etw_etl_event *ev);
 void etwctl_json_string(FILE *f, const char *s);
 
+/**
+ * struct etwctl_event_text - an event's text columns, as dump prints them
+ * @names: what its schema names (the provider also from its traits)
+ * @provider_guid: provider GUID
+ * @activity: activity GUID, or "" when zero
+ * @related: related activity GUID, or "" when absent
+ * @message: provider, event name, id and fields on one line, as the
+ *	table shows them (malloc'ed)
+ */
+struct etwctl_event_text {
+	struct etwctl_names names;
+	char provider_guid[ETWCTL_GUID_LEN];
+	char activity[ETWCTL_GUID_LEN];
+	char related[ETWCTL_GUID_LEN];
+	char *message;
+};
+
+int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
+		       void *ctx, struct etwctl_event_text *text);
+
 /* ---------------------------------------------------------------------- */
 /* source.c: events from files (time-ordered) or from a live session */
 
@@ -201,6 +222,45 @@ bool etwctl_event_is_metadata(const struct etw_etl_event *ev);
 
 int etwctl_session_logger_id(const char *name, uint32_t *logger_id,
 			     uint32_t *buffer_kb);
+
+/* ---------------------------------------------------------------------- */
+/* journal_export.c: events in the systemd Journal Export Format */
+
+/**
+ * struct etwctl_jbuf - a growing byte buffer
+ * @data: the bytes (malloc'ed)
+ * @len: bytes in use
+ * @cap: bytes allocated
+ */
+struct etwctl_jbuf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+void etwctl_jbuf_free(struct etwctl_jbuf *b);
+int etwctl_journal_field(struct etwctl_jbuf *b, const char *name,
+			 const char *value, size_t len);
+void etwctl_journal_field_name(const char *name, char *out, size_t size);
+int etwctl_journal_priority(uint8_t level);
+int etwctl_journal_entry(struct etwctl_jbuf *b,
+			 const struct etw_etl_event *ev, const char *session);
+
+/* ---------------------------------------------------------------------- */
+/* forward_spool.c: batches waiting on disk for the collector */
+
+struct etwctl_spool;
+
+int etwctl_spool_open(const char *dir, uint64_t max_bytes,
+		      struct etwctl_spool **out);
+int etwctl_spool_put(struct etwctl_spool *sp, const void *data, size_t len,
+		     uint32_t events);
+int etwctl_spool_peek(struct etwctl_spool *sp, struct etwctl_jbuf *b,
+		      uint32_t *events);
+int etwctl_spool_pop(struct etwctl_spool *sp);
+size_t etwctl_spool_batches(const struct etwctl_spool *sp);
+uint64_t etwctl_spool_events(const struct etwctl_spool *sp);
+void etwctl_spool_close(struct etwctl_spool *sp);
 
 /* ---------------------------------------------------------------------- */
 /* cmd_providers.c */

@@ -757,6 +757,59 @@ void etwctl_print_begin(FILE *f, const struct etwctl_output *out)
 }
 
 /**
+ * etwctl_event_visit - an event's columns, one-line message and fields
+ * @ev: the event
+ * @fn: called once per decoded field, as dump prints them; for an event
+ *	that does not decode, once with the name "" and the fields column as
+ *	dump prints it (the string of a string-only event, else hex)
+ * @ctx: passed to @fn
+ * @text: out: the text columns as dump prints them, and a message: the
+ *	provider, event name, id and fields on one line, as the table shows
+ *	them (malloc'ed; free it with free(@text->message))
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
+		       void *ctx, struct etwctl_event_text *text)
+{
+	static const struct etwctl_output all = { .need_fields = true };
+	struct etwctl_row row;
+	size_t len, i;
+	FILE *mem;
+	int ret;
+
+	text->message = NULL;
+	ret = etwctl_row_fill(&row, &all, ev);
+	mem = ret ? NULL : open_memstream(&text->message, &len);
+	if (!mem) {
+		etwctl_row_free(&row);
+		return -ENOMEM;
+	}
+	fprintf(mem, "%s %s id=%u ",
+		*row.names.provider ? row.names.provider : row.provider_guid,
+		*row.names.event ? row.names.event : "-", ev->descriptor.id);
+	etwctl_fields_text(mem, &row);
+	if (fclose(mem)) {
+		free(text->message);
+		text->message = NULL;
+		etwctl_row_free(&row);
+		return -ENOMEM;
+	}
+	text->names = row.names;
+	memcpy(text->provider_guid, row.provider_guid,
+	       sizeof(text->provider_guid));
+	memcpy(text->activity, row.activity, sizeof(text->activity));
+	memcpy(text->related, row.related, sizeof(text->related));
+	for (i = 0; i < row.fields.n; i++)
+		fn(ctx, row.fields.v[i].name, row.fields.v[i].value,
+		   row.fields.v[i].quoted);
+	if (!row.decoded)
+		fn(ctx, "", row.text, true);
+	etwctl_row_free(&row);
+	return 0;
+}
+
+/**
  * etwctl_print_event - print one event
  * @f: the stream
  * @out: the output

@@ -82,6 +82,9 @@ for t in userlib/tests/*_test ctl/tests/*_test; do
 done
 python3 scripts/tests/testsum_test.py > "$results/host-testsum_test.out" 2>&1
 echo $? > "$results/host-testsum_test.rc"
+# etwctl forward into a systemd-journal-remote it starts (root).
+scripts/tests/forward_test.sh > "$results/host-forward_test.out" 2>&1
+echo $? > "$results/host-forward_test.rc"
 # The babeltrace2 plugin, converting .etl files to CTF (make all built it).
 python3 scripts/tests/bt2_test.py > "$results/host-bt2_test.out" 2>&1
 echo $? > "$results/host-bt2_test.rc"
