@@ -56,6 +56,8 @@ int etwctl_cmd_view(int argc, char **argv);
 int etwctl_cmd_dump(int argc, char **argv);
 int etwctl_cmd_merge(int argc, char **argv);
 int etwctl_cmd_stats(int argc, char **argv);
+int etwctl_cmd_forward(int argc, char **argv);
+int etwctl_cmd_export(int argc, char **argv);
 
 /* ---------------------------------------------------------------------- */
 /* common.c */
@@ -75,6 +77,7 @@ const char *etwctl_errno_str(int err);
 void etwctl_progress(const char *what, uint64_t done, uint64_t total);
 void etwctl_progress_end(void);
 int etwctl_need_device(const char *cmd);
+int etwctl_load_manifest(const char *cmd, const char *path);
 
 /* ---------------------------------------------------------------------- */
 /* provider_spec.c */
@@ -116,8 +119,31 @@ int etwctl_tl_event_name(const void *meta, size_t len, char *out,
 			 size_t size);
 int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
 		     size_t len, etwctl_field_fn fn, void *ctx);
-int etwctl_tl_decode_event(const struct etw_etl_event *ev, char *name,
-			   size_t size, etwctl_field_fn fn, void *ctx);
+/**
+ * struct etwctl_names - what an event's schema names, as UTF-8
+ * @provider: the provider
+ * @event: the event (TraceLogging, or a manifest event's name attribute)
+ * @channel: the channel
+ * @level: the level
+ * @task: the task (manifest events only)
+ * @opcode: the opcode
+ * @keywords: the names of the event's keyword bits, joined by ","
+ *
+ * Each is "" when the schema does not name it.
+ */
+struct etwctl_names {
+	char provider[256];
+	char event[256];
+	char channel[128];
+	char level[128];
+	char task[128];
+	char opcode[128];
+	char keywords[512];
+};
+
+int etwctl_decode_event(const struct etw_etl_event *ev,
+			struct etwctl_names *names, etwctl_field_fn fn,
+			void *ctx);
 int etwctl_traits_name(const void *traits, size_t len, char *out,
 		       size_t size);
 void etwctl_filetime_format(int64_t ft, char *out, size_t size);
@@ -132,18 +158,62 @@ enum etwctl_format {
 	ETWCTL_FORMAT_JSON,
 };
 
+/* ---------------------------------------------------------------------- */
 /* print.c */
+
+struct etwctl_column;
+
+/**
+ * struct etwctl_output - how events are printed
+ * @format: table, CSV or JSON
+ * @cols: the columns, in order (--fields, or the format's default)
+ * @ncols: entries at @cols
+ * @need_fields: a column shows the event's fields
+ * @spec: the --fields text the columns' names point into
+ */
+struct etwctl_output {
+	enum etwctl_format format;
+	struct etwctl_column *cols;
+	size_t ncols;
+	bool need_fields;
+	char *spec;
+};
+
 int etwctl_format_parse(const char *s, enum etwctl_format *fmt);
-void etwctl_print_begin(FILE *f, enum etwctl_format fmt);
-int etwctl_print_event(FILE *f, enum etwctl_format fmt,
-		       const struct etw_etl_event *ev, bool first);
-void etwctl_print_end(FILE *f, enum etwctl_format fmt);
+int etwctl_output_setup(const char *cmd, struct etwctl_output *out,
+			enum etwctl_format fmt, const char *fields);
+void etwctl_output_free(struct etwctl_output *out);
+void etwctl_print_begin(FILE *f, const struct etwctl_output *out);
+int etwctl_print_event(FILE *f, const struct etwctl_output *out,
+		       const struct etw_etl_event *ev);
 
 /* output.c */
 void etwctl_putf(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void etwctl_put_u64(FILE *f, uint64_t v, int width);
+void etwctl_put_hex(FILE *f, uint64_t v);
 char *etwctl_strdup2(const char *a, const char *b, char **b_copy);
 void etwctl_json_string(FILE *f, const char *s);
+
+/**
+ * struct etwctl_event_text - an event's text columns, as dump prints them
+ * @names: what its schema names (the provider also from its traits)
+ * @provider_guid: provider GUID
+ * @activity: activity GUID, or "" when zero
+ * @related: related activity GUID, or "" when absent
+ * @message: provider, event name, id and fields on one line, as the
+ *	table shows them (malloc'ed)
+ */
+struct etwctl_event_text {
+	struct etwctl_names names;
+	char provider_guid[ETWCTL_GUID_LEN];
+	char activity[ETWCTL_GUID_LEN];
+	char related[ETWCTL_GUID_LEN];
+	char *message;
+};
+
+int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
+		       void *ctx, struct etwctl_event_text *text);
 
 /* ---------------------------------------------------------------------- */
 /* source.c: events from files (time-ordered) or from a live session */
@@ -163,6 +233,45 @@ bool etwctl_event_is_metadata(const struct etw_etl_event *ev);
 
 int etwctl_session_logger_id(const char *name, uint32_t *logger_id,
 			     uint32_t *buffer_kb);
+
+/* ---------------------------------------------------------------------- */
+/* journal_export.c: events in the systemd Journal Export Format */
+
+/**
+ * struct etwctl_jbuf - a growing byte buffer
+ * @data: the bytes (malloc'ed)
+ * @len: bytes in use
+ * @cap: bytes allocated
+ */
+struct etwctl_jbuf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+void etwctl_jbuf_free(struct etwctl_jbuf *b);
+int etwctl_journal_field(struct etwctl_jbuf *b, const char *name,
+			 const char *value, size_t len);
+void etwctl_journal_field_name(const char *name, char *out, size_t size);
+int etwctl_journal_priority(uint8_t level);
+int etwctl_journal_entry(struct etwctl_jbuf *b,
+			 const struct etw_etl_event *ev, const char *session);
+
+/* ---------------------------------------------------------------------- */
+/* forward_spool.c: batches waiting on disk for the collector */
+
+struct etwctl_spool;
+
+int etwctl_spool_open(const char *dir, uint64_t max_bytes,
+		      struct etwctl_spool **out);
+int etwctl_spool_put(struct etwctl_spool *sp, const void *data, size_t len,
+		     uint32_t events);
+int etwctl_spool_peek(struct etwctl_spool *sp, struct etwctl_jbuf *b,
+		      uint32_t *events);
+int etwctl_spool_pop(struct etwctl_spool *sp);
+size_t etwctl_spool_batches(const struct etwctl_spool *sp);
+uint64_t etwctl_spool_events(const struct etwctl_spool *sp);
+void etwctl_spool_close(struct etwctl_spool *sp);
 
 /* ---------------------------------------------------------------------- */
 /* cmd_providers.c */

@@ -224,6 +224,38 @@ void etwctl_putf(FILE *f, const char *fmt, ...)
 	etwctl_line_flush(&l);
 }
 
+/**
+ * etwctl_put_u64 - fprintf(@f, "%*llu", @width, @v) without the printf
+ * @f: the stream
+ * @v: the number
+ * @width: the minimum width, right-aligned with spaces
+ */
+void etwctl_put_u64(FILE *f, uint64_t v, int width)
+{
+	struct etwctl_line l;
+
+	l.f = f;
+	l.len = 0;
+	etwctl_line_u64(&l, v, width);
+	etwctl_line_flush(&l);
+}
+
+/**
+ * etwctl_put_hex - fprintf(@f, "0x%llx", @v) without the printf
+ * @f: the stream
+ * @v: the number
+ */
+void etwctl_put_hex(FILE *f, uint64_t v)
+{
+	struct etwctl_line l;
+
+	l.f = f;
+	l.len = 0;
+	etwctl_line_add(&l, "0x", 2);
+	etwctl_line_hex(&l, v);
+	etwctl_line_flush(&l);
+}
+
 /*
  * The escape of @c: '"', '\\' or a control character, which a JSON string
  * cannot hold as they are.  @named pairs a character with its letter.

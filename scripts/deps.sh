@@ -11,6 +11,9 @@ packages=(
 	linux-source-6.12 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	mingw-w64 python3-docutils libxml2-dev
+	libcurl4-openssl-dev systemd-journal-remote openssl iproute2
+	libbabeltrace2-dev babeltrace2
+	chromium
 )
 
 missing=()

@@ -130,7 +130,7 @@ def test_expected_set_of_this_tree():
     assert len(e['kunit']) == len(registered), (e['kunit'], registered)
     assert {'etw_harness', 'etw_filter'} <= e['kunit'], e
     assert 'dev_test' in e['kselftest'], e
-    assert {'testsum_test', 'layout_test', 'args_test'} <= e['host'], e
+    assert {'testsum_test', 'layout_test', 'args_test', 'forward_test'} <= e['host'], e
 
 
 # A source tree for whole runs: one KUnit suite, one kselftest, and the host
