@@ -489,7 +489,7 @@ static void etwctl_value_text(FILE *f, const char *value, bool quoted)
 	if (quoted)
 		etwctl_json_string(f, value);
 	else
-		fputs(value, f);
+		etwctl_puts(f, value);
 }
 
 /* All fields as one text: "name=value ..." or the hex/string text. */
@@ -498,14 +498,14 @@ static void etwctl_fields_text(FILE *f, const struct etwctl_row *row)
 	size_t i;
 
 	if (!row->decoded) {
-		fputs(row->text, f);
+		etwctl_puts(f, row->text);
 		return;
 	}
 	for (i = 0; i < row->fields.n; i++) {
 		if (i)
-			fputc(' ', f);
-		fputs(row->fields.v[i].name, f);
-		fputc('=', f);
+			putc_unlocked(' ', f);
+		etwctl_puts(f, row->fields.v[i].name);
+		putc_unlocked('=', f);
 		etwctl_value_text(f, row->fields.v[i].value,
 				  row->fields.v[i].quoted);
 	}
@@ -516,7 +516,7 @@ static void etwctl_table_cell(FILE *f, const struct etwctl_cell *c, int width)
 {
 	switch (c->kind) {
 	case ETWCTL_CELL_NONE:
-		fputc('-', f);
+		putc_unlocked('-', f);
 		break;
 	case ETWCTL_CELL_UINT:
 		etwctl_put_u64(f, c->u, width);
@@ -525,7 +525,7 @@ static void etwctl_table_cell(FILE *f, const struct etwctl_cell *c, int width)
 		etwctl_put_hex(f, c->u);
 		break;
 	case ETWCTL_CELL_TEXT:
-		fputs(c->s, f);
+		etwctl_puts(f, c->s);
 		break;
 	case ETWCTL_CELL_VALUE:
 		etwctl_value_text(f, c->s, c->quoted);
@@ -543,19 +543,19 @@ static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
 		if (i)
-			fputc(' ', f);
+			putc_unlocked(' ', f);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_fields_text(f, row);
 			continue;
 		}
 		if (col->id == ETWCTL_COL_PROPERTY)
-			fprintf(f, "%s=", col->prop);
+			etwctl_putf(f, "%s=", col->prop);
 		else
-			fputs(etwctl_cols[col->id].label, f);
+			etwctl_puts(f, etwctl_cols[col->id].label);
 		c = etwctl_cell(row, col);
 		etwctl_table_cell(f, &c, etwctl_cols[col->id].width);
 	}
-	fputc('\n', f);
+	putc_unlocked('\n', f);
 }
 
 /* A CSV field (RFC 4180): quoted, quotes doubled, when it needs to be. */
@@ -565,16 +565,16 @@ static void etwctl_csv_field(FILE *f, const char *s, size_t len)
 
 	if (!memchr(s, ',', len) && !memchr(s, '"', len) &&
 	    !memchr(s, '\n', len) && !memchr(s, '\r', len)) {
-		fwrite(s, 1, len, f);
+		etwctl_put(f, s, len);
 		return;
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 	for (i = 0; i < len; i++) {
 		if (s[i] == '"')
-			fputc('"', f);
-		fputc(s[i], f);
+			putc_unlocked('"', f);
+		putc_unlocked(s[i], f);
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 }
 
 static void etwctl_csv_cell(FILE *f, const struct etwctl_cell *c)
@@ -622,7 +622,7 @@ static int etwctl_print_csv(FILE *f, const struct etwctl_output *out,
 
 	for (i = 0; i < out->ncols; i++) {
 		if (i)
-			fputc(',', f);
+			putc_unlocked(',', f);
 		if (out->cols[i].id != ETWCTL_COL_FIELDS) {
 			c = etwctl_cell(row, &out->cols[i]);
 			etwctl_csv_cell(f, &c);
@@ -630,7 +630,7 @@ static int etwctl_print_csv(FILE *f, const struct etwctl_output *out,
 			return -ENOMEM;
 		}
 	}
-	fputc('\n', f);
+	putc_unlocked('\n', f);
 	return 0;
 }
 
@@ -638,15 +638,15 @@ static void etwctl_json_cell(FILE *f, const struct etwctl_cell *c)
 {
 	switch (c->kind) {
 	case ETWCTL_CELL_NONE:
-		fputs("null", f);
+		etwctl_puts(f, "null");
 		break;
 	case ETWCTL_CELL_UINT:
 		etwctl_put_u64(f, c->u, 0);
 		break;
 	case ETWCTL_CELL_HEX:
-		fputc('"', f);
+		putc_unlocked('"', f);
 		etwctl_put_hex(f, c->u);
-		fputc('"', f);
+		putc_unlocked('"', f);
 		break;
 	case ETWCTL_CELL_TEXT:
 		etwctl_json_string(f, c->s);
@@ -666,16 +666,16 @@ static void etwctl_json_fields(FILE *f, const struct etwctl_row *row)
 		etwctl_json_string(f, row->text);
 		return;
 	}
-	fputc('{', f);
+	putc_unlocked('{', f);
 	for (i = 0; i < row->fields.n; i++) {
 		if (i)
-			fputc(',', f);
+			putc_unlocked(',', f);
 		etwctl_json_string(f, row->fields.v[i].name);
-		fputc(':', f);
+		putc_unlocked(':', f);
 		etwctl_value_text(f, row->fields.v[i].value,
 				  row->fields.v[i].quoted);
 	}
-	fputc('}', f);
+	putc_unlocked('}', f);
 }
 
 static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
@@ -685,13 +685,13 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 	struct etwctl_cell c;
 	size_t i;
 
-	fputc('{', f);
+	putc_unlocked('{', f);
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
 		if (i)
-			fputc(',', f);
+			putc_unlocked(',', f);
 		etwctl_json_string(f, col->name);
-		fputc(':', f);
+		putc_unlocked(':', f);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_json_fields(f, row);
 			continue;
@@ -699,7 +699,7 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 		c = etwctl_cell(row, col);
 		etwctl_json_cell(f, &c);
 	}
-	fputs("}\n", f);
+	etwctl_puts(f, "}\n");
 }
 
 /**
@@ -715,11 +715,11 @@ void etwctl_print_begin(FILE *f, const struct etwctl_output *out)
 		return;
 	for (i = 0; i < out->ncols; i++) {
 		if (i)
-			fputc(',', f);
+			putc_unlocked(',', f);
 		etwctl_csv_field(f, out->cols[i].name,
 				 strlen(out->cols[i].name));
 	}
-	fputc('\n', f);
+	putc_unlocked('\n', f);
 }
 
 /**
