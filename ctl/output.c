@@ -309,34 +309,30 @@ static size_t etwctl_json_esc(unsigned char c, char esc[8])
  * @f: the stream
  * @s: text; bytes that are not UTF-8 become U+FFFD
  *
- * Escaped in a line buffer and written with one fwrite.
+ * Runs that need no escape are written as they stand, by etwctl_put().
  */
 void etwctl_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	struct etwctl_line l;
 	char esc[8];
 	size_t n;
 
-	l.f = f;
-	l.len = 0;
-	etwctl_line_add(&l, "\"", 1);
+	putc_unlocked('"', f);
 	for (; *p; p += n ? n : 1) {
 		n = etwctl_json_plain(p);
 		if (n) {
-			etwctl_line_add(&l, (const char *)p, n);
+			etwctl_put(f, (const char *)p, n);
 			continue;
 		}
 		n = (size_t)etwctl_utf8_len(p);
 		if (!n)
-			etwctl_line_add(&l, "\\ufffd", 6);
+			etwctl_put(f, "\\ufffd", 6);
 		else if (*p < 0x20 || *p == '"' || *p == '\\')
-			etwctl_line_add(&l, esc, etwctl_json_esc(*p, esc));
+			etwctl_put(f, esc, etwctl_json_esc(*p, esc));
 		else
-			etwctl_line_add(&l, (const char *)p, n);
+			etwctl_put(f, (const char *)p, n);
 	}
-	etwctl_line_add(&l, "\"", 1);
-	etwctl_line_flush(&l);
+	putc_unlocked('"', f);
 }
 
 /**
