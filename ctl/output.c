@@ -23,9 +23,6 @@ struct etwctl_line {
 	char buf[512];
 };
 
-/* Longer texts go through fwrite; shorter ones a byte at a time. */
-#define ETWCTL_PUT_SHORT	16
-
 /**
  * etwctl_put - write @n bytes of @s to @f
  * @f: the stream
@@ -33,17 +30,22 @@ struct etwctl_line {
  * @n: how many
  *
  * etwctl writes its output from one thread: no stream lock.  A line is
- * made of many short pieces, for which the inline putc_unlocked() costs
- * less than fwrite()'s call through the stream's vtable.
+ * made of many short pieces; while the stream's buffer has room they are
+ * copied into it the way glibc's inline putc_unlocked() stores a byte,
+ * not through fwrite()'s call into the stream's vtable.  A line-buffered
+ * or unbuffered stream shows no room, so its writes all take fwrite,
+ * which flushes them as their mode asks.
  */
 void etwctl_put(FILE *f, const char *s, size_t n)
 {
-	if (n > ETWCTL_PUT_SHORT) {
-		fwrite_unlocked(s, 1, n, f);
+	/* A line-buffered stream's pointer runs past the end it shows. */
+	if (f->_IO_write_ptr < f->_IO_write_end &&
+	    (size_t)(f->_IO_write_end - f->_IO_write_ptr) >= n) {
+		memcpy(f->_IO_write_ptr, s, n);
+		f->_IO_write_ptr += n;
 		return;
 	}
-	while (n--)
-		putc_unlocked(*s++, f);
+	fwrite_unlocked(s, 1, n, f);
 }
 
 /**

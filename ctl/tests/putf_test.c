@@ -166,6 +166,41 @@ TEST(json_string_long)
 	free(got);
 }
 
+/*
+ * etwctl_put() writes into the stream's buffer itself: every buffering
+ * mode, with pieces that fit, straddle and exceed a small buffer, gives
+ * the bytes in order.  A line-buffered stream once took it past its end.
+ */
+TEST(put_every_buffer_mode)
+{
+	static const int modes[] = { _IOFBF, _IOLBF, _IONBF };
+	char want[512], got[512], piece[24], buf[16];
+	size_t len, n, k;
+	unsigned int m;
+	FILE *f;
+
+	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		f = tmpfile();
+		ASSERT_NE(NULL, f);
+		ASSERT_EQ(0, setvbuf(f, buf, modes[m], sizeof(buf)));
+		len = 0;
+		for (n = 0; n <= sizeof(piece); n++) {
+			for (k = 0; k < n; k++)
+				piece[k] = k % 5 == 4 ? '\n' : 'a' + (n + k) % 26;
+			etwctl_put(f, piece, n);
+			memcpy(want + len, piece, n);
+			len += n;
+		}
+		ASSERT_EQ(0, fflush(f));
+		rewind(f);
+		EXPECT_EQ(len, fread(got, 1, sizeof(got), f));
+		EXPECT_EQ(0, memcmp(want, got, len)) {
+			TH_LOG("buffer mode %d", modes[m]);
+		}
+		fclose(f);
+	}
+}
+
 TEST(guid_format_matches_printf)
 {
 	static const GUID guids[] = {
