@@ -678,6 +678,22 @@ static void etwctl_json_fields(FILE *f, const struct etwctl_row *row)
 	putc_unlocked('}', f);
 }
 
+/*
+ * "name": the names of etwctl_cols need no escape, so only a property's
+ * name, which comes from --fields, goes through etwctl_json_string().
+ */
+static void etwctl_json_key(FILE *f, const struct etwctl_column *col)
+{
+	if (col->id == ETWCTL_COL_PROPERTY) {
+		etwctl_json_string(f, col->name);
+	} else {
+		putc_unlocked('"', f);
+		etwctl_puts(f, col->name);
+		putc_unlocked('"', f);
+	}
+	putc_unlocked(':', f);
+}
+
 static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 			      const struct etwctl_row *row)
 {
@@ -690,8 +706,7 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 		col = &out->cols[i];
 		if (i)
 			putc_unlocked(',', f);
-		etwctl_json_string(f, col->name);
-		putc_unlocked(':', f);
+		etwctl_json_key(f, col);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_json_fields(f, row);
 			continue;
