@@ -188,8 +188,6 @@ int etwctl_print_event(FILE *f, const struct etwctl_output *out,
 		       const struct etw_etl_event *ev);
 
 /* output.c */
-void etwctl_putf(FILE *f, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 void etwctl_put(FILE *f, const char *s, size_t n);
 void etwctl_puts(FILE *f, const char *s);
 void etwctl_put_u64(FILE *f, uint64_t v, int width);

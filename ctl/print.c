@@ -548,10 +548,12 @@ static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 			etwctl_fields_text(f, row);
 			continue;
 		}
-		if (col->id == ETWCTL_COL_PROPERTY)
-			etwctl_putf(f, "%s=", col->prop);
-		else
+		if (col->id == ETWCTL_COL_PROPERTY) {
+			etwctl_puts(f, col->prop);
+			putc_unlocked('=', f);
+		} else {
 			etwctl_puts(f, etwctl_cols[col->id].label);
+		}
 		c = etwctl_cell(row, col);
 		etwctl_table_cell(f, &c, etwctl_cols[col->id].width);
 	}

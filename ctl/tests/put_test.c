@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dump's printf-free formatting (ctl/output.c and the helpers in
- * ctl/decode.c) writes the bytes libc's printf writes: etwctl_putf()
- * against fprintf() for every conversion it takes, numbers at the edges
- * of each digit count, the run of bytes a JSON string keeps, GUIDs, and
+ * ctl/decode.c) writes the bytes libc's printf writes: numbers at the
+ * edges of each digit count, in decimal with widths and in hex; the run
+ * of bytes a JSON string keeps; text in every buffering mode; GUIDs; and
  * FILETIMEs across second and day boundaries.
  */
 #include <stdint.h>
@@ -42,67 +42,36 @@ TEST(u64_text_matches_printf)
 	}
 }
 
-TEST(putf_numbers_match_fprintf)
+TEST(put_u64_matches_fprintf)
+{
+	static const int widths[] = { 0, 1, 3, 7, 25 };
+	char *want, *got;
+	size_t i, w;
+
+	for (i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+		for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+			CAPTURE(want, fprintf(f, "%*llu", widths[w],
+					      (unsigned long long)numbers[i]));
+			CAPTURE(got, etwctl_put_u64(f, numbers[i], widths[w]));
+			EXPECT_STREQ(want, got);
+			free(want);
+			free(got);
+		}
+	}
+}
+
+TEST(put_hex_matches_fprintf)
 {
 	char *want, *got;
-	unsigned int u;
 	size_t i;
 
 	for (i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
-		u = (unsigned int)numbers[i];
-		CAPTURE(want, fprintf(f, "%u|%3u|%7u|%llu|0x%llx|%%", u, u, u,
-				      (unsigned long long)numbers[i],
+		CAPTURE(want, fprintf(f, "0x%llx",
 				      (unsigned long long)numbers[i]));
-		CAPTURE(got, etwctl_putf(f, "%u|%3u|%7u|%llu|0x%llx|%%", u, u,
-					 u, (unsigned long long)numbers[i],
-					 (unsigned long long)numbers[i]));
+		CAPTURE(got, etwctl_put_hex(f, numbers[i]));
 		EXPECT_STREQ(want, got);
 		free(want);
 		free(got);
-	}
-}
-
-/*
- * Formats whose literal runs are not where a naive scan puts them: "%%"
- * before digits, conversions back to back, text only; each printed
- * twice, since the runs are measured on a format's first use.
- */
-TEST(putf_literal_runs)
-{
-	char *want, *got;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		CAPTURE(want, fprintf(f, "a%%12b%u%s%%%%x%llx.", 7u, "s", 255ull));
-		CAPTURE(got, etwctl_putf(f, "a%%12b%u%s%%%%x%llx.", 7u, "s",
-					 255ull));
-		EXPECT_STREQ(want, got);
-		free(want);
-		free(got);
-		CAPTURE(got, etwctl_putf(f, "only text"));
-		EXPECT_STREQ("only text", got);
-		free(got);
-	}
-}
-
-/* Strings of any length, the line buffer's size and beyond. */
-TEST(putf_strings_match_fprintf)
-{
-	static const size_t lens[] = { 0, 1, 100, 511, 512, 513, 2000 };
-	char *s, *want, *got;
-	size_t i;
-
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		s = malloc(lens[i] + 1);
-		ASSERT_NE(NULL, s);
-		memset(s, 'a' + (int)i, lens[i]);
-		s[lens[i]] = 0;
-		CAPTURE(want, fprintf(f, "<%s>%s %u %s", s, s, 42u, "end"));
-		CAPTURE(got, etwctl_putf(f, "<%s>%s %u %s", s, s, 42u, "end"));
-		EXPECT_STREQ(want, got);
-		free(want);
-		free(got);
-		free(s);
 	}
 }
 
@@ -149,7 +118,7 @@ TEST(json_string_escapes)
 	}
 }
 
-/* Past the line buffer: 600 quotes are 1200 bytes escaped. */
+/* A long string: 600 quotes are 1200 bytes escaped. */
 TEST(json_string_long)
 {
 	char s[601], want[1203], *got;
