@@ -5,7 +5,8 @@
  * its type and size; the SID of uid 0 and of uid 1000, the session id, the
  * process start key across threads and processes, the event key across
  * sessions, the user stack of the writer, the STACKWALK filter, and the
- * enable arguments the kernel refuses.
+ * enable arguments the kernel refuses; then the same through libetw's
+ * EnableTraceEx2.
  *
  * Built with frame pointers (Makefile): the kernel walks user stacks
  * through them.
@@ -14,6 +15,7 @@
 #include <pthread.h>
 #include <sys/prctl.h>
 
+#include "evntcons.h"
 #include "kselftest_harness.h"
 #include "etw_raw.h"
 
@@ -106,10 +108,11 @@ FIXTURE_SETUP(ext)
 	self->fd = etw_open();
 	ASSERT_LE(0, self->fd);
 	self->guid = raw_guid(FAMILY, 1);
-	ASSERT_EQ(0, raw_start(self->fd, "extdata-a", 0, BUF_KB, 0,
-			       &self->id[0]));
-	ASSERT_EQ(0, raw_start(self->fd, "extdata-b", 0, BUF_KB, 0,
-			       &self->id[1]));
+	/* One stream each: records come back in write order. */
+	ASSERT_EQ(0, raw_start(self->fd, "extdata-a", ETW_MODE_NO_PER_PROCESSOR,
+			       BUF_KB, 0, &self->id[0]));
+	ASSERT_EQ(0, raw_start(self->fd, "extdata-b", ETW_MODE_NO_PER_PROCESSOR,
+			       BUF_KB, 0, &self->id[1]));
 	self->cfd[0] = raw_consumer(self->fd, self->id[0]);
 	self->cfd[1] = raw_consumer(self->fd, self->id[1]);
 	ASSERT_LE(0, self->cfd[0]);
@@ -297,6 +300,7 @@ static int write_as_child(const struct etw_guid *g)
 TEST_F(ext, process_start_key_per_process)
 {
 	struct thread_write t = { .fd = self->fd, .reg = self->reg };
+	__u32 tid[3], tgid[3];
 	__u64 k[3];
 	pthread_t th;
 	struct recs a;
@@ -317,13 +321,17 @@ TEST_F(ext, process_start_key_per_process)
 	for (i = 0; i < 3; i++) {
 		const struct rec *r = &a.r[i];
 
-		ASSERT_EQ(i + 1, r->h.descriptor.id);
+		ASSERT_LE(1, r->h.descriptor.id);
+		ASSERT_GE(3, r->h.descriptor.id);
 		ASSERT_EQ(1, r->nitems);
-		k[i] = item_u64(&r->items[0], 0);
+		k[r->h.descriptor.id - 1] = item_u64(&r->items[0], 0);
+		tid[r->h.descriptor.id - 1] = r->h.thread_id;
+		tgid[r->h.descriptor.id - 1] = r->h.process_id;
 	}
-	EXPECT_NE(a.r[0].h.thread_id, a.r[1].h.thread_id);
+	EXPECT_NE(tid[0], tid[1]);
+	EXPECT_EQ(tgid[0], tgid[1]);
 	EXPECT_EQ(k[0], k[1]);
-	EXPECT_EQ((__u32)pid, a.r[2].h.process_id);
+	EXPECT_EQ((__u32)pid, tgid[2]);
 	EXPECT_NE(k[0], k[2]);
 }
 
@@ -466,6 +474,47 @@ TEST_F(ext, stack_filter_invalid)
 		e.stack_ids_filter_in = cases[i].in;
 		e.stack_ids_ptr = (uintptr_t)ids;
 		EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	}
+}
+
+/* libetw: the properties and EVENT_FILTER_TYPE_STACKWALK reach the kernel. */
+TEST_F(ext, enable_trace_ex2_stackwalk)
+{
+	EVENT_FILTER_EVENT_ID ids = { .FilterIn = TRUE, .Count = 1,
+				      .Events = { 2 } };
+	EVENT_FILTER_DESCRIPTOR d = { .Ptr = (uintptr_t)&ids,
+				      .Size = sizeof(ids),
+				      .Type = EVENT_FILTER_TYPE_STACKWALK };
+	ENABLE_TRACE_PARAMETERS p = {
+		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
+		.EnableProperty = EVENT_ENABLE_PROPERTY_STACK_TRACE |
+				  EVENT_ENABLE_PROPERTY_SID,
+		.EnableFilterDesc = &d,
+		.FilterDescCount = 1,
+	};
+	struct recs a, b;
+	unsigned int i;
+
+	ASSERT_EQ(ERROR_SUCCESS,
+		  EnableTraceEx2(self->id[0], (const GUID *)&self->guid,
+				 EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0,
+				 0, &p));
+	/* Without STACK_TRACE the filter is accepted and captures nothing. */
+	p.EnableProperty = EVENT_ENABLE_PROPERTY_TS_ID;
+	ASSERT_EQ(ERROR_SUCCESS,
+		  EnableTraceEx2(self->id[1], (const GUID *)&self->guid,
+				 EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0,
+				 0, &p));
+	for (i = 1; i <= 2; i++)
+		ASSERT_EQ(0, raw_write(self->fd, self->reg, i, 0, 0));
+	ASSERT_EQ(2, collect(self, 0, &a));
+	ASSERT_EQ(2, collect(self, 1, &b));
+	for (i = 0; i < 2; i++) {
+		EXPECT_NE(NULL, rec_item(&a.r[i], ETW_EXT_SID));
+		EXPECT_EQ(i == 1,
+			  rec_item(&a.r[i], ETW_EXT_STACK_TRACE64) != NULL);
+		EXPECT_EQ(1, b.r[i].nitems);
+		EXPECT_NE(NULL, rec_item(&b.r[i], ETW_EXT_TS_ID));
 	}
 }
 
