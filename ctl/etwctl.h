@@ -136,6 +136,9 @@ int etwctl_print_event(FILE *f, enum etwctl_format fmt,
 void etwctl_print_end(FILE *f, enum etwctl_format fmt);
 void etwctl_json_string(FILE *f, const char *s);
 
+/* print_ext.c */
+void etwctl_print_ext(FILE *f, const struct etw_etl_event *ev, bool json);
+
 /* ---------------------------------------------------------------------- */
 /* source.c: events from files (time-ordered) or from a live session */
 

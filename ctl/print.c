@@ -262,6 +262,7 @@ static void etwctl_print_table(FILE *f, const struct etw_etl_event *ev,
 		ev->descriptor.opcode, ev->descriptor.task,
 		(unsigned long long)ev->descriptor.keyword,
 		etwctl_or_dash(row->activity));
+	etwctl_print_ext(f, ev, false);
 	etwctl_payload_text(f, row);
 	fputc('\n', f);
 }
@@ -321,6 +322,7 @@ static void etwctl_print_json(FILE *f, const struct etw_etl_event *ev,
 	etwctl_json_string(f, row->provider_name);
 	fputs(",\"name\":", f);
 	etwctl_json_string(f, row->name);
+	etwctl_print_ext(f, ev, true);
 	fprintf(f, ",\"id\":%u,\"version\":%u,\"level\":%u,\"opcode\":%u,"
 		"\"task\":%u,\"keywords\":\"0x%llx\",\"activity_id\":\"%s\","
 		"\"related_activity_id\":\"%s\",\"payload\":",
