@@ -25,12 +25,14 @@
  *                    would need one pid handed out twice within 4 ms.
  *
  * The write path takes nothing from here unless a route asks (etw_route.ext),
- * then keeps a struct etw_xdata on its stack for the write: the stack is
- * captured and the event key drawn once, whatever the number of sessions.
+ * then holds this CPU's struct etw_xdata of its context level for the
+ * write: the stack is captured and the event key drawn once, whatever the
+ * number of sessions.
  */
 #include <linux/atomic.h>
 #include <linux/compat.h>
 #include <linux/cred.h>
+#include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -60,7 +62,30 @@ struct etw_stack64 {
 	u64 addr[];
 };
 
+#define ETW_XDATA_LEVELS	3	/* task, softirq, hardirq */
+
 static atomic64_t etw_event_keys = ATOMIC64_INIT(0);
+static DEFINE_PER_CPU(struct etw_xdata[ETW_XDATA_LEVELS], etw_xdata_scratch);
+
+/**
+ * etw_xdata_get() - this CPU's extended data for a write at this level
+ * @id: the event's id
+ * @user: written by a user provider
+ *
+ * Context: preemption disabled; any context but NMI.
+ * Return: the scratch, reset for the write.
+ */
+struct etw_xdata *etw_xdata_get(u16 id, bool user)
+{
+	unsigned int level = in_hardirq() ? 2 : in_serving_softirq() ? 1 : 0;
+	struct etw_xdata *x = this_cpu_ptr(&etw_xdata_scratch[level]);
+
+	x->id = id;
+	x->user = user;
+	x->stacked = false;
+	x->key = 0;
+	return x;
+}
 
 /*
  * The user stack through frame pointers ({previous fp, return address}

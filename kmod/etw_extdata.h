@@ -23,7 +23,9 @@
  * @key: the event key, 0 until a session asks for it
  * @frames: return addresses, innermost first
  *
- * It lives on the writer's stack, for one write: nothing is allocated.
+ * One per CPU and context level (task, softirq, hardirq): a write holds
+ * it with preemption disabled, and only a write from a deeper level can
+ * interrupt it.  Nothing is allocated, and the writer's stack stays small.
  */
 struct etw_xdata {
 	u16 id;
@@ -53,14 +55,7 @@ static inline void *etw_put_ext(void *p, u16 type, u32 size, bool last)
 	return p + ETW_EXT_HDR;
 }
 
-static inline void etw_xdata_init(struct etw_xdata *x, u16 id, bool user)
-{
-	x->id = id;
-	x->user = user;
-	x->stacked = false;
-	x->key = 0;
-}
-
+struct etw_xdata *etw_xdata_get(u16 id, bool user);
 u32 etw_xdata_target(struct etw_xdata *x, const struct etw_route_entry *e,
 		     u16 *xlen);
 void *etw_xdata_put(const struct etw_xdata *x, u32 ext, void *p, bool last);

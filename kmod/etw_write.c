@@ -55,7 +55,8 @@ static_assert(sizeof(struct etw_classic_header) == 48);
 /*
  * Kept small: up to ETW_MAX_TARGETS of these live on the stack.  @ext and
  * @xlen are the ETW_ENABLE_* bits whose items the session's record carries
- * and their bytes (etw_xdata_target()); both 0 for most writes.
+ * and their bytes (etw_xdata_target()), set and read only on a route that
+ * asks for items (see etw_t_ext()).
  */
 struct etw_target {
 	struct etw_session *s;
@@ -65,6 +66,23 @@ struct etw_target {
 	u16 xlen;
 	u64 ts;
 };
+
+/*
+ * A target's items: none without @xd.  The write path is inlined into a
+ * copy with @xd NULL, where these fold to 0 and the path is the one of
+ * routes without items.
+ */
+static __always_inline u32 etw_t_ext(const struct etw_target *t,
+				     const struct etw_xdata *xd)
+{
+	return xd ? t->ext : 0;
+}
+
+static __always_inline u32 etw_t_xlen(const struct etw_target *t,
+				      const struct etw_xdata *xd)
+{
+	return xd ? t->xlen : 0;
+}
 
 /* What one event is made of, after the descriptors were classified. */
 struct etw_event {
@@ -239,7 +257,7 @@ static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
  * Append the extended items at *@pp and advance it past them; fails only
  * on a user fault.
  */
-static int etw_build_ext(struct etw_event *ev, void **pp)
+static __always_inline int etw_build_ext(struct etw_event *ev, void **pp)
 {
 	unsigned int nitems, item = 0;
 	void *p = *pp;
@@ -341,9 +359,10 @@ static noinline void *etw_build_message(struct etw_event *ev, void *rec,
  * Build @t's record at @rec, @alen bytes with its items; fails only on a
  * user fault.  The items @t asked for (@xd) come first, then the event's.
  */
-static int etw_build_record(struct etw_event *ev, void *rec,
-			    const struct etw_target *t, u32 alen,
-			    const struct etw_xdata *xd)
+static __always_inline int etw_build_record(struct etw_event *ev, void *rec,
+					    const struct etw_target *t,
+					    u32 alen,
+					    const struct etw_xdata *xd)
 {
 	struct etw_event_header *h = rec;
 	void *p = rec + sizeof(*h);
@@ -359,9 +378,9 @@ static int etw_build_record(struct etw_event *ev, void *rec,
 		goto payload;
 	}
 	/* Every field is set (the header has no holes): no memset first. */
-	h->size = ev->rec_len + t->xlen;
+	h->size = ev->rec_len + etw_t_xlen(t, xd);
 	h->header_type = ETW_EVENT_HEADER_TYPE_64;
-	h->flags = ev->flags | ((ev->ext_len || t->ext) ?
+	h->flags = ev->flags | ((ev->ext_len || etw_t_ext(t, xd)) ?
 				ETW_EVENT_FLAG_EXTENDED_INFO : 0);
 	h->event_property = 0;
 	h->thread_id = task_pid_nr(current);
@@ -372,7 +391,7 @@ static int etw_build_record(struct etw_event *ev, void *rec,
 	h->processor_time = 0;
 	h->activity_id = *ev->activity;
 
-	if (unlikely(t->ext))
+	if (unlikely(etw_t_ext(t, xd)))
 		p = etw_xdata_put(xd, t->ext, p, !ev->ext_len);
 	if (ev->ext_len) {
 		ret = etw_build_ext(ev, &p);
@@ -402,8 +421,9 @@ payload:
 	return 0;
 }
 
-static bool etw_entry_takes(const struct etw_route_entry *e,
-			    const struct etw_event *ev)
+/* Inlined: a call per session is a measurable part of a write. */
+static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
+					    const struct etw_event *ev)
 {
 	if (ev->exclude & e->instance_bit)
 		return false;
@@ -494,10 +514,12 @@ static noinline void etw_copy_xrecord(const struct etw_event *ev, void *h,
 /*
  * Route and record one classified event.  Called with preemption disabled
  * and inside an RCU read section that covers @route.  @xd is NULL unless a
- * session of @route asked for extended data items.
+ * session of @route asked for extended data items; always inlined, into
+ * one copy for each case.
  */
-static int etw_route_event(struct etw_event *ev, const struct etw_route *route,
-			   struct etw_xdata *xd)
+static __always_inline int etw_route_event(struct etw_event *ev,
+					   const struct etw_route *route,
+					   struct etw_xdata *xd)
 {
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 	/* etw_route_build() never makes more entries than this. */
@@ -523,14 +545,13 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route,
 			now = ktime_get_ns();
 		st = etw_session_stream(s);
 		r->ts = now;
-		r->ext = 0;
-		r->xlen = 0;
-		if (unlikely(xd) && !etw_target_xdata(r, xd, &route->e[i],
-						      ev->rec_len)) {
+		if (xd && !etw_target_xdata(r, xd, &route->e[i],
+					    ev->rec_len)) {
 			err = -E2BIG;
-		} else if (alen + r->xlen <=
+		} else if (alen + etw_t_xlen(r, xd) <=
 			   s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
-			r->b = etw_buffer_reserve(s, st, alen + r->xlen,
+			r->b = etw_buffer_reserve(s, st,
+						  alen + etw_t_xlen(r, xd),
 						  &r->off, &r->ts);
 			if (r->b) {
 				r->s = s;
@@ -555,8 +576,9 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route,
 				etw_buffer_cancel(t[i].s,
 						  etw_session_stream(t[i].s),
 						  t[i].b, t[i].off,
-						  alen + t[i].xlen,
-						  ev->rec_len + t[i].xlen,
+						  alen + etw_t_xlen(&t[i], xd),
+						  ev->rec_len +
+						  etw_t_xlen(&t[i], xd),
 						  true);
 		}
 	}
@@ -564,20 +586,23 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route,
 		return lost;
 
 	rec = t[0].b->data + t[0].off;
-	ret = etw_build_record(ev, rec, &t[0], alen + t[0].xlen, xd);
+	ret = etw_build_record(ev, rec, &t[0], alen + etw_t_xlen(&t[0], xd),
+			       xd);
 	if (ret) {
 		/* A fault: the write is retried, so nothing is counted lost. */
 		for (i = 0; i < nres; i++)
 			etw_buffer_cancel(t[i].s, etw_session_stream(t[i].s),
-					  t[i].b, t[i].off, alen + t[i].xlen,
-					  ev->rec_len + t[i].xlen, false);
+					  t[i].b, t[i].off,
+					  alen + etw_t_xlen(&t[i], xd),
+					  ev->rec_len + etw_t_xlen(&t[i], xd),
+					  false);
 		return ret;
 	}
 	for (i = 1; i < nres; i++) {
 		void *h = t[i].b->data + t[i].off;
 
-		if (likely(t[i].ext == t[0].ext))
-			memcpy(h, rec, alen + t[i].xlen);
+		if (!xd || t[i].ext == t[0].ext)
+			memcpy(h, rec, alen + etw_t_xlen(&t[i], xd));
 		else
 			etw_copy_xrecord(ev, h, rec, &t[0], &t[i], alen, xd);
 		if (!ev->has_ts)
@@ -589,14 +614,19 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route,
 	return lost;
 }
 
+/* A route without extended data items: most writes. */
+static noinline int etw_route_event_plain(struct etw_event *ev,
+					  const struct etw_route *route)
+{
+	return etw_route_event(ev, route, NULL);
+}
+
 /* A route some session of which asked for extended data items. */
 static noinline int etw_route_event_xdata(struct etw_event *ev,
 					  const struct etw_route *route)
 {
-	struct etw_xdata xd __uninitialized;
-
-	etw_xdata_init(&xd, ev->desc->id, ev->user);
-	return etw_route_event(ev, route, &xd);
+	return etw_route_event(ev, route,
+			       etw_xdata_get(ev->desc->id, ev->user));
 }
 
 /* Classic records carry no extended items. */
@@ -605,7 +635,7 @@ static __always_inline int etw_route(struct etw_event *ev,
 {
 	if (unlikely(route->ext) && !ev->classic)
 		return etw_route_event_xdata(ev, route);
-	return etw_route_event(ev, route, NULL);
+	return etw_route_event_plain(ev, route);
 }
 
 /**
