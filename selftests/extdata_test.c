@@ -477,6 +477,52 @@ TEST_F(ext, stack_filter_invalid)
 	}
 }
 
+/*
+ * A record of ETW_MAX_EVENT_SIZE without items: the session that asked for
+ * a SID loses it (E2BIG), an independent session without items keeps it.
+ */
+TEST(items_past_the_largest_record)
+{
+	static char payload[ETW_MAX_EVENT_SIZE -
+			    sizeof(struct etw_event_header)];
+	struct etw_data_descriptor d = { .ptr = (uintptr_t)payload,
+					 .size = sizeof(payload) };
+	struct etw_guid g = raw_guid(FAMILY, 2);
+	struct etw_session_args q;
+	struct etw_write_args w;
+	__u32 id[2], reg;
+	int fd, cfd[2], i;
+
+	/* Resident: a fault would retry the write and count A's loss twice. */
+	memset(payload, 'x', sizeof(payload));
+	fd = etw_open();
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, raw_start(fd, i ? "extdata-big-b" : "extdata-big-a",
+				       ETW_MODE_INDEPENDENT |
+				       ETW_MODE_NO_PER_PROCESSOR, 128, 0,
+				       &id[i]));
+		/* Without a consumer, STOP would count the backlog lost. */
+		cfd[i] = raw_consumer(fd, id[i]);
+		ASSERT_LE(0, cfd[i]);
+		ASSERT_EQ(0, raw_control(fd, id[i], &g, ETW_CONTROL_ENABLE,
+					 i ? 0 : ETW_ENABLE_SID));
+	}
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	raw_write_init(&w, reg, 1, 0, 0);
+	w.data_count = 1;
+	w.data_ptr = (uintptr_t)&d;
+	EXPECT_EQ(-E2BIG, etw_ioctl(fd, ETW_IOC_WRITE, &w));
+	/* STOP delivers the buffers, which counts their events written. */
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_STOP, id[i], &q));
+		EXPECT_EQ(i ? 0 : 1, q.stats.events_lost);
+		EXPECT_EQ(i ? 1 : 0, q.stats.events_written);
+		close(cfd[i]);
+	}
+	close(fd);
+}
+
 /* libetw: the properties and EVENT_FILTER_TYPE_STACKWALK reach the kernel. */
 TEST_F(ext, enable_trace_ex2_stackwalk)
 {
