@@ -25,6 +25,13 @@
  * A user page that is not resident aborts the attempt (the reservations
  * are cancelled without counting a loss); the pages are faulted in with
  * preemption enabled and the write is retried.
+ *
+ * Extended items that sessions asked for with enable properties
+ * (etw_extdata.c) come first in their copy of the record: the first
+ * target's record is built with its items; a target whose items differ gets
+ * the header, its own items, then the event's items and payload copied.
+ * Routes that ask for none (etw_route.ext is 0) take a copy of the path in
+ * which every item test folds away.
  */
 #include <linux/percpu.h>
 #include <linux/pagemap.h>
