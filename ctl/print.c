@@ -581,6 +581,7 @@ static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 		if (i)
 			fputc(' ', f);
 		if (col->id == ETWCTL_COL_FIELDS) {
+			etwctl_print_ext(f, row->ev, false);
 			etwctl_fields_text(f, row);
 			continue;
 		}
@@ -728,6 +729,7 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 		fputc(':', f);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_json_fields(f, row);
+			etwctl_print_ext(f, row->ev, true);
 			continue;
 		}
 		c = etwctl_cell(row, col);
