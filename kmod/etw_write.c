@@ -23,8 +23,9 @@
  * in the others are cancelled and every one of them counts it lost.
  *
  * A user page that is not resident aborts the attempt (the reservations
- * are cancelled without counting a loss); the pages are faulted in with
- * preemption enabled and the write is retried.
+ * are cancelled); the pages are faulted in with preemption enabled and
+ * the write is retried.  Losses are therefore counted only once an attempt
+ * has ended without a fault, so a retried event is counted once.
  *
  * Extended items that sessions asked for with enable properties
  * (etw_extdata.c) come first in their copy of the record: the first
@@ -518,6 +519,37 @@ static noinline void etw_copy_xrecord(const struct etw_event *ev, void *h,
 	memcpy(p, rec + hlen + t0->xlen, alen - hlen);
 }
 
+/* Route entries a write failed in, as a mask: one bit each. */
+static_assert(ETW_MAX_TARGETS <= 32);
+
+/* The route entry of @s (one that reserved, so it is there). */
+static u32 etw_route_bit(const struct etw_route *route,
+			 const struct etw_session *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < route->count; i++)
+		if (route->e[i].session == s)
+			return BIT(i);
+	return 0;
+}
+
+/*
+ * Count the event lost in the sessions of @failed, once it is known the
+ * write will not be retried: a retry would count them again.
+ */
+static noinline void etw_count_lost(const struct etw_route *route,
+				    u32 failed)
+{
+	struct etw_session *s;
+
+	while (failed) {
+		s = route->e[__ffs(failed)].session;
+		etw_stream_count_lost(s, etw_session_stream(s));
+		failed &= failed - 1;
+	}
+}
+
 /*
  * Route and record one classified event.  Called with preemption disabled
  * and inside an RCU read section that covers @route.  @xd is NULL unless a
@@ -534,6 +566,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	unsigned int i, n, nres = 0;
 	int lost = 0, ret;
 	bool group_failed = false;
+	u32 failed = 0;
 	u32 alen = ALIGN(ev->rec_len, 8);
 	void *rec;
 	u64 now = 0;
@@ -568,7 +601,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 			err = -ENOBUFS;
 		}
 		lost = lost ?: err;
-		etw_stream_count_lost(s, st);
+		failed |= BIT(i);
 		if (!etw_session_independent(s))
 			group_failed = true;
 	}
@@ -577,26 +610,29 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		n = nres;
 		nres = 0;
 		for (i = 0; i < n; i++) {
-			if (etw_session_independent(t[i].s))
+			if (etw_session_independent(t[i].s)) {
 				t[nres++] = t[i];
-			else
-				etw_buffer_cancel(t[i].s,
-						  etw_session_stream(t[i].s),
-						  t[i].b, t[i].off,
-						  alen + etw_t_xlen(&t[i], xd),
-						  ev->rec_len +
-						  etw_t_xlen(&t[i], xd),
-						  true);
+				continue;
+			}
+			failed |= etw_route_bit(route, t[i].s);
+			etw_buffer_cancel(t[i].s, etw_session_stream(t[i].s),
+					  t[i].b, t[i].off,
+					  alen + etw_t_xlen(&t[i], xd),
+					  ev->rec_len + etw_t_xlen(&t[i], xd),
+					  false);
 		}
 	}
 	if (!nres)
-		return lost;
+		goto count_lost;
 
 	rec = t[0].b->data + t[0].off;
 	ret = etw_build_record(ev, rec, &t[0], alen + etw_t_xlen(&t[0], xd),
 			       xd);
 	if (ret) {
-		/* A fault: the write is retried, so nothing is counted lost. */
+		/*
+		 * A fault: the write is retried, so nothing is counted lost,
+		 * not even where it failed (the retry will count those).
+		 */
 		for (i = 0; i < nres; i++)
 			etw_buffer_cancel(t[i].s, etw_session_stream(t[i].s),
 					  t[i].b, t[i].off,
@@ -618,6 +654,9 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	}
 	/* Last: the others were copied from it. */
 	etw_target_commit(&t[0], ev);
+count_lost:
+	if (unlikely(failed))
+		etw_count_lost(route, failed);
 	return lost;
 }
 
