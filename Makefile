@@ -185,6 +185,11 @@ selftests/wide_test: selftests/wide_test.c selftests/wide_cxx.o \
 		selftests/wide_cxx.o -Luserlib -letw $(LIBETW_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../userlib'
 
+# extdata_test finds its caller in the user stack the kernel walks through
+# frame pointers; extdata_bench times that walk.
+selftests/extdata_test: private CFLAGS += -fno-omit-frame-pointer
+selftests/bench/extdata_bench: private CFLAGS += -fno-omit-frame-pointer
+
 selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) -Wno-shadow \
 		-Wno-sign-compare -Wno-clobbered \

@@ -24,6 +24,8 @@ static const char etwctl_enable_usage[] =
 "      --pids N,...        only these processes (at most 8)\n"
 "      --ignore-keyword0   drop events whose keyword is 0\n"
 "      --group             PROVIDER is a provider group GUID\n"
+"      --extended ITEM,... add extended items to each event: sid, ts-id,\n"
+"                          stack, process-start-key, event-key\n"
 "      --timeout MS        wait for providers to handle the enable\n";
 
 static const char etwctl_disable_usage[] =
@@ -48,6 +50,7 @@ enum {
 	OPT_IGNORE_KW0,
 	OPT_GROUP,
 	OPT_TIMEOUT,
+	OPT_EXTENDED,
 };
 
 static const struct option etwctl_enable_options[] = {
@@ -59,6 +62,7 @@ static const struct option etwctl_enable_options[] = {
 	{ "ignore-keyword0", no_argument, NULL, OPT_IGNORE_KW0 },
 	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "extended", required_argument, NULL, OPT_EXTENDED },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -92,6 +96,40 @@ static int etwctl_enable_ids(struct etwctl_enable_opts *o, const char *s,
 				 MAX_EVENT_FILTER_EVENT_ID_COUNT, &o->nids);
 }
 
+/* --extended's names of the EVENT_ENABLE_PROPERTY_* that add items. */
+static const struct {
+	const char *name;
+	ULONG property;
+} etwctl_extended[] = {
+	{ "sid", EVENT_ENABLE_PROPERTY_SID },
+	{ "ts-id", EVENT_ENABLE_PROPERTY_TS_ID },
+	{ "stack", EVENT_ENABLE_PROPERTY_STACK_TRACE },
+	{ "process-start-key", EVENT_ENABLE_PROPERTY_PROCESS_START_KEY },
+	{ "event-key", EVENT_ENABLE_PROPERTY_EVENT_KEY },
+};
+
+#define ETWCTL_NEXTENDED	(sizeof(etwctl_extended) / sizeof(etwctl_extended[0]))
+
+static int etwctl_enable_extended(struct etwctl_enable_opts *o,
+				  const char *s)
+{
+	size_t i, len;
+
+	for (;;) {
+		len = strcspn(s, ",");
+		for (i = 0; i < ETWCTL_NEXTENDED; i++)
+			if (strlen(etwctl_extended[i].name) == len &&
+			    !strncmp(s, etwctl_extended[i].name, len))
+				break;
+		if (i == ETWCTL_NEXTENDED)
+			return -EINVAL;
+		o->properties |= etwctl_extended[i].property;
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
 static int etwctl_enable_option(struct etwctl_enable_opts *o, int c,
 				const char *arg)
 {
@@ -115,6 +153,8 @@ static int etwctl_enable_option(struct etwctl_enable_opts *o, int c,
 	case OPT_GROUP:
 		o->properties |= EVENT_ENABLE_PROPERTY_PROVIDER_GROUP;
 		return 0;
+	case OPT_EXTENDED:
+		return etwctl_enable_extended(o, arg);
 	case OPT_TIMEOUT:
 		if (etwctl_parse_u64(arg, UINT32_MAX - 1, &v))
 			return -EINVAL;
@@ -258,6 +298,7 @@ int etwctl_cmd_enable(int argc, char **argv)
 			   ETWCTL_OPT_BIT(OPT_EXCLUDE_IDS) |
 			   ETWCTL_OPT_BIT(OPT_PIDS) |
 			   ETWCTL_OPT_BIT(OPT_IGNORE_KW0) |
+			   ETWCTL_OPT_BIT(OPT_EXTENDED) |
 			   ETWCTL_OPT_BIT(OPT_GROUP) |
 			   ETWCTL_OPT_BIT(OPT_TIMEOUT),
 	};

@@ -215,6 +215,9 @@ struct etwctl_event_text {
 int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
 		       void *ctx, struct etwctl_event_text *text);
 
+/* print_ext.c */
+void etwctl_print_ext(FILE *f, const struct etw_etl_event *ev, bool json);
+
 /* ---------------------------------------------------------------------- */
 /* source.c: events from files (time-ordered) or from a live session */
 

@@ -545,6 +545,7 @@ static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 		if (i)
 			putc_unlocked(' ', f);
 		if (col->id == ETWCTL_COL_FIELDS) {
+			etwctl_print_ext(f, row->ev, false);
 			etwctl_fields_text(f, row);
 			continue;
 		}
@@ -711,6 +712,7 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 		etwctl_json_key(f, col);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_json_fields(f, row);
+			etwctl_print_ext(f, row->ev, true);
 			continue;
 		}
 		c = etwctl_cell(row, col);

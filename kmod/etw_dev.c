@@ -26,7 +26,8 @@
 #define ETW_ENABLE_MAP_SIZE \
 	PAGE_ALIGN(ETW_MAX_REGISTRATIONS * sizeof(struct etw_enable_state))
 #define ETW_KNOWN_PROPERTIES \
-	(ETW_ENABLE_IGNORE_KEYWORD_0 | ETW_ENABLE_PROVIDER_GROUP)
+	(ETW_ENABLE_IGNORE_KEYWORD_0 | ETW_ENABLE_PROVIDER_GROUP | \
+	 ETW_ENABLE_EXT_PROPS)
 
 /* A command without the argument size its number encodes. */
 #define ETW_IOC_ANYSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
@@ -56,6 +57,8 @@ static_assert(offsetofend(struct etw_list_args, ids_ptr) ==
 	      ETW_LIST_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_enable_args, reserved2) ==
 	      ETW_ENABLE_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_enable_args, stack_ids_ptr) ==
+	      ETW_ENABLE_ARGS_SIZE_VER1);
 static_assert(offsetofend(struct etw_disallow_args, guids_ptr) ==
 	      ETW_DISALLOW_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_consume_args, reserved) ==
@@ -448,16 +451,24 @@ static int etw_enable_filters_in(const struct etw_enable_args *a,
 	if (a->event_id_count > ETW_MAX_EVENT_ID_FILTER ||
 	    a->event_ids_filter_in > 1 ||
 	    (a->event_ids_filter_in && !a->event_id_count) ||
+	    a->stack_id_count > ETW_MAX_EVENT_ID_FILTER ||
+	    a->stack_ids_filter_in > 1 ||
+	    (a->stack_ids_filter_in && !a->stack_id_count) ||
+	    (a->stack_id_count && !(a->properties & ETW_ENABLE_STACK_TRACE)) ||
 	    a->pid_count > ETW_MAX_PID_FILTER ||
 	    (size && (size < sizeof(struct etw_filter_header) ||
 		      size > ETW_MAX_FILTER_DATA)))
 		return -EINVAL;
 	in->nids = a->event_id_count;
 	in->ids_in = a->event_ids_filter_in;
+	in->nstack_ids = a->stack_id_count;
+	in->stack_ids_in = a->stack_ids_filter_in;
 	in->npids = a->pid_count;
 	in->data_size = size;
 	if (copy_from_user(in->ids, u64_to_user_ptr(a->event_ids_ptr),
 			   in->nids * sizeof(in->ids[0])) ||
+	    copy_from_user(in->stack_ids, u64_to_user_ptr(a->stack_ids_ptr),
+			   in->nstack_ids * sizeof(in->stack_ids[0])) ||
 	    copy_from_user(in->pids, u64_to_user_ptr(a->pids_ptr),
 			   in->npids * sizeof(in->pids[0])))
 		return -EFAULT;

@@ -147,20 +147,30 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
 /* Beside the ETW_CONTROL_* codes: no notification is due. */
 #define ETW_CONTROL_NONE	(-1)
 
+/* The properties that add extended data items to records. */
+#define ETW_ENABLE_EXT_PROPS \
+	(ETW_ENABLE_SID | ETW_ENABLE_TS_ID | ETW_ENABLE_STACK_TRACE | \
+	 ETW_ENABLE_PROCESS_START_KEY | ETW_ENABLE_EVENT_KEY)
+
 /**
  * struct etw_route - where one registration's events go
  * @rcu: freed after a grace period
  * @count: entries in @e
+ * @ext: OR of the entries' @ext: zero keeps writes off the extended-data
+ *	path (etw_extdata.c)
  * @e: one entry per target session
  */
 struct etw_route {
 	struct rcu_head rcu;
 	unsigned int count;
+	u32 ext;
 	struct etw_route_entry {
 		struct etw_session *session;
 		struct etw_level_kw lk;
 		const struct etw_id_filter *ids;
 		u64 instance_bit;
+		u32 ext;
+		const struct etw_id_filter *stack_ids;
 	} e[];
 };
 
@@ -222,6 +232,7 @@ struct etw_reg {
  * @stamp: enable order, for the classic one-session rule
  * @source_id: passed to providers
  * @ids: event-ID filter or NULL
+ * @stack_ids: EVENT_FILTER_TYPE_STACKWALK's event-ID filter or NULL
  * @npids: entries in @pids
  * @pids: PID filter
  * @filter_size: bytes of @filter_data
@@ -239,6 +250,7 @@ struct etw_enable {
 	u64 stamp;
 	struct etw_guid source_id;
 	struct etw_id_filter *ids;
+	struct etw_id_filter *stack_ids;
 	u32 npids;
 	u32 pids[ETW_MAX_PID_FILTER];
 	u32 filter_size;
@@ -317,6 +329,9 @@ int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
  * @ids: event ids, @nids of them (at most %ETW_MAX_EVENT_ID_FILTER)
  * @nids: entries in @ids
  * @ids_in: @ids lists the events let in (else the events kept out)
+ * @stack_ids: the stack filter's event ids, @nstack_ids of them
+ * @nstack_ids: entries in @stack_ids
+ * @stack_ids_in: @stack_ids lists the events whose stacks are captured
  * @pids: process ids, @npids of them
  * @npids: entries in @pids
  * @data: the schematized filter (kmalloc()ed, EVENT_FILTER_HEADER first),
@@ -330,6 +345,9 @@ struct etw_enable_filters {
 	u16 ids[ETW_MAX_EVENT_ID_FILTER];
 	u32 nids;
 	bool ids_in;
+	u16 stack_ids[ETW_MAX_EVENT_ID_FILTER];
+	u32 nstack_ids;
+	bool stack_ids_in;
 	u32 pids[ETW_MAX_PID_FILTER];
 	u32 npids;
 	void *data;

@@ -168,6 +168,7 @@ void etw_enable_free(struct etw_enable *e)
 	if (!e)
 		return;
 	kfree(e->ids);
+	kfree(e->stack_ids);
 	kfree(e->filter_data);
 	kfree(e);
 }
@@ -192,6 +193,24 @@ static void etw_pids_resolve(u32 *pids, u32 n)
 	rcu_read_unlock();
 }
 
+/* An event-ID filter of @n ids (sorted here), or NULL when @n is 0. */
+static int etw_id_filter_new(struct etw_id_filter **out, const u16 *ids,
+			     u32 n, bool in)
+{
+	struct etw_id_filter *f;
+
+	if (!n)
+		return 0;
+	f = kzalloc(struct_size(f, ids, n), GFP_KERNEL_ACCOUNT);
+	if (!f)
+		return -ENOMEM;
+	memcpy(f->ids, ids, n * sizeof(u16));
+	f->count = etw_id_filter_sort(f->ids, n);
+	f->filter_in = in;
+	*out = f;
+	return 0;
+}
+
 /* Give @e the filters in @in; @e takes @in->data. */
 static int etw_enable_filters(struct etw_enable *e,
 			      struct etw_enable_filters *in)
@@ -199,15 +218,10 @@ static int etw_enable_filters(struct etw_enable *e,
 	e->filter_data = in->data;
 	e->filter_size = in->data_size;
 	in->data = NULL;
-	if (in->nids) {
-		e->ids = kzalloc(struct_size(e->ids, ids, in->nids),
-				 GFP_KERNEL_ACCOUNT);
-		if (!e->ids)
-			return -ENOMEM;
-		memcpy(e->ids->ids, in->ids, in->nids * sizeof(u16));
-		e->ids->count = etw_id_filter_sort(e->ids->ids, in->nids);
-		e->ids->filter_in = in->ids_in;
-	}
+	if (etw_id_filter_new(&e->ids, in->ids, in->nids, in->ids_in) ||
+	    etw_id_filter_new(&e->stack_ids, in->stack_ids, in->nstack_ids,
+			      in->stack_ids_in))
+		return -ENOMEM;
 	memcpy(e->pids, in->pids, in->npids * sizeof(u32));
 	e->npids = in->npids;
 	etw_pids_resolve(e->pids, e->npids);
@@ -370,6 +384,9 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 	re->lk.match_all = classic ? 0 : e->match_all;
 	re->ids = ids ? e->ids : NULL;
 	re->instance_bit = bit;
+	/* Classic records carry no extended items. */
+	re->ext = classic ? 0 : e->properties & ETW_ENABLE_EXT_PROPS;
+	re->stack_ids = e->stack_ids;
 }
 
 /* Build @reg's route from the enables of its GUID and of its group. */
@@ -394,6 +411,8 @@ static struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 			etw_route_fill(&r->e[r->count++], e, false,
 				       BIT_ULL(ETW_GROUP_BIT0 + i), false);
 	}
+	for (i = 0; i < r->count; i++)
+		r->ext |= r->e[i].ext;
 	return r;
 }
 
@@ -1176,22 +1195,28 @@ static void etw_table_undo(const struct etw_table *t,
 	INIT_LIST_HEAD(gone);
 }
 
+static bool etw_id_filter_same(const struct etw_id_filter *a,
+			       const struct etw_id_filter *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->count == b->count && a->filter_in == b->filter_in &&
+	       !memcmp(a->ids, b->ids, a->count * sizeof(a->ids[0]));
+}
+
 static bool etw_enable_same(const struct etw_enable *a,
 			    const struct etw_enable *b)
 {
 	if (a->level != b->level || a->properties != b->properties ||
 	    a->match_any != b->match_any || a->match_all != b->match_all ||
-	    a->npids != b->npids || a->filter_size != b->filter_size ||
-	    !!a->ids != !!b->ids)
+	    a->npids != b->npids || a->filter_size != b->filter_size)
 		return false;
 	if (memcmp(a->pids, b->pids, a->npids * sizeof(a->pids[0])) ||
 	    (a->filter_size &&
 	     memcmp(a->filter_data, b->filter_data, a->filter_size)))
 		return false;
-	return !a->ids || (a->ids->count == b->ids->count &&
-			   a->ids->filter_in == b->ids->filter_in &&
-			   !memcmp(a->ids->ids, b->ids->ids,
-				   a->ids->count * sizeof(a->ids->ids[0])));
+	return etw_id_filter_same(a->ids, b->ids) &&
+	       etw_id_filter_same(a->stack_ids, b->stack_ids);
 }
 
 static bool etw_table_reaches(const struct etw_table *t,

@@ -23,8 +23,16 @@
  * in the others are cancelled and every one of them counts it lost.
  *
  * A user page that is not resident aborts the attempt (the reservations
- * are cancelled without counting a loss); the pages are faulted in with
- * preemption enabled and the write is retried.
+ * are cancelled); the pages are faulted in with preemption enabled and
+ * the write is retried.  Losses are therefore counted only once an attempt
+ * has ended without a fault, so a retried event is counted once.
+ *
+ * Extended items that sessions asked for with enable properties
+ * (etw_extdata.c) come first in their copy of the record: the first
+ * target's record is built with its items; a target whose items differ gets
+ * the header, its own items, then the event's items and payload copied.
+ * Routes that ask for none (etw_route.ext is 0) take a copy of the path in
+ * which every item test folds away.
  */
 #include <linux/percpu.h>
 #include <linux/pagemap.h>
@@ -33,12 +41,12 @@
 #include <linux/uaccess.h>
 
 #include "compat.h"
+#include "etw_extdata.h"
 #include "etw_internal.h"
 
 /* Routes hold at most this many sessions (see etw_route_build()). */
 #define ETW_MAX_TARGETS		ETW_MAX_ROUTE
 #define ETW_FAULT_RETRIES	64
-#define ETW_EXT_HDR		sizeof(struct etw_ext_item)
 
 /* Process-context writers copy the descriptor array here. */
 static DEFINE_PER_CPU(struct etw_data_descriptor[ETW_MAX_DATA_DESCRIPTORS],
@@ -52,13 +60,37 @@ static_assert(offsetof(struct etw_classic_header, timestamp) ==
 	      offsetof(struct etw_event_header, timestamp));
 static_assert(sizeof(struct etw_classic_header) == 48);
 
-/* Kept small: up to ETW_MAX_TARGETS of these live on the stack. */
+/*
+ * Kept small: up to ETW_MAX_TARGETS of these live on the stack.  @ext and
+ * @xlen are the ETW_ENABLE_* bits whose items the session's record carries
+ * and their bytes (etw_xdata_target()), set and read only on a route that
+ * asks for items (see etw_t_ext()).
+ */
 struct etw_target {
 	struct etw_session *s;
 	struct etw_buffer *b;
 	u32 off;
+	u16 ext;
+	u16 xlen;
 	u64 ts;
 };
+
+/*
+ * A target's items: none without @xd.  The write path is inlined into a
+ * copy with @xd NULL, where these fold to 0 and the path is the one of
+ * routes without items.
+ */
+static __always_inline u32 etw_t_ext(const struct etw_target *t,
+				     const struct etw_xdata *xd)
+{
+	return xd ? t->ext : 0;
+}
+
+static __always_inline u32 etw_t_xlen(const struct etw_target *t,
+				      const struct etw_xdata *xd)
+{
+	return xd ? t->xlen : 0;
+}
 
 /* What one event is made of, after the descriptors were classified. */
 struct etw_event {
@@ -89,11 +121,6 @@ struct etw_event {
 	u64 fault_ptr;
 	u32 fault_len;
 };
-
-static u32 etw_ext_size(u32 data)
-{
-	return ETW_EXT_HDR + ALIGN(data, 8);
-}
 
 /* ETW_WRITE_DESC_TYPES: find the extended items among the descriptors. */
 static int etw_classify(struct etw_event *ev, u64 *payload)
@@ -234,25 +261,11 @@ static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
 	return 0;
 }
 
-/* Append one extended item at @p; returns the next free byte. */
-static void *etw_put_ext(void *p, u16 type, u32 size, bool last)
-{
-	struct etw_ext_item *it = p;
-
-	it->item_size = etw_ext_size(size);
-	it->ext_type = type;
-	it->linkage = last ? 0 : ETW_EXT_LINKAGE;
-	it->data_size = size;
-	/* Zero the alignment tail: no stale bytes reach consumers. */
-	memset(p + ETW_EXT_HDR + size, 0, ALIGN(size, 8) - size);
-	return p + ETW_EXT_HDR;
-}
-
 /*
  * Append the extended items at *@pp and advance it past them; fails only
  * on a user fault.
  */
-static int etw_build_ext(struct etw_event *ev, void **pp)
+static __always_inline int etw_build_ext(struct etw_event *ev, void **pp)
 {
 	unsigned int nitems, item = 0;
 	void *p = *pp;
@@ -350,11 +363,18 @@ static noinline void *etw_build_message(struct etw_event *ev, void *rec,
 	return p;
 }
 
-/* Build the record at @rec; fails only on a user fault. */
-static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
+/*
+ * Build @t's record at @rec, @alen bytes with its items; fails only on a
+ * user fault.  The items @t asked for (@xd) come first, then the event's.
+ */
+static __always_inline int etw_build_record(struct etw_event *ev, void *rec,
+					    const struct etw_target *t,
+					    u32 alen,
+					    const struct etw_xdata *xd)
 {
 	struct etw_event_header *h = rec;
 	void *p = rec + sizeof(*h);
+	u64 ts = t->ts;
 	u32 i;
 	int ret;
 
@@ -366,9 +386,10 @@ static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 		goto payload;
 	}
 	/* Every field is set (the header has no holes): no memset first. */
-	h->size = ev->rec_len;
+	h->size = ev->rec_len + etw_t_xlen(t, xd);
 	h->header_type = ETW_EVENT_HEADER_TYPE_64;
-	h->flags = ev->flags | (ev->ext_len ? ETW_EVENT_FLAG_EXTENDED_INFO : 0);
+	h->flags = ev->flags | ((ev->ext_len || etw_t_ext(t, xd)) ?
+				ETW_EVENT_FLAG_EXTENDED_INFO : 0);
 	h->event_property = 0;
 	h->thread_id = task_pid_nr(current);
 	h->process_id = task_tgid_nr(current);
@@ -378,6 +399,8 @@ static int etw_build_record(struct etw_event *ev, void *rec, u64 ts, u32 alen)
 	h->processor_time = 0;
 	h->activity_id = *ev->activity;
 
+	if (unlikely(etw_t_ext(t, xd)))
+		p = etw_xdata_put(xd, t->ext, p, !ev->ext_len);
 	if (ev->ext_len) {
 		ret = etw_build_ext(ev, &p);
 		if (ret)
@@ -406,8 +429,9 @@ payload:
 	return 0;
 }
 
-static bool etw_entry_takes(const struct etw_route_entry *e,
-			    const struct etw_event *ev)
+/* Inlined: a call per session is a measurable part of a write. */
+static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
+					    const struct etw_event *ev)
 {
 	if (ev->exclude & e->instance_bit)
 		return false;
@@ -461,11 +485,80 @@ static __always_inline void etw_record_set_ts(const struct etw_event *ev,
 		put_unaligned(ts, (u64 *)(rec + ev->ts_off));
 }
 
+/* @r's items; false when they would make the record too big. */
+static noinline bool etw_target_xdata(struct etw_target *r,
+				      struct etw_xdata *xd,
+				      const struct etw_route_entry *e,
+				      u32 rec_len)
+{
+	r->ext = etw_xdata_target(xd, e, &r->xlen);
+	return rec_len + r->xlen <= ETW_MAX_EVENT_SIZE;
+}
+
+/*
+ * @t's record from @rec, the first target's (@t0), when they carry
+ * different items: the header, @t's items, then the event's items and
+ * payload (@alen bytes without items, header included).
+ */
+static noinline void etw_copy_xrecord(const struct etw_event *ev, void *h,
+				      const void *rec,
+				      const struct etw_target *t0,
+				      const struct etw_target *t, u32 alen,
+				      const struct etw_xdata *xd)
+{
+	struct etw_event_header *hh = h;
+	u32 hlen = sizeof(*hh);
+	void *p;
+
+	memcpy(h, rec, hlen);
+	hh->size = ev->rec_len + t->xlen;
+	hh->flags &= ~ETW_EVENT_FLAG_EXTENDED_INFO;
+	if (ev->ext_len || t->ext)
+		hh->flags |= ETW_EVENT_FLAG_EXTENDED_INFO;
+	p = etw_xdata_put(xd, t->ext, h + hlen, !ev->ext_len);
+	memcpy(p, rec + hlen + t0->xlen, alen - hlen);
+}
+
+/* Route entries a write failed in, as a mask: one bit each. */
+static_assert(ETW_MAX_TARGETS <= 32);
+
+/* The route entry of @s (one that reserved, so it is there). */
+static u32 etw_route_bit(const struct etw_route *route,
+			 const struct etw_session *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < route->count; i++)
+		if (route->e[i].session == s)
+			return BIT(i);
+	return 0;
+}
+
+/*
+ * Count the event lost in the sessions of @failed, once it is known the
+ * write will not be retried: a retry would count them again.
+ */
+static noinline void etw_count_lost(const struct etw_route *route,
+				    u32 failed)
+{
+	struct etw_session *s;
+
+	while (failed) {
+		s = route->e[__ffs(failed)].session;
+		etw_stream_count_lost(s, etw_session_stream(s));
+		failed &= failed - 1;
+	}
+}
+
 /*
  * Route and record one classified event.  Called with preemption disabled
- * and inside an RCU read section that covers @route.
+ * and inside an RCU read section that covers @route.  @xd is NULL unless a
+ * session of @route asked for extended data items; always inlined, into
+ * one copy for each case.
  */
-static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
+static __always_inline int etw_route_event(struct etw_event *ev,
+					   const struct etw_route *route,
+					   struct etw_xdata *xd)
 {
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 	/* etw_route_build() never makes more entries than this. */
@@ -473,6 +566,7 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 	unsigned int i, n, nres = 0;
 	int lost = 0, ret;
 	bool group_failed = false;
+	u32 failed = 0;
 	u32 alen = ALIGN(ev->rec_len, 8);
 	void *rec;
 	u64 now = 0;
@@ -491,8 +585,14 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 			now = ktime_get_ns();
 		st = etw_session_stream(s);
 		r->ts = now;
-		if (alen <= s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
-			r->b = etw_buffer_reserve(s, st, alen, &r->off, &r->ts);
+		if (xd && !etw_target_xdata(r, xd, &route->e[i],
+					    ev->rec_len)) {
+			err = -E2BIG;
+		} else if (alen + etw_t_xlen(r, xd) <=
+			   s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
+			r->b = etw_buffer_reserve(s, st,
+						  alen + etw_t_xlen(r, xd),
+						  &r->off, &r->ts);
 			if (r->b) {
 				r->s = s;
 				nres++;
@@ -501,7 +601,7 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 			err = -ENOBUFS;
 		}
 		lost = lost ?: err;
-		etw_stream_count_lost(s, st);
+		failed |= BIT(i);
 		if (!etw_session_independent(s))
 			group_failed = true;
 	}
@@ -510,39 +610,78 @@ static int etw_route_event(struct etw_event *ev, const struct etw_route *route)
 		n = nres;
 		nres = 0;
 		for (i = 0; i < n; i++) {
-			if (etw_session_independent(t[i].s))
+			if (etw_session_independent(t[i].s)) {
 				t[nres++] = t[i];
-			else
-				etw_buffer_cancel(t[i].s,
-						  etw_session_stream(t[i].s),
-						  t[i].b, t[i].off, alen,
-						  ev->rec_len, true);
+				continue;
+			}
+			failed |= etw_route_bit(route, t[i].s);
+			etw_buffer_cancel(t[i].s, etw_session_stream(t[i].s),
+					  t[i].b, t[i].off,
+					  alen + etw_t_xlen(&t[i], xd),
+					  ev->rec_len + etw_t_xlen(&t[i], xd),
+					  false);
 		}
 	}
 	if (!nres)
-		return lost;
+		goto count_lost;
 
 	rec = t[0].b->data + t[0].off;
-	ret = etw_build_record(ev, rec, t[0].ts, alen);
+	ret = etw_build_record(ev, rec, &t[0], alen + etw_t_xlen(&t[0], xd),
+			       xd);
 	if (ret) {
-		/* A fault: the write is retried, so nothing is counted lost. */
+		/*
+		 * A fault: the write is retried, so nothing is counted lost,
+		 * not even where it failed (the retry will count those).
+		 */
 		for (i = 0; i < nres; i++)
 			etw_buffer_cancel(t[i].s, etw_session_stream(t[i].s),
-					  t[i].b, t[i].off, alen, ev->rec_len,
+					  t[i].b, t[i].off,
+					  alen + etw_t_xlen(&t[i], xd),
+					  ev->rec_len + etw_t_xlen(&t[i], xd),
 					  false);
 		return ret;
 	}
 	for (i = 1; i < nres; i++) {
 		void *h = t[i].b->data + t[i].off;
 
-		memcpy(h, rec, alen);
+		if (!xd || t[i].ext == t[0].ext)
+			memcpy(h, rec, alen + etw_t_xlen(&t[i], xd));
+		else
+			etw_copy_xrecord(ev, h, rec, &t[0], &t[i], alen, xd);
 		if (!ev->has_ts)
 			etw_record_set_ts(ev, h, t[i].ts);
 		etw_target_commit(&t[i], ev);
 	}
 	/* Last: the others were copied from it. */
 	etw_target_commit(&t[0], ev);
+count_lost:
+	if (unlikely(failed))
+		etw_count_lost(route, failed);
 	return lost;
+}
+
+/* A route without extended data items: most writes. */
+static noinline int etw_route_event_plain(struct etw_event *ev,
+					  const struct etw_route *route)
+{
+	return etw_route_event(ev, route, NULL);
+}
+
+/* A route some session of which asked for extended data items. */
+static noinline int etw_route_event_xdata(struct etw_event *ev,
+					  const struct etw_route *route)
+{
+	return etw_route_event(ev, route,
+			       etw_xdata_get(ev->desc->id, ev->user));
+}
+
+/* Classic records carry no extended items. */
+static __always_inline int etw_route(struct etw_event *ev,
+				     const struct etw_route *route)
+{
+	if (unlikely(route->ext) && !ev->classic)
+		return etw_route_event_xdata(ev, route);
+	return etw_route_event_plain(ev, route);
 }
 
 /**
@@ -578,7 +717,7 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 	if (route) {
 		ret = etw_event_size(&ev);
 		if (!ret)
-			ret = etw_route_event(&ev, route);
+			ret = etw_route(&ev, route);
 	}
 	rcu_read_unlock();
 	preempt_enable();
@@ -698,7 +837,7 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		} else {
 			ret = etw_event_size(&ev);
 			if (!ret)
-				ret = etw_route_event(&ev, route);
+				ret = etw_route(&ev, route);
 		}
 		pagefault_enable();
 out_unlock:

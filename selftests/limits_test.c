@@ -509,7 +509,7 @@ static void sp_enable_reserved2_field(void *a)
 
 static void sp_enable_properties(void *a)
 {
-	((struct etw_enable_args *)a)->properties = 0x1;
+	((struct etw_enable_args *)a)->properties = 0x1000;	/* defined nowhere */
 }
 
 static void sp_enable_control(void *a)

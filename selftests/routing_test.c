@@ -7,6 +7,7 @@
  * mask, the classic one-session rule, enables made before registration,
  * re-enables, all-or-nothing delivery and private sessions.
  */
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -513,6 +514,43 @@ TEST_F(loss, full_session_loss_reaches_others_unless_independent)
 		EXPECT_EQ(LOSS_EVENTS, c.n);
 	}
 	EXPECT_EQ(c.n, other.stats.events_written);
+}
+
+/*
+ * A payload on a page that is not resident makes the kernel fault it in
+ * and retry the write: the full session counts the event lost once, not
+ * once per attempt.
+ */
+TEST_F(loss, retried_write_counts_its_loss_once)
+{
+	struct etw_guid g = raw_guid(FAMILY + 10, 0);
+	struct etw_session_args before, after;
+	struct etw_data_descriptor d = { .size = 16 };
+	struct etw_write_args w;
+	__u32 reg = 0;
+	void *page;
+	int i, ret = 0;
+
+	ASSERT_EQ(0, raw_enable(self->fd, self->tiny, &g, 0, 0, 0));
+	ASSERT_EQ(0, raw_enable(self->fd, self->other, &g, 0, 0, 0));
+	ASSERT_EQ(0, raw_register(self->fd, &g, 0, 0, &reg, NULL));
+	for (i = 0; i < LOSS_EVENTS && ret != -ENOBUFS; i++)
+		ret = raw_write(self->fd, reg, 1, 0, 0);
+	ASSERT_EQ(-ENOBUFS, ret);
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->tiny,
+				    &before));
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, page);
+	d.ptr = (uintptr_t)page;
+	raw_write_init(&w, reg, 1, 0, 0);
+	w.data_count = 1;
+	w.data_ptr = (uintptr_t)&d;
+	EXPECT_EQ(-ENOBUFS, etw_ioctl(self->fd, ETW_IOC_WRITE, &w));
+	munmap(page, 4096);
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->tiny,
+				    &after));
+	EXPECT_EQ(before.stats.events_lost + 1, after.stats.events_lost);
 }
 
 /*

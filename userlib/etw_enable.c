@@ -3,15 +3,17 @@
  * etw_enable.c - EnableTraceEx2 and the older EnableTraceEx and
  * EnableTrace on top of it.  TraceSetInformation is in etw_enumerate.c.
  *
- * Enable properties: IGNORE_KEYWORD_0 and PROVIDER_GROUP are passed to
- * the kernel.  SID, TS_ID, STACK_TRACE, PSM_KEY, PROCESS_START_KEY,
- * EVENT_KEY, EXCLUDE_INPRIVATE, ENABLE_SILOS, SOURCE_CONTAINER_TRACKING
- * and ENABLE_KEYWORD_0 ask for extended data or container behaviour etw
- * does not produce; they are accepted and have no effect, so that tools
- * which always set them work.  Unknown bits give ERROR_INVALID_PARAMETER.
+ * Enable properties: IGNORE_KEYWORD_0, PROVIDER_GROUP and the extended
+ * data items SID, TS_ID, STACK_TRACE, PROCESS_START_KEY and EVENT_KEY are
+ * passed to the kernel.  PSM_KEY, EXCLUDE_INPRIVATE, ENABLE_SILOS,
+ * SOURCE_CONTAINER_TRACKING and ENABLE_KEYWORD_0 ask for data or container
+ * behaviour etw does not produce; they are accepted and have no effect, so
+ * that tools which always set them work.  Unknown bits give
+ * ERROR_INVALID_PARAMETER.
  *
- * Filters: EVENT_ID, PID and SCHEMATIZED map to the kernel's filters;
- * every other type gives ERROR_NOT_SUPPORTED.
+ * Filters: EVENT_ID, PID, SCHEMATIZED and STACKWALK map to the kernel's
+ * filters (STACKWALK only counts with STACK_TRACE, as on Windows); every
+ * other type gives ERROR_NOT_SUPPORTED.
  */
 #include <errno.h>
 #include <string.h>
@@ -23,21 +25,51 @@
 #define ETW_ENABLE_KNOWN_PROPS	0x00000fff
 #define ETW_ENABLE_KERNEL_PROPS	\
 	(EVENT_ENABLE_PROPERTY_IGNORE_KEYWORD_0 | \
-	EVENT_ENABLE_PROPERTY_PROVIDER_GROUP)
+	EVENT_ENABLE_PROPERTY_PROVIDER_GROUP | EVENT_ENABLE_PROPERTY_SID | \
+	EVENT_ENABLE_PROPERTY_TS_ID | EVENT_ENABLE_PROPERTY_STACK_TRACE | \
+	EVENT_ENABLE_PROPERTY_PROCESS_START_KEY | \
+	EVENT_ENABLE_PROPERTY_EVENT_KEY)
 #define ETW_ENABLE_ID_HEADER	offsetof(EVENT_FILTER_EVENT_ID, Events)
 
-static ULONG etw_enable_event_ids(const EVENT_FILTER_DESCRIPTOR *d,
-				  struct etw_enable_args *e)
+/* An EVENT_FILTER_EVENT_ID (EVENT_ID and STACKWALK), checked. */
+static const EVENT_FILTER_EVENT_ID *
+etw_enable_id_list(const EVENT_FILTER_DESCRIPTOR *d)
 {
 	const EVENT_FILTER_EVENT_ID *f = (const void *)(uintptr_t)d->Ptr;
 
 	if (!f || d->Size < ETW_ENABLE_ID_HEADER || !f->Count ||
 	    f->Count > MAX_EVENT_FILTER_EVENT_ID_COUNT ||
 	    d->Size < ETW_ENABLE_ID_HEADER + f->Count * sizeof(USHORT))
+		return NULL;
+	return f;
+}
+
+static ULONG etw_enable_event_ids(const EVENT_FILTER_DESCRIPTOR *d,
+				  struct etw_enable_args *e)
+{
+	const EVENT_FILTER_EVENT_ID *f = etw_enable_id_list(d);
+
+	if (!f)
 		return ERROR_INVALID_PARAMETER;
 	e->event_id_count = f->Count;
 	e->event_ids_ptr = (uintptr_t)f->Events;
 	e->event_ids_filter_in = f->FilterIn ? 1 : 0;
+	return ERROR_SUCCESS;
+}
+
+/* Without STACK_TRACE no stack is captured: the list is checked, not kept. */
+static ULONG etw_enable_stack_ids(const EVENT_FILTER_DESCRIPTOR *d,
+				  struct etw_enable_args *e)
+{
+	const EVENT_FILTER_EVENT_ID *f = etw_enable_id_list(d);
+
+	if (!f)
+		return ERROR_INVALID_PARAMETER;
+	if (!(e->properties & EVENT_ENABLE_PROPERTY_STACK_TRACE))
+		return ERROR_SUCCESS;
+	e->stack_id_count = f->Count;
+	e->stack_ids_ptr = (uintptr_t)f->Events;
+	e->stack_ids_filter_in = f->FilterIn ? 1 : 0;
 	return ERROR_SUCCESS;
 }
 
@@ -72,6 +104,8 @@ static ULONG etw_enable_filter(const EVENT_FILTER_DESCRIPTOR *d,
 		return etw_enable_pids(d, e);
 	case EVENT_FILTER_TYPE_SCHEMATIZED:
 		return etw_enable_schematized(d, e);
+	case EVENT_FILTER_TYPE_STACKWALK:
+		return etw_enable_stack_ids(d, e);
 	default:
 		return ERROR_NOT_SUPPORTED;
 	}

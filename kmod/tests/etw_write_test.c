@@ -4,7 +4,8 @@
  * path behind it (etw_write.c): enable state and callback, the record as
  * it lands in a buffer, filtering, losses, sessions that take an event
  * all or nothing, and a write from hard-irq context while a reservation
- * of the interrupted code is open on the same CPU.
+ * of the interrupted code is open on the same CPU; the extended items
+ * enable properties add, the kernel stack among them.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -81,9 +82,13 @@ static void etw_wt_exit(struct kunit *test)
 	etw_kprovider_unregister(wt->kp);
 }
 
-/* A session of @mode enabled for the test's provider at level 4. */
-static struct etw_session *etw_wt_session(struct kunit *test, u32 mode,
-					  u32 nbuffers, u64 any)
+/*
+ * A session of @mode enabled for the test's provider at level 4, with the
+ * ETW_ENABLE_* @props.
+ */
+static struct etw_session *etw_wt_session_props(struct kunit *test, u32 mode,
+						u32 nbuffers, u64 any,
+						u32 props)
 {
 	struct etw_wt *wt = test->priv;
 	struct etw_session *s = etw_test_session(test, mode, nbuffers);
@@ -94,10 +99,18 @@ static struct etw_session *etw_wt_session(struct kunit *test, u32 mode,
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	e->level = 4;
 	e->match_any = any;
+	e->properties = props;
 	KUNIT_ASSERT_EQ(test, etw_test_control(s, &wt->guid, false,
 					       ETW_CONTROL_ENABLE, e), 0);
 	wt->s[wt->ns++] = s;
 	return s;
+}
+
+/* A session of @mode enabled for the test's provider at level 4. */
+static struct etw_session *etw_wt_session(struct kunit *test, u32 mode,
+					  u32 nbuffers, u64 any)
+{
+	return etw_wt_session_props(test, mode, nbuffers, any, 0);
 }
 
 static const struct etw_event_descriptor etw_wt_desc = {
@@ -390,6 +403,106 @@ static void etw_write_from_irq_test(struct kunit *test)
 			   sizeof(etw_wt_irq_payload));
 }
 
+/* --- extended items ------------------------------------------------------ */
+
+/* The return address into the caller of the function that wrote. */
+static unsigned long etw_wt_stack_ret;
+
+static noinline int etw_wt_stack_writer(struct etw_kprovider *kp)
+{
+	etw_wt_stack_ret = (unsigned long)__builtin_return_address(0);
+	return etw_wt_write(kp, &etw_wt_desc, NULL, 0);
+}
+
+/* The first record of @s's first delivered buffer. */
+static const struct etw_event_header *etw_wt_first(struct kunit *test,
+						   struct etw_session *s)
+{
+	struct etw_buffer *b;
+
+	etw_buffers_seal_all(s, false);
+	b = etw_test_delivered(s, 0);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	return b->data + ETW_BUFFER_HEADER_SIZE;
+}
+
+static void etw_write_kernel_stack_test(struct kunit *test)
+{
+	struct etw_wt *wt = test->priv;
+	const struct etw_event_header *h;
+	const struct etw_ext_item *it;
+	const u64 *st;
+	u32 i, n;
+	bool found = false;
+
+	etw_wt_session_props(test, ETW_MODE_NO_PER_PROCESSOR, 4, 0x1,
+			     ETW_ENABLE_STACK_TRACE);
+	KUNIT_ASSERT_EQ(test, etw_wt_stack_writer(wt->kp), 0);
+	h = etw_wt_first(test, wt->s[0]);
+	KUNIT_EXPECT_EQ(test, h->flags, ETW_EVENT_FLAG_EXTENDED_INFO);
+	it = (const void *)(h + 1);
+	KUNIT_ASSERT_EQ(test, it->ext_type, ETW_EXT_STACK_TRACE64);
+	KUNIT_EXPECT_EQ(test, it->linkage, 0);
+	KUNIT_EXPECT_EQ(test, it->item_size, sizeof(*it) + it->data_size);
+	KUNIT_EXPECT_EQ(test, h->size, sizeof(*h) + it->item_size);
+	KUNIT_ASSERT_EQ(test, (it->data_size - 8) % 8, 0);
+	n = (it->data_size - 8) / 8;
+	KUNIT_EXPECT_GT(test, n, 0);
+	KUNIT_EXPECT_LE(test, n, ETW_MAX_STACK_DEPTH);
+	st = (const u64 *)(it + 1);
+	KUNIT_EXPECT_EQ(test, st[0], 0);	/* MatchId */
+	for (i = 0; i < n; i++)
+		found |= st[1 + i] == etw_wt_stack_ret;
+	KUNIT_EXPECT_TRUE(test, found);
+}
+
+static void etw_wt_irq_all_fn(struct irq_work *work)
+{
+	struct etw_wt_irq *iw = container_of(work, struct etw_wt_irq, work);
+
+	iw->hardirq = in_hardirq();
+	iw->ret = etw_wt_write(iw->kp, &etw_wt_desc, &etw_wt_irq_payload,
+			       sizeof(etw_wt_irq_payload));
+}
+
+/* Every item, in type order, from hard-irq context. */
+static void etw_write_ext_from_irq_test(struct kunit *test)
+{
+	static const u16 types[] = {
+		ETW_EXT_SID, ETW_EXT_TS_ID, ETW_EXT_STACK_TRACE64,
+		ETW_EXT_EVENT_KEY, ETW_EXT_PROCESS_START_KEY,
+	};
+	struct etw_wt *wt = test->priv;
+	const struct etw_event_header *h;
+	const struct etw_ext_item *it;
+	struct etw_wt_irq *iw;
+	u32 i, len = 0;
+
+	iw = kunit_kzalloc(test, sizeof(*iw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iw);
+	init_irq_work(&iw->work, etw_wt_irq_all_fn);
+	iw->kp = wt->kp;
+	etw_wt_session_props(test, ETW_MODE_NO_PER_PROCESSOR, 4, 0x1,
+			     ETW_ENABLE_EXT_PROPS);
+	irq_work_queue(&iw->work);
+	irq_work_sync(&iw->work);
+	KUNIT_EXPECT_TRUE(test, iw->hardirq);
+	KUNIT_ASSERT_EQ(test, iw->ret, 0);
+	h = etw_wt_first(test, wt->s[0]);
+	it = (const void *)(h + 1);
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		KUNIT_EXPECT_EQ(test, it->ext_type, types[i]);
+		KUNIT_EXPECT_EQ(test, it->linkage,
+				i + 1 < ARRAY_SIZE(types) ? ETW_EXT_LINKAGE : 0);
+		len += it->item_size;
+		it = (const void *)it + it->item_size;
+	}
+	KUNIT_EXPECT_EQ(test, h->size, sizeof(*h) + len +
+			sizeof(etw_wt_irq_payload));
+	KUNIT_EXPECT_MEMEQ(test, it, &etw_wt_irq_payload,
+			   sizeof(etw_wt_irq_payload));
+}
+
 static struct kunit_case etw_write_cases[] = {
 	KUNIT_CASE(etw_write_disabled_test),
 	KUNIT_CASE_PARAM(etw_write_enabled_test, etw_en_gen_params),
@@ -400,6 +513,8 @@ static struct kunit_case etw_write_cases[] = {
 	KUNIT_CASE(etw_write_no_buffer_test),
 	KUNIT_CASE_PARAM(etw_write_all_or_nothing_test, etw_all_gen_params),
 	KUNIT_CASE(etw_write_from_irq_test),
+	KUNIT_CASE(etw_write_kernel_stack_test),
+	KUNIT_CASE(etw_write_ext_from_irq_test),
 	{}
 };
 

@@ -49,8 +49,16 @@
 #define ETW_MODE_NO_PER_PROCESSOR	0x10000000
 
 /* Enable-time properties the kernel acts on (EVENT_ENABLE_PROPERTY_*). */
+#define ETW_ENABLE_SID			0x00000001	/* ext item SID */
+#define ETW_ENABLE_TS_ID		0x00000002	/* ext item TS_ID */
+#define ETW_ENABLE_STACK_TRACE		0x00000004	/* ext item STACK_TRACE64 */
 #define ETW_ENABLE_IGNORE_KEYWORD_0	0x00000010
 #define ETW_ENABLE_PROVIDER_GROUP	0x00000020
+#define ETW_ENABLE_PROCESS_START_KEY	0x00000080	/* ext item PROCESS_START_KEY */
+#define ETW_ENABLE_EVENT_KEY		0x00000100	/* ext item EVENT_KEY */
+
+/* Frames a STACK_TRACE64 item holds at most (the innermost ones). */
+#define ETW_MAX_STACK_DEPTH		32
 
 /* Control codes (EVENT_CONTROL_CODE_*). */
 #define ETW_CONTROL_DISABLE		0
@@ -268,8 +276,13 @@ struct etw_message_header {
 };
 
 #define ETW_EXT_RELATED_ACTIVITYID	0x0001
+#define ETW_EXT_SID			0x0002	/* a binary SID */
+#define ETW_EXT_TS_ID			0x0003	/* __u32 session id */
+#define ETW_EXT_STACK_TRACE64		0x0006	/* __u64 match id, addresses */
+#define ETW_EXT_EVENT_KEY		0x000a	/* __u64 key */
 #define ETW_EXT_EVENT_SCHEMA_TL		0x000b
 #define ETW_EXT_PROV_TRAITS		0x000c
+#define ETW_EXT_PROCESS_START_KEY	0x000d	/* __u64 key */
 #define ETW_EXT_LINKAGE			0x0001
 
 /*
@@ -667,6 +680,11 @@ struct etw_list_args {
  *	providers (an EVENT_FILTER_HEADER and its data)
  * @filter_data_size: bytes at @filter_data_ptr
  * @reserved2: zero
+ * @stack_id_count: entries at @stack_ids_ptr (0 = no stack filter); only
+ *	with %ETW_ENABLE_STACK_TRACE (EVENT_FILTER_TYPE_STACKWALK)
+ * @stack_ids_filter_in: 1: stacks only for the listed ids; 0: for all but
+ *	the listed ids
+ * @stack_ids_ptr: user address of __u16 event ids
  */
 struct etw_enable_args {
 	__u32 size;
@@ -689,9 +707,13 @@ struct etw_enable_args {
 	__u64 filter_data_ptr;
 	__u32 filter_data_size;
 	__u32 reserved2;
+	__u32 stack_id_count;
+	__u32 stack_ids_filter_in;
+	__u64 stack_ids_ptr;
 };
 
 #define ETW_ENABLE_ARGS_SIZE_VER0	120
+#define ETW_ENABLE_ARGS_SIZE_VER1	136	/* adds the stack filter */
 
 /**
  * struct etw_disallow_args - set or get a session's group disallow list

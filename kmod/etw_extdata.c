@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etw_extdata.c - the extended data items enable properties ask for.
+ *
+ * A session that enabled a provider with EVENT_ENABLE_PROPERTY_SID, _TS_ID,
+ * _STACK_TRACE, _PROCESS_START_KEY or _EVENT_KEY gets, in each record of
+ * that provider, EVENT_HEADER_EXTENDED_DATA_ITEMs in Windows' layouts:
+ *
+ * SID                the writer's effective uid as the Unix-user SID
+ *                    S-1-22-1-<uid> (the convention Windows and Samba use).
+ * TS_ID              the writer's session id (setsid()), in the initial pid
+ *                    namespace like the header's ids.
+ * STACK_TRACE64      MatchId 0 (both halves are never split) and at most
+ *                    ETW_MAX_STACK_DEPTH return addresses, innermost first:
+ *                    the writing thread's user stack for user providers
+ *                    (walked through frame pointers: code built without them
+ *                    ends the walk early), the kernel stack for in-kernel
+ *                    providers (its first frames are etw's write path).
+ * EVENT_KEY          a per-boot event sequence number, the same in every
+ *                    session's copy of one event.
+ * PROCESS_START_KEY  the process's start time (CLOCK_BOOTTIME, kept in the
+ *                    thread-group leader and across execve()) in 4 ms units
+ *                    in the high 42 bits and its pid in the low 22 bits
+ *                    (PID_MAX_LIMIT is 2^22): two processes with one key
+ *                    would need one pid handed out twice within 4 ms.
+ *
+ * The write path takes nothing from here unless a route asks (etw_route.ext),
+ * then holds this CPU's struct etw_xdata of its context level for the
+ * write: the stack is captured and the event key drawn once, whatever the
+ * number of sessions.
+ */
+#include <linux/atomic.h>
+#include <linux/compat.h>
+#include <linux/cred.h>
+#include <linux/percpu.h>
+#include <linux/pid.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/stacktrace.h>
+#include <linux/uaccess.h>
+
+#include "compat.h"
+#include "etw_extdata.h"
+
+#define ETW_UNIX_USER_AUTHORITY	22	/* S-1-22-1-<uid> */
+#define ETW_START_KEY_PID_BITS	22
+
+/* A binary SID with two sub-authorities. */
+struct etw_unix_sid {
+	u8 revision;
+	u8 count;
+	u8 authority[6];
+	__le32 sub[2];
+};
+
+static_assert(sizeof(struct etw_unix_sid) == 16);
+
+/* STACK_TRACE64's fixed part. */
+struct etw_stack64 {
+	u64 match_id;
+	u64 addr[];
+};
+
+#define ETW_XDATA_LEVELS	3	/* task, softirq, hardirq */
+
+static atomic64_t etw_event_keys = ATOMIC64_INIT(0);
+static DEFINE_PER_CPU(struct etw_xdata[ETW_XDATA_LEVELS], etw_xdata_scratch);
+
+/**
+ * etw_xdata_get() - this CPU's extended data for a write at this level
+ * @id: the event's id
+ * @user: written by a user provider
+ *
+ * Context: preemption disabled; any context but NMI.
+ * Return: the scratch, reset for the write.
+ */
+struct etw_xdata *etw_xdata_get(u16 id, bool user)
+{
+	unsigned int level = in_hardirq() ? 2 : in_serving_softirq() ? 1 : 0;
+	struct etw_xdata *x = this_cpu_ptr(&etw_xdata_scratch[level]);
+
+	x->id = id;
+	x->user = user;
+	x->stacked = false;
+	x->key = 0;
+	return x;
+}
+
+/*
+ * The user stack through frame pointers ({previous fp, return address}
+ * records, each further up the stack).  The caller disabled page faults:
+ * a frame that is not resident ends the walk.
+ */
+static unsigned int etw_stack_user(unsigned long *out, unsigned int max)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+	unsigned long fp, frame[2];
+	unsigned int n = 0;
+
+	if (current->flags & PF_KTHREAD)
+		return 0;
+	out[n++] = instruction_pointer(regs);
+	/* A 32-bit process's frames have another layout. */
+	if (in_compat_syscall())
+		return n;
+	fp = frame_pointer(regs);
+	while (n < max && fp && IS_ALIGNED(fp, sizeof(long))) {
+		void __user *u = (void __user *)fp;
+
+		if (!access_ok(u, sizeof(frame)) ||
+		    __copy_from_user_inatomic(frame, u, sizeof(frame)) ||
+		    !frame[1])
+			break;
+		out[n++] = frame[1];
+		/* Callers' frames are higher up: anything else is a loop. */
+		if (frame[0] <= fp)
+			break;
+		fp = frame[0];
+	}
+	return n;
+}
+
+static void etw_xdata_stack(struct etw_xdata *x)
+{
+	if (x->user)
+		x->nframes = etw_stack_user(x->frames, ETW_MAX_STACK_DEPTH);
+	else
+		x->nframes = stack_trace_save(x->frames, ETW_MAX_STACK_DEPTH,
+					      0);
+	x->stacked = true;
+}
+
+static u32 etw_stack_size(const struct etw_xdata *x)
+{
+	return sizeof(struct etw_stack64) + x->nframes * sizeof(u64);
+}
+
+static u32 etw_xdata_len(const struct etw_xdata *x, u32 ext)
+{
+	u32 len = 0;
+
+	if (ext & ETW_ENABLE_SID)
+		len += etw_ext_size(sizeof(struct etw_unix_sid));
+	if (ext & ETW_ENABLE_TS_ID)
+		len += etw_ext_size(sizeof(u32));
+	if (ext & ETW_ENABLE_STACK_TRACE)
+		len += etw_ext_size(etw_stack_size(x));
+	if (ext & ETW_ENABLE_EVENT_KEY)
+		len += etw_ext_size(sizeof(u64));
+	if (ext & ETW_ENABLE_PROCESS_START_KEY)
+		len += etw_ext_size(sizeof(u64));
+	return len;
+}
+
+/**
+ * etw_xdata_target() - the items one session gets for this event
+ * @x: the write's extended data
+ * @e: the session's route entry, which takes the event
+ * @xlen: out: bytes of the items
+ *
+ * Captures the stack and draws the event key the first time a session
+ * needs them.
+ *
+ * Context: the write path (preemption disabled; page faults disabled for
+ * user providers); any context but NMI.
+ * Return: the ETW_ENABLE_* bits whose items the session's record carries.
+ */
+u32 etw_xdata_target(struct etw_xdata *x, const struct etw_route_entry *e,
+		     u16 *xlen)
+{
+	u32 ext = e->ext;
+
+	if ((ext & ETW_ENABLE_STACK_TRACE) &&
+	    !etw_event_id_match(e->stack_ids, x->id))
+		ext &= ~ETW_ENABLE_STACK_TRACE;
+	if ((ext & ETW_ENABLE_STACK_TRACE) && !x->stacked)
+		etw_xdata_stack(x);
+	if ((ext & ETW_ENABLE_EVENT_KEY) && !x->key)
+		x->key = atomic64_inc_return(&etw_event_keys);
+	*xlen = etw_xdata_len(x, ext);
+	return ext;
+}
+
+static void *etw_put_sid(void *p, bool last)
+{
+	struct etw_unix_sid *sid;
+	uid_t uid = from_kuid_munged(&init_user_ns, current_euid());
+
+	sid = etw_put_ext(p, ETW_EXT_SID, sizeof(*sid), last);
+	sid->revision = 1;
+	sid->count = ARRAY_SIZE(sid->sub);
+	memset(sid->authority, 0, sizeof(sid->authority));
+	sid->authority[5] = ETW_UNIX_USER_AUTHORITY;
+	sid->sub[0] = cpu_to_le32(1);
+	sid->sub[1] = cpu_to_le32(uid);
+	return p + etw_ext_size(sizeof(*sid));
+}
+
+static void *etw_put_u64(void *p, u16 type, u64 v, bool last)
+{
+	put_unaligned(v, (u64 *)etw_put_ext(p, type, sizeof(v), last));
+	return p + etw_ext_size(sizeof(v));
+}
+
+static void *etw_put_stack(const struct etw_xdata *x, void *p, bool last)
+{
+	struct etw_stack64 *st;
+	u32 i;
+
+	st = etw_put_ext(p, ETW_EXT_STACK_TRACE64, etw_stack_size(x), last);
+	st->match_id = 0;
+	for (i = 0; i < x->nframes; i++)
+		st->addr[i] = x->frames[i];
+	return p + etw_ext_size(etw_stack_size(x));
+}
+
+static u64 etw_process_start_key(void)
+{
+	const struct task_struct *leader = READ_ONCE(current->group_leader);
+	u64 start = READ_ONCE(leader->start_boottime);
+
+	return (start & ~(BIT_ULL(ETW_START_KEY_PID_BITS) - 1)) |
+	       (u32)task_tgid_nr(current);
+}
+
+/**
+ * etw_xdata_put() - write a session's items
+ * @x: the write's extended data, after etw_xdata_target()
+ * @ext: what etw_xdata_target() returned for the session
+ * @p: where the items go (8-byte aligned)
+ * @last: no other item follows them
+ *
+ * Context: as etw_xdata_target().
+ * Return: the byte after the items.
+ */
+void *etw_xdata_put(const struct etw_xdata *x, u32 ext, void *p, bool last)
+{
+	u32 left = ext;
+
+	/* In EVENT_HEADER_EXT_TYPE order; the last one carries @last. */
+	if (ext & ETW_ENABLE_SID) {
+		left &= ~ETW_ENABLE_SID;
+		p = etw_put_sid(p, last && !left);
+	}
+	if (ext & ETW_ENABLE_TS_ID) {
+		left &= ~ETW_ENABLE_TS_ID;
+		put_unaligned((u32)pid_nr(task_session(current)),
+			      (u32 *)etw_put_ext(p, ETW_EXT_TS_ID, sizeof(u32),
+						 last && !left));
+		p += etw_ext_size(sizeof(u32));
+	}
+	if (ext & ETW_ENABLE_STACK_TRACE) {
+		left &= ~ETW_ENABLE_STACK_TRACE;
+		p = etw_put_stack(x, p, last && !left);
+	}
+	if (ext & ETW_ENABLE_EVENT_KEY) {
+		left &= ~ETW_ENABLE_EVENT_KEY;
+		p = etw_put_u64(p, ETW_EXT_EVENT_KEY, x->key, last && !left);
+	}
+	if (ext & ETW_ENABLE_PROCESS_START_KEY)
+		p = etw_put_u64(p, ETW_EXT_PROCESS_START_KEY,
+				etw_process_start_key(), last);
+	return p;
+}

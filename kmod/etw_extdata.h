@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The extended data items enable properties ask for (etw_extdata.c), and
+ * the extended item header shared with the write path.
+ */
+#ifndef _ETW_EXTDATA_H
+#define _ETW_EXTDATA_H
+
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/etw.h>
+
+#include "etw_internal.h"
+
+#define ETW_EXT_HDR		sizeof(struct etw_ext_item)
+
+/**
+ * struct etw_xdata - what one write gathered for the sessions that asked
+ * @id: the event's id, for the stack filters
+ * @user: written by a user provider: its user-mode stack is captured
+ * @stacked: @frames holds the stack
+ * @nframes: entries of @frames in use
+ * @key: the event key, 0 until a session asks for it
+ * @frames: return addresses, innermost first
+ *
+ * One per CPU and context level (task, softirq, hardirq): a write holds
+ * it with preemption disabled, and only a write from a deeper level can
+ * interrupt it.  Nothing is allocated, and the writer's stack stays small.
+ */
+struct etw_xdata {
+	u16 id;
+	bool user;
+	bool stacked;
+	u32 nframes;
+	u64 key;
+	unsigned long frames[ETW_MAX_STACK_DEPTH];
+};
+
+static inline u32 etw_ext_size(u32 data)
+{
+	return ETW_EXT_HDR + ALIGN(data, 8);
+}
+
+/* Append one extended item's header at @p; returns where its data goes. */
+static inline void *etw_put_ext(void *p, u16 type, u32 size, bool last)
+{
+	struct etw_ext_item *it = p;
+
+	it->item_size = etw_ext_size(size);
+	it->ext_type = type;
+	it->linkage = last ? 0 : ETW_EXT_LINKAGE;
+	it->data_size = size;
+	/* Zero the alignment tail: no stale bytes reach consumers. */
+	memset(p + ETW_EXT_HDR + size, 0, ALIGN(size, 8) - size);
+	return p + ETW_EXT_HDR;
+}
+
+struct etw_xdata *etw_xdata_get(u16 id, bool user);
+u32 etw_xdata_target(struct etw_xdata *x, const struct etw_route_entry *e,
+		     u16 *xlen);
+void *etw_xdata_put(const struct etw_xdata *x, u32 ext, void *p, bool last);
+
+#endif /* _ETW_EXTDATA_H */

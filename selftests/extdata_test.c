@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The extended data items enable properties ask for (kmod/etw_extdata.c),
+ * through bare ioctls: each item present only when its session asked, with
+ * its type and size; the SID of uid 0 and of uid 1000, the session id, the
+ * process start key across threads and processes, the event key across
+ * sessions, the user stack of the writer, the STACKWALK filter, and the
+ * enable arguments the kernel refuses; then the same through libetw's
+ * EnableTraceEx2.
+ *
+ * Built with frame pointers (Makefile): the kernel walks user stacks
+ * through them.
+ */
+#include <grp.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+
+#include "evntcons.h"
+#include "kselftest_harness.h"
+#include "etw_raw.h"
+
+#define FAMILY		0xe7da7a00
+#define BUF_KB		64
+#define USER_UID	1000	/* the VM's user "etw" */
+#define MAX_RECS	16
+#define MAX_ITEMS	8
+
+/* One record as read back: its header and items, copied. */
+struct rec {
+	struct etw_event_header h;
+	unsigned int nitems;
+	struct item {
+		__u16 type;
+		__u16 size;
+		__u16 linkage;
+		__u8 data[8 + 8 * ETW_MAX_STACK_DEPTH];
+	} items[MAX_ITEMS];
+	__u32 payload_len;
+	__u8 payload[16];
+};
+
+struct recs {
+	struct etw_guid guid;
+	unsigned int n;
+	struct rec r[MAX_RECS];
+};
+
+static void rec_fn(const struct etw_event_header *h, void *ctx)
+{
+	struct recs *rs = ctx;
+	const __u8 *p = (const __u8 *)(h + 1);
+	const __u8 *end = (const __u8 *)h + h->size;
+	struct rec *r;
+
+	if (!raw_guid_eq(&h->provider_id, &rs->guid) || rs->n == MAX_RECS)
+		return;
+	r = &rs->r[rs->n++];
+	memset(r, 0, sizeof(*r));
+	r->h = *h;
+	while ((h->flags & ETW_EVENT_FLAG_EXTENDED_INFO) &&
+	       r->nitems < MAX_ITEMS) {
+		const struct etw_ext_item *it = (const void *)p;
+		struct item *x = &r->items[r->nitems++];
+
+		x->type = it->ext_type;
+		x->size = it->data_size;
+		x->linkage = it->linkage;
+		if (it->data_size <= sizeof(x->data))
+			memcpy(x->data, it + 1, it->data_size);
+		p += it->item_size;
+		if (!it->linkage || !it->item_size)
+			break;
+	}
+	if (p <= end && end - p <= (long)sizeof(r->payload)) {
+		r->payload_len = end - p;
+		memcpy(r->payload, p, r->payload_len);
+	}
+}
+
+static const struct item *rec_item(const struct rec *r, __u16 type)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nitems; i++)
+		if (r->items[i].type == type)
+			return &r->items[i];
+	return NULL;
+}
+
+static __u64 item_u64(const struct item *x, unsigned int i)
+{
+	__u64 v;
+
+	memcpy(&v, x->data + 8 * i, sizeof(v));
+	return v;
+}
+
+FIXTURE(ext) {
+	int fd;
+	__u32 id[2];
+	int cfd[2];
+	struct etw_guid guid;
+	__u32 reg;
+};
+
+FIXTURE_SETUP(ext)
+{
+	self->fd = etw_open();
+	ASSERT_LE(0, self->fd);
+	self->guid = raw_guid(FAMILY, 1);
+	/* One stream each: records come back in write order. */
+	ASSERT_EQ(0, raw_start(self->fd, "extdata-a", ETW_MODE_NO_PER_PROCESSOR,
+			       BUF_KB, 0, &self->id[0]));
+	ASSERT_EQ(0, raw_start(self->fd, "extdata-b", ETW_MODE_NO_PER_PROCESSOR,
+			       BUF_KB, 0, &self->id[1]));
+	self->cfd[0] = raw_consumer(self->fd, self->id[0]);
+	self->cfd[1] = raw_consumer(self->fd, self->id[1]);
+	ASSERT_LE(0, self->cfd[0]);
+	ASSERT_LE(0, self->cfd[1]);
+	ASSERT_EQ(0, raw_register(self->fd, &self->guid, 0, 0, &self->reg,
+				  NULL));
+}
+
+FIXTURE_TEARDOWN(ext)
+{
+	raw_session_op(self->fd, ETW_IOC_STOP, self->id[0], NULL);
+	raw_session_op(self->fd, ETW_IOC_STOP, self->id[1], NULL);
+	close(self->cfd[0]);
+	close(self->cfd[1]);
+	close(self->fd);
+}
+
+/* Enable session @s for the test's provider with @props. */
+static int enable(struct _test_data_ext *self, int s, __u32 props)
+{
+	return raw_control(self->fd, self->id[s], &self->guid,
+			   ETW_CONTROL_ENABLE, props);
+}
+
+/* Stop session @s and read its records of the test's provider. */
+static long collect(struct _test_data_ext *self, int s, struct recs *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	rs->guid = self->guid;
+	if (raw_session_op(self->fd, ETW_IOC_STOP, self->id[s], NULL))
+		return -1;
+	return raw_drain(self->cfd[s], BUF_KB * 1024, rec_fn, rs);
+}
+
+/* The property each item answers, its type and data size (0: varies). */
+static const struct {
+	const char *name;
+	__u32 prop;
+	__u16 type;
+	__u16 size;
+} props[] = {
+	{ "SID", ETW_ENABLE_SID, ETW_EXT_SID, 16 },
+	{ "TS_ID", ETW_ENABLE_TS_ID, ETW_EXT_TS_ID, 4 },
+	{ "STACK_TRACE", ETW_ENABLE_STACK_TRACE, ETW_EXT_STACK_TRACE64, 0 },
+	{ "PROCESS_START_KEY", ETW_ENABLE_PROCESS_START_KEY,
+	  ETW_EXT_PROCESS_START_KEY, 8 },
+	{ "EVENT_KEY", ETW_ENABLE_EVENT_KEY, ETW_EXT_EVENT_KEY, 8 },
+};
+
+/* Session 0 asks for one property, session 1 for none: only 0 gets it. */
+TEST_F(ext, each_item_only_when_asked)
+{
+	struct recs a, b;
+	unsigned int i;
+
+	ASSERT_EQ(0, enable(self, 1, 0));
+	for (i = 0; i < ARRAY_SIZE(props); i++) {
+		ASSERT_EQ(0, enable(self, 0, props[i].prop));
+		ASSERT_EQ(0, raw_write_ex(self->fd, self->reg, 1, 0, 0,
+					  100 + i, 0));
+	}
+	ASSERT_EQ(ARRAY_SIZE(props), collect(self, 0, &a));
+	ASSERT_EQ(ARRAY_SIZE(props), collect(self, 1, &b));
+	for (i = 0; i < ARRAY_SIZE(props); i++) {
+		const struct item *x = &a.r[i].items[0];
+
+		TH_LOG("%s", props[i].name);
+		ASSERT_EQ(1, a.r[i].nitems);
+		EXPECT_EQ(ETW_EVENT_FLAG_EXTENDED_INFO, a.r[i].h.flags);
+		EXPECT_EQ(props[i].type, x->type);
+		EXPECT_EQ(0, x->linkage);
+		if (props[i].size) {
+			EXPECT_EQ(props[i].size, x->size);
+		} else {
+			EXPECT_EQ(0, (x->size - 8) % 8);
+		}
+		EXPECT_EQ(sizeof(a.r[i].h) + 8 + RAW_ALIGN8(x->size) +
+			  sizeof(struct raw_payload), a.r[i].h.size);
+		EXPECT_EQ(0, b.r[i].nitems);
+		EXPECT_EQ(0, b.r[i].h.flags);
+		EXPECT_EQ(sizeof(struct raw_payload), b.r[i].payload_len);
+		EXPECT_EQ(0, memcmp(a.r[i].payload, b.r[i].payload,
+				    sizeof(struct raw_payload)));
+		EXPECT_EQ(100 + i, ((struct raw_payload *)a.r[i].payload)->tag);
+	}
+}
+
+/* The Unix-user SID S-1-22-1-<uid>, as bytes. */
+static void unix_sid(__u8 *sid, __u32 uid)
+{
+	static const __u8 head[12] = { 1, 2, 0, 0, 0, 0, 0, 22, 1, 0, 0, 0 };
+
+	memcpy(sid, head, sizeof(head));
+	memcpy(sid + 12, &uid, sizeof(uid));	/* little-endian */
+}
+
+TEST_F(ext, sid_of_root)
+{
+	__u8 want[16];
+	struct recs a;
+
+	ASSERT_EQ(0, geteuid());
+	ASSERT_EQ(0, enable(self, 0, ETW_ENABLE_SID));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 1, 0, 0));
+	ASSERT_EQ(1, collect(self, 0, &a));
+	ASSERT_EQ(1, a.r[0].nitems);
+	unix_sid(want, 0);
+	EXPECT_EQ(0, memcmp(want, a.r[0].items[0].data, sizeof(want)));
+}
+
+/* A child that became uid 1000 registers and writes one event. */
+static int write_as_user(const struct etw_guid *g)
+{
+	__u32 reg;
+	int fd;
+
+	if (setgroups(0, NULL) || setresgid(USER_UID, USER_UID, USER_UID) ||
+	    setresuid(USER_UID, USER_UID, USER_UID))
+		return 10;
+	fd = etw_open();
+	if (fd < 0)
+		return 11;
+	if (raw_register(fd, g, 0, 0, &reg, NULL))
+		return 12;
+	return raw_write(fd, reg, 1, 0, 0) ? 13 : 0;
+}
+
+TEST_F(ext, sid_of_user)
+{
+	__u8 want[16];
+	struct recs a;
+	pid_t pid;
+
+	ASSERT_EQ(0, enable(self, 0, ETW_ENABLE_SID));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(write_as_user(&self->guid));
+	ASSERT_EQ(0, etw_wait_child(pid));
+	ASSERT_EQ(1, collect(self, 0, &a));
+	ASSERT_EQ(1, a.r[0].nitems);
+	EXPECT_EQ(16, a.r[0].items[0].size);
+	unix_sid(want, USER_UID);
+	EXPECT_EQ(0, memcmp(want, a.r[0].items[0].data, sizeof(want)));
+}
+
+TEST_F(ext, ts_id_is_the_session_id)
+{
+	__u32 sid;
+	struct recs a;
+
+	ASSERT_EQ(0, enable(self, 0, ETW_ENABLE_TS_ID));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 1, 0, 0));
+	ASSERT_EQ(1, collect(self, 0, &a));
+	ASSERT_EQ(1, a.r[0].nitems);
+	memcpy(&sid, a.r[0].items[0].data, sizeof(sid));
+	EXPECT_EQ((__u32)getsid(0), sid);
+}
+
+struct thread_write {
+	int fd;
+	__u32 reg;
+	int ret;
+};
+
+static void *thread_writer(void *arg)
+{
+	struct thread_write *t = arg;
+
+	t->ret = raw_write(t->fd, t->reg, 2, 0, 0);
+	return NULL;
+}
+
+/* A forked child registers the same GUID and writes. */
+static int write_as_child(const struct etw_guid *g)
+{
+	__u32 reg;
+	int fd = etw_open();
+
+	if (fd < 0 || raw_register(fd, g, 0, 0, &reg, NULL))
+		return 10;
+	return raw_write(fd, reg, 3, 0, 0) ? 11 : 0;
+}
+
+TEST_F(ext, process_start_key_per_process)
+{
+	struct thread_write t = { .fd = self->fd, .reg = self->reg };
+	__u32 tid[3], tgid[3];
+	__u64 k[3];
+	pthread_t th;
+	struct recs a;
+	unsigned int i;
+	pid_t pid;
+
+	ASSERT_EQ(0, enable(self, 0, ETW_ENABLE_PROCESS_START_KEY));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 1, 0, 0));
+	ASSERT_EQ(0, pthread_create(&th, NULL, thread_writer, &t));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(0, t.ret);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(write_as_child(&self->guid));
+	ASSERT_EQ(0, etw_wait_child(pid));
+	ASSERT_EQ(3, collect(self, 0, &a));
+	for (i = 0; i < 3; i++) {
+		const struct rec *r = &a.r[i];
+
+		ASSERT_LE(1, r->h.descriptor.id);
+		ASSERT_GE(3, r->h.descriptor.id);
+		ASSERT_EQ(1, r->nitems);
+		k[r->h.descriptor.id - 1] = item_u64(&r->items[0], 0);
+		tid[r->h.descriptor.id - 1] = r->h.thread_id;
+		tgid[r->h.descriptor.id - 1] = r->h.process_id;
+	}
+	EXPECT_NE(tid[0], tid[1]);
+	EXPECT_EQ(tgid[0], tgid[1]);
+	EXPECT_EQ(k[0], k[1]);
+	EXPECT_EQ((__u32)pid, tgid[2]);
+	EXPECT_NE(k[0], k[2]);
+}
+
+/* One event's key is the same in both sessions; the next event's differs. */
+TEST_F(ext, event_key_shared_by_sessions)
+{
+	struct recs a, b;
+
+	ASSERT_EQ(0, enable(self, 0, ETW_ENABLE_EVENT_KEY));
+	ASSERT_EQ(0, enable(self, 1, ETW_ENABLE_EVENT_KEY | ETW_ENABLE_SID));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 1, 0, 0));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 2, 0, 0));
+	ASSERT_EQ(2, collect(self, 0, &a));
+	ASSERT_EQ(2, collect(self, 1, &b));
+	ASSERT_NE(NULL, rec_item(&a.r[0], ETW_EXT_EVENT_KEY));
+	ASSERT_NE(NULL, rec_item(&b.r[0], ETW_EXT_EVENT_KEY));
+	ASSERT_NE(NULL, rec_item(&a.r[1], ETW_EXT_EVENT_KEY));
+	EXPECT_EQ(item_u64(rec_item(&a.r[0], ETW_EXT_EVENT_KEY), 0),
+		  item_u64(rec_item(&b.r[0], ETW_EXT_EVENT_KEY), 0));
+	EXPECT_NE(item_u64(rec_item(&a.r[0], ETW_EXT_EVENT_KEY), 0),
+		  item_u64(rec_item(&a.r[1], ETW_EXT_EVENT_KEY), 0));
+}
+
+/* The items a session asked for come before the event's own. */
+TEST_F(ext, items_before_related_activity)
+{
+	struct raw_payload p = { .tag = 7 };
+	struct etw_data_descriptor d = { .ptr = (uintptr_t)&p,
+					 .size = sizeof(p) };
+	struct etw_write_args w;
+	struct recs a, b;
+
+	ASSERT_EQ(0, enable(self, 0, 0));
+	ASSERT_EQ(0, enable(self, 1, ETW_ENABLE_TS_ID));
+	raw_write_init(&w, self->reg, 1, 0, 0);
+	w.flags = ETW_WRITE_RELATED_ACTIVITY;
+	memset(&w.related_activity_id, 0x5a, sizeof(w.related_activity_id));
+	w.data_count = 1;
+	w.data_ptr = (uintptr_t)&d;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_WRITE, &w));
+	ASSERT_EQ(1, collect(self, 0, &a));
+	ASSERT_EQ(1, collect(self, 1, &b));
+	ASSERT_EQ(1, a.r[0].nitems);
+	EXPECT_EQ(ETW_EXT_RELATED_ACTIVITYID, a.r[0].items[0].type);
+	ASSERT_EQ(2, b.r[0].nitems);
+	EXPECT_EQ(ETW_EXT_TS_ID, b.r[0].items[0].type);
+	EXPECT_EQ(ETW_EXT_LINKAGE, b.r[0].items[0].linkage);
+	EXPECT_EQ(ETW_EXT_RELATED_ACTIVITYID, b.r[0].items[1].type);
+	EXPECT_EQ(0, b.r[0].items[1].linkage);
+	EXPECT_EQ(0, memcmp(a.r[0].items[0].data, b.r[0].items[1].data, 16));
+	EXPECT_EQ(a.r[0].h.size + 16, b.r[0].h.size);
+	EXPECT_EQ(sizeof(p), b.r[0].payload_len);
+	EXPECT_EQ(0, memcmp(&p, b.r[0].payload, sizeof(p)));
+}
+
+static unsigned long stack_ret;
+
+/* Writes with the caller's return address at hand. */
+static __attribute__((noinline)) int stack_writer(int fd, __u32 reg, __u16 id)
+{
+	stack_ret = (unsigned long)__builtin_return_address(0);
+	return raw_write(fd, reg, id, 0, 0);
+}
+
+TEST_F(ext, user_stack_holds_the_callers_return)
+{
+	const struct item *x;
+	unsigned int i, n;
+	struct recs a;
+	int found = 0;
+
+	ASSERT_EQ(0, enable(self, 0, ETW_ENABLE_STACK_TRACE));
+	ASSERT_EQ(0, stack_writer(self->fd, self->reg, 1));
+	ASSERT_EQ(1, collect(self, 0, &a));
+	x = rec_item(&a.r[0], ETW_EXT_STACK_TRACE64);
+	ASSERT_NE(NULL, x);
+	n = (x->size - 8) / 8;
+	ASSERT_LE(2, n);
+	ASSERT_GE(ETW_MAX_STACK_DEPTH, n);
+	EXPECT_EQ(0, item_u64(x, 0));	/* MatchId */
+	for (i = 0; i < n; i++)
+		found |= item_u64(x, 1 + i) == stack_ret;
+	EXPECT_TRUE(found);
+}
+
+/* EVENT_FILTER_TYPE_STACKWALK: stacks only for the listed ids (or not). */
+TEST_F(ext, stack_filter)
+{
+	static const __u16 ids[] = { 2, 4 };
+	struct etw_enable_args e;
+	unsigned int in, i;
+	struct recs a;
+
+	for (in = 0; in < 2; in++) {
+		raw_enable_init(&e, self->id[in], &self->guid, 0, 0, 0);
+		e.properties = ETW_ENABLE_STACK_TRACE;
+		e.stack_id_count = ARRAY_SIZE(ids);
+		e.stack_ids_ptr = (uintptr_t)ids;
+		e.stack_ids_filter_in = in;
+		ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	}
+	for (i = 1; i <= 4; i++)
+		ASSERT_EQ(0, raw_write(self->fd, self->reg, i, 0, 0));
+	for (in = 0; in < 2; in++) {
+		ASSERT_EQ(4, collect(self, in, &a));
+		for (i = 0; i < 4; i++) {
+			int listed = a.r[i].h.descriptor.id % 2 == 0;
+
+			TH_LOG("filter_in %u, id %u", in,
+			       a.r[i].h.descriptor.id);
+			EXPECT_EQ(listed == (int)in,
+				  rec_item(&a.r[i], ETW_EXT_STACK_TRACE64) !=
+				  NULL);
+		}
+	}
+}
+
+/* The stack filter's arguments the kernel refuses. */
+TEST_F(ext, stack_filter_invalid)
+{
+	static const struct {
+		const char *name;
+		__u32 props, count, in;
+	} cases[] = {
+		{ "without STACK_TRACE", 0, 1, 1 },
+		{ "filter_in above 1", ETW_ENABLE_STACK_TRACE, 1, 2 },
+		{ "filter_in with no id", ETW_ENABLE_STACK_TRACE, 0, 1 },
+		{ "65 ids", ETW_ENABLE_STACK_TRACE,
+		  ETW_MAX_EVENT_ID_FILTER + 1, 1 },
+	};
+	static __u16 ids[ETW_MAX_EVENT_ID_FILTER + 1];
+	struct etw_enable_args e;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		TH_LOG("%s", cases[i].name);
+		raw_enable_init(&e, self->id[0], &self->guid, 0, 0, 0);
+		e.properties = cases[i].props;
+		e.stack_id_count = cases[i].count;
+		e.stack_ids_filter_in = cases[i].in;
+		e.stack_ids_ptr = (uintptr_t)ids;
+		EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	}
+}
+
+/*
+ * A record of ETW_MAX_EVENT_SIZE without items: the session that asked for
+ * a SID loses it (E2BIG), an independent session without items keeps it.
+ */
+TEST(items_past_the_largest_record)
+{
+	static char payload[ETW_MAX_EVENT_SIZE -
+			    sizeof(struct etw_event_header)];
+	struct etw_data_descriptor d = { .ptr = (uintptr_t)payload,
+					 .size = sizeof(payload) };
+	struct etw_guid g = raw_guid(FAMILY, 2);
+	struct etw_session_args q;
+	struct etw_write_args w;
+	__u32 id[2], reg;
+	int fd, cfd[2], i;
+
+	/* Resident: a fault would retry the write and count A's loss twice. */
+	memset(payload, 'x', sizeof(payload));
+	fd = etw_open();
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, raw_start(fd, i ? "extdata-big-b" : "extdata-big-a",
+				       ETW_MODE_INDEPENDENT |
+				       ETW_MODE_NO_PER_PROCESSOR, 128, 0,
+				       &id[i]));
+		/* Without a consumer, STOP would count the backlog lost. */
+		cfd[i] = raw_consumer(fd, id[i]);
+		ASSERT_LE(0, cfd[i]);
+		ASSERT_EQ(0, raw_control(fd, id[i], &g, ETW_CONTROL_ENABLE,
+					 i ? 0 : ETW_ENABLE_SID));
+	}
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	raw_write_init(&w, reg, 1, 0, 0);
+	w.data_count = 1;
+	w.data_ptr = (uintptr_t)&d;
+	EXPECT_EQ(-E2BIG, etw_ioctl(fd, ETW_IOC_WRITE, &w));
+	/* STOP delivers the buffers, which counts their events written. */
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_STOP, id[i], &q));
+		EXPECT_EQ(i ? 0 : 1, q.stats.events_lost);
+		EXPECT_EQ(i ? 1 : 0, q.stats.events_written);
+		close(cfd[i]);
+	}
+	close(fd);
+}
+
+/* libetw: the properties and EVENT_FILTER_TYPE_STACKWALK reach the kernel. */
+TEST_F(ext, enable_trace_ex2_stackwalk)
+{
+	EVENT_FILTER_EVENT_ID ids = { .FilterIn = TRUE, .Count = 1,
+				      .Events = { 2 } };
+	EVENT_FILTER_DESCRIPTOR d = { .Ptr = (uintptr_t)&ids,
+				      .Size = sizeof(ids),
+				      .Type = EVENT_FILTER_TYPE_STACKWALK };
+	ENABLE_TRACE_PARAMETERS p = {
+		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
+		.EnableProperty = EVENT_ENABLE_PROPERTY_STACK_TRACE |
+				  EVENT_ENABLE_PROPERTY_SID,
+		.EnableFilterDesc = &d,
+		.FilterDescCount = 1,
+	};
+	struct recs a, b;
+	unsigned int i;
+
+	ASSERT_EQ(ERROR_SUCCESS,
+		  EnableTraceEx2(self->id[0], (const GUID *)&self->guid,
+				 EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0,
+				 0, &p));
+	/* Without STACK_TRACE the filter is accepted and captures nothing. */
+	p.EnableProperty = EVENT_ENABLE_PROPERTY_TS_ID;
+	ASSERT_EQ(ERROR_SUCCESS,
+		  EnableTraceEx2(self->id[1], (const GUID *)&self->guid,
+				 EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0,
+				 0, &p));
+	for (i = 1; i <= 2; i++)
+		ASSERT_EQ(0, raw_write(self->fd, self->reg, i, 0, 0));
+	ASSERT_EQ(2, collect(self, 0, &a));
+	ASSERT_EQ(2, collect(self, 1, &b));
+	for (i = 0; i < 2; i++) {
+		EXPECT_NE(NULL, rec_item(&a.r[i], ETW_EXT_SID));
+		EXPECT_EQ(i == 1,
+			  rec_item(&a.r[i], ETW_EXT_STACK_TRACE64) != NULL);
+		EXPECT_EQ(1, b.r[i].nitems);
+		EXPECT_NE(NULL, rec_item(&b.r[i], ETW_EXT_TS_ID));
+	}
+}
+
+TEST_HARNESS_MAIN
