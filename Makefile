@@ -50,7 +50,7 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 .PHONY: FORCE
 FORCE:
 
-.PHONY: all module lib ctl man selftests hosttests examples check demo bench fuzz \
+.PHONY: all module lib ctl man selftests hosttests examples check demo bench bench-host fuzz \
 	install modules_install clean help kernel coverage soak kcsan mutate bt2
 
 # The babeltrace2 plugin needs libbabeltrace2-dev (scripts/deps.sh installs
@@ -65,6 +65,7 @@ help:
 	@echo "make check      run every test (host tests, 6.1 build, KUnit and kselftests in the VM)"
 	@echo "make demo       the main job: record a trace in the VM and decode it"
 	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run)"
+	@echo "make bench-host reading and decoding ETL files on the host: events/s, RSS"
 	@echo "make fuzz       fuzz /dev/etw in the VM for SECONDS=N (60), SEED=S, THREADS=T"
 	@echo "make kernel     build (or find) the cached test kernel and print its path"
 	@echo "make coverage   KUnit and kselftests on a gcov etw.ko: line coverage per file"
@@ -306,6 +307,9 @@ demo:
 
 bench:
 	@scripts/bench.sh
+
+bench-host:
+	@scripts/bench-host.sh
 
 # The etw fuzzer and trinity in the VM; SEED and THREADS reach fuzz.sh as
 # environment variables.

@@ -14,6 +14,8 @@
 #include "etwctl.h"
 
 #define ETWCTL_MAX_IDS	64
+/* stdout's buffer: glibc's setvbuf takes a size only with a buffer. */
+static char etwctl_dump_buf[64 * 1024];
 
 static const char etwctl_dump_usage[] =
 "usage: etwctl dump [options] FILE...\n"
@@ -214,6 +216,10 @@ static int etwctl_dump_events(struct etwctl_source *src,
 	unsigned int bad = 0;
 	int ret;
 
+	/* Into a file or a pipe, fewer and larger writes. */
+	if (progress)
+		setvbuf(stdout, etwctl_dump_buf, _IOFBF,
+			sizeof(etwctl_dump_buf));
 	etwctl_print_begin(stdout, out);
 	while ((ret = etwctl_source_next(src, &ev)) != 0) {
 		/* Corrupt data is passed over; the rest is still shown. */

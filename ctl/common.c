@@ -230,9 +230,13 @@ static bool etwctl_progress_shown;
  */
 void etwctl_progress(const char *what, uint64_t done, uint64_t total)
 {
+	/* Asked once: isatty() is a system call, and this runs per event. */
+	static int tty = -1;
 	struct timespec now;
 
-	if (!total || !isatty(STDERR_FILENO))
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	if (!total || !tty)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (etwctl_progress_shown &&

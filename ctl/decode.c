@@ -21,6 +21,7 @@
 
 #include <tdh.h>
 
+#include "etw_tdh.h"
 #include "etwctl.h"
 
 /* FILETIME of 1970-01-01, in 100 ns ticks since 1601. */
@@ -73,6 +74,88 @@ static void sb_printf(struct etwctl_sb *sb, const char *fmt, ...)
 	sb->len += (size_t)n;
 }
 
+/* The hot appenders: no format string to parse for every value. */
+static void sb_add(struct etwctl_sb *sb, const char *s, size_t n)
+{
+	sb_reserve(sb, n);
+	if (sb->oom)
+		return;
+	memcpy(sb->s + sb->len, s, n);
+	sb->len += n;
+	sb->s[sb->len] = 0;
+}
+
+static void sb_str(struct etwctl_sb *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+static void sb_u64(struct etwctl_sb *sb, uint64_t v)
+{
+	char buf[ETWCTL_U64_LEN];
+
+	sb_add(sb, buf, etwctl_u64_text(v, buf));
+}
+
+static void sb_i64(struct etwctl_sb *sb, int64_t v)
+{
+	if (v < 0) {
+		sb_add(sb, "-", 1);
+		sb_u64(sb, -(uint64_t)v);
+	} else {
+		sb_u64(sb, (uint64_t)v);
+	}
+}
+
+/* "0x" and upper-case hex digits, as "0x%llX". */
+static void sb_hex64(struct etwctl_sb *sb, uint64_t v)
+{
+	char buf[18];
+	int i = sizeof(buf);
+
+	do {
+		buf[--i] = "0123456789ABCDEF"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	buf[--i] = 'x';
+	buf[--i] = '0';
+	sb_add(sb, buf + i, sizeof(buf) - i);
+}
+
+/**
+ * etwctl_u64_text - @v in decimal, as "%llu" writes it, without a NUL
+ * @v: the number
+ * @out: out: at least %ETWCTL_U64_LEN bytes
+ *
+ * Return: the number of digits.
+ */
+size_t etwctl_u64_text(uint64_t v, char *out)
+{
+	/* Two digits a step: "00" to "99". */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	size_t n = 1, i;
+	uint64_t t;
+
+	/* Counted first, then written from the last digit, in place. */
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	i = n;
+	while (v >= 100) {
+		i -= 2;
+		memcpy(out + i, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(out + i - 2, pairs + 2 * v, 2);
+	else
+		out[i - 1] = (char)('0' + v);
+	return n;
+}
+
 /**
  * etwctl_utf8_len - the length of the UTF-8 sequence at @p
  * @p: NUL-terminated bytes
@@ -110,30 +193,61 @@ int etwctl_utf8_len(const unsigned char *p)
 	return n;
 }
 
+/**
+ * etwctl_json_plain - the run of bytes at @p a JSON string keeps as is
+ * @p: NUL-terminated bytes
+ *
+ * Printable ASCII other than '"' and '\\': what most text is made of,
+ * copied in one go instead of a character at a time.
+ *
+ * Return: the length of the run, 0 when @p needs escaping or is not ASCII.
+ */
+size_t etwctl_json_plain(const unsigned char *p)
+{
+	static const bool plain[256] = {
+		[0x20 ... 0x21] = true,		/* not '"' */
+		[0x23 ... 0x5b] = true,		/* not '\\' */
+		[0x5d ... 0x7f] = true,
+	};
+	const unsigned char *q = p;
+
+	while (plain[*q])
+		q++;
+	return (size_t)(q - p);
+}
+
 /* @s as a JSON string literal (quotes included), valid UTF-8. */
 static void sb_json(struct etwctl_sb *sb, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	int n;
 
-	sb_printf(sb, "\"");
+	sb_add(sb, "\"", 1);
 	for (; *p; p += n ? n : 1) {
+		n = etwctl_json_plain(p);
+		if (n) {
+			sb_add(sb, (const char *)p, n);
+			continue;
+		}
 		n = etwctl_utf8_len(p);
 		if (!n)
-			sb_printf(sb, "\\ufffd");
+			sb_str(sb, "\\ufffd");
 		else if (*p == '"' || *p == '\\')
 			sb_printf(sb, "\\%c", *p);
 		else if (*p == '\n')
-			sb_printf(sb, "\\n");
+			sb_str(sb, "\\n");
 		else if (*p == '\t')
-			sb_printf(sb, "\\t");
+			sb_str(sb, "\\t");
 		else if (*p < 0x20)
 			sb_printf(sb, "\\u%04x", *p);
 		else
-			sb_printf(sb, "%.*s", n, (const char *)p);
+			sb_add(sb, (const char *)p, n);
 	}
-	sb_printf(sb, "\"");
+	sb_add(sb, "\"", 1);
 }
+
+/* Properties whose counts and lengths fit on the stack. */
+#define ETWCTL_TDH_INTS		64
 
 /* One event being decoded through TDH. */
 struct etwctl_tdh {
@@ -147,6 +261,7 @@ struct etwctl_tdh {
 	ULONG ptr_size;
 	etwctl_field_fn fn;
 	void *ctx;
+	struct etwctl_sb sb;	/* the value being decoded, reused */
 };
 
 static int etwctl_tdh_errno(ULONG err)
@@ -197,6 +312,39 @@ static char *etwctl_tei_string(const TRACE_EVENT_INFO *tei, ULONG off)
 	while (s[2 * n] || s[2 * n + 1])
 		n++;
 	return etw_etl_utf16_to_utf8(s, n);
+}
+
+/*
+ * @prefix and the string at @off of the TRACE_EVENT_INFO into @out, as
+ * snprintf "%s%s" would write them.  Names are ASCII but for rare ones:
+ * those are converted in place, the others through UTF-8 in a copy.
+ */
+static int etwctl_tei_name(const TRACE_EVENT_INFO *tei, ULONG off,
+			   const char *prefix, char *out, size_t size)
+{
+	const uint8_t *s = (const uint8_t *)tei + off;
+	size_t n = strlen(prefix), i;
+	char *utf8;
+
+	if (!size)
+		return 0;
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, prefix, n);
+	for (i = 0; off && (s[2 * i] || s[2 * i + 1]); i++) {
+		if (s[2 * i + 1] || s[2 * i] >= 0x80) {
+			utf8 = etwctl_tei_string(tei, off);
+			if (!utf8)
+				return -ENOMEM;
+			snprintf(out, size, "%s%s", prefix, utf8);
+			free(utf8);
+			return 0;
+		}
+		if (n + 1 < size)
+			out[n++] = (char)s[2 * i];
+	}
+	out[n] = 0;
+	return 0;
 }
 
 static const EVENT_PROPERTY_INFO *etwctl_epi(const struct etwctl_tdh *d,
@@ -281,28 +429,35 @@ static void etwctl_int(USHORT in, USHORT out, const uint8_t *p, USHORT n,
 	memcpy(&u, p, n);
 	s = (int64_t)(u << shift) >> shift;
 	if (n == 1 && out == TDH_OUTTYPE_BOOLEAN)
-		sb_printf(sb, u ? "true" : "false");
+		sb_str(sb, u ? "true" : "false");
 	else if (n == 1 && out == TDH_OUTTYPE_STRING)
 		sb_printf(sb, "%c", (char)u);
 	else if (out >= TDH_OUTTYPE_HEXINT8 && out <= TDH_OUTTYPE_HEXINT64)
-		sb_printf(sb, "0x%llX", (unsigned long long)u);
+		sb_hex64(sb, u);
 	else if (n == 2 && out == TDH_OUTTYPE_PORT)
-		sb_printf(sb, "%u", (unsigned int)(u >> 8 | (u & 0xff) << 8));
+		sb_u64(sb, u >> 8 | (u & 0xff) << 8);
 	else if (n == 4 && out == TDH_OUTTYPE_IPV4)
 		sb_printf(sb, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
 	else if (in % 2)	/* INT8, INT16, INT32, INT64 */
-		sb_printf(sb, "%lld", (long long)s);
+		sb_i64(sb, s);
 	else
-		sb_printf(sb, "%llu", (unsigned long long)u);
+		sb_u64(sb, u);
 }
 
 static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
 {
 	size_t i;
 
-	sb_printf(sb, "0x");
-	for (i = 0; i < n; i++)
-		sb_printf(sb, "%02X", p[i]);
+	sb_reserve(sb, 2 + 2 * n);
+	if (sb->oom)
+		return;
+	sb->s[sb->len++] = '0';
+	sb->s[sb->len++] = 'x';
+	for (i = 0; i < n; i++) {
+		sb->s[sb->len++] = "0123456789ABCDEF"[p[i] >> 4];
+		sb->s[sb->len++] = "0123456789ABCDEF"[p[i] & 0xf];
+	}
+	sb->s[sb->len] = 0;
 }
 
 /*
@@ -310,9 +465,9 @@ static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
  * TDH, where TDH's text differs: GUIDs in etwctl's lowercase form, ANSI
  * text as the bytes it is (the JSON writer replaces what is not UTF-8),
  * integers (etwctl_int), binary always as hex, SYSTEMTIME without a
- * zone.  Returns false for the values whose TDH text etwctl prints.
+ * zone: the InTypes of etwctl_is_raw().
  */
-static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
+static void etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 			    USHORT n, struct etwctl_sb *sb)
 {
 	char text[ETWCTL_GUID_LEN];
@@ -325,39 +480,78 @@ static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 	case TDH_INTYPE_GUID:
 		memcpy(&g, p, sizeof(g));
 		etwctl_guid_format(&g, text);
-		sb_printf(sb, "%s", text);
-		return true;
+		sb_add(sb, text, ETWCTL_GUID_LEN - 1);
+		break;
 	case TDH_INTYPE_ANSISTRING:
-		sb_printf(sb, "%.*s", (int)strnlen(s, n), s);
-		return true;
+		sb_add(sb, s, strnlen(s, n));
+		break;
 	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
-		sb_printf(sb, "%.*s", (int)strnlen(s + 2, n - 2u), s + 2);
-		return true;
+		sb_add(sb, s + 2, strnlen(s + 2, n - 2u));
+		break;
 	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
 	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
 	case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32:
 	case TDH_INTYPE_INT64: case TDH_INTYPE_UINT64:
 		etwctl_int(in, out, p, n, sb);
-		return true;
+		break;
 	case TDH_INTYPE_HEXINT32: case TDH_INTYPE_HEXINT64:
 	case TDH_INTYPE_POINTER:
 		memcpy(&u, p, n);
-		sb_printf(sb, "0x%llX", (unsigned long long)u);
-		return true;
+		sb_hex64(sb, u);
+		break;
 	case TDH_INTYPE_BINARY:
 		etwctl_hex(p, n, sb);
-		return true;
+		break;
 	case TDH_INTYPE_MANIFEST_COUNTEDBINARY:
 		etwctl_hex(p + 2, n - 2u, sb);
-		return true;
+		break;
 	case TDH_INTYPE_SYSTEMTIME:
 		/* Year, Month, DayOfWeek, Day, Hour, Minute, Second, ms. */
 		memcpy(st, p, sizeof(st));
 		sb_printf(sb, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", st[0],
 			  st[1], st[3], st[4], st[5], st[6], st[7]);
+		break;
+	}
+}
+
+/* The InTypes etwctl_raw_text() prints from their bytes. */
+static bool etwctl_is_raw(USHORT in)
+{
+	switch (in) {
+	case TDH_INTYPE_GUID:
+	case TDH_INTYPE_ANSISTRING:
+	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
+	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
+	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
+	case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32:
+	case TDH_INTYPE_INT64: case TDH_INTYPE_UINT64:
+	case TDH_INTYPE_HEXINT32: case TDH_INTYPE_HEXINT64:
+	case TDH_INTYPE_POINTER:
+	case TDH_INTYPE_BINARY:
+	case TDH_INTYPE_MANIFEST_COUNTEDBINARY:
+	case TDH_INTYPE_SYSTEMTIME:
 		return true;
 	}
 	return false;
+}
+
+/*
+ * The bytes a value takes, for a value whose TDH text etwctl does not
+ * print: the size and the errors TdhFormatProperty would give (it takes
+ * them from the same function), without formatting the text.
+ */
+static ULONG etwctl_raw_size(struct etwctl_tdh *d,
+			     const EVENT_PROPERTY_INFO *epi, USHORT length,
+			     USHORT *used)
+{
+	ULONG size, ret;
+
+	ret = etw_tdh_value_size(epi->nonStructType.InType,
+				 epi->nonStructType.OutType, length,
+				 d->ptr_size, d->p, (USHORT)(d->end - d->p),
+				 &size);
+	*used = (USHORT)size;
+	return ret;
 }
 
 /*
@@ -416,17 +610,22 @@ static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	USHORT in = epi->nonStructType.InType, out = epi->nonStructType.OutType;
 	const uint8_t *raw = d->p;
+	USHORT used, length = epi->Flags & PropertyParamLength ?
+			      d->ints[epi->lengthPropertyIndex] : epi->length;
 	EVENT_MAP_INFO *map;
 	ULONG size, ret, v = 0;
-	USHORT used;
+	bool is_raw;
 	char *utf8;
 
 	if (epi->Flags & PropertyHasCustomSchema)
 		return -EOPNOTSUPP;
+	/* A mapped value is TDH's text: the map's names. */
 	map = etwctl_map(d, epi);
-	ret = etwctl_format(d, epi, map, epi->Flags & PropertyParamLength ?
-			    d->ints[epi->lengthPropertyIndex] : epi->length,
-			    &size, &used);
+	is_raw = !map && etwctl_is_raw(in);
+	if (is_raw)
+		ret = etwctl_raw_size(d, epi, length, &used);
+	else
+		ret = etwctl_format(d, epi, map, length, &size, &used);
 	free(map);
 	if (ret)
 		return etwctl_tdh_errno(ret);
@@ -437,13 +636,14 @@ static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
 		memcpy(&v, raw, used);
 		d->ints[i] = v > 0xffff ? 0xffff : (USHORT)v;
 	}
-	/* A mapped value is TDH's text: the map's names. */
-	if (map || !etwctl_raw_text(in, out, raw, used, sb)) {
+	if (is_raw) {
+		etwctl_raw_text(in, out, raw, used, sb);
+	} else {
 		utf8 = etw_etl_utf16_to_utf8((const uint8_t *)d->text,
 					     size / 2);
 		if (!utf8)
 			return -ENOMEM;
-		sb_printf(sb, "%s", utf8);
+		sb_str(sb, utf8);
 		free(utf8);
 	}
 	*quoted = etwctl_quoted(in, out, sb->len ? sb->s : "");
@@ -517,22 +717,19 @@ static int etwctl_prop(struct etwctl_tdh *d, ULONG i, ULONG end,
 		       const char *prefix)
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
-	struct etwctl_sb sb = { 0 };
+	struct etwctl_sb *sb = &d->sb;
 	ULONG count;
-	char name[512], *pname;
+	char name[512];
 	bool quoted, array;
 	int ret;
 
-	if (etwctl_is_prefix(d, i, end)) {
-		ret = etwctl_value(d, i, &sb, &quoted);
-		free(sb.s);
+	sb->len = 0;
+	if (etwctl_is_prefix(d, i, end))
+		return etwctl_value(d, i, sb, &quoted);
+	ret = etwctl_tei_name(d->tei, epi->NameOffset, prefix, name,
+			      sizeof(name));
+	if (ret)
 		return ret;
-	}
-	pname = etwctl_tei_string(d->tei, epi->NameOffset);
-	if (!pname)
-		return -ENOMEM;
-	snprintf(name, sizeof(name), "%s%s", prefix, pname);
-	free(pname);
 	count = epi->Flags & PropertyParamCount ?
 		d->ints[epi->countPropertyIndex] : epi->count;
 	array = (epi->Flags & (PropertyParamCount | PropertyParamFixedCount)) ||
@@ -541,10 +738,9 @@ static int etwctl_prop(struct etwctl_tdh *d, ULONG i, ULONG end,
 		return etwctl_struct(d, i, name, count, array);
 	if (array)
 		return etwctl_array(d, i, name, count);
-	ret = etwctl_value(d, i, &sb, &quoted);
+	ret = etwctl_value(d, i, sb, &quoted);
 	if (!ret)
-		ret = etwctl_emit(d, name, &sb, quoted);
-	free(sb.s);
+		ret = etwctl_emit(d, name, sb, quoted);
 	return ret;
 }
 
@@ -562,18 +758,15 @@ static int etwctl_props(struct etwctl_tdh *d, ULONG first, ULONG n,
 	return 0;
 }
 
-/* A string of the TRACE_EVENT_INFO into @out; "" when @off is 0. */
+/*
+ * A string of the TRACE_EVENT_INFO into @out; "" when @off is 0 or there
+ * is no memory to convert it.
+ */
 static void etwctl_tei_copy(const TRACE_EVENT_INFO *tei, ULONG off,
 			    char *out, size_t size)
 {
-	char *s;
-
-	*out = 0;
-	if (!off)
-		return;
-	s = etwctl_tei_string(tei, off);
-	snprintf(out, size, "%s", s ? s : "");
-	free(s);
+	if (etwctl_tei_name(tei, off, "", out, size))
+		*out = 0;
 }
 
 /* The keyword names: UTF-16 strings up to an empty one, joined by ",". */
@@ -635,6 +828,7 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 		TRACE_EVENT_INFO tei;
 		char bytes[4096];
 	} buf;
+	USHORT ints[ETWCTL_TDH_INTS];
 	struct etwctl_tdh d = { .rec = rec, .fn = fn, .ctx = ctx };
 	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei);
 
@@ -643,7 +837,13 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 	if (names)
 		etwctl_tei_names(d.tei, names);
 	if (fn) {
-		d.ints = calloc(d.tei->PropertyCount + 1, sizeof(*d.ints));
+		if (d.tei->PropertyCount < ETWCTL_TDH_INTS) {
+			memset(ints, 0, sizeof(ints));
+			d.ints = ints;
+		} else {
+			d.ints = calloc(d.tei->PropertyCount + 1,
+					sizeof(*d.ints));
+		}
 		d.p = rec->UserData ? rec->UserData : (const uint8_t *)"";
 		d.end = d.p + rec->UserDataLength;
 		d.ptr_size = rec->EventHeader.Flags &
@@ -652,7 +852,9 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 					    "") : -ENOMEM;
 	}
 out:
-	free(d.ints);
+	if (d.ints != ints)
+		free(d.ints);
+	free(d.sb.s);
 	free(d.text);
 	if (d.tei != &buf.tei)
 		free(d.tei);
@@ -786,13 +988,19 @@ int etwctl_traits_name(const void *traits, size_t len, char *out,
 {
 	const char *name = (const char *)traits + 2;
 	uint16_t total;
+	size_t n;
 
 	if (len < 3)
 		return -EBADMSG;
 	memcpy(&total, traits, sizeof(total));
 	if (total < 3 || total > len || !memchr(name, 0, total - 2u))
 		return -EBADMSG;
-	snprintf(out, size, "%s", name);
+	if (size) {
+		/* snprintf "%s" without the printf: once per event. */
+		n = strnlen(name, size - 1);
+		memcpy(out, name, n);
+		out[n] = 0;
+	}
 	return 0;
 }
 
@@ -804,23 +1012,44 @@ int etwctl_traits_name(const void *traits, size_t len, char *out,
  */
 void etwctl_filetime_format(int64_t ft, char *out, size_t size)
 {
+	/* Events come in time order: the date changes once a second. */
+	static __thread int64_t cached_secs = INT64_MIN;
+	static __thread char date[32];
+	static __thread size_t date_len;
 	int64_t rel = ft - ETWCTL_FT_UNIX_EPOCH;
 	int64_t secs = rel / ETWCTL_FT_PER_SEC, frac = rel % ETWCTL_FT_PER_SEC;
 	time_t t;
 	struct tm tm;
+	int i;
 
 	if (frac < 0) {
 		frac += ETWCTL_FT_PER_SEC;
 		secs--;
 	}
-	t = (time_t)secs;
-	if (!gmtime_r(&t, &tm)) {
-		snprintf(out, size, "%lld", (long long)ft);
+	if (secs != cached_secs) {
+		t = (time_t)secs;
+		if (!gmtime_r(&t, &tm)) {
+			snprintf(out, size, "%lld", (long long)ft);
+			return;
+		}
+		date_len = (size_t)snprintf(date, sizeof(date),
+					    "%04d-%02d-%02dT%02d:%02d:%02d",
+					    tm.tm_year + 1900, tm.tm_mon + 1,
+					    tm.tm_mday, tm.tm_hour, tm.tm_min,
+					    tm.tm_sec);
+		cached_secs = secs;
+	}
+	/* The date, '.', 7 digits, 'Z' and the NUL; snprintf truncates. */
+	if (size < date_len + 10) {
+		snprintf(out, size, "%s.%07lldZ", date, (long long)frac);
 		return;
 	}
-	snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%07lldZ",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec, (long long)frac);
+	memcpy(out, date, date_len);
+	out[date_len] = '.';
+	for (i = 7; i > 0; i--, frac /= 10)
+		out[date_len + i] = (char)('0' + frac % 10);
+	out[date_len + 8] = 'Z';
+	out[date_len + 9] = 0;
 }
 
 /* "YYYY-MM-DDTHH:MM:SS[.fffffff]Z" to a FILETIME. */

@@ -26,6 +26,8 @@
 
 /* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" and its NUL. */
 #define ETWCTL_GUID_LEN		37
+/* The digits of the largest uint64_t. */
+#define ETWCTL_U64_LEN		20
 
 /**
  * struct etwctl_cmd - one etwctl command
@@ -147,6 +149,8 @@ int etwctl_traits_name(const void *traits, size_t len, char *out,
 void etwctl_filetime_format(int64_t ft, char *out, size_t size);
 int etwctl_time_parse(const char *s, int64_t start, int64_t *ft);
 int etwctl_utf8_len(const unsigned char *p);
+size_t etwctl_json_plain(const unsigned char *p);
+size_t etwctl_u64_text(uint64_t v, char *out);
 
 enum etwctl_format {
 	ETWCTL_FORMAT_TABLE,
@@ -182,6 +186,13 @@ void etwctl_output_free(struct etwctl_output *out);
 void etwctl_print_begin(FILE *f, const struct etwctl_output *out);
 int etwctl_print_event(FILE *f, const struct etwctl_output *out,
 		       const struct etw_etl_event *ev);
+
+/* output.c */
+void etwctl_put(FILE *f, const char *s, size_t n);
+void etwctl_puts(FILE *f, const char *s);
+void etwctl_put_u64(FILE *f, uint64_t v, int width);
+void etwctl_put_hex(FILE *f, uint64_t v);
+char *etwctl_strdup2(const char *a, const char *b, char **b_copy);
 void etwctl_json_string(FILE *f, const char *s);
 
 /**

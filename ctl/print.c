@@ -282,12 +282,10 @@ static void etwctl_field_add(void *ctx, const char *name, const char *value,
 		fs->cap = fs->cap ? fs->cap * 2 : 8;
 	}
 	v = &fs->v[fs->n];
-	v->name = strdup(name);
-	v->value = strdup(value);
+	/* One allocation for both: @value follows @name's NUL. */
+	v->name = etwctl_strdup2(name, value, &v->value);
 	v->quoted = quoted;
-	if (!v->name || !v->value) {
-		free(v->name);
-		free(v->value);
+	if (!v->name) {
 		fs->oom = true;
 		return;
 	}
@@ -298,10 +296,8 @@ static void etwctl_fields_free(struct etwctl_fields *fs)
 {
 	size_t i;
 
-	for (i = 0; i < fs->n; i++) {
+	for (i = 0; i < fs->n; i++)
 		free(fs->v[i].name);
-		free(fs->v[i].value);
-	}
 	free(fs->v);
 	memset(fs, 0, sizeof(*fs));
 }
@@ -487,48 +483,13 @@ static struct etwctl_cell etwctl_cell(const struct etwctl_row *row,
 	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
 }
 
-/**
- * etwctl_json_string - write @s as a JSON string literal
- * @f: the stream
- * @s: text; bytes that are not UTF-8 become U+FFFD
- */
-void etwctl_json_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s, *run = p;
-	int n;
-
-	fputc('"', f);
-	/* Runs of bytes that need no escape go out in one write. */
-	for (; *p; p += n ? n : 1) {
-		n = etwctl_utf8_len(p);
-		if (n && *p >= 0x20 && *p != '"' && *p != '\\')
-			continue;
-		fwrite(run, 1, (size_t)(p - run), f);
-		run = p + (n ? n : 1);
-		if (!n)
-			fputs("\\ufffd", f);
-		else if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\r')
-			fputs("\\r", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else
-			fprintf(f, "\\u%04x", *p);
-	}
-	fwrite(run, 1, (size_t)(p - run), f);
-	fputc('"', f);
-}
-
 /* A field's value: strings JSON-quoted, literals as they are. */
 static void etwctl_value_text(FILE *f, const char *value, bool quoted)
 {
 	if (quoted)
 		etwctl_json_string(f, value);
 	else
-		fputs(value, f);
+		etwctl_puts(f, value);
 }
 
 /* All fields as one text: "name=value ..." or the hex/string text. */
@@ -537,11 +498,14 @@ static void etwctl_fields_text(FILE *f, const struct etwctl_row *row)
 	size_t i;
 
 	if (!row->decoded) {
-		fputs(row->text, f);
+		etwctl_puts(f, row->text);
 		return;
 	}
 	for (i = 0; i < row->fields.n; i++) {
-		fprintf(f, "%s%s=", i ? " " : "", row->fields.v[i].name);
+		if (i)
+			putc_unlocked(' ', f);
+		etwctl_puts(f, row->fields.v[i].name);
+		putc_unlocked('=', f);
 		etwctl_value_text(f, row->fields.v[i].value,
 				  row->fields.v[i].quoted);
 	}
@@ -552,16 +516,16 @@ static void etwctl_table_cell(FILE *f, const struct etwctl_cell *c, int width)
 {
 	switch (c->kind) {
 	case ETWCTL_CELL_NONE:
-		fputc('-', f);
+		putc_unlocked('-', f);
 		break;
 	case ETWCTL_CELL_UINT:
-		fprintf(f, "%*llu", width, (unsigned long long)c->u);
+		etwctl_put_u64(f, c->u, width);
 		break;
 	case ETWCTL_CELL_HEX:
-		fprintf(f, "0x%llx", (unsigned long long)c->u);
+		etwctl_put_hex(f, c->u);
 		break;
 	case ETWCTL_CELL_TEXT:
-		fputs(c->s, f);
+		etwctl_puts(f, c->s);
 		break;
 	case ETWCTL_CELL_VALUE:
 		etwctl_value_text(f, c->s, c->quoted);
@@ -579,20 +543,22 @@ static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
 		if (i)
-			fputc(' ', f);
+			putc_unlocked(' ', f);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_print_ext(f, row->ev, false);
 			etwctl_fields_text(f, row);
 			continue;
 		}
-		if (col->id == ETWCTL_COL_PROPERTY)
-			fprintf(f, "%s=", col->prop);
-		else
-			fputs(etwctl_cols[col->id].label, f);
+		if (col->id == ETWCTL_COL_PROPERTY) {
+			etwctl_puts(f, col->prop);
+			putc_unlocked('=', f);
+		} else {
+			etwctl_puts(f, etwctl_cols[col->id].label);
+		}
 		c = etwctl_cell(row, col);
 		etwctl_table_cell(f, &c, etwctl_cols[col->id].width);
 	}
-	fputc('\n', f);
+	putc_unlocked('\n', f);
 }
 
 /* A CSV field (RFC 4180): quoted, quotes doubled, when it needs to be. */
@@ -602,16 +568,16 @@ static void etwctl_csv_field(FILE *f, const char *s, size_t len)
 
 	if (!memchr(s, ',', len) && !memchr(s, '"', len) &&
 	    !memchr(s, '\n', len) && !memchr(s, '\r', len)) {
-		fwrite(s, 1, len, f);
+		etwctl_put(f, s, len);
 		return;
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 	for (i = 0; i < len; i++) {
 		if (s[i] == '"')
-			fputc('"', f);
-		fputc(s[i], f);
+			putc_unlocked('"', f);
+		putc_unlocked(s[i], f);
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 }
 
 static void etwctl_csv_cell(FILE *f, const struct etwctl_cell *c)
@@ -620,10 +586,10 @@ static void etwctl_csv_cell(FILE *f, const struct etwctl_cell *c)
 	case ETWCTL_CELL_NONE:
 		break;
 	case ETWCTL_CELL_UINT:
-		fprintf(f, "%llu", (unsigned long long)c->u);
+		etwctl_put_u64(f, c->u, 0);
 		break;
 	case ETWCTL_CELL_HEX:
-		fprintf(f, "0x%llx", (unsigned long long)c->u);
+		etwctl_put_hex(f, c->u);
 		break;
 	case ETWCTL_CELL_TEXT:
 	case ETWCTL_CELL_VALUE:
@@ -659,7 +625,7 @@ static int etwctl_print_csv(FILE *f, const struct etwctl_output *out,
 
 	for (i = 0; i < out->ncols; i++) {
 		if (i)
-			fputc(',', f);
+			putc_unlocked(',', f);
 		if (out->cols[i].id != ETWCTL_COL_FIELDS) {
 			c = etwctl_cell(row, &out->cols[i]);
 			etwctl_csv_cell(f, &c);
@@ -667,7 +633,7 @@ static int etwctl_print_csv(FILE *f, const struct etwctl_output *out,
 			return -ENOMEM;
 		}
 	}
-	fputc('\n', f);
+	putc_unlocked('\n', f);
 	return 0;
 }
 
@@ -675,13 +641,15 @@ static void etwctl_json_cell(FILE *f, const struct etwctl_cell *c)
 {
 	switch (c->kind) {
 	case ETWCTL_CELL_NONE:
-		fputs("null", f);
+		etwctl_puts(f, "null");
 		break;
 	case ETWCTL_CELL_UINT:
-		fprintf(f, "%llu", (unsigned long long)c->u);
+		etwctl_put_u64(f, c->u, 0);
 		break;
 	case ETWCTL_CELL_HEX:
-		fprintf(f, "\"0x%llx\"", (unsigned long long)c->u);
+		putc_unlocked('"', f);
+		etwctl_put_hex(f, c->u);
+		putc_unlocked('"', f);
 		break;
 	case ETWCTL_CELL_TEXT:
 		etwctl_json_string(f, c->s);
@@ -701,16 +669,32 @@ static void etwctl_json_fields(FILE *f, const struct etwctl_row *row)
 		etwctl_json_string(f, row->text);
 		return;
 	}
-	fputc('{', f);
+	putc_unlocked('{', f);
 	for (i = 0; i < row->fields.n; i++) {
 		if (i)
-			fputc(',', f);
+			putc_unlocked(',', f);
 		etwctl_json_string(f, row->fields.v[i].name);
-		fputc(':', f);
+		putc_unlocked(':', f);
 		etwctl_value_text(f, row->fields.v[i].value,
 				  row->fields.v[i].quoted);
 	}
-	fputc('}', f);
+	putc_unlocked('}', f);
+}
+
+/*
+ * "name": the names of etwctl_cols need no escape, so only a property's
+ * name, which comes from --fields, goes through etwctl_json_string().
+ */
+static void etwctl_json_key(FILE *f, const struct etwctl_column *col)
+{
+	if (col->id == ETWCTL_COL_PROPERTY) {
+		etwctl_json_string(f, col->name);
+	} else {
+		putc_unlocked('"', f);
+		etwctl_puts(f, col->name);
+		putc_unlocked('"', f);
+	}
+	putc_unlocked(':', f);
 }
 
 static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
@@ -720,13 +704,12 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 	struct etwctl_cell c;
 	size_t i;
 
-	fputc('{', f);
+	putc_unlocked('{', f);
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
 		if (i)
-			fputc(',', f);
-		etwctl_json_string(f, col->name);
-		fputc(':', f);
+			putc_unlocked(',', f);
+		etwctl_json_key(f, col);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_json_fields(f, row);
 			etwctl_print_ext(f, row->ev, true);
@@ -735,7 +718,7 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 		c = etwctl_cell(row, col);
 		etwctl_json_cell(f, &c);
 	}
-	fputs("}\n", f);
+	etwctl_puts(f, "}\n");
 }
 
 /**
@@ -751,11 +734,11 @@ void etwctl_print_begin(FILE *f, const struct etwctl_output *out)
 		return;
 	for (i = 0; i < out->ncols; i++) {
 		if (i)
-			fputc(',', f);
+			putc_unlocked(',', f);
 		etwctl_csv_field(f, out->cols[i].name,
 				 strlen(out->cols[i].name));
 	}
-	fputc('\n', f);
+	putc_unlocked('\n', f);
 }
 
 /**

@@ -89,12 +89,24 @@ int etwctl_guid_parse(const char *s, GUID *guid)
  */
 void etwctl_guid_format(const GUID *guid, char out[ETWCTL_GUID_LEN])
 {
-	const uint8_t *d = guid->Data4;
+	/* By hand: dump formats one or more GUIDs per event. */
+	static const uint8_t at[16] = {
+		0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34,
+	};
+	uint8_t b[16] = {
+		guid->Data1 >> 24, guid->Data1 >> 16, guid->Data1 >> 8,
+		guid->Data1, guid->Data2 >> 8, guid->Data2, guid->Data3 >> 8,
+		guid->Data3,
+	};
+	size_t i;
 
-	snprintf(out, ETWCTL_GUID_LEN,
-		 "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 guid->Data1, guid->Data2, guid->Data3, d[0], d[1], d[2], d[3],
-		 d[4], d[5], d[6], d[7]);
+	memcpy(b + 8, guid->Data4, 8);
+	for (i = 0; i < 16; i++) {
+		out[at[i]] = "0123456789abcdef"[b[i] >> 4];
+		out[at[i] + 1] = "0123456789abcdef"[b[i] & 0xf];
+	}
+	out[8] = out[13] = out[18] = out[23] = '-';
+	out[36] = 0;
 }
 
 static const struct {

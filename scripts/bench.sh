@@ -63,3 +63,7 @@ echo "$labels" | awk -v counts="$counts" '
 make -s userlib/tests/enabled_bench
 echo
 userlib/tests/enabled_bench
+
+# Reading and decoding ETL files, natively (scripts/bench-host.sh).
+echo
+scripts/bench-host.sh

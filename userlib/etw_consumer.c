@@ -380,6 +380,7 @@ static void etw_cons_instance_item(EVENT_RECORD *r,
 {
 	EVENT_HEADER_EXTENDED_DATA_ITEM *x = &ext[r->ExtendedDataCount++];
 
+	memset(x, 0, sizeof(*x));
 	x->ExtType = EVENT_HEADER_EXT_TYPE_INSTANCE_INFO;
 	x->DataSize = sizeof(EVENT_EXTENDED_ITEM_INSTANCE);
 	x->DataPtr = (uintptr_t)ev->record + sizeof(EVENT_TRACE_HEADER);
@@ -394,11 +395,12 @@ static void etw_cons_record_cb(struct etw_trace *t,
 	uint32_t i;
 
 	memset(&r, 0, sizeof(r));
-	memset(ext, 0, sizeof(ext));
 	etw_cons_header(ev, ts, &r.EventHeader);
 	r.BufferContext.ProcessorIndex = ev->processor_index;
 	r.BufferContext.LoggerId = ev->logger_id;
+	/* Only the items in use are cleared: this runs for every event. */
 	for (i = 0; i < ev->ext_count; i++) {
+		memset(&ext[i], 0, sizeof(ext[i]));
 		ext[i].ExtType = ev->ext[i].type;
 		ext[i].Linkage = i + 1 < ev->ext_count;
 		ext[i].DataSize = ev->ext[i].size;
@@ -770,6 +772,21 @@ static ULONG etw_cons_file_loop(struct etw_cons_run *run,
 	return run->cancelled ? ERROR_CANCELLED : ERROR_SUCCESS;
 }
 
+/*
+ * Where buffers end matters only to a BufferCallback: BuffersRead and
+ * Filled are read there, and only it can cancel.  Without one, the
+ * first pass over the files is skipped.
+ */
+static bool etw_cons_buffer_callbacks(const struct etw_cons_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->count; i++)
+		if (run->traces[i]->lf.BufferCallback)
+			return true;
+	return false;
+}
+
 static ULONG etw_cons_process_files(struct etw_cons_run *run)
 {
 	struct etw_etl_reader *readers[ETW_CONS_MAX_HANDLES];
@@ -777,11 +794,12 @@ static ULONG etw_cons_process_files(struct etw_cons_run *run)
 	struct etw_etl_merge *m = NULL;
 	unsigned int i;
 	ULONG err;
-	int ret;
+	int ret = 0;
 
 	for (i = 0; i < run->count; i++)
 		readers[i] = run->traces[i]->reader;
-	ret = etw_cons_files_init(&f, run->traces, run->count);
+	if (etw_cons_buffer_callbacks(run))
+		ret = etw_cons_files_init(&f, run->traces, run->count);
 	if (!ret)
 		ret = etw_etl_merge_open(readers, run->count, &m);
 	if (ret)

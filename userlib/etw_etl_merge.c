@@ -287,6 +287,20 @@ static int etw_etl_refill(struct etw_etl_merge *m)
 	return 0;
 }
 
+/*
+ * The fields and the extended items in use: a struct copy would move all
+ * 16 items for every event (those past ext_count are never read).
+ */
+static void etw_etl_event_copy(struct etw_etl_event *dst,
+			       const struct etw_etl_event *src)
+{
+	memcpy(dst, src, offsetof(struct etw_etl_event, ext));
+	memcpy(dst->ext, src->ext, src->ext_count * sizeof(src->ext[0]));
+	dst->user_data = src->user_data;
+	dst->user_data_len = src->user_data_len;
+	dst->record = src->record;
+}
+
 /**
  * etw_etl_merge_next - the next event in time order
  * @m: the merge
@@ -311,7 +325,7 @@ int etw_etl_merge_next(struct etw_etl_merge *m, struct etw_etl_event *ev,
 	if (!m->nheap)
 		return 0;
 	s = etw_etl_heap_pop(m);
-	*ev = m->streams[s].head;
+	etw_etl_event_copy(ev, &m->streams[s].head);
 	if (file)
 		*file = m->streams[s].file;
 	m->pending[m->npending++] = s;

@@ -423,7 +423,14 @@ static ULONG etw_tdh_layout(struct etw_tdh_schema *s, ULONG ptr_size)
 	return ret;
 }
 
-static const EVENT_HEADER_EXTENDED_DATA_ITEM *
+/**
+ * etw_tdh_ext - an event's first extended item of @type that has data
+ * @ev: the event
+ * @type: EVENT_HEADER_EXT_TYPE_*
+ *
+ * Return: the item, or NULL.
+ */
+const EVENT_HEADER_EXTENDED_DATA_ITEM *
 etw_tdh_ext(const EVENT_RECORD *ev, USHORT type)
 {
 	USHORT i;
@@ -580,12 +587,16 @@ static ULONG etw_tdh_build(const EVENT_RECORD *ev, ULONG ptr_size,
 		return etw_manifest_build(ev, &ev->EventHeader.ProviderId,
 					  &ev->EventHeader.EventDescriptor,
 					  ptr_size, buf, cap, needed);
+	if (etw_tdh_cache_lookup(ev, ptr_size, buf, cap, needed, &ret))
+		return ret;
 	memset(&s, 0, sizeof(s));
 	ret = etw_tdh_parse_event(ev, &s, ptr_size);
 	if (!ret) {
 		etw_tdh_emit(ev, &s, buf, cap, needed);
 		if (*needed > cap)
 			ret = ERROR_INSUFFICIENT_BUFFER;
+		else
+			etw_tdh_cache_store(ev, ptr_size, buf, *needed);
 	}
 	etw_tdh_schema_free(&s);
 	return ret;

@@ -8,6 +8,7 @@
 #ifndef _ETW_TDH_H
 #define _ETW_TDH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <tdh.h>
@@ -16,6 +17,12 @@ ULONG etw_tdh_pointer_size(const EVENT_RECORD *ev, ULONG count,
 			   const TDH_CONTEXT *ctx, ULONG *ptr_size);
 ULONG etw_tdh_event_info(const EVENT_RECORD *ev, TRACE_EVENT_INFO **tei);
 ULONG etw_tdh_fixed_size(USHORT in, ULONG ptr_size);
+const EVENT_HEADER_EXTENDED_DATA_ITEM *
+etw_tdh_ext(const EVENT_RECORD *ev, USHORT type);
+bool etw_tdh_cache_lookup(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
+			  ULONG cap, ULONG *needed, ULONG *ret);
+void etw_tdh_cache_store(const EVENT_RECORD *ev, ULONG ptr_size,
+			 const BYTE *tei, ULONG size);
 ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
 			 ULONG ptr_size, const BYTE *p, size_t avail,
 			 ULONG *size);

@@ -64,6 +64,13 @@ static void etw_ws_printf(struct etw_wsink *w, const char *fmt, ...)
 	etw_ws_ascii(w, text);
 }
 
+/* The @digits low hex digits of @v, uppercase, as "%0*X" writes them. */
+static void etw_ws_hex(struct etw_wsink *w, uint64_t v, int digits)
+{
+	while (digits--)
+		etw_ws_unit(w, "0123456789ABCDEF"[(v >> 4 * digits) & 0xf]);
+}
+
 /* Decimal (with a '-' when @neg) or "0x" and uppercase hex, no printf. */
 static void etw_ws_number(struct etw_wsink *w, uint64_t v, bool neg, bool hex)
 {
@@ -238,12 +245,22 @@ static void etw_tdh_int(struct etw_wsink *w, const uint8_t *p, size_t bytes,
 
 static void etw_tdh_guid(struct etw_wsink *w, const uint8_t *p)
 {
-	etw_ws_printf(w, "{%08X-%04X-%04X-%02X%02X-",
-		      (unsigned int)etw_le(p, 4),
-		      (unsigned int)etw_le(p + 4, 2),
-		      (unsigned int)etw_le(p + 6, 2), p[8], p[9]);
-	etw_ws_printf(w, "%02X%02X%02X%02X%02X%02X}", p[10], p[11], p[12],
-		      p[13], p[14], p[15]);
+	int i;
+
+	/* {%08X-%04X-%04X-%02X%02X-%02X...}, without printf: every GUID. */
+	etw_ws_unit(w, '{');
+	etw_ws_hex(w, etw_le(p, 4), 8);
+	etw_ws_unit(w, '-');
+	etw_ws_hex(w, etw_le(p + 4, 2), 4);
+	etw_ws_unit(w, '-');
+	etw_ws_hex(w, etw_le(p + 6, 2), 4);
+	etw_ws_unit(w, '-');
+	for (i = 8; i < 16; i++) {
+		if (i == 10)
+			etw_ws_unit(w, '-');
+		etw_ws_hex(w, p[i], 2);
+	}
+	etw_ws_unit(w, '}');
 }
 
 static void etw_tdh_filetime(struct etw_wsink *w, const uint8_t *p)
@@ -309,7 +326,7 @@ static void etw_tdh_binary(struct etw_wsink *w, const uint8_t *p, size_t n,
 	}
 	etw_ws_ascii(w, "0x");
 	for (i = 0; i < n; i++)
-		etw_ws_printf(w, "%02X", p[i]);
+		etw_ws_hex(w, p[i], 2);
 }
 
 static void etw_tdh_real(struct etw_wsink *w, const uint8_t *p, bool dbl)

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * output.c: what dump writes for every event, without printf: text,
+ * numbers, JSON string literals, and the copy of a decoded field.
+ *
+ * glibc's fprintf parses its format, looks up the locale and goes
+ * through the stream's vtable once per conversion, and fputs and fputc
+ * take the stream's lock: thousands of instructions for a row, more than
+ * reading and decoding the event.  These write into the stream's buffer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "etwctl.h"
+
+/**
+ * etwctl_put - write @n bytes of @s to @f
+ * @f: the stream
+ * @s: the bytes
+ * @n: how many
+ *
+ * etwctl writes its output from one thread: no stream lock.  A line is
+ * made of many short pieces; while the stream's buffer has room they are
+ * copied into it the way glibc's inline putc_unlocked() stores a byte,
+ * not through fwrite()'s call into the stream's vtable.  A line-buffered
+ * or unbuffered stream shows no room, so its writes all take fwrite,
+ * which flushes them as their mode asks.
+ */
+void etwctl_put(FILE *f, const char *s, size_t n)
+{
+	/* A line-buffered stream's pointer runs past the end it shows. */
+	if (f->_IO_write_ptr < f->_IO_write_end &&
+	    (size_t)(f->_IO_write_end - f->_IO_write_ptr) >= n) {
+		memcpy(f->_IO_write_ptr, s, n);
+		f->_IO_write_ptr += n;
+		return;
+	}
+	fwrite_unlocked(s, 1, n, f);
+}
+
+/**
+ * etwctl_puts - fputs(@s, @f), as etwctl_put() writes
+ * @f: the stream
+ * @s: NUL-terminated text
+ */
+void etwctl_puts(FILE *f, const char *s)
+{
+	etwctl_put(f, s, strlen(s));
+}
+
+/**
+ * etwctl_put_u64 - fprintf(@f, "%*llu", @width, @v) without the printf
+ * @f: the stream
+ * @v: the number
+ * @width: the minimum width, right-aligned with spaces
+ */
+void etwctl_put_u64(FILE *f, uint64_t v, int width)
+{
+	char buf[ETWCTL_U64_LEN];
+	size_t n = etwctl_u64_text(v, buf);
+
+	for (; width > 0 && (size_t)width > n; width--)
+		putc_unlocked(' ', f);
+	etwctl_put(f, buf, n);
+}
+
+/**
+ * etwctl_put_hex - fprintf(@f, "0x%llx", @v) without the printf
+ * @f: the stream
+ * @v: the number
+ */
+void etwctl_put_hex(FILE *f, uint64_t v)
+{
+	char buf[18];
+	int i = sizeof(buf);
+
+	do {
+		buf[--i] = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	buf[--i] = 'x';
+	buf[--i] = '0';
+	etwctl_put(f, buf + i, sizeof(buf) - i);
+}
+
+/*
+ * The escape of @c: '"', '\\' or a control character, which a JSON string
+ * cannot hold as they are.  @named pairs a character with its letter.
+ */
+static size_t etwctl_json_esc(unsigned char c, char esc[8])
+{
+	const char *named = strchr("\"\"\\\\\nn\rr\tt", c);
+
+	esc[0] = '\\';
+	if (c && named) {
+		esc[1] = named[1];
+		return 2;
+	}
+	return (size_t)snprintf(esc, 8, "\\u%04x", c);
+}
+
+/**
+ * etwctl_json_string - write @s as a JSON string literal
+ * @f: the stream
+ * @s: text; bytes that are not UTF-8 become U+FFFD
+ *
+ * Runs that need no escape are written as they stand, by etwctl_put().
+ */
+void etwctl_json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char esc[8];
+	size_t n;
+
+	putc_unlocked('"', f);
+	for (; *p; p += n ? n : 1) {
+		n = etwctl_json_plain(p);
+		if (n) {
+			etwctl_put(f, (const char *)p, n);
+			continue;
+		}
+		n = (size_t)etwctl_utf8_len(p);
+		if (!n)
+			etwctl_put(f, "\\ufffd", 6);
+		else if (*p < 0x20 || *p == '"' || *p == '\\')
+			etwctl_put(f, esc, etwctl_json_esc(*p, esc));
+		else
+			etwctl_put(f, (const char *)p, n);
+	}
+	putc_unlocked('"', f);
+}
+
+/**
+ * etwctl_strdup2 - two strings in one allocation
+ * @a: the first
+ * @b: the second
+ * @b_copy: out: the copy of @b, inside the block returned
+ *
+ * Return: the copy of @a, to free() (which frees both), or NULL.
+ */
+char *etwctl_strdup2(const char *a, const char *b, char **b_copy)
+{
+	size_t na = strlen(a) + 1, nb = strlen(b) + 1;
+	char *p = malloc(na + nb);
+
+	if (!p)
+		return NULL;
+	memcpy(p, a, na);
+	memcpy(p + na, b, nb);
+	*b_copy = p + na;
+	return p;
+}
