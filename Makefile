@@ -46,7 +46,7 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 FORCE:
 
 .PHONY: all module lib ctl man selftests hosttests examples check demo bench fuzz \
-	install modules_install clean help kernel coverage soak kcsan mutate
+	fuzz-host install modules_install clean help kernel coverage soak kcsan mutate
 
 all: module lib ctl selftests examples
 
@@ -55,7 +55,9 @@ help:
 	@echo "make check      run every test (host tests, 6.1 build, KUnit and kselftests in the VM)"
 	@echo "make demo       the main job: record a trace in the VM and decode it"
 	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run)"
-	@echo "make fuzz       fuzz /dev/etw in the VM for SECONDS=N (60), SEED=S, THREADS=T"
+	@echo "make fuzz       fuzz /dev/etw in the VM for SECONDS=N (60), SEED=S, THREADS=T;"
+	@echo "                then each libFuzzer target of userlib/fuzz/ for SECONDS"
+	@echo "make fuzz-host  build the libFuzzer targets (ASan, UBSan) and their seeds"
 	@echo "make kernel     build (or find) the cached test kernel and print its path"
 	@echo "make coverage   KUnit and kselftests on a gcov etw.ko: line coverage per file"
 	@echo "make soak [MINUTES=10]   long churn run in the VM: exact accounting, slab back"
@@ -239,6 +241,50 @@ userlib/tests/tracelogging_lang_test: userlib/tests/tracelogging_lang_test.c \
 		$(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) $(if $(CLANG),-DTLE_CLANG) -o $@ $< \
 		$(TLG_BUILDS:%=build/tlg/events-%.o) build/tlg/tu.o
+
+# --- libFuzzer targets (Documentation/testing.rst, "Fuzzing") ---------------
+# Each userlib/fuzz/NAME_fuzz.c with libetw's sources built in under
+# AddressSanitizer and UBSan (errors abort), not libetw.a.  make check runs
+# each for 30 s, make fuzz for SECONDS (scripts/fuzz-host.sh); the seeds
+# are written by fuzz_seeds from the sample ETL files and the manifests.
+FUZZ_CC ?= clang
+FUZZ_DIR := build/fuzz-host
+FUZZ_TARGETS := $(patsubst userlib/fuzz/%_fuzz.c,%,$(wildcard userlib/fuzz/*_fuzz.c))
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+# -Wno-varargs: TraceMessage's last named parameter is a USHORT (the
+# Windows prototype), which Clang warns about and GCC does not.
+FUZZ_CFLAGS = $(CPPFLAGS) $(LIBXML2_CFLAGS) -Iuserlib -Iuserlib/fuzz -O1 -g \
+	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -Wno-varargs
+FUZZ_LIB_OBJS := $(LIB_SRCS:userlib/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/etw_fuzz_entry.o
+FUZZ_DEPS := $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h) userlib/fuzz/etw_fuzz_entry.h
+FUZZ_MANIFESTS := $(wildcard userlib/tests/*.man selftests/*.man)
+
+$(FUZZ_DIR)/obj/%.o: userlib/%.c $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/%.o: userlib/fuzz/%.c $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/obj/%_fuzz.o $(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LIBETW_LIBS)
+
+$(FUZZ_DIR)/fuzz_seeds: userlib/fuzz/fuzz_seeds.c build/tlg/events-c.o userlib/libetw.a \
+		$(HOSTTEST_DEPS) userlib/fuzz/etw_fuzz_entry.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Iuserlib -Iuserlib/tests -Iuserlib/fuzz $(CFLAGS) $(WARN) \
+		-o $@ $< build/tlg/events-c.o userlib/libetw.a $(LIBETW_LIBS)
+
+$(FUZZ_DIR)/seeds/stamp: $(FUZZ_DIR)/fuzz_seeds $(wildcard $(TESTDATA)/etl/*.etl) \
+		$(FUZZ_MANIFESTS)
+	rm -rf $(@D)
+	$< $(@D) $(wildcard $(TESTDATA)/etl/*.etl) -- $(FUZZ_MANIFESTS)
+	touch $@
+
+fuzz-host: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%_fuzz) $(FUZZ_DIR)/seeds/stamp
+
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/obj/%_fuzz.o)
 
 examples: $(EXAMPLES)
 

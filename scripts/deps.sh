@@ -11,6 +11,7 @@ packages=(
 	linux-source-6.12 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	mingw-w64 python3-docutils libxml2-dev
+	clang libclang-rt-14-dev
 )
 
 missing=()

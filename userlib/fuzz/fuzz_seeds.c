@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * fuzz_seeds: writes the seed corpora of the fuzz targets, so that none
+ * is committed.
+ *
+ *   fuzz_seeds OUTDIR ETL... -- MANIFEST...
+ *
+ * OUTDIR/etl: each ETL file as it is.
+ * OUTDIR/tl: each event of those files that carries TraceLogging
+ * metadata, and each event of userlib/tests/tracelogging_events.c (one
+ * per group of field macros), in etw_fuzz_tl()'s input format.
+ * OUTDIR/manifest: each manifest alone, and followed by a NUL and 64
+ * bytes of user data for its events.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "etw_etl.h"
+#include "etw_fuzz_entry.h"
+#include "tracelogging_events.h"
+
+static int fuzz_seeds_write(const char *dir, const char *name, int n,
+			    const void *a, size_t alen,
+			    const void *b, size_t blen)
+{
+	char path[4096];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s-%d", dir, name, n);
+	f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	ok = fwrite(a, 1, alen, f) == alen && fwrite(b, 1, blen, f) == blen;
+	if (fclose(f) || !ok) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *fuzz_seeds_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void *fuzz_seeds_read(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	void *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 &&
+	    !fseek(f, 0, SEEK_SET)) {
+		buf = malloc(n ? n : 1);
+		if (buf && fread(buf, 1, n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		*len = n;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* A TraceLogging seed: etw_fuzz_tl()'s header, metadata, user data. */
+static int fuzz_seeds_tl(const char *dir, const char *name, int n,
+			 uint8_t flags, const void *meta, size_t mlen,
+			 const void *data, size_t dlen)
+{
+	uint8_t buf[ETW_FUZZ_TL_HEADER + 65536];
+
+	if (mlen > 0xffff)
+		return -1;
+	buf[0] = mlen & 0xff;
+	buf[1] = mlen >> 8;
+	buf[2] = flags;
+	memcpy(buf + ETW_FUZZ_TL_HEADER, meta, mlen);
+	return fuzz_seeds_write(dir, name, n, buf, ETW_FUZZ_TL_HEADER + mlen,
+				data, dlen);
+}
+
+/* The TraceLogging events of an ETL file, one seed each. */
+static int fuzz_seeds_etl_events(const char *dir, const char *path)
+{
+	struct etw_etl_reader *r;
+	struct etw_etl_records it;
+	struct etw_etl_event ev;
+	uint64_t b;
+	uint32_t i;
+	uint8_t *buf;
+	int n = 0, ret;
+
+	ret = etw_etl_reader_open(path, &r);
+	if (ret) {
+		fprintf(stderr, "fuzz_seeds: %s: %s\n", path, strerror(-ret));
+		return -1;
+	}
+	buf = malloc(etw_etl_reader_buffer_size(r));
+	for (b = 0; buf && !ret && b < etw_etl_reader_buffer_count(r); b++) {
+		if (etw_etl_reader_buffer(r, b, buf) ||
+		    etw_etl_records_init(&it, buf,
+					 etw_etl_reader_buffer_size(r), NULL))
+			continue;
+		while (!ret && etw_etl_records_next(&it, &ev) == 1)
+			for (i = 0; !ret && i < ev.ext_count; i++)
+				if (ev.ext[i].type ==
+				    EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL)
+					ret = fuzz_seeds_tl(dir,
+						fuzz_seeds_base(path), n++, 0,
+						ev.ext[i].data, ev.ext[i].size,
+						ev.user_data,
+						ev.user_data_len);
+	}
+	free(buf);
+	etw_etl_reader_close(r);
+	return buf ? ret : -1;
+}
+
+static int fuzz_seeds_copy(const char *dir, const char *path,
+			   const void *tail, size_t tlen, int n)
+{
+	size_t len;
+	void *buf = fuzz_seeds_read(path, &len);
+	int ret;
+
+	if (!buf) {
+		perror(path);
+		return -1;
+	}
+	ret = fuzz_seeds_write(dir, fuzz_seeds_base(path), n, buf, len,
+			       tail, tlen);
+	free(buf);
+	return ret;
+}
+
+static int fuzz_seeds_mkdir(char *path, size_t size, const char *out,
+			    const char *sub)
+{
+	snprintf(path, size, "%s/%s", out, sub);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char etl[4096], tl[4096], mf[4096];
+	uint8_t user[1 + 64];
+	struct tle_capture *c = malloc(sizeof(*c));
+	const char *expect;
+	int i, ret = 0;
+	bool man = false;
+
+	if (argc < 2 || !c) {
+		fprintf(stderr, "usage: fuzz_seeds OUTDIR ETL... -- MANIFEST...\n");
+		return 2;
+	}
+	if (fuzz_seeds_mkdir(etl, sizeof(etl), argv[1], "") ||
+	    fuzz_seeds_mkdir(etl, sizeof(etl), argv[1], "etl") ||
+	    fuzz_seeds_mkdir(tl, sizeof(tl), argv[1], "tl") ||
+	    fuzz_seeds_mkdir(mf, sizeof(mf), argv[1], "manifest"))
+		return 1;
+	for (i = 0; i < (int)sizeof(user); i++)
+		user[i] = (uint8_t)(i * 7);
+	user[0] = 0;
+	for (i = 2; i < argc && !ret; i++) {
+		if (!strcmp(argv[i], "--"))
+			man = true;
+		else if (man)
+			ret = fuzz_seeds_copy(mf, argv[i], NULL, 0, 0) ||
+			      fuzz_seeds_copy(mf, argv[i], user,
+					      sizeof(user), 1);
+		else
+			ret = fuzz_seeds_copy(etl, argv[i], NULL, 0, 0) ||
+			      fuzz_seeds_etl_events(tl, argv[i]);
+	}
+	for (i = 0; !ret && tle_run_c(i, c, &expect) == 0; i++)
+		ret = fuzz_seeds_tl(tl, "tracelogging", i,
+				    i % 2 ? ETW_FUZZ_TL_TRAITS : 0,
+				    c->meta, c->meta_len,
+				    c->payload, c->payload_len);
+	free(c);
+	return ret ? 1 : 0;
+}
