@@ -286,6 +286,12 @@ fuzz-host: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%_fuzz) $(FUZZ_DIR)/seeds/stamp
 
 .SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/obj/%_fuzz.o)
 
+# Replays userlib/fuzz/regress/ through the fuzz targets' entry points.
+userlib/tests/fuzz_regress_test: userlib/tests/fuzz_regress_test.c userlib/fuzz/etw_fuzz_entry.c \
+		userlib/libetw.a $(HOSTTEST_DEPS) userlib/fuzz/etw_fuzz_entry.h
+	$(CC) $(HOSTTEST_FLAGS) -Iuserlib/fuzz -o $@ $< userlib/fuzz/etw_fuzz_entry.c \
+		userlib/libetw.a $(LIBETW_LIBS)
+
 examples: $(EXAMPLES)
 
 ctl/examples/%: ctl/examples/%.c userlib/libetw.so
