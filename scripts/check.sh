@@ -4,6 +4,7 @@
 # make check: every test etw has.
 #   1. install what is missing, build (or reuse) the test kernel, build all;
 #   2. host tests (pure user-space code) and the test-harness self-tests;
+#      each libFuzzer target of userlib/fuzz/ for 30 s (scripts/fuzz-host.sh);
 #   3. checkpatch --strict and sparse on the module; the module against
 #      Debian's stock 6.1 headers;
 #   4. one VM boot: KUnit (etw_test.ko), every kselftest, rmmod etw, and a
@@ -79,6 +80,10 @@ for t in userlib/tests/*_test ctl/tests/*_test; do
 done
 python3 scripts/tests/testsum_test.py > "$results/host-testsum_test.out" 2>&1
 echo $? > "$results/host-testsum_test.rc"
+
+step "host fuzzing, 30 s per target"
+# host-fuzz-TARGET.out and .rc: one result each, failed by any crash.
+scripts/fuzz-host.sh --results "$results" 30
 
 step "checkpatch and sparse"
 scripts/lint.sh checkpatch "$kdir" > "$results/step-checkpatch.out" 2>&1
