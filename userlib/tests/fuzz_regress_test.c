@@ -20,7 +20,8 @@
 /* (target, file, the code it gives); what each fixed is in its commit. */
 #define REGRESS_INPUTS(X) \
 	X(tl, custom_schema_uint32, ERROR_SUCCESS) \
-	X(tl, custom_schema_uint32_long, ERROR_SUCCESS)
+	X(tl, custom_schema_uint32_long, ERROR_SUCCESS) \
+	X(tl, filetime_high_bit, ERROR_EVT_INVALID_EVENT_DATA)
 
 struct regress_entry {
 	const char *target;
