@@ -5,7 +5,9 @@
  *
  *   fuzz_seeds OUTDIR ETL... -- MANIFEST...
  *
- * OUTDIR/etl: each ETL file as it is.
+ * OUTDIR/etl: each ETL file as it is, and one the ETL writer writes of
+ * 4 KiB buffers: the TraceLogging events below on CPU 0, plain events on
+ * CPU 1.
  * OUTDIR/tl: each event of those files that carries TraceLogging
  * metadata, and each event of userlib/tests/tracelogging_events.c (one
  * per group of field macros), in etw_fuzz_tl()'s input format.
@@ -18,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "etl_test.h"
 #include "etw_etl.h"
 #include "etw_fuzz_entry.h"
 #include "tracelogging_events.h"
@@ -126,6 +129,101 @@ static int fuzz_seeds_etl_events(const char *dir, const char *path)
 	return buf ? ret : -1;
 }
 
+/*
+ * Appends an event of @c's metadata and payload, with provider traits,
+ * to @buf; false when it does not fit.
+ */
+static bool fuzz_seeds_add_tl(void *buf, const struct tle_capture *c,
+			      uint64_t ts)
+{
+	static const uint8_t traits[8] = "\x07\x00" "fuzz";
+	struct etw_buffer_header *bh = buf;
+	uint8_t *p = (uint8_t *)buf + bh->offset;
+	uint32_t titem = sizeof(struct etw_ext_item) + sizeof(traits);
+	uint32_t mitem = sizeof(struct etw_ext_item) +
+			 ((c->meta_len + 7) & ~7u);
+	uint32_t size = sizeof(struct etw_event_header) + titem + mitem +
+			c->payload_len;
+	struct etw_event_header eh = {
+		.size = (uint16_t)size,
+		.header_type = ETW_EVENT_HEADER_TYPE_64,
+		.flags = ETW_EVENT_FLAG_EXTENDED_INFO,
+		.thread_id = 101,
+		.process_id = 100,
+		.timestamp = ts,
+		.provider_id = etl_test_guid,
+	};
+	struct etw_ext_item x = { .item_size = titem, .linkage = 1,
+				  .ext_type = EVENT_HEADER_EXT_TYPE_PROV_TRAITS,
+				  .data_size = 7 };
+
+	if (size > 0xffff || bh->offset + ((size + 7) & ~7u) > bh->buffer_size)
+		return false;
+	memcpy(&eh.descriptor, &c->desc, sizeof(eh.descriptor));
+	memcpy(p, &eh, sizeof(eh));
+	p += sizeof(eh);
+	memcpy(p, &x, sizeof(x));
+	memcpy(p + sizeof(x), traits, sizeof(traits));
+	p += titem;
+	x = (struct etw_ext_item){ .item_size = mitem,
+		.ext_type = EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL,
+		.data_size = c->meta_len };
+	memcpy(p, &x, sizeof(x));
+	memset(p + sizeof(x), 0, mitem - sizeof(x));
+	memcpy(p + sizeof(x), c->meta, c->meta_len);
+	p += mitem;
+	memcpy(p, c->payload, c->payload_len);
+	memset(p + c->payload_len, 0, ((size + 7) & ~7u) - size);
+	bh->offset += (size + 7) & ~7u;
+	bh->saved_offset = bh->offset;
+	bh->current_offset = bh->offset;
+	bh->events++;
+	bh->timestamp = ts;
+	return true;
+}
+
+/* An ETL file of the TraceLogging test events, as libetw writes one. */
+static int fuzz_seeds_written(const char *dir, struct tle_capture *c)
+{
+	struct etw_etl_writer_params params = etl_test_params();
+	struct etw_etl_writer_stats st;
+	uint64_t ts = ETL_TEST_START_RAW;
+	struct etw_etl_writer *w;
+	uint8_t *buf = malloc(ETL_TEST_BS);
+	const char *expect;
+	char path[4096 + 32];
+	int i, ret;
+
+	snprintf(path, sizeof(path), "%s/libetw-written.etl", dir);
+	ret = buf ? etw_etl_writer_open(path, ETW_ETL_MODE_SEQUENTIAL, &params,
+					&w) : -ENOMEM;
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	etl_buf_init(buf, ETL_TEST_BS, 0);
+	for (i = 0; !ret && tle_run_c(i, c, &expect) == 0; i++) {
+		ts += 1000;
+		if (fuzz_seeds_add_tl(buf, c, ts))
+			continue;
+		ret = etw_etl_writer_append(w, buf);
+		etl_buf_init(buf, ETL_TEST_BS, 0);
+		if (!ret && !fuzz_seeds_add_tl(buf, c, ts))
+			ret = -E2BIG;
+	}
+	if (!ret)
+		ret = etw_etl_writer_append(w, buf);
+	etl_buf_fill(buf, 1, 5, 100, ETL_TEST_START_RAW + 1500, 2000);
+	if (!ret)
+		ret = etw_etl_writer_append(w, buf);
+	if (etw_etl_writer_close(w, &st) && !ret)
+		ret = -EIO;
+	free(buf);
+	if (ret)
+		fprintf(stderr, "fuzz_seeds: %s: %s\n", path, strerror(-ret));
+	return ret;
+}
+
 static int fuzz_seeds_copy(const char *dir, const char *path,
 			   const void *tail, size_t tlen, int n)
 {
@@ -191,6 +289,8 @@ int main(int argc, char **argv)
 				    i % 2 ? ETW_FUZZ_TL_TRAITS : 0,
 				    c->meta, c->meta_len,
 				    c->payload, c->payload_len);
+	if (!ret)
+		ret = fuzz_seeds_written(etl, c);
 	free(c);
 	return ret ? 1 : 0;
 }
