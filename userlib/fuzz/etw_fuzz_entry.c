@@ -77,7 +77,7 @@ static void etw_fuzz_check_tei(const TRACE_EVENT_INFO *tei, ULONG size)
 	ULONG i;
 
 	ETW_FUZZ_CHECK(size >= offsetof(TRACE_EVENT_INFO,
-					 EventPropertyInfoArray));
+					EventPropertyInfoArray));
 	ETW_FUZZ_CHECK(tei->PropertyCount <=
 		       (size - offsetof(TRACE_EVENT_INFO,
 					EventPropertyInfoArray)) /
@@ -563,8 +563,8 @@ ULONG etw_fuzz_manifest(const uint8_t *data, size_t size)
 	ETW_FUZZ_CHECK(etw_manifest_parse(NULL, xml, xlen, &m) ==
 		       ERROR_SUCCESS);
 	for (i = 0; i < m->nprov; i++) {
-		for (j = 0; j < m->prov[i].nevents &&
-			    n++ < ETW_FUZZ_MAX_EVENTS; j++) {
+		for (j = 0; j < m->prov[i].nevents && n < ETW_FUZZ_MAX_EVENTS;
+		     j++, n++) {
 			st = etw_fuzz_manifest_event(&m->prov[i],
 						     &m->prov[i].events[j],
 						     user, ulen);

@@ -58,19 +58,19 @@ static void *fuzz_seeds_read(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	void *buf = NULL;
-	long n;
+	long n = -1;
 
 	if (!f)
 		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 &&
-	    !fseek(f, 0, SEEK_SET)) {
+	if (!fseek(f, 0, SEEK_END))
+		n = ftell(f);
+	if (n >= 0 && !fseek(f, 0, SEEK_SET))
 		buf = malloc(n ? n : 1);
-		if (buf && fread(buf, 1, n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
-		*len = n;
+	if (buf && fread(buf, 1, n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
 	}
+	*len = n;
 	fclose(f);
 	return buf;
 }
@@ -92,15 +92,37 @@ static int fuzz_seeds_tl(const char *dir, const char *name, int n,
 				data, dlen);
 }
 
+/* The TraceLogging events of one buffer, a seed each, numbered from *@n. */
+static int fuzz_seeds_buffer_events(const char *dir, const char *name,
+				    const void *buf, size_t size, int *n)
+{
+	struct etw_etl_records it;
+	struct etw_etl_event ev;
+	uint32_t i;
+	int ret = 0;
+
+	if (etw_etl_records_init(&it, buf, size, NULL))
+		return 0;
+	while (!ret && etw_etl_records_next(&it, &ev) == 1) {
+		for (i = 0; !ret && i < ev.ext_count; i++) {
+			if (ev.ext[i].type !=
+			    EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL)
+				continue;
+			ret = fuzz_seeds_tl(dir, name, (*n)++, 0,
+					    ev.ext[i].data, ev.ext[i].size,
+					    ev.user_data, ev.user_data_len);
+		}
+	}
+	return ret;
+}
+
 /* The TraceLogging events of an ETL file, one seed each. */
 static int fuzz_seeds_etl_events(const char *dir, const char *path)
 {
 	struct etw_etl_reader *r;
-	struct etw_etl_records it;
-	struct etw_etl_event ev;
-	uint64_t b;
-	uint32_t i;
 	uint8_t *buf;
+	uint32_t bs;
+	uint64_t b;
 	int n = 0, ret;
 
 	ret = etw_etl_reader_open(path, &r);
@@ -108,25 +130,17 @@ static int fuzz_seeds_etl_events(const char *dir, const char *path)
 		fprintf(stderr, "fuzz_seeds: %s: %s\n", path, strerror(-ret));
 		return -1;
 	}
-	buf = malloc(etw_etl_reader_buffer_size(r));
-	for (b = 0; buf && !ret && b < etw_etl_reader_buffer_count(r); b++) {
-		if (etw_etl_reader_buffer(r, b, buf) ||
-		    etw_etl_records_init(&it, buf,
-					 etw_etl_reader_buffer_size(r), NULL))
-			continue;
-		while (!ret && etw_etl_records_next(&it, &ev) == 1)
-			for (i = 0; !ret && i < ev.ext_count; i++)
-				if (ev.ext[i].type ==
-				    EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL)
-					ret = fuzz_seeds_tl(dir,
-						fuzz_seeds_base(path), n++, 0,
-						ev.ext[i].data, ev.ext[i].size,
-						ev.user_data,
-						ev.user_data_len);
-	}
+	bs = etw_etl_reader_buffer_size(r);
+	buf = malloc(bs);
+	ret = buf ? 0 : -1;
+	for (b = 0; !ret && b < etw_etl_reader_buffer_count(r); b++)
+		if (!etw_etl_reader_buffer(r, b, buf))
+			ret = fuzz_seeds_buffer_events(dir,
+						       fuzz_seeds_base(path),
+						       buf, bs, &n);
 	free(buf);
 	etw_etl_reader_close(r);
-	return buf ? ret : -1;
+	return ret;
 }
 
 /*

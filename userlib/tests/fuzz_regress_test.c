@@ -41,22 +41,22 @@ static uint8_t *regress_read(const char *target, const char *name,
 {
 	char path[4096];
 	uint8_t *buf = NULL;
+	long n = -1;
 	FILE *f;
-	long n;
 
 	snprintf(path, sizeof(path), "%s/%s/%s", REGRESS_DIR, target, name);
 	f = fopen(path, "rb");
 	if (!f)
 		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 &&
-	    !fseek(f, 0, SEEK_SET)) {
+	if (!fseek(f, 0, SEEK_END))
+		n = ftell(f);
+	if (n >= 0 && !fseek(f, 0, SEEK_SET))
 		buf = malloc(n ? n : 1);
-		if (buf && fread(buf, 1, n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
-		*len = n;
+	if (buf && fread(buf, 1, n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
 	}
+	*len = n;
 	fclose(f);
 	return buf;
 }
