@@ -282,7 +282,14 @@ $(FUZZ_DIR)/seeds/stamp: $(FUZZ_DIR)/fuzz_seeds $(wildcard $(TESTDATA)/etl/*.etl
 	$< $(@D) $(wildcard $(TESTDATA)/etl/*.etl) -- $(FUZZ_MANIFESTS)
 	touch $@
 
-fuzz-host: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%_fuzz) $(FUZZ_DIR)/seeds/stamp
+# The manifest target's dictionary: the names the reader looks for, and XML.
+$(FUZZ_DIR)/manifest.dict: userlib/etw_tdh_manifest.c
+	@mkdir -p $(@D)
+	{ grep -o '"[A-Za-z:_][A-Za-z0-9:_.$$()]*"' $< | sort -u; \
+	  printf '%s\n' '"<"' '"</"' '"/>"' '"=\""' '"$$(string."' '"0x"'; } > $@
+
+fuzz-host: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%_fuzz) $(FUZZ_DIR)/seeds/stamp \
+	$(FUZZ_DIR)/manifest.dict
 
 .SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/obj/%_fuzz.o)
 

@@ -5,7 +5,8 @@
 # userlib/fuzz/ (make fuzz-host builds them) for SECONDS, one after the
 # other.
 #   - the corpus of TARGET grows in build/fuzz-host/corpus/TARGET, kept
-#     from run to run, and starts from build/fuzz-host/seeds/TARGET;
+#     from run to run, and starts from build/fuzz-host/seeds/TARGET (and
+#     build/fuzz-host/TARGET.dict, a dictionary, when there is one);
 #   - a crash, leak, timeout or broken invariant stops the target; its
 #     input is saved as build/fuzz-host/crashes/TARGET/crash-SHA1 (or
 #     leak-, timeout-, oom-);
@@ -53,12 +54,14 @@ report() {
 	echo $((1 - ok)) > "$results/host-fuzz-$t.rc"
 }
 
-# Options per target: .etl inputs hold whole buffers (up to 64 KiB each).
+# Options per target: .etl inputs hold whole buffers (up to 64 KiB each);
+# a target's dictionary, when make fuzz-host wrote one.
 options() {
 	case "$1" in
 	etl) echo -max_len=131072 ;;
 	*) echo -max_len=65600 ;;
 	esac
+	[ ! -f "$dir/$1.dict" ] || echo "-dict=$dir/$1.dict"
 }
 
 failed=0
