@@ -6,8 +6,9 @@
  * Every event is decoded the way ctl/decode.c does it: the schema from
  * TdhGetEventInformation, each value through TdhFormatProperty (with its
  * map from TdhGetEventMapInformation), counts and lengths taken from the
- * values already read, and each top-level property again through
- * TdhGetPropertySize and TdhGetProperty.  Buffers handed to libetw are
+ * values already read, and each top-level property (whole, its first
+ * element, its members) again through TdhGetPropertySize and
+ * TdhGetProperty.  Buffers handed to libetw are
  * allocated at the exact size it asked for, so that AddressSanitizer sees
  * a write one byte past them; what libetw returns is checked against the
  * layout it documents (etw_fuzz_check_tei()).
@@ -26,8 +27,11 @@
 
 /* Values (array elements included) decoded per event at most. */
 #define ETW_FUZZ_MAX_VALUES	4096
-/* Top-level properties also read through TdhGetProperty. */
-#define ETW_FUZZ_MAX_GETPROP	16
+/* Top-level properties, and members of each, read through TdhGetProperty. */
+#define ETW_FUZZ_MAX_GETPROP	8
+#define ETW_FUZZ_MAX_MEMBERS	4
+/* PROPERTY_DATA_DESCRIPTOR.ArrayIndex of a whole property. */
+#define ETW_FUZZ_ALL		0xffffffffu
 /* Events of one file, or of one manifest, decoded at most. */
 #define ETW_FUZZ_MAX_EVENTS	256
 
@@ -258,36 +262,65 @@ static ULONG etw_fuzz_props(struct etw_fuzz_walk *w, ULONG first, ULONG n)
 }
 
 /*
- * Top-level property @i through TdhGetPropertySize and TdhGetProperty:
- * both agree on its size and on the error, and a buffer one byte short
- * is refused.
+ * A path through TdhGetPropertySize and TdhGetProperty: both agree on
+ * the size and on the error, and a buffer one byte short is refused.
+ */
+static void etw_fuzz_get_path(struct etw_fuzz_walk *w,
+			      PROPERTY_DATA_DESCRIPTOR *d, ULONG n)
+{
+	ULONG size = 0, ret;
+	BYTE *buf;
+
+	ret = TdhGetPropertySize(w->rec, 0, NULL, n, d, &size);
+	buf = malloc(size ? size : 1);
+	ETW_FUZZ_CHECK(buf);
+	if (ret) {
+		ETW_FUZZ_CHECK(TdhGetProperty(w->rec, 0, NULL, n, d, 1, buf) ==
+			       ret);
+	} else {
+		ETW_FUZZ_CHECK(TdhGetProperty(w->rec, 0, NULL, n, d, size,
+					      buf) == ERROR_SUCCESS);
+		ETW_FUZZ_CHECK(!size ||
+			       TdhGetProperty(w->rec, 0, NULL, n, d, size - 1,
+					      buf) == ERROR_INSUFFICIENT_BUFFER);
+	}
+	free(buf);
+}
+
+/*
+ * Top-level property @i by name: whole, its first element when it is an
+ * array, and each of its first members when it is a struct (in its
+ * first element).
  */
 static void etw_fuzz_get_property(struct etw_fuzz_walk *w, ULONG i)
 {
 	const EVENT_PROPERTY_INFO *epi = &w->tei->EventPropertyInfoArray[i];
-	PROPERTY_DATA_DESCRIPTOR d = {
+	const EVENT_PROPERTY_INFO *m;
+	PROPERTY_DATA_DESCRIPTOR d[2] = { {
 		.PropertyName = (uintptr_t)TEI_PROPERTY_NAME(w->tei, epi),
-		.ArrayIndex = 0xffffffff,
-	};
-	ULONG size = 0, ret;
-	BYTE *buf;
+		.ArrayIndex = ETW_FUZZ_ALL,
+	} };
+	ULONG j;
 
-	if (!d.PropertyName)
+	if (!d[0].PropertyName)
 		return;
-	ret = TdhGetPropertySize(w->rec, 0, NULL, 1, &d, &size);
-	buf = malloc(size ? size : 1);
-	ETW_FUZZ_CHECK(buf);
-	if (ret) {
-		ETW_FUZZ_CHECK(TdhGetProperty(w->rec, 0, NULL, 1, &d, 1, buf) ==
-			       ret);
-	} else {
-		ETW_FUZZ_CHECK(TdhGetProperty(w->rec, 0, NULL, 1, &d, size,
-					      buf) == ERROR_SUCCESS);
-		ETW_FUZZ_CHECK(!size ||
-			       TdhGetProperty(w->rec, 0, NULL, 1, &d, size - 1,
-					      buf) == ERROR_INSUFFICIENT_BUFFER);
+	etw_fuzz_get_path(w, d, 1);
+	if ((epi->Flags & (PropertyParamCount | PropertyParamFixedCount)) ||
+	    epi->count != 1) {
+		d[0].ArrayIndex = 0;
+		etw_fuzz_get_path(w, d, 1);
 	}
-	free(buf);
+	if (!(epi->Flags & PropertyStruct))
+		return;
+	for (j = 0; j < epi->structType.NumOfStructMembers &&
+		    j < ETW_FUZZ_MAX_MEMBERS; j++) {
+		m = &w->tei->EventPropertyInfoArray[
+			epi->structType.StructStartIndex + j];
+		d[1].PropertyName = (uintptr_t)TEI_PROPERTY_NAME(w->tei, m);
+		d[1].ArrayIndex = ETW_FUZZ_ALL;
+		if (d[1].PropertyName)
+			etw_fuzz_get_path(w, d, 2);
+	}
 }
 
 /**
