@@ -90,11 +90,19 @@ static ULONG etw_tdh_skip_one(struct etw_tdh_walk *w, ULONG i, const BYTE **p)
 static ULONG etw_tdh_skip(struct etw_tdh_walk *w, ULONG i, const BYTE **p)
 {
 	ULONG n = etw_tdh_count(w, i), k, ret;
+	const BYTE *start;
 
 	for (k = 0; k < n; k++) {
+		start = *p;
 		ret = etw_tdh_skip_one(w, i, p);
 		if (ret)
 			return ret;
+		/*
+		 * An element of no bytes read no integer: the others are the
+		 * same.  Nested arrays of them would loop 65535^depth times.
+		 */
+		if (*p == start)
+			break;
 	}
 	return ERROR_SUCCESS;
 }

@@ -21,7 +21,9 @@
 #define REGRESS_INPUTS(X) \
 	X(tl, custom_schema_uint32, ERROR_SUCCESS) \
 	X(tl, custom_schema_uint32_long, ERROR_SUCCESS) \
-	X(tl, filetime_high_bit, ERROR_EVT_INVALID_EVENT_DATA)
+	X(tl, filetime_high_bit, ERROR_EVT_INVALID_EVENT_DATA) \
+	X(tl, empty_struct_array, ERROR_SUCCESS) \
+	X(tl, empty_struct_array_nested, ERROR_SUCCESS)
 
 struct regress_entry {
 	const char *target;
