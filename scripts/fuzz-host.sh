@@ -31,7 +31,7 @@ targets=$(for f in userlib/fuzz/*_fuzz.c; do basename "$f" _fuzz.c; done)
 mkdir -p "$dir/logs"
 
 built=0
-make -s fuzz-host > "$dir/logs/build.out" 2>&1 && built=1
+make -s -j"$(nproc)" fuzz-host > "$dir/logs/build.out" 2>&1 && built=1
 
 # TAP for make check: one result, the figures as a comment.
 report() {
