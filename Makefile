@@ -8,6 +8,8 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+# Instrumentation manifests TDH reads without TdhLoadManifest (libetw.rst).
+MANIFESTDIR ?= $(PREFIX)/share/etw/manifests
 DESTDIR ?=
 
 CC ?= cc
@@ -46,12 +48,17 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 FORCE:
 
 .PHONY: all module lib ctl man selftests hosttests examples check demo bench fuzz \
-	fuzz-host install modules_install clean help kernel coverage soak kcsan mutate
+	fuzz-host install modules_install clean help kernel coverage soak kcsan mutate bt2
 
-all: module lib ctl selftests examples
+# The babeltrace2 plugin needs libbabeltrace2-dev (scripts/deps.sh installs
+# it); without it make all leaves the plugin out and make bt2 fails.
+HAVE_BT2 := $(shell pkg-config --exists babeltrace2 && echo y)
+
+all: module lib ctl selftests examples $(if $(HAVE_BT2),bt2)
 
 help:
 	@echo "make            build etw.ko, etw_test.ko, libetw, etwctl, selftests, examples"
+	@echo "make bt2        the babeltrace2 plugin bt2/babeltrace-plugin-etw.so"
 	@echo "make check      run every test (host tests, 6.1 build, KUnit and kselftests in the VM)"
 	@echo "make demo       the main job: record a trace in the VM and decode it"
 	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run)"
@@ -75,11 +82,20 @@ module:
 # --- libetw ---------------------------------------------------------------
 lib: userlib/libetw.so userlib/libetw.a userlib/libetw.pc
 
+LIB_DEFS := -DETW_MANIFEST_DIR='"$(MANIFESTDIR)"'
+
 userlib/%.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
-	$(CC) $(CPPFLAGS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LIB_DEFS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
 userlib/%.pic.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
-	$(CC) $(CPPFLAGS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -fPIC -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LIB_DEFS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -fPIC -c -o $@ $<
+
+# The manifest directory is compiled in: rebuilt when MANIFESTDIR changes.
+build/manifestdir: FORCE
+	@mkdir -p $(@D)
+	@echo '$(MANIFESTDIR)' | cmp -s - $@ || echo '$(MANIFESTDIR)' > $@
+
+userlib/etw_tdh_path.o userlib/etw_tdh_path.pic.o: build/manifestdir
 
 userlib/libetw.a: $(LIB_OBJS)
 	rm -f $@
@@ -99,7 +115,8 @@ WIDE_CFLAGS := -fshort-wchar
 userlib/libetw.pc: userlib/libetw.pc.in FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)/etw|' -e 's|@VERSION@|$(VERSION)|' \
-	    -e 's|@WIDE_CFLAGS@|$(WIDE_CFLAGS)|' $< > $@
+	    -e 's|@WIDE_CFLAGS@|$(WIDE_CFLAGS)|' -e 's|@MANIFESTDIR@|$(MANIFESTDIR)|' \
+	    $< > $@
 
 # --- etwctl ---------------------------------------------------------------
 ctl: ctl/etwctl
@@ -107,6 +124,33 @@ ctl: ctl/etwctl
 ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a Makefile
 	$(CC) $(CPPFLAGS) -Ictl -Iuserlib -DETW_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) \
 		-o $@ $(CTL_SRCS) userlib/libetw.a $(LIBETW_LIBS)
+
+# --- babeltrace2 plugin ---------------------------------------------------
+# source.etw.etl (Documentation/babeltrace2.rst).  libetw's position-
+# independent objects are linked in and hidden: the plugin exports only
+# what babeltrace2 looks up, and reads files with libetw's ETL reader,
+# whose functions libetw.so does not export.
+BT2_PLUGIN := bt2/babeltrace-plugin-etw.so
+BT2_SRCS := $(wildcard bt2/*.c)
+
+bt2: $(BT2_PLUGIN) bt2/tests/tl_etl_gen
+
+build/bt2/libetw-pic.a: $(LIB_PIC_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BT2_PLUGIN): $(BT2_SRCS) bt2/etwbt.h build/bt2/libetw-pic.a
+	$(CC) $(CPPFLAGS) -Iuserlib $(shell pkg-config --cflags babeltrace2) $(CFLAGS) \
+		$(WARN) -fPIC -shared -o $@ $(BT2_SRCS) build/bt2/libetw-pic.a \
+		-Wl,--exclude-libs,ALL -Wl,--no-undefined \
+		$(shell pkg-config --libs babeltrace2) $(LIBETW_LIBS)
+
+# Writes the .etl file of TraceLogging events that scripts/tests/bt2_test.py
+# converts (the events of $(TLG_EVENTS), through the provider double).
+bt2/tests/tl_etl_gen: bt2/tests/tl_etl_gen.c $(TLG_DEPS) userlib/libetw.a \
+		$(HOSTTEST_DEPS)
+	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(TLG_EVENTS) userlib/libetw.a $(LIBETW_LIBS)
 
 # The etwctl(1) man page, from Documentation/etwctl.rst (Debian's docutils).
 man: build/man/etwctl.1
@@ -343,7 +387,7 @@ mutate:
 # --- install --------------------------------------------------------------
 install: lib ctl man
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/etw/linux $(DESTDIR)$(BINDIR) \
-		$(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANIFESTDIR)
 	install -m 644 userlib/libetw.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 userlib/libetw.so $(DESTDIR)$(LIBDIR)/libetw.so.$(VERSION)
 	ln -sf libetw.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -362,6 +406,7 @@ clean:
 		-o -name '.*.cmd' -o -name '*.a' \) -delete
 	rm -f Module.symvers modules.order kmod/Module.symvers kmod/modules.order
 	rm -f userlib/*.o userlib/libetw.a userlib/libetw.so userlib/$(SONAME) userlib/libetw.pc
+	rm -f $(BT2_PLUGIN) bt2/tests/tl_etl_gen
 	rm -f ctl/etwctl $(SELFTESTS) $(BENCHES) $(HOSTTESTS) $(EXAMPLES) selftests/wide_cxx.o \
 		userlib/tests/*_bench
 	rm -rf build

@@ -2,7 +2,7 @@
 /*
  * cmd_dump.c: "etwctl dump FILE... | --session NAME": print events as a
  * table, CSV or JSON, filtered by provider, id, level, keyword, process
- * and time.
+ * and time, decoded with the manifests --manifest loads.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,7 +21,13 @@ static const char etwctl_dump_usage[] =
 "Print the events of ETL files (merged in time order) or of a running\n"
 "session (flushed first).\n"
 "  -s, --session NAME   read the session's buffers instead of files\n"
-"  -f, --format FMT     table (default), csv or json\n"
+"  -f, --format FMT     table (default), csv or json (one object a line)\n"
+"      --fields LIST    the columns, in order: time, cpu, pid, tid,\n"
+"                       provider, provider_guid, event, id, version,\n"
+"                       channel, level, opcode, task, keywords, activity,\n"
+"                       related_activity, fields (all the event's fields)\n"
+"                       or fields.NAME (field NAME)\n"
+"      --manifest FILE  decode the events of FILE's providers (repeatable)\n"
 "      --provider P     only provider P: a GUID, *Name, or the provider\n"
 "                       name the events carry (TraceLogging)\n"
 "      --id N[,N...]    only these event ids\n"
@@ -54,9 +60,11 @@ struct etwctl_filter {
 	int64_t to;
 };
 
+/* @fields: the --fields text, parsed once the format is known */
 struct etwctl_dump_opts {
 	const char *session;
 	enum etwctl_format format;
+	const char *fields;
 	struct etwctl_filter filter;
 };
 
@@ -68,6 +76,8 @@ enum {
 	OPT_PID,
 	OPT_FROM,
 	OPT_TO,
+	OPT_FIELDS,
+	OPT_MANIFEST,
 };
 
 static const struct option etwctl_dump_options[] = {
@@ -81,6 +91,8 @@ static const struct option etwctl_dump_options[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
+	{ "fields", required_argument, NULL, OPT_FIELDS },
+	{ "manifest", required_argument, NULL, OPT_MANIFEST },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -129,6 +141,9 @@ static int etwctl_dump_option(struct etwctl_dump_opts *o, int c,
 		return 0;
 	case OPT_TO:
 		f->to_s = arg;
+		return 0;
+	case OPT_FIELDS:
+		o->fields = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -190,16 +205,16 @@ static int etwctl_dump_times(struct etwctl_filter *f, int64_t start)
 }
 
 static int etwctl_dump_events(struct etwctl_source *src,
-			      const struct etwctl_dump_opts *o)
+			      const struct etwctl_dump_opts *o,
+			      const struct etwctl_output *out)
 {
 	/* Events on a terminal show progress by themselves. */
 	bool progress = !isatty(STDOUT_FILENO);
 	struct etw_etl_event ev;
 	unsigned int bad = 0;
-	bool first = true;
 	int ret;
 
-	etwctl_print_begin(stdout, o->format);
+	etwctl_print_begin(stdout, out);
 	while ((ret = etwctl_source_next(src, &ev)) != 0) {
 		/* Corrupt data is passed over; the rest is still shown. */
 		if (ret == -EBADMSG || ret == -EOPNOTSUPP) {
@@ -215,12 +230,12 @@ static int etwctl_dump_events(struct etwctl_source *src,
 		if (etwctl_event_is_metadata(&ev) ||
 		    !etwctl_filter_match(&o->filter, &ev))
 			continue;
-		if (etwctl_print_event(stdout, o->format, &ev, first))
+		if (etwctl_print_event(stdout, out, &ev)) {
+			etwctl_progress_end();
 			return etwctl_fail("dump", "out of memory");
-		first = false;
+		}
 	}
 	etwctl_progress_end();
-	etwctl_print_end(stdout, o->format);
 	if (fflush(stdout))
 		return etwctl_fail("dump", "writing output: %s",
 				   strerror(errno));
@@ -266,6 +281,7 @@ static int etwctl_dump_open(const struct etwctl_dump_opts *o, int argc,
 int etwctl_cmd_dump(int argc, char **argv)
 {
 	struct etwctl_dump_opts o = { .format = ETWCTL_FORMAT_TABLE };
+	struct etwctl_output out;
 	struct etwctl_source *src;
 	int c, ret;
 
@@ -276,6 +292,12 @@ int etwctl_cmd_dump(int argc, char **argv)
 			return etwctl_help(etwctl_dump_usage);
 		if (c == '?' || c == ':')
 			return etwctl_bad_option("dump", c, argv);
+		if (c == OPT_MANIFEST) {
+			ret = etwctl_load_manifest("dump", optarg);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (etwctl_dump_option(&o, c, optarg))
 			return etwctl_usage("dump", "bad value '%s' for '%s'",
 					    optarg, argv[optind - 1]);
@@ -286,12 +308,17 @@ int etwctl_cmd_dump(int argc, char **argv)
 		return etwctl_usage("dump", "give files or --session, not both");
 	if (!o.session && !argc)
 		return etwctl_usage("dump", "no input file");
-	ret = etwctl_dump_open(&o, argc, argv, &src);
+	ret = etwctl_output_setup("dump", &out, o.format, o.fields);
 	if (ret)
 		return ret;
-	ret = etwctl_dump_times(&o.filter, etwctl_source_start_time(src));
-	if (!ret)
-		ret = etwctl_dump_events(src, &o);
-	etwctl_source_close(src);
+	ret = etwctl_dump_open(&o, argc, argv, &src);
+	if (!ret) {
+		ret = etwctl_dump_times(&o.filter,
+					etwctl_source_start_time(src));
+		if (!ret)
+			ret = etwctl_dump_events(src, &o, &out);
+		etwctl_source_close(src);
+	}
+	etwctl_output_free(&out);
 	return ret;
 }

@@ -2,7 +2,7 @@
 /*
  * cmd_view.c: "etwctl view NAME": a real-time consumer that prints a
  * session's events as its buffers are sealed, until the session stops or
- * the user interrupts.
+ * the user interrupts, with dump's formats, columns and manifests.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,9 +12,17 @@
 #include "etwctl.h"
 
 static const char etwctl_view_usage[] =
-"usage: etwctl view NAME [--format table|csv|json]\n"
+"usage: etwctl view [options] NAME\n"
 "Print the events of session NAME as they arrive (buffers are delivered\n"
-"when sealed: see --flush-timer), until the session stops or Ctrl-C.\n";
+"when sealed: see --flush-timer), until the session stops or Ctrl-C.\n"
+"  -f, --format FMT     table (default), csv or json (one object a line)\n"
+"      --fields LIST    the columns, in order (see 'etwctl dump --help')\n"
+"      --manifest FILE  decode the events of FILE's providers (repeatable)\n";
+
+enum {
+	OPT_FIELDS = 0x100,
+	OPT_MANIFEST,
+};
 
 /* Set by SIGINT/SIGTERM; the blocked read() returns EINTR. */
 static volatile sig_atomic_t etwctl_view_stop;
@@ -34,11 +42,10 @@ static void etwctl_view_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-static int etwctl_view(const char *name, enum etwctl_format fmt)
+static int etwctl_view(const char *name, const struct etwctl_output *out)
 {
 	struct etwctl_source *src;
 	struct etw_etl_event ev;
-	bool first = true;
 	int ret, status = 0;
 
 	ret = etwctl_source_open_session(name, true, &src);
@@ -49,7 +56,7 @@ static int etwctl_view(const char *name, enum etwctl_format fmt)
 				   strerror(-ret));
 	etwctl_view_signals();
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	etwctl_print_begin(stdout, fmt);
+	etwctl_print_begin(stdout, out);
 	while (!etwctl_view_stop && (ret = etwctl_source_next(src, &ev))) {
 		if (ret == -EINTR)
 			break;
@@ -60,13 +67,11 @@ static int etwctl_view(const char *name, enum etwctl_format fmt)
 		}
 		if (etwctl_event_is_metadata(&ev))
 			continue;
-		if (etwctl_print_event(stdout, fmt, &ev, first)) {
+		if (etwctl_print_event(stdout, out, &ev)) {
 			status = etwctl_fail("view", "out of memory");
 			break;
 		}
-		first = false;
 	}
-	etwctl_print_end(stdout, fmt);
 	etwctl_source_close(src);
 	return status;
 }
@@ -83,10 +88,14 @@ int etwctl_cmd_view(int argc, char **argv)
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "fields", required_argument, NULL, OPT_FIELDS },
+		{ "manifest", required_argument, NULL, OPT_MANIFEST },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum etwctl_format fmt = ETWCTL_FORMAT_TABLE;
-	int c;
+	struct etwctl_output out;
+	const char *fields = NULL;
+	int c, ret;
 
 	etwctl_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":hf:", options, NULL)) != -1) {
@@ -94,10 +103,22 @@ int etwctl_cmd_view(int argc, char **argv)
 			return etwctl_help(etwctl_view_usage);
 		if (c == '?' || c == ':')
 			return etwctl_bad_option("view", c, argv);
-		if (etwctl_format_parse(optarg, &fmt))
+		if (c == OPT_FIELDS) {
+			fields = optarg;
+		} else if (c == OPT_MANIFEST) {
+			ret = etwctl_load_manifest("view", optarg);
+			if (ret)
+				return ret;
+		} else if (etwctl_format_parse(optarg, &fmt)) {
 			return etwctl_usage("view", "bad format '%s'", optarg);
+		}
 	}
 	if (argc - optind != 1)
 		return etwctl_usage("view", "need exactly one session NAME");
-	return etwctl_need_device("view") ?: etwctl_view(argv[optind], fmt);
+	ret = etwctl_output_setup("view", &out, fmt, fields);
+	if (ret)
+		return ret;
+	ret = etwctl_need_device("view") ?: etwctl_view(argv[optind], &out);
+	etwctl_output_free(&out);
+	return ret;
 }

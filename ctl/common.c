@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * common.c: what every etwctl command shares: one-line error reports,
- * number parsing, Win32 error names and a progress line for terminals.
+ * number parsing, Win32 error names, a progress line for terminals and
+ * the loading of instrumentation manifests.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <tdh.h>
 
 #include "etwctl.h"
 #include "etw_lib.h"
@@ -222,8 +225,8 @@ static bool etwctl_progress_shown;
  * @done: units done
  * @total: units in all
  *
- * Prints at most ten times a second, and only when stderr is a terminal,
- * so pipes and logs never see the line.
+ * Prints at most four times a second, and only when stderr is a
+ * terminal, so pipes and logs never see the line.
  */
 void etwctl_progress(const char *what, uint64_t done, uint64_t total)
 {
@@ -234,7 +237,7 @@ void etwctl_progress(const char *what, uint64_t done, uint64_t total)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (etwctl_progress_shown &&
 	    (now.tv_sec - etwctl_progress_last.tv_sec) * 1000000000L +
-	    (now.tv_nsec - etwctl_progress_last.tv_nsec) < 100000000L)
+	    (now.tv_nsec - etwctl_progress_last.tv_nsec) < 250000000L)
 		return;
 	etwctl_progress_last = now;
 	etwctl_progress_shown = true;
@@ -286,4 +289,80 @@ int etwctl_bad_option(const char *cmd, int c, char **argv)
 	if (optopt && arg[0] == '-' && arg[1] != '-')
 		return etwctl_usage(cmd, "unknown option '-%c'", optopt);
 	return etwctl_usage(cmd, "unknown option '%s'", arg);
+}
+
+/*
+ * TdhLoadManifest, with the line libetw writes on stderr for a bad
+ * manifest ("libetw: FILE:LINE: what") kept in @msg instead.
+ */
+static ULONG etwctl_tdh_load(PWSTR path, char *msg, size_t size)
+{
+	FILE *tmp = tmpfile();
+	int saved = -1;
+	ULONG ret;
+
+	*msg = 0;
+	fflush(stderr);
+	if (tmp)
+		saved = dup(STDERR_FILENO);
+	if (saved >= 0 && dup2(fileno(tmp), STDERR_FILENO) < 0) {
+		close(saved);
+		saved = -1;
+	}
+	ret = TdhLoadManifest(path);
+	if (saved >= 0) {
+		fflush(stderr);
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+		rewind(tmp);
+		if (!fgets(msg, (int)size, tmp))
+			*msg = 0;
+	}
+	if (tmp)
+		fclose(tmp);
+	msg[strcspn(msg, "\n")] = 0;
+	return ret;
+}
+
+/**
+ * etwctl_load_manifest - load an instrumentation manifest for decoding
+ * @cmd: the command, for the message
+ * @path: the manifest file
+ *
+ * The events of its providers then decode to named fields, with the
+ * names it gives for their provider, task, opcode, level and keywords.
+ *
+ * Return: 0, or the exit status after a one-line message naming the file
+ * (and the line, for a manifest libetw rejects).
+ */
+int etwctl_load_manifest(const char *cmd, const char *path)
+{
+	static const char prefix[] = "libetw: ";
+	size_t len = strlen(path), n;
+	char msg[512];
+	uint8_t *w;
+	ULONG ret;
+
+	if (!*path)
+		return etwctl_usage(cmd, "empty --manifest path");
+	/* UTF-16 takes no more units than UTF-8 takes bytes. */
+	w = malloc(2 * (len + 1));
+	if (!w)
+		return etwctl_fail(cmd, "out of memory");
+	n = etw_etl_utf8_to_utf16(path, w, len);
+	w[2 * n] = 0;
+	w[2 * n + 1] = 0;
+	ret = etwctl_tdh_load((PWSTR)w, msg, sizeof(msg));
+	free(w);
+	if (ret == ERROR_SUCCESS)
+		return 0;
+	if (ret == ERROR_XML_PARSE_ERROR && *msg)
+		return etwctl_fail(cmd, "%s", strncmp(msg, prefix,
+						      sizeof(prefix) - 1) ?
+				   msg : msg + sizeof(prefix) - 1);
+	if (ret == ERROR_XML_PARSE_ERROR)
+		return etwctl_fail(cmd, "%s: not a valid manifest", path);
+	if (ret == ERROR_INVALID_PARAMETER)
+		return etwctl_fail(cmd, "%s: manifest path too long", path);
+	return etwctl_fail(cmd, "%s: %s", path, etwctl_win32_str(ret));
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * decode.c: TraceLogging self-describing events (extended item
- * EVENT_SCHEMA_TL) as named fields, and times as text.
+ * EVENT_SCHEMA_TL) and events of loaded manifests as named fields, and
+ * times as text.
  *
  * The decoding is libetw's, through the TDH functions a Windows consumer
  * uses: TdhGetEventInformation gives the schema, TdhFormatProperty each
@@ -136,6 +137,7 @@ static void sb_json(struct etwctl_sb *sb, const char *s)
 
 /* One event being decoded through TDH. */
 struct etwctl_tdh {
+	PEVENT_RECORD rec;
 	TRACE_EVENT_INFO *tei;
 	USHORT *ints;		/* last value of each integer property */
 	const uint8_t *p;
@@ -358,17 +360,41 @@ static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 	return false;
 }
 
+/*
+ * The value map of a manifest property (malloc'ed), or NULL when it has
+ * none or TDH cannot give it: the value is then shown as a number.
+ */
+static EVENT_MAP_INFO *etwctl_map(const struct etwctl_tdh *d,
+				  const EVENT_PROPERTY_INFO *epi)
+{
+	PWSTR name = (PWSTR)((BYTE *)d->tei + epi->nonStructType.MapNameOffset);
+	EVENT_MAP_INFO *map;
+	ULONG size = 0;
+
+	if (!epi->nonStructType.MapNameOffset ||
+	    TdhGetEventMapInformation(d->rec, name, NULL, &size) !=
+	    ERROR_INSUFFICIENT_BUFFER)
+		return NULL;
+	map = malloc(size);
+	if (map && TdhGetEventMapInformation(d->rec, name, map, &size)) {
+		free(map);
+		return NULL;
+	}
+	return map;
+}
+
 /* TdhFormatProperty into d->text, growing it as asked. */
 static ULONG etwctl_format(struct etwctl_tdh *d,
-			   const EVENT_PROPERTY_INFO *epi, USHORT length,
-			   ULONG *size, USHORT *used)
+			   const EVENT_PROPERTY_INFO *epi,
+			   EVENT_MAP_INFO *map, USHORT length, ULONG *size,
+			   USHORT *used)
 {
 	ULONG ret;
 	WCHAR *text;
 
 	for (;;) {
 		*size = d->text_size;
-		ret = TdhFormatProperty(d->tei, NULL, d->ptr_size,
+		ret = TdhFormatProperty(d->tei, map, d->ptr_size,
 					epi->nonStructType.InType,
 					epi->nonStructType.OutType, length,
 					(USHORT)(d->end - d->p), (PBYTE)d->p,
@@ -390,15 +416,18 @@ static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	USHORT in = epi->nonStructType.InType, out = epi->nonStructType.OutType;
 	const uint8_t *raw = d->p;
+	EVENT_MAP_INFO *map;
 	ULONG size, ret, v = 0;
 	USHORT used;
 	char *utf8;
 
 	if (epi->Flags & PropertyHasCustomSchema)
 		return -EOPNOTSUPP;
-	ret = etwctl_format(d, epi, epi->Flags & PropertyParamLength ?
+	map = etwctl_map(d, epi);
+	ret = etwctl_format(d, epi, map, epi->Flags & PropertyParamLength ?
 			    d->ints[epi->lengthPropertyIndex] : epi->length,
 			    &size, &used);
+	free(map);
 	if (ret)
 		return etwctl_tdh_errno(ret);
 	d->p += used;
@@ -408,7 +437,8 @@ static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
 		memcpy(&v, raw, used);
 		d->ints[i] = v > 0xffff ? 0xffff : (USHORT)v;
 	}
-	if (!etwctl_raw_text(in, out, raw, used, sb)) {
+	/* A mapped value is TDH's text: the map's names. */
+	if (map || !etwctl_raw_text(in, out, raw, used, sb)) {
 		utf8 = etw_etl_utf16_to_utf8((const uint8_t *)d->text,
 					     size / 2);
 		if (!utf8)
@@ -532,11 +562,72 @@ static int etwctl_props(struct etwctl_tdh *d, ULONG first, ULONG n,
 	return 0;
 }
 
+/* A string of the TRACE_EVENT_INFO into @out; "" when @off is 0. */
+static void etwctl_tei_copy(const TRACE_EVENT_INFO *tei, ULONG off,
+			    char *out, size_t size)
+{
+	char *s;
+
+	*out = 0;
+	if (!off)
+		return;
+	s = etwctl_tei_string(tei, off);
+	snprintf(out, size, "%s", s ? s : "");
+	free(s);
+}
+
+/* The keyword names: UTF-16 strings up to an empty one, joined by ",". */
+static void etwctl_tei_keywords(const TRACE_EVENT_INFO *tei, char *out,
+				size_t size)
+{
+	const uint8_t *s = (const uint8_t *)tei + tei->KeywordsNameOffset;
+	size_t len = 0, n;
+	char *name;
+
+	*out = 0;
+	while (tei->KeywordsNameOffset && (s[0] || s[1]) && len + 1 < size) {
+		for (n = 0; s[2 * n] || s[2 * n + 1]; n++)
+			;
+		name = etw_etl_utf16_to_utf8(s, n);
+		len += (size_t)snprintf(out + len, size - len, "%s%s",
+					len ? "," : "", name ? name : "");
+		if (len >= size)
+			len = size - 1;
+		free(name);
+		s += 2 * (n + 1);
+	}
+}
+
 /*
- * The event's name into @name (when not NULL), then its fields to @fn
- * (when not NULL), through TdhGetEventInformation and TdhFormatProperty.
+ * What the schema names.  TraceLogging puts the event name in
+ * TaskNameOffset too; it is no task name there.
  */
-static int etwctl_tdh_decode(PEVENT_RECORD rec, char *name, size_t size,
+static void etwctl_tei_names(const TRACE_EVENT_INFO *tei,
+			     struct etwctl_names *names)
+{
+	bool tlg = tei->DecodingSource == DecodingSourceTlg;
+
+	etwctl_tei_copy(tei, tei->ProviderNameOffset, names->provider,
+			sizeof(names->provider));
+	etwctl_tei_copy(tei, tei->EventNameOffset, names->event,
+			sizeof(names->event));
+	etwctl_tei_copy(tei, tei->ChannelNameOffset, names->channel,
+			sizeof(names->channel));
+	etwctl_tei_copy(tei, tei->LevelNameOffset, names->level,
+			sizeof(names->level));
+	etwctl_tei_copy(tei, tlg ? 0 : tei->TaskNameOffset, names->task,
+			sizeof(names->task));
+	etwctl_tei_copy(tei, tei->OpcodeNameOffset, names->opcode,
+			sizeof(names->opcode));
+	etwctl_tei_keywords(tei, names->keywords, sizeof(names->keywords));
+}
+
+/*
+ * The names of the event's schema into @names (when not NULL), then its
+ * fields to @fn (when not NULL), through TdhGetEventInformation and
+ * TdhFormatProperty.
+ */
+static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 			     etwctl_field_fn fn, void *ctx)
 {
 	/* Most schemas fit: one TdhGetEventInformation call, no malloc. */
@@ -544,20 +635,14 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, char *name, size_t size,
 		TRACE_EVENT_INFO tei;
 		char bytes[4096];
 	} buf;
-	struct etwctl_tdh d = { .fn = fn, .ctx = ctx };
-	char *s;
+	struct etwctl_tdh d = { .rec = rec, .fn = fn, .ctx = ctx };
 	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei);
 
 	if (ret)
 		goto out;
-	if (name) {
-		s = etwctl_tei_string(d.tei, d.tei->TaskNameOffset);
-		if (s)
-			snprintf(name, size, "%s", s);
-		free(s);
-		ret = s ? 0 : -ENOMEM;
-	}
-	if (fn && !ret) {
+	if (names)
+		etwctl_tei_names(d.tei, names);
+	if (fn) {
 		d.ints = calloc(d.tei->PropertyCount + 1, sizeof(*d.ints));
 		d.p = rec->UserData ? rec->UserData : (const uint8_t *)"";
 		d.end = d.p + rec->UserDataLength;
@@ -608,10 +693,15 @@ int etwctl_tl_event_name(const void *meta, size_t len, char *out,
 			 size_t size)
 {
 	EVENT_HEADER_EXTENDED_DATA_ITEM x;
+	struct etwctl_names names;
 	EVENT_RECORD rec;
+	int ret;
 
 	etwctl_tl_record(&rec, &x, meta, len, NULL, 0);
-	return etwctl_tdh_decode(&rec, out, size, NULL, NULL);
+	ret = etwctl_tdh_decode(&rec, &names, NULL, NULL);
+	if (!ret)
+		snprintf(out, size, "%s", names.event);
+	return ret;
 }
 
 /**
@@ -635,23 +725,27 @@ int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
 	EVENT_RECORD rec;
 
 	etwctl_tl_record(&rec, &x, meta, meta_len, data, len);
-	return etwctl_tdh_decode(&rec, NULL, 0, fn, ctx);
+	return etwctl_tdh_decode(&rec, NULL, fn, ctx);
 }
 
 /**
- * etwctl_tl_decode_event - an event's TraceLogging name and fields
+ * etwctl_decode_event - an event's names and fields, as its schema gives
  * @ev: the event, as read from a file or a session
- * @name: out: its name, when it has TraceLogging metadata at all
- * @size: bytes at @name
- * @fn: called once per field, in order
+ * @names: out: the names of its schema ("" for what it does not name),
+ *	or NULL
+ * @fn: called once per field, in order, or NULL
  * @ctx: passed to @fn
  *
+ * The schema is the event's TraceLogging metadata or, for other events,
+ * a loaded manifest of its provider (TdhLoadManifest).
+ *
  * Context: any thread.
- * Return: 0; -ENOENT for an event without TraceLogging metadata; else as
- * etwctl_tl_decode(); @name is set whenever the metadata could be read.
+ * Return: 0; -ENOENT for an event without a schema; else as
+ * etwctl_tl_decode(); @names is set whenever the schema could be read.
  */
-int etwctl_tl_decode_event(const struct etw_etl_event *ev, char *name,
-			   size_t size, etwctl_field_fn fn, void *ctx)
+int etwctl_decode_event(const struct etw_etl_event *ev,
+			struct etwctl_names *names, etwctl_field_fn fn,
+			void *ctx)
 {
 	EVENT_HEADER_EXTENDED_DATA_ITEM x[ETW_ETL_MAX_EXT_ITEMS];
 	EVENT_RECORD rec;
@@ -667,12 +761,15 @@ int etwctl_tl_decode_event(const struct etw_etl_event *ev, char *name,
 	rec.EventHeader.Flags = ev->flags;
 	memcpy(&rec.EventHeader.ProviderId, &ev->provider_id,
 	       sizeof(rec.EventHeader.ProviderId));
+	/* A manifest's event is found by its Id and Version. */
+	memcpy(&rec.EventHeader.EventDescriptor, &ev->descriptor,
+	       sizeof(rec.EventHeader.EventDescriptor));
 	rec.ExtendedDataCount = (USHORT)i;
 	rec.ExtendedData = x;
 	rec.UserData = (PVOID)ev->user_data;
 	rec.UserDataLength = (USHORT)(ev->user_data_len > 0xffff ? 0xffff :
 				      ev->user_data_len);
-	return etwctl_tdh_decode(&rec, name, size, fn, ctx);
+	return etwctl_tdh_decode(&rec, names, fn, ctx);
 }
 
 /**

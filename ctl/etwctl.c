@@ -28,6 +28,8 @@ static const struct etwctl_cmd etwctl_cmds[] = {
 	{ "dump", etwctl_cmd_dump, "print events of ETL files or a session" },
 	{ "merge", etwctl_cmd_merge, "merge ETL files in time order" },
 	{ "stats", etwctl_cmd_stats, "count the events of ETL files" },
+	{ "export", etwctl_cmd_export,
+	  "write ETL files' events for trace viewers" },
 };
 
 #define ETWCTL_NCMDS	(sizeof(etwctl_cmds) / sizeof(etwctl_cmds[0]))

@@ -54,6 +54,7 @@ int etwctl_cmd_view(int argc, char **argv);
 int etwctl_cmd_dump(int argc, char **argv);
 int etwctl_cmd_merge(int argc, char **argv);
 int etwctl_cmd_stats(int argc, char **argv);
+int etwctl_cmd_export(int argc, char **argv);
 
 /* ---------------------------------------------------------------------- */
 /* common.c */
@@ -73,6 +74,7 @@ const char *etwctl_errno_str(int err);
 void etwctl_progress(const char *what, uint64_t done, uint64_t total);
 void etwctl_progress_end(void);
 int etwctl_need_device(const char *cmd);
+int etwctl_load_manifest(const char *cmd, const char *path);
 
 /* ---------------------------------------------------------------------- */
 /* provider_spec.c */
@@ -114,8 +116,31 @@ int etwctl_tl_event_name(const void *meta, size_t len, char *out,
 			 size_t size);
 int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
 		     size_t len, etwctl_field_fn fn, void *ctx);
-int etwctl_tl_decode_event(const struct etw_etl_event *ev, char *name,
-			   size_t size, etwctl_field_fn fn, void *ctx);
+/**
+ * struct etwctl_names - what an event's schema names, as UTF-8
+ * @provider: the provider
+ * @event: the event (TraceLogging, or a manifest event's name attribute)
+ * @channel: the channel
+ * @level: the level
+ * @task: the task (manifest events only)
+ * @opcode: the opcode
+ * @keywords: the names of the event's keyword bits, joined by ","
+ *
+ * Each is "" when the schema does not name it.
+ */
+struct etwctl_names {
+	char provider[256];
+	char event[256];
+	char channel[128];
+	char level[128];
+	char task[128];
+	char opcode[128];
+	char keywords[512];
+};
+
+int etwctl_decode_event(const struct etw_etl_event *ev,
+			struct etwctl_names *names, etwctl_field_fn fn,
+			void *ctx);
 int etwctl_traits_name(const void *traits, size_t len, char *out,
 		       size_t size);
 void etwctl_filetime_format(int64_t ft, char *out, size_t size);
@@ -128,12 +153,34 @@ enum etwctl_format {
 	ETWCTL_FORMAT_JSON,
 };
 
+/* ---------------------------------------------------------------------- */
 /* print.c */
+
+struct etwctl_column;
+
+/**
+ * struct etwctl_output - how events are printed
+ * @format: table, CSV or JSON
+ * @cols: the columns, in order (--fields, or the format's default)
+ * @ncols: entries at @cols
+ * @need_fields: a column shows the event's fields
+ * @spec: the --fields text the columns' names point into
+ */
+struct etwctl_output {
+	enum etwctl_format format;
+	struct etwctl_column *cols;
+	size_t ncols;
+	bool need_fields;
+	char *spec;
+};
+
 int etwctl_format_parse(const char *s, enum etwctl_format *fmt);
-void etwctl_print_begin(FILE *f, enum etwctl_format fmt);
-int etwctl_print_event(FILE *f, enum etwctl_format fmt,
-		       const struct etw_etl_event *ev, bool first);
-void etwctl_print_end(FILE *f, enum etwctl_format fmt);
+int etwctl_output_setup(const char *cmd, struct etwctl_output *out,
+			enum etwctl_format fmt, const char *fields);
+void etwctl_output_free(struct etwctl_output *out);
+void etwctl_print_begin(FILE *f, const struct etwctl_output *out);
+int etwctl_print_event(FILE *f, const struct etwctl_output *out,
+		       const struct etw_etl_event *ev);
 void etwctl_json_string(FILE *f, const char *s);
 
 /* ---------------------------------------------------------------------- */

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * print.c: one event as a table row, a CSV record or a JSON object.
+ * print.c: one event as a table row, a CSV record or a JSON object, with
+ * the columns --fields chose.
  *
- * The columns are the EVENT_HEADER's (time, CPU, process, thread,
- * provider, descriptor, activity IDs) and the payload: TraceLogging
- * events as named fields, string-only events as their string, anything
- * else as hex.  CSV follows RFC 4180 (a header line, fields quoted when
- * needed); JSON is one array with an object per event, one per line.
+ * The header columns come from the EVENT_HEADER (time, CPU, process,
+ * thread, provider, descriptor, activity IDs), with the names the event's
+ * schema gives for provider, event, channel, level, task, opcode and
+ * keywords, and numbers where it gives none.  The event's fields are one
+ * column ("fields": TraceLogging and manifest events as named fields,
+ * string-only events as their string, anything else as hex) or one column
+ * each ("fields.NAME").  CSV follows RFC 4180 (a header line, fields
+ * quoted when they hold a comma, a quote or a line break); JSON is one
+ * object per line.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +19,79 @@
 #include <strings.h>
 
 #include "etwctl.h"
+
+/* The columns --fields names; ETWCTL_COL_PROPERTY is "fields.NAME". */
+enum etwctl_col {
+	ETWCTL_COL_TIME,
+	ETWCTL_COL_CPU,
+	ETWCTL_COL_PID,
+	ETWCTL_COL_TID,
+	ETWCTL_COL_PROVIDER,
+	ETWCTL_COL_PROVIDER_GUID,
+	ETWCTL_COL_EVENT,
+	ETWCTL_COL_ID,
+	ETWCTL_COL_VERSION,
+	ETWCTL_COL_CHANNEL,
+	ETWCTL_COL_LEVEL,
+	ETWCTL_COL_OPCODE,
+	ETWCTL_COL_TASK,
+	ETWCTL_COL_KEYWORDS,
+	ETWCTL_COL_ACTIVITY,
+	ETWCTL_COL_RELATED_ACTIVITY,
+	ETWCTL_COL_FIELDS,
+	ETWCTL_COL_PROPERTY,
+};
+
+/*
+ * @name: the name in --fields, CSV headers and JSON keys
+ * @label: what precedes the value in a table row
+ * @width: the value's minimum width in a table row
+ */
+static const struct {
+	const char *name;
+	const char *label;
+	int width;
+} etwctl_cols[] = {
+	[ETWCTL_COL_TIME] = { "time", "", 0 },
+	[ETWCTL_COL_CPU] = { "cpu", "", 3 },
+	[ETWCTL_COL_PID] = { "pid", "", 7 },
+	[ETWCTL_COL_TID] = { "tid", "", 7 },
+	[ETWCTL_COL_PROVIDER] = { "provider", "", 0 },
+	[ETWCTL_COL_PROVIDER_GUID] = { "provider_guid", "", 0 },
+	[ETWCTL_COL_EVENT] = { "event", "", 0 },
+	[ETWCTL_COL_ID] = { "id", "id=", 0 },
+	[ETWCTL_COL_VERSION] = { "version", "v=", 0 },
+	[ETWCTL_COL_CHANNEL] = { "channel", "ch=", 0 },
+	[ETWCTL_COL_LEVEL] = { "level", "lvl=", 0 },
+	[ETWCTL_COL_OPCODE] = { "opcode", "op=", 0 },
+	[ETWCTL_COL_TASK] = { "task", "task=", 0 },
+	[ETWCTL_COL_KEYWORDS] = { "keywords", "kw=", 0 },
+	[ETWCTL_COL_ACTIVITY] = { "activity", "act=", 0 },
+	[ETWCTL_COL_RELATED_ACTIVITY] = { "related_activity", "rel=", 0 },
+	[ETWCTL_COL_FIELDS] = { "fields", "", 0 },
+};
+
+#define ETWCTL_NCOLS	ETWCTL_COL_PROPERTY
+#define ETWCTL_PROP_PREFIX	"fields."
+
+/* A table row keeps the layout etwctl always had; CSV and JSON get all. */
+static const char etwctl_table_default[] =
+	"time,cpu,pid,tid,provider,event,id,version,level,opcode,task,"
+	"keywords,activity,fields";
+static const char etwctl_full_default[] =
+	"time,cpu,pid,tid,provider,provider_guid,event,id,version,channel,"
+	"level,opcode,task,keywords,activity,related_activity,fields";
+
+/*
+ * @id: which column
+ * @name: as given in --fields (points into etwctl_output.spec)
+ * @prop: ETWCTL_COL_PROPERTY: the field's name
+ */
+struct etwctl_column {
+	enum etwctl_col id;
+	const char *name;
+	const char *prop;
+};
 
 struct etwctl_field {
 	char *name;
@@ -28,22 +106,39 @@ struct etwctl_fields {
 	bool oom;
 };
 
-/* The text columns of one event; numbers are printed directly. */
+/* One event's values; numbers are read from the event itself. */
 struct etwctl_row {
+	const struct etw_etl_event *ev;
 	char time[40];
-	char provider[ETWCTL_GUID_LEN];
-	char provider_name[256];
-	char name[256];
+	char provider_guid[ETWCTL_GUID_LEN];
 	char activity[ETWCTL_GUID_LEN];
 	char related[ETWCTL_GUID_LEN];
+	struct etwctl_names names;
 	struct etwctl_fields fields;
 	bool decoded;
 	char *text;
 };
 
-static const char *const etwctl_csv_columns =
-	"time,cpu,pid,tid,provider,provider_name,name,id,version,level,"
-	"opcode,task,keywords,activity_id,related_activity_id,payload\n";
+/*
+ * A value as each format shows it.  NONE: "-", an empty CSV field, JSON
+ * null.  UINT: a number.  HEX: "0x..." (a JSON string).  TEXT: as is
+ * (JSON: a string).  VALUE: a field's value, @quoted when a string (a
+ * JSON string, JSON-quoted in a table), else a JSON literal.
+ */
+enum etwctl_cell_kind {
+	ETWCTL_CELL_NONE,
+	ETWCTL_CELL_UINT,
+	ETWCTL_CELL_HEX,
+	ETWCTL_CELL_TEXT,
+	ETWCTL_CELL_VALUE,
+};
+
+struct etwctl_cell {
+	enum etwctl_cell_kind kind;
+	uint64_t u;
+	const char *s;
+	bool quoted;
+};
 
 /**
  * etwctl_format_parse - "table", "csv" or "json"
@@ -63,6 +158,110 @@ int etwctl_format_parse(const char *s, enum etwctl_format *fmt)
 	else
 		return -EINVAL;
 	return 0;
+}
+
+/* The column @name stands for, or -EINVAL. */
+static int etwctl_column_parse(char *name, struct etwctl_column *col)
+{
+	size_t plen = strlen(ETWCTL_PROP_PREFIX);
+	int i;
+
+	col->name = name;
+	col->prop = NULL;
+	if (!strncmp(name, ETWCTL_PROP_PREFIX, plen) && name[plen]) {
+		col->id = ETWCTL_COL_PROPERTY;
+		col->prop = name + plen;
+		return 0;
+	}
+	for (i = 0; i < ETWCTL_NCOLS; i++) {
+		if (!strcmp(name, etwctl_cols[i].name)) {
+			col->id = (enum etwctl_col)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/*
+ * Splits @out->spec at its commas into @out->cols.  Return: 0; -EINVAL
+ * for an unknown or empty name, -EEXIST for one given twice, with *@bad
+ * the name at fault; -ENOMEM.
+ */
+static int etwctl_columns_parse(struct etwctl_output *out, const char **bad)
+{
+	size_t n = 1, i, k;
+	char *p, *name;
+
+	for (p = out->spec; *p; p++)
+		n += *p == ',';
+	out->cols = calloc(n, sizeof(*out->cols));
+	if (!out->cols)
+		return -ENOMEM;
+	for (p = out->spec, i = 0; i < n; i++) {
+		name = p;
+		*bad = name;
+		p += strcspn(p, ",");
+		if (*p)
+			*p++ = 0;
+		if (etwctl_column_parse(name, &out->cols[i]))
+			return -EINVAL;
+		for (k = 0; k < i; k++)
+			if (!strcmp(out->cols[k].name, name))
+				return -EEXIST;
+		out->need_fields |= out->cols[i].id >= ETWCTL_COL_FIELDS;
+		out->ncols++;
+	}
+	return 0;
+}
+
+/**
+ * etwctl_output_setup - the output of dump or view, from --fields
+ * @cmd: the command, for the messages
+ * @out: out: the output, to etwctl_output_free()
+ * @fmt: the format
+ * @fields: the --fields list, or NULL for the format's default columns
+ *
+ * Return: 0, or the exit status after a one-line message: a usage error
+ * for an unknown, empty or repeated column name.
+ */
+int etwctl_output_setup(const char *cmd, struct etwctl_output *out,
+			enum etwctl_format fmt, const char *fields)
+{
+	const char *bad = NULL;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->format = fmt;
+	if (!fields)
+		fields = fmt == ETWCTL_FORMAT_TABLE ? etwctl_table_default :
+						      etwctl_full_default;
+	out->spec = strdup(fields);
+	ret = out->spec ? etwctl_columns_parse(out, &bad) : -ENOMEM;
+	if (!ret)
+		return 0;
+	if (ret == -ENOMEM)
+		ret = etwctl_fail(cmd, "out of memory");
+	else if (!*bad)
+		ret = etwctl_usage(cmd, "empty column name in --fields");
+	else if (ret == -EEXIST)
+		ret = etwctl_usage(cmd, "column '%s' given twice in --fields",
+				   bad);
+	else
+		ret = etwctl_usage(cmd, "unknown column '%s' in --fields",
+				   bad);
+	etwctl_output_free(out);
+	return ret;
+}
+
+/**
+ * etwctl_output_free - frees what etwctl_output_setup() allocated
+ * @out: the output
+ */
+void etwctl_output_free(struct etwctl_output *out)
+{
+	free(out->cols);
+	free(out->spec);
+	memset(out, 0, sizeof(*out));
 }
 
 static void etwctl_field_add(void *ctx, const char *name, const char *value,
@@ -134,16 +333,19 @@ static void etwctl_row_guid(const struct etw_guid *g,
 	etwctl_guid_format(&guid, out);
 }
 
-/* TraceLogging fields, or false to fall back to hex. */
-static bool etwctl_row_tl(struct etwctl_row *row,
-			  const struct etw_etl_event *ev)
+/*
+ * The schema's names and, when @fields, its fields; row->decoded says
+ * whether they are all there (else the payload is shown as text).
+ */
+static void etwctl_row_decode(struct etwctl_row *row, bool fields)
 {
-	if (!etwctl_tl_decode_event(ev, row->name, sizeof(row->name),
-				    etwctl_field_add, &row->fields) &&
-	    !row->fields.oom)
-		return true;
-	etwctl_fields_free(&row->fields);
-	return false;
+	int ret = etwctl_decode_event(row->ev, &row->names,
+				      fields ? etwctl_field_add : NULL,
+				      &row->fields);
+
+	row->decoded = !ret && !row->fields.oom;
+	if (!row->decoded)
+		etwctl_fields_free(&row->fields);
 }
 
 static int etwctl_row_text(struct etwctl_row *row,
@@ -170,30 +372,119 @@ static int etwctl_row_text(struct etwctl_row *row,
 }
 
 static int etwctl_row_fill(struct etwctl_row *row,
+			   const struct etwctl_output *out,
 			   const struct etw_etl_event *ev)
 {
 	const struct etw_etl_ext *x;
 
 	memset(row, 0, sizeof(*row));
+	row->ev = ev;
 	etwctl_filetime_format(ev->timestamp, row->time, sizeof(row->time));
-	etwctl_row_guid(&ev->provider_id, row->provider);
-	x = etwctl_ext(ev, ETW_EXT_PROV_TRAITS);
-	if (x)
-		etwctl_traits_name(x->data, x->size, row->provider_name,
-				   sizeof(row->provider_name));
+	etwctl_row_guid(&ev->provider_id, row->provider_guid);
 	if (!etwctl_guid_is_zero(&ev->activity_id))
 		etwctl_row_guid(&ev->activity_id, row->activity);
 	x = etwctl_ext(ev, ETW_EXT_RELATED_ACTIVITYID);
 	if (x && x->size >= sizeof(struct etw_guid))
 		etwctl_row_guid(x->data, row->related);
-	row->decoded = etwctl_row_tl(row, ev);
-	return row->decoded ? 0 : etwctl_row_text(row, ev);
+	etwctl_row_decode(row, out->need_fields);
+	/* Events without a schema may still carry their provider's name. */
+	x = etwctl_ext(ev, ETW_EXT_PROV_TRAITS);
+	if (x && !*row->names.provider)
+		etwctl_traits_name(x->data, x->size, row->names.provider,
+				   sizeof(row->names.provider));
+	if (out->need_fields && !row->decoded)
+		return etwctl_row_text(row, ev);
+	return 0;
 }
 
 static void etwctl_row_free(struct etwctl_row *row)
 {
 	etwctl_fields_free(&row->fields);
 	free(row->text);
+}
+
+static struct etwctl_cell etwctl_text(const char *s)
+{
+	return (struct etwctl_cell){ .kind = *s ? ETWCTL_CELL_TEXT :
+						  ETWCTL_CELL_NONE, .s = s };
+}
+
+static struct etwctl_cell etwctl_uint(uint64_t u)
+{
+	return (struct etwctl_cell){ .kind = ETWCTL_CELL_UINT, .u = u };
+}
+
+/* The schema's name for a descriptor field, or its number. */
+static struct etwctl_cell etwctl_named(const char *name, uint64_t u)
+{
+	return *name ? etwctl_text(name) : etwctl_uint(u);
+}
+
+static struct etwctl_cell etwctl_property(const struct etwctl_row *row,
+					  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < row->fields.n; i++)
+		if (!strcmp(row->fields.v[i].name, name))
+			return (struct etwctl_cell){
+				.kind = ETWCTL_CELL_VALUE,
+				.s = row->fields.v[i].value,
+				.quoted = row->fields.v[i].quoted,
+			};
+	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
+}
+
+/* Column @col of @row; ETWCTL_COL_FIELDS is printed on its own. */
+static struct etwctl_cell etwctl_cell(const struct etwctl_row *row,
+				      const struct etwctl_column *col)
+{
+	const struct etw_etl_event *ev = row->ev;
+	const struct etwctl_names *n = &row->names;
+
+	switch (col->id) {
+	case ETWCTL_COL_TIME:
+		return etwctl_text(row->time);
+	case ETWCTL_COL_CPU:
+		return etwctl_uint(ev->processor_index);
+	case ETWCTL_COL_PID:
+		return etwctl_uint(ev->process_id);
+	case ETWCTL_COL_TID:
+		return etwctl_uint(ev->thread_id);
+	case ETWCTL_COL_PROVIDER:
+		return etwctl_text(*n->provider ? n->provider :
+						  row->provider_guid);
+	case ETWCTL_COL_PROVIDER_GUID:
+		return etwctl_text(row->provider_guid);
+	case ETWCTL_COL_EVENT:
+		return etwctl_text(n->event);
+	case ETWCTL_COL_ID:
+		return etwctl_uint(ev->descriptor.id);
+	case ETWCTL_COL_VERSION:
+		return etwctl_uint(ev->descriptor.version);
+	case ETWCTL_COL_CHANNEL:
+		return etwctl_named(n->channel, ev->descriptor.channel);
+	case ETWCTL_COL_LEVEL:
+		return etwctl_named(n->level, ev->descriptor.level);
+	case ETWCTL_COL_OPCODE:
+		return etwctl_named(n->opcode, ev->descriptor.opcode);
+	case ETWCTL_COL_TASK:
+		return etwctl_named(n->task, ev->descriptor.task);
+	case ETWCTL_COL_KEYWORDS:
+		if (*n->keywords)
+			return etwctl_text(n->keywords);
+		return (struct etwctl_cell){ .kind = ETWCTL_CELL_HEX,
+					     .u = ev->descriptor.keyword };
+	case ETWCTL_COL_ACTIVITY:
+		return etwctl_text(row->activity);
+	case ETWCTL_COL_RELATED_ACTIVITY:
+		return etwctl_text(row->related);
+	case ETWCTL_COL_PROPERTY:
+		return etwctl_property(row, col->prop);
+	case ETWCTL_COL_FIELDS:
+		break;
+	}
+	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
 }
 
 /**
@@ -203,12 +494,17 @@ static void etwctl_row_free(struct etwctl_row *row)
  */
 void etwctl_json_string(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run = p;
 	int n;
 
 	fputc('"', f);
+	/* Runs of bytes that need no escape go out in one write. */
 	for (; *p; p += n ? n : 1) {
 		n = etwctl_utf8_len(p);
+		if (n && *p >= 0x20 && *p != '"' && *p != '\\')
+			continue;
+		fwrite(run, 1, (size_t)(p - run), f);
+		run = p + (n ? n : 1);
 		if (!n)
 			fputs("\\ufffd", f);
 		else if (*p == '"' || *p == '\\')
@@ -219,16 +515,24 @@ void etwctl_json_string(FILE *f, const char *s)
 			fputs("\\r", f);
 		else if (*p == '\t')
 			fputs("\\t", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
 		else
-			fwrite(p, 1, (size_t)n, f);
+			fprintf(f, "\\u%04x", *p);
 	}
+	fwrite(run, 1, (size_t)(p - run), f);
 	fputc('"', f);
 }
 
-/* The payload as one text: "name=value ..." or the hex/string text. */
-static void etwctl_payload_text(FILE *f, const struct etwctl_row *row)
+/* A field's value: strings JSON-quoted, literals as they are. */
+static void etwctl_value_text(FILE *f, const char *value, bool quoted)
+{
+	if (quoted)
+		etwctl_json_string(f, value);
+	else
+		fputs(value, f);
+}
+
+/* All fields as one text: "name=value ..." or the hex/string text. */
+static void etwctl_fields_text(FILE *f, const struct etwctl_row *row)
 {
 	size_t i;
 
@@ -238,99 +542,162 @@ static void etwctl_payload_text(FILE *f, const struct etwctl_row *row)
 	}
 	for (i = 0; i < row->fields.n; i++) {
 		fprintf(f, "%s%s=", i ? " " : "", row->fields.v[i].name);
-		if (row->fields.v[i].quoted)
-			etwctl_json_string(f, row->fields.v[i].value);
-		else
-			fputs(row->fields.v[i].value, f);
+		etwctl_value_text(f, row->fields.v[i].value,
+				  row->fields.v[i].quoted);
 	}
 }
 
-static const char *etwctl_or_dash(const char *s)
+/* What a cell shows in a table row: strings of fields JSON-quoted. */
+static void etwctl_table_cell(FILE *f, const struct etwctl_cell *c, int width)
 {
-	return *s ? s : "-";
+	switch (c->kind) {
+	case ETWCTL_CELL_NONE:
+		fputc('-', f);
+		break;
+	case ETWCTL_CELL_UINT:
+		fprintf(f, "%*llu", width, (unsigned long long)c->u);
+		break;
+	case ETWCTL_CELL_HEX:
+		fprintf(f, "0x%llx", (unsigned long long)c->u);
+		break;
+	case ETWCTL_CELL_TEXT:
+		fputs(c->s, f);
+		break;
+	case ETWCTL_CELL_VALUE:
+		etwctl_value_text(f, c->s, c->quoted);
+		break;
+	}
 }
 
-static void etwctl_print_table(FILE *f, const struct etw_etl_event *ev,
+static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 			       const struct etwctl_row *row)
 {
-	fprintf(f, "%s %3u %7u %7u %s %s id=%u v=%u lvl=%u op=%u task=%u "
-		"kw=0x%llx act=%s ", row->time, ev->processor_index,
-		ev->process_id, ev->thread_id,
-		*row->provider_name ? row->provider_name : row->provider,
-		etwctl_or_dash(row->name), ev->descriptor.id,
-		ev->descriptor.version, ev->descriptor.level,
-		ev->descriptor.opcode, ev->descriptor.task,
-		(unsigned long long)ev->descriptor.keyword,
-		etwctl_or_dash(row->activity));
-	etwctl_payload_text(f, row);
+	const struct etwctl_column *col;
+	struct etwctl_cell c;
+	size_t i;
+
+	for (i = 0; i < out->ncols; i++) {
+		col = &out->cols[i];
+		if (i)
+			fputc(' ', f);
+		if (col->id == ETWCTL_COL_FIELDS) {
+			etwctl_fields_text(f, row);
+			continue;
+		}
+		if (col->id == ETWCTL_COL_PROPERTY)
+			fprintf(f, "%s=", col->prop);
+		else
+			fputs(etwctl_cols[col->id].label, f);
+		c = etwctl_cell(row, col);
+		etwctl_table_cell(f, &c, etwctl_cols[col->id].width);
+	}
 	fputc('\n', f);
 }
 
-/* A CSV field: quoted, with quotes doubled. */
-static void etwctl_csv_field(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputs("\",", f);
-}
-
-static void etwctl_print_csv(FILE *f, const struct etw_etl_event *ev,
-			     const struct etwctl_row *row)
-{
-	char *text = NULL;
-	size_t len = 0, i;
-	FILE *mem;
-
-	fprintf(f, "%s,%u,%u,%u,%s,", row->time, ev->processor_index,
-		ev->process_id, ev->thread_id, row->provider);
-	etwctl_csv_field(f, row->provider_name);
-	etwctl_csv_field(f, row->name);
-	fprintf(f, "%u,%u,%u,%u,%u,0x%llx,%s,%s,", ev->descriptor.id,
-		ev->descriptor.version, ev->descriptor.level,
-		ev->descriptor.opcode, ev->descriptor.task,
-		(unsigned long long)ev->descriptor.keyword, row->activity,
-		row->related);
-	mem = open_memstream(&text, &len);
-	if (mem) {
-		etwctl_payload_text(mem, row);
-		fclose(mem);
-	}
-	fputc('"', f);
-	for (i = 0; text && i < len; i++) {
-		if (text[i] == '"')
-			fputc('"', f);
-		fputc(text[i], f);
-	}
-	fputs("\"\n", f);
-	free(text);
-}
-
-static void etwctl_print_json(FILE *f, const struct etw_etl_event *ev,
-			      const struct etwctl_row *row, bool first)
+/* A CSV field (RFC 4180): quoted, quotes doubled, when it needs to be. */
+static void etwctl_csv_field(FILE *f, const char *s, size_t len)
 {
 	size_t i;
 
-	fprintf(f, "%s{\"time\":\"%s\",\"cpu\":%u,\"pid\":%u,\"tid\":%u,"
-		"\"provider\":\"%s\",\"provider_name\":", first ? "" : ",\n",
-		row->time, ev->processor_index, ev->process_id,
-		ev->thread_id, row->provider);
-	etwctl_json_string(f, row->provider_name);
-	fputs(",\"name\":", f);
-	etwctl_json_string(f, row->name);
-	fprintf(f, ",\"id\":%u,\"version\":%u,\"level\":%u,\"opcode\":%u,"
-		"\"task\":%u,\"keywords\":\"0x%llx\",\"activity_id\":\"%s\","
-		"\"related_activity_id\":\"%s\",\"payload\":",
-		ev->descriptor.id, ev->descriptor.version,
-		ev->descriptor.level, ev->descriptor.opcode,
-		ev->descriptor.task, (unsigned long long)ev->descriptor.keyword,
-		row->activity, row->related);
+	if (!memchr(s, ',', len) && !memchr(s, '"', len) &&
+	    !memchr(s, '\n', len) && !memchr(s, '\r', len)) {
+		fwrite(s, 1, len, f);
+		return;
+	}
+	fputc('"', f);
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"')
+			fputc('"', f);
+		fputc(s[i], f);
+	}
+	fputc('"', f);
+}
+
+static void etwctl_csv_cell(FILE *f, const struct etwctl_cell *c)
+{
+	switch (c->kind) {
+	case ETWCTL_CELL_NONE:
+		break;
+	case ETWCTL_CELL_UINT:
+		fprintf(f, "%llu", (unsigned long long)c->u);
+		break;
+	case ETWCTL_CELL_HEX:
+		fprintf(f, "0x%llx", (unsigned long long)c->u);
+		break;
+	case ETWCTL_CELL_TEXT:
+	case ETWCTL_CELL_VALUE:
+		etwctl_csv_field(f, c->s, strlen(c->s));
+		break;
+	}
+}
+
+/* The fields column: their text, then quoted as one CSV field. */
+static int etwctl_csv_fields(FILE *f, const struct etwctl_row *row)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		return -ENOMEM;
+	etwctl_fields_text(mem, row);
+	if (fclose(mem)) {
+		free(text);
+		return -ENOMEM;
+	}
+	etwctl_csv_field(f, text, len);
+	free(text);
+	return 0;
+}
+
+static int etwctl_print_csv(FILE *f, const struct etwctl_output *out,
+			    const struct etwctl_row *row)
+{
+	struct etwctl_cell c;
+	size_t i;
+
+	for (i = 0; i < out->ncols; i++) {
+		if (i)
+			fputc(',', f);
+		if (out->cols[i].id != ETWCTL_COL_FIELDS) {
+			c = etwctl_cell(row, &out->cols[i]);
+			etwctl_csv_cell(f, &c);
+		} else if (etwctl_csv_fields(f, row)) {
+			return -ENOMEM;
+		}
+	}
+	fputc('\n', f);
+	return 0;
+}
+
+static void etwctl_json_cell(FILE *f, const struct etwctl_cell *c)
+{
+	switch (c->kind) {
+	case ETWCTL_CELL_NONE:
+		fputs("null", f);
+		break;
+	case ETWCTL_CELL_UINT:
+		fprintf(f, "%llu", (unsigned long long)c->u);
+		break;
+	case ETWCTL_CELL_HEX:
+		fprintf(f, "\"0x%llx\"", (unsigned long long)c->u);
+		break;
+	case ETWCTL_CELL_TEXT:
+		etwctl_json_string(f, c->s);
+		break;
+	case ETWCTL_CELL_VALUE:
+		etwctl_value_text(f, c->s, c->quoted);
+		break;
+	}
+}
+
+/* The fields as an object, or their hex/string text as a string. */
+static void etwctl_json_fields(FILE *f, const struct etwctl_row *row)
+{
+	size_t i;
+
 	if (!row->decoded) {
 		etwctl_json_string(f, row->text);
-		fputc('}', f);
 		return;
 	}
 	fputc('{', f);
@@ -339,64 +706,77 @@ static void etwctl_print_json(FILE *f, const struct etw_etl_event *ev,
 			fputc(',', f);
 		etwctl_json_string(f, row->fields.v[i].name);
 		fputc(':', f);
-		if (row->fields.v[i].quoted)
-			etwctl_json_string(f, row->fields.v[i].value);
-		else
-			fputs(row->fields.v[i].value, f);
+		etwctl_value_text(f, row->fields.v[i].value,
+				  row->fields.v[i].quoted);
 	}
-	fputs("}}", f);
+	fputc('}', f);
+}
+
+static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
+			      const struct etwctl_row *row)
+{
+	const struct etwctl_column *col;
+	struct etwctl_cell c;
+	size_t i;
+
+	fputc('{', f);
+	for (i = 0; i < out->ncols; i++) {
+		col = &out->cols[i];
+		if (i)
+			fputc(',', f);
+		etwctl_json_string(f, col->name);
+		fputc(':', f);
+		if (col->id == ETWCTL_COL_FIELDS) {
+			etwctl_json_fields(f, row);
+			continue;
+		}
+		c = etwctl_cell(row, col);
+		etwctl_json_cell(f, &c);
+	}
+	fputs("}\n", f);
 }
 
 /**
- * etwctl_print_begin - what comes before the first event
+ * etwctl_print_begin - what comes before the first event: CSV's header
  * @f: the stream
- * @fmt: the format
+ * @out: the output
  */
-void etwctl_print_begin(FILE *f, enum etwctl_format fmt)
+void etwctl_print_begin(FILE *f, const struct etwctl_output *out)
 {
-	if (fmt == ETWCTL_FORMAT_CSV)
-		fputs(etwctl_csv_columns, f);
-	else if (fmt == ETWCTL_FORMAT_JSON)
-		fputs("[\n", f);
+	size_t i;
+
+	if (out->format != ETWCTL_FORMAT_CSV)
+		return;
+	for (i = 0; i < out->ncols; i++) {
+		if (i)
+			fputc(',', f);
+		etwctl_csv_field(f, out->cols[i].name,
+				 strlen(out->cols[i].name));
+	}
+	fputc('\n', f);
 }
 
 /**
  * etwctl_print_event - print one event
  * @f: the stream
- * @fmt: the format
+ * @out: the output
  * @ev: the event
- * @first: it is the first event printed (JSON separates the others)
  *
  * Return: 0, or -ENOMEM.
  */
-int etwctl_print_event(FILE *f, enum etwctl_format fmt,
-		       const struct etw_etl_event *ev, bool first)
+int etwctl_print_event(FILE *f, const struct etwctl_output *out,
+		       const struct etw_etl_event *ev)
 {
 	struct etwctl_row row;
 	int ret;
 
-	ret = etwctl_row_fill(&row, ev);
-	if (ret) {
-		etwctl_row_free(&row);
-		return ret;
-	}
-	if (fmt == ETWCTL_FORMAT_TABLE)
-		etwctl_print_table(f, ev, &row);
-	else if (fmt == ETWCTL_FORMAT_CSV)
-		etwctl_print_csv(f, ev, &row);
-	else
-		etwctl_print_json(f, ev, &row, first);
+	ret = etwctl_row_fill(&row, out, ev);
+	if (!ret && out->format == ETWCTL_FORMAT_TABLE)
+		etwctl_print_table(f, out, &row);
+	else if (!ret && out->format == ETWCTL_FORMAT_CSV)
+		ret = etwctl_print_csv(f, out, &row);
+	else if (!ret)
+		etwctl_print_json(f, out, &row);
 	etwctl_row_free(&row);
-	return 0;
-}
-
-/**
- * etwctl_print_end - what comes after the last event
- * @f: the stream
- * @fmt: the format
- */
-void etwctl_print_end(FILE *f, enum etwctl_format fmt)
-{
-	if (fmt == ETWCTL_FORMAT_JSON)
-		fputs("\n]\n", f);
+	return ret;
 }

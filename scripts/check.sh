@@ -3,8 +3,9 @@
 #
 # make check: every test etw has.
 #   1. install what is missing, build (or reuse) the test kernel, build all;
-#   2. host tests (pure user-space code) and the test-harness self-tests;
-#      each libFuzzer target of userlib/fuzz/ for 30 s (scripts/fuzz-host.sh);
+#   2. host tests (pure user-space code), the test-harness self-tests and
+#      the babeltrace2 plugin's tests and the trace viewer test; each
+#      libFuzzer target of userlib/fuzz/ for 30 s (scripts/fuzz-host.sh);
 #   3. checkpatch --strict and sparse on the module; the module against
 #      Debian's stock 6.1 headers;
 #   4. one VM boot: KUnit (etw_test.ko), every kselftest, rmmod etw, and a
@@ -72,6 +73,8 @@ echo 0 > "$results/step-build.rc"
 step "host tests"
 make -s hosttests > "$results/step-hosttests-build.out" 2>&1
 echo $? > "$results/step-hosttests-build.rc"
+# TDH reads the manifests on ETW_MANIFEST_PATH by itself: not the caller's.
+unset ETW_MANIFEST_PATH ETW_MANIFEST_DEBUG
 for t in userlib/tests/*_test ctl/tests/*_test; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
@@ -80,6 +83,11 @@ for t in userlib/tests/*_test ctl/tests/*_test; do
 done
 python3 scripts/tests/testsum_test.py > "$results/host-testsum_test.out" 2>&1
 echo $? > "$results/host-testsum_test.rc"
+# The babeltrace2 plugin, converting .etl files to CTF (make all built it).
+python3 scripts/tests/bt2_test.py > "$results/host-bt2_test.out" 2>&1
+echo $? > "$results/host-bt2_test.rc"
+scripts/tests/viewer_test.sh > "$results/host-viewer_test.out" 2>&1
+echo $? > "$results/host-viewer_test.rc"
 
 step "host fuzzing, 30 s per target"
 # host-fuzz-TARGET.out and .rc: one result each, failed by any crash.

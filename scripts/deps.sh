@@ -11,6 +11,8 @@ packages=(
 	linux-source-6.12 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	mingw-w64 python3-docutils libxml2-dev
+	libbabeltrace2-dev babeltrace2
+	chromium
 	clang libclang-rt-14-dev
 )
 

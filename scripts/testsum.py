@@ -105,7 +105,8 @@ def expected_tests(tree):
     KUnit: every `struct kunit_suite` defined in kmod/tests/, by its .name
     (one that is not registered or not linked into etw_test.ko does not
     run, and should fail the run).  Kselftests: selftests/*_test.c.  Host
-    tests: userlib/tests/*_test.c, ctl/tests/*_test.c, testsum_test and
+    tests: userlib/tests/*_test.c, ctl/tests/*_test.c, testsum_test,
+    the script tests bt2_test and viewer_test when the tree has them, and
     fuzz-TARGET for each libFuzzer target userlib/fuzz/TARGET_fuzz.c.
     """
     def stems(pattern):
@@ -115,6 +116,9 @@ def expected_tests(tree):
     for path in glob.glob(os.path.join(tree, 'kmod/tests/*.c')):
         kunit.update(KUNIT_SUITE.findall(read(path)))
     host = stems('userlib/tests/*_test.c') | stems('ctl/tests/*_test.c')
+    for script in ('bt2_test.py', 'viewer_test.sh'):
+        if os.path.exists(os.path.join(tree, 'scripts/tests', script)):
+            host.add(os.path.splitext(script)[0])
     host |= {'fuzz-' + n[:-len('_fuzz')] for n in stems('userlib/fuzz/*_fuzz.c')}
     return {'kunit': kunit, 'kselftest': stems('selftests/*_test.c'),
             'host': host | {'testsum_test'}}

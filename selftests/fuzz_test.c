@@ -564,7 +564,7 @@ static void op_get_disallow(struct worker *w)
 
 	if (chance(&w->r, 8))
 		d.guids_ptr = rnd_ptr(w, g);
-	mutate(w, &d, sizeof(d));
+	mutate_keeping_ptr(w, &d, sizeof(d), &d.guids_ptr);
 	if (d.guids_ptr == (uintptr_t)g && d.count > ETW_MAX_DISALLOW)
 		d.count = ETW_MAX_DISALLOW;
 	ioctl(pick_fd(w), ETW_IOC_GET_DISALLOW, arg_ptr(w, &d));

@@ -9,9 +9,9 @@
  * winmeta.xml ("win:Informational", "win:Start") are built in.  message
  * attributes of the form $(string.ID) take their text from the first
  * stringTable.  Any error (XML syntax, a missing attribute, a reference
- * to nothing, a bad number or type) is reported on stderr as
- * "libetw: FILE:LINE: what" and the whole manifest is rejected with
- * ERROR_XML_PARSE_ERROR.
+ * to nothing, a bad number or type) is reported as "libetw: FILE:LINE:
+ * what" on the caller's stream (stderr for TdhLoadManifest) and the whole
+ * manifest is rejected with ERROR_XML_PARSE_ERROR.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -35,30 +35,35 @@ struct etw_mf_str {
 struct etw_mf_ctx {
 	struct etw_manifest *m;
 	const char *file;
+	FILE *diag;		/* where errors are told, or NULL */
 	xmlNode *strings;	/* the stringTable, or NULL */
 };
 
+/* A winmeta.xml item: its display text is its description too. */
+#define ETW_MF_WINMETA(name, text, value) \
+	{ name, text, value, 0, name, text }
+
 static const struct etw_mf_item etw_mf_winmeta_levels[] = {
-	{ "win:LogAlways", "Log Always", 0, 0 },
-	{ "win:Critical", "Critical", 1, 0 },
-	{ "win:Error", "Error", 2, 0 },
-	{ "win:Warning", "Warning", 3, 0 },
-	{ "win:Informational", "Information", 4, 0 },
-	{ "win:Verbose", "Verbose", 5, 0 },
+	ETW_MF_WINMETA("win:LogAlways", "Log Always", 0),
+	ETW_MF_WINMETA("win:Critical", "Critical", 1),
+	ETW_MF_WINMETA("win:Error", "Error", 2),
+	ETW_MF_WINMETA("win:Warning", "Warning", 3),
+	ETW_MF_WINMETA("win:Informational", "Information", 4),
+	ETW_MF_WINMETA("win:Verbose", "Verbose", 5),
 };
 
 static const struct etw_mf_item etw_mf_winmeta_opcodes[] = {
-	{ "win:Info", "Info", 0, 0 },
-	{ "win:Start", "Start", 1, 0 },
-	{ "win:Stop", "Stop", 2, 0 },
-	{ "win:DC_Start", "DC_Start", 3, 0 },
-	{ "win:DC_Stop", "DC_Stop", 4, 0 },
-	{ "win:Extension", "Extension", 5, 0 },
-	{ "win:Reply", "Reply", 6, 0 },
-	{ "win:Resume", "Resume", 7, 0 },
-	{ "win:Suspend", "Suspend", 8, 0 },
-	{ "win:Send", "Send", 9, 0 },
-	{ "win:Receive", "Receive", 240, 0 },
+	ETW_MF_WINMETA("win:Info", "Info", 0),
+	ETW_MF_WINMETA("win:Start", "Start", 1),
+	ETW_MF_WINMETA("win:Stop", "Stop", 2),
+	ETW_MF_WINMETA("win:DC_Start", "DC_Start", 3),
+	ETW_MF_WINMETA("win:DC_Stop", "DC_Stop", 4),
+	ETW_MF_WINMETA("win:Extension", "Extension", 5),
+	ETW_MF_WINMETA("win:Reply", "Reply", 6),
+	ETW_MF_WINMETA("win:Resume", "Resume", 7),
+	ETW_MF_WINMETA("win:Suspend", "Suspend", 8),
+	ETW_MF_WINMETA("win:Send", "Send", 9),
+	ETW_MF_WINMETA("win:Receive", "Receive", 240),
 };
 
 /* Index = TDH_INTYPE_*. */
@@ -129,11 +134,14 @@ etw_mf_fail(const struct etw_mf_ctx *c, const xmlNode *n, const char *fmt,
 {
 	va_list ap;
 
-	fprintf(stderr, "libetw: %s:%ld: ", c->file, n ? xmlGetLineNo(n) : 0);
+	if (!c->diag)
+		return ERROR_XML_PARSE_ERROR;
+	fprintf(c->diag, "libetw: %s:%ld: ", c->file,
+		n ? xmlGetLineNo(n) : 0);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(c->diag, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', c->diag);
 	return ERROR_XML_PARSE_ERROR;
 }
 
@@ -266,6 +274,8 @@ static ULONG etw_mf_item(struct etw_mf_ctx *c, xmlNode *n, const char *vattr,
 		ret = etw_mf_message(c, n, &it->text);
 	if (ret)
 		return ret;
+	it->label = it->name;
+	it->desc = it->text;
 	if (!it->text)
 		it->text = it->name;
 	/* Events name a channel by its chid when it has one. */
@@ -913,18 +923,20 @@ void etw_manifest_free(struct etw_manifest *m)
  * @path: its file, or NULL to read @blob
  * @blob: the XML when @path is NULL
  * @len: bytes at @blob
+ * @diag: where to tell what is wrong with a bad manifest, or NULL
  * @out: out: the manifest, to etw_manifest_free()
  *
  * Context: any thread (libxml2 parser contexts are per call).
  * Return: ERROR_SUCCESS; ERROR_FILE_NOT_FOUND when @path does not exist;
- * ERROR_XML_PARSE_ERROR, with "libetw: FILE:LINE: what" on stderr, for
+ * ERROR_XML_PARSE_ERROR, with "libetw: FILE:LINE: what" on @diag, for
  * XML that is not a well-formed and consistent manifest;
  * ERROR_OUTOFMEMORY.
  */
 ULONG etw_manifest_parse(const char *path, const void *blob, size_t len,
-			 struct etw_manifest **out)
+			 FILE *diag, struct etw_manifest **out)
 {
-	struct etw_mf_ctx c = { .file = path ? path : "(memory)" };
+	struct etw_mf_ctx c = { .file = path ? path : "(memory)",
+				.diag = diag };
 	const xmlError *err;
 	xmlParserCtxt *px;
 	xmlDoc *doc;
@@ -950,9 +962,11 @@ ULONG etw_manifest_parse(const char *path, const void *blob, size_t len,
 				       XML_PARSE_NOWARNING);
 	if (!doc) {
 		err = xmlCtxtGetLastError(px);
-		fprintf(stderr, "libetw: %s:%d: %s", c.file,
-			err ? err->line : 0,
-			err && err->message ? err->message : "bad XML\n");
+		if (diag)
+			fprintf(diag, "libetw: %s:%d: %s", c.file,
+				err ? err->line : 0,
+				err && err->message ? err->message :
+						      "bad XML\n");
 		ret = ERROR_XML_PARSE_ERROR;
 	} else {
 		ret = etw_mf_document(&c, xmlDocGetRootElement(doc));

@@ -10,15 +10,22 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <tdh.h>
 
-/* A keyword, level, opcode, task or channel: @text is its display name. */
+/*
+ * A keyword, level, opcode, task or channel: @text is its display name.
+ * @label and @desc are what TDH's field functions report: the name
+ * attribute (a channel's, not its chid) and the message's text, or NULL.
+ */
 struct etw_mf_item {
 	char *name;
 	char *text;
 	uint64_t value;
 	uint16_t task;		/* an opcode's task; 0: global */
+	char *label;
+	char *desc;
 };
 
 struct etw_mf_list {
@@ -85,7 +92,7 @@ struct etw_manifest {
 };
 
 ULONG etw_manifest_parse(const char *path, const void *blob, size_t len,
-			 struct etw_manifest **out);
+			 FILE *diag, struct etw_manifest **out);
 void etw_manifest_free(struct etw_manifest *m);
 ULONG etw_manifest_build(const EVENT_RECORD *ev, const GUID *guid,
 			 const EVENT_DESCRIPTOR *desc, ULONG ptr_size,
@@ -93,5 +100,24 @@ ULONG etw_manifest_build(const EVENT_RECORD *ev, const GUID *guid,
 
 ULONG etw_manifest_map(const EVENT_RECORD *ev, const WCHAR *name,
 		       EVENT_MAP_INFO *buf, ULONG *size);
+
+/* The providers TDH decodes, under the loaded manifests' read lock. */
+void etw_manifest_read_lock(void);
+void etw_manifest_read_unlock(void);
+const struct etw_mf_provider *etw_mf_provider_of(const GUID *guid);
+void etw_manifest_for_each(void (*fn)(const struct etw_mf_provider *p,
+				      void *arg), void *arg);
+
+/* The manifests on ETW_MANIFEST_PATH and in the installed directory. */
+const struct etw_manifest *etw_manifest_found(void);
+
+/* A TDH output buffer being filled: strings go at @off, which grows. */
+struct etw_mf_out {
+	BYTE *buf;
+	ULONG cap;
+	ULONG off;
+};
+
+ULONG etw_mf_put(struct etw_mf_out *o, const char *s);
 
 #endif /* _ETW_TDH_MANIFEST_H */

@@ -9,7 +9,9 @@
  * As on Windows, loaded manifests are global to the process.  A rwlock
  * guards the list: decoders read it concurrently, and a manifest is freed
  * only once unlinked under the write lock, so no decoder sees it freed.
- * The newest manifest wins when two describe the same provider.
+ * The newest manifest wins when two describe the same provider, and any
+ * loaded one wins over those found on the manifest path (etw_tdh_path.c),
+ * which no unload removes.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -64,7 +66,7 @@ static bool etw_mf_same(const struct etw_manifest *m, const char *path,
 static ULONG etw_mf_load(char *path, const void *blob, size_t len)
 {
 	struct etw_manifest *m, *it;
-	ULONG ret = etw_manifest_parse(path, blob, len, &m);
+	ULONG ret = etw_manifest_parse(path, blob, len, stderr, &m);
 
 	if (ret) {
 		free(path);
@@ -195,28 +197,92 @@ TDHSTATUS WINAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData)
 	return etw_mf_unload(NULL, pData, cbData);
 }
 
-/* The newest loaded provider @guid; the caller holds the read lock. */
-static const struct etw_mf_provider *etw_mf_provider_of(const GUID *guid)
+/**
+ * etw_manifest_read_lock - holds the loaded manifests still for reading
+ *
+ * Context: any thread; not recursive with TDH calls of the same thread
+ * that take the write lock (TdhLoadManifest, TdhUnloadManifest).
+ */
+void etw_manifest_read_lock(void)
 {
-	const struct etw_manifest *m;
+	pthread_rwlock_rdlock(&etw_mf_lock);
+}
+
+/**
+ * etw_manifest_read_unlock - releases etw_manifest_read_lock()
+ */
+void etw_manifest_read_unlock(void)
+{
+	pthread_rwlock_unlock(&etw_mf_lock);
+}
+
+static const struct etw_mf_provider *
+etw_mf_provider_in(const struct etw_manifest *m, const GUID *guid)
+{
 	uint32_t i;
 
-	for (m = etw_mf_loaded; m; m = m->next)
+	for (; m; m = m->next)
 		for (i = 0; i < m->nprov; i++)
 			if (!memcmp(&m->prov[i].guid, guid, sizeof(*guid)))
 				return &m->prov[i];
 	return NULL;
 }
 
-/* A string appended to a buffer being filled: offsets and sizes. */
-struct etw_mf_out {
-	BYTE *buf;
-	ULONG cap;
-	ULONG off;
-};
+/**
+ * etw_mf_provider_of - the manifest provider TDH decodes @guid with
+ * @guid: the provider
+ *
+ * The newest loaded one, else the first found on the manifest path (which
+ * is read on the first call).
+ *
+ * Context: the caller holds etw_manifest_read_lock().
+ * Return: the provider, or NULL when no manifest describes it.
+ */
+const struct etw_mf_provider *etw_mf_provider_of(const GUID *guid)
+{
+	const struct etw_mf_provider *p = etw_mf_provider_in(etw_mf_loaded,
+							     guid);
 
-/* Appends @s as NUL-terminated UTF-16; returns its offset (0: @s NULL). */
-static ULONG etw_mf_put(struct etw_mf_out *o, const char *s)
+	return p ? p : etw_mf_provider_in(etw_manifest_found(), guid);
+}
+
+/**
+ * etw_manifest_for_each - calls @fn for every provider TDH can decode
+ * @fn: called with each provider and @arg
+ * @arg: for @fn
+ *
+ * Each GUID once, with the provider etw_mf_provider_of() gives: loaded
+ * manifests newest first, then those found on the manifest path in order.
+ *
+ * Context: the caller holds etw_manifest_read_lock().
+ */
+void etw_manifest_for_each(void (*fn)(const struct etw_mf_provider *p,
+				      void *arg), void *arg)
+{
+	const struct etw_manifest *m;
+	uint32_t i;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (m = pass ? etw_manifest_found() : etw_mf_loaded; m;
+		     m = m->next)
+			for (i = 0; i < m->nprov; i++)
+				if (etw_mf_provider_of(&m->prov[i].guid) ==
+				    &m->prov[i])
+					fn(&m->prov[i], arg);
+}
+
+/**
+ * etw_mf_put - appends a string to a TDH output buffer
+ * @o: the buffer; @o->off is where the string goes, and moves past it
+ * @s: the string (UTF-8), or NULL
+ *
+ * Writes @s as NUL-terminated UTF-16 when it fits below @o->cap; counts
+ * its size either way, so @o->off ends as the size needed.
+ *
+ * Return: the string's offset, 0 for a NULL @s.
+ */
+ULONG etw_mf_put(struct etw_mf_out *o, const char *s)
 {
 	ULONG at = o->off;
 	size_t room = o->buf && at < o->cap ? (o->cap - at) / 2 : 0;

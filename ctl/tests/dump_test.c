@@ -121,14 +121,25 @@ static bool json_valid(const char *s)
 	return end && !*json_ws(end);
 }
 
-/* Count the top-level array's objects (one per line in dump's output). */
-static int json_objects(const char *s)
+/* Objects of JSON Lines text, each one a valid object; -1 otherwise. */
+static int json_lines(const char *s)
 {
+	const char *nl;
+	char *line;
 	int n = 0;
+	bool ok;
 
-	for (; *s; s++)
-		n += s[0] == '\n' && s[1] == '{';
-	return n + (s[0] == '{');
+	for (; *s; s = nl + 1, n++) {
+		nl = strchr(s, '\n');
+		if (!nl || *s != '{')
+			return -1;
+		line = strndup(s, (size_t)(nl - s));
+		ok = line && json_valid(line);
+		free(line);
+		if (!ok)
+			return -1;
+	}
+	return n;
 }
 
 /* Fields of one CSV record (RFC 4180); -1 when malformed. */
@@ -286,8 +297,8 @@ TEST(dump_csv)
 			     PRIMITIVE));
 	ASSERT_EQ(0, r.status);
 	EXPECT_EQ(0, strncmp(r.out, "time,cpu,pid,tid,provider,", 26));
-	/* The header line and one record per event, 16 fields each. */
-	EXPECT_EQ(75, csv_records(r.out, 16));
+	/* The header line and one record per event, 17 fields each. */
+	EXPECT_EQ(75, csv_records(r.out, 17));
 	ctl_run_free(&r);
 }
 
@@ -300,9 +311,8 @@ TEST(dump_json)
 		    CTL_ARGV("dump", "-f", "json", CLR,
 			     PRIMITIVE));
 	ASSERT_EQ(0, r.status);
-	EXPECT_TRUE(json_valid(r.out));
-	EXPECT_EQ(74, json_objects(r.out));
-	EXPECT_NE(NULL, strstr(r.out, "\"payload\":{\"string_type\":\"Venus\","
+	EXPECT_EQ(74, json_lines(r.out));
+	EXPECT_NE(NULL, strstr(r.out, "\"fields\":{\"string_type\":\"Venus\","
 			       "\"boolean_type\":true,\"char_type\":\"V\","
 			       "\"int16_type\":-95,"));
 	ctl_run_free(&r);
@@ -317,8 +327,7 @@ TEST(dump_json_empty)
 		    CTL_ARGV("dump", "-f", "json", "--id", "999",
 			     CLR));
 	ASSERT_EQ(0, r.status);
-	EXPECT_TRUE(json_valid(r.out));
-	EXPECT_EQ(0, json_objects(r.out));
+	EXPECT_STREQ("", r.out);
 	ctl_run_free(&r);
 }
 
@@ -329,6 +338,10 @@ TEST(json_checker_rejects)
 	EXPECT_FALSE(json_valid("[0x10]"));
 	EXPECT_FALSE(json_valid("[1] 2"));
 	EXPECT_TRUE(json_valid("[{\"a\":[1,-2.5e3,\"\\u0001\"]}]"));
+	EXPECT_EQ(-1, json_lines("{\"a\":1}"));
+	EXPECT_EQ(-1, json_lines("[1]\n"));
+	EXPECT_EQ(-1, json_lines("{\"a\":1}\n{\"a\":}\n"));
+	EXPECT_EQ(2, json_lines("{\"a\":1}\n{}\n"));
 }
 
 /* --- stats ---------------------------------------------------------------- */

@@ -593,7 +593,7 @@ ULONG etw_fuzz_manifest(const uint8_t *data, size_t size)
 	if (ret)
 		goto out;
 	/* The loaded model, to name its events: the same parse succeeds. */
-	ETW_FUZZ_CHECK(etw_manifest_parse(NULL, xml, xlen, &m) ==
+	ETW_FUZZ_CHECK(etw_manifest_parse(NULL, xml, xlen, NULL, &m) ==
 		       ERROR_SUCCESS);
 	for (i = 0; i < m->nprov; i++) {
 		for (j = 0; j < m->prov[i].nevents && n < ETW_FUZZ_MAX_EVENTS;

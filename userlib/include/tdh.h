@@ -6,9 +6,11 @@
  * Layouts, names and values are the Windows SDK's on x64.  libetw decodes
  * events that carry TraceLogging metadata (extended item
  * EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL) and events of the instrumentation
- * manifests a program loads (TdhLoadManifest); only the functions it implements
- * are declared, so a program that needs another one fails to link rather
- * than at run time.  Documentation/libetw.rst describes the behaviour.
+ * manifests a program loads (TdhLoadManifest) or that are found on
+ * ETW_MANIFEST_PATH and in $(PREFIX)/share/etw/manifests, as Windows finds
+ * the registered ones; only the functions it implements are declared, so
+ * a program that needs another one fails to link rather than at run time.
+ * Documentation/libetw.rst describes the behaviour.
  */
 #ifndef _TDH_H_
 #define _TDH_H_
@@ -340,6 +342,19 @@ TDHSTATUS WINAPI TdhGetManifestEventInformation(LPGUID ProviderGuid,
 		PEVENT_DESCRIPTOR EventDescriptor, PTRACE_EVENT_INFO Buffer,
 		PULONG BufferSize);
 
+/*
+ * Providers and their keywords, levels, channels, tasks and opcodes, from
+ * the loaded manifests and those on ETW_MANIFEST_PATH.
+ */
+TDHSTATUS WINAPI TdhEnumerateProviders(PPROVIDER_ENUMERATION_INFO pBuffer,
+		ULONG *pBufferSize);
+TDHSTATUS WINAPI TdhEnumerateProviderFieldInformation(LPGUID pGuid,
+		EVENT_FIELD_TYPE EventFieldType, PPROVIDER_FIELD_INFOARRAY pBuffer,
+		ULONG *pBufferSize);
+TDHSTATUS WINAPI TdhQueryProviderFieldInformation(LPGUID pGuid,
+		ULONGLONG EventFieldValue, EVENT_FIELD_TYPE EventFieldType,
+		PPROVIDER_FIELD_INFOARRAY pBuffer, ULONG *pBufferSize);
+
 /* Instrumentation manifests, loaded for the whole process. */
 TDHSTATUS WINAPI TdhLoadManifest(PWSTR Manifest);
 TDHSTATUS WINAPI TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData);
@@ -382,6 +397,14 @@ TDHSTATUS WINAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData);
 #define EMI_MAP_OUTPUT(emi, eme) \
 	((PWSTR)((eme)->OutputOffset ? \
 		 (PBYTE)(emi) + (eme)->OutputOffset : NULL))
+#define PEI_PROVIDER_NAME(pei, tpi) \
+	((PWSTR)((tpi)->ProviderNameOffset ? \
+		 (PBYTE)(pei) + (tpi)->ProviderNameOffset : NULL))
+#define PFI_FIELD_NAME(pfia, pfi) \
+	((PWSTR)((pfi)->NameOffset ? (PBYTE)(pfia) + (pfi)->NameOffset : NULL))
+#define PFI_FIELD_MESSAGE(pfia, pfi) \
+	((PWSTR)((pfi)->DescriptionOffset ? \
+		 (PBYTE)(pfia) + (pfi)->DescriptionOffset : NULL))
 
 #ifdef __cplusplus
 }

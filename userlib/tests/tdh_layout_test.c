@@ -166,6 +166,37 @@ static const struct {
 
 #define N(a)	(sizeof(a) / sizeof((a)[0]))
 
+/*
+ * Functions and their parameter types, checked against our declarations
+ * here and against MinGW-w64's in mingw_agrees (where ULONG is Windows').
+ */
+#define SIG_TdhEnumerateProviders \
+	(PPROVIDER_ENUMERATION_INFO, ULONG *)
+#define SIG_TdhEnumerateProviderFieldInformation \
+	(LPGUID, EVENT_FIELD_TYPE, PPROVIDER_FIELD_INFOARRAY, ULONG *)
+#define SIG_TdhQueryProviderFieldInformation \
+	(LPGUID, ULONGLONG, EVENT_FIELD_TYPE, PPROVIDER_FIELD_INFOARRAY, \
+	 ULONG *)
+#define SIG(f)	{ #f, STR(SIG_##f) }
+#define STR(x)	STR_(x)
+#define STR_(x)	#x
+#define SIG_CHECK(f) \
+	_Static_assert(__builtin_types_compatible_p(__typeof__(f), \
+						    ULONG SIG_##f), #f)
+
+SIG_CHECK(TdhEnumerateProviders);
+SIG_CHECK(TdhEnumerateProviderFieldInformation);
+SIG_CHECK(TdhQueryProviderFieldInformation);
+
+static const struct {
+	const char *name;
+	const char *params;
+} sigs[] = {
+	SIG(TdhEnumerateProviders),
+	SIG(TdhEnumerateProviderFieldInformation),
+	SIG(TdhQueryProviderFieldInformation),
+};
+
 TEST(offsets_are_the_sdk_s)
 {
 	size_t i;
@@ -274,6 +305,11 @@ TEST(mingw_agrees)
 					"_Static_assert(%s == %ld, \"%s\");\n",
 					constants[i].name, constants[i].value,
 					constants[i].name);
+	for (i = 0; i < N(sigs); i++)
+		len += snprintf(b + len, cap - len,
+				"_Static_assert(__builtin_types_compatible_p("
+				"__typeof__(%s), ULONG %s), \"%s\");\n",
+				sigs[i].name, sigs[i].params, sigs[i].name);
 	ASSERT_LT(len, cap);
 	EXPECT_EQ(0, mingw_compile(b));
 	free(b);

@@ -208,6 +208,32 @@ TEST(property_array)
 	free(tei);
 }
 
+/* win:Pointer is as wide as the event's header flag says. */
+TEST(pointer_size_from_header_flag)
+{
+	PROPERTY_DATA_DESCRIPTOR d = { 0, 0xFFFFFFFFu, 0 };
+	TRACE_EVENT_INFO *tei;
+	EVENT_RECORD r;
+	WCHAR where[8];
+	ULONG st, size = 0;
+
+	load(_metadata);
+	d.PropertyName = (uintptr_t)tdh_wide("Where", where);
+	/* The same payload, written by a 32-bit process: 4-byte Where. */
+	event(&r, 1, conn_data, sizeof(conn_data) - 4);
+	r.EventHeader.Flags = EVENT_HEADER_FLAG_32_BIT_HEADER;
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	EXPECT_EQ(4, tei->EventPropertyInfoArray[9].length);
+	free(tei);
+	ASSERT_EQ(ERROR_SUCCESS, TdhGetPropertySize(&r, 0, NULL, 1, &d, &size));
+	EXPECT_EQ(4u, size);
+	r.EventHeader.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
+	r.UserDataLength = sizeof(conn_data);
+	ASSERT_EQ(ERROR_SUCCESS, TdhGetPropertySize(&r, 0, NULL, 1, &d, &size));
+	EXPECT_EQ(8u, size);
+}
+
 TEST(map_information)
 {
 	EVENT_MAP_INFO *m;

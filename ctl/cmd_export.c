@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_export.c: "etwctl export --format chrome-json FILE...": the events
+ * of ETL files in the Trace Event Format (the JSON object form with
+ * "traceEvents") that Perfetto UI, chrome://tracing and speedscope open.
+ *
+ * Every event is an instant event on its thread, named by its schema
+ * (TraceLogging event name, a manifest's event name or task and opcode)
+ * or "provider/id",
+ * at microseconds after the trace start, with its decoded fields as
+ * "args".  Start and stop events (opcodes 1 and 2) of an activity are
+ * the begin and end of an async slice whose id is the activity GUID.
+ * Process and thread names come from the kernel's Process and Thread
+ * events as metadata events.  Each event is written as it is read: the
+ * memory used does not grow with the trace.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "etwctl.h"
+
+static const char etwctl_export_usage[] =
+"usage: etwctl export --format chrome-json [options] FILE...\n"
+"Write the events of ETL files (merged in time order) in the Chrome\n"
+"Trace Event Format, for Perfetto UI, chrome://tracing and speedscope.\n"
+"  -f, --format FMT     chrome-json (the only format)\n"
+"  -o, --output OUT     write to OUT instead of stdout\n"
+"      --manifest XML   decode the events of this instrumentation\n"
+"                       manifest's providers (may be repeated)\n"
+"      --slices         events as zero-length slices (\"X\") instead of\n"
+"                       instant events, for viewers that show only\n"
+"                       slices (speedscope)\n";
+
+/* EVENT_TRACE_TYPE_START, _END: an activity's first and last event. */
+#define ETWCTL_OPCODE_START	1
+#define ETWCTL_OPCODE_STOP	2
+/* Kernel Process and Thread event types that name a process or thread. */
+#define ETWCTL_OPCODE_DC_START	3
+#define ETWCTL_OPCODE_DC_END	4
+#define ETWCTL_OPCODE_SET_NAME	72
+
+/* ProcessGuid and ThreadGuid, the kernel's event classes. */
+static const struct etw_guid etwctl_process_guid = {
+	0x3d6fa8d0, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c }
+};
+static const struct etw_guid etwctl_thread_guid = {
+	0x3d6fa8d1, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c }
+};
+
+/*
+ * @out: where the trace goes
+ * @start: FILETIME that ts 0 stands for
+ * @slices: "X" events of no duration instead of "i"
+ * @args, @args_text, @args_len: the event's "args" members, built in a
+ *	memory stream reused for every event
+ * @elements: elements of "traceEvents" written, to separate them
+ * @events: events written, metadata events not counted
+ */
+struct etwctl_export {
+	FILE *out;
+	int64_t start;
+	bool slices;
+	FILE *args;
+	char *args_text;
+	size_t args_len;
+	uint64_t elements;
+	uint64_t events;
+};
+
+static bool etwctl_guid_eq(const struct etw_guid *a, const struct etw_guid *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+static bool etwctl_guid_zero(const struct etw_guid *g)
+{
+	static const struct etw_guid zero;
+
+	return etwctl_guid_eq(g, &zero);
+}
+
+static void etwctl_guid_text(const struct etw_guid *g,
+			     char out[ETWCTL_GUID_LEN])
+{
+	GUID guid;
+
+	memcpy(&guid, g, sizeof(guid));
+	etwctl_guid_format(&guid, out);
+}
+
+/*
+ * The provider's name: its schema's, its traits', the kernel class', or
+ * its GUID.
+ */
+static void etwctl_export_provider(const struct etw_etl_event *ev,
+				   const struct etwctl_names *names, char *out,
+				   size_t size)
+{
+	char g[ETWCTL_GUID_LEN];
+	uint32_t i;
+
+	if (*names->provider) {
+		snprintf(out, size, "%s", names->provider);
+		return;
+	}
+	for (i = 0; i < ev->ext_count; i++)
+		if (ev->ext[i].type == ETW_EXT_PROV_TRAITS &&
+		    !etwctl_traits_name(ev->ext[i].data, ev->ext[i].size, out,
+					size))
+			return;
+	if (etwctl_guid_eq(&ev->provider_id, &etwctl_process_guid)) {
+		snprintf(out, size, "Process");
+		return;
+	}
+	if (etwctl_guid_eq(&ev->provider_id, &etwctl_thread_guid)) {
+		snprintf(out, size, "Thread");
+		return;
+	}
+	etwctl_guid_text(&ev->provider_id, g);
+	snprintf(out, size, "%s", g);
+}
+
+/* Pointers in the event's data: 4 bytes for 32-bit writers. */
+static size_t etwctl_ptr_size(const struct etw_etl_event *ev)
+{
+	switch (ev->header_type) {
+	case ETW_ETL_HT_SYSTEM32:
+	case ETW_ETL_HT_COMPACT32:
+	case ETW_ETL_HT_PERFINFO32:
+		return 4;
+	}
+	return ev->flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 : 8;
+}
+
+static uint32_t etwctl_le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Members of one "args" object, written as TDH decodes them. */
+static void etwctl_export_field(void *ctx, const char *name,
+				const char *value, bool quoted)
+{
+	struct etwctl_export *x = ctx;
+
+	if (ftell(x->args))
+		fputc(',', x->args);
+	etwctl_json_string(x->args, name);
+	fputc(':', x->args);
+	if (quoted)
+		etwctl_json_string(x->args, value);
+	else
+		fputs(value, x->args);
+}
+
+/* What cannot be decoded: a string-only event's text, or its bytes. */
+static int etwctl_export_raw(struct etwctl_export *x,
+			     const struct etw_etl_event *ev)
+{
+	const uint8_t *p = ev->user_data;
+	char *text;
+	uint32_t i;
+
+	if (!ev->user_data_len)
+		return 0;
+	if (ev->kind == ETW_ETL_KIND_EVENT &&
+	    (ev->flags & ETW_EVENT_FLAG_STRING_ONLY)) {
+		text = etw_etl_utf16_to_utf8(p, ev->user_data_len / 2);
+		if (!text)
+			return -ENOMEM;
+		etwctl_export_field(x, "message", text, true);
+		free(text);
+		return 0;
+	}
+	fputs("\"data\":\"", x->args);
+	for (i = 0; i < ev->user_data_len; i++) {
+		fputc("0123456789abcdef"[p[i] >> 4], x->args);
+		fputc("0123456789abcdef"[p[i] & 0xf], x->args);
+	}
+	fputc('"', x->args);
+	return 0;
+}
+
+/*
+ * The event's "args" members into x->args_text, and what its schema names
+ * into @names (all "" without a schema).
+ */
+static int etwctl_export_decode(struct etwctl_export *x,
+				const struct etw_etl_event *ev,
+				struct etwctl_names *names)
+{
+	int ret;
+
+	memset(names, 0, sizeof(*names));
+	rewind(x->args);
+	ret = etwctl_decode_event(ev, names, etwctl_export_field, x);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
+		rewind(x->args);
+		ret = etwctl_export_raw(x, ev);
+		if (ret)
+			return ret;
+	}
+	/*
+	 * Flushed, the size is the position; the longer text of an earlier
+	 * event may follow it, so it is ended here.
+	 */
+	if (fflush(x->args))
+		return -ENOMEM;
+	x->args_text[x->args_len] = 0;
+	return 0;
+}
+
+/*
+ * The schema's event name (TraceLogging, a manifest's name attribute),
+ * else its task and opcode names, else "provider/id" (the hook type for
+ * kernel records, which have no id).
+ */
+static void etwctl_export_name(const struct etw_etl_event *ev,
+			       const struct etwctl_names *names,
+			       const char *provider, char *out, size_t size)
+{
+	const char *task = names->task, *op = names->opcode;
+
+	if (*names->event)
+		snprintf(out, size, "%s", names->event);
+	else if (*task || *op)
+		snprintf(out, size, "%s%s%s", task, *task && *op ? "/" : "",
+			 op);
+	else
+		snprintf(out, size, "%.200s/%u", provider,
+			 ev->kind == ETW_ETL_KIND_EVENT ? ev->descriptor.id :
+			 ev->descriptor.opcode);
+}
+
+/* FILETIME as microseconds after the start, to the 100 ns tick. */
+static void etwctl_export_ts(struct etwctl_export *x, int64_t ft)
+{
+	int64_t d = ft - x->start;
+	uint64_t a = d < 0 ? -(uint64_t)d : (uint64_t)d;
+
+	fprintf(x->out, "%s%llu.%u", d < 0 ? "-" : "",
+		(unsigned long long)(a / 10), (unsigned int)(a % 10));
+}
+
+/* Starts an element of "traceEvents", one a line. */
+static void etwctl_export_element(struct etwctl_export *x)
+{
+	fputs(x->elements++ ? ",\n{" : "\n{", x->out);
+}
+
+static void etwctl_export_meta(struct etwctl_export *x, const char *what,
+			       uint32_t pid, uint32_t tid, const char *name)
+{
+	etwctl_export_element(x);
+	fprintf(x->out, "\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,"
+		"\"tid\":%u,\"ts\":0,\"args\":{\"name\":", what, pid, tid);
+	etwctl_json_string(x->out, name);
+	fputs("}}", x->out);
+}
+
+/* NUL-terminated ANSI text at @off of the data, or NULL. */
+static const char *etwctl_ansi_at(const struct etw_etl_event *ev, size_t off)
+{
+	const char *p = (const char *)ev->user_data + off;
+
+	if (off >= ev->user_data_len ||
+	    !memchr(p, 0, ev->user_data_len - off) || !*p)
+		return NULL;
+	return p;
+}
+
+/*
+ * Process_TypeGroup1 (Start, DCStart, DCEnd): UniqueProcessKey, then
+ * ProcessId, ParentId, SessionId, ExitStatus, DirectoryTableBase
+ * (version 3 on), Flags (version 4 on), UserSID (TOKEN_USER, two
+ * pointers, then the SID: 8 bytes and 4 per sub-authority) and
+ * ImageFileName.
+ */
+static void etwctl_export_process(struct etwctl_export *x,
+				  const struct etw_etl_event *ev)
+{
+	const uint8_t *p = ev->user_data;
+	size_t ptr = etwctl_ptr_size(ev), off = ptr + 16;
+	const char *image;
+
+	if (ev->descriptor.opcode != ETWCTL_OPCODE_START &&
+	    ev->descriptor.opcode != ETWCTL_OPCODE_DC_START &&
+	    ev->descriptor.opcode != ETWCTL_OPCODE_DC_END)
+		return;
+	if (ev->descriptor.version >= 3)
+		off += ptr;
+	if (ev->descriptor.version >= 4)
+		off += 4;
+	if (off + 2 * ptr + 8 > ev->user_data_len)
+		return;
+	off += 2 * ptr + 8 + 4u * p[off + 2 * ptr + 1];
+	image = etwctl_ansi_at(ev, off);
+	if (image)
+		etwctl_export_meta(x, "process_name", etwctl_le32(p + ptr), 0,
+				   image);
+}
+
+/*
+ * Thread SetName: ProcessId, ThreadId, ThreadName.  Thread_TypeGroup1 of
+ * version 4 on ends with ThreadName after ProcessId, TThreadId, seven
+ * pointers, SubProcessTag and four bytes of priorities and flags.
+ */
+static int etwctl_export_thread(struct etwctl_export *x,
+				const struct etw_etl_event *ev)
+{
+	const uint8_t *p = ev->user_data;
+	uint8_t op = ev->descriptor.opcode;
+	size_t off;
+	char *name;
+
+	if (op == ETWCTL_OPCODE_SET_NAME)
+		off = 8;
+	else if ((op == ETWCTL_OPCODE_START || op == ETWCTL_OPCODE_DC_START) &&
+		 ev->descriptor.version >= 4)
+		off = 16 + 7 * etwctl_ptr_size(ev);
+	else
+		return 0;
+	if (off + 2 > ev->user_data_len)
+		return 0;
+	name = etw_etl_utf16_to_utf8(p + off, (ev->user_data_len - off) / 2);
+	if (!name)
+		return -ENOMEM;
+	if (*name)
+		etwctl_export_meta(x, "thread_name", etwctl_le32(p),
+				   etwctl_le32(p + 4), name);
+	free(name);
+	return 0;
+}
+
+/* Metadata events for the kernel records that name processes, threads. */
+static int etwctl_export_names(struct etwctl_export *x,
+			       const struct etw_etl_event *ev)
+{
+	if (ev->kind != ETW_ETL_KIND_SYSTEM)
+		return 0;
+	if (etwctl_guid_eq(&ev->provider_id, &etwctl_process_guid))
+		etwctl_export_process(x, ev);
+	else if (etwctl_guid_eq(&ev->provider_id, &etwctl_thread_guid))
+		return etwctl_export_thread(x, ev);
+	return 0;
+}
+
+/* The phase and what it needs: scope, duration or activity id. */
+static void etwctl_export_phase(struct etwctl_export *x,
+				const struct etw_etl_event *ev)
+{
+	char id[ETWCTL_GUID_LEN];
+	uint8_t op = ev->descriptor.opcode;
+
+	if ((op == ETWCTL_OPCODE_START || op == ETWCTL_OPCODE_STOP) &&
+	    !etwctl_guid_zero(&ev->activity_id)) {
+		etwctl_guid_text(&ev->activity_id, id);
+		fprintf(x->out, "\"ph\":\"%c\",\"id\":\"%s\"",
+			op == ETWCTL_OPCODE_START ? 'b' : 'e', id);
+	} else if (x->slices) {
+		fputs("\"ph\":\"X\",\"dur\":0", x->out);
+	} else {
+		fputs("\"ph\":\"i\",\"s\":\"t\"", x->out);
+	}
+}
+
+static int etwctl_export_event(struct etwctl_export *x,
+			       const struct etw_etl_event *ev)
+{
+	char provider[256], name[256];
+	struct etwctl_names names;
+	int ret;
+
+	ret = etwctl_export_decode(x, ev, &names);
+	if (!ret)
+		ret = etwctl_export_names(x, ev);
+	if (ret)
+		return ret;
+	etwctl_export_provider(ev, &names, provider, sizeof(provider));
+	etwctl_export_name(ev, &names, provider, name, sizeof(name));
+	etwctl_export_element(x);
+	x->events++;
+	fputs("\"name\":", x->out);
+	etwctl_json_string(x->out, name);
+	fputs(",\"cat\":", x->out);
+	etwctl_json_string(x->out, provider);
+	fputc(',', x->out);
+	etwctl_export_phase(x, ev);
+	fputs(",\"ts\":", x->out);
+	etwctl_export_ts(x, ev->timestamp);
+	fprintf(x->out, ",\"pid\":%u,\"tid\":%u,\"args\":{%s}}",
+		ev->process_id, ev->thread_id, x->args_text);
+	return 0;
+}
+
+static int etwctl_export_run(struct etwctl_export *x,
+			     struct etwctl_source *src)
+{
+	struct etw_etl_event ev;
+	unsigned int bad = 0;
+	int ret;
+
+	x->start = etwctl_source_start_time(src);
+	fputs("{\"traceEvents\":[", x->out);
+	while ((ret = etwctl_source_next(src, &ev)) != 0) {
+		/* Corrupt data is passed over; the rest is still written. */
+		if (ret == -EBADMSG || ret == -EOPNOTSUPP) {
+			bad++;
+			continue;
+		}
+		if (ret < 0)
+			break;
+		etwctl_source_progress(src, "export", &ev);
+		if (etwctl_event_is_metadata(&ev))
+			continue;
+		ret = etwctl_export_event(x, &ev);
+		if (ret)
+			break;
+	}
+	etwctl_progress_end();
+	if (ret)
+		return etwctl_fail("export", "%s", etwctl_errno_str(ret));
+	fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x->out);
+	if (fflush(x->out) || ferror(x->out))
+		return etwctl_fail("export", "writing output: %s",
+				   strerror(errno));
+	if (bad)
+		return etwctl_fail("export", "%u corrupt or unreadable buffers "
+				   "or records skipped", bad);
+	return 0;
+}
+
+static int etwctl_export_files(struct etwctl_export *x, const char *output,
+			       int argc, char **argv)
+{
+	struct etwctl_source *src;
+	const char *bad;
+	int ret;
+
+	ret = etwctl_source_open_files(argv, (unsigned int)argc, &src, &bad);
+	if (ret)
+		return etwctl_fail("export", "%s: %s", bad ? bad : argv[0],
+				   etwctl_errno_str(ret));
+	x->out = output ? fopen(output, "w") : stdout;
+	if (!x->out) {
+		etwctl_source_close(src);
+		return etwctl_fail("export", "%s: %s", output,
+				   strerror(errno));
+	}
+	ret = etwctl_export_run(x, src);
+	if (output && fclose(x->out) && !ret)
+		ret = etwctl_fail("export", "%s: %s", output, strerror(errno));
+	etwctl_source_close(src);
+	return ret;
+}
+
+/**
+ * etwctl_cmd_export - "etwctl export"
+ * @argc: argument count, argv[0] is "export"
+ * @argv: arguments
+ *
+ * Return: exit status.
+ */
+int etwctl_cmd_export(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "manifest", required_argument, NULL, 'm' },
+		{ "slices", no_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct etwctl_export x = { 0 };
+	const char *format = NULL, *output = NULL;
+	int c, ret;
+
+	etwctl_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":hf:o:", options, NULL)) != -1) {
+		if (c == 'h')
+			return etwctl_help(etwctl_export_usage);
+		switch (c) {
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'S':
+			x.slices = true;
+			break;
+		case 'm':
+			ret = etwctl_load_manifest("export", optarg);
+			if (ret)
+				return ret;
+			break;
+		default:
+			return etwctl_bad_option("export", c, argv);
+		}
+	}
+	if (!format)
+		return etwctl_usage("export", "no --format");
+	if (strcasecmp(format, "chrome-json"))
+		return etwctl_usage("export", "bad value '%s' for '--format'",
+				    format);
+	if (optind == argc)
+		return etwctl_usage("export", "no input file");
+	x.args = open_memstream(&x.args_text, &x.args_len);
+	if (!x.args)
+		return etwctl_fail("export", "out of memory");
+	ret = etwctl_export_files(&x, output, argc - optind, argv + optind);
+	fclose(x.args);
+	free(x.args_text);
+	return ret;
+}

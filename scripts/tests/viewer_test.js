@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opens an "etwctl export --format chrome-json --slices" file in
+ * speedscope, a real trace viewer, in headless Chromium, and checks what
+ * it shows against the file: the file is imported (not empty, no error),
+ * and each thread of the file is a profile whose sandwich table lists
+ * that thread's events by name and args.  Prints TAP with kselftest-style
+ * totals, for scripts/testsum.py.
+ *
+ *   node viewer_test.js SPEEDSCOPE_DIR TRACE.json SCREENSHOTS
+ *
+ * SCREENSHOTS-N.png is what profile N (thread N) looks like.
+ *
+ * playwright-core comes from NODE_PATH; the browser is /usr/bin/chromium
+ * (CHROMIUM overrides).  Files are served from 127.0.0.1 only.
+ */
+'use strict';
+
+const fs = require('fs');
+const http = require('http');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [viewerDir, tracePath, shotPrefix] = process.argv.slice(2);
+const results = [];
+
+function check(name, ok, detail) {
+	results.push({ name, ok, detail });
+}
+
+/* speedscope's index.html and assets, and the trace at /trace.json. */
+function serve() {
+	const types = { '.html': 'text/html', '.js': 'text/javascript',
+		'.css': 'text/css', '.json': 'application/json',
+		'.wasm': 'application/wasm' };
+	const server = http.createServer((req, res) => {
+		const url = decodeURIComponent(req.url.split(/[?#]/)[0]);
+		const file = url === '/trace.json' ? tracePath :
+			path.join(viewerDir, path.normalize(url).replace(/^\/+/, ''));
+		fs.readFile(file, (err, data) => {
+			if (err) {
+				res.writeHead(404);
+				res.end();
+				return;
+			}
+			res.writeHead(200, { 'Content-Type':
+				types[path.extname(file)] || 'application/octet-stream' });
+			res.end(data);
+		});
+	});
+	return new Promise(resolve =>
+		server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/*
+ * What speedscope should show, from the file: its threads, sorted as
+ * speedscope sorts them (by zero-padded pid and tid), each with the frame
+ * names speedscope builds from its events ("name" and the args as JSON).
+ */
+function expected() {
+	const trace = JSON.parse(fs.readFileSync(tracePath, 'utf8'));
+	const events = trace.traceEvents.filter(e => e.ph === 'X');
+	const key = e => String(e.pid).padStart(10, '0') + ':' +
+		String(e.tid).padStart(10, '0');
+	const threads = new Map();
+
+	if (!events.length)
+		throw new Error('no "X" event in ' + tracePath);
+	for (const e of events) {
+		if (!threads.has(key(e)))
+			threads.set(key(e), { pid: e.pid, tid: e.tid, names: new Set() });
+		threads.get(key(e)).names.add(`${e.name} ${JSON.stringify(e.args)}`);
+	}
+	return [...threads.keys()].sort().map(k => threads.get(k));
+}
+
+async function run() {
+	const want = expected();
+	const server = await serve();
+	let browser;
+
+	try {
+		browser = await chromium.launch({
+			executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+			args: ['--no-sandbox'],
+		});
+		await show(browser, server.address().port, want);
+	} finally {
+		if (browser)
+			await browser.close();
+		server.close();
+	}
+}
+
+/* Load the trace, keep a screenshot, and check what the page shows. */
+async function show(browser, port, want) {
+	/* Tall enough for every row of the sandwich table to be laid out. */
+	const page = await browser.newPage({ viewport: { width: 1400, height: 3000 } });
+	const dialogs = [];
+
+	page.on('dialog', d => {
+		dialogs.push(d.message());
+		d.dismiss();
+	});
+	await page.goto(`http://127.0.0.1:${port}/index.html` +
+		'#profileURL=/trace.json&view=sandwich');
+	try {
+		await page.waitForFunction(() => document.title.includes(' - '),
+			null, { timeout: 30000 });
+	} catch (e) {
+		/* The checks below say what was shown instead. */
+	}
+	await page.waitForTimeout(500);
+
+	const title = await page.title();
+	check('viewer.imports', title === 'trace.json - speedscope' &&
+		!dialogs.length, `title "${title}", dialogs ${JSON.stringify(dialogs)}`);
+
+	/* Each profile in turn ("n" shows the next): its name and rows. */
+	for (let i = 0; i < want.length; i++) {
+		const t = want[i];
+		const label = `pid ${t.pid}, tid ${t.tid} (${i + 1}/${want.length})`;
+
+		if (i) {
+			await page.keyboard.press('n');
+			await page.waitForTimeout(300);
+		}
+		await page.screenshot({ path: `${shotPrefix}-${i + 1}.png` });
+		const body = await page.innerText('body');
+		const rows = new Set(body.split('\n').map(l => l.trim())
+			.filter(l => t.names.has(l)));
+		const missing = [...t.names].filter(n => !rows.has(n));
+
+		check(`viewer.thread_${t.pid}_${t.tid}`,
+			body.includes(label) && !missing.length,
+			`want "${label}" and ${t.names.size} events; ` +
+			`${rows.size} shown, missing ${JSON.stringify(missing)}`);
+	}
+}
+
+run().catch(e => check('viewer.runs', false, e.message)).finally(() => {
+	const failed = results.filter(r => !r.ok).length;
+
+	console.log('TAP version 13');
+	console.log(`1..${results.length}`);
+	results.forEach((r, i) => {
+		if (!r.ok || process.env.VERBOSE)
+			console.log(`# ${r.name}: ${r.detail.replace(/\n/g, '\n# ')}`);
+		console.log(`${r.ok ? 'ok' : 'not ok'} ${i + 1} ${r.name}`);
+	});
+	console.log(`# Totals: pass:${results.length - failed} fail:${failed} ` +
+		'xfail:0 xpass:0 skip:0 error:0');
+	process.exitCode = failed ? 1 : 0;
+});

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The viewer test of "etwctl export --format chrome-json": the Windows
+# sample files (the CLR one decoded by its manifest), exported with
+# --slices, opened in speedscope (npm) in Debian's headless Chromium;
+# viewer_test.js says what it checks.  Output is TAP with kselftest
+# totals, counted by make check as host/viewer_test.
+#
+# npm packages are kept in ~/.cache/etw/npm (ETW_NPM_CACHE overrides), so
+# runs after the first need no network.  The screenshots are left in
+# build/viewer/speedscope-N.png, one per thread.  Skips (exit 4) only when
+# Chromium is not installed and cannot be.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cache=${ETW_NPM_CACHE:-$HOME/.cache/etw/npm}
+out=$top/build/viewer
+testdata=${TESTDATA:-$top/../shared/testdata}
+# The versions this test was written against.
+packages=(playwright-core@1.65.1 speedscope@1.25.0)
+
+skip() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit 4
+}
+
+fail() {
+	echo "TAP version 13"
+	echo "1..1"
+	echo "# $*"
+	echo "not ok 1 viewer.setup"
+	echo "# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0"
+	exit 1
+}
+
+if ! command -v chromium > /dev/null; then
+	if [ "$(id -u)" = 0 ]; then
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends chromium > /dev/null 2>&1 ||
+			{ apt-get update -qq > /dev/null 2>&1 &&
+			  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+				--no-install-recommends chromium > /dev/null 2>&1; }
+	fi
+	command -v chromium > /dev/null ||
+		skip "chromium is not installed and could not be (apt-get install chromium)"
+fi
+
+mkdir -p "$cache/viewer" "$out" || fail "cannot create $cache/viewer or $out"
+modules=$cache/viewer/node_modules
+have() {
+	[ "$(node -p "require('$modules/$1/package.json').version" 2>/dev/null)" = "$2" ]
+}
+if ! have playwright-core 1.65.1 || ! have speedscope 1.25.0; then
+	[ -f "$cache/viewer/package.json" ] ||
+		echo '{ "private": true }' > "$cache/viewer/package.json"
+	(cd "$cache/viewer" && npm install --prefer-offline --no-audit --no-fund \
+		--cache "$cache/_cacache" "${packages[@]}") > "$out/npm.log" 2>&1 ||
+		fail "npm install ${packages[*]} failed: $(tail -n 3 "$out/npm.log")"
+fi
+
+etwctl=$top/ctl/etwctl
+[ -x "$etwctl" ] || make -s -C "$top" ctl > /dev/null 2>&1 ||
+	fail "cannot build ctl/etwctl"
+rm -f "$out"/speedscope-*.png
+"$etwctl" export --format chrome-json --slices -o "$out/trace.json" \
+	--manifest "$top/userlib/tests/clr_gc.man" \
+	"$testdata/etl/primitive-types.etl" "$testdata/etl/clr-gc-events.etl" ||
+	fail "etwctl export failed"
+
+NODE_PATH=$modules exec node "$top/scripts/tests/viewer_test.js" \
+	"$modules/speedscope/dist/release" "$out/trace.json" \
+	"$out/speedscope"
