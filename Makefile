@@ -298,10 +298,14 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 # -Wno-varargs: TraceMessage's last named parameter is a USHORT (the
 # Windows prototype), which Clang warns about and GCC does not.
 FUZZ_CFLAGS = $(CPPFLAGS) $(LIBXML2_CFLAGS) -Iuserlib -Iuserlib/fuzz -O1 -g \
-	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -Wno-varargs
+	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -Wno-varargs \
+	$(FUZZ_MANIFEST_DEF)
 FUZZ_LIB_OBJS := $(LIB_SRCS:userlib/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/etw_fuzz_entry.o
 FUZZ_DEPS := $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h) userlib/fuzz/etw_fuzz_entry.h
 FUZZ_MANIFESTS := $(wildcard userlib/tests/*.man selftests/*.man)
+# The etl target (and fuzz_regress_test) loads them: colon-separated paths.
+FUZZ_NOTHING :=
+FUZZ_MANIFEST_DEF = -DETW_FUZZ_MANIFESTS='"$(subst $(FUZZ_NOTHING) $(FUZZ_NOTHING),:,$(abspath $(FUZZ_MANIFESTS)))"'
 
 $(FUZZ_DIR)/obj/%.o: userlib/%.c $(FUZZ_DEPS)
 	@mkdir -p $(@D)
@@ -340,8 +344,8 @@ fuzz-host: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%_fuzz) $(FUZZ_DIR)/seeds/stamp \
 # Replays userlib/fuzz/regress/ through the fuzz targets' entry points.
 userlib/tests/fuzz_regress_test: userlib/tests/fuzz_regress_test.c userlib/fuzz/etw_fuzz_entry.c \
 		userlib/libetw.a $(HOSTTEST_DEPS) userlib/fuzz/etw_fuzz_entry.h
-	$(CC) $(HOSTTEST_FLAGS) -Iuserlib/fuzz -o $@ $< userlib/fuzz/etw_fuzz_entry.c \
-		userlib/libetw.a $(LIBETW_LIBS)
+	$(CC) $(HOSTTEST_FLAGS) -Iuserlib/fuzz $(FUZZ_MANIFEST_DEF) -o $@ $< \
+		userlib/fuzz/etw_fuzz_entry.c userlib/libetw.a $(LIBETW_LIBS)
 
 examples: $(EXAMPLES)
 

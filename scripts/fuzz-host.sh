@@ -64,6 +64,9 @@ options() {
 	[ ! -f "$dir/$1.dict" ] || echo "-dict=$dir/$1.dict"
 }
 
+# TDH would also read the manifests ETW_MANIFEST_PATH names (libetw.rst,
+# "Where TDH finds manifests"): the targets load their own.
+unset ETW_MANIFEST_PATH ETW_MANIFEST_DEBUG
 failed=0
 for t in $targets; do
 	bin=$dir/${t}_fuzz

@@ -22,6 +22,7 @@
 #include <evntrace.h>
 #include <tdh.h>
 
+#include "etw_etl.h"
 #include "etw_fuzz_entry.h"
 #include "etw_tdh_manifest.h"
 
@@ -423,6 +424,33 @@ static const char *etw_fuzz_file(const uint8_t *data, size_t size)
 	return path;
 }
 
+/*
+ * The manifests ETW_FUZZ_MANIFESTS names (files, colon-separated; the
+ * Makefile sets it), loaded once, so that events of their providers in a
+ * file (the CLR's in clr-gc-events.etl) decode through them.
+ */
+static void etw_fuzz_load_manifests(void)
+{
+	static bool loaded;
+	WCHAR path[MAX_PATH];
+	char *list, *one, *save;
+	size_t n;
+
+	if (loaded)
+		return;
+	loaded = true;
+	list = strdup(ETW_FUZZ_MANIFESTS);
+	ETW_FUZZ_CHECK(list);
+	for (one = strtok_r(list, ":", &save); one;
+	     one = strtok_r(NULL, ":", &save)) {
+		n = etw_etl_utf8_to_utf16(one, (uint8_t *)path, MAX_PATH - 1);
+		ETW_FUZZ_CHECK(n < MAX_PATH);
+		path[n] = 0;
+		ETW_FUZZ_CHECK(TdhLoadManifest(path) == ERROR_SUCCESS);
+	}
+	free(list);
+}
+
 static PROCESSTRACE_HANDLE etw_fuzz_open(EVENT_TRACE_LOGFILEA *lf)
 {
 	PROCESSTRACE_HANDLE h = OpenTraceA(lf);
@@ -438,8 +466,9 @@ static PROCESSTRACE_HANDLE etw_fuzz_open(EVENT_TRACE_LOGFILEA *lf)
  * @size: their count
  *
  * First through EventRecordCallback, every event decoded
- * (etw_fuzz_decode()); then, when that succeeded, through the classic
- * EventCallback with raw timestamps, the file merged with itself.
+ * (etw_fuzz_decode(); the manifests of ETW_FUZZ_MANIFESTS are loaded);
+ * then, when that succeeded, through the classic EventCallback with raw
+ * timestamps, the file merged with itself.
  *
  * Return: OpenTrace's error (GetLastError()), else ProcessTrace's.
  */
@@ -449,6 +478,7 @@ ULONG etw_fuzz_etl(const uint8_t *data, size_t size)
 	PROCESSTRACE_HANDLE h[2];
 	ULONG ret;
 
+	etw_fuzz_load_manifests();
 	memset(&etw_fuzz_run, 0, sizeof(etw_fuzz_run));
 	memset(&lf, 0, sizeof(lf));
 	lf.LogFileName = (LPSTR)etw_fuzz_file(data, size);
