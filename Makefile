@@ -51,7 +51,7 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 FORCE:
 
 .PHONY: all module lib ctl man selftests hosttests examples check demo bench bench-host fuzz \
-	install modules_install clean help kernel coverage soak kcsan mutate bt2
+	fuzz-host install modules_install clean help kernel coverage soak kcsan mutate bt2
 
 # The babeltrace2 plugin needs libbabeltrace2-dev (scripts/deps.sh installs
 # it); without it make all leaves the plugin out and make bt2 fails.
@@ -66,7 +66,9 @@ help:
 	@echo "make demo       the main job: record a trace in the VM and decode it"
 	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run)"
 	@echo "make bench-host reading and decoding ETL files on the host: events/s, RSS"
-	@echo "make fuzz       fuzz /dev/etw in the VM for SECONDS=N (60), SEED=S, THREADS=T"
+	@echo "make fuzz       fuzz /dev/etw in the VM for SECONDS=N (60), SEED=S, THREADS=T;"
+	@echo "                then each libFuzzer target of userlib/fuzz/ for SECONDS"
+	@echo "make fuzz-host  build the libFuzzer targets (ASan, UBSan) and their seeds"
 	@echo "make kernel     build (or find) the cached test kernel and print its path"
 	@echo "make coverage   KUnit and kselftests on a gcov etw.ko: line coverage per file"
 	@echo "make soak [MINUTES=10]   long churn run in the VM: exact accounting, slab back"
@@ -292,6 +294,69 @@ userlib/tests/tracelogging_lang_test: userlib/tests/tracelogging_lang_test.c \
 		$(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) $(if $(CLANG),-DTLE_CLANG) -o $@ $< \
 		$(TLG_BUILDS:%=build/tlg/events-%.o) build/tlg/tu.o
+
+# --- libFuzzer targets (Documentation/testing.rst, "Fuzzing") ---------------
+# Each userlib/fuzz/NAME_fuzz.c with libetw's sources built in under
+# AddressSanitizer and UBSan (errors abort), not libetw.a.  make check runs
+# each for 30 s, make fuzz for SECONDS (scripts/fuzz-host.sh); the seeds
+# are written by fuzz_seeds from the sample ETL files and the manifests.
+FUZZ_CC ?= clang
+FUZZ_DIR := build/fuzz-host
+FUZZ_TARGETS := $(patsubst userlib/fuzz/%_fuzz.c,%,$(wildcard userlib/fuzz/*_fuzz.c))
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+# -Wno-varargs: TraceMessage's last named parameter is a USHORT (the
+# Windows prototype), which Clang warns about and GCC does not.
+# TDH's installed manifest directory is one that does not exist: what the
+# targets decode does not depend on what is installed.
+FUZZ_CFLAGS = $(CPPFLAGS) $(LIBXML2_CFLAGS) -Iuserlib -Iuserlib/fuzz -O1 -g \
+	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) -Wno-varargs \
+	$(FUZZ_MANIFEST_DEF) -DETW_MANIFEST_DIR='"$(CURDIR)/$(FUZZ_DIR)/no-manifests"'
+FUZZ_LIB_OBJS := $(LIB_SRCS:userlib/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/etw_fuzz_entry.o
+FUZZ_DEPS := $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h) userlib/fuzz/etw_fuzz_entry.h
+FUZZ_MANIFESTS := $(wildcard userlib/tests/*.man selftests/*.man)
+# The etl target (and fuzz_regress_test) loads them: colon-separated paths.
+FUZZ_NOTHING :=
+FUZZ_MANIFEST_DEF = -DETW_FUZZ_MANIFESTS='"$(subst $(FUZZ_NOTHING) $(FUZZ_NOTHING),:,$(abspath $(FUZZ_MANIFESTS)))"'
+
+$(FUZZ_DIR)/obj/%.o: userlib/%.c $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/%.o: userlib/fuzz/%.c $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/obj/%_fuzz.o $(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LIBETW_LIBS)
+
+$(FUZZ_DIR)/fuzz_seeds: userlib/fuzz/fuzz_seeds.c build/tlg/events-c.o userlib/libetw.a \
+		$(HOSTTEST_DEPS) userlib/fuzz/etw_fuzz_entry.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Iuserlib -Iuserlib/tests -Iuserlib/fuzz $(CFLAGS) $(WARN) \
+		-o $@ $< build/tlg/events-c.o userlib/libetw.a $(LIBETW_LIBS)
+
+$(FUZZ_DIR)/seeds/stamp: $(FUZZ_DIR)/fuzz_seeds $(wildcard $(TESTDATA)/etl/*.etl) \
+		$(FUZZ_MANIFESTS)
+	rm -rf $(@D)
+	$< $(@D) $(wildcard $(TESTDATA)/etl/*.etl) -- $(FUZZ_MANIFESTS)
+	touch $@
+
+# The manifest target's dictionary: the names the reader looks for, and XML.
+$(FUZZ_DIR)/manifest.dict: userlib/etw_tdh_manifest.c
+	@mkdir -p $(@D)
+	{ grep -o '"[A-Za-z:_][A-Za-z0-9:_.$$()]*"' $< | sort -u; \
+	  printf '%s\n' '"<"' '"</"' '"/>"' '"=\""' '"$$(string."' '"0x"'; } > $@
+
+fuzz-host: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%_fuzz) $(FUZZ_DIR)/seeds/stamp \
+	$(FUZZ_DIR)/manifest.dict
+
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/obj/%_fuzz.o)
+
+# Replays userlib/fuzz/regress/ through the fuzz targets' entry points.
+userlib/tests/fuzz_regress_test: userlib/tests/fuzz_regress_test.c userlib/fuzz/etw_fuzz_entry.c \
+		userlib/libetw.a $(HOSTTEST_DEPS) userlib/fuzz/etw_fuzz_entry.h
+	$(CC) $(HOSTTEST_FLAGS) -Iuserlib/fuzz $(FUZZ_MANIFEST_DEF) -o $@ $< \
+		userlib/fuzz/etw_fuzz_entry.c userlib/libetw.a $(LIBETW_LIBS)
 
 examples: $(EXAMPLES)
 

@@ -4,7 +4,8 @@
 # make check: every test etw has.
 #   1. install what is missing, build (or reuse) the test kernel, build all;
 #   2. host tests (pure user-space code), the test-harness self-tests and
-#      the babeltrace2 plugin's tests and the trace viewer test;
+#      the babeltrace2 plugin's tests and the trace viewer test; each
+#      libFuzzer target of userlib/fuzz/ for 30 s (scripts/fuzz-host.sh);
 #   3. checkpatch --strict and sparse on the module; the module against
 #      Debian's stock 6.1 headers;
 #   4. one VM boot: KUnit (etw_test.ko), every kselftest, rmmod etw, and a
@@ -90,6 +91,10 @@ python3 scripts/tests/bt2_test.py > "$results/host-bt2_test.out" 2>&1
 echo $? > "$results/host-bt2_test.rc"
 scripts/tests/viewer_test.sh > "$results/host-viewer_test.out" 2>&1
 echo $? > "$results/host-viewer_test.rc"
+
+step "host fuzzing, 30 s per target"
+# host-fuzz-TARGET.out and .rc: one result each, failed by any crash.
+scripts/fuzz-host.sh --results "$results" 30
 
 step "checkpatch and sparse"
 scripts/lint.sh checkpatch "$kdir" > "$results/step-checkpatch.out" 2>&1

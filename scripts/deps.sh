@@ -14,6 +14,7 @@ packages=(
 	libcurl4-openssl-dev systemd-journal-remote openssl iproute2
 	libbabeltrace2-dev babeltrace2
 	chromium
+	clang libclang-rt-14-dev
 )
 
 missing=()

@@ -7,8 +7,11 @@
 #   2. Debian's trinity against /dev/etw for another N seconds, when it can
 #      be installed (apt) and runs in the busybox initramfs;
 #   3. a kmemleak scan, rmmod etw, and a scan of the console log.
+# Before the VM boots, each libFuzzer target of userlib/fuzz/ runs on the
+# host for N seconds too (scripts/fuzz-host.sh, a line per target); a crash
+# there also fails the run.
 # The last line reads "fuzz: seed S, E executions in D s, K kernel reports".
-# Logs go to build/fuzz/ (vm.out, console.log).
+# Logs go to build/fuzz/ (vm.out, console.log) and build/fuzz-host/.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +30,10 @@ make -s -j"$(nproc)" all KDIR="$kdir" > "$out/build.out" 2>&1 || {
 	cat "$out/build.out" >&2
 	exit 1
 }
+
+# libetw's parsers on the host: the ETL reader, TDH, manifests.
+scripts/fuzz-host.sh "$seconds"
+host_rc=$?
 
 # trinity: Debian's package, installed here only (make check does not need it).
 adds=()
@@ -123,3 +130,4 @@ print('fuzz: seed %s, %s executions in %s s, %d kernel reports' % (
     seed, execs, secs, reports))
 sys.exit(0 if ok else 1)
 EOF
+exit $(($? || host_rc))

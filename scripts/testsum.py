@@ -5,7 +5,9 @@
     testsum.py summarize RESULTS_DIR
 
 RESULTS_DIR holds what scripts/check.sh collected:
-  host-NAME.out / host-NAME.rc    a host test binary (kselftest harness TAP)
+  host-NAME.out / host-NAME.rc    a host test binary (kselftest harness TAP),
+                                  or a libFuzzer target's run (NAME
+                                  fuzz-TARGET, scripts/fuzz-host.sh)
   step-NAME.rc [+ .out]           a single pass/fail step (a build, say)
   vm.out, vm.rc, console.log      the guest stream, vm-run's status, the log
   expected-kselftests             ETW_SELFTESTS, when it limited the run
@@ -103,9 +105,10 @@ def expected_tests(tree):
     KUnit: every `struct kunit_suite` defined in kmod/tests/, by its .name
     (one that is not registered or not linked into etw_test.ko does not
     run, and should fail the run).  Kselftests: selftests/*_test.c.  Host
-    tests: userlib/tests/*_test.c, ctl/tests/*_test.c, testsum_test, and
+    tests: userlib/tests/*_test.c, ctl/tests/*_test.c, testsum_test,
     the script tests bt2_test, viewer_test and forward_test when the tree
-    has them.
+    has them, and fuzz-TARGET for each libFuzzer target
+    userlib/fuzz/TARGET_fuzz.c.
     """
     def stems(pattern):
         return {os.path.basename(p)[:-2] for p in glob.glob(os.path.join(tree, pattern))}
@@ -117,6 +120,7 @@ def expected_tests(tree):
     for script in ('bt2_test.py', 'viewer_test.sh', 'forward_test.sh'):
         if os.path.exists(os.path.join(tree, 'scripts/tests', script)):
             host.add(os.path.splitext(script)[0])
+    host |= {'fuzz-' + n[:-len('_fuzz')] for n in stems('userlib/fuzz/*_fuzz.c')}
     return {'kunit': kunit, 'kselftest': stems('selftests/*_test.c'),
             'host': host | {'testsum_test'}}
 

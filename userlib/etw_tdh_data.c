@@ -54,7 +54,10 @@ static ULONG etw_tdh_skip(struct etw_tdh_walk *w, ULONG i, const BYTE **p);
 static ULONG etw_tdh_skip_one(struct etw_tdh_walk *w, ULONG i, const BYTE **p)
 {
 	const EVENT_PROPERTY_INFO *epi = etw_epi(w, i);
-	USHORT in = epi->nonStructType.InType, length;
+	/* Custom-serialized data is a UINT16 size and that many bytes. */
+	USHORT in = epi->Flags & PropertyHasCustomSchema ?
+		    TDH_INTYPE_MANIFEST_COUNTEDBINARY :
+		    epi->nonStructType.InType, length;
 	ULONG j, size, ret, v = 0;
 
 	if (epi->Flags & PropertyStruct) {
@@ -69,10 +72,7 @@ static ULONG etw_tdh_skip_one(struct etw_tdh_walk *w, ULONG i, const BYTE **p)
 	}
 	length = epi->Flags & PropertyParamLength ?
 		 w->ints[epi->lengthPropertyIndex] : epi->length;
-	/* Custom-serialized data is a UINT16 size and that many bytes. */
-	ret = etw_tdh_value_size(epi->Flags & PropertyHasCustomSchema ?
-				 TDH_INTYPE_MANIFEST_COUNTEDBINARY : in,
-				 epi->nonStructType.OutType, length,
+	ret = etw_tdh_value_size(in, epi->nonStructType.OutType, length,
 				 w->ptr_size, *p, (size_t)(w->end - *p), &size);
 	if (ret)
 		return ret;
@@ -90,11 +90,19 @@ static ULONG etw_tdh_skip_one(struct etw_tdh_walk *w, ULONG i, const BYTE **p)
 static ULONG etw_tdh_skip(struct etw_tdh_walk *w, ULONG i, const BYTE **p)
 {
 	ULONG n = etw_tdh_count(w, i), k, ret;
+	const BYTE *start;
 
 	for (k = 0; k < n; k++) {
+		start = *p;
 		ret = etw_tdh_skip_one(w, i, p);
 		if (ret)
 			return ret;
+		/*
+		 * An element of no bytes read no integer: the others are the
+		 * same.  Nested arrays of them would loop 65535^depth times.
+		 */
+		if (*p == start)
+			break;
 	}
 	return ERROR_SUCCESS;
 }

@@ -265,20 +265,16 @@ static void etw_tdh_guid(struct etw_wsink *w, const uint8_t *p)
 
 static void etw_tdh_filetime(struct etw_wsink *w, const uint8_t *p)
 {
-	int64_t ft = (int64_t)etw_le(p, 8);
-	int64_t rel = ft - ETW_TDH_FT_UNIX_EPOCH;
-	int64_t secs = rel / ETW_TDH_FT_PER_SEC;
-	int64_t frac = rel % ETW_TDH_FT_PER_SEC;
+	/* Unsigned, as Windows' two DWORDs: seconds first, then the epoch. */
+	uint64_t ft = etw_le(p, 8);
+	int64_t secs = (int64_t)(ft / ETW_TDH_FT_PER_SEC) -
+		       ETW_TDH_FT_UNIX_EPOCH / ETW_TDH_FT_PER_SEC;
+	int64_t frac = (int64_t)(ft % ETW_TDH_FT_PER_SEC);
+	time_t t = (time_t)secs;
 	struct tm tm;
-	time_t t;
 
-	if (frac < 0) {
-		frac += ETW_TDH_FT_PER_SEC;
-		secs--;
-	}
-	t = (time_t)secs;
 	if (!gmtime_r(&t, &tm)) {
-		etw_ws_printf(w, "%lld", (long long)ft);
+		etw_ws_printf(w, "%llu", (unsigned long long)ft);
 		return;
 	}
 	etw_ws_printf(w, "%04d-%02d-%02dT%02d:%02d:%02d.%07lldZ",

@@ -131,6 +131,7 @@ def test_expected_set_of_this_tree():
     assert {'etw_harness', 'etw_filter'} <= e['kunit'], e
     assert 'dev_test' in e['kselftest'], e
     assert {'testsum_test', 'layout_test', 'args_test', 'forward_test'} <= e['host'], e
+    assert {'fuzz-etl', 'fuzz-tl', 'fuzz-manifest'} <= e['host'], e
 
 
 # A source tree for whole runs: one KUnit suite, one kselftest, and the host
@@ -139,12 +140,13 @@ KUNIT_SOURCE = 'static struct kunit_suite s = {\n\t%s.name = "%s",\n};\n'
 
 
 @contextlib.contextmanager
-def tree(kunit=('etw_x',), ksft=('dev_test',), host=(), kunit_sources=None):
+def tree(kunit=('etw_x',), ksft=('dev_test',), host=(), fuzz=(), kunit_sources=None):
     if kunit_sources is None:
         kunit_sources = {n + '_test.c': KUNIT_SOURCE % ('', n) for n in kunit}
     files = {'kmod/tests/' + f: text for f, text in kunit_sources.items()}
     files.update({'selftests/%s.c' % n: '' for n in ksft})
     files.update({'userlib/tests/%s.c' % n: '' for n in host})
+    files.update({'userlib/fuzz/%s_fuzz.c' % n: '' for n in fuzz})
     with tempfile.TemporaryDirectory() as t:
         for path, text in files.items():
             os.makedirs(os.path.dirname(os.path.join(t, path)), exist_ok=True)
@@ -258,6 +260,31 @@ def test_expected_kunit_suite_that_did_not_run_fails():
 def test_expected_host_test_that_did_not_run_fails():
     rc, lines = run_summary(clean_run(), host=('guid_test',))
     assert (rc, failures(lines)) == (1, ['host guid_test: expected, did not run']), lines
+
+
+# What scripts/fuzz-host.sh writes for a libFuzzer target.
+def fuzz_tap(ok):
+    return ('TAP version 13\n1..1\n'
+            '# fuzz-host tl: 1000 execs in 30 s, corpus 12 inputs, %d crashes\n'
+            '%s 1 fuzz.tl\n# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n'
+            % (1 - ok, 'ok' if ok else 'not ok', ok, 1 - ok))
+
+
+def test_expected_fuzz_target_that_did_not_run_fails():
+    rc, lines = run_summary(clean_run(), fuzz=('tl',))
+    assert (rc, failures(lines)) == (1, ['host fuzz-tl: expected, did not run']), lines
+
+
+def test_fuzz_target_run_counts_one_result():
+    files = clean_run(**{'host-fuzz-tl.out': fuzz_tap(1), 'host-fuzz-tl.rc': '0\n'})
+    rc, lines = run_summary(files, fuzz=('tl',))
+    assert (rc, lines[-1]) == (0, '47 passed, 0 failed, 0 skipped'), lines
+
+
+def test_fuzz_target_crash_fails():
+    files = clean_run(**{'host-fuzz-tl.out': fuzz_tap(0), 'host-fuzz-tl.rc': '1\n'})
+    rc, lines = run_summary(files, fuzz=('tl',))
+    assert (rc, failures(lines)) == (1, ['fuzz.tl']), lines
 
 
 # ETW_INJECT_FAILURE=missing-etw-test-ko: the guest has no etw_test.ko.
