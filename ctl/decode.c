@@ -696,6 +696,7 @@ static int etwctl_struct(struct etwctl_tdh *d, ULONG i, const char *name,
 			 ULONG count, bool array)
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
+	const uint8_t *start;
 	char prefix[528];
 	ULONG k;
 	int ret;
@@ -705,10 +706,18 @@ static int etwctl_struct(struct etwctl_tdh *d, ULONG i, const char *name,
 			snprintf(prefix, sizeof(prefix), "%s[%u].", name, k);
 		else
 			snprintf(prefix, sizeof(prefix), "%s.", name);
+		start = d->p;
 		ret = etwctl_props(d, epi->structType.StructStartIndex,
 				   epi->structType.NumOfStructMembers, prefix);
 		if (ret)
 			return ret;
+		/*
+		 * An element of no bytes: the rest are the same, and nested
+		 * counts of them would take billions of steps (as libetw's
+		 * TdhGetPropertySize, the fuzzers' empty_struct_array_nested).
+		 */
+		if (d->p == start)
+			break;
 	}
 	return 0;
 }

@@ -249,6 +249,21 @@ TEST(struct_array)
 	EXPECT_STREQ("7", c.value[2]);
 }
 
+/*
+ * 65535 structs of one array of 65535 values of no bytes: the first
+ * element stands for all (walking them all would take billions of steps).
+ */
+TEST(nested_empty_arrays_stop_at_first_element)
+{
+	static const char f[] = "a\0\xb8\x01\xff\xff" "b\0\x20\xff\xff";
+	static const char d[] = "";
+	struct collected c;
+
+	ASSERT_EQ(0, DECODE(f, d, &c));
+	ASSERT_EQ(1, c.n);
+	EXPECT_STREQ("a[0].b", c.name[0]);
+}
+
 TEST(empty_struct_array)
 {
 	static const char f[] = "p\0\xd8\x01v\0\x04w\0\x04";
