@@ -331,8 +331,15 @@ static int etwctl_tei_name(const TRACE_EVENT_INFO *tei, ULONG off,
 	if (n >= size)
 		n = size - 1;
 	memcpy(out, prefix, n);
-	for (i = 0; off && (s[2 * i] || s[2 * i + 1]); i++) {
-		if (s[2 * i + 1] || s[2 * i] >= 0x80) {
+	/* ASCII (most names) a UTF-16 unit at a time; others through UTF-8. */
+	for (i = 0; off; i += 2) {
+		uint16_t c = (uint16_t)(s[i] | s[i + 1] << 8);
+
+		if (c < 0x80 && c && n + 1 < size) {
+			out[n++] = (char)c;
+			continue;
+		}
+		if (c >= 0x80) {
 			utf8 = etwctl_tei_string(tei, off);
 			if (!utf8)
 				return -ENOMEM;
@@ -340,8 +347,8 @@ static int etwctl_tei_name(const TRACE_EVENT_INFO *tei, ULONG off,
 			free(utf8);
 			return 0;
 		}
-		if (n + 1 < size)
-			out[n++] = (char)s[2 * i];
+		if (!c)
+			break;
 	}
 	out[n] = 0;
 	return 0;

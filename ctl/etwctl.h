@@ -192,7 +192,6 @@ void etwctl_put(FILE *f, const char *s, size_t n);
 void etwctl_puts(FILE *f, const char *s);
 void etwctl_put_u64(FILE *f, uint64_t v, int width);
 void etwctl_put_hex(FILE *f, uint64_t v);
-char *etwctl_strdup2(const char *a, const char *b, char **b_copy);
 void etwctl_json_string(FILE *f, const char *s);
 
 /**

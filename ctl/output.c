@@ -130,23 +130,3 @@ void etwctl_json_string(FILE *f, const char *s)
 	putc_unlocked('"', f);
 }
 
-/**
- * etwctl_strdup2 - two strings in one allocation
- * @a: the first
- * @b: the second
- * @b_copy: out: the copy of @b, inside the block returned
- *
- * Return: the copy of @a, to free() (which frees both), or NULL.
- */
-char *etwctl_strdup2(const char *a, const char *b, char **b_copy)
-{
-	size_t na = strlen(a) + 1, nb = strlen(b) + 1;
-	char *p = malloc(na + nb);
-
-	if (!p)
-		return NULL;
-	memcpy(p, a, na);
-	memcpy(p + na, b, nb);
-	*b_copy = p + na;
-	return p;
-}

@@ -93,16 +93,26 @@ struct etwctl_column {
 	const char *prop;
 };
 
+/* @name and @value point into etwctl_fields.text once it is sealed. */
 struct etwctl_field {
 	char *name;
 	char *value;
+	size_t name_off;
+	size_t value_off;
 	bool quoted;
 };
 
+/*
+ * An event's fields: @v, and their names and values one after another in
+ * @text (two allocations an event, not one per field).
+ */
 struct etwctl_fields {
 	struct etwctl_field *v;
 	size_t n;
 	size_t cap;
+	char *text;
+	size_t used;
+	size_t size;
 	bool oom;
 };
 
@@ -264,9 +274,30 @@ void etwctl_output_free(struct etwctl_output *out)
 	memset(out, 0, sizeof(*out));
 }
 
+/* @len more bytes in @fs->text; false (and @fs->oom) when out of memory. */
+static bool etwctl_fields_room(struct etwctl_fields *fs, size_t len)
+{
+	size_t size = fs->size ? fs->size : 256;
+	char *text;
+
+	if (fs->used + len <= fs->size)
+		return true;
+	while (size < fs->used + len)
+		size *= 2;
+	text = realloc(fs->text, size);
+	if (!text) {
+		fs->oom = true;
+		return false;
+	}
+	fs->text = text;
+	fs->size = size;
+	return true;
+}
+
 static void etwctl_field_add(void *ctx, const char *name, const char *value,
 			     bool quoted)
 {
+	size_t nlen = strlen(name) + 1, vlen = strlen(value) + 1;
 	struct etwctl_fields *fs = ctx;
 	struct etwctl_field *v;
 
@@ -281,24 +312,33 @@ static void etwctl_field_add(void *ctx, const char *name, const char *value,
 		fs->v = v;
 		fs->cap = fs->cap ? fs->cap * 2 : 8;
 	}
-	v = &fs->v[fs->n];
-	/* One allocation for both: @value follows @name's NUL. */
-	v->name = etwctl_strdup2(name, value, &v->value);
-	v->quoted = quoted;
-	if (!v->name) {
-		fs->oom = true;
+	if (!etwctl_fields_room(fs, nlen + vlen))
 		return;
+	v = &fs->v[fs->n++];
+	v->name_off = fs->used;
+	memcpy(fs->text + fs->used, name, nlen);
+	fs->used += nlen;
+	v->value_off = fs->used;
+	memcpy(fs->text + fs->used, value, vlen);
+	fs->used += vlen;
+	v->quoted = quoted;
+}
+
+/* The fields' pointers, once @fs->text has stopped moving. */
+static void etwctl_fields_seal(struct etwctl_fields *fs)
+{
+	size_t i;
+
+	for (i = 0; i < fs->n; i++) {
+		fs->v[i].name = fs->text + fs->v[i].name_off;
+		fs->v[i].value = fs->text + fs->v[i].value_off;
 	}
-	fs->n++;
 }
 
 static void etwctl_fields_free(struct etwctl_fields *fs)
 {
-	size_t i;
-
-	for (i = 0; i < fs->n; i++)
-		free(fs->v[i].name);
 	free(fs->v);
+	free(fs->text);
 	memset(fs, 0, sizeof(*fs));
 }
 
@@ -340,7 +380,9 @@ static void etwctl_row_decode(struct etwctl_row *row, bool fields)
 				      &row->fields);
 
 	row->decoded = !ret && !row->fields.oom;
-	if (!row->decoded)
+	if (row->decoded)
+		etwctl_fields_seal(&row->fields);
+	else
 		etwctl_fields_free(&row->fields);
 }
 
