@@ -35,9 +35,10 @@ LIB_SRCS := $(wildcard userlib/*.c)
 LIB_OBJS := $(LIB_SRCS:.c=.o)
 LIB_PIC_OBJS := $(LIB_SRCS:.c=.pic.o)
 CTL_SRCS := $(wildcard ctl/*.c)
-# Only etwctl itself links libcurl (forward): the host tests take the rest.
+# Only etwctl itself has forward, which loads libcurl when it runs (its
+# headers at build time); the host tests take the rest.
 CTL_TEST_SRCS := $(filter-out ctl/etwctl.c ctl/cmd_forward.c,$(CTL_SRCS))
-CURL_LIBS := $(shell pkg-config --libs libcurl)
+CURL_CFLAGS := $(shell pkg-config --cflags libcurl)
 SELFTEST_SRCS := $(wildcard selftests/*_test.c)
 SELFTESTS := $(SELFTEST_SRCS:.c=)
 BENCH_SRCS := $(wildcard selftests/bench/*_bench.c)
@@ -127,7 +128,7 @@ ctl: ctl/etwctl
 
 ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a Makefile
 	$(CC) $(CPPFLAGS) -Ictl -Iuserlib -DETW_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) \
-		-o $@ $(CTL_SRCS) userlib/libetw.a $(LIBETW_LIBS) $(CURL_LIBS)
+		$(CURL_CFLAGS) -o $@ $(CTL_SRCS) userlib/libetw.a $(LIBETW_LIBS)
 
 # --- babeltrace2 plugin ---------------------------------------------------
 # source.etw.etl (Documentation/babeltrace2.rst).  libetw's position-

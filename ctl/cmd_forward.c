@@ -14,10 +14,12 @@
  * A later run with the same spool sends what is left first.
  */
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -25,6 +27,60 @@
 #include <unistd.h>
 
 #include "etwctl.h"
+
+/*
+ * libcurl, loaded by forward alone: linked into etwctl, it and its TLS
+ * stack made every command spend about 15 M instructions in the dynamic
+ * loader before main().  One thread, loaded once.
+ */
+static struct {
+	__typeof__(curl_global_init) *global_init;
+	__typeof__(curl_global_cleanup) *global_cleanup;
+	__typeof__(curl_easy_init) *easy_init;
+	__typeof__(curl_easy_setopt) *easy_setopt;
+	__typeof__(curl_easy_perform) *easy_perform;
+	__typeof__(curl_easy_getinfo) *easy_getinfo;
+	__typeof__(curl_easy_strerror) *easy_strerror;
+	__typeof__(curl_easy_cleanup) *easy_cleanup;
+	__typeof__(curl_slist_append) *slist_append;
+	__typeof__(curl_slist_free_all) *slist_free_all;
+} etwctl_curl;
+
+#define ETWCTL_CURL_SYM(n)	{ "curl_" #n, offsetof(typeof(etwctl_curl), n) }
+
+static int etwctl_curl_load(void)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} syms[] = {
+		ETWCTL_CURL_SYM(global_init),
+		ETWCTL_CURL_SYM(global_cleanup),
+		ETWCTL_CURL_SYM(easy_init),
+		ETWCTL_CURL_SYM(easy_setopt),
+		ETWCTL_CURL_SYM(easy_perform),
+		ETWCTL_CURL_SYM(easy_getinfo),
+		ETWCTL_CURL_SYM(easy_strerror),
+		ETWCTL_CURL_SYM(easy_cleanup),
+		ETWCTL_CURL_SYM(slist_append),
+		ETWCTL_CURL_SYM(slist_free_all),
+	};
+	void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+	void *fn;
+	size_t i;
+
+	if (!lib)
+		return etwctl_fail("forward", "cannot load libcurl: %s",
+				   dlerror());
+	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		fn = dlsym(lib, syms[i].name);
+		if (!fn)
+			return etwctl_fail("forward", "libcurl has no %s",
+					   syms[i].name);
+		memcpy((char *)&etwctl_curl + syms[i].off, &fn, sizeof(fn));
+	}
+	return 0;
+}
 
 #define ETWCTL_FWD_MAX_FILES	64
 /* A batch is sent at this size even if it has fewer events. */
@@ -207,32 +263,32 @@ static int etwctl_fwd_curl(struct etwctl_fwd *f)
 		f->url = NULL;
 		return -ENOMEM;
 	}
-	c = curl_easy_init();
+	c = etwctl_curl.easy_init();
 	f->curl = c;
-	f->headers = curl_slist_append(NULL, "Content-Type: "
+	f->headers = etwctl_curl.slist_append(NULL, "Content-Type: "
 				       "application/vnd.fdo.journal");
 	/* No "Expect: 100-continue" round trip before each batch. */
 	if (f->headers)
-		f->headers = curl_slist_append(f->headers, "Expect:");
+		f->headers = etwctl_curl.slist_append(f->headers, "Expect:");
 	if (!c || !f->headers)
 		return -ENOMEM;
-	curl_easy_setopt(c, CURLOPT_URL, f->url);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, f->headers);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, f->curl_err);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, etwctl_fwd_discard);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+	etwctl_curl.easy_setopt(c, CURLOPT_URL, f->url);
+	etwctl_curl.easy_setopt(c, CURLOPT_HTTPHEADER, f->headers);
+	etwctl_curl.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	etwctl_curl.easy_setopt(c, CURLOPT_ERRORBUFFER, f->curl_err);
+	etwctl_curl.easy_setopt(c, CURLOPT_WRITEFUNCTION, etwctl_fwd_discard);
+	etwctl_curl.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
 	/* A collector that stops reading counts as down. */
-	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 30L);
+	etwctl_curl.easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	etwctl_curl.easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 30L);
 	if (o->cafile)
-		curl_easy_setopt(c, CURLOPT_CAINFO, o->cafile);
+		etwctl_curl.easy_setopt(c, CURLOPT_CAINFO, o->cafile);
 	if (o->cert)
-		curl_easy_setopt(c, CURLOPT_SSLCERT, o->cert);
+		etwctl_curl.easy_setopt(c, CURLOPT_SSLCERT, o->cert);
 	if (o->key)
-		curl_easy_setopt(c, CURLOPT_SSLKEY, o->key);
+		etwctl_curl.easy_setopt(c, CURLOPT_SSLKEY, o->key);
 	if (o->unix_socket)
-		curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, o->unix_socket);
+		etwctl_curl.easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, o->unix_socket);
 	return 0;
 }
 
@@ -248,19 +304,19 @@ static int etwctl_fwd_post(struct etwctl_fwd *f, const char *data,
 	CURLcode res;
 
 	f->curl_err[0] = 0;
-	curl_easy_setopt(f->curl, CURLOPT_POSTFIELDS, data);
-	curl_easy_setopt(f->curl, CURLOPT_POSTFIELDSIZE_LARGE,
+	etwctl_curl.easy_setopt(f->curl, CURLOPT_POSTFIELDS, data);
+	etwctl_curl.easy_setopt(f->curl, CURLOPT_POSTFIELDSIZE_LARGE,
 			 (curl_off_t)len);
-	res = curl_easy_perform(f->curl);
+	res = etwctl_curl.easy_perform(f->curl);
 	if (res != CURLE_OK) {
 		if (!f->down)
 			etwctl_fail("forward", "%s: %s; spooling in %s",
 				    f->url, *f->curl_err ? f->curl_err :
-				    curl_easy_strerror(res), f->spool_dir);
+				    etwctl_curl.easy_strerror(res), f->spool_dir);
 		f->down = true;
 		return -EAGAIN;
 	}
-	curl_easy_getinfo(f->curl, CURLINFO_RESPONSE_CODE, &code);
+	etwctl_curl.easy_getinfo(f->curl, CURLINFO_RESPONSE_CODE, &code);
 	if (code >= 200 && code < 300) {
 		if (f->down)
 			etwctl_fail("forward", "%s: taking events again",
@@ -566,6 +622,9 @@ static int etwctl_fwd_run(const struct etwctl_fwd_opts *o)
 	uint64_t t0;
 	int ret;
 
+	ret = etwctl_curl_load();
+	if (ret)
+		return ret;
 	f.spool_dir = o->spool ?: etwctl_fwd_default_spool(spool_buf,
 							    sizeof(spool_buf));
 	if (!f.spool_dir)
@@ -576,7 +635,7 @@ static int etwctl_fwd_run(const struct etwctl_fwd_opts *o)
 		return etwctl_fail("forward", "spool %s: %s", f.spool_dir,
 				   ret == -EBUSY ? "used by another forwarder"
 						 : strerror(-ret));
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) || etwctl_fwd_curl(&f)) {
+	if (etwctl_curl.global_init(CURL_GLOBAL_DEFAULT) || etwctl_fwd_curl(&f)) {
 		ret = etwctl_fail("forward", "cannot set up libcurl");
 		goto out;
 	}
@@ -595,10 +654,10 @@ static int etwctl_fwd_run(const struct etwctl_fwd_opts *o)
 	ret = etwctl_fwd_report(&f, t0, ret);
 out:
 	etwctl_source_close(src);
-	curl_slist_free_all(f.headers);
+	etwctl_curl.slist_free_all(f.headers);
 	if (f.curl)
-		curl_easy_cleanup(f.curl);
-	curl_global_cleanup();
+		etwctl_curl.easy_cleanup(f.curl);
+	etwctl_curl.global_cleanup();
 	free(f.url);
 	etwctl_jbuf_free(&f.batch);
 	etwctl_jbuf_free(&f.retry);
