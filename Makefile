@@ -170,6 +170,7 @@ selftests: $(SELFTESTS) $(BENCHES)
 
 # Benchmarks, which make bench runs in the VM (scripts/bench.sh).
 selftests/bench/%_bench: selftests/bench/%_bench.c selftests/bench/icount_marker.h \
+		selftests/bench/bench_session.h \
 		userlib/libetw.so
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -Luserlib -letw $(LIBETW_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../../userlib'

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <linux/etw.h>
 
+#include "bench_session.h"
 #include "icount_marker.h"
 
 #define ROUNDS		5
@@ -92,51 +93,6 @@ static void report(const char *label, int depth)
 	printf("%-40s %9.1f ns   %.2fx\n", label, best, best / base_ns);
 }
 
-static __u32 start_session(const char *name, __u32 mode)
-{
-	struct etw_session_args *a = calloc(1, sizeof(*a));
-	__u32 id;
-
-	if (!a)
-		die("calloc");
-	a->size = sizeof(*a);
-	snprintf(a->name, sizeof(a->name), "%s", name);
-	a->config.buffer_kb = 64;
-	a->config.min_buffers = 8;
-	a->config.mode = mode;
-	if (ioctl(fd, ETW_IOC_START, a))
-		die("ETW_IOC_START");
-	id = a->logger_id;
-	free(a);
-	return id;
-}
-
-static void stop_session(__u32 id)
-{
-	struct etw_session_args *a = calloc(1, sizeof(*a));
-
-	if (!a)
-		die("calloc");
-	a->size = sizeof(*a);
-	a->logger_id = id;
-	ioctl(fd, ETW_IOC_STOP, a);
-	free(a);
-}
-
-static void enable(__u32 id, __u32 props)
-{
-	struct etw_enable_args e;
-
-	memset(&e, 0, sizeof(e));
-	e.size = sizeof(e);
-	e.logger_id = id;
-	e.control_code = ETW_CONTROL_ENABLE;
-	e.guid = bench_guid;
-	e.properties = props;
-	if (ioctl(fd, ETW_IOC_ENABLE, &e))
-		die("ETW_IOC_ENABLE");
-}
-
 /* Frames of one stack written from @depth calls down: 0 when none. */
 static unsigned int frames_at(int depth)
 {
@@ -145,17 +101,18 @@ static unsigned int frames_at(int depth)
 	const struct etw_event_header *h = (const void *)
 					   (buf + ETW_BUFFER_HEADER_SIZE);
 	const struct etw_ext_item *it = (const void *)(h + 1);
-	__u32 id = start_session("extdata-bench-probe",
-				 ETW_MODE_NO_PER_PROCESSOR);
+	__u32 id = bench_start_session(fd, "extdata-bench-probe",
+				       ETW_MODE_NO_PER_PROCESSOR);
 	int cfd;
 
 	c.logger_id = id;
 	cfd = ioctl(fd, ETW_IOC_CONSUME, &c);
 	if (cfd < 0)
 		die("ETW_IOC_CONSUME");
-	enable(id, ETW_ENABLE_STACK_TRACE);
+	bench_enable(fd, id, &bench_guid, ETW_CONTROL_ENABLE,
+		     ETW_ENABLE_STACK_TRACE);
 	writes(1, depth);
-	stop_session(id);
+	bench_stop_session(fd, id);
 	if (read(cfd, buf, sizeof(buf)) != sizeof(buf))
 		die("read");
 	close(cfd);
@@ -198,14 +155,16 @@ int main(int argc, char **argv)
 		       "operations per round, best of %d rounds\n", iters,
 		       ROUNDS);
 	/* A flight recorder: no consumer needed, buffers are reused. */
-	id = start_session("extdata-bench", ETW_MODE_BUFFERING);
-	enable(id, 0);
+	id = bench_start_session(fd, "extdata-bench", ETW_MODE_BUFFERING);
+	bench_enable(fd, id, &bench_guid, ETW_CONTROL_ENABLE, 0);
 	report("write 16 B, no property (base)", DEPTH);
-	enable(id, ETW_ENABLE_SID | ETW_ENABLE_TS_ID |
-		   ETW_ENABLE_PROCESS_START_KEY | ETW_ENABLE_EVENT_KEY);
+	bench_enable(fd, id, &bench_guid, ETW_CONTROL_ENABLE,
+		     ETW_ENABLE_SID | ETW_ENABLE_TS_ID |
+		     ETW_ENABLE_PROCESS_START_KEY | ETW_ENABLE_EVENT_KEY);
 	report("write 16 B + SID, TS_ID, PSK, EVENT_KEY", DEPTH);
-	enable(id, ETW_ENABLE_STACK_TRACE);
+	bench_enable(fd, id, &bench_guid, ETW_CONTROL_ENABLE,
+		     ETW_ENABLE_STACK_TRACE);
 	report(label, DEPTH);
-	stop_session(id);
+	bench_stop_session(fd, id);
 	return 0;
 }

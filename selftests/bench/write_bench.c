@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include <linux/etw.h>
 
+#include "bench_session.h"
 #include "icount_marker.h"
 
 #define ROUNDS		5
@@ -332,51 +333,6 @@ static void bench_empty(void *ctx, unsigned long n)
 		__asm__ volatile("" ::: "memory");
 }
 
-static __u32 start_session(int i)
-{
-	struct etw_session_args *a = calloc(1, sizeof(*a));
-	__u32 id;
-
-	if (!a)
-		die("calloc");
-	a->size = sizeof(*a);
-	snprintf(a->name, sizeof(a->name), "write-bench-%d", i);
-	a->config.buffer_kb = 64;
-	a->config.min_buffers = 8;
-	/* A flight recorder: no consumer needed, buffers are reused. */
-	a->config.mode = ETW_MODE_BUFFERING;
-	if (ioctl(fd, ETW_IOC_START, a))
-		die("ETW_IOC_START");
-	id = a->logger_id;
-	free(a);
-	return id;
-}
-
-static void stop_session(__u32 id)
-{
-	struct etw_session_args *a = calloc(1, sizeof(*a));
-
-	if (!a)
-		die("calloc");
-	a->size = sizeof(*a);
-	a->logger_id = id;
-	ioctl(fd, ETW_IOC_STOP, a);
-	free(a);
-}
-
-static void enable(__u32 id, __u32 code)
-{
-	struct etw_enable_args e;
-
-	memset(&e, 0, sizeof(e));
-	e.size = sizeof(e);
-	e.logger_id = id;
-	e.control_code = code;
-	e.guid = bench_guid;
-	if (ioctl(fd, ETW_IOC_ENABLE, &e))
-		die("ETW_IOC_ENABLE");
-}
-
 int main(int argc, char **argv)
 {
 	static const unsigned int sizes[] = { 16, 64, 512 };
@@ -419,12 +375,18 @@ int main(int argc, char **argv)
 		       sysconf(_SC_NPROCESSORS_ONLN));
 	report("null ioctl (floor)", bench_null, NULL);
 
-	for (i = 0; i < SESSIONS_MAX; i++)
-		ids[i] = start_session(i);
+	for (i = 0; i < SESSIONS_MAX; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "write-bench-%d", i);
+		/* A flight recorder: no consumer needed, buffers are reused. */
+		ids[i] = bench_start_session(fd, name, ETW_MODE_BUFFERING);
+	}
 	for (s = 1; s <= SESSIONS_MAX; s += SESSIONS_MAX - 1) {
 		for (i = 0; i < SESSIONS_MAX; i++)
-			enable(ids[i], i < s ? ETW_CONTROL_ENABLE :
-					       ETW_CONTROL_DISABLE);
+			bench_enable(fd, ids[i], &bench_guid,
+				     i < s ? ETW_CONTROL_ENABLE :
+					     ETW_CONTROL_DISABLE, 0);
 		for (i = 0; i < 3; i++) {
 			char label[64];
 
@@ -436,7 +398,7 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < SESSIONS_MAX; i++)
-		stop_session(ids[i]);
+		bench_stop_session(fd, ids[i]);
 
 	if (m.fd >= 0) {
 		for (i = 0; i < 3; i++) {
