@@ -590,27 +590,18 @@ TEST(kernel_classic_write_rules)
 {
 	struct etw_register_args a[2];
 	struct ctl c;
-	GUID g;
+	GUID g[2];
 	size_t i;
-	int fd, k;
+	int fd;
 
-	unique_guid(&g, 9);
+	unique_guid(&g[0], 9);
+	g[1] = g[0];
+	g[1].Data2++;
 	fd = etw_open();
 	ASSERT_LE(0, fd);
 	/* A global session: no ASSERT until it is stopped again. */
 	ASSERT_EQ(0, ctl_start(&c, "k", 0, 0));
-	for (k = 0; k < 2; k++) {
-		memset(&a[k], 0, sizeof(a[k]));
-		a[k].size = sizeof(a[k]);
-		memcpy(&a[k].guid, &g, sizeof(g));
-		g.Data2++;
-		a[k].flags = k ? 0 : ETW_REGISTER_CLASSIC;
-		/* No wait: these registrations read no notifications. */
-		if (!etw_ioctl(fd, ETW_IOC_REGISTER, &a[k]))
-			EXPECT_EQ(0, ctl_enable_opts(&c,
-				(const GUID *)&a[k].guid, ETW_CONTROL_ENABLE,
-				&(struct enable_opts){ 0 }));
-	}
+	EXPECT_EQ(0, ctl_classic_and_manifest(&c, fd, g, a));
 	for (i = 0; i < sizeof(raw_cases) / sizeof(raw_cases[0]); i++) {
 		const struct raw_case *rc = &raw_cases[i];
 

@@ -88,6 +88,29 @@ static int ctl_enable_opts(struct ctl *c, const GUID *g, __u32 code,
 	return etw_ioctl(c->fd, ETW_IOC_ENABLE, &e);
 }
 
+/*
+ * Register @guids[0] as a classic provider and @guids[1] as a manifest
+ * one on @fd (raw ioctls, so no notifications are read), and enable each
+ * that registered in @c.  Return: 0, or the first enable's error.
+ */
+static inline int ctl_classic_and_manifest(struct ctl *c, int fd,
+					   const GUID guids[2],
+					   struct etw_register_args a[2])
+{
+	int k, ret = 0;
+
+	for (k = 0; k < 2; k++) {
+		memset(&a[k], 0, sizeof(a[k]));
+		a[k].size = sizeof(a[k]);
+		memcpy(&a[k].guid, &guids[k], sizeof(guids[k]));
+		a[k].flags = k ? 0 : ETW_REGISTER_CLASSIC;
+		if (!etw_ioctl(fd, ETW_IOC_REGISTER, &a[k]) && !ret)
+			ret = ctl_enable_opts(c, &guids[k], ETW_CONTROL_ENABLE,
+					      &(struct enable_opts){ 0 });
+	}
+	return ret;
+}
+
 /* Enable and wait until libetw has run the callback. */
 static int ctl_enable(struct ctl *c, const GUID *g, __u32 code, __u8 level,
 		      __u64 any, __u64 all)
