@@ -15,6 +15,7 @@
 
 #include <tdh.h>
 
+#include "etw_tdh.h"
 #include "etwctl.h"
 #include "etw_lib.h"
 
@@ -296,35 +297,20 @@ int etwctl_bad_option(const char *cmd, int c, char **argv)
 }
 
 /*
- * TdhLoadManifest, with the line libetw writes on stderr for a bad
- * manifest ("libetw: FILE:LINE: what") kept in @msg instead.
+ * TdhLoadManifest, with the line libetw writes for a bad manifest
+ * ("libetw: FILE:LINE: what") kept in @msg instead of on stderr.
  */
 static ULONG etwctl_tdh_load(PWSTR path, char *msg, size_t size)
 {
-	FILE *tmp = tmpfile();
-	int saved = -1;
-	ULONG ret;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&text, &len);
+	ULONG ret = etw_tdh_load_manifest(path, err);
 
 	*msg = 0;
-	fflush(stderr);
-	if (tmp)
-		saved = dup(STDERR_FILENO);
-	if (saved >= 0 && dup2(fileno(tmp), STDERR_FILENO) < 0) {
-		close(saved);
-		saved = -1;
-	}
-	ret = TdhLoadManifest(path);
-	if (saved >= 0) {
-		fflush(stderr);
-		dup2(saved, STDERR_FILENO);
-		close(saved);
-		rewind(tmp);
-		if (!fgets(msg, (int)size, tmp))
-			*msg = 0;
-	}
-	if (tmp)
-		fclose(tmp);
-	msg[strcspn(msg, "\n")] = 0;
+	if (err && !fclose(err) && text)
+		snprintf(msg, size, "%.*s", (int)strcspn(text, "\n"), text);
+	free(text);
 	return ret;
 }
 

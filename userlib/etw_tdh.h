@@ -2,14 +2,15 @@
 /*
  * libetw's TDH internals, shared by etw_tdh.c (the schema of an event:
  * TdhGetEventInformation), etw_tdh_data.c (TdhGetPropertySize,
- * TdhGetProperty) and etw_tdh_format.c (TdhFormatProperty).  Not
- * installed.  Every function returns a Win32 code.
+ * TdhGetProperty) and etw_tdh_format.c (TdhFormatProperty), and by
+ * etwctl.  Not installed.  Every function returns a Win32 code.
  */
 #ifndef _ETW_TDH_H
 #define _ETW_TDH_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <tdh.h>
 
@@ -26,5 +27,6 @@ void etw_tdh_cache_store(const EVENT_RECORD *ev, ULONG ptr_size,
 ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
 			 ULONG ptr_size, const BYTE *p, size_t avail,
 			 ULONG *size);
+ULONG etw_tdh_load_manifest(PWSTR path, FILE *err);
 
 #endif /* _ETW_TDH_H */

@@ -62,11 +62,15 @@ static bool etw_mf_same(const struct etw_manifest *m, const char *path,
 	return m->blob && m->blob_len == len && !memcmp(m->blob, blob, len);
 }
 
-/* Parses and publishes a manifest; a second load of the same is a no-op. */
-static ULONG etw_mf_load(char *path, const void *blob, size_t len)
+/*
+ * Parses and publishes a manifest, a parse error reported to @err; a
+ * second load of the same is a no-op.
+ */
+static ULONG etw_mf_load(char *path, const void *blob, size_t len,
+			 FILE *err)
 {
 	struct etw_manifest *m, *it;
-	ULONG ret = etw_manifest_parse(path, blob, len, stderr, &m);
+	ULONG ret = etw_manifest_parse(path, blob, len, err, &m);
 
 	if (ret) {
 		free(path);
@@ -129,12 +133,26 @@ static ULONG etw_mf_unload(const char *path, const void *blob, size_t len)
  */
 TDHSTATUS WINAPI TdhLoadManifest(PWSTR Manifest)
 {
-	ULONG ret;
-	char *path = etw_mf_path(Manifest, &ret);
+	return etw_tdh_load_manifest(Manifest, stderr);
+}
 
-	if (!path)
+/**
+ * etw_tdh_load_manifest() - TdhLoadManifest, reporting to @err
+ * @path: as TdhLoadManifest's @Manifest
+ * @err: where "libetw: FILE:LINE: what" goes for a bad manifest (etwctl
+ *	prints it as its own message), or NULL for nowhere
+ *
+ * Context: any thread.
+ * Return: as TdhLoadManifest.
+ */
+ULONG etw_tdh_load_manifest(PWSTR path, FILE *err)
+{
+	ULONG ret;
+	char *utf8 = etw_mf_path(path, &ret);
+
+	if (!utf8)
 		return ret;
-	return etw_mf_load(etw_mf_canon(path), NULL, 0);
+	return etw_mf_load(etw_mf_canon(utf8), NULL, 0, err);
 }
 
 /**
@@ -154,7 +172,7 @@ TDHSTATUS WINAPI TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData)
 {
 	if (!pData || !cbData)
 		return ERROR_INVALID_PARAMETER;
-	return etw_mf_load(NULL, pData, cbData);
+	return etw_mf_load(NULL, pData, cbData, stderr);
 }
 
 /**
