@@ -22,6 +22,9 @@ for p in "${packages[@]}"; do
 	status=$(dpkg-query -W -f '${Status}' "$p" 2>/dev/null || true)
 	[ "$status" = "install ok installed" ] || missing+=("$p")
 done
+# npm fetches the trace viewer of scripts/tests/viewer_test.sh.  Debian's
+# npm, unless a Node.js with its own npm is already there.
+command -v npm >/dev/null || missing+=(nodejs npm)
 [ ${#missing[@]} = 0 ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
