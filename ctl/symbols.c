@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * symbols.c: stack addresses as module!function+0xoff.
+ *
+ * The image map keeps, per process, every mapping of an image with the
+ * time range it was mapped over: a load opens the range at its time, an
+ * unload closes it, rundown records (DCStart, DCEnd) stand for a mapping
+ * made before the trace, so it holds from the start.  An address is
+ * looked up in the images its process had mapped at the event's time.
+ *
+ * Symbols come from the file each image's path names, opened with
+ * elfutils (libdwfl) on the first look-up in it: its .symtab, the
+ * separate debug file its build ID names when installed, else .dynsym.
+ * Addresses are return addresses: the symbol is the one holding the call
+ * (address - 1), the offset printed is the return address's, as Windows'
+ * symbolisers print it.
+ */
+#include <inttypes.h>
+#include <search.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "symbols.h"
+
+/*
+ * One image file, opened on the first look-up in it.
+ * @path: as the trace names it
+ * @name: its last component, what frames print
+ * @dwfl, @mod: the file reported at its own addresses (bias 0); NULL
+ *	when it could not be read
+ * @start: the address @mod gives the file's first byte
+ * @tried: opening it was tried
+ */
+struct etwctl_elf {
+	char *path;
+	const char *name;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr start;
+	bool tried;
+};
+
+/* One mapping of an image, from @from to before @to. */
+struct etwctl_mapping {
+	uint64_t base;
+	uint64_t size;
+	int64_t from;
+	int64_t to;
+	struct etwctl_elf *elf;
+};
+
+/* The mappings of process @pid, in the order they were reported. */
+struct etwctl_proc {
+	uint32_t pid;
+	struct etwctl_mapping *v;
+	size_t n;
+	size_t cap;
+};
+
+/*
+ * @procs: struct etwctl_proc by pid (a tsearch tree)
+ * @elfs: struct etwctl_elf by path (a tsearch tree)
+ * @last: the process looked up last (stacks come in runs of one process)
+ */
+struct etwctl_symbols {
+	void *procs;
+	void *elfs;
+	struct etwctl_proc *last;
+};
+
+static const Dwfl_Callbacks etwctl_dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static int etwctl_proc_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct etwctl_proc *)a)->pid;
+	uint32_t y = ((const struct etwctl_proc *)b)->pid;
+
+	return x < y ? -1 : x > y;
+}
+
+static int etwctl_elf_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct etwctl_elf *)a)->path,
+		      ((const struct etwctl_elf *)b)->path);
+}
+
+static void etwctl_proc_free(void *p)
+{
+	free(((struct etwctl_proc *)p)->v);
+	free(p);
+}
+
+static void etwctl_elf_free(void *p)
+{
+	struct etwctl_elf *e = p;
+
+	if (e->dwfl)
+		dwfl_end(e->dwfl);
+	free(e->path);
+	free(e);
+}
+
+/**
+ * etwctl_symbols_new - an empty image map
+ *
+ * Return: the map, to etwctl_symbols_free(), or NULL when out of memory.
+ */
+struct etwctl_symbols *etwctl_symbols_new(void)
+{
+	return calloc(1, sizeof(struct etwctl_symbols));
+}
+
+/**
+ * etwctl_symbols_free - frees the map and closes its files
+ * @s: the map, or NULL
+ */
+void etwctl_symbols_free(struct etwctl_symbols *s)
+{
+	if (!s)
+		return;
+	tdestroy(s->procs, etwctl_proc_free);
+	tdestroy(s->elfs, etwctl_elf_free);
+	free(s);
+}
+
+static struct etwctl_proc *etwctl_proc_find(struct etwctl_symbols *s,
+					    uint32_t pid)
+{
+	struct etwctl_proc key = { .pid = pid };
+	void *node;
+
+	if (s->last && s->last->pid == pid)
+		return s->last;
+	node = tfind(&key, &s->procs, etwctl_proc_cmp);
+	if (node)
+		s->last = *(struct etwctl_proc **)node;
+	return node ? s->last : NULL;
+}
+
+static struct etwctl_proc *etwctl_proc_get(struct etwctl_symbols *s,
+					   uint32_t pid)
+{
+	struct etwctl_proc *p = etwctl_proc_find(s, pid);
+	void *node;
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	node = tsearch(p, &s->procs, etwctl_proc_cmp);
+	if (!node) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
+					 const char *path)
+{
+	struct etwctl_elf key = { .path = (char *)path }, *e;
+	const char *slash;
+	void **node = tfind(&key, &s->elfs, etwctl_elf_cmp);
+
+	if (node)
+		return *node;
+	e = calloc(1, sizeof(*e));
+	if (!e || !(e->path = strdup(path))) {
+		free(e);
+		return NULL;
+	}
+	/* Windows traces name files with backslashes. */
+	for (e->name = slash = e->path; *slash; slash++)
+		if (*slash == '/' || *slash == '\\')
+			e->name = slash + 1;
+	if (!tsearch(e, &s->elfs, etwctl_elf_cmp)) {
+		etwctl_elf_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* The mapping at @base still mapped (the latest, should there be more). */
+static struct etwctl_mapping *etwctl_open_mapping(struct etwctl_proc *p,
+						  uint64_t base)
+{
+	size_t i = p->n;
+
+	while (i--)
+		if (p->v[i].base == base && p->v[i].to == INT64_MAX)
+			return &p->v[i];
+	return NULL;
+}
+
+static int etwctl_mapping_add(struct etwctl_symbols *s,
+			      struct etwctl_proc *p,
+			      const struct etwctl_image *img, int64_t from,
+			      int64_t to)
+{
+	struct etwctl_mapping *v;
+	size_t cap;
+
+	if (p->n == p->cap) {
+		cap = p->cap ? 2 * p->cap : 16;
+		v = realloc(p->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		p->v = v;
+		p->cap = cap;
+	}
+	v = &p->v[p->n];
+	v->elf = etwctl_elf_get(s, img->path);
+	if (!v->elf)
+		return -1;
+	v->base = img->base;
+	v->size = img->size;
+	v->from = from;
+	v->to = to;
+	p->n++;
+	return 0;
+}
+
+/**
+ * etwctl_symbols_image - one Image event into the map
+ * @s: the map
+ * @op: what happened
+ * @img: the image (@img->path is copied)
+ * @time: the event's time, in any unit that orders events
+ *
+ * A load of an image still mapped at the same base (its unload was not
+ * recorded) ends the old mapping there.  Rundown records add a mapping
+ * from before any time unless the image is mapped already; an unload of
+ * an image never loaded (it was mapped before the trace) adds one that
+ * ends at @time.
+ *
+ * Return: 0, or -1 when out of memory.
+ */
+int etwctl_symbols_image(struct etwctl_symbols *s, enum etwctl_image_op op,
+			 const struct etwctl_image *img, int64_t time)
+{
+	struct etwctl_proc *p = etwctl_proc_get(s, img->pid);
+	struct etwctl_mapping *open;
+
+	if (!p)
+		return -1;
+	open = etwctl_open_mapping(p, img->base);
+	switch (op) {
+	case ETWCTL_IMAGE_LOAD:
+		if (open)
+			open->to = time;
+		return etwctl_mapping_add(s, p, img, time, INT64_MAX);
+	case ETWCTL_IMAGE_UNLOAD:
+		if (open) {
+			open->to = time;
+			return 0;
+		}
+		return etwctl_mapping_add(s, p, img, INT64_MIN, time);
+	case ETWCTL_IMAGE_DCSTART:
+	case ETWCTL_IMAGE_DCEND:
+		return open ? 0 : etwctl_mapping_add(s, p, img, INT64_MIN,
+						     INT64_MAX);
+	}
+	return 0;
+}
+
+/* The mapping holding @addr at @time; the latest mapped, should two. */
+static const struct etwctl_mapping *
+etwctl_mapping_at(const struct etwctl_proc *p, uint64_t addr, int64_t time)
+{
+	const struct etwctl_mapping *m, *best = NULL;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		m = &p->v[i];
+		if (addr - m->base < m->size && m->from <= time &&
+		    time < m->to && (!best || m->from > best->from))
+			best = m;
+	}
+	return best;
+}
+
+/* Reports the file to its own libdwfl session, once. */
+static bool etwctl_elf_open(struct etwctl_elf *e)
+{
+	if (e->tried)
+		return e->mod;
+	e->tried = true;
+	e->dwfl = dwfl_begin(&etwctl_dwfl_callbacks);
+	if (!e->dwfl)
+		return false;
+	dwfl_report_begin(e->dwfl);
+	/* Base 0 added to the first PT_LOAD: the file's own addresses. */
+	e->mod = dwfl_report_elf(e->dwfl, e->name, e->path, -1, 0, true);
+	if (dwfl_report_end(e->dwfl, NULL, NULL) || !e->mod) {
+		dwfl_end(e->dwfl);
+		e->dwfl = NULL;
+		e->mod = NULL;
+		return false;
+	}
+	dwfl_module_info(e->mod, NULL, &e->start, NULL, NULL, NULL, NULL,
+			 NULL);
+	return true;
+}
+
+/**
+ * etwctl_symbols_frame - one stack address as text
+ * @s: the map
+ * @pid: the process of the event the stack belongs to
+ * @time: the event's time, in the unit of etwctl_symbols_image()'s
+ * @addr: a return address
+ * @buf: out: the text
+ * @size: bytes at @buf; longer text is cut, as by snprintf()
+ *
+ * The text is "module!function+0xoff" when @pid had an image mapped over
+ * @addr at @time and its file names the function holding @addr - 1,
+ * "module+0xoff" (from the image's base) for an image without that
+ * symbol or whose file cannot be read, else "0x" and @addr in hex.
+ *
+ * Return: the length of the whole text, as snprintf() returns it.
+ */
+int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
+			 int64_t time, uint64_t addr, char *buf, size_t size)
+{
+	const struct etwctl_mapping *m;
+	struct etwctl_proc *p = etwctl_proc_find(s, pid);
+	const char *name;
+	Dwarf_Addr at, call;
+	GElf_Off off;
+	GElf_Sym sym;
+
+	m = p ? etwctl_mapping_at(p, addr, time) : NULL;
+	if (!m)
+		return snprintf(buf, size, "0x%" PRIx64, addr);
+	if (etwctl_elf_open(m->elf)) {
+		at = addr - m->base + m->elf->start;
+		/* The call before the return address; none before the base. */
+		call = at - (addr > m->base);
+		name = dwfl_module_addrinfo(m->elf->mod, call, &off, &sym,
+					    NULL, NULL, NULL);
+		if (name)
+			return snprintf(buf, size, "%s!%s+0x%" PRIx64,
+					m->elf->name, name,
+					(uint64_t)(off + (at - call)));
+	}
+	return snprintf(buf, size, "%s+0x%" PRIx64, m->elf->name,
+			addr - m->base);
+}

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctl/symbols.c: the image map's rules on made-up images (files that do
+ * not exist print as module+0xoff), and this program's own call chain
+ * and a libc frame symbolised from the images /proc/self/maps shows.
+ */
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <search.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols.h"
+#include "kselftest_harness.h"
+
+#define NOIPA	__attribute__((noipa))
+
+/* --- the map's rules ------------------------------------------------------ */
+
+#define A	"/nonexistent/liba.so"
+#define B	"/nonexistent/libb.so"
+
+static const struct {
+	enum etwctl_image_op op;
+	int64_t time;
+	struct etwctl_image img;
+} map_events[] = {
+	/* pid 1: a.so from t=100, unloaded at 300, reloaded elsewhere. */
+	{ ETWCTL_IMAGE_LOAD, 100, { 1, 0x10000, 0x1000, A } },
+	{ ETWCTL_IMAGE_UNLOAD, 300, { 1, 0x10000, 0x1000, A } },
+	{ ETWCTL_IMAGE_LOAD, 400, { 1, 0x50000, 0x1000, A } },
+	/* pid 2: b.so at a.so's first base, from rundown at t=500. */
+	{ ETWCTL_IMAGE_DCSTART, 500, { 2, 0x10000, 0x2000, B } },
+	/* pid 3: an unload with no load, a DCEnd with no load. */
+	{ ETWCTL_IMAGE_UNLOAD, 200, { 3, 0x20000, 0x1000, A } },
+	{ ETWCTL_IMAGE_DCEND, 900, { 3, 0x30000, 0x1000, B } },
+	/* pid 4: loaded twice at one base, the unload in between lost. */
+	{ ETWCTL_IMAGE_LOAD, 100, { 4, 0x10000, 0x1000, A } },
+	{ ETWCTL_IMAGE_LOAD, 200, { 4, 0x10000, 0x1000, B } },
+	/* pid 5: a DCEnd does not replace what is mapped at its base. */
+	{ ETWCTL_IMAGE_DCSTART, 10, { 5, 0x10000, 0x1000, A } },
+	{ ETWCTL_IMAGE_DCEND, 990, { 5, 0x10000, 0x1000, B } },
+};
+
+static const struct {
+	const char *name;
+	uint32_t pid;
+	int64_t time;
+	uint64_t addr;
+	const char *text;
+} map_cases[] = {
+	{ "first byte", 1, 200, 0x10000, "liba.so+0x0" },
+	{ "last byte", 1, 200, 0x10fff, "liba.so+0xfff" },
+	{ "before the image", 1, 200, 0xffff, "0xffff" },
+	{ "after the image", 1, 200, 0x11000, "0x11000" },
+	{ "before its load", 1, 99, 0x10010, "0x10010" },
+	{ "at its load", 1, 100, 0x10010, "liba.so+0x10" },
+	{ "at its unload", 1, 300, 0x10010, "0x10010" },
+	{ "new base before the reload", 1, 350, 0x50010, "0x50010" },
+	{ "new base after the reload", 1, 400, 0x50010, "liba.so+0x10" },
+	{ "old base after the reload", 1, 400, 0x10010, "0x10010" },
+	{ "same base, other process", 2, 600, 0x10010, "libb.so+0x10" },
+	{ "other process's size", 2, 600, 0x11010, "libb.so+0x1010" },
+	{ "rundown: before its record", 2, 1, 0x10010, "libb.so+0x10" },
+	{ "unload without load: before", 3, 199, 0x20010, "liba.so+0x10" },
+	{ "unload without load: after", 3, 200, 0x20010, "0x20010" },
+	{ "DCEnd without load", 3, 5, 0x30010, "libb.so+0x10" },
+	{ "lost unload: first load", 4, 150, 0x10010, "liba.so+0x10" },
+	{ "lost unload: second load", 4, 250, 0x10010, "libb.so+0x10" },
+	{ "DCEnd of a mapped base", 5, 1000, 0x10010, "liba.so+0x10" },
+	{ "unknown process", 9, 200, 0x10010, "0x10010" },
+	{ "kernel address", 1, 200, 0xffffffff81000000ull,
+	  "0xffffffff81000000" },
+};
+
+TEST(map_rules)
+{
+	struct etwctl_symbols *s = etwctl_symbols_new();
+	char buf[128];
+	unsigned int i;
+
+	ASSERT_NE(NULL, s);
+	for (i = 0; i < sizeof(map_events) / sizeof(map_events[0]); i++)
+		ASSERT_EQ(0, etwctl_symbols_image(s, map_events[i].op,
+						  &map_events[i].img,
+						  map_events[i].time));
+	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++) {
+		TH_LOG("%s", map_cases[i].name);
+		EXPECT_EQ((int)strlen(map_cases[i].text),
+			  etwctl_symbols_frame(s, map_cases[i].pid,
+					       map_cases[i].time,
+					       map_cases[i].addr, buf,
+					       sizeof(buf)));
+		EXPECT_STREQ(map_cases[i].text, buf);
+	}
+	etwctl_symbols_free(s);
+}
+
+/* Text longer than the buffer is cut; the whole length is returned. */
+TEST(frame_cut)
+{
+	struct etwctl_symbols *s = etwctl_symbols_new();
+	char buf[8];
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, etwctl_symbols_image(s, ETWCTL_IMAGE_LOAD,
+					  &map_events[0].img, 0));
+	EXPECT_EQ(12, etwctl_symbols_frame(s, 1, 0, 0x10010, buf,
+					   sizeof(buf)));
+	EXPECT_STREQ("liba.so", buf);
+	etwctl_symbols_free(s);
+}
+
+/* --- this program's stack ------------------------------------------------- */
+
+/* Return addresses: in chain_c, chain_b, chain_a, and in libc's tfind. */
+static uint64_t chain[4];
+
+static NOIPA uint64_t return_address(void)
+{
+	return (uintptr_t)__builtin_return_address(0);
+}
+
+static NOIPA void chain_c(void)
+{
+	chain[0] = return_address();
+	chain[1] = (uintptr_t)__builtin_return_address(0);
+}
+
+static NOIPA void chain_b(void)
+{
+	chain_c();
+	chain[2] = (uintptr_t)__builtin_return_address(0);
+}
+
+static NOIPA void chain_a(void)
+{
+	chain_b();
+	/* Not a tail call: chain_a stays on the stack. */
+	__asm__ volatile("" ::: "memory");
+}
+
+static NOIPA int libc_compare(const void *a, const void *b)
+{
+	chain[3] = (uintptr_t)__builtin_return_address(0);
+	return strcmp(a, b);
+}
+
+static void no_free(void *p)
+{
+}
+
+/* The return address of libc's call to libc_compare, through tfind. */
+static void libc_frame(void)
+{
+	void *root = NULL;
+
+	tsearch("x", &root, libc_compare);
+	tfind("x", &root, libc_compare);
+	tdestroy(root, no_free);
+}
+
+/* leave() returns to the end of ends_in_call: past its last byte. */
+static jmp_buf jump;
+static uint64_t last_call;
+
+static NOIPA __attribute__((noreturn)) void leave(void)
+{
+	last_call = (uintptr_t)__builtin_return_address(0);
+	longjmp(jump, 1);
+}
+
+static NOIPA void ends_in_call(void)
+{
+	leave();
+}
+
+/*
+ * The image holding @addr, as /proc/self/maps shows it: @path, from the
+ * start of its first mapping to the end of its last.
+ */
+static int image_of(uint64_t addr, struct etwctl_image *img, char *path,
+		    size_t size)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long long start, end;
+	char line[512], file[256];
+	int pass;
+
+	if (!f)
+		return -1;
+	*path = 0;
+	for (pass = 0; pass < 2; pass++) {
+		rewind(f);
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %255s",
+				   &start, &end, file) != 3)
+				continue;
+			if (!pass && addr >= start && addr < end)
+				snprintf(path, size, "%s", file);
+			if (!pass || strcmp(file, path))
+				continue;
+			if (!img->size)
+				img->base = start;
+			img->size = end - img->base;
+		}
+	}
+	fclose(f);
+	img->path = path;
+	return *path == '/' ? 0 : -1;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Checks that @addr prints as MODULE!@fn+0x(@addr - @fn_addr), exactly. */
+static void expect_function(struct __test_metadata *_metadata,
+			    struct etwctl_symbols *s, uint64_t addr,
+			    const char *path, const char *fn, void *fn_addr)
+{
+	char want[256], buf[256];
+
+	snprintf(want, sizeof(want), "%s!%s+0x%" PRIx64, base_name(path), fn,
+		 addr - (uintptr_t)fn_addr);
+	etwctl_symbols_frame(s, getpid(), 200, addr, buf, sizeof(buf));
+	EXPECT_STREQ(want, buf);
+}
+
+/* This program's images, loaded at t=100. */
+FIXTURE(self) {
+	struct etwctl_symbols *s;
+	struct etwctl_image exe;
+	char path[256];
+};
+
+FIXTURE_SETUP(self)
+{
+	self->s = etwctl_symbols_new();
+	ASSERT_NE(NULL, self->s);
+	self->exe.pid = getpid();
+	ASSERT_EQ(0, image_of((uintptr_t)chain_a, &self->exe, self->path,
+			      sizeof(self->path)));
+	ASSERT_EQ(0, etwctl_symbols_image(self->s, ETWCTL_IMAGE_LOAD,
+					  &self->exe, 100));
+}
+
+FIXTURE_TEARDOWN(self)
+{
+	etwctl_symbols_free(self->s);
+}
+
+/* c, b and a by name, each at the return address's offset. */
+TEST_F(self, call_chain)
+{
+	chain_a();
+	expect_function(_metadata, self->s, chain[0], self->path, "chain_c",
+			chain_c);
+	expect_function(_metadata, self->s, chain[1], self->path, "chain_b",
+			chain_b);
+	expect_function(_metadata, self->s, chain[2], self->path, "chain_a",
+			chain_a);
+}
+
+/* A call that ends its function: named by the call, not what follows. */
+TEST_F(self, call_at_the_end)
+{
+	if (!setjmp(jump))
+		ends_in_call();
+	expect_function(_metadata, self->s, last_call, self->path,
+			"ends_in_call", ends_in_call);
+}
+
+/* Before the load the same address has no image. */
+TEST_F(self, before_the_load)
+{
+	char want[32], buf[256];
+
+	chain_a();
+	snprintf(want, sizeof(want), "0x%" PRIx64, chain[0]);
+	etwctl_symbols_frame(self->s, getpid(), 99, chain[0], buf,
+			     sizeof(buf));
+	EXPECT_STREQ(want, buf);
+}
+
+/*
+ * A libc frame: whichever of its names libc's symbols give the function
+ * (tfind has aliases), dlsym() finds it and the offset is from it.
+ */
+TEST_F(self, libc_frame)
+{
+	struct etwctl_image libc = { .pid = getpid() };
+	char path[256], buf[256], want[260], *plus;
+	uint64_t off;
+	void *fn;
+
+	libc_frame();
+	ASSERT_EQ(0, image_of(chain[3], &libc, path, sizeof(path)));
+	ASSERT_EQ(0, etwctl_symbols_image(self->s, ETWCTL_IMAGE_DCSTART,
+					  &libc, 150));
+	etwctl_symbols_frame(self->s, getpid(), 200, chain[3], buf,
+			     sizeof(buf));
+	snprintf(want, sizeof(want), "%s!", base_name(path));
+	TH_LOG("%s", buf);
+	ASSERT_EQ(0, strncmp(buf, want, strlen(want)));
+	plus = strrchr(buf, '+');
+	ASSERT_NE(NULL, plus);
+	*plus = 0;
+	ASSERT_EQ(1, sscanf(plus + 1, "0x%" SCNx64, &off));
+	fn = dlsym(RTLD_DEFAULT, buf + strlen(want));
+	ASSERT_NE(NULL, fn);
+	EXPECT_EQ(chain[3], (uintptr_t)fn + off);
+}
+
+TEST_HARNESS_MAIN
