@@ -63,7 +63,7 @@ static char *printed(const struct etw_etl_event *ev, bool json)
 
 	if (!f)
 		return NULL;
-	etwctl_print_ext(f, ev, json);
+	etwctl_print_ext(f, ev, json, NULL);
 	fclose(f);
 	return s;
 }
