@@ -199,8 +199,8 @@ TEST_F(dump, kernel_and_user_files)
 	char want[1024], got[1024];
 
 	self->run = ctl_run(etwctl_cmd_dump,
-			    CTL_ARGV("dump", "--provider", PROVIDER, self->kernel,
-				     self->user));
+			    CTL_ARGV("dump", "--provider", PROVIDER,
+				     self->kernel, self->user));
 	ASSERT_EQ(0, self->run.status);
 	EXPECT_STREQ("", self->run.err);
 	snprintf(want, sizeof(want),
@@ -235,7 +235,9 @@ TEST_F(dump, addresses)
 	char want[32], got[1024];
 	struct ctl_run again;
 
-	self->run = ctl_run(etwctl_cmd_dump, CTL_ARGV("dump", "--provider", PROVIDER, self->user));
+	self->run = ctl_run(etwctl_cmd_dump,
+			    CTL_ARGV("dump", "--provider", PROVIDER,
+				     self->user));
 	again = ctl_run(etwctl_cmd_dump,
 			CTL_ARGV("dump", "--no-symbols", "--provider", PROVIDER,
 				 self->kernel, self->user));
@@ -254,16 +256,15 @@ TEST_F(dump, json)
 	char want[1024];
 
 	self->run = ctl_run(etwctl_cmd_dump,
-			    CTL_ARGV("dump", "-f", "json", "--fields", "id,fields",
-				     "--provider", PROVIDER, self->kernel,
-				     self->user));
+			    CTL_ARGV("dump", "-f", "json", "--fields",
+				     "id,fields", "--provider", PROVIDER,
+				     self->kernel, self->user));
 	ASSERT_EQ(0, self->run.status);
 	snprintf(want, sizeof(want),
 		 "{\"id\":1,\"fields\":\"\",\"stack\":[\"%s!chain_c+0x%" PRIx64
 		 "\",", base_name(self->exe_path),
 		 chain[0] - (uintptr_t)chain_c);
 	EXPECT_EQ(0, strncmp(self->run.out, want, strlen(want)));
-	TH_LOG("%.*s", (int)strcspn(self->run.out, "\n"), self->run.out);
 }
 
 TEST_HARNESS_MAIN
