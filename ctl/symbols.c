@@ -15,12 +15,15 @@
  * (address - 1), the offset printed is the return address's, as Windows'
  * symbolisers print it.
  */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <elfutils/libdwfl.h>
 
@@ -289,18 +292,50 @@ etwctl_mapping_at(const struct etwctl_proc *p, uint64_t addr, int64_t time)
 	return best;
 }
 
+/*
+ * The file the trace names, if it is a regular file at an absolute path:
+ * a trace must not make dump read relative to where it runs, or block
+ * on a FIFO or a device.
+ */
+static int etwctl_elf_fd(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (*path != '/')
+		return -1;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* Reports the file to its own libdwfl session, once. */
 static bool etwctl_elf_open(struct etwctl_elf *e)
 {
+	int fd;
+
 	if (e->tried)
 		return e->mod;
 	e->tried = true;
-	e->dwfl = dwfl_begin(&etwctl_dwfl_callbacks);
-	if (!e->dwfl)
+	fd = etwctl_elf_fd(e->path);
+	if (fd < 0)
 		return false;
+	e->dwfl = dwfl_begin(&etwctl_dwfl_callbacks);
+	if (!e->dwfl) {
+		close(fd);
+		return false;
+	}
 	dwfl_report_begin(e->dwfl);
-	/* Base 0 added to the first PT_LOAD: the file's own addresses. */
-	e->mod = dwfl_report_elf(e->dwfl, e->name, e->path, -1, 0, true);
+	/*
+	 * Base 0 added to the first PT_LOAD: the file's own addresses.  The
+	 * descriptor is libdwfl's once the report succeeds.
+	 */
+	e->mod = dwfl_report_elf(e->dwfl, e->name, e->path, fd, 0, true);
+	if (!e->mod)
+		close(fd);
 	if (dwfl_report_end(e->dwfl, NULL, NULL) || !e->mod) {
 		dwfl_end(e->dwfl);
 		e->dwfl = NULL;

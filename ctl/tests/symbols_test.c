@@ -4,12 +4,14 @@
  * not exist print as module+0xoff), and this program's own call chain
  * and a libc frame symbolised from the images /proc/self/maps shows.
  */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <search.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "call_chain.h"
@@ -211,6 +213,45 @@ TEST_F(self, libc_frame)
 			     sizeof(buf));
 	TH_LOG("%s", buf);
 	EXPECT_TRUE(names_symbol(buf, base_name(path), chain[3]));
+}
+
+/*
+ * Files a trace may name that are not read: a FIFO (opening it would
+ * block) and a relative path (read from wherever dump runs), here a link
+ * to this program.
+ */
+TEST_F(self, files_not_read)
+{
+	char dir[] = "/tmp/symbols_test.XXXXXX", fifo[64], want[64], buf[256];
+	struct etwctl_image img = self->exe;
+	int cwd = open(".", O_RDONLY | O_DIRECTORY);
+
+	ASSERT_LE(0, cwd);
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	ASSERT_EQ(0, chdir(dir));
+	ASSERT_EQ(0, symlink(self->path, "link"));
+	img.pid = 2;
+	img.path = fifo;
+	ASSERT_EQ(0, etwctl_symbols_image(self->s, ETWCTL_IMAGE_LOAD, &img,
+					  100));
+	img.pid = 3;
+	img.path = "link";
+	ASSERT_EQ(0, etwctl_symbols_image(self->s, ETWCTL_IMAGE_LOAD, &img,
+					  100));
+	chain_a();
+	snprintf(want, sizeof(want), "fifo+0x%" PRIx64, chain[0] - img.base);
+	etwctl_symbols_frame(self->s, 2, 200, chain[0], buf, sizeof(buf));
+	EXPECT_STREQ(want, buf);
+	snprintf(want, sizeof(want), "link+0x%" PRIx64, chain[0] - img.base);
+	etwctl_symbols_frame(self->s, 3, 200, chain[0], buf, sizeof(buf));
+	EXPECT_STREQ(want, buf);
+	unlink("link");
+	unlink(fifo);
+	EXPECT_EQ(0, fchdir(cwd));
+	close(cwd);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN
