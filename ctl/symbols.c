@@ -11,6 +11,8 @@
  * Symbols come from the file each image's path names, opened with
  * elfutils (libdwfl) on the first look-up in it: its .symtab, the
  * separate debug file its build ID names when installed, else .dynsym.
+ * Its functions are sorted once: dwfl_module_addrinfo() scans the whole
+ * symbol table at each call, some 10 us a frame on a large file.
  * Addresses are return addresses: the symbol is the one holding the call
  * (address - 1), the offset printed is the return address's, as Windows'
  * symbolisers print it.
@@ -30,12 +32,27 @@
 #include "symbols.h"
 
 /*
+ * A function of an image file: [@addr, @addr + @size); @sized is false
+ * for a symbol without a size, given one up to the next symbol or the
+ * end of its section.
+ */
+struct etwctl_sym {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+	unsigned int rank;
+	bool sized;
+};
+
+/*
  * One image file, opened on the first look-up in it.
  * @path: as the trace names it
  * @name: its last component, what frames print
  * @dwfl, @mod: the file reported at its own addresses (bias 0); NULL
  *	when it could not be read
  * @start: the address @mod gives the file's first byte
+ * @syms: its functions by address, one per address (names are @dwfl's)
+ * @nsyms: entries of @syms
  * @tried: opening it was tried
  */
 struct etwctl_elf {
@@ -44,6 +61,8 @@ struct etwctl_elf {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr start;
+	struct etwctl_sym *syms;
+	size_t nsyms;
 	bool tried;
 };
 
@@ -107,6 +126,7 @@ static void etwctl_elf_free(void *p)
 
 	if (e->dwfl)
 		dwfl_end(e->dwfl);
+	free(e->syms);
 	free(e->path);
 	free(e);
 }
@@ -312,6 +332,143 @@ static int etwctl_elf_fd(const char *path)
 	return fd;
 }
 
+/* By address; of aliases, the strongest binding first, then by name. */
+static int etwctl_sym_cmp(const void *a, const void *b)
+{
+	const struct etwctl_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static unsigned int etwctl_sym_rank(unsigned char info)
+{
+	switch (GELF_ST_BIND(info)) {
+	case STB_GLOBAL:
+		return 0;
+	case STB_WEAK:
+		return 1;
+	default:
+		return 2;
+	}
+}
+
+/*
+ * Aliases become one entry: the first name, the largest size an alias
+ * gives.  A symbol without a size ends where the next one starts.
+ */
+static void etwctl_syms_unique(struct etwctl_elf *e)
+{
+	struct etwctl_sym *prev, *cur;
+	size_t i, n = 0;
+
+	for (i = 0; i < e->nsyms; i++) {
+		prev = n ? &e->syms[n - 1] : NULL;
+		cur = &e->syms[i];
+		if (!prev || prev->addr != cur->addr) {
+			e->syms[n++] = *cur;
+		} else if (cur->sized &&
+			   (!prev->sized || cur->size > prev->size)) {
+			prev->size = cur->size;
+			prev->sized = true;
+		}
+	}
+	e->nsyms = n;
+	for (i = 0; i + 1 < n; i++)
+		if (!e->syms[i].sized &&
+		    e->syms[i + 1].addr - e->syms[i].addr < e->syms[i].size)
+			e->syms[i].size = e->syms[i + 1].addr - e->syms[i].addr;
+}
+
+/* The end of section @shndx of @elf, at the module's addresses; 0 if none. */
+static uint64_t etwctl_section_end(Elf *elf, GElf_Word shndx,
+				   Dwarf_Addr bias)
+{
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+
+	if (!elf || shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
+		return 0;
+	scn = elf_getscn(elf, shndx);
+	if (!scn || !gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+		return 0;
+	return shdr.sh_addr + shdr.sh_size + bias;
+}
+
+/*
+ * Whether symbol @i of the module is a defined function; fills @out.  A
+ * symbol without a size (crt's register_tm_clones, some assembly) is
+ * given one to the end of its section, which the next symbol shortens:
+ * not further, or _init would claim the PLT after it.
+ */
+static bool etwctl_elf_sym(struct etwctl_elf *e, int i,
+			   struct etwctl_sym *out)
+{
+	const char *name;
+	Dwarf_Addr bias;
+	GElf_Word shndx;
+	GElf_Addr addr;
+	GElf_Sym sym;
+	uint64_t end;
+	int type;
+	Elf *elf;
+
+	name = dwfl_module_getsym_info(e->mod, i, &sym, &addr, &shndx, &elf,
+				       &bias);
+	type = GELF_ST_TYPE(sym.st_info);
+	if (!name || !*name || shndx == SHN_UNDEF ||
+	    (type != STT_FUNC && type != STT_GNU_IFUNC))
+		return false;
+	*out = (struct etwctl_sym){ addr, sym.st_size, name,
+				    etwctl_sym_rank(sym.st_info), true };
+	if (sym.st_size)
+		return true;
+	end = etwctl_section_end(elf, shndx, bias);
+	out->size = end > addr ? end - addr : 0;
+	out->sized = false;
+	return out->size;
+}
+
+/* The defined functions of the module's symbol table, sorted. */
+static bool etwctl_elf_symbols(struct etwctl_elf *e)
+{
+	int i, n = dwfl_module_getsymtab(e->mod);
+
+	if (n <= 0)
+		return true;
+	e->syms = malloc((size_t)n * sizeof(*e->syms));
+	if (!e->syms)
+		return false;
+	for (i = 1; i < n; i++)
+		e->nsyms += etwctl_elf_sym(e, i, &e->syms[e->nsyms]);
+	qsort(e->syms, e->nsyms, sizeof(*e->syms), etwctl_sym_cmp);
+	etwctl_syms_unique(e);
+	return true;
+}
+
+/* The function holding @addr: the last one at or before it, if it ends after. */
+static const struct etwctl_sym *etwctl_sym_at(const struct etwctl_elf *e,
+					      uint64_t addr)
+{
+	const struct etwctl_sym *sym;
+	size_t lo = 0, hi = e->nsyms, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (e->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	sym = &e->syms[lo - 1];
+	return addr - sym->addr < sym->size ? sym : NULL;
+}
+
 /* Reports the file to its own libdwfl session, once. */
 static bool etwctl_elf_open(struct etwctl_elf *e)
 {
@@ -336,7 +493,9 @@ static bool etwctl_elf_open(struct etwctl_elf *e)
 	e->mod = dwfl_report_elf(e->dwfl, e->name, e->path, fd, 0, true);
 	if (!e->mod)
 		close(fd);
-	if (dwfl_report_end(e->dwfl, NULL, NULL) || !e->mod) {
+	/* Without memory for its symbols the file is as one without. */
+	if (dwfl_report_end(e->dwfl, NULL, NULL) || !e->mod ||
+	    !etwctl_elf_symbols(e)) {
 		dwfl_end(e->dwfl);
 		e->dwfl = NULL;
 		e->mod = NULL;
@@ -368,10 +527,8 @@ int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
 {
 	const struct etwctl_mapping *m;
 	struct etwctl_proc *p = etwctl_proc_find(s, pid);
-	const char *name;
+	const struct etwctl_sym *sym;
 	Dwarf_Addr at, call;
-	GElf_Off off;
-	GElf_Sym sym;
 
 	m = p ? etwctl_mapping_at(p, addr, time) : NULL;
 	if (!m)
@@ -380,12 +537,11 @@ int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
 		at = addr - m->base + m->elf->start;
 		/* The call before the return address; none before the base. */
 		call = at - (addr > m->base);
-		name = dwfl_module_addrinfo(m->elf->mod, call, &off, &sym,
-					    NULL, NULL, NULL);
-		if (name)
+		sym = etwctl_sym_at(m->elf, call);
+		if (sym)
 			return snprintf(buf, size, "%s!%s+0x%" PRIx64,
-					m->elf->name, name,
-					(uint64_t)(off + (at - call)));
+					m->elf->name, sym->name,
+					(uint64_t)(at - sym->addr));
 	}
 	return snprintf(buf, size, "%s+0x%" PRIx64, m->elf->name,
 			addr - m->base);
