@@ -16,7 +16,12 @@
  * Addresses are return addresses: the symbol is the one holding the call
  * (address - 1), the offset printed is the return address's, as Windows'
  * symbolisers print it.
+ *
+ * Kernel addresses are in no process's images; with a copy of
+ * /proc/kallsyms of the boot that recorded them, they are named after the
+ * nearest text symbol at or before the call (kallsyms gives no sizes).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <search.h>
@@ -84,14 +89,29 @@ struct etwctl_proc {
 };
 
 /*
+ * A kernel text symbol: @name, then its module's name ("" for the
+ * kernel's own), in one allocation; @rank orders aliases (global first).
+ */
+struct etwctl_ksym {
+	uint64_t addr;
+	char *name;
+	const char *module;
+	unsigned int rank;
+};
+
+/*
  * @procs: struct etwctl_proc by pid (a tsearch tree)
  * @elfs: struct etwctl_elf by path (a tsearch tree)
  * @last: the process looked up last (stacks come in runs of one process)
+ * @ksyms: kernel text symbols by address, one per address
+ * @nksyms: entries of @ksyms
  */
 struct etwctl_symbols {
 	void *procs;
 	void *elfs;
 	struct etwctl_proc *last;
+	struct etwctl_ksym *ksyms;
+	size_t nksyms;
 };
 
 static const Dwfl_Callbacks etwctl_dwfl_callbacks = {
@@ -147,10 +167,15 @@ struct etwctl_symbols *etwctl_symbols_new(void)
  */
 void etwctl_symbols_free(struct etwctl_symbols *s)
 {
+	size_t i;
+
 	if (!s)
 		return;
 	tdestroy(s->procs, etwctl_proc_free);
 	tdestroy(s->elfs, etwctl_elf_free);
+	for (i = 0; i < s->nksyms; i++)
+		free(s->ksyms[i].name);
+	free(s->ksyms);
 	free(s);
 }
 
@@ -469,6 +494,141 @@ static const struct etwctl_sym *etwctl_sym_at(const struct etwctl_elf *e,
 	return addr - sym->addr < sym->size ? sym : NULL;
 }
 
+/* Leading underscores: of aliases, the name with fewest is kept. */
+static size_t etwctl_underscores(const char *name)
+{
+	return strspn(name, "_");
+}
+
+/*
+ * By address; of aliases, global (T) before weak (W) before local, then
+ * the fewest leading underscores (_text before __pi__text), then bytes.
+ */
+static int etwctl_ksym_cmp(const void *a, const void *b)
+{
+	const struct etwctl_ksym *x = a, *y = b;
+	size_t ux, uy;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	ux = etwctl_underscores(x->name);
+	uy = etwctl_underscores(y->name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Keeps the first of each address's aliases. */
+static void etwctl_ksyms_unique(struct etwctl_symbols *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nksyms; i++) {
+		if (n && s->ksyms[n - 1].addr == s->ksyms[i].addr)
+			free(s->ksyms[i].name);
+		else
+			s->ksyms[n++] = s->ksyms[i];
+	}
+	s->nksyms = n;
+}
+
+/*
+ * One "ADDRESS TYPE NAME [MODULE]" line: 1 and @out filled for a text
+ * symbol at a non-zero address, 0 for another or a blank line, -EINVAL
+ * if the line is not of that form, -ENOMEM.
+ */
+static int etwctl_kallsyms_line(const char *line, struct etwctl_ksym *out)
+{
+	char type, name[512], module[130] = "";
+	unsigned long long addr;
+	size_t nlen, mlen;
+	int n;
+
+	n = sscanf(line, "%llx %c %511s %129s", &addr, &type, name, module);
+	if (n == EOF)
+		return 0;
+	if (n < 3 || (n == 4 && (module[0] != '[' ||
+				 module[strlen(module) - 1] != ']')))
+		return -EINVAL;
+	if (!addr || !strchr("tTwW", type))
+		return 0;
+	/* "[etw]" becomes "etw". */
+	mlen = n == 4 ? strlen(module) - 2 : 0;
+	nlen = strlen(name) + 1;
+	out->addr = addr;
+	out->rank = type == 'T' ? 0 : type == 'W' ? 1 : 2;
+	out->name = malloc(nlen + mlen + 1);
+	if (!out->name)
+		return -ENOMEM;
+	memcpy(out->name, name, nlen);
+	memcpy(out->name + nlen, module + 1, mlen);
+	out->name[nlen + mlen] = 0;
+	out->module = out->name + nlen;
+	return 1;
+}
+
+/**
+ * etwctl_symbols_kallsyms - kernel symbols for kernel addresses
+ * @s: the map
+ * @f: a copy of /proc/kallsyms of the boot the trace was recorded in
+ *
+ * Its text symbols (types t, T, w, W) name the kernel addresses no
+ * process's image holds.  Read once, before any look-up.
+ *
+ * Return: 0; -EINVAL for a line that is not "ADDRESS TYPE NAME
+ * [MODULE]", -ENOENT when no text symbol has an address (kptr_restrict
+ * showed zeros to the reader), -ENOMEM, or -errno of a read error.
+ */
+int etwctl_symbols_kallsyms(struct etwctl_symbols *s, FILE *f)
+{
+	size_t cap = 0, size = 0;
+	struct etwctl_ksym *v;
+	char *line = NULL;
+	int ret = 0;
+
+	while (ret >= 0 && getline(&line, &size, f) > 0) {
+		if (s->nksyms == cap) {
+			cap = cap ? 2 * cap : 4096;
+			v = realloc(s->ksyms, cap * sizeof(*v));
+			if (!v) {
+				ret = -ENOMEM;
+				break;
+			}
+			s->ksyms = v;
+		}
+		ret = etwctl_kallsyms_line(line, &s->ksyms[s->nksyms]);
+		s->nksyms += ret > 0;
+	}
+	free(line);
+	if (ret >= 0 && ferror(f))
+		ret = -EIO;
+	if (ret >= 0 && !s->nksyms)
+		ret = -ENOENT;
+	if (ret < 0)
+		return ret;
+	qsort(s->ksyms, s->nksyms, sizeof(*s->ksyms), etwctl_ksym_cmp);
+	etwctl_ksyms_unique(s);
+	return 0;
+}
+
+/* The kernel text symbol nearest at or before @addr, or NULL. */
+static const struct etwctl_ksym *etwctl_ksym_at(const struct etwctl_symbols *s,
+						uint64_t addr)
+{
+	size_t lo = 0, hi = s->nksyms, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->ksyms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &s->ksyms[lo - 1] : NULL;
+}
+
 /* Reports the file to its own libdwfl session, once. */
 static bool etwctl_elf_open(struct etwctl_elf *e)
 {
@@ -506,6 +666,20 @@ static bool etwctl_elf_open(struct etwctl_elf *e)
 	return true;
 }
 
+/* An address outside the process's images: kallsyms' name, or hex. */
+static int etwctl_kernel_frame(const struct etwctl_symbols *s, uint64_t addr,
+			       char *buf, size_t size)
+{
+	const struct etwctl_ksym *k = addr ? etwctl_ksym_at(s, addr - 1) :
+					     NULL;
+
+	if (!k)
+		return snprintf(buf, size, "0x%" PRIx64, addr);
+	return snprintf(buf, size, "%s!%s+0x%" PRIx64,
+			*k->module ? k->module : "vmlinux", k->name,
+			addr - k->addr);
+}
+
 /**
  * etwctl_symbols_frame - one stack address as text
  * @s: the map
@@ -518,7 +692,9 @@ static bool etwctl_elf_open(struct etwctl_elf *e)
  * The text is "module!function+0xoff" when @pid had an image mapped over
  * @addr at @time and its file names the function holding @addr - 1,
  * "module+0xoff" (from the image's base) for an image without that
- * symbol or whose file cannot be read, else "0x" and @addr in hex.
+ * symbol or whose file cannot be read, "module!function+0xoff" from
+ * kallsyms for other addresses at or after its first text symbol
+ * ("vmlinux" for the kernel's own), else "0x" and @addr in hex.
  *
  * Return: the length of the whole text, as snprintf() returns it.
  */
@@ -532,7 +708,7 @@ int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
 
 	m = p ? etwctl_mapping_at(p, addr, time) : NULL;
 	if (!m)
-		return snprintf(buf, size, "0x%" PRIx64, addr);
+		return etwctl_kernel_frame(s, addr, buf, size);
 	if (etwctl_elf_open(m->elf)) {
 		at = addr - m->base + m->elf->start;
 		/* The call before the return address; none before the base. */

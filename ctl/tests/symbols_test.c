@@ -4,6 +4,7 @@
  * not exist print as module+0xoff), and this program's own call chain
  * and a libc frame symbolised from the images /proc/self/maps shows.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <search.h>
@@ -252,6 +253,106 @@ TEST_F(self, files_not_read)
 	EXPECT_EQ(0, fchdir(cwd));
 	close(cwd);
 	rmdir(dir);
+}
+
+/* --- kernel addresses through kallsyms ------------------------------------ */
+
+static const char kallsyms[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000000 T __pi__text\n"
+	"ffffffff81000000 t a_local_alias\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000100 T do_one\n"
+	"ffffffff81000100 W do_one_weak\n"
+	"ffffffff81000180 t helper\n"
+	"ffffffff81000200 D some_data\n"
+	"0000000000000000 A fixed_percpu_data\n"
+	"ffffffffc0001000 t etw_write\t[etw]\n"
+	"ffffffffc0001080 T etw_other\t[etw]\n";
+
+/* Process 2 has an image where the kernel is. */
+static const struct {
+	const char *name;
+	uint32_t pid;
+	uint64_t addr;
+	const char *text;
+} kernel_cases[] = {
+	{ "in a function", 1, 0xffffffff81000110ull, "vmlinux!do_one+0x10" },
+	{ "aliases: global, fewest _, bytes", 1, 0xffffffff81000010ull,
+	  "vmlinux!_stext+0x10" },
+	{ "aliases: global before weak", 1, 0xffffffff81000101ull,
+	  "vmlinux!do_one+0x1" },
+	{ "returning to a function's start", 1, 0xffffffff81000100ull,
+	  "vmlinux!_stext+0x100" },
+	{ "a static function", 1, 0xffffffff81000190ull,
+	  "vmlinux!helper+0x10" },
+	{ "data symbols do not end text", 1, 0xffffffff81000210ull,
+	  "vmlinux!helper+0x90" },
+	{ "a module", 1, 0xffffffffc0001010ull, "etw!etw_write+0x10" },
+	{ "a module's global", 1, 0xffffffffc0001090ull,
+	  "etw!etw_other+0x10" },
+	{ "before the first", 1, 0xffffffff80ffffffull,
+	  "0xffffffff80ffffff" },
+	{ "a user address", 1, 0x7f0000001000ull, "0x7f0000001000" },
+	{ "the process's image first", 2, 0xffffffff81000110ull,
+	  "liba.so+0x110" },
+};
+
+TEST(kernel_symbols)
+{
+	struct etwctl_symbols *s = etwctl_symbols_new();
+	struct etwctl_image img = { 2, 0xffffffff81000000ull, 0x1000, A };
+	FILE *f = fmemopen((void *)kallsyms, strlen(kallsyms), "r");
+	char buf[128];
+	unsigned int i;
+
+	ASSERT_NE(NULL, s);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, etwctl_symbols_kallsyms(s, f));
+	fclose(f);
+	ASSERT_EQ(0, etwctl_symbols_image(s, ETWCTL_IMAGE_LOAD, &img, 0));
+	for (i = 0; i < sizeof(kernel_cases) / sizeof(kernel_cases[0]); i++) {
+		TH_LOG("%s", kernel_cases[i].name);
+		etwctl_symbols_frame(s, kernel_cases[i].pid, 10,
+				     kernel_cases[i].addr, buf, sizeof(buf));
+		EXPECT_STREQ(kernel_cases[i].text, buf);
+	}
+	etwctl_symbols_free(s);
+}
+
+/* What a kallsyms copy must be: the error of each bad one. */
+static const struct {
+	const char *name;
+	const char *text;
+	int ret;
+} bad_kallsyms[] = {
+	{ "a blank line", "\n", -ENOENT },
+	{ "hidden by kptr_restrict",
+	  "0000000000000000 T _text\n0000000000000000 t etw_write\t[etw]\n",
+	  -ENOENT },
+	{ "data only", "ffffffff82000000 D some_data\n", -ENOENT },
+	{ "not kallsyms", "hello world\n", -EINVAL },
+	{ "no name", "ffffffff81000000 T\n", -EINVAL },
+	{ "module without brackets", "ffffffff81000000 T f etw\n", -EINVAL },
+};
+
+TEST(kallsyms_errors)
+{
+	struct etwctl_symbols *s;
+	unsigned int i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(bad_kallsyms) / sizeof(bad_kallsyms[0]); i++) {
+		TH_LOG("%s", bad_kallsyms[i].name);
+		s = etwctl_symbols_new();
+		ASSERT_NE(NULL, s);
+		f = fmemopen((void *)bad_kallsyms[i].text,
+			     strlen(bad_kallsyms[i].text), "r");
+		ASSERT_NE(NULL, f);
+		EXPECT_EQ(bad_kallsyms[i].ret, etwctl_symbols_kallsyms(s, f));
+		fclose(f);
+		etwctl_symbols_free(s);
+	}
 }
 
 TEST_HARNESS_MAIN
