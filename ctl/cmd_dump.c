@@ -41,6 +41,8 @@ static const char etwctl_dump_usage[] =
 "      --from T         only events at or after T\n"
 "      --to T           only events at or before T\n"
 "      --no-symbols     stacks as addresses, not module!function+0xoff\n"
+"      --kallsyms FILE  name kernel addresses from FILE, a copy of\n"
+"                       /proc/kallsyms of the boot the trace comes from\n"
 "T is an ISO 8601 UTC time (2021-09-09T14:59:35.5Z) or seconds after the\n"
 "start of the trace (1.5).\n";
 
@@ -67,15 +69,19 @@ struct etwctl_filter {
 
 /*
  * @fields: the --fields text, parsed once the format is known
+ * @kallsyms: the --kallsyms file, or NULL
  * @files, @nfiles: the input files, when not a session
+ * @images_read: the files' Image events are in the image map
  */
 struct etwctl_dump_opts {
 	const char *session;
 	enum etwctl_format format;
 	const char *fields;
 	bool no_symbols;
+	const char *kallsyms;
 	char **files;
 	unsigned int nfiles;
+	bool images_read;
 	struct etwctl_filter filter;
 };
 
@@ -90,6 +96,7 @@ enum {
 	OPT_FIELDS,
 	OPT_MANIFEST,
 	OPT_NO_SYMBOLS,
+	OPT_KALLSYMS,
 };
 
 static const struct option etwctl_dump_options[] = {
@@ -106,6 +113,7 @@ static const struct option etwctl_dump_options[] = {
 	{ "fields", required_argument, NULL, OPT_FIELDS },
 	{ "manifest", required_argument, NULL, OPT_MANIFEST },
 	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -160,6 +168,9 @@ static int etwctl_dump_option(struct etwctl_dump_opts *o, int c,
 		return 0;
 	case OPT_NO_SYMBOLS:
 		o->no_symbols = true;
+		return 0;
+	case OPT_KALLSYMS:
+		o->kallsyms = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -242,24 +253,24 @@ static int etwctl_dump_images(const struct etwctl_dump_opts *o,
 }
 
 /*
- * The image map of files, made when the first stack is printed from all
- * their Image events: a rundown record after an event still names what
- * was mapped at its time, and a trace without stacks costs nothing.  A
- * session's map grows as its events arrive (etwctl_dump_events()).
+ * The image map of files is filled when the first stack is printed, from
+ * all their Image events: a rundown record after an event still names
+ * what was mapped at its time, and a trace without stacks costs nothing.
+ * A session's map grows as its events arrive (etwctl_dump_one()).
  */
-static int etwctl_dump_symbols(const struct etwctl_dump_opts *o,
+static int etwctl_dump_symbols(struct etwctl_dump_opts *o,
 			       struct etwctl_output *out,
 			       const struct etw_etl_event *ev)
 {
-	if (o->session || o->no_symbols || out->symbols ||
+	if (o->session || !out->symbols || o->images_read ||
 	    !etwctl_event_has_stack(ev))
 		return 0;
-	out->symbols = etwctl_symbols_new();
-	return out->symbols ? etwctl_dump_images(o, out->symbols) : -ENOMEM;
+	o->images_read = true;
+	return etwctl_dump_images(o, out->symbols);
 }
 
 /* One event: a session's map fed, the event printed if the filter takes it. */
-static int etwctl_dump_one(const struct etwctl_dump_opts *o,
+static int etwctl_dump_one(struct etwctl_dump_opts *o,
 			   struct etwctl_output *out,
 			   const struct etw_etl_event *ev)
 {
@@ -276,7 +287,7 @@ static int etwctl_dump_one(const struct etwctl_dump_opts *o,
 }
 
 static int etwctl_dump_events(struct etwctl_source *src,
-			      const struct etwctl_dump_opts *o,
+			      struct etwctl_dump_opts *o,
 			      struct etwctl_output *out)
 {
 	/* Events on a terminal show progress by themselves. */
@@ -381,19 +392,18 @@ int etwctl_cmd_dump(int argc, char **argv)
 		return etwctl_usage("dump", "give files or --session, not both");
 	if (!o.session && !argc)
 		return etwctl_usage("dump", "no input file");
+	if (o.no_symbols && o.kallsyms)
+		return etwctl_usage("dump", "give --kallsyms or --no-symbols, "
+				    "not both");
 	o.files = argv;
 	o.nfiles = (unsigned int)argc;
 	ret = etwctl_output_setup("dump", &out, o.format, o.fields);
 	if (ret)
 		return ret;
-	if (o.session && !o.no_symbols) {
-		out.symbols = etwctl_symbols_new();
-		if (!out.symbols) {
-			etwctl_output_free(&out);
-			return etwctl_fail("dump", "out of memory");
-		}
-	}
-	ret = etwctl_dump_open(&o, argc, argv, &src);
+	ret = o.no_symbols ? 0 : etwctl_symbols_setup("dump", o.kallsyms,
+						      &out.symbols);
+	if (!ret)
+		ret = etwctl_dump_open(&o, argc, argv, &src);
 	if (!ret) {
 		ret = etwctl_dump_times(&o.filter,
 					etwctl_source_start_time(src));

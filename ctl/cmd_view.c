@@ -20,12 +20,14 @@ static const char etwctl_view_usage[] =
 "  -f, --format FMT     table (default), csv or json (one object a line)\n"
 "      --fields LIST    the columns, in order (see 'etwctl dump --help')\n"
 "      --manifest FILE  decode the events of FILE's providers (repeatable)\n"
-"      --no-symbols     stacks as addresses, not module!function+0xoff\n";
+"      --no-symbols     stacks as addresses, not module!function+0xoff\n"
+"      --kallsyms FILE  name kernel addresses from FILE (/proc/kallsyms)\n";
 
 enum {
 	OPT_FIELDS = 0x100,
 	OPT_MANIFEST,
 	OPT_NO_SYMBOLS,
+	OPT_KALLSYMS,
 };
 
 /* Set by SIGINT/SIGTERM; the blocked read() returns EINTR. */
@@ -104,11 +106,12 @@ int etwctl_cmd_view(int argc, char **argv)
 		{ "fields", required_argument, NULL, OPT_FIELDS },
 		{ "manifest", required_argument, NULL, OPT_MANIFEST },
 		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum etwctl_format fmt = ETWCTL_FORMAT_TABLE;
 	struct etwctl_output out;
-	const char *fields = NULL;
+	const char *fields = NULL, *kallsyms = NULL;
 	bool symbols = true;
 	int c, ret;
 
@@ -122,6 +125,8 @@ int etwctl_cmd_view(int argc, char **argv)
 			fields = optarg;
 		} else if (c == OPT_NO_SYMBOLS) {
 			symbols = false;
+		} else if (c == OPT_KALLSYMS) {
+			kallsyms = optarg;
 		} else if (c == OPT_MANIFEST) {
 			ret = etwctl_load_manifest("view", optarg);
 			if (ret)
@@ -132,14 +137,14 @@ int etwctl_cmd_view(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return etwctl_usage("view", "need exactly one session NAME");
+	if (!symbols && kallsyms)
+		return etwctl_usage("view", "give --kallsyms or --no-symbols, "
+				    "not both");
 	ret = etwctl_output_setup("view", &out, fmt, fields);
 	if (ret)
 		return ret;
-	if (symbols) {
-		out.symbols = etwctl_symbols_new();
-		if (!out.symbols)
-			ret = etwctl_fail("view", "out of memory");
-	}
+	if (symbols)
+		ret = etwctl_symbols_setup("view", kallsyms, &out.symbols);
 	if (!ret)
 		ret = etwctl_need_device("view") ?:
 		      etwctl_view(argv[optind], &out);

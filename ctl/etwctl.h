@@ -222,6 +222,8 @@ struct etwctl_symbols;
 
 void etwctl_print_ext(FILE *f, const struct etw_etl_event *ev, bool json,
 		      struct etwctl_symbols *syms);
+int etwctl_symbols_setup(const char *cmd, const char *kallsyms,
+			 struct etwctl_symbols **out);
 bool etwctl_event_has_stack(const struct etw_etl_event *ev);
 int etwctl_image_event(struct etwctl_symbols *syms,
 		       const struct etw_etl_event *ev);

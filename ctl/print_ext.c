@@ -165,6 +165,53 @@ void etwctl_print_ext(FILE *f, const struct etw_etl_event *ev, bool json,
 		etwctl_ext_one(f, ev, &ev->ext[i], json, syms);
 }
 
+/* The message for etwctl_symbols_kallsyms()'s error @err. */
+static int etwctl_kallsyms_fail(const char *cmd, const char *path, int err)
+{
+	if (err == -EINVAL)
+		return etwctl_fail(cmd, "%s: not a kallsyms file", path);
+	if (err == -ENOENT)
+		return etwctl_fail(cmd, "%s: no symbol addresses (kptr_restrict "
+				   "hides them from users other than root)",
+				   path);
+	return etwctl_fail(cmd, "%s: %s", path, strerror(-err));
+}
+
+/**
+ * etwctl_symbols_setup - the image map dump and view symbolise stacks with
+ * @cmd: the command, for the messages
+ * @kallsyms: a copy of /proc/kallsyms for kernel addresses, or NULL
+ * @out: out: the map, to etwctl_symbols_free()
+ *
+ * Return: 0, or the exit status after a one-line message.
+ */
+int etwctl_symbols_setup(const char *cmd, const char *kallsyms,
+			 struct etwctl_symbols **out)
+{
+	int ret = 0, err;
+	FILE *f;
+
+	*out = etwctl_symbols_new();
+	if (!*out)
+		return etwctl_fail(cmd, "out of memory");
+	if (!kallsyms)
+		return 0;
+	f = fopen(kallsyms, "r");
+	if (!f) {
+		ret = etwctl_fail(cmd, "%s: %s", kallsyms, strerror(errno));
+	} else {
+		err = etwctl_symbols_kallsyms(*out, f);
+		fclose(f);
+		if (err)
+			ret = etwctl_kallsyms_fail(cmd, kallsyms, err);
+	}
+	if (ret) {
+		etwctl_symbols_free(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
 /**
  * etwctl_event_has_stack - whether an event carries a stack dump prints
  * @ev: the event

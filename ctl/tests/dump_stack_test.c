@@ -250,6 +250,55 @@ TEST_F(dump, addresses)
 	ctl_run_free(&again);
 }
 
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	return fclose(f) ? -EIO : 0;
+}
+
+/* --kallsyms: the kernel address by name, the rest as before. */
+TEST_F(dump, kallsyms)
+{
+	char *ksyms = etl_path(self->dir, "kallsyms");
+	char got[1024], *comma;
+
+	ASSERT_EQ(0, write_text(ksyms, "ffffffff80fffff0 T kfunc\n"
+				"ffffffff81000010 t kother\t[etw]\n"));
+	self->run = ctl_run(etwctl_cmd_dump,
+			    CTL_ARGV("dump", "--kallsyms", ksyms, "--provider",
+				     PROVIDER, self->kernel, self->user));
+	free(ksyms);
+	ASSERT_EQ(0, self->run.status);
+	ASSERT_NE(NULL, stack_of(self->run.out, 0, got, sizeof(got)));
+	comma = strrchr(got, ',');
+	ASSERT_NE(NULL, comma);
+	EXPECT_STREQ(",vmlinux!kfunc+0x10", comma);
+	EXPECT_EQ(0, strncmp(got, base_name(self->exe_path),
+			     strlen(base_name(self->exe_path))));
+}
+
+/* A copy of kallsyms made by a user kptr_restrict showed zeros to. */
+TEST_F(dump, kallsyms_hidden)
+{
+	char *ksyms = etl_path(self->dir, "kallsyms");
+	char want[512];
+
+	ASSERT_EQ(0, write_text(ksyms, "0000000000000000 T kfunc\n"));
+	self->run = ctl_run(etwctl_cmd_dump,
+			    CTL_ARGV("dump", "--kallsyms", ksyms, self->user));
+	snprintf(want, sizeof(want), "etwctl dump: %s: no symbol addresses "
+		 "(kptr_restrict hides them from users other than root)\n",
+		 ksyms);
+	free(ksyms);
+	EXPECT_EQ(1, self->run.status);
+	EXPECT_STREQ(want, self->run.err);
+	EXPECT_STREQ("", self->run.out);
+}
+
 /* JSON: the frames as strings of the "stack" array. */
 TEST_F(dump, json)
 {
