@@ -243,11 +243,16 @@ static int etwctl_dump_images(const struct etwctl_dump_opts *o,
 	ret = etwctl_source_open_files(o->files, o->nfiles, &src, &bad);
 	if (ret)
 		return ret;
-	/* Corrupt data is the main pass's to count. */
-	while ((ret = etwctl_source_next(src, &ev)) != 0)
-		if ((ret > 0 && (ret = etwctl_image_event(syms, &ev))) ||
-		    (ret < 0 && ret != -EBADMSG && ret != -EOPNOTSUPP))
+	while ((ret = etwctl_source_next(src, &ev)) != 0) {
+		/* Corrupt data is the main pass's to count. */
+		if (ret == -EBADMSG || ret == -EOPNOTSUPP)
+			continue;
+		if (ret < 0)
 			break;
+		ret = etwctl_image_event(syms, &ev);
+		if (ret)
+			break;
+	}
 	etwctl_source_close(src);
 	return ret;
 }

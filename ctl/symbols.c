@@ -223,7 +223,9 @@ static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
 	if (node)
 		return *node;
 	e = calloc(1, sizeof(*e));
-	if (!e || !(e->path = strdup(path))) {
+	if (e)
+		e->path = strdup(path);
+	if (!e || !e->path) {
 		free(e);
 		return NULL;
 	}
