@@ -39,6 +39,8 @@ CTL_SRCS := $(wildcard ctl/*.c)
 # headers at build time); the host tests take the rest.
 CTL_TEST_SRCS := $(filter-out ctl/etwctl.c ctl/cmd_forward.c,$(CTL_SRCS))
 CURL_CFLAGS := $(shell pkg-config --cflags libcurl)
+# etwctl symbolises stacks with elfutils' libdwfl (ctl/symbols.c).
+DW_LIBS := $(shell pkg-config --libs libdw)
 SELFTEST_SRCS := $(wildcard selftests/*_test.c)
 SELFTESTS := $(SELFTEST_SRCS:.c=)
 BENCH_SRCS := $(wildcard selftests/bench/*_bench.c)
@@ -128,7 +130,7 @@ ctl: ctl/etwctl
 
 ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a Makefile
 	$(CC) $(CPPFLAGS) -Ictl -Iuserlib -DETW_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) \
-		$(CURL_CFLAGS) -o $@ $(CTL_SRCS) userlib/libetw.a $(LIBETW_LIBS)
+		$(CURL_CFLAGS) -o $@ $(CTL_SRCS) userlib/libetw.a $(LIBETW_LIBS) $(DW_LIBS)
 
 # --- babeltrace2 plugin ---------------------------------------------------
 # source.etw.etl (Documentation/babeltrace2.rst).  libetw's position-
@@ -255,7 +257,7 @@ userlib/tests/%_bench: userlib/tests/%_bench.c userlib/libetw.a $(HOSTTEST_DEPS)
 ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS) \
 		$(wildcard ctl/*.h ctl/tests/*.h) $(CTL_TEST_SRCS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(CTL_TEST_SRCS) \
-		userlib/libetw.a $(LIBETW_LIBS)
+		userlib/libetw.a $(LIBETW_LIBS) $(DW_LIBS)
 
 # TraceLogging: the events of tracelogging_events.c, built as C for the
 # decoder test and as C and C++ (and with Clang when installed) for the
@@ -273,7 +275,7 @@ ctl/tests/tracelogging_decode_test: ctl/tests/tracelogging_decode_test.c \
 		$(TLG_DEPS) userlib/libetw.a $(HOSTTEST_DEPS) \
 		$(wildcard ctl/*.h) $(CTL_TEST_SRCS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(TLG_EVENTS) \
-		$(CTL_TEST_SRCS) userlib/libetw.a $(LIBETW_LIBS)
+		$(CTL_TEST_SRCS) userlib/libetw.a $(LIBETW_LIBS) $(DW_LIBS)
 
 selftests/tracelogging_test: $(TLG_DEPS)
 

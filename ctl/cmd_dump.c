@@ -2,7 +2,8 @@
 /*
  * cmd_dump.c: "etwctl dump FILE... | --session NAME": print events as a
  * table, CSV or JSON, filtered by provider, id, level, keyword, process
- * and time, decoded with the manifests --manifest loads.
+ * and time, decoded with the manifests --manifest loads; stacks
+ * symbolised through the trace's Image events.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "etwctl.h"
+#include "symbols.h"
 
 #define ETWCTL_MAX_IDS	64
 /* stdout's buffer: glibc's setvbuf takes a size only with a buffer. */
@@ -38,6 +40,9 @@ static const char etwctl_dump_usage[] =
 "      --pid N          only events of process N\n"
 "      --from T         only events at or after T\n"
 "      --to T           only events at or before T\n"
+"      --no-symbols     stacks as addresses, not module!function+0xoff\n"
+"      --kallsyms FILE  name kernel addresses from FILE, a copy of\n"
+"                       /proc/kallsyms of the boot the trace comes from\n"
 "T is an ISO 8601 UTC time (2021-09-09T14:59:35.5Z) or seconds after the\n"
 "start of the trace (1.5).\n";
 
@@ -62,11 +67,21 @@ struct etwctl_filter {
 	int64_t to;
 };
 
-/* @fields: the --fields text, parsed once the format is known */
+/*
+ * @fields: the --fields text, parsed once the format is known
+ * @kallsyms: the --kallsyms file, or NULL
+ * @files, @nfiles: the input files, when not a session
+ * @images_read: the files' Image events are in the image map
+ */
 struct etwctl_dump_opts {
 	const char *session;
 	enum etwctl_format format;
 	const char *fields;
+	bool no_symbols;
+	const char *kallsyms;
+	char **files;
+	unsigned int nfiles;
+	bool images_read;
 	struct etwctl_filter filter;
 };
 
@@ -80,6 +95,8 @@ enum {
 	OPT_TO,
 	OPT_FIELDS,
 	OPT_MANIFEST,
+	OPT_NO_SYMBOLS,
+	OPT_KALLSYMS,
 };
 
 static const struct option etwctl_dump_options[] = {
@@ -95,6 +112,8 @@ static const struct option etwctl_dump_options[] = {
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "fields", required_argument, NULL, OPT_FIELDS },
 	{ "manifest", required_argument, NULL, OPT_MANIFEST },
+	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -146,6 +165,12 @@ static int etwctl_dump_option(struct etwctl_dump_opts *o, int c,
 		return 0;
 	case OPT_FIELDS:
 		o->fields = arg;
+		return 0;
+	case OPT_NO_SYMBOLS:
+		o->no_symbols = true;
+		return 0;
+	case OPT_KALLSYMS:
+		o->kallsyms = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -206,9 +231,69 @@ static int etwctl_dump_times(struct etwctl_filter *f, int64_t start)
 	return 0;
 }
 
+/* Every Image event of the input files into @syms. */
+static int etwctl_dump_images(const struct etwctl_dump_opts *o,
+			      struct etwctl_symbols *syms)
+{
+	struct etwctl_source *src;
+	struct etw_etl_event ev;
+	const char *bad;
+	int ret;
+
+	ret = etwctl_source_open_files(o->files, o->nfiles, &src, &bad);
+	if (ret)
+		return ret;
+	while ((ret = etwctl_source_next(src, &ev)) != 0) {
+		/* Corrupt data is the main pass's to count. */
+		if (ret == -EBADMSG || ret == -EOPNOTSUPP)
+			continue;
+		if (ret < 0)
+			break;
+		ret = etwctl_image_event(syms, &ev);
+		if (ret)
+			break;
+	}
+	etwctl_source_close(src);
+	return ret;
+}
+
+/*
+ * The image map of files is filled when the first stack is printed, from
+ * all their Image events: a rundown record after an event still names
+ * what was mapped at its time, and a trace without stacks costs nothing.
+ * A session's map grows as its events arrive (etwctl_dump_one()).
+ */
+static int etwctl_dump_symbols(struct etwctl_dump_opts *o,
+			       struct etwctl_output *out,
+			       const struct etw_etl_event *ev)
+{
+	if (o->session || !out->symbols || o->images_read ||
+	    !etwctl_event_has_stack(ev))
+		return 0;
+	o->images_read = true;
+	return etwctl_dump_images(o, out->symbols);
+}
+
+/* One event: a session's map fed, the event printed if the filter takes it. */
+static int etwctl_dump_one(struct etwctl_dump_opts *o,
+			   struct etwctl_output *out,
+			   const struct etw_etl_event *ev)
+{
+	int ret = 0;
+
+	/* Image events that are not shown still map their images. */
+	if (o->session && out->symbols)
+		ret = etwctl_image_event(out->symbols, ev);
+	if (ret || etwctl_event_is_metadata(ev) ||
+	    !etwctl_filter_match(&o->filter, ev))
+		return ret;
+	return etwctl_dump_symbols(o, out, ev) ?:
+	       etwctl_print_event(stdout, out, ev);
+}
+
 static int etwctl_dump_events(struct etwctl_source *src,
-			      const struct etwctl_dump_opts *o,
-			      const struct etwctl_output *out)
+			      struct etwctl_dump_opts *o,
+			      struct etwctl_output *out)
 {
 	/* Events on a terminal show progress by themselves. */
 	bool progress = !isatty(STDOUT_FILENO);
@@ -233,12 +318,10 @@ static int etwctl_dump_events(struct etwctl_source *src,
 		}
 		if (progress)
 			etwctl_source_progress(src, "dump", &ev);
-		if (etwctl_event_is_metadata(&ev) ||
-		    !etwctl_filter_match(&o->filter, &ev))
-			continue;
-		if (etwctl_print_event(stdout, out, &ev)) {
+		ret = etwctl_dump_one(o, out, &ev);
+		if (ret) {
 			etwctl_progress_end();
-			return etwctl_fail("dump", "out of memory");
+			return etwctl_fail("dump", "%s", etwctl_errno_str(ret));
 		}
 	}
 	etwctl_progress_end();
@@ -314,10 +397,18 @@ int etwctl_cmd_dump(int argc, char **argv)
 		return etwctl_usage("dump", "give files or --session, not both");
 	if (!o.session && !argc)
 		return etwctl_usage("dump", "no input file");
+	if (o.no_symbols && o.kallsyms)
+		return etwctl_usage("dump", "give --kallsyms or --no-symbols, "
+				    "not both");
+	o.files = argv;
+	o.nfiles = (unsigned int)argc;
 	ret = etwctl_output_setup("dump", &out, o.format, o.fields);
 	if (ret)
 		return ret;
-	ret = etwctl_dump_open(&o, argc, argv, &src);
+	ret = o.no_symbols ? 0 : etwctl_symbols_setup("dump", o.kallsyms,
+						      &out.symbols);
+	if (!ret)
+		ret = etwctl_dump_open(&o, argc, argv, &src);
 	if (!ret) {
 		ret = etwctl_dump_times(&o.filter,
 					etwctl_source_start_time(src));
@@ -325,6 +416,7 @@ int etwctl_cmd_dump(int argc, char **argv)
 			ret = etwctl_dump_events(src, &o, &out);
 		etwctl_source_close(src);
 	}
+	etwctl_symbols_free(out.symbols);
 	etwctl_output_free(&out);
 	return ret;
 }

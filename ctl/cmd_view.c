@@ -2,7 +2,8 @@
 /*
  * cmd_view.c: "etwctl view NAME": a real-time consumer that prints a
  * session's events as its buffers are sealed, until the session stops or
- * the user interrupts, with dump's formats, columns and manifests.
+ * the user interrupts, with dump's formats, columns and manifests; stacks
+ * symbolised through the Image events the session delivered before them.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "etwctl.h"
+#include "symbols.h"
 
 static const char etwctl_view_usage[] =
 "usage: etwctl view [options] NAME\n"
@@ -17,11 +19,15 @@ static const char etwctl_view_usage[] =
 "when sealed: see --flush-timer), until the session stops or Ctrl-C.\n"
 "  -f, --format FMT     table (default), csv or json (one object a line)\n"
 "      --fields LIST    the columns, in order (see 'etwctl dump --help')\n"
-"      --manifest FILE  decode the events of FILE's providers (repeatable)\n";
+"      --manifest FILE  decode the events of FILE's providers (repeatable)\n"
+"      --no-symbols     stacks as addresses, not module!function+0xoff\n"
+"      --kallsyms FILE  name kernel addresses from FILE (/proc/kallsyms)\n";
 
 enum {
 	OPT_FIELDS = 0x100,
 	OPT_MANIFEST,
+	OPT_NO_SYMBOLS,
+	OPT_KALLSYMS,
 };
 
 /* Set by SIGINT/SIGTERM; the blocked read() returns EINTR. */
@@ -40,6 +46,17 @@ static void etwctl_view_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* One event: its image into the map (no look-ahead in a live session). */
+static int etwctl_view_one(const struct etwctl_output *out,
+			   const struct etw_etl_event *ev)
+{
+	int ret = out->symbols ? etwctl_image_event(out->symbols, ev) : 0;
+
+	if (ret || etwctl_event_is_metadata(ev))
+		return ret;
+	return etwctl_print_event(stdout, out, ev);
 }
 
 static int etwctl_view(const char *name, const struct etwctl_output *out)
@@ -65,9 +82,7 @@ static int etwctl_view(const char *name, const struct etwctl_output *out)
 					     etwctl_errno_str(ret));
 			break;
 		}
-		if (etwctl_event_is_metadata(&ev))
-			continue;
-		if (etwctl_print_event(stdout, out, &ev)) {
+		if (etwctl_view_one(out, &ev)) {
 			status = etwctl_fail("view", "out of memory");
 			break;
 		}
@@ -90,11 +105,14 @@ int etwctl_cmd_view(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "fields", required_argument, NULL, OPT_FIELDS },
 		{ "manifest", required_argument, NULL, OPT_MANIFEST },
+		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum etwctl_format fmt = ETWCTL_FORMAT_TABLE;
 	struct etwctl_output out;
-	const char *fields = NULL;
+	const char *fields = NULL, *kallsyms = NULL;
+	bool symbols = true;
 	int c, ret;
 
 	etwctl_getopt_reset();
@@ -105,6 +123,10 @@ int etwctl_cmd_view(int argc, char **argv)
 			return etwctl_bad_option("view", c, argv);
 		if (c == OPT_FIELDS) {
 			fields = optarg;
+		} else if (c == OPT_NO_SYMBOLS) {
+			symbols = false;
+		} else if (c == OPT_KALLSYMS) {
+			kallsyms = optarg;
 		} else if (c == OPT_MANIFEST) {
 			ret = etwctl_load_manifest("view", optarg);
 			if (ret)
@@ -115,10 +137,18 @@ int etwctl_cmd_view(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return etwctl_usage("view", "need exactly one session NAME");
+	if (!symbols && kallsyms)
+		return etwctl_usage("view", "give --kallsyms or --no-symbols, "
+				    "not both");
 	ret = etwctl_output_setup("view", &out, fmt, fields);
 	if (ret)
 		return ret;
-	ret = etwctl_need_device("view") ?: etwctl_view(argv[optind], &out);
+	if (symbols)
+		ret = etwctl_symbols_setup("view", kallsyms, &out.symbols);
+	if (!ret)
+		ret = etwctl_need_device("view") ?:
+		      etwctl_view(argv[optind], &out);
+	etwctl_symbols_free(out.symbols);
 	etwctl_output_free(&out);
 	return ret;
 }

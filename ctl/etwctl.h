@@ -170,6 +170,8 @@ struct etwctl_column;
  * @ncols: entries at @cols
  * @need_fields: a column shows the event's fields
  * @spec: the --fields text the columns' names point into
+ * @symbols: the image map stacks are symbolised with, or NULL for hex
+ *	(set and freed by the command)
  */
 struct etwctl_output {
 	enum etwctl_format format;
@@ -177,6 +179,7 @@ struct etwctl_output {
 	size_t ncols;
 	bool need_fields;
 	char *spec;
+	struct etwctl_symbols *symbols;
 };
 
 int etwctl_format_parse(const char *s, enum etwctl_format *fmt);
@@ -215,7 +218,15 @@ int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
 		       void *ctx, struct etwctl_event_text *text);
 
 /* print_ext.c */
-void etwctl_print_ext(FILE *f, const struct etw_etl_event *ev, bool json);
+struct etwctl_symbols;
+
+void etwctl_print_ext(FILE *f, const struct etw_etl_event *ev, bool json,
+		      struct etwctl_symbols *syms);
+int etwctl_symbols_setup(const char *cmd, const char *kallsyms,
+			 struct etwctl_symbols **out);
+bool etwctl_event_has_stack(const struct etw_etl_event *ev);
+int etwctl_image_event(struct etwctl_symbols *syms,
+		       const struct etw_etl_event *ev);
 
 /* ---------------------------------------------------------------------- */
 /* source.c: events from files (time-ordered) or from a live session */

@@ -587,7 +587,7 @@ static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 		if (i)
 			putc_unlocked(' ', f);
 		if (col->id == ETWCTL_COL_FIELDS) {
-			etwctl_print_ext(f, row->ev, false);
+			etwctl_print_ext(f, row->ev, false, out->symbols);
 			etwctl_fields_text(f, row);
 			continue;
 		}
@@ -754,7 +754,7 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 		etwctl_json_key(f, col);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_json_fields(f, row);
-			etwctl_print_ext(f, row->ev, true);
+			etwctl_print_ext(f, row->ev, true, out->symbols);
 			continue;
 		}
 		c = etwctl_cell(row, col);

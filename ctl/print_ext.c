@@ -2,14 +2,37 @@
 /*
  * print_ext.c: the extended data items enable properties add (SID, TS_ID,
  * STACK_TRACE64, PROCESS_START_KEY, EVENT_KEY), for dump's table and JSON.
- * Stacks are raw return addresses, innermost first; keys are hex.  Items
- * of another type, or whose size does not fit their type, are left out.
+ * Stacks are return addresses, innermost first, symbolised through the
+ * kernel's Image events of the same trace when there is an image map
+ * (symbols.c); keys are hex.  Items of another type, or whose size does
+ * not fit their type, are left out.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "etwctl.h"
+#include "symbols.h"
 
 #define ETWCTL_SID_HEAD		8	/* revision, count, 6-byte authority */
+/* Longer frame text (C++ names) is cut. */
+#define ETWCTL_FRAME_LEN	512
+
+/*
+ * Image_Load's fields on 64-bit, before FileName: ImageBase, ImageSize,
+ * ProcessId, ImageCheckSum, TimeDateStamp, Reserved0, DefaultBase,
+ * Reserved1..4.
+ */
+#define ETWCTL_IMAGE_BASE	0
+#define ETWCTL_IMAGE_SIZE	8
+#define ETWCTL_IMAGE_PID	16
+#define ETWCTL_IMAGE_NAME	56
+
+/* ImageLoadGuid: the event class of the kernel logger's Image events. */
+static const struct etw_guid etwctl_image_guid = {
+	0x2cb15d1d, 0x5fc1, 0x11d2,
+	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 }
+};
 
 static uint64_t etwctl_u64_at(const struct etw_etl_ext *x, uint32_t off)
 {
@@ -58,19 +81,40 @@ static void etwctl_sid(FILE *f, const struct etw_etl_ext *x)
 	}
 }
 
-/* The addresses after MatchId, comma-separated. */
-static void etwctl_stack(FILE *f, const struct etw_etl_ext *x, bool json)
+/*
+ * The addresses after MatchId, comma-separated: as symbols when @syms
+ * holds an image map, else in hex.
+ */
+static void etwctl_stack(FILE *f, const struct etw_etl_event *ev,
+			 const struct etw_etl_ext *x, bool json,
+			 struct etwctl_symbols *syms)
 {
+	char frame[ETWCTL_FRAME_LEN];
+	uint64_t addr;
 	uint32_t off;
 
-	for (off = 8; off < x->size; off += 8)
-		fprintf(f, json ? "%s\"0x%llx\"" : "%s0x%llx",
-			off > 8 ? "," : "",
-			(unsigned long long)etwctl_u64_at(x, off));
+	for (off = 8; off < x->size; off += 8) {
+		addr = etwctl_u64_at(x, off);
+		if (off > 8)
+			putc_unlocked(',', f);
+		if (!syms) {
+			fprintf(f, json ? "\"0x%llx\"" : "0x%llx",
+				(unsigned long long)addr);
+			continue;
+		}
+		etwctl_symbols_frame(syms, ev->process_id, ev->timestamp, addr,
+				     frame, sizeof(frame));
+		if (json)
+			etwctl_json_string(f, frame);
+		else
+			etwctl_puts(f, frame);
+	}
 }
 
 /* One item: "name=value " for the table, ,"name":value for JSON. */
-static void etwctl_ext_one(FILE *f, const struct etw_etl_ext *x, bool json)
+static void etwctl_ext_one(FILE *f, const struct etw_etl_event *ev,
+			   const struct etw_etl_ext *x, bool json,
+			   struct etwctl_symbols *syms)
 {
 	const char *name = etwctl_ext_name(x);
 	const char *quote = json ? "\"" : "";
@@ -91,7 +135,7 @@ static void etwctl_ext_one(FILE *f, const struct etw_etl_ext *x, bool json)
 		break;
 	case EVENT_HEADER_EXT_TYPE_STACK_TRACE64:
 		fputs(json ? "[" : "", f);
-		etwctl_stack(f, x, json);
+		etwctl_stack(f, ev, x, json, syms);
 		fputs(json ? "]" : "", f);
 		break;
 	default:
@@ -108,13 +152,142 @@ static void etwctl_ext_one(FILE *f, const struct etw_etl_ext *x, bool json)
  * @ev: the event
  * @json: as members of dump's JSON object (each with a leading comma),
  *	else as table words ("sid=S-1-22-1-0 ", each with a trailing space)
+ * @syms: the image map stacks are symbolised with, or NULL for hex
  *
  * Prints nothing for an event without such items.
  */
-void etwctl_print_ext(FILE *f, const struct etw_etl_event *ev, bool json)
+void etwctl_print_ext(FILE *f, const struct etw_etl_event *ev, bool json,
+		      struct etwctl_symbols *syms)
 {
 	uint32_t i;
 
 	for (i = 0; i < ev->ext_count; i++)
-		etwctl_ext_one(f, &ev->ext[i], json);
+		etwctl_ext_one(f, ev, &ev->ext[i], json, syms);
+}
+
+/* The message for etwctl_symbols_kallsyms()'s error @err. */
+static int etwctl_kallsyms_fail(const char *cmd, const char *path, int err)
+{
+	if (err == -EINVAL)
+		return etwctl_fail(cmd, "%s: not a kallsyms file", path);
+	if (err == -ENOENT)
+		return etwctl_fail(cmd, "%s: no symbol addresses (kptr_restrict "
+				   "hides them from users other than root)",
+				   path);
+	return etwctl_fail(cmd, "%s: %s", path, strerror(-err));
+}
+
+/**
+ * etwctl_symbols_setup - the image map dump and view symbolise stacks with
+ * @cmd: the command, for the messages
+ * @kallsyms: a copy of /proc/kallsyms for kernel addresses, or NULL
+ * @out: out: the map, to etwctl_symbols_free()
+ *
+ * Return: 0, or the exit status after a one-line message.
+ */
+int etwctl_symbols_setup(const char *cmd, const char *kallsyms,
+			 struct etwctl_symbols **out)
+{
+	int ret = 0, err;
+	FILE *f;
+
+	*out = etwctl_symbols_new();
+	if (!*out)
+		return etwctl_fail(cmd, "out of memory");
+	if (!kallsyms)
+		return 0;
+	f = fopen(kallsyms, "r");
+	if (!f) {
+		ret = etwctl_fail(cmd, "%s: %s", kallsyms, strerror(errno));
+	} else {
+		err = etwctl_symbols_kallsyms(*out, f);
+		fclose(f);
+		if (err)
+			ret = etwctl_kallsyms_fail(cmd, kallsyms, err);
+	}
+	if (ret) {
+		etwctl_symbols_free(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
+/**
+ * etwctl_event_has_stack - whether an event carries a stack dump prints
+ * @ev: the event
+ *
+ * Return: true for a well-formed STACK_TRACE64 item.
+ */
+bool etwctl_event_has_stack(const struct etw_etl_event *ev)
+{
+	uint32_t i;
+
+	for (i = 0; i < ev->ext_count; i++)
+		if (ev->ext[i].type == EVENT_HEADER_EXT_TYPE_STACK_TRACE64 &&
+		    etwctl_ext_name(&ev->ext[i]))
+			return true;
+	return false;
+}
+
+/* The image operation of an Image event's opcode; false for others. */
+static bool etwctl_image_op(uint8_t opcode, enum etwctl_image_op *op)
+{
+	switch (opcode) {
+	case 10:
+		*op = ETWCTL_IMAGE_LOAD;
+		return true;
+	case 2:
+		*op = ETWCTL_IMAGE_UNLOAD;
+		return true;
+	case 3:
+		*op = ETWCTL_IMAGE_DCSTART;
+		return true;
+	case 4:
+		*op = ETWCTL_IMAGE_DCEND;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * etwctl_image_event - an Image event of the kernel logger into the map
+ * @syms: the image map
+ * @ev: any event
+ *
+ * Takes 64-bit Image_Load records (versions 2 and 3 share the layout) of
+ * opcodes Load, Unload, DCStart and DCEnd, at the event's time; other
+ * events and records too short for their fields are passed over.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int etwctl_image_event(struct etwctl_symbols *syms,
+		       const struct etw_etl_event *ev)
+{
+	const uint8_t *p = ev->user_data;
+	struct etwctl_image img;
+	enum etwctl_image_op op;
+	char *path;
+	int ret;
+
+	if (ev->kind != ETW_ETL_KIND_SYSTEM ||
+	    (ev->header_type != ETW_ETL_HT_SYSTEM64 &&
+	     ev->header_type != ETW_ETL_HT_COMPACT64) ||
+	    memcmp(&ev->provider_id, &etwctl_image_guid,
+		   sizeof(etwctl_image_guid)) ||
+	    (ev->descriptor.version != 2 && ev->descriptor.version != 3) ||
+	    !etwctl_image_op(ev->descriptor.opcode, &op) ||
+	    ev->user_data_len <= ETWCTL_IMAGE_NAME)
+		return 0;
+	memcpy(&img.base, p + ETWCTL_IMAGE_BASE, sizeof(img.base));
+	memcpy(&img.size, p + ETWCTL_IMAGE_SIZE, sizeof(img.size));
+	memcpy(&img.pid, p + ETWCTL_IMAGE_PID, sizeof(img.pid));
+	path = etw_etl_utf16_to_utf8(p + ETWCTL_IMAGE_NAME,
+				     (ev->user_data_len - ETWCTL_IMAGE_NAME) /
+				     2);
+	if (!path)
+		return -ENOMEM;
+	img.path = path;
+	ret = etwctl_symbols_image(syms, op, &img, ev->timestamp);
+	free(path);
+	return ret ? -ENOMEM : 0;
 }

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio
+	build-essential bc bison flex libelf-dev libdw-dev libssl-dev dwarves cpio
 	xz-utils kmod pkg-config python3 sparse
 	linux-source-6.12 linux-headers-amd64
 	qemu-system-x86 busybox-static
