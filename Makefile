@@ -90,12 +90,15 @@ module:
 lib: userlib/libetw.so userlib/libetw.a userlib/libetw.pc
 
 LIB_DEFS := -DETW_MANIFEST_DIR='"$(MANIFESTDIR)"'
+# Frame pointers let a STACK_TRACE walk pass through EventWrite to the
+# program's own frames; without them every stack ends inside libetw.
+LIB_CFLAGS := -fno-omit-frame-pointer
 
 userlib/%.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
-	$(CC) $(CPPFLAGS) $(LIB_DEFS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LIB_DEFS) $(LIBXML2_CFLAGS) $(CFLAGS) $(LIB_CFLAGS) $(WARN) -c -o $@ $<
 
 userlib/%.pic.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
-	$(CC) $(CPPFLAGS) $(LIB_DEFS) $(LIBXML2_CFLAGS) $(CFLAGS) $(WARN) -fPIC -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LIB_DEFS) $(LIBXML2_CFLAGS) $(CFLAGS) $(LIB_CFLAGS) $(WARN) -fPIC -c -o $@ $<
 
 # The manifest directory is compiled in: rebuilt when MANIFESTDIR changes.
 build/manifestdir: FORCE
