@@ -453,8 +453,8 @@ static noinline void etw_classic_private(const struct etw_event *ev,
 }
 
 /* Mark and commit one target's record; the first target's goes last. */
-static void etw_target_commit(const struct etw_target *t,
-			      const struct etw_event *ev)
+static __always_inline void etw_target_commit(const struct etw_target *t,
+					      const struct etw_event *ev)
 {
 	if (etw_session_is_private(t->s)) {
 		struct etw_event_header *h = t->b->data + t->off;
@@ -590,9 +590,9 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 			err = -E2BIG;
 		} else if (alen + etw_t_xlen(r, xd) <=
 			   s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
-			r->b = etw_buffer_reserve(s, st,
-						  alen + etw_t_xlen(r, xd),
-						  &r->off, &r->ts);
+			r->b = etw_buffer_reserve_fast(s, st,
+						       alen + etw_t_xlen(r, xd),
+						       &r->off, &r->ts);
 			if (r->b) {
 				r->s = s;
 				nres++;
