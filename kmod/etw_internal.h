@@ -640,20 +640,21 @@ static __always_inline bool etw_buffer_claim(struct etw_buffer *b, u64 old,
 }
 
 /**
- * etw_buffer_reserve_fast() - etw_buffer_reserve(), its common case inline
+ * etw_buffer_reserve_fast() - etw_buffer_reserve()'s common case, inline
  * @s: the session
  * @st: the stream (the writer's CPU's, see etw_session_stream())
- * @len: bytes, a multiple of 8, at most the buffer's payload
+ * @len: bytes, a multiple of 8
  * @off: out: offset of the record in the buffer
  * @ts: in: the event's time, not 0; out: the record's timestamp
  *
- * A per-CPU stream whose current buffer has room is reserved in here;
- * anything else (no buffer, a full or sealed one, a shared stream, a
- * nested writer in between) goes to etw_buffer_reserve().  Inlined into
- * the write path's loop over sessions, where a call per session counts.
+ * Reserves in a per-CPU stream whose current buffer has room, and nothing
+ * else: no buffer, a full or sealed one, a shared stream or a nested
+ * writer in between is left to etw_buffer_reserve().  Inlined into the
+ * write path's loop over sessions, where a call per session counts.
  *
- * Context: any; preemption disabled for a per-CPU stream.
- * Return: the buffer, or NULL when no buffer is free (nothing counted).
+ * Context: any; preemption disabled.
+ * Return: the buffer, or NULL: call etw_buffer_reserve() (@len must fit
+ * an empty buffer).
  */
 static __always_inline struct etw_buffer *
 etw_buffer_reserve_fast(struct etw_session *s, struct etw_stream *st, u32 len,
@@ -676,7 +677,7 @@ etw_buffer_reserve_fast(struct etw_session *s, struct etw_stream *st, u32 len,
 			   etw_buffer_claim(b, old, len, off, ts)))
 			return b;
 	}
-	return etw_buffer_reserve(s, st, len, off, ts);
+	return NULL;
 }
 
 /**

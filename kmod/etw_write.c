@@ -519,6 +519,25 @@ static noinline void etw_copy_xrecord(const struct etw_event *ev, void *h,
 	memcpy(p, rec + hlen + t0->xlen, alen - hlen);
 }
 
+/*
+ * Reserve @len bytes at @r->ts in @s for @r.  What fits the current buffer
+ * fits an empty one: the size is checked only when the fast path fails.
+ * Return: 0, -EMSGSIZE (larger than a buffer) or -ENOBUFS (none free).
+ */
+static __always_inline int etw_target_reserve(struct etw_target *r,
+					      struct etw_session *s, u32 len)
+{
+	struct etw_stream *st = etw_session_stream(s);
+
+	r->b = etw_buffer_reserve_fast(s, st, len, &r->off, &r->ts);
+	if (likely(r->b))
+		return 0;
+	if (len > s->buf_bytes - ETW_BUFFER_HEADER_SIZE)
+		return -EMSGSIZE;
+	r->b = etw_buffer_reserve(s, st, len, &r->off, &r->ts);
+	return r->b ? 0 : -ENOBUFS;
+}
+
 /* Route entries a write failed in, as a mask: one bit each. */
 static_assert(ETW_MAX_TARGETS <= 32);
 
@@ -575,30 +594,24 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	for (i = 0; i < count; i++) {
 		struct etw_target *r = &t[nres];
 		struct etw_session *s = route->e[i].session;
-		struct etw_stream *st;
-		int err = -EMSGSIZE;
+		int err;
 
 		if (!etw_entry_takes(&route->e[i], ev))
 			continue;
 		/* One clock read per event, and none for a filtered one. */
 		if (!now)
 			now = ktime_get_ns();
-		st = etw_session_stream(s);
 		r->ts = now;
 		if (xd && !etw_target_xdata(r, xd, &route->e[i],
 					    ev->rec_len)) {
 			err = -E2BIG;
-		} else if (alen + etw_t_xlen(r, xd) <=
-			   s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
-			r->b = etw_buffer_reserve_fast(s, st,
-						       alen + etw_t_xlen(r, xd),
-						       &r->off, &r->ts);
-			if (r->b) {
+		} else {
+			err = etw_target_reserve(r, s, alen + etw_t_xlen(r, xd));
+			if (!err) {
 				r->s = s;
 				nres++;
 				continue;
 			}
-			err = -ENOBUFS;
 		}
 		lost = lost ?: err;
 		failed |= BIT(i);
