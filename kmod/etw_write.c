@@ -197,10 +197,17 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 	ev->traits = smp_load_acquire(&ev->reg->traits);
 	ev->traits_len = ev->traits ? ev->reg->traits_len : 0;
 
+	if (ev->traits)
+		ext += etw_ext_size(ev->traits_len);
 	if (ev->types) {
 		ret = etw_classify(ev, &payload);
 		if (ret)
 			return ret;
+		/* Only typed descriptors carry these. */
+		if (ev->traits_desc)
+			ext += etw_ext_size(ev->traits_desc->size);
+		if (ev->schema)
+			ext += etw_ext_size(ev->schema->size);
 	} else {
 		for (i = 0; i < ev->count; i++)
 			payload += ev->data[i].size;
@@ -209,12 +216,6 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 		return -E2BIG;
 	if (ev->related)
 		ext += etw_ext_size(sizeof(struct etw_guid));
-	if (ev->traits)
-		ext += etw_ext_size(ev->traits_len);
-	else if (ev->traits_desc)
-		ext += etw_ext_size(ev->traits_desc->size);
-	if (ev->schema)
-		ext += etw_ext_size(ev->schema->size);
 	ev->payload_len = payload;
 	ev->ext_len = ext;
 	if (unlikely(ev->classic)) {
