@@ -573,16 +573,18 @@ static noinline void etw_count_lost(const struct etw_route *route,
 /*
  * Route and record one classified event.  Called with preemption disabled
  * and inside an RCU read section that covers @route.  @xd is NULL unless a
- * session of @route asked for extended data items; always inlined, into
- * one copy for each case.
+ * session of @route asked for extended data items; @t has room for @max
+ * targets, @route->count at most, or ETW_MAX_TARGETS.  Always inlined, into
+ * one copy for each case, where @xd and @max are constants.
  */
 static __always_inline int etw_route_event(struct etw_event *ev,
 					   const struct etw_route *route,
-					   struct etw_xdata *xd)
+					   struct etw_xdata *xd,
+					   struct etw_target *t,
+					   unsigned int max)
 {
-	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
-	/* etw_route_build() never makes more entries than this. */
-	unsigned int count = min_t(u32, route->count, ETW_MAX_TARGETS);
+	/* etw_route_build() never makes more entries than ETW_MAX_TARGETS. */
+	unsigned int count = min_t(u32, route->count, max);
 	unsigned int i, n, nres = 0;
 	int lost = 0, ret;
 	bool group_failed = false;
@@ -674,19 +676,36 @@ count_lost:
 	return lost;
 }
 
-/* A route without extended data items: most writes. */
+/*
+ * A route of one session without extended data items, the commonest: its
+ * copy of the path has one target, in registers, and no loop over others.
+ */
+static noinline int etw_route_event_one(struct etw_event *ev,
+					const struct etw_route *route)
+{
+	struct etw_target t[1] __uninitialized;
+
+	return etw_route_event(ev, route, NULL, t, 1);
+}
+
+/* A route of several sessions without extended data items. */
 static noinline int etw_route_event_plain(struct etw_event *ev,
 					  const struct etw_route *route)
 {
-	return etw_route_event(ev, route, NULL);
+	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
+
+	return etw_route_event(ev, route, NULL, t, ETW_MAX_TARGETS);
 }
 
 /* A route some session of which asked for extended data items. */
 static noinline int etw_route_event_xdata(struct etw_event *ev,
 					  const struct etw_route *route)
 {
+	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
+
 	return etw_route_event(ev, route,
-			       etw_xdata_get(ev->desc->id, ev->user));
+			       etw_xdata_get(ev->desc->id, ev->user), t,
+			       ETW_MAX_TARGETS);
 }
 
 /* Classic records carry no extended items. */
@@ -695,6 +714,8 @@ static __always_inline int etw_route(struct etw_event *ev,
 {
 	if (unlikely(route->ext) && !ev->classic)
 		return etw_route_event_xdata(ev, route);
+	if (route->count == 1)
+		return etw_route_event_one(ev, route);
 	return etw_route_event_plain(ev, route);
 }
 
