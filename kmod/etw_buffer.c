@@ -203,7 +203,7 @@ EXPORT_SYMBOL_IF_KUNIT(etw_buffer_deliver);
 static void etw_buffer_state_changed(struct etw_session *s,
 				     struct etw_buffer *b, u64 state)
 {
-	if ((state & (ETW_BS_SEALED | ETW_BS_WR_MASK)) == ETW_BS_SEALED)
+	if (etw_bs_deliverable(state))
 		etw_buffer_deliver(s, b);
 }
 

@@ -397,8 +397,9 @@ void etw_notify_release(struct etw_file *f);
 #define ETW_BS_OFF_MASK		GENMASK_ULL(21, 0)
 #define ETW_BS_EV_ONE		BIT_ULL(22)
 #define ETW_BS_EV_MASK		GENMASK_ULL(42, 22)
-#define ETW_BS_WR_ONE		BIT_ULL(43)
-#define ETW_BS_WR_MASK		GENMASK_ULL(55, 43)
+#define ETW_BS_WR_SHIFT		43
+#define ETW_BS_WR_ONE		BIT_ULL(ETW_BS_WR_SHIFT)
+#define ETW_BS_WR_MASK		GENMASK_ULL(55, ETW_BS_WR_SHIFT)
 #define ETW_BS_SEALED		BIT_ULL(56)
 #define ETW_BS_GEN_ONE		BIT_ULL(57)
 #define ETW_BS_GEN_MASK		GENMASK_ULL(63, 57)
@@ -431,6 +432,19 @@ struct etw_buffer {
 	bool read_once;
 	void *data;
 };
+
+/*
+ * A buffer in @state is sealed with no writer left: its deliverer has it.
+ * Shifted first, the writer count and the sealed bit above it are tested
+ * without 64-bit mask constants (each costs an instruction per commit).
+ */
+static inline bool etw_bs_deliverable(u64 state)
+{
+	u32 f = state >> ETW_BS_WR_SHIFT;
+
+	return (f & ((ETW_BS_SEALED | ETW_BS_WR_MASK) >> ETW_BS_WR_SHIFT)) ==
+	       ETW_BS_SEALED >> ETW_BS_WR_SHIFT;
+}
 
 /* Bytes reserved in @b, header included. */
 static inline u32 etw_buffer_reserved(struct etw_buffer *b)
@@ -699,8 +713,7 @@ static __always_inline void etw_buffer_commit(struct etw_session *s,
 	 */
 	u64 state = atomic64_sub_return(ETW_BS_WR_ONE, &b->state);
 
-	if (unlikely((state & (ETW_BS_SEALED | ETW_BS_WR_MASK)) ==
-		     ETW_BS_SEALED))
+	if (unlikely(etw_bs_deliverable(state)))
 		etw_buffer_deliver(s, b);
 }
 
