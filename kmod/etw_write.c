@@ -803,6 +803,7 @@ static bool etw_classic_args_bad(const struct etw_write_args *a)
  */
 int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 {
+	struct etw_event ev __uninitialized;
 	unsigned int tries = 0;
 	int ret;
 
@@ -819,24 +820,24 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 	if (a->data_count && !a->data_ptr)
 		return -EFAULT;
 
+	/* What the arguments say is set once; the rest for each attempt. */
+	ev.desc = &a->descriptor;
+	ev.activity = &a->activity_id;
+	ev.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
+		     &a->related_activity_id : NULL;
+	ev.count = a->data_count;
+	ev.user = true;
+	ev.types = a->flags & ETW_WRITE_DESC_TYPES;
+	ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
+		   ETW_EVENT_FLAG_STRING_ONLY : 0;
+	ev.exclude = a->exclude_mask;
+	ev.classic = unlikely(a->flags & (ETW_WRITE_CLASSIC |
+					  ETW_WRITE_MESSAGE)) ?
+		     etw_classic_type(a->flags) : 0;
 	for (;;) {
-		struct etw_event ev __uninitialized;
 		const struct etw_route *route;
 		struct etw_data_descriptor *scratch;
 
-		ev.desc = &a->descriptor;
-		ev.activity = &a->activity_id;
-		ev.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
-			     &a->related_activity_id : NULL;
-		ev.count = a->data_count;
-		ev.user = true;
-		ev.types = a->flags & ETW_WRITE_DESC_TYPES;
-		ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
-			   ETW_EVENT_FLAG_STRING_ONLY : 0;
-		ev.exclude = a->exclude_mask;
-		ev.classic = unlikely(a->flags & (ETW_WRITE_CLASSIC |
-						  ETW_WRITE_MESSAGE)) ?
-			     etw_classic_type(a->flags) : 0;
 		ev.schema = NULL;
 		ev.traits_desc = NULL;
 		ev.has_ts = false;
