@@ -173,7 +173,16 @@ static void etw_deliver_locked(struct etw_session *s, struct etw_buffer *b)
 	atomic64_add(h->events, &s->events_written);
 }
 
-static void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
+/**
+ * etw_buffer_deliver() - hand a sealed buffer with no writer left on
+ * @s: the session
+ * @b: the buffer; its caller left its state sealed with no writer
+ *
+ * Buffering mode keeps it in the ring; otherwise consumers get it.
+ *
+ * Context: any.
+ */
+void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
 {
 	unsigned long flags;
 
@@ -188,12 +197,13 @@ static void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
 	raw_spin_unlock_irqrestore(&s->lock, flags);
 	wake_up_interruptible(&s->cwait);
 }
+EXPORT_SYMBOL_IF_KUNIT(etw_buffer_deliver);
 
 /* @b's state after a change: deliver when sealed and no writer is left. */
 static void etw_buffer_state_changed(struct etw_session *s,
 				     struct etw_buffer *b, u64 state)
 {
-	if ((state & (ETW_BS_SEALED | ETW_BS_WR_MASK)) == ETW_BS_SEALED)
+	if (etw_bs_deliverable(state))
 		etw_buffer_deliver(s, b);
 }
 
@@ -291,20 +301,6 @@ static bool etw_stream_seal(struct etw_session *s, struct etw_stream *st,
 	return !(old & ETW_BS_WR_MASK);
 }
 
-/* Raise @b's newest timestamp to @ts, unless a nested writer went beyond. */
-static void etw_buffer_raise_ts(struct etw_buffer *b, u64 ts)
-{
-	u64 old = local64_read(&b->last_ts);
-
-	while (old < ts) {
-		u64 seen = local64_cmpxchg(&b->last_ts, old, ts);
-
-		if (seen == old)
-			break;
-		old = seen;
-	}
-}
-
 /*
  * The reservation proper.  A writer interrupted between reading the state
  * and its cmpxchg retries with a fresh clock and @last_ts, so a record is
@@ -351,15 +347,11 @@ etw_stream_reserve(struct etw_session *s, struct etw_stream *st, u32 len,
 			}
 			continue;
 		}
-		now = max_t(u64, *ts ?: ktime_get_ns(),
-			    local64_read(&b->last_ts));
-		if (!atomic64_try_cmpxchg(&b->state, &old, old + len / 8 +
-					  ETW_BS_EV_ONE + ETW_BS_WR_ONE))
-			continue;
-		etw_buffer_raise_ts(b, now);
-		*off = (old & ETW_BS_OFF_MASK) * 8;
-		*ts = now;
-		return b;
+		now = *ts ?: ktime_get_ns();
+		if (etw_buffer_claim(b, old, len, off, &now)) {
+			*ts = now;
+			return b;
+		}
 	}
 }
 
@@ -413,21 +405,6 @@ struct etw_buffer *etw_buffer_reserve(struct etw_session *s,
 	return b;
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffer_reserve);
-
-/**
- * etw_buffer_commit() - the record at a reservation is complete
- * @s: the session
- * @b: the buffer etw_buffer_reserve() returned
- *
- * Context: any.
- */
-void etw_buffer_commit(struct etw_session *s, struct etw_buffer *b)
-{
-	/* Fully ordered: the record is complete before a delivery. */
-	etw_buffer_state_changed(s, b, atomic64_sub_return(ETW_BS_WR_ONE,
-							   &b->state));
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_buffer_commit);
 
 /**
  * etw_buffer_cancel() - abandon a reservation

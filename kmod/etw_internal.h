@@ -397,8 +397,9 @@ void etw_notify_release(struct etw_file *f);
 #define ETW_BS_OFF_MASK		GENMASK_ULL(21, 0)
 #define ETW_BS_EV_ONE		BIT_ULL(22)
 #define ETW_BS_EV_MASK		GENMASK_ULL(42, 22)
-#define ETW_BS_WR_ONE		BIT_ULL(43)
-#define ETW_BS_WR_MASK		GENMASK_ULL(55, 43)
+#define ETW_BS_WR_SHIFT		43
+#define ETW_BS_WR_ONE		BIT_ULL(ETW_BS_WR_SHIFT)
+#define ETW_BS_WR_MASK		GENMASK_ULL(55, ETW_BS_WR_SHIFT)
 #define ETW_BS_SEALED		BIT_ULL(56)
 #define ETW_BS_GEN_ONE		BIT_ULL(57)
 #define ETW_BS_GEN_MASK		GENMASK_ULL(63, 57)
@@ -431,6 +432,19 @@ struct etw_buffer {
 	bool read_once;
 	void *data;
 };
+
+/*
+ * A buffer in @state is sealed with no writer left: its deliverer has it.
+ * Shifted first, the writer count and the sealed bit above it are tested
+ * without 64-bit mask constants (each costs an instruction per commit).
+ */
+static inline bool etw_bs_deliverable(u64 state)
+{
+	u32 f = state >> ETW_BS_WR_SHIFT;
+
+	return (f & ((ETW_BS_SEALED | ETW_BS_WR_MASK) >> ETW_BS_WR_SHIFT)) ==
+	       ETW_BS_SEALED >> ETW_BS_WR_SHIFT;
+}
 
 /* Bytes reserved in @b, header included. */
 static inline u32 etw_buffer_reserved(struct etw_buffer *b)
@@ -581,7 +595,7 @@ void etw_buffers_free(struct etw_session *s);
 struct etw_buffer *etw_buffer_reserve(struct etw_session *s,
 				      struct etw_stream *st, u32 len,
 				      u32 *off, u64 *ts);
-void etw_buffer_commit(struct etw_session *s, struct etw_buffer *b);
+void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b);
 void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
 		       struct etw_buffer *b, u32 off, u32 len, u32 rec_len,
 		       bool lost);
@@ -599,6 +613,108 @@ static inline struct etw_stream *etw_session_stream(struct etw_session *s)
 	if (s->nstreams == 1)
 		return &s->streams[0];
 	return &s->streams[smp_processor_id()];
+}
+
+/* Raise @b's newest timestamp to @ts, unless a nested writer went beyond. */
+static __always_inline void etw_buffer_raise_ts(struct etw_buffer *b, u64 ts)
+{
+	u64 old = local64_read(&b->last_ts);
+
+	while (old < ts) {
+		u64 seen = local64_cmpxchg(&b->last_ts, old, ts);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+/*
+ * Claim @len bytes of @b, whose state was @old, for a record of time *@ts
+ * (raised to @b's newest).  Fails when a nested writer or a sealer changed
+ * the state since it was read; the caller reads it again.
+ */
+static __always_inline bool etw_buffer_claim(struct etw_buffer *b, u64 old,
+					     u32 len, u32 *off, u64 *ts)
+{
+	u64 now = max_t(u64, *ts, local64_read(&b->last_ts));
+
+	/*
+	 * Fully ordered: pairs with the cmpxchg that seals @b in
+	 * etw_stream_seal(), so a claim either lands before the seal (which
+	 * then waits for its commit) or fails and sees it.
+	 */
+	if (!atomic64_try_cmpxchg(&b->state, &old, old + len / 8 +
+				  ETW_BS_EV_ONE + ETW_BS_WR_ONE))
+		return false;
+	etw_buffer_raise_ts(b, now);
+	*off = (old & ETW_BS_OFF_MASK) * 8;
+	*ts = now;
+	return true;
+}
+
+/**
+ * etw_buffer_reserve_fast() - etw_buffer_reserve()'s common case, inline
+ * @s: the session
+ * @st: the stream (the writer's CPU's, see etw_session_stream())
+ * @len: bytes, a multiple of 8
+ * @off: out: offset of the record in the buffer
+ * @ts: in: the event's time, not 0; out: the record's timestamp
+ *
+ * Reserves in a per-CPU stream whose current buffer has room, and nothing
+ * else: no buffer, a full or sealed one, a shared stream or a nested
+ * writer in between is left to etw_buffer_reserve().  Inlined into the
+ * write path's loop over sessions, where a call per session counts.
+ *
+ * Context: any; preemption disabled.
+ * Return: the buffer, or NULL: call etw_buffer_reserve() (@len must fit
+ * an empty buffer).
+ */
+static __always_inline struct etw_buffer *
+etw_buffer_reserve_fast(struct etw_session *s, struct etw_stream *st, u32 len,
+			u32 *off, u64 *ts)
+{
+	struct etw_buffer *b = READ_ONCE(st->cur);
+	u64 old;
+
+	if (likely(b && !(READ_ONCE(s->cfg.mode) &
+			  ETW_MODE_NO_PER_PROCESSOR))) {
+		/*
+		 * Dependent on @b: ordered after the cmpxchg() that published
+		 * it in etw_stream_install().  Acquire: ordered before the
+		 * second read of @st->cur (see etw_stream_reserve()).
+		 */
+		old = atomic64_read_acquire(&b->state);
+		if (likely(!(old & ETW_BS_SEALED) &&
+			   READ_ONCE(st->cur) == b &&
+			   (old & ETW_BS_OFF_MASK) * 8 + len <= s->buf_bytes &&
+			   etw_buffer_claim(b, old, len, off, ts)))
+			return b;
+	}
+	return NULL;
+}
+
+/**
+ * etw_buffer_commit() - the record at a reservation is complete
+ * @s: the session
+ * @b: the buffer etw_buffer_reserve() returned
+ *
+ * Inline: the write path commits once per session.
+ *
+ * Context: any.
+ */
+static __always_inline void etw_buffer_commit(struct etw_session *s,
+					      struct etw_buffer *b)
+{
+	/*
+	 * Fully ordered: the record is complete before a delivery; pairs
+	 * with the cmpxchg that seals @b in etw_stream_seal(), whose
+	 * sequence number, seal time and loss count the deliverer reads.
+	 */
+	u64 state = atomic64_sub_return(ETW_BS_WR_ONE, &b->state);
+
+	if (unlikely(etw_bs_deliverable(state)))
+		etw_buffer_deliver(s, b);
 }
 
 void etw_buffers_seal_all(struct etw_session *s, bool only_nonempty);

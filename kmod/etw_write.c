@@ -197,10 +197,17 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 	ev->traits = smp_load_acquire(&ev->reg->traits);
 	ev->traits_len = ev->traits ? ev->reg->traits_len : 0;
 
+	if (ev->traits)
+		ext += etw_ext_size(ev->traits_len);
 	if (ev->types) {
 		ret = etw_classify(ev, &payload);
 		if (ret)
 			return ret;
+		/* Only typed descriptors carry these. */
+		if (ev->traits_desc)
+			ext += etw_ext_size(ev->traits_desc->size);
+		if (ev->schema)
+			ext += etw_ext_size(ev->schema->size);
 	} else {
 		for (i = 0; i < ev->count; i++)
 			payload += ev->data[i].size;
@@ -209,12 +216,6 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 		return -E2BIG;
 	if (ev->related)
 		ext += etw_ext_size(sizeof(struct etw_guid));
-	if (ev->traits)
-		ext += etw_ext_size(ev->traits_len);
-	else if (ev->traits_desc)
-		ext += etw_ext_size(ev->traits_desc->size);
-	if (ev->schema)
-		ext += etw_ext_size(ev->schema->size);
 	ev->payload_len = payload;
 	ev->ext_len = ext;
 	if (unlikely(ev->classic)) {
@@ -453,8 +454,8 @@ static noinline void etw_classic_private(const struct etw_event *ev,
 }
 
 /* Mark and commit one target's record; the first target's goes last. */
-static void etw_target_commit(const struct etw_target *t,
-			      const struct etw_event *ev)
+static __always_inline void etw_target_commit(const struct etw_target *t,
+					      const struct etw_event *ev)
 {
 	if (etw_session_is_private(t->s)) {
 		struct etw_event_header *h = t->b->data + t->off;
@@ -519,6 +520,25 @@ static noinline void etw_copy_xrecord(const struct etw_event *ev, void *h,
 	memcpy(p, rec + hlen + t0->xlen, alen - hlen);
 }
 
+/*
+ * Reserve @len bytes at @r->ts in @s for @r.  What fits the current buffer
+ * fits an empty one: the size is checked only when the fast path fails.
+ * Return: 0, -EMSGSIZE (larger than a buffer) or -ENOBUFS (none free).
+ */
+static __always_inline int etw_target_reserve(struct etw_target *r,
+					      struct etw_session *s, u32 len)
+{
+	struct etw_stream *st = etw_session_stream(s);
+
+	r->b = etw_buffer_reserve_fast(s, st, len, &r->off, &r->ts);
+	if (likely(r->b))
+		return 0;
+	if (len > s->buf_bytes - ETW_BUFFER_HEADER_SIZE)
+		return -EMSGSIZE;
+	r->b = etw_buffer_reserve(s, st, len, &r->off, &r->ts);
+	return r->b ? 0 : -ENOBUFS;
+}
+
 /* Route entries a write failed in, as a mask: one bit each. */
 static_assert(ETW_MAX_TARGETS <= 32);
 
@@ -553,16 +573,18 @@ static noinline void etw_count_lost(const struct etw_route *route,
 /*
  * Route and record one classified event.  Called with preemption disabled
  * and inside an RCU read section that covers @route.  @xd is NULL unless a
- * session of @route asked for extended data items; always inlined, into
- * one copy for each case.
+ * session of @route asked for extended data items; @t has room for @max
+ * targets, @route->count at most, or ETW_MAX_TARGETS.  Always inlined, into
+ * one copy for each case, where @xd and @max are constants.
  */
 static __always_inline int etw_route_event(struct etw_event *ev,
 					   const struct etw_route *route,
-					   struct etw_xdata *xd)
+					   struct etw_xdata *xd,
+					   struct etw_target *t,
+					   unsigned int max)
 {
-	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
-	/* etw_route_build() never makes more entries than this. */
-	unsigned int count = min_t(u32, route->count, ETW_MAX_TARGETS);
+	/* etw_route_build() never makes more entries than ETW_MAX_TARGETS. */
+	unsigned int count = min_t(u32, route->count, max);
 	unsigned int i, n, nres = 0;
 	int lost = 0, ret;
 	bool group_failed = false;
@@ -575,30 +597,24 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	for (i = 0; i < count; i++) {
 		struct etw_target *r = &t[nres];
 		struct etw_session *s = route->e[i].session;
-		struct etw_stream *st;
-		int err = -EMSGSIZE;
+		int err;
 
 		if (!etw_entry_takes(&route->e[i], ev))
 			continue;
 		/* One clock read per event, and none for a filtered one. */
 		if (!now)
 			now = ktime_get_ns();
-		st = etw_session_stream(s);
 		r->ts = now;
 		if (xd && !etw_target_xdata(r, xd, &route->e[i],
 					    ev->rec_len)) {
 			err = -E2BIG;
-		} else if (alen + etw_t_xlen(r, xd) <=
-			   s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
-			r->b = etw_buffer_reserve(s, st,
-						  alen + etw_t_xlen(r, xd),
-						  &r->off, &r->ts);
-			if (r->b) {
+		} else {
+			err = etw_target_reserve(r, s, alen + etw_t_xlen(r, xd));
+			if (!err) {
 				r->s = s;
 				nres++;
 				continue;
 			}
-			err = -ENOBUFS;
 		}
 		lost = lost ?: err;
 		failed |= BIT(i);
@@ -660,19 +676,37 @@ count_lost:
 	return lost;
 }
 
-/* A route without extended data items: most writes. */
+/*
+ * A route of one session without extended data items, the commonest: its
+ * copy of the path has one target, in registers, and no loop over others,
+ * and is inlined into the write handlers (a call fewer).
+ */
+static __always_inline int etw_route_event_one(struct etw_event *ev,
+					       const struct etw_route *route)
+{
+	struct etw_target t[1] __uninitialized;
+
+	return etw_route_event(ev, route, NULL, t, 1);
+}
+
+/* A route of several sessions without extended data items. */
 static noinline int etw_route_event_plain(struct etw_event *ev,
 					  const struct etw_route *route)
 {
-	return etw_route_event(ev, route, NULL);
+	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
+
+	return etw_route_event(ev, route, NULL, t, ETW_MAX_TARGETS);
 }
 
 /* A route some session of which asked for extended data items. */
 static noinline int etw_route_event_xdata(struct etw_event *ev,
 					  const struct etw_route *route)
 {
+	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
+
 	return etw_route_event(ev, route,
-			       etw_xdata_get(ev->desc->id, ev->user));
+			       etw_xdata_get(ev->desc->id, ev->user), t,
+			       ETW_MAX_TARGETS);
 }
 
 /* Classic records carry no extended items. */
@@ -681,6 +715,8 @@ static __always_inline int etw_route(struct etw_event *ev,
 {
 	if (unlikely(route->ext) && !ev->classic)
 		return etw_route_event_xdata(ev, route);
+	if (route->count == 1)
+		return etw_route_event_one(ev, route);
 	return etw_route_event_plain(ev, route);
 }
 
@@ -767,6 +803,7 @@ static bool etw_classic_args_bad(const struct etw_write_args *a)
  */
 int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 {
+	struct etw_event ev __uninitialized;
 	unsigned int tries = 0;
 	int ret;
 
@@ -783,24 +820,24 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 	if (a->data_count && !a->data_ptr)
 		return -EFAULT;
 
+	/* What the arguments say is set once; the rest for each attempt. */
+	ev.desc = &a->descriptor;
+	ev.activity = &a->activity_id;
+	ev.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
+		     &a->related_activity_id : NULL;
+	ev.count = a->data_count;
+	ev.user = true;
+	ev.types = a->flags & ETW_WRITE_DESC_TYPES;
+	ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
+		   ETW_EVENT_FLAG_STRING_ONLY : 0;
+	ev.exclude = a->exclude_mask;
+	ev.classic = unlikely(a->flags & (ETW_WRITE_CLASSIC |
+					  ETW_WRITE_MESSAGE)) ?
+		     etw_classic_type(a->flags) : 0;
 	for (;;) {
-		struct etw_event ev __uninitialized;
 		const struct etw_route *route;
 		struct etw_data_descriptor *scratch;
 
-		ev.desc = &a->descriptor;
-		ev.activity = &a->activity_id;
-		ev.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
-			     &a->related_activity_id : NULL;
-		ev.count = a->data_count;
-		ev.user = true;
-		ev.types = a->flags & ETW_WRITE_DESC_TYPES;
-		ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
-			   ETW_EVENT_FLAG_STRING_ONLY : 0;
-		ev.exclude = a->exclude_mask;
-		ev.classic = unlikely(a->flags & (ETW_WRITE_CLASSIC |
-						  ETW_WRITE_MESSAGE)) ?
-			     etw_classic_type(a->flags) : 0;
 		ev.schema = NULL;
 		ev.traits_desc = NULL;
 		ev.has_ts = false;

@@ -249,6 +249,89 @@ static void etw_buffer_given_timestamp_test(struct kunit *test)
 	etw_buffer_commit(s, b);
 }
 
+/* etw_buffer_reserve_fast() of @len on stream 0; NULL: not its case. */
+static struct etw_buffer *etw_bt_fast(struct etw_session *s, u32 len,
+				      u32 *off, u64 *ts)
+{
+	struct etw_buffer *b;
+
+	preempt_disable();
+	b = etw_buffer_reserve_fast(s, &s->streams[0], len, off, ts);
+	preempt_enable();
+	return b;
+}
+
+static void etw_buffer_fast_next_record_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, 0, 4);
+	u64 given = ktime_get_ns() + NSEC_PER_SEC, ts = given;
+	struct etw_buffer *a, *b;
+	u32 aoff, boff;
+
+	a = etw_buffer_reserve(s, &s->streams[0], ETW_BT_REC, &aoff, &ts);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	etw_buffer_commit(s, a);
+	/* An older time is raised, as on the slow path. */
+	ts = 1;
+	b = etw_bt_fast(s, ETW_BT_REC, &boff, &ts);
+	KUNIT_ASSERT_PTR_EQ(test, b, a);
+	KUNIT_EXPECT_EQ(test, boff, aoff + ETW_BT_REC);
+	KUNIT_EXPECT_EQ(test, ts, given);
+	KUNIT_EXPECT_EQ(test, etw_buffer_events(b), 2);
+	etw_buffer_commit(s, b);
+}
+
+/*
+ * What the fast path leaves to etw_buffer_reserve(), after a first record
+ * of @first bytes (0: none) in a session of @mode, its state then sealed
+ * if @seal (as a sealer on another CPU leaves it, seen between its two
+ * steps).
+ */
+struct etw_fast_case {
+	const char *name;
+	u32 mode;
+	u32 first;
+	bool seal;
+};
+
+static const struct etw_fast_case etw_fast_cases[] = {
+	{ "no current buffer", 0, 0, false },
+	{ "record does not fit", 0, ETW_BT_FULL, false },
+	{ "buffer sealed", 0, ETW_BT_REC, true },
+	{ "shared stream", ETW_MODE_NO_PER_PROCESSOR, ETW_BT_REC, false },
+};
+
+static void etw_fast_desc(const struct etw_fast_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_fast, etw_fast_cases, etw_fast_desc);
+
+static void etw_buffer_fast_declines_test(struct kunit *test)
+{
+	const struct etw_fast_case *c = test->param_value;
+	struct etw_session *s = etw_test_session(test, c->mode, 4);
+	struct etw_buffer *b = NULL;
+	u64 state = 0, ts = 1;
+	u32 off;
+
+	if (c->first) {
+		b = etw_bt_reserve(s, c->first, &off);
+		KUNIT_ASSERT_NOT_NULL(test, b);
+		etw_buffer_commit(s, b);
+		if (c->seal)
+			atomic64_or(ETW_BS_SEALED, &b->state);
+		state = atomic64_read(&b->state);
+	}
+	KUNIT_EXPECT_NULL(test, etw_bt_fast(s, ETW_BT_REC, &off, &ts));
+	KUNIT_EXPECT_PTR_EQ(test, s->streams[0].cur, b);
+	if (b)
+		KUNIT_EXPECT_EQ(test, atomic64_read(&b->state), state);
+	/* The stream's own sealer has not run: let the session end as is. */
+	if (c->seal)
+		atomic64_andnot(ETW_BS_SEALED, &b->state);
+}
+
 /* One field of the header of a buffer holding two 64-byte records. */
 struct etw_hdr_case {
 	const char *name;
@@ -652,6 +735,8 @@ static struct kunit_case etw_buffer_cases[] = {
 	KUNIT_CASE(etw_buffer_grow_adds_free_test),
 	KUNIT_CASE(etw_buffer_ring_wraps_test),
 	KUNIT_CASE(etw_buffer_given_timestamp_test),
+	KUNIT_CASE(etw_buffer_fast_next_record_test),
+	KUNIT_CASE_PARAM(etw_buffer_fast_declines_test, etw_fast_gen_params),
 	KUNIT_CASE_PARAM(etw_buffer_header_field_test, etw_hdr_gen_params),
 	KUNIT_CASE(etw_buffer_header_timestamp_test),
 	KUNIT_CASE(etw_buffer_header_tail_test),
