@@ -432,7 +432,7 @@ static void etw_syslog_emit(struct etw_syslog *k, u8 *rec, u32 len, u8 group,
 	u64 ts = 0;
 
 	h->version = version;
-	h->header_type = ETW_SYSTEM_HEADER_TYPE_64 >> 8;
+	h->header_type = ETW_SYSTEM_HEADER_TYPE;
 	h->flags = ETW_SYSTEM_HEADER_FLAGS;
 	h->size = rec_len;
 	h->hook_id = group << 8 | type;

@@ -260,7 +260,9 @@ struct etw_classic_header {
 	__u64 processor_time;
 };
 
+/* The second 16 bits of a SYSTEM_TRACE_HEADER: @flags << 8 | @header_type. */
 #define ETW_SYSTEM_HEADER_TYPE_64	0xc002
+#define ETW_SYSTEM_HEADER_TYPE		0x02	/* TRACE_HEADER_TYPE_SYSTEM64 */
 #define ETW_SYSTEM_HEADER_FLAGS		0xc0	/* TRACE_HEADER_FLAG | EVENT_TRACE */
 
 /* Hook groups of the kernel logger's records (EVENT_TRACE_GROUP_*). */
@@ -271,7 +273,7 @@ struct etw_classic_header {
 /**
  * struct etw_system_header - SYSTEM_TRACE_HEADER: the kernel logger's records
  * @version: the event class's version (Process 4, Thread 3, Image 3)
- * @header_type: %ETW_SYSTEM_HEADER_TYPE_64 >> 8 & 0xff, i.e. 0x02
+ * @header_type: %ETW_SYSTEM_HEADER_TYPE
  * @flags: %ETW_SYSTEM_HEADER_FLAGS
  * @size: record bytes (header and payload, unpadded)
  * @hook_id: group << 8 | type (the event type: the opcode)
