@@ -6,7 +6,9 @@
  * payload checked field by field against the layouts of
  * Documentation/abi.rst; the rundown lists every process /proc lists at
  * start and at stop; no flag, no event; who may start it, one at a time,
- * and the arguments the kernel refuses.
+ * and the arguments the kernel refuses.  Then the same events through
+ * libetw: StartTrace's EnableFlags, ProcessTrace's class GUIDs, opcodes
+ * and classic flag, and TDH's names and fields.
  */
 #include <dirent.h>
 #include <grp.h>
@@ -17,6 +19,8 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
+#include "evntcons.h"
+#include "tdh.h"
 #include "kselftest_harness.h"
 #include "etw_raw.h"
 
@@ -653,6 +657,164 @@ TEST_F(klog, bad_arguments)
 		EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_START, &a))
 			TH_LOG("case %zu", i);
 	}
+}
+
+/* --- through libetw ------------------------------------------------------ */
+
+static const GUID process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const GUID thread_guid = { 0x3d6fa8d1, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const GUID image_guid = { 0x2cb15d1d, 0x5fc1, 0x11d2,
+	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } };
+/* SystemTraceControlGuid, which the SDK header defines only with INITGUID. */
+static const GUID system_trace = { 0x9e814aad, 0x3204, 0x11d2,
+	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
+
+/* What ProcessTrace delivered about the child. */
+struct seen {
+	pid_t child;
+	int process_start, thread_start, image_load;
+	int bad_flags, bad_tdh;
+	char image[32];
+	WCHAR cmd[KTEXT];
+	char task[32], opcode[32];
+};
+
+static struct seen seen;
+
+static ULONG tdh_prop(PEVENT_RECORD r, const char *name, void *out,
+		      ULONG size)
+{
+	PROPERTY_DATA_DESCRIPTOR d = { 0 };
+	WCHAR w[32];
+	size_t i;
+
+	for (i = 0; name[i]; i++)
+		w[i] = (WCHAR)name[i];
+	w[i] = 0;
+	d.PropertyName = (uintptr_t)w;
+	d.ArrayIndex = 0xffffffffu;
+	return TdhGetProperty(r, 0, NULL, 1, &d, size, out);
+}
+
+static void utf16_ascii(const BYTE *p, char *out, size_t room)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < room && (p[2 * i] || p[2 * i + 1]); i++)
+		out[i] = (char)p[2 * i];
+	out[i] = 0;
+}
+
+/* A Process Start's schema: the class's task and opcode names. */
+static void seen_names(PEVENT_RECORD r)
+{
+	union {
+		TRACE_EVENT_INFO tei;
+		BYTE b[4096];
+	} u;
+	ULONG size = sizeof(u);
+
+	if (TdhGetEventInformation(r, 0, NULL, &u.tei, &size) ||
+	    u.tei.DecodingSource != DecodingSourceWbem) {
+		seen.bad_tdh++;
+		return;
+	}
+	utf16_ascii(u.b + u.tei.TaskNameOffset, seen.task, sizeof(seen.task));
+	utf16_ascii(u.b + u.tei.OpcodeNameOffset, seen.opcode,
+		    sizeof(seen.opcode));
+}
+
+static VOID WINAPI on_kernel_record(PEVENT_RECORD r)
+{
+	const EVENT_HEADER *h = &r->EventHeader;
+	ULONG pid = 0;
+
+	if (!IsEqualGUID(&h->ProviderId, &process_guid) &&
+	    !IsEqualGUID(&h->ProviderId, &thread_guid) &&
+	    !IsEqualGUID(&h->ProviderId, &image_guid))
+		return;
+	if (h->Flags != (EVENT_HEADER_FLAG_CLASSIC_HEADER |
+			 EVENT_HEADER_FLAG_64_BIT_HEADER))
+		seen.bad_flags++;
+	if (tdh_prop(r, "ProcessId", &pid, sizeof(pid)) ||
+	    pid != (ULONG)seen.child)
+		return;
+	if (IsEqualGUID(&h->ProviderId, &thread_guid) &&
+	    h->EventDescriptor.Opcode == T_START)
+		seen.thread_start++;
+	if (IsEqualGUID(&h->ProviderId, &image_guid) &&
+	    h->EventDescriptor.Opcode == T_LOAD)
+		seen.image_load++;
+	/* The exec's Start: its image is the new program's. */
+	if (IsEqualGUID(&h->ProviderId, &process_guid) &&
+	    h->EventDescriptor.Opcode == T_START &&
+	    h->EventDescriptor.Version == 4 && h->ProcessId == (ULONG)seen.child &&
+	    !tdh_prop(r, "ImageFileName", seen.image, sizeof(seen.image)) &&
+	    !tdh_prop(r, "CommandLine", seen.cmd, sizeof(seen.cmd) - 2)) {
+		seen.process_start++;
+		seen_names(r);
+	}
+}
+
+TEST(libetw_process_trace_and_tdh)
+{
+	size_t room = sizeof(EVENT_TRACE_PROPERTIES) + 2048;
+	EVENT_TRACE_PROPERTIES *p = calloc(1, room);
+	char marker[64], cmd[128], got[KTEXT];
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE ph;
+	CONTROLTRACE_ID id;
+
+	ASSERT_NE(NULL, p);
+	p->Wnode.BufferSize = room;
+	p->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	p->Wnode.Guid = system_trace;
+	p->LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+	p->EnableFlags = EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD |
+			 EVENT_TRACE_FLAG_IMAGE_LOAD;
+	p->MaximumBuffers = MAX_BUFFERS;
+	p->LoggerNameOffset = sizeof(*p);
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&id, KERNEL_LOGGER_NAMEA, p));
+	memset(&lf, 0, sizeof(lf));
+	lf.LoggerName = KERNEL_LOGGER_NAMEA;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME |
+			      PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_kernel_record;
+	ph = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, ph);
+	/* A second one: ERROR_ALREADY_EXISTS, as Windows says. */
+	EXPECT_EQ(ERROR_ALREADY_EXISTS,
+		  StartTraceA(&id, KERNEL_LOGGER_NAMEA, p));
+	snprintf(marker, sizeof(marker), "etw-libetw-%d", getpid());
+	snprintf(cmd, sizeof(cmd), "/bin/sh -c exit 5 %s", marker);
+	memset(&seen, 0, sizeof(seen));
+	seen.child = fork();
+	if (!seen.child) {
+		execl("/bin/sh", "/bin/sh", "-c", "exit 5", marker, NULL);
+		_exit(99);
+	}
+	ASSERT_EQ(5, etw_wait_child(seen.child));
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ((ULONG)(EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD |
+			  EVENT_TRACE_FLAG_IMAGE_LOAD), p->EnableFlags);
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_STOP));
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&ph, 1, NULL, NULL));
+	CloseTrace(ph);
+	free(p);
+	EXPECT_EQ(0, seen.bad_flags);
+	EXPECT_EQ(0, seen.bad_tdh);
+	EXPECT_EQ(1, seen.process_start);
+	EXPECT_STREQ("sh", seen.image);
+	utf16_ascii((const BYTE *)seen.cmd, got, sizeof(got));
+	EXPECT_STREQ(cmd, got);
+	EXPECT_STREQ("Process", seen.task);
+	EXPECT_STREQ("Start", seen.opcode);
+	EXPECT_EQ(1, seen.thread_start);
+	EXPECT_LE(1, seen.image_load);
 }
 
 /* Become uid/gid 1000; dumpable again, so that /proc/self stays ours. */
