@@ -89,6 +89,8 @@
 #define ETW_NORMAL_PRIORITY	8
 #define ETW_NORMAL_PAGE_PRIO	5
 #define ETW_NORMAL_IO_PRIO	2
+/* Process keys remembered to report each process's End once. */
+#define ETW_SYSLOG_ENDED	64
 
 /*
  * Process_V4 TypeGroup1's fixed part; UserSID, ImageFileName (ANSI),
@@ -181,12 +183,18 @@ struct etw_syslog_scratch {
  * @flags: its ETW_KFLAG_* bits
  * @pcpu: the probes' scratch areas
  * @rundown: the rundown's scratch area
+ * @ended_lock: protects @ended and @ended_next
+ * @ended: the keys of the latest processes whose End was recorded
+ * @ended_next: the slot of @ended to fill next
  */
 struct etw_syslog {
 	struct etw_session *s;
 	u32 flags;
 	struct etw_syslog_scratch __percpu *pcpu;
 	struct etw_syslog_scratch *rundown;
+	raw_spinlock_t ended_lock;	/* @ended, @ended_next */
+	u64 ended[ETW_SYSLOG_ENDED];
+	unsigned int ended_next;
 };
 
 /* The tracepoints used, by name, and which flags need each. */
@@ -581,6 +589,29 @@ static void etw_syslog_exec(void *data, struct task_struct *p, pid_t old_pid,
 	mmap_read_unlock(mm);
 }
 
+/*
+ * Threads exit concurrently: each one that reaches the tracepoint after
+ * the last one left signal->live at zero finds its process dead.  The
+ * first of them records the End; the others find the process's key among
+ * the latest ones recorded.
+ */
+static bool etw_syslog_end_once(struct etw_syslog *k, u64 key)
+{
+	unsigned long flags;
+	bool first = true;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&k->ended_lock, flags);
+	for (i = 0; i < ETW_SYSLOG_ENDED && first; i++)
+		first = k->ended[i] != key;
+	if (first) {
+		k->ended[k->ended_next] = key;
+		k->ended_next = (k->ended_next + 1) % ETW_SYSLOG_ENDED;
+	}
+	raw_spin_unlock_irqrestore(&k->ended_lock, flags);
+	return first;
+}
+
 static void etw_syslog_exit(void *data, struct task_struct *p)
 {
 	struct etw_syslog *k = data;
@@ -589,7 +620,8 @@ static void etw_syslog_exit(void *data, struct task_struct *p)
 	if (k->flags & ETW_KFLAG_THREAD)
 		etw_syslog_put_thread(k, x, p, ETW_TYPE_END);
 	/* The last thread out ends the process (its mm is gone: no line). */
-	if ((k->flags & ETW_KFLAG_PROCESS) && !atomic_read(&p->signal->live))
+	if ((k->flags & ETW_KFLAG_PROCESS) && !atomic_read(&p->signal->live) &&
+	    etw_syslog_end_once(k, etw_syslog_process_key(p)))
 		etw_syslog_put_process(k, x, p, 0, ETW_TYPE_END);
 }
 
@@ -844,6 +876,7 @@ int etw_syslog_begin(struct etw_session *s)
 		return -ENOMEM;
 	k->s = s;
 	k->flags = s->cfg.enable_flags;
+	raw_spin_lock_init(&k->ended_lock);
 	k->pcpu = alloc_percpu_gfp(struct etw_syslog_scratch,
 				   GFP_KERNEL_ACCOUNT);
 	k->rundown = kmalloc(sizeof(*k->rundown), GFP_KERNEL_ACCOUNT);

@@ -445,6 +445,62 @@ TEST_F(klog, program_run_gives_its_events)
 	EXPECT_EQ(4096, k->size);
 }
 
+static void *spin_fn(void *arg)
+{
+	for (;;)
+		sched_yield();
+	return arg;
+}
+
+/*
+ * A process whose threads all die together (exit_group()) ends once,
+ * whichever thread is last out; each thread ends once.
+ */
+TEST_F(klog, threaded_exit_ends_once)
+{
+	enum { CHILDREN = 10, THREADS = 4 };
+	pid_t child[CHILDREN];
+	pthread_t th;
+	size_t c, i;
+	int ends, tends;
+
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ETW_KFLAG_PROCESS |
+				ETW_KFLAG_THREAD, &self->id, &self->cfd));
+	for (c = 0; c < CHILDREN; c++) {
+		child[c] = fork();
+		if (!child[c]) {
+			for (i = 0; i < THREADS; i++)
+				if (pthread_create(&th, NULL, spin_fn, NULL))
+					_exit(98);
+			_exit(7);
+		}
+		ASSERT_LT(0, child[c]);
+	}
+	for (c = 0; c < CHILDREN; c++)
+		ASSERT_EQ(7, etw_wait_child(child[c]));
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->rs));
+	self->cfd = -1;
+	EXPECT_EQ(0, self->rs.bad);
+	for (c = 0; c < CHILDREN; c++) {
+		ends = 0;
+		tends = 0;
+		for (i = 0; i < self->rs.n; i++) {
+			const struct krec *k = &self->rs.r[i];
+
+			if (k->pid != (__u32)child[c])
+				continue;
+			if (k->h.hook_id == (ETW_GROUP_PROCESS << 8 | T_END)) {
+				ends++;
+				EXPECT_EQ(7, k->exit_status);
+			}
+			tends += k->h.hook_id ==
+				 (ETW_GROUP_THREAD << 8 | T_END);
+		}
+		EXPECT_EQ(1, ends) TH_LOG("child %d", child[c]);
+		EXPECT_EQ(1 + THREADS, tends) TH_LOG("child %d", child[c]);
+	}
+}
+
 /* The numeric entries of /proc: every process. */
 static size_t proc_pids(unsigned char *set)
 {
