@@ -640,8 +640,9 @@ static void etw_syslog_sys_enter(void *data, struct pt_regs *regs, long id)
 	struct mm_struct *mm = current->mm;
 	unsigned long args[6];
 
+	/* What munmap() will refuse removes nothing. */
 	if (id != __NR_munmap || !etw_syslog_args(regs, args) ||
-	    args[1] > ULONG_MAX - args[0])
+	    offset_in_page(args[0]) || args[1] > ULONG_MAX - args[0])
 		return;
 	if (!mmap_read_trylock(mm)) {
 		etw_stream_count_lost(k->s, etw_session_stream(k->s));
