@@ -465,6 +465,14 @@ static void etw_syslog_emit(struct etw_syslog *k, u8 *rec, u32 len, u8 group,
 
 /* --- probes -------------------------------------------------------------- */
 
+/* An event the probe could not build: counted lost, as writes count. */
+static void etw_syslog_lost(struct etw_syslog *k)
+{
+	preempt_disable();
+	etw_stream_count_lost(k->s, etw_session_stream(k->s));
+	preempt_enable();
+}
+
 /*
  * The current process's command line, from its own memory without
  * faulting: the arguments are resident at fork() and right after execve(),
@@ -581,7 +589,7 @@ static void etw_syslog_exec(void *data, struct task_struct *p, pid_t old_pid,
 		return;
 	/* Nobody else knows the new mm yet: the lock is free. */
 	if (!mmap_read_trylock(mm)) {
-		etw_stream_count_lost(k->s, etw_session_stream(k->s));
+		etw_syslog_lost(k);
 		return;
 	}
 	etw_syslog_put_images(k, x, mm, task_tgid_nr(p), 0, ULONG_MAX,
@@ -634,6 +642,10 @@ static bool etw_syslog_args(struct pt_regs *regs, unsigned long *args)
 	return true;
 }
 
+/*
+ * The syscall tracepoints' probes may run preemptible (they are faultable
+ * from 6.13 on): the per-CPU scratch area needs preemption off.
+ */
 static void etw_syslog_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct etw_syslog *k = data;
@@ -645,12 +657,14 @@ static void etw_syslog_sys_enter(void *data, struct pt_regs *regs, long id)
 	    offset_in_page(args[0]) || args[1] > ULONG_MAX - args[0])
 		return;
 	if (!mmap_read_trylock(mm)) {
-		etw_stream_count_lost(k->s, etw_session_stream(k->s));
+		etw_syslog_lost(k);
 		return;
 	}
+	preempt_disable();
 	etw_syslog_put_images(k, this_cpu_ptr(k->pcpu), mm,
 			      task_tgid_nr(current), args[0],
 			      args[0] + args[1], ETW_TYPE_UNLOAD);
+	preempt_enable();
 	mmap_read_unlock(mm);
 }
 
@@ -666,15 +680,17 @@ static void etw_syslog_sys_exit(void *data, struct pt_regs *regs, long ret)
 	    !(args[2] & PROT_EXEC))
 		return;
 	if (!mmap_read_trylock(mm)) {
-		etw_stream_count_lost(k->s, etw_session_stream(k->s));
+		etw_syslog_lost(k);
 		return;
 	}
 	vma = vma_lookup(mm, ret);
+	preempt_disable();
 	if (vma && etw_syslog_is_image(vma))
 		etw_syslog_put_vma(k, this_cpu_ptr(k->pcpu), task_tgid_nr(current),
 				   vma, ret, min(vma->vm_end,
 						 ret + PAGE_ALIGN(args[1])),
 				   ETW_TYPE_LOAD);
+	preempt_enable();
 	mmap_read_unlock(mm);
 }
 
