@@ -36,6 +36,11 @@ static const char etwctl_start_usage[] =
 "      --buffering        keep events in an in-memory ring only\n"
 "      --independent      independent session mode\n"
 "      --private          private (in-process) session\n"
+"  -on, --on FLAGS        a kernel logger recording FLAGS (xperf's names,\n"
+"                         joined with +): PROC_THREAD (PROCESS+THREAD),\n"
+"                         LOADER (IMAGE_LOAD), PROCESS, THREAD, IMAGE_LOAD;\n"
+"                         a session not named \"NT Kernel Logger\" gets\n"
+"                         the system logger mode\n"
 "A session needs -f, --realtime or --buffering.\n";
 
 static const char etwctl_update_usage[] =
@@ -62,7 +67,76 @@ static const struct {
 	{ EVENT_TRACE_USE_KBYTES_FOR_SIZE, "kbytes" },
 	{ EVENT_TRACE_INDEPENDENT_SESSION_MODE, "independent" },
 	{ EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING, "no-per-processor" },
+	{ EVENT_TRACE_SYSTEM_LOGGER_MODE, "system-logger" },
 };
+
+/*
+ * Kernel logger flags by xperf's names; a group comes before its members,
+ * so that query names the group when all of it is on.
+ */
+static const struct {
+	ULONG flags;
+	const char *name;
+} etwctl_kernel_flag_names[] = {
+	{ EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD, "PROC_THREAD" },
+	{ EVENT_TRACE_FLAG_PROCESS, "PROCESS" },
+	{ EVENT_TRACE_FLAG_THREAD, "THREAD" },
+	{ EVENT_TRACE_FLAG_IMAGE_LOAD, "LOADER" },
+	{ EVENT_TRACE_FLAG_IMAGE_LOAD, "IMAGE_LOAD" },
+};
+
+#define ETWCTL_NKFLAGS	(sizeof(etwctl_kernel_flag_names) / \
+			 sizeof(etwctl_kernel_flag_names[0]))
+
+/**
+ * etwctl_kernel_flags - parse xperf's kernel flags, "NAME+NAME..."
+ * @s: the flags (names case-insensitive)
+ * @flags: out: the EVENT_TRACE_FLAG_* bits
+ * @bad: out: on failure, the first name not known (within @s)
+ * @bad_len: out: its length
+ *
+ * Return: 0, or -EINVAL for an unknown or empty name.
+ */
+int etwctl_kernel_flags(const char *s, ULONG *flags, const char **bad,
+			size_t *bad_len)
+{
+	size_t n, i;
+
+	*flags = 0;
+	for (;;) {
+		n = strcspn(s, "+");
+		for (i = 0; i < ETWCTL_NKFLAGS; i++)
+			if (strlen(etwctl_kernel_flag_names[i].name) == n &&
+			    !strncasecmp(s, etwctl_kernel_flag_names[i].name, n))
+				break;
+		if (i == ETWCTL_NKFLAGS) {
+			*bad = s;
+			*bad_len = n;
+			return -EINVAL;
+		}
+		*flags |= etwctl_kernel_flag_names[i].flags;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+}
+
+static void etwctl_print_kernel_flags(ULONG flags)
+{
+	ULONG left = flags;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < ETWCTL_NKFLAGS; i++) {
+		if ((left & etwctl_kernel_flag_names[i].flags) !=
+		    etwctl_kernel_flag_names[i].flags)
+			continue;
+		printf("%s%s", any ? "+" : "", etwctl_kernel_flag_names[i].name);
+		left &= ~etwctl_kernel_flag_names[i].flags;
+		any = true;
+	}
+	printf(" (0x%08x)\n", flags);
+}
 
 static EVENT_TRACE_PROPERTIES *etwctl_props_alloc(void)
 {
@@ -122,6 +196,10 @@ static void etwctl_print_props(const EVENT_TRACE_PROPERTIES *p)
 	       (unsigned long long)p->Wnode.HistoricalContext);
 	printf("Mode:               ");
 	etwctl_print_mode(p->LogFileMode);
+	if (p->EnableFlags) {
+		printf("Kernel flags:       ");
+		etwctl_print_kernel_flags(p->EnableFlags);
+	}
 	printf("Log file:           %s\n",
 	       *etwctl_props_name(p, p->LogFileNameOffset) ?
 	       etwctl_props_name(p, p->LogFileNameOffset) : "-");
@@ -174,6 +252,7 @@ enum {
 	OPT_BUFFERING,
 	OPT_INDEPENDENT,
 	OPT_PRIVATE,
+	OPT_ON,
 };
 
 static const struct option etwctl_start_options[] = {
@@ -189,12 +268,14 @@ static const struct option etwctl_start_options[] = {
 	{ "buffering", no_argument, NULL, OPT_BUFFERING },
 	{ "independent", no_argument, NULL, OPT_INDEPENDENT },
 	{ "private", no_argument, NULL, OPT_PRIVATE },
+	{ "on", required_argument, NULL, OPT_ON },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct etwctl_start_opts {
 	const char *file;
 	const char *mode;
+	const char *on;
 	EVENT_TRACE_PROPERTIES *p;
 };
 
@@ -264,15 +345,40 @@ static int etwctl_start_option(struct etwctl_start_opts *o, int c,
 	case OPT_PRIVATE:
 		p->LogFileMode |= EVENT_TRACE_PRIVATE_LOGGER_MODE;
 		return 0;
+	case OPT_ON:
+		o->on = arg;
+		return 0;
 	}
 	return -EINVAL;
 }
 
+/*
+ * -on: the flags, and the system logger mode for a session that is not
+ * the NT Kernel Logger by name.
+ */
+static int etwctl_start_on(struct etwctl_start_opts *o, const char *name)
+{
+	const char *bad;
+	size_t bad_len;
+
+	if (etwctl_kernel_flags(o->on, &o->p->EnableFlags, &bad, &bad_len))
+		return etwctl_usage("start", "unknown kernel flag '%.*s'",
+				    (int)bad_len, bad);
+	if (strcasecmp(name, KERNEL_LOGGER_NAMEA))
+		o->p->LogFileMode |= EVENT_TRACE_SYSTEM_LOGGER_MODE;
+	return 0;
+}
+
 /* Checks that need the whole command line; 0 or the usage status. */
-static int etwctl_start_check(struct etwctl_start_opts *o)
+static int etwctl_start_check(struct etwctl_start_opts *o, const char *name)
 {
 	EVENT_TRACE_PROPERTIES *p = o->p;
 	ULONG mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+
+	int ret = o->on ? etwctl_start_on(o, name) : 0;
+
+	if (ret)
+		return ret;
 
 	if (o->mode && !o->file)
 		return etwctl_usage("start", "--mode needs -f FILE");
@@ -333,6 +439,10 @@ int etwctl_cmd_start(int argc, char **argv)
 	o.p = etwctl_props_alloc();
 	if (!o.p)
 		return etwctl_fail("start", "out of memory");
+	/* xperf's single-dash "-on". */
+	for (c = 1; c < argc; c++)
+		if (!strcmp(argv[c], "-on"))
+			argv[c] = "--on";
 	etwctl_getopt_reset();
 	ret = 0;
 	while (!ret && (c = getopt_long(argc, argv, ":hf:",
@@ -352,7 +462,7 @@ int etwctl_cmd_start(int argc, char **argv)
 	if (!ret && optind < argc)
 		ret = etwctl_check_name("start", argv[optind]);
 	if (!ret && optind < argc)
-		ret = etwctl_start_check(&o);
+		ret = etwctl_start_check(&o, argv[optind]);
 	if (!ret && optind < argc)
 		ret = etwctl_need_device("start");
 	if (!ret && optind < argc)

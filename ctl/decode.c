@@ -954,8 +954,9 @@ int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
  * @fn: called once per field, in order, or NULL
  * @ctx: passed to @fn
  *
- * The schema is the event's TraceLogging metadata or, for other events,
- * a loaded manifest of its provider (TdhLoadManifest).
+ * The schema is the event's TraceLogging metadata, the MOF class of a
+ * kernel logger event TDH knows, or, for other events, a loaded manifest
+ * of its provider (TdhLoadManifest).
  *
  * Context: any thread.
  * Return: 0; -ENOENT for an event without a schema; else as
@@ -977,6 +978,13 @@ int etwctl_decode_event(const struct etw_etl_event *ev,
 		x[i].DataPtr = (uintptr_t)ev->ext[i].data;
 	}
 	rec.EventHeader.Flags = ev->flags;
+	/* Kernel records are classic events to TDH, as ProcessTrace says. */
+	if (ev->kind == ETW_ETL_KIND_SYSTEM || ev->kind == ETW_ETL_KIND_PERFINFO)
+		rec.EventHeader.Flags |= EVENT_HEADER_FLAG_CLASSIC_HEADER |
+			(ev->header_type == ETW_ETL_HT_SYSTEM32 ||
+			 ev->header_type == ETW_ETL_HT_COMPACT32 ||
+			 ev->header_type == ETW_ETL_HT_PERFINFO32 ?
+			 EVENT_HEADER_FLAG_32_BIT_HEADER : 0);
 	memcpy(&rec.EventHeader.ProviderId, &ev->provider_id,
 	       sizeof(rec.EventHeader.ProviderId));
 	/* A manifest's event is found by its Id and Version. */

@@ -42,6 +42,8 @@ struct etwctl_cmd {
 };
 
 int etwctl_cmd_start(int argc, char **argv);
+int etwctl_kernel_flags(const char *s, ULONG *flags, const char **bad,
+			size_t *bad_len);
 int etwctl_cmd_stop(int argc, char **argv);
 int etwctl_cmd_flush(int argc, char **argv);
 int etwctl_cmd_update(int argc, char **argv);

@@ -487,6 +487,7 @@ struct etw_stream {
  * @owner_uid: who started it
  * @start_ns: session clock at start
  * @stopped: no longer routed to; set under etw_mutex
+ * @kernel_logger: the kernel logger (etw_syslog.c); set at start
  * @ended: stopped and every last buffer delivered: consumers reach end of
  *	file once they have read them; protected by @lock
  * @disallow: GUIDs excluded from group enables; protected by etw_mutex
@@ -528,6 +529,7 @@ struct etw_session {
 	kuid_t owner_uid;
 	u64 start_ns;
 	bool stopped;
+	bool kernel_logger;
 	bool ended;
 	struct etw_guid *disallow;
 	u32 ndisallow;
@@ -587,6 +589,16 @@ int etw_exec_init(void);
 void etw_exec_exit(void);
 void etw_exec_file_opened(void);
 void etw_exec_file_closed(void);
+
+/* the kernel logger (etw_syslog.c) */
+int etw_syslog_check(const char *name, const struct etw_session_config *c);
+void etw_syslog_lock(void);
+void etw_syslog_unlock(void);
+int etw_syslog_begin(struct etw_session *s);
+void etw_syslog_end(struct etw_session *s);
+#if IS_ENABLED(CONFIG_KUNIT)
+u32 etw_syslog_utf16(u8 *out, u32 max, const char *s, u32 len);
+#endif
 
 /* buffers (etw_buffer.c) */
 int etw_buffers_alloc(struct etw_session *s);

@@ -26,7 +26,8 @@
 #define ETW_FIRST_PRIVATE_ID		(ETW_MAX_GLOBAL_SESSIONS + 1)
 #define ETW_KNOWN_MODES			(ETW_MODE_REAL_TIME | ETW_MODE_BUFFERING | \
 					 ETW_MODE_PRIVATE | ETW_MODE_INDEPENDENT | \
-					 ETW_MODE_NO_PER_PROCESSOR)
+					 ETW_MODE_NO_PER_PROCESSOR | \
+					 ETW_MODE_SYSTEM_LOGGER)
 
 /* Protected by etw_mutex. */
 static struct etw_session *etw_globals[ETW_MAX_GLOBAL_SESSIONS];
@@ -286,7 +287,9 @@ static int etw_session_insert(struct etw_file *f, struct etw_session *s)
 		return 0;
 	}
 	for (i = 0; i < ETW_MAX_GLOBAL_SESSIONS; i++)
-		if (etw_globals[i] && !strcasecmp(etw_globals[i]->name, s->name))
+		if (etw_globals[i] &&
+		    (!strcasecmp(etw_globals[i]->name, s->name) ||
+		     (s->kernel_logger && etw_globals[i]->kernel_logger)))
 			return -EEXIST;
 	for (i = 0; i < ETW_MAX_GLOBAL_SESSIONS; i++) {
 		if (!etw_globals[i]) {
@@ -319,27 +322,37 @@ static int etw_name_check(const struct etw_session_args *a)
 	return memchr_inv(a->name + len, 0, sizeof(a->name) - len) ? -EINVAL : 0;
 }
 
+static void etw_session_stop_locked(struct etw_session *s);
+
 /**
  * etw_session_start() - ETW_IOC_START
  * @f: the caller's file (owner of a private session)
  * @a: the arguments; filled in with the started session
  *
- * Context: process context, may sleep; takes etw_mutex.
+ * A kernel logger (etw_syslog_check()) is hooked and run down once it is
+ * in the table, before the call returns; when that fails it is stopped.
+ *
+ * Context: process context, may sleep; takes etw_syslog_lock() for a
+ * kernel logger, then etw_mutex.
  * Return: 0, -EINVAL (bad name, flags or properties), -ENAMETOOLONG,
- * -EPERM (global without privilege), -EEXIST (name in use), -ENOSPC (64
- * global or 4 private sessions), -ENOMEM.
+ * -EPERM (global without privilege), -EEXIST (name in use, or a kernel
+ * logger runs), -ENOSPC (64 global or 4 private sessions), -ENOMEM,
+ * -EOPNOTSUPP (the kernel lacks a tracepoint the kernel logger needs).
  */
 int etw_session_start(struct etw_file *f, struct etw_session_args *a)
 {
 	bool private = a->config.mode & ETW_MODE_PRIVATE;
 	struct etw_session *s;
-	int ret;
+	int ret, klog;
 
 	if (a->flags || a->reserved || !a->name[0])
 		return -EINVAL;
 	ret = etw_name_check(a);
 	if (ret)
 		return ret;
+	klog = etw_syslog_check(a->name, &a->config);
+	if (klog < 0)
+		return klog;
 	ret = etw_config_check(&a->config, private);
 	if (ret)
 		return ret;
@@ -348,11 +361,16 @@ int etw_session_start(struct etw_file *f, struct etw_session_args *a)
 	s = etw_session_alloc(a);
 	if (!s)
 		return -ENOMEM;
+	s->kernel_logger = klog;
 
+	if (klog)
+		etw_syslog_lock();
 	mutex_lock(&etw_mutex);
 	ret = etw_session_insert(f, s);
 	if (ret) {
 		mutex_unlock(&etw_mutex);
+		if (klog)
+			etw_syslog_unlock();
 		etw_buffers_free(s);
 		kfree(s->streams);
 		kfree(s);
@@ -365,7 +383,17 @@ int etw_session_start(struct etw_file *f, struct etw_session_args *a)
 				      msecs_to_jiffies(s->cfg.flush_timer_ms));
 	etw_session_fill(s, a);
 	mutex_unlock(&etw_mutex);
-	return 0;
+	if (!klog)
+		return 0;
+	ret = etw_syslog_begin(s);
+	if (ret) {
+		mutex_lock(&etw_mutex);
+		etw_session_stop_locked(s);
+		mutex_unlock(&etw_mutex);
+		etw_session_put(s);	/* the table's reference */
+	}
+	etw_syslog_unlock();
+	return ret;
 }
 
 /* Stop @s: unroute it, seal and hand out its buffers, unlist it. */
@@ -422,7 +450,9 @@ static int etw_session_update(struct etw_session *s,
 	u32 flush;
 	int ret;
 
-	if (c->reserved || (c->buffer_kb && c->buffer_kb != cur->buffer_kb) ||
+	if (c->reserved || c->reserved3 ||
+	    (c->enable_flags && c->enable_flags != cur->enable_flags) ||
+	    (c->buffer_kb && c->buffer_kb != cur->buffer_kb) ||
 	    (c->min_buffers && c->min_buffers != cur->min_buffers) || !max)
 		return -EINVAL;
 	if (c->mode && (mode_change & ~ETW_MODE_REAL_TIME))
@@ -460,7 +490,8 @@ static int etw_session_update(struct etw_session *s,
  * @cmd: ETW_IOC_STOP, _QUERY, _UPDATE or _FLUSH
  * @a: the arguments, naming the session; filled in on return
  *
- * Context: process context, may sleep; takes etw_mutex.
+ * Context: process context, may sleep; takes etw_mutex (and, to stop the
+ * kernel logger, etw_syslog_lock() first).
  * Return: 0, -ENOENT, -EPERM, -EINVAL (update of something that cannot
  * change, non-zero reserved fields), -ENOMEM (update: the added buffers).
  */
@@ -468,6 +499,7 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 			struct etw_session_args *a)
 {
 	struct etw_session *s;
+	bool klog;
 	int ret;
 
 	if (a->flags || a->reserved || memchr_inv(a->pad, 0, sizeof(a->pad)))
@@ -478,6 +510,12 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 	s = etw_lookup(a->logger_id, a->name, &ret);
 	if (!s)
 		return ret;
+	/* The kernel logger's DCEnd rundown reads memory: not under etw_mutex. */
+	klog = cmd == ETW_IOC_STOP && s->kernel_logger;
+	if (klog) {
+		etw_syslog_lock();
+		etw_syslog_end(s);
+	}
 
 	mutex_lock(&etw_mutex);
 	if (s->stopped) {
@@ -489,6 +527,8 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 		etw_session_stop_locked(s);
 		etw_session_fill(s, a);
 		mutex_unlock(&etw_mutex);
+		if (klog)
+			etw_syslog_unlock();
 		etw_session_put(s);	/* the table's reference */
 		etw_session_put(s);
 		return 0;
@@ -506,6 +546,8 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 		etw_session_fill(s, a);
 out_unlock:
 	mutex_unlock(&etw_mutex);
+	if (klog)
+		etw_syslog_unlock();
 	etw_session_put(s);
 	return ret;
 }

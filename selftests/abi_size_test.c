@@ -409,7 +409,7 @@ TEST_F(abi, reserved_and_flags_are_checked)
 	EXPECT_EQ(-EINVAL, etw_ioctl(self->c.fd, ETW_IOC_LIST_PROVIDERS, &l));
 	/* The config's room is read by update (and start), and checked. */
 	raw_session_init(&s, self->c.id);
-	s.config.reserved2[2] = 1;
+	s.config.reserved2[1] = 1;
 	EXPECT_EQ(-EINVAL, etw_ioctl(self->c.fd, ETW_IOC_UPDATE, &s));
 	raw_session_init(&s, 0);
 	snprintf(s.name, sizeof(s.name), "abi-room-%d", getpid());

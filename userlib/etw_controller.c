@@ -197,6 +197,9 @@ static ULONG etw_ctl_start(PCONTROLTRACE_ID id, const void *name,
 	if (err)
 		return err;
 	etw_props_to_config(p, &a.config);
+	err = etw_props_kernel_flags(p, n.kernel_logger, &a.config);
+	if (err)
+		return err;
 	err = etw_win32_from_errno(etw_dev_ioctl(ETW_IOC_START, &a));
 	if (!err && file) {
 		err = etw_ctl_start_logger(p, a.logger_id, file, char_size);

@@ -41,6 +41,8 @@ size_t etw_props_file_name_offset(const EVENT_TRACE_PROPERTIES *p,
 				  unsigned int char_size);
 void etw_props_to_config(const EVENT_TRACE_PROPERTIES *p,
 			 struct etw_session_config *c);
+ULONG etw_props_kernel_flags(const EVENT_TRACE_PROPERTIES *p,
+			     bool kernel_logger, struct etw_session_config *c);
 void etw_props_from_args(EVENT_TRACE_PROPERTIES *p,
 			 const struct etw_session_args *a);
 

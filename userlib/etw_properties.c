@@ -17,8 +17,11 @@
 	EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_FILE_MODE_APPEND | \
 	EVENT_TRACE_FILE_MODE_NEWFILE)
 #define ETW_PROPS_KERNEL_MODES	(ETW_MODE_REAL_TIME | \
-	ETW_MODE_BUFFERING | \
-	ETW_MODE_PRIVATE | ETW_MODE_INDEPENDENT | ETW_MODE_NO_PER_PROCESSOR)
+	ETW_MODE_BUFFERING | ETW_MODE_PRIVATE | ETW_MODE_INDEPENDENT | \
+	ETW_MODE_NO_PER_PROCESSOR | ETW_MODE_SYSTEM_LOGGER)
+/* The EnableFlags the kernel logger records. */
+#define ETW_PROPS_KERNEL_FLAGS	(EVENT_TRACE_FLAG_PROCESS | \
+	EVENT_TRACE_FLAG_THREAD | EVENT_TRACE_FLAG_IMAGE_LOAD)
 #define ETW_PROPS_MAX_NAME	1024	/* characters, reference §3.2 */
 
 /* SystemTraceControlGuid, without defining the SDK's symbols here. */
@@ -247,6 +250,29 @@ void etw_props_to_config(const EVENT_TRACE_PROPERTIES *p,
 	c->mode = p->LogFileMode & ETW_PROPS_KERNEL_MODES;
 }
 
+/**
+ * etw_props_kernel_flags - the kernel logger's EnableFlags for the kernel
+ * @p: properties that passed etw_props_check_start()
+ * @kernel_logger: the session is named KERNEL_LOGGER_NAME
+ * @c: the config etw_props_to_config() filled; its enable_flags is set
+ *
+ * EnableFlags counts for a kernel logger (the name, or
+ * EVENT_TRACE_SYSTEM_LOGGER_MODE) only, as on Windows.
+ *
+ * Return: ERROR_SUCCESS, or ERROR_NOT_SUPPORTED for a kernel logger flag
+ * etw does not record (see libetw.rst).
+ */
+ULONG etw_props_kernel_flags(const EVENT_TRACE_PROPERTIES *p,
+			     bool kernel_logger, struct etw_session_config *c)
+{
+	if (!kernel_logger && !(p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+		return ERROR_SUCCESS;
+	if (p->EnableFlags & ~ETW_PROPS_KERNEL_FLAGS)
+		return ERROR_NOT_SUPPORTED;
+	c->enable_flags = p->EnableFlags;
+	return ERROR_SUCCESS;
+}
+
 static ULONG etw_props_u32(uint64_t v)
 {
 	return v > UINT32_MAX ? UINT32_MAX : (ULONG)v;
@@ -275,6 +301,7 @@ void etw_props_from_args(EVENT_TRACE_PROPERTIES *p,
 	else
 		p->FlushTimer = (c->flush_timer_ms + 999) / 1000;
 	p->LogFileMode = (p->LogFileMode & ~ETW_PROPS_KERNEL_MODES) | c->mode;
+	p->EnableFlags = c->enable_flags;
 	p->NumberOfBuffers = s->buffers;
 	p->FreeBuffers = s->free_buffers;
 	p->EventsLost = etw_props_u32(s->events_lost);

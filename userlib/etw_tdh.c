@@ -582,11 +582,18 @@ static ULONG etw_tdh_build(const EVENT_RECORD *ev, ULONG ptr_size,
 	struct etw_tdh_schema s;
 	ULONG ret;
 
-	/* No TraceLogging metadata: a loaded manifest may describe it. */
-	if (!etw_tdh_ext(ev, EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL))
+	/*
+	 * No TraceLogging metadata: a kernel logger class or a loaded
+	 * manifest may describe it.
+	 */
+	if (!etw_tdh_ext(ev, EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL)) {
+		ret = etw_tdh_kernel_build(ev, ptr_size, buf, cap, needed);
+		if (ret != ERROR_NOT_FOUND)
+			return ret;
 		return etw_manifest_build(ev, &ev->EventHeader.ProviderId,
 					  &ev->EventHeader.EventDescriptor,
 					  ptr_size, buf, cap, needed);
+	}
 	if (etw_tdh_cache_lookup(ev, ptr_size, buf, cap, needed, &ret))
 		return ret;
 	memset(&s, 0, sizeof(s));
@@ -670,8 +677,10 @@ ULONG etw_tdh_event_info(const EVENT_RECORD *ev, TRACE_EVENT_INFO **tei)
  * @BufferSize: in: bytes at @Buffer; out: bytes needed
  *
  * Events with TraceLogging metadata are described with DecodingSource
- * DecodingSourceTlg, others from a loaded manifest of their provider with
- * DecodingSourceXMLFile; names are UTF-16 strings at offsets into @Buffer.
+ * DecodingSourceTlg, the kernel logger's Process, Thread and Image events
+ * from their MOF classes with DecodingSourceWbem (etw_tdh_kernel.c), others
+ * from a loaded manifest of their provider with DecodingSourceXMLFile;
+ * names are UTF-16 strings at offsets into @Buffer.
  *
  * Context: any thread.
  * Return: ERROR_SUCCESS; ERROR_INSUFFICIENT_BUFFER when *@BufferSize is

@@ -4,6 +4,7 @@
  * failed operations 1, and either way exactly one line on stderr and
  * nothing on stdout; --help prints usage on stdout and succeeds.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "ctl_test.h"
@@ -36,6 +37,11 @@ static const struct arg_case usage_cases[] = {
 	{ etwctl_cmd_start, 2, A("start", "s", "--realtime", "--min-buffers",
 				 "-1") },
 	{ etwctl_cmd_start, 2, A("start", "s", "-f") },
+	{ etwctl_cmd_start, 2, A("start", "s", "--realtime", "-on", "DISK_IO") },
+	{ etwctl_cmd_start, 2, A("start", "s", "--realtime", "-on",
+				 "PROC_THREAD+") },
+	{ etwctl_cmd_start, 2, A("start", "s", "--realtime", "--on", "") },
+	{ etwctl_cmd_start, 2, A("start", "s", "--realtime", "-on") },
 	{ etwctl_cmd_stop, 2, A("stop") },
 	{ etwctl_cmd_stop, 2, A("stop", "a", "b") },
 	{ etwctl_cmd_stop, 2, A("stop", "--force", "a") },
@@ -145,6 +151,46 @@ TEST(bad_arguments)
 	}
 }
 
+/* xperf's kernel flag names, "+"-joined, any case; the first bad name. */
+TEST(kernel_flags_table)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		ULONG flags;
+		const char *bad;
+	} cases[] = {
+		{ "PROC_THREAD", 0, 3, NULL },
+		{ "PROC_THREAD+LOADER", 0, 7, NULL },
+		{ "process+image_load", 0, 5, NULL },
+		{ "THREAD", 0, 2, NULL },
+		{ "LOADER+LOADER", 0, 4, NULL },
+		{ "PROC_THREAD+DISK_IO", -EINVAL, 0, "DISK_IO" },
+		{ "PROC_THREAD+", -EINVAL, 0, "" },
+		{ "+LOADER", -EINVAL, 0, "" },
+		{ "", -EINVAL, 0, "" },
+		{ "PROC", -EINVAL, 0, "PROC" },
+	};
+	const char *bad;
+	size_t i, bad_len;
+	ULONG flags;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(cases[i].ret, etwctl_kernel_flags(cases[i].in, &flags,
+							     &bad, &bad_len))
+			TH_LOG("%s", cases[i].in);
+		if (cases[i].ret) {
+			EXPECT_EQ(strlen(cases[i].bad), bad_len)
+				TH_LOG("%s", cases[i].in);
+			EXPECT_EQ(0, strncmp(cases[i].bad, bad, bad_len))
+				TH_LOG("%s", cases[i].in);
+		} else {
+			EXPECT_EQ(cases[i].flags, flags)
+				TH_LOG("%s", cases[i].in);
+		}
+	}
+}
+
 static int (*const all_cmds[])(int, char **) = {
 	etwctl_cmd_start, etwctl_cmd_stop, etwctl_cmd_flush,
 	etwctl_cmd_update, etwctl_cmd_query, etwctl_cmd_list,
@@ -173,6 +219,9 @@ TEST(no_device)
 {
 	static const struct arg_case cases[] = {
 		{ etwctl_cmd_start, 1, A("start", "s", "--realtime") },
+		{ etwctl_cmd_start, 1, A("start", "NT Kernel Logger",
+					 "--realtime", "-on",
+					 "proc_thread+LOADER") },
 		{ etwctl_cmd_stop, 1, A("stop", "s") },
 		{ etwctl_cmd_flush, 1, A("flush", "s") },
 		{ etwctl_cmd_query, 1, A("query", "s") },

@@ -430,4 +430,62 @@ TEST(time_parse_table)
 	}
 }
 
+/*
+ * A kernel logger Process Start record as etw.ko writes it (SYSTEM64
+ * header, Process_V4_TypeGroup1 payload) decodes by its MOF class's names.
+ */
+TEST(kernel_process_record)
+{
+	static const struct etw_guid process = { 0x3d6fa8d0, 0xfe05, 0x11d0,
+		{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+	static const char *const names[] = {
+		"UniqueProcessKey", "ProcessId", "ParentId", "SessionId",
+		"ExitStatus", "DirectoryTableBase", "Flags", "UserSID",
+		"ImageFileName", "CommandLine", "PackageFullName",
+		"ApplicationId",
+	};
+	static const char *const values[] = {
+		"0x2A", "0x1092", "0x1", "7", "0", "0x0", "0", "S-1-22-1-1000",
+		"sh", "sh -c x", "", "",
+	};
+	uint8_t data[128] = { 0 }, *p = data + 68;
+	struct etwctl_names n;
+	struct etw_etl_event ev;
+	struct collected c = { 0 };
+	uint32_t v;
+	size_t i;
+
+	data[0] = 42;
+	v = 4242;
+	memcpy(data + 8, &v, 4);
+	v = 1;
+	memcpy(data + 12, &v, 4);
+	v = 7;
+	memcpy(data + 16, &v, 4);
+	data[36] = 16;				/* TOKEN_USER.Sid */
+	memcpy(data + 52, "\x01\x02\0\0\0\0\0\x16\x01\0\0\0\xe8\x03\0\0", 16);
+	memcpy(p, "sh", 3);
+	p += 3;
+	for (i = 0; i < sizeof("sh -c x"); i++, p += 2)
+		*p = (uint8_t)"sh -c x"[i];
+	p += 4;					/* two empty strings */
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = ETW_ETL_KIND_SYSTEM;
+	ev.header_type = ETW_ETL_HT_SYSTEM64;
+	ev.provider_id = process;
+	ev.descriptor.version = 4;
+	ev.descriptor.opcode = 1;
+	ev.user_data = data;
+	ev.user_data_len = (uint32_t)(p - data);
+	ASSERT_EQ(0, etwctl_decode_event(&ev, &n, collect, &c));
+	EXPECT_STREQ("MSNT_SystemTrace", n.provider);
+	EXPECT_STREQ("Process", n.task);
+	EXPECT_STREQ("Start", n.opcode);
+	ASSERT_EQ(12, c.n);
+	for (i = 0; i < 12; i++) {
+		EXPECT_STREQ(names[i], c.name[i]);
+		EXPECT_STREQ(values[i], c.value[i]) TH_LOG("%s", names[i]);
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -45,8 +45,22 @@
 #define ETW_MODE_REAL_TIME		0x00000100
 #define ETW_MODE_BUFFERING		0x00000400
 #define ETW_MODE_PRIVATE		0x00000800
+#define ETW_MODE_SYSTEM_LOGGER		0x02000000	/* a kernel logger */
 #define ETW_MODE_INDEPENDENT		0x08000000
 #define ETW_MODE_NO_PER_PROCESSOR	0x10000000
+
+/*
+ * A global session of this name (case-insensitively, KERNEL_LOGGER_NAME) or
+ * with %ETW_MODE_SYSTEM_LOGGER is the kernel logger: it receives the kernel
+ * system provider's events etw_session_config.enable_flags asks for.  One
+ * exists at a time.
+ */
+#define ETW_KERNEL_LOGGER_NAME		"NT Kernel Logger"
+
+/* etw_session_config.enable_flags (EVENT_TRACE_FLAG_*). */
+#define ETW_KFLAG_PROCESS		0x00000001	/* Process events */
+#define ETW_KFLAG_THREAD		0x00000002	/* Thread events */
+#define ETW_KFLAG_IMAGE_LOAD		0x00000004	/* Image events */
 
 /* Enable-time properties the kernel acts on (EVENT_ENABLE_PROPERTY_*). */
 #define ETW_ENABLE_SID			0x00000001	/* ext item SID */
@@ -244,6 +258,45 @@ struct etw_classic_header {
 	__u64 timestamp;
 	struct etw_guid guid;
 	__u64 processor_time;
+};
+
+/* The second 16 bits of a SYSTEM_TRACE_HEADER: @flags << 8 | @header_type. */
+#define ETW_SYSTEM_HEADER_TYPE_64	0xc002
+#define ETW_SYSTEM_HEADER_TYPE		0x02	/* TRACE_HEADER_TYPE_SYSTEM64 */
+#define ETW_SYSTEM_HEADER_FLAGS		0xc0	/* TRACE_HEADER_FLAG | EVENT_TRACE */
+
+/* Hook groups of the kernel logger's records (EVENT_TRACE_GROUP_*). */
+#define ETW_GROUP_PROCESS		0x03
+#define ETW_GROUP_THREAD		0x05
+#define ETW_GROUP_IMAGE			0x14
+
+/**
+ * struct etw_system_header - SYSTEM_TRACE_HEADER: the kernel logger's records
+ * @version: the event class's version (Process 4, Thread 3, Image 3)
+ * @header_type: %ETW_SYSTEM_HEADER_TYPE
+ * @flags: %ETW_SYSTEM_HEADER_FLAGS
+ * @size: record bytes (header and payload, unpadded)
+ * @hook_id: group << 8 | type (the event type: the opcode)
+ * @thread_id: as in struct etw_event_header
+ * @process_id: as in struct etw_event_header
+ * @timestamp: as in struct etw_event_header
+ * @kernel_time: zero
+ * @user_time: zero
+ *
+ * The payload is the MOF class's fields, pointers 8 bytes wide;
+ * Documentation/abi.rst lists them.
+ */
+struct etw_system_header {
+	__u16 version;
+	__u8 header_type;
+	__u8 flags;
+	__u16 size;
+	__u16 hook_id;
+	__u32 thread_id;
+	__u32 process_id;
+	__u64 timestamp;
+	__u32 kernel_time;
+	__u32 user_time;
 };
 
 #define ETW_MESSAGE_HEADER_TYPE		0x9000
@@ -565,6 +618,9 @@ struct etw_ack_args {
  *	real-time sessions)
  * @mode: ETW_MODE_* bits
  * @reserved: zero
+ * @enable_flags: the kernel logger's ETW_KFLAG_* bits (EnableFlags); zero
+ *	for other sessions.  UPDATE passes zero or the session's own.
+ * @reserved3: zero
  * @reserved2: zero; room for later properties (this struct is embedded in
  *	struct etw_session_args, so it never changes size)
  */
@@ -575,7 +631,9 @@ struct etw_session_config {
 	__u32 flush_timer_ms;
 	__u32 mode;
 	__u32 reserved;
-	__u64 reserved2[3];
+	__u32 enable_flags;
+	__u32 reserved3;
+	__u64 reserved2[2];
 };
 
 /**

@@ -387,6 +387,66 @@ TEST(to_config_ms_flush_timer)
 	EXPECT_EQ(ETW_MODE_BUFFERING, c.mode);
 }
 
+/*
+ * EnableFlags reaches the kernel for a kernel logger only (its name, or
+ * EVENT_TRACE_SYSTEM_LOGGER_MODE); flags etw does not record are refused.
+ */
+static const struct {
+	const char *what;
+	bool kernel_logger;
+	ULONG mode;
+	ULONG flags;
+	ULONG err;
+	uint32_t enable_flags;
+} kernel_flag_cases[] = {
+	{ "kernel logger name", true, 0, EVENT_TRACE_FLAG_PROCESS |
+	  EVENT_TRACE_FLAG_THREAD | EVENT_TRACE_FLAG_IMAGE_LOAD,
+	  ERROR_SUCCESS, 7 },
+	{ "system logger mode", false, EVENT_TRACE_SYSTEM_LOGGER_MODE,
+	  EVENT_TRACE_FLAG_THREAD, ERROR_SUCCESS, 2 },
+	{ "other session ignores the flags", false, 0,
+	  EVENT_TRACE_FLAG_PROCESS, ERROR_SUCCESS, 0 },
+	{ "disk io is not recorded", true, 0, EVENT_TRACE_FLAG_PROCESS |
+	  EVENT_TRACE_FLAG_DISK_IO, ERROR_NOT_SUPPORTED, 0 },
+	{ "no flags", true, 0, 0, ERROR_SUCCESS, 0 },
+};
+
+TEST(kernel_flags_table)
+{
+	struct etw_session_config c;
+	EVENT_TRACE_PROPERTIES p;
+	size_t i;
+
+	for (i = 0; i < sizeof(kernel_flag_cases) /
+			sizeof(kernel_flag_cases[0]); i++) {
+		memset(&p, 0, sizeof(p));
+		p.LogFileMode = RT | kernel_flag_cases[i].mode;
+		p.EnableFlags = kernel_flag_cases[i].flags;
+		etw_props_to_config(&p, &c);
+		EXPECT_EQ(kernel_flag_cases[i].err,
+			  etw_props_kernel_flags(&p,
+						 kernel_flag_cases[i].kernel_logger,
+						 &c))
+			TH_LOG("%s", kernel_flag_cases[i].what);
+		EXPECT_EQ(kernel_flag_cases[i].enable_flags, c.enable_flags)
+			TH_LOG("%s", kernel_flag_cases[i].what);
+	}
+}
+
+TEST(from_args_reports_enable_flags)
+{
+	EVENT_TRACE_PROPERTIES p;
+	struct etw_session_args a;
+
+	memset(&p, 0, sizeof(p));
+	memset(&a, 0, sizeof(a));
+	a.config.enable_flags = EVENT_TRACE_FLAG_PROCESS;
+	a.config.mode = ETW_MODE_REAL_TIME | ETW_MODE_SYSTEM_LOGGER;
+	etw_props_from_args(&p, &a);
+	EXPECT_EQ((ULONG)EVENT_TRACE_FLAG_PROCESS, p.EnableFlags);
+	EXPECT_EQ((ULONG)(RT | EVENT_TRACE_SYSTEM_LOGGER_MODE), p.LogFileMode);
+}
+
 TEST(to_config_flush_timer_saturates)
 {
 	struct etw_session_config c;

@@ -1,0 +1,936 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etw_syslog.c - the kernel system provider: what the NT Kernel Logger
+ * records of processes, threads and images.
+ *
+ * One global session at a time is the kernel logger (its name is
+ * ETW_KERNEL_LOGGER_NAME or its mode has ETW_MODE_SYSTEM_LOGGER).  Its
+ * enable_flags (EnableFlags) choose the events, recorded as Windows' kernel
+ * logger records them: a SYSTEM_TRACE_HEADER (struct etw_system_header)
+ * with the hook's group and type, then the MOF class's fields with 8-byte
+ * pointers (Documentation/abi.rst lists them):
+ *
+ * PROCESS     Process_V4 TypeGroup1, version 4: Start at fork() of a new
+ *             process and again at each execve() (the new program image;
+ *             one ProcessId may thus start several times, its
+ *             UniqueProcessKey stays), End when its last thread exits.
+ * THREAD      Thread_V3 TypeGroup1, version 3: Start at every clone(),
+ *             End at every task exit.
+ * IMAGE_LOAD  Image_Load, version 3: Load for each executable file mapping
+ *             of a new program image (execve()) and for each mmap() with
+ *             PROT_EXEC of a file; Unload for each executable file mapping
+ *             munmap() removes.
+ *
+ * Each flag also gives a rundown: DCStart events for every process, thread
+ * and executable file mapping when the session starts, DCEnd events when
+ * it stops.
+ *
+ * Sources: the sched_process_fork, _exec and _exit tracepoints and the
+ * raw syscall tracepoints sys_enter (munmap) and sys_exit (mmap), found with
+ * for_each_kernel_tracepoint() (none is exported to modules) and
+ * registered only while a kernel logger with the matching flags runs: with
+ * none, etw adds no probe and costs nothing.  While IMAGE_LOAD is on, the
+ * syscall tracepoints route every system call of every task through the
+ * kernel's syscall-trace slow path (TIF_SYSCALL_TRACEPOINT), as perf and
+ * ftrace do; Documentation/performance.rst has the figure.
+ *
+ * Probes run in the traced task with preemption disabled and build each
+ * record in this CPU's scratch area, allocated when the logger starts:
+ * nothing is allocated per event.  An event the session has no room for
+ * is counted in its events_lost, as writes are.  The rundown runs in the
+ * controller's process context (it sleeps to read other processes' memory)
+ * with its own scratch area.
+ *
+ * Locking: etw_syslog_mutex serialises starting and stopping the kernel
+ * logger, its probes and its rundowns; it nests outside etw_mutex (the
+ * session start and stop) and outside mmap_lock (the rundown), and is never
+ * taken by a probe.  A probe reads its struct etw_syslog through the
+ * tracepoint's data pointer; it is freed only after the probes are
+ * unregistered and tracepoint_synchronize_unregister() returned.
+ */
+#include <linux/compat.h>
+#include <linux/cred.h>
+#include <linux/mman.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/pid_namespace.h>
+#include <linux/ptrace.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+#include <linux/unistd.h>
+#include <asm/syscall.h>
+
+#include "compat.h"
+#include "etw_internal.h"
+
+#define ETW_KFLAGS_KNOWN \
+	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD)
+
+/* Event types (hook types) and class versions. */
+#define ETW_TYPE_START		1
+#define ETW_TYPE_END		2
+#define ETW_TYPE_DC_START	3
+#define ETW_TYPE_DC_END		4
+#define ETW_TYPE_LOAD		10
+#define ETW_TYPE_UNLOAD		2
+#define ETW_PROCESS_VERSION	4
+#define ETW_THREAD_VERSION	3
+#define ETW_IMAGE_VERSION	3
+
+/* Characters of a command line or file name kept; the rest is cut. */
+#define ETW_SYSLOG_MAX_CHARS	1024
+#define ETW_UNIX_USER_AUTHORITY	22	/* S-1-22-1-<uid> */
+#define ETW_START_KEY_PID_BITS	22
+/* Windows' BasePriority of a normal thread, PagePriority, IoPriority. */
+#define ETW_NORMAL_PRIORITY	8
+#define ETW_NORMAL_PAGE_PRIO	5
+#define ETW_NORMAL_IO_PRIO	2
+/* Process keys remembered to report each process's End once. */
+#define ETW_SYSLOG_ENDED	64
+
+/*
+ * Process_V4 TypeGroup1's fixed part; UserSID, ImageFileName (ANSI),
+ * CommandLine, PackageFullName and ApplicationId (UTF-16) follow.
+ */
+struct etw_process_rec {
+	__le64 unique_process_key;
+	__le32 process_id;
+	__le32 parent_id;
+	__le32 session_id;
+	__le32 exit_status;
+	__le64 directory_table_base;
+	__le32 flags;
+} __packed;
+
+/*
+ * The UserSID field: a TOKEN_USER (the SID's address, attributes, with
+ * 8-byte pointers) and the SID S-1-22-1-<uid>.  The address is the SID's
+ * offset from the field, never a kernel address.
+ */
+struct etw_token_sid {
+	__le64 sid_ptr;
+	__le32 attributes;
+	__le32 pad;
+	u8 revision;
+	u8 count;
+	u8 authority[6];
+	__le32 sub[2];
+} __packed;
+
+/* Thread_V3 TypeGroup1. */
+struct etw_thread_rec {
+	__le32 process_id;
+	__le32 thread_id;
+	__le64 stack_base;
+	__le64 stack_limit;
+	__le64 user_stack_base;
+	__le64 user_stack_limit;
+	__le64 affinity;
+	__le64 win32_start_addr;
+	__le64 teb_base;
+	__le32 sub_process_tag;
+	u8 base_priority;
+	u8 page_priority;
+	u8 io_priority;
+	u8 thread_flags;
+} __packed;
+
+/* Image_Load's fixed part; FileName (UTF-16) follows. */
+struct etw_image_rec {
+	__le64 image_base;
+	__le64 image_size;
+	__le32 process_id;
+	__le32 image_checksum;
+	__le32 time_date_stamp;
+	__le32 reserved0;
+	__le64 default_base;
+	__le32 reserved1;
+	__le32 reserved2;
+	__le32 reserved3;
+	__le32 reserved4;
+} __packed;
+
+static_assert(sizeof(struct etw_system_header) == 32);
+static_assert(sizeof(struct etw_process_rec) == 36);
+static_assert(sizeof(struct etw_token_sid) == 32);
+static_assert(sizeof(struct etw_thread_rec) == 72);
+static_assert(sizeof(struct etw_image_rec) == 56);
+
+/* The largest record: a process with the longest command line. */
+#define ETW_SYSLOG_MAX_RECORD \
+	(sizeof(struct etw_system_header) + sizeof(struct etw_process_rec) + \
+	 sizeof(struct etw_token_sid) + TASK_COMM_LEN + \
+	 2 * ETW_SYSLOG_MAX_CHARS + 2 * 2)
+
+/**
+ * struct etw_syslog_scratch - where one record is built
+ * @text: a command line's bytes, or a file's path (d_path() fills it from
+ *	the end)
+ * @rec: the record, header first
+ */
+struct etw_syslog_scratch {
+	char text[PATH_MAX];
+	u8 rec[ALIGN(ETW_SYSLOG_MAX_RECORD, 8)] __aligned(8);
+};
+
+/**
+ * struct etw_syslog - the running kernel logger
+ * @s: its session (the session table's reference keeps it)
+ * @flags: its ETW_KFLAG_* bits
+ * @pcpu: the probes' scratch areas
+ * @rundown: the rundown's scratch area
+ * @ended_lock: protects @ended and @ended_next
+ * @ended: the keys of the latest processes whose End was recorded
+ * @ended_next: the slot of @ended to fill next
+ */
+struct etw_syslog {
+	struct etw_session *s;
+	u32 flags;
+	struct etw_syslog_scratch __percpu *pcpu;
+	struct etw_syslog_scratch *rundown;
+	raw_spinlock_t ended_lock;	/* @ended, @ended_next */
+	u64 ended[ETW_SYSLOG_ENDED];
+	unsigned int ended_next;
+};
+
+/* The tracepoints used, by name, and which flags need each. */
+enum {
+	ETW_TP_FORK,
+	ETW_TP_EXEC,
+	ETW_TP_EXIT,
+	ETW_TP_SYS_ENTER,
+	ETW_TP_SYS_EXIT,
+	ETW_TP_COUNT,
+};
+
+struct etw_syslog_tp {
+	const char *name;
+	u32 flags;
+	void *probe;
+	struct tracepoint *tp;
+};
+
+static DEFINE_MUTEX(etw_syslog_mutex);
+static struct etw_syslog *etw_syslog_cur;	/* etw_syslog_mutex */
+
+/* --- building records ---------------------------------------------------- */
+
+/* The continuation bytes a UTF-8 lead byte announces (4: invalid). */
+static u32 etw_utf8_lead(u8 c, u32 *cp)
+{
+	if (c < 0x80) {
+		*cp = c;
+		return 0;
+	}
+	if (c < 0xc2 || c >= 0xf5)
+		return 4;
+	if (c < 0xe0) {
+		*cp = c & 0x1f;
+		return 1;
+	}
+	if (c < 0xf0) {
+		*cp = c & 0x0f;
+		return 2;
+	}
+	*cp = c & 0x07;
+	return 3;
+}
+
+/**
+ * etw_syslog_utf16() - UTF-8 bytes as NUL-terminated UTF-16LE
+ * @out: where the units go
+ * @max: units of room at @out, the NUL included (at least 1)
+ * @s: the bytes; a NUL among them becomes a space (command lines)
+ * @len: bytes at @s
+ *
+ * A malformed sequence becomes U+FFFD; what does not fit is cut at a
+ * character boundary.
+ *
+ * Context: any.
+ * Return: bytes written, the NUL included.
+ */
+VISIBLE_IF_KUNIT u32 etw_syslog_utf16(u8 *out, u32 max, const char *s, u32 len)
+{
+	u32 i = 0, n = 0, cp, need, k;
+	u8 c;
+
+	while (i < len) {
+		c = s[i];
+		need = etw_utf8_lead(c, &cp);
+		for (k = 1; k <= need && need < 4; k++) {
+			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+				break;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if (need == 4 || k <= need ||
+		    (need == 2 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) ||
+		    (need == 3 && (cp < 0x10000 || cp > 0x10ffff))) {
+			cp = 0xfffd;
+			k = 1;
+		}
+		if (!cp)
+			cp = ' ';
+		if (n + (cp > 0xffff ? 2 : 1) >= max)
+			break;
+		if (cp > 0xffff) {
+			cp -= 0x10000;
+			put_unaligned_le16(0xd800 | cp >> 10, out + 2 * n++);
+			cp = 0xdc00 | (cp & 0x3ff);
+		}
+		put_unaligned_le16(cp, out + 2 * n++);
+		i += k;
+	}
+	put_unaligned_le16(0, out + 2 * n);
+	return 2 * (n + 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_syslog_utf16);
+
+/* PROCESS_START_KEY's formula (etw_extdata.c), for any task. */
+static u64 etw_syslog_process_key(struct task_struct *p)
+{
+	const struct task_struct *leader = READ_ONCE(p->group_leader);
+	u64 start = READ_ONCE(leader->start_boottime);
+
+	return (start & ~(BIT_ULL(ETW_START_KEY_PID_BITS) - 1)) |
+	       (u32)task_tgid_nr(p);
+}
+
+/* The exit status a shell would report: the code, or 128 + the signal. */
+static u32 etw_syslog_exit_status(const struct task_struct *p)
+{
+	int code = READ_ONCE(p->exit_code);
+
+	return code & 0x7f ? 128 + (code & 0x7f) : (code >> 8) & 0xff;
+}
+
+/**
+ * etw_syslog_process() - build a Process_V4 TypeGroup1 payload
+ * @out: where it goes (room for %ETW_SYSLOG_MAX_RECORD less the header)
+ * @p: the process (any of its threads)
+ * @cmd: its command line's bytes, NUL-separated arguments
+ * @cmd_len: bytes at @cmd
+ * @end: an End event: ExitStatus is set
+ *
+ * Context: any; RCU read section.
+ * Return: the payload's bytes.
+ */
+static u32 etw_syslog_process(u8 *out, struct task_struct *p, const char *cmd,
+			      u32 cmd_len, bool end)
+{
+	struct etw_process_rec *r = (void *)out;
+	struct etw_token_sid *sid = (void *)(r + 1);
+	char comm[TASK_COMM_LEN];
+	u8 *q = (u8 *)(sid + 1);
+	u32 n, uid;
+
+	r->unique_process_key = cpu_to_le64(etw_syslog_process_key(p));
+	r->process_id = cpu_to_le32(task_tgid_nr(p));
+	r->parent_id = cpu_to_le32(task_tgid_nr(rcu_dereference(p->real_parent)));
+	r->session_id = cpu_to_le32(pid_nr(task_session(p)));
+	r->exit_status = cpu_to_le32(end ? etw_syslog_exit_status(p) : 0);
+	r->directory_table_base = 0;
+	r->flags = 0;
+	sid->sid_ptr = cpu_to_le64(offsetof(struct etw_token_sid, revision));
+	sid->attributes = 0;
+	sid->pad = 0;
+	sid->revision = 1;
+	sid->count = 2;
+	memset(sid->authority, 0, sizeof(sid->authority));
+	sid->authority[5] = ETW_UNIX_USER_AUTHORITY;
+	sid->sub[0] = cpu_to_le32(1);
+	uid = from_kuid_munged(&init_user_ns, task_euid(p));
+	sid->sub[1] = cpu_to_le32(uid);
+	get_task_comm(comm, p);
+	n = strnlen(comm, sizeof(comm) - 1);
+	memcpy(q, comm, n);
+	q[n] = 0;
+	q += n + 1;
+	while (cmd_len && !cmd[cmd_len - 1])
+		cmd_len--;
+	q += etw_syslog_utf16(q, ETW_SYSLOG_MAX_CHARS, cmd, cmd_len);
+	/* PackageFullName and ApplicationId: empty. */
+	memset(q, 0, 4);
+	return q + 4 - out;
+}
+
+/* BasePriority from the nice value: 8 at 0, 14 at -20, 2 at 19. */
+static u8 etw_syslog_priority(const struct task_struct *p)
+{
+	return ETW_NORMAL_PRIORITY - task_nice(p) / 3;
+}
+
+/**
+ * etw_syslog_thread() - build a Thread_V3 TypeGroup1 payload
+ * @out: where it goes
+ * @t: the thread
+ *
+ * Kernel stack addresses are not given (zero); Affinity is the first 64
+ * CPUs of the thread's mask.
+ *
+ * Context: any.
+ * Return: the payload's bytes.
+ */
+static u32 etw_syslog_thread(u8 *out, struct task_struct *t)
+{
+	struct etw_thread_rec *r = (void *)out;
+
+	memset(r, 0, sizeof(*r));
+	r->process_id = cpu_to_le32(task_tgid_nr(t));
+	r->thread_id = cpu_to_le32(task_pid_nr(t));
+	r->affinity = cpu_to_le64(cpumask_bits(t->cpus_ptr)[0]);
+	r->base_priority = etw_syslog_priority(t);
+	r->page_priority = ETW_NORMAL_PAGE_PRIO;
+	r->io_priority = ETW_NORMAL_IO_PRIO;
+	return sizeof(*r);
+}
+
+/**
+ * etw_syslog_image() - build an Image_Load payload
+ * @out: where it goes
+ * @pid: the process
+ * @base: ImageBase: the mapping's start
+ * @size: ImageSize: its bytes
+ * @file_base: DefaultBase: where the file's offset 0 would be mapped
+ *	(ImageBase less the mapping's file offset), for symbolisers
+ * @path: the file's path, as d_path() returned it, or an ERR_PTR
+ *
+ * Context: any.
+ * Return: the payload's bytes.
+ */
+static u32 etw_syslog_image(u8 *out, u32 pid, u64 base, u64 size,
+			    u64 file_base, const char *path)
+{
+	struct etw_image_rec *r = (void *)out;
+
+	memset(r, 0, sizeof(*r));
+	r->image_base = cpu_to_le64(base);
+	r->image_size = cpu_to_le64(size);
+	r->process_id = cpu_to_le32(pid);
+	r->default_base = cpu_to_le64(file_base);
+	if (IS_ERR(path))
+		path = "";
+	return sizeof(*r) + etw_syslog_utf16(out + sizeof(*r),
+					     ETW_SYSLOG_MAX_CHARS, path,
+					     strlen(path));
+}
+
+/**
+ * etw_syslog_emit() - record one built event in the kernel logger
+ * @k: the logger
+ * @rec: the record: the payload after room for the header
+ * @len: payload bytes
+ * @group: the hook's group (ETW_GROUP_*)
+ * @type: the hook's type
+ * @version: the class version
+ *
+ * Context: any but NMI; takes care of preemption itself.
+ */
+static void etw_syslog_emit(struct etw_syslog *k, u8 *rec, u32 len, u8 group,
+			    u8 type, u16 version)
+{
+	struct etw_system_header *h = (void *)rec;
+	u32 rec_len = sizeof(*h) + len, alen = ALIGN(rec_len, 8), off;
+	struct etw_session *s = k->s;
+	struct etw_stream *st;
+	struct etw_buffer *b;
+	u64 ts = 0;
+
+	h->version = version;
+	h->header_type = ETW_SYSTEM_HEADER_TYPE;
+	h->flags = ETW_SYSTEM_HEADER_FLAGS;
+	h->size = rec_len;
+	h->hook_id = group << 8 | type;
+	h->thread_id = task_pid_nr(current);
+	h->process_id = task_tgid_nr(current);
+	h->kernel_time = 0;
+	h->user_time = 0;
+	memset(rec + rec_len, 0, alen - rec_len);
+	preempt_disable();
+	st = etw_session_stream(s);
+	b = alen <= s->buf_bytes - ETW_BUFFER_HEADER_SIZE ?
+	    etw_buffer_reserve(s, st, alen, &off, &ts) : NULL;
+	if (b) {
+		h->timestamp = ts;
+		memcpy(b->data + off, rec, alen);
+		etw_buffer_commit(s, b);
+	} else {
+		etw_stream_count_lost(s, st);
+	}
+	preempt_enable();
+}
+
+/* --- probes -------------------------------------------------------------- */
+
+/* An event the probe could not build: counted lost, as writes count. */
+static void etw_syslog_lost(struct etw_syslog *k)
+{
+	preempt_disable();
+	etw_stream_count_lost(k->s, etw_session_stream(k->s));
+	preempt_enable();
+}
+
+/*
+ * The current process's command line, from its own memory without
+ * faulting: the arguments are resident at fork() and right after execve(),
+ * which wrote them.  Empty when they cannot be read.
+ */
+static u32 etw_syslog_own_cmdline(char *buf)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long start, end;
+
+	if (!mm || (current->flags & PF_KTHREAD))
+		return 0;
+	spin_lock(&mm->arg_lock);
+	start = mm->arg_start;
+	end = mm->arg_end;
+	spin_unlock(&mm->arg_lock);
+	end = min(end, start + ETW_SYSLOG_MAX_CHARS);
+	if (end <= start ||
+	    copy_from_user_nofault(buf, (const void __user *)start, end - start))
+		return 0;
+	return end - start;
+}
+
+static void etw_syslog_put_process(struct etw_syslog *k,
+				   struct etw_syslog_scratch *x,
+				   struct task_struct *p, u32 cmd_len, u8 type)
+{
+	u32 len;
+
+	rcu_read_lock();
+	len = etw_syslog_process(x->rec + sizeof(struct etw_system_header), p,
+				 x->text, cmd_len, type == ETW_TYPE_END);
+	rcu_read_unlock();
+	etw_syslog_emit(k, x->rec, len, ETW_GROUP_PROCESS, type,
+			ETW_PROCESS_VERSION);
+}
+
+static void etw_syslog_put_thread(struct etw_syslog *k,
+				  struct etw_syslog_scratch *x,
+				  struct task_struct *t, u8 type)
+{
+	u32 len = etw_syslog_thread(x->rec + sizeof(struct etw_system_header), t);
+
+	etw_syslog_emit(k, x->rec, len, ETW_GROUP_THREAD, type,
+			ETW_THREAD_VERSION);
+}
+
+static void etw_syslog_put_vma(struct etw_syslog *k,
+			       struct etw_syslog_scratch *x, u32 pid,
+			       struct vm_area_struct *vma, unsigned long start,
+			       unsigned long end, u8 type)
+{
+	u64 file_base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
+	const char *path = d_path(&vma->vm_file->f_path, x->text,
+				  sizeof(x->text));
+	u32 len = etw_syslog_image(x->rec + sizeof(struct etw_system_header),
+				   pid, start, end - start, file_base, path);
+
+	etw_syslog_emit(k, x->rec, len, ETW_GROUP_IMAGE, type,
+			ETW_IMAGE_VERSION);
+}
+
+static bool etw_syslog_is_image(const struct vm_area_struct *vma)
+{
+	return vma->vm_file && (vma->vm_flags & VM_EXEC);
+}
+
+/*
+ * The executable file mappings of @mm in [@start, @end), each cut to the
+ * range; @mm's mmap_lock is held.
+ */
+static void etw_syslog_put_images(struct etw_syslog *k,
+				  struct etw_syslog_scratch *x,
+				  struct mm_struct *mm, u32 pid,
+				  unsigned long start, unsigned long end,
+				  u8 type)
+{
+	VMA_ITERATOR(vmi, mm, start);
+	struct vm_area_struct *vma;
+
+	for_each_vma_range(vmi, vma, end)
+		if (etw_syslog_is_image(vma))
+			etw_syslog_put_vma(k, x, pid, vma,
+					   max(vma->vm_start, start),
+					   min(vma->vm_end, end), type);
+}
+
+static void etw_syslog_fork(void *data, struct task_struct *parent,
+			    struct task_struct *child)
+{
+	struct etw_syslog *k = data;
+	struct etw_syslog_scratch *x = this_cpu_ptr(k->pcpu);
+
+	if ((k->flags & ETW_KFLAG_PROCESS) && thread_group_leader(child))
+		etw_syslog_put_process(k, x, child, etw_syslog_own_cmdline(x->text),
+				       ETW_TYPE_START);
+	if (k->flags & ETW_KFLAG_THREAD)
+		etw_syslog_put_thread(k, x, child, ETW_TYPE_START);
+}
+
+static void etw_syslog_exec(void *data, struct task_struct *p, pid_t old_pid,
+			    struct linux_binprm *bprm)
+{
+	struct etw_syslog *k = data;
+	struct etw_syslog_scratch *x = this_cpu_ptr(k->pcpu);
+	struct mm_struct *mm = p->mm;
+
+	if (p != current || !mm)
+		return;
+	if (k->flags & ETW_KFLAG_PROCESS)
+		etw_syslog_put_process(k, x, p, etw_syslog_own_cmdline(x->text),
+				       ETW_TYPE_START);
+	if (!(k->flags & ETW_KFLAG_IMAGE_LOAD))
+		return;
+	/* Nobody else knows the new mm yet: the lock is free. */
+	if (!mmap_read_trylock(mm)) {
+		etw_syslog_lost(k);
+		return;
+	}
+	etw_syslog_put_images(k, x, mm, task_tgid_nr(p), 0, ULONG_MAX,
+			      ETW_TYPE_LOAD);
+	mmap_read_unlock(mm);
+}
+
+/*
+ * Threads exit concurrently: each one that reaches the tracepoint after
+ * the last one left signal->live at zero finds its process dead.  The
+ * first of them records the End; the others find the process's key among
+ * the latest ones recorded.
+ */
+static bool etw_syslog_end_once(struct etw_syslog *k, u64 key)
+{
+	unsigned long flags;
+	bool first = true;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&k->ended_lock, flags);
+	for (i = 0; i < ETW_SYSLOG_ENDED && first; i++)
+		first = k->ended[i] != key;
+	if (first) {
+		k->ended[k->ended_next] = key;
+		k->ended_next = (k->ended_next + 1) % ETW_SYSLOG_ENDED;
+	}
+	raw_spin_unlock_irqrestore(&k->ended_lock, flags);
+	return first;
+}
+
+static void etw_syslog_exit(void *data, struct task_struct *p)
+{
+	struct etw_syslog *k = data;
+	struct etw_syslog_scratch *x = this_cpu_ptr(k->pcpu);
+
+	if (k->flags & ETW_KFLAG_THREAD)
+		etw_syslog_put_thread(k, x, p, ETW_TYPE_END);
+	/* The last thread out ends the process (its mm is gone: no line). */
+	if ((k->flags & ETW_KFLAG_PROCESS) && !atomic_read(&p->signal->live) &&
+	    etw_syslog_end_once(k, etw_syslog_process_key(p)))
+		etw_syslog_put_process(k, x, p, 0, ETW_TYPE_END);
+}
+
+/* A native (not compat) system call's arguments, or false. */
+static bool etw_syslog_args(struct pt_regs *regs, unsigned long *args)
+{
+	if (in_compat_syscall() || !current->mm)
+		return false;
+	syscall_get_arguments(current, regs, args);
+	return true;
+}
+
+/*
+ * The syscall tracepoints' probes may run preemptible (they are faultable
+ * from 6.13 on): the per-CPU scratch area needs preemption off.
+ */
+static void etw_syslog_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct etw_syslog *k = data;
+	struct mm_struct *mm = current->mm;
+	unsigned long args[6];
+
+	/* What munmap() will refuse removes nothing. */
+	if (id != __NR_munmap || !etw_syslog_args(regs, args) ||
+	    offset_in_page(args[0]) || args[1] > ULONG_MAX - args[0])
+		return;
+	if (!mmap_read_trylock(mm)) {
+		etw_syslog_lost(k);
+		return;
+	}
+	preempt_disable();
+	etw_syslog_put_images(k, this_cpu_ptr(k->pcpu), mm,
+			      task_tgid_nr(current), args[0],
+			      args[0] + args[1], ETW_TYPE_UNLOAD);
+	preempt_enable();
+	mmap_read_unlock(mm);
+}
+
+static void etw_syslog_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	struct etw_syslog *k = data;
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long args[6];
+
+	if (syscall_get_nr(current, regs) != __NR_mmap ||
+	    IS_ERR_VALUE((unsigned long)ret) || !etw_syslog_args(regs, args) ||
+	    !(args[2] & PROT_EXEC))
+		return;
+	if (!mmap_read_trylock(mm)) {
+		etw_syslog_lost(k);
+		return;
+	}
+	vma = vma_lookup(mm, ret);
+	preempt_disable();
+	if (vma && etw_syslog_is_image(vma))
+		etw_syslog_put_vma(k, this_cpu_ptr(k->pcpu), task_tgid_nr(current),
+				   vma, ret, min(vma->vm_end,
+						 ret + PAGE_ALIGN(args[1])),
+				   ETW_TYPE_LOAD);
+	preempt_enable();
+	mmap_read_unlock(mm);
+}
+
+static struct etw_syslog_tp etw_syslog_tps[ETW_TP_COUNT] = {
+	[ETW_TP_FORK] = { "sched_process_fork",
+			  ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD, etw_syslog_fork },
+	[ETW_TP_EXEC] = { "sched_process_exec",
+			  ETW_KFLAG_PROCESS | ETW_KFLAG_IMAGE_LOAD,
+			  etw_syslog_exec },
+	[ETW_TP_EXIT] = { "sched_process_exit",
+			  ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD, etw_syslog_exit },
+	[ETW_TP_SYS_ENTER] = { "sys_enter", ETW_KFLAG_IMAGE_LOAD,
+			       etw_syslog_sys_enter },
+	[ETW_TP_SYS_EXIT] = { "sys_exit", ETW_KFLAG_IMAGE_LOAD,
+			      etw_syslog_sys_exit },
+};
+
+static void etw_syslog_find(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ETW_TP_COUNT; i++)
+		if (!strcmp(tp->name, etw_syslog_tps[i].name))
+			etw_syslog_tps[i].tp = tp;
+}
+
+static void etw_syslog_unregister(struct etw_syslog *k, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (etw_syslog_tps[i].flags & k->flags)
+			tracepoint_probe_unregister(etw_syslog_tps[i].tp,
+						    etw_syslog_tps[i].probe, k);
+	tracepoint_synchronize_unregister();
+}
+
+static int etw_syslog_register(struct etw_syslog *k)
+{
+	unsigned int i;
+	int ret;
+
+	for_each_kernel_tracepoint(etw_syslog_find, NULL);
+	for (i = 0; i < ETW_TP_COUNT; i++) {
+		if (!(etw_syslog_tps[i].flags & k->flags))
+			continue;
+		ret = etw_syslog_tps[i].tp ?
+		      tracepoint_probe_register(etw_syslog_tps[i].tp,
+						etw_syslog_tps[i].probe, k) :
+		      -EOPNOTSUPP;
+		if (ret) {
+			etw_syslog_unregister(k, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* --- rundown ------------------------------------------------------------- */
+
+/* Another process's command line; empty when it cannot be read. */
+static u32 etw_syslog_cmdline(struct task_struct *p, struct mm_struct *mm,
+			      char *buf)
+{
+	unsigned long start, end;
+	int n;
+
+	spin_lock(&mm->arg_lock);
+	start = mm->arg_start;
+	end = mm->arg_end;
+	spin_unlock(&mm->arg_lock);
+	end = min(end, start + ETW_SYSLOG_MAX_CHARS);
+	if (end <= start)
+		return 0;
+	n = access_process_vm(p, start, buf, end - start, FOLL_FORCE);
+	return max(n, 0);
+}
+
+static void etw_syslog_rundown_task(struct etw_syslog *k, struct task_struct *p,
+				    bool end)
+{
+	struct etw_syslog_scratch *x = k->rundown;
+	u8 type = end ? ETW_TYPE_DC_END : ETW_TYPE_DC_START;
+	struct mm_struct *mm = get_task_mm(p);
+	struct task_struct *t;
+
+	if (k->flags & ETW_KFLAG_PROCESS)
+		etw_syslog_put_process(k, x, p,
+				       mm ? etw_syslog_cmdline(p, mm, x->text) : 0,
+				       type);
+	if (k->flags & ETW_KFLAG_THREAD) {
+		rcu_read_lock();
+		for_each_thread(p, t)
+			etw_syslog_put_thread(k, x, t, type);
+		rcu_read_unlock();
+	}
+	if (!mm)
+		return;
+	if ((k->flags & ETW_KFLAG_IMAGE_LOAD) && !mmap_read_lock_killable(mm)) {
+		etw_syslog_put_images(k, x, mm, task_tgid_nr(p), 0, ULONG_MAX,
+				      type);
+		mmap_read_unlock(mm);
+	}
+	mmput(mm);
+}
+
+/* Every process, its threads and images, in pid order. */
+static void etw_syslog_rundown(struct etw_syslog *k, bool end)
+{
+	struct task_struct *p;
+	struct pid *pid;
+	int nr;
+
+	for (nr = 1; ; nr++) {
+		rcu_read_lock();
+		pid = find_ge_pid(nr, &init_pid_ns);
+		if (!pid) {
+			rcu_read_unlock();
+			break;
+		}
+		nr = pid_nr(pid);
+		p = pid_task(pid, PIDTYPE_TGID);
+		if (p)
+			get_task_struct(p);
+		rcu_read_unlock();
+		if (!p)
+			continue;
+		etw_syslog_rundown_task(k, p, end);
+		put_task_struct(p);
+		cond_resched();
+	}
+}
+
+/* --- the logger ---------------------------------------------------------- */
+
+/**
+ * etw_syslog_check() - are a session's kernel-logger settings valid
+ * @name: the session name
+ * @c: its configuration
+ *
+ * Context: any.
+ * Return: 1 for a kernel logger, 0 for another session, -EINVAL for
+ * enable_flags on another session, unknown flags, or a private kernel
+ * logger.
+ */
+int etw_syslog_check(const char *name, const struct etw_session_config *c)
+{
+	bool klog = !strcasecmp(name, ETW_KERNEL_LOGGER_NAME) ||
+		    (c->mode & ETW_MODE_SYSTEM_LOGGER);
+
+	if (c->reserved3 || (c->enable_flags & ~ETW_KFLAGS_KNOWN))
+		return -EINVAL;
+	if (!klog)
+		return c->enable_flags ? -EINVAL : 0;
+	return (c->mode & ETW_MODE_PRIVATE) ? -EINVAL : 1;
+}
+
+/**
+ * etw_syslog_lock() - serialise kernel logger starts and stops
+ *
+ * Context: process context; not under etw_mutex.
+ */
+void etw_syslog_lock(void)
+{
+	mutex_lock(&etw_syslog_mutex);
+}
+
+/**
+ * etw_syslog_unlock() - release etw_syslog_lock()
+ */
+void etw_syslog_unlock(void)
+{
+	mutex_unlock(&etw_syslog_mutex);
+}
+
+static void etw_syslog_free(struct etw_syslog *k)
+{
+	free_percpu(k->pcpu);
+	kfree(k->rundown);
+	kfree(k);
+}
+
+/**
+ * etw_syslog_begin() - a kernel logger started: hook the kernel, run down
+ * @s: the session, in the session table
+ *
+ * Context: process context, may sleep; etw_syslog_lock() held, etw_mutex
+ * not.
+ * Return: 0; -ENOMEM; -EOPNOTSUPP when the kernel lacks a tracepoint the
+ * flags need, or the registration's error.
+ */
+int etw_syslog_begin(struct etw_session *s)
+{
+	struct etw_syslog *k;
+	int ret;
+
+	lockdep_assert_held(&etw_syslog_mutex);
+	k = kzalloc(sizeof(*k), GFP_KERNEL_ACCOUNT);
+	if (!k)
+		return -ENOMEM;
+	k->s = s;
+	k->flags = s->cfg.enable_flags;
+	raw_spin_lock_init(&k->ended_lock);
+	k->pcpu = alloc_percpu_gfp(struct etw_syslog_scratch,
+				   GFP_KERNEL_ACCOUNT);
+	k->rundown = kmalloc(sizeof(*k->rundown), GFP_KERNEL_ACCOUNT);
+	if (!k->pcpu || !k->rundown) {
+		etw_syslog_free(k);
+		return -ENOMEM;
+	}
+	ret = etw_syslog_register(k);
+	if (ret) {
+		etw_syslog_free(k);
+		return ret;
+	}
+	etw_syslog_cur = k;
+	if (k->flags)
+		etw_syslog_rundown(k, false);
+	return 0;
+}
+
+/**
+ * etw_syslog_end() - a kernel logger stops: run down, unhook
+ * @s: the session
+ *
+ * Nothing happens unless @s is the running kernel logger.
+ *
+ * Context: process context, may sleep; etw_syslog_lock() held, etw_mutex
+ * not.
+ */
+void etw_syslog_end(struct etw_session *s)
+{
+	struct etw_syslog *k = etw_syslog_cur;
+
+	lockdep_assert_held(&etw_syslog_mutex);
+	if (!k || k->s != s)
+		return;
+	if (k->flags)
+		etw_syslog_rundown(k, true);
+	etw_syslog_unregister(k, ETW_TP_COUNT);
+	etw_syslog_cur = NULL;
+	etw_syslog_free(k);
+}

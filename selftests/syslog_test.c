@@ -1,0 +1,933 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel logger (kmod/etw_syslog.c) through bare ioctls: a program run
+ * here gives Process, Thread and Image events with its pid, parent, image
+ * name, command line, threads and mappings, each record's header and
+ * payload checked field by field against the layouts of
+ * Documentation/abi.rst; the rundown lists every process /proc lists at
+ * start and at stop; no flag, no event; who may start it, one at a time,
+ * and the arguments the kernel refuses.  Then the same events through
+ * libetw: StartTrace's EnableFlags, ProcessTrace's class GUIDs, opcodes
+ * and classic flag, and TDH's names and fields.
+ */
+#include <dirent.h>
+#include <grp.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+#include "evntcons.h"
+#include "tdh.h"
+#include "kselftest_harness.h"
+#include "etw_raw.h"
+
+#define KLOG		ETW_KERNEL_LOGGER_NAME
+#define BUF_KB		64
+#define MAX_BUFFERS	512
+#define USER_UID	1000	/* the VM's user "etw" */
+#define ALL_FLAGS	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | \
+			 ETW_KFLAG_IMAGE_LOAD)
+#define MAX_PIDS	65536
+#define KTEXT		512
+
+/* Event types. */
+#define T_START		1
+#define T_END		2
+#define T_DC_START	3
+#define T_DC_END	4
+#define T_LOAD		10
+#define T_UNLOAD	2
+
+/* One record, decoded. */
+struct krec {
+	struct etw_system_header h;
+	__u32 len;
+	__u8 data[2400];
+	/* Process */
+	__u64 key;
+	__u32 pid, ppid, session, exit_status, uid;
+	char image[32];
+	char cmd[KTEXT];
+	/* Thread */
+	__u32 tid;
+	/* Image */
+	__u64 base, size, default_base;
+	char file[KTEXT];
+};
+
+struct krecs {
+	struct krec *r;
+	size_t n, cap;
+	int bad;	/* records that failed a layout check */
+};
+
+static __u32 le32(const __u8 *p)
+{
+	__u32 v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static __u64 le64(const __u8 *p)
+{
+	__u64 v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* A NUL-terminated UTF-16 string (ASCII expected) at @p; its bytes or 0. */
+static __u32 utf16(const __u8 *p, __u32 avail, char *out, size_t room)
+{
+	__u32 i;
+
+	for (i = 0; 2 * i + 1 < avail; i++) {
+		__u16 c = p[2 * i] | p[2 * i + 1] << 8;
+
+		if (i < room - 1)
+			out[i] = c < 0x80 ? (char)c : '?';
+		if (!c) {
+			out[i < room - 1 ? i : room - 1] = 0;
+			return 2 * (i + 1);
+		}
+	}
+	return 0;
+}
+
+/* Process_V4 TypeGroup1: the fixed part, the SID, then four strings. */
+static int parse_process(struct krec *k)
+{
+	static const __u8 sid_head[8] = { 1, 2, 0, 0, 0, 0, 0, 22 };
+	const __u8 *d = k->data;
+	__u32 off = 68, n;
+	char pkg[8];
+
+	if (k->len < 68 + 1 + 6)
+		return -1;
+	k->key = le64(d);
+	k->pid = le32(d + 8);
+	k->ppid = le32(d + 12);
+	k->session = le32(d + 16);
+	k->exit_status = le32(d + 20);
+	/* DirectoryTableBase, Flags, TOKEN_USER: what etw writes. */
+	if (le64(d + 24) || le32(d + 32) || le64(d + 36) != 16 ||
+	    le32(d + 44) || le32(d + 48) || memcmp(d + 52, sid_head, 8) ||
+	    le32(d + 60) != 1)
+		return -1;
+	k->uid = le32(d + 64);
+	n = strnlen((const char *)d + off, k->len - off);
+	if (off + n >= k->len || n >= sizeof(k->image))
+		return -1;
+	memcpy(k->image, d + off, n + 1);
+	off += n + 1;
+	n = utf16(d + off, k->len - off, k->cmd, sizeof(k->cmd));
+	if (!n)
+		return -1;
+	off += n;
+	/* PackageFullName and ApplicationId: empty. */
+	if (utf16(d + off, k->len - off, pkg, sizeof(pkg)) != 2 ||
+	    utf16(d + off + 2, k->len - off - 2, pkg, sizeof(pkg)) != 2)
+		return -1;
+	return off + 4 == k->len ? 0 : -1;
+}
+
+/* Thread_V3 TypeGroup1: 72 bytes, the kernel stack fields zero. */
+static int parse_thread(struct krec *k)
+{
+	const __u8 *d = k->data;
+
+	if (k->len != 72 || le64(d + 8) || le64(d + 16) || !le64(d + 40) ||
+	    d[69] != 5 || d[70] != 2 || d[71])
+		return -1;
+	k->pid = le32(d);
+	k->tid = le32(d + 4);
+	return 0;
+}
+
+/* Image_Load: 56 bytes, then FileName; checksum and reserved zero. */
+static int parse_image(struct krec *k)
+{
+	const __u8 *d = k->data;
+	__u32 i;
+
+	if (k->len < 58)
+		return -1;
+	for (i = 20; i < 32; i += 4)
+		if (le32(d + i))
+			return -1;
+	for (i = 40; i < 56; i += 4)
+		if (le32(d + i))
+			return -1;
+	k->base = le64(d);
+	k->size = le64(d + 8);
+	k->pid = le32(d + 16);
+	k->default_base = le64(d + 32);
+	return 56 + utf16(d + 56, k->len - 56, k->file, sizeof(k->file)) ==
+	       k->len ? 0 : -1;
+}
+
+static int parse_krec(struct krec *k)
+{
+	const struct etw_system_header *h = &k->h;
+	__u8 group = h->hook_id >> 8;
+
+	if (h->header_type != ETW_SYSTEM_HEADER_TYPE ||
+	    h->flags != ETW_SYSTEM_HEADER_FLAGS || h->kernel_time ||
+	    h->user_time || !h->timestamp)
+		return -1;
+	switch (group) {
+	case ETW_GROUP_PROCESS:
+		return h->version == 4 ? parse_process(k) : -1;
+	case ETW_GROUP_THREAD:
+		return h->version == 3 ? parse_thread(k) : -1;
+	case ETW_GROUP_IMAGE:
+		return h->version == 3 ? parse_image(k) : -1;
+	}
+	return -1;
+}
+
+/* Every record of one buffer: system records kept, padding skipped. */
+static int walk(const __u8 *buf, struct krecs *out)
+{
+	const struct etw_buffer_header *bh = (const void *)buf;
+	__u32 off = ETW_BUFFER_HEADER_SIZE, size;
+	__u16 type;
+
+	while (off + 8 <= bh->offset) {
+		memcpy(&type, buf + off + 2, 2);
+		if (type == ETW_SYSTEM_HEADER_TYPE_64) {
+			struct krec *k;
+
+			memcpy(&size, buf + off + 4, 2);
+			size &= 0xffff;
+			if (size < 32 || size - 32 > sizeof(k->data))
+				return -1;
+			if (out->n == out->cap) {
+				out->cap = out->cap ? 2 * out->cap : 256;
+				out->r = realloc(out->r, out->cap * sizeof(*k));
+				if (!out->r)
+					return -1;
+			}
+			k = &out->r[out->n++];
+			memset(k, 0, sizeof(*k));
+			memcpy(&k->h, buf + off, 32);
+			k->len = size - 32;
+			memcpy(k->data, buf + off + 32, k->len);
+			out->bad += parse_krec(k) != 0;
+		} else if (type == ETW_EVENT_HEADER_TYPE_64) {
+			memcpy(&size, buf + off, 2);
+			size &= 0xffff;
+		} else {
+			return -1;
+		}
+		if (!size)
+			return -1;
+		off += RAW_ALIGN8(size);
+	}
+	return off == bh->offset ? 0 : -1;
+}
+
+/* Start a kernel logger; the consumer's fd in *cfd. */
+static int klog_start(int fd, const char *name, __u32 mode, __u32 flags,
+		      __u32 *id, int *cfd)
+{
+	struct etw_session_args a;
+	int ret;
+
+	raw_session_init(&a, 0);
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	a.config.buffer_kb = BUF_KB;
+	a.config.max_buffers = MAX_BUFFERS;
+	a.config.mode = ETW_MODE_REAL_TIME | mode;
+	a.config.enable_flags = flags;
+	ret = etw_ioctl(fd, ETW_IOC_START, &a);
+	if (ret)
+		return ret;
+	*id = a.logger_id;
+	*cfd = raw_consumer(fd, a.logger_id);
+	return *cfd < 0 ? *cfd : 0;
+}
+
+/* Stop it and read every record; 0 or -1. */
+static int klog_stop(int fd, __u32 id, int cfd, struct krecs *out)
+{
+	__u8 *buf = malloc(BUF_KB * 1024);
+	ssize_t r;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!buf || raw_session_op(fd, ETW_IOC_STOP, id, NULL))
+		ret = -1;
+	while (!ret && (r = read(cfd, buf, BUF_KB * 1024)) != 0) {
+		if (r != BUF_KB * 1024) {
+			ksft_print_msg("read: %zd (%s)\n", r, strerror(errno));
+			ret = -1;
+		} else if (walk(buf, out)) {
+			ksft_print_msg("malformed buffer after %zu records\n",
+				       out->n);
+			ret = -1;
+		}
+	}
+	close(cfd);
+	free(buf);
+	return ret;
+}
+
+/* The first record of @group, @type about @pid (written by @writer, or any). */
+static const struct krec *find_by(const struct krecs *rs, __u8 group,
+				  __u8 type, __u32 pid, __u32 writer)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct krec *k = &rs->r[i];
+
+		if (k->h.hook_id == (group << 8 | type) && k->pid == pid &&
+		    (!writer || k->h.process_id == writer))
+			return k;
+	}
+	return NULL;
+}
+
+static const struct krec *find(const struct krecs *rs, __u8 group, __u8 type,
+			       __u32 pid)
+{
+	return find_by(rs, group, type, pid, 0);
+}
+
+static const struct krec *find_tid(const struct krecs *rs, __u8 type,
+				   __u32 tid)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->r[i].h.hook_id == (ETW_GROUP_THREAD << 8 | type) &&
+		    rs->r[i].tid == tid)
+			return &rs->r[i];
+	return NULL;
+}
+
+static const struct krec *find_image(const struct krecs *rs, __u8 type,
+				     __u32 pid, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct krec *k = &rs->r[i];
+
+		if (k->h.hook_id == (ETW_GROUP_IMAGE << 8 | type) &&
+		    k->pid == pid && !strcmp(k->file, file))
+			return k;
+	}
+	return NULL;
+}
+
+static void *thread_fn(void *arg)
+{
+	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
+	return NULL;
+}
+
+FIXTURE(klog) {
+	int fd;
+	__u32 id;
+	int cfd;
+	struct krecs rs;
+};
+
+FIXTURE_SETUP(klog)
+{
+	self->fd = etw_open();
+	ASSERT_GE(self->fd, 0);
+	self->cfd = -1;
+	memset(&self->rs, 0, sizeof(self->rs));
+}
+
+FIXTURE_TEARDOWN(klog)
+{
+	if (self->cfd >= 0)
+		raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
+	free(self->rs.r);
+	close(self->fd);
+}
+
+/* A child that execs /bin/sh: fork's Start, exec's Start, End, images. */
+TEST_F(klog, program_run_gives_its_events)
+{
+	char marker[64], cmd[128], sh[PATH_MAX], exe[PATH_MAX], comm[32];
+	const struct krec *k, *fork_start, *exec_start;
+	pid_t child, tid = 0;
+	pthread_t th;
+	void *map;
+	int efd;
+
+	ASSERT_NE(NULL, realpath("/bin/sh", sh));
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	ASSERT_EQ(0, prctl(PR_GET_NAME, comm, 0, 0, 0));
+	snprintf(marker, sizeof(marker), "etw-syslog-%d", getpid());
+	snprintf(cmd, sizeof(cmd), "/bin/sh -c exit 3 %s", marker);
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ALL_FLAGS, &self->id,
+				&self->cfd));
+	child = fork();
+	if (!child) {
+		execl("/bin/sh", "/bin/sh", "-c", "exit 3", marker, NULL);
+		_exit(99);
+	}
+	ASSERT_EQ(3, etw_wait_child(child));
+	ASSERT_EQ(0, pthread_create(&th, NULL, thread_fn, &tid));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	efd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(efd, 0);
+	map = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, efd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, munmap(map, 4096));
+	close(efd);
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->rs));
+	self->cfd = -1;
+	EXPECT_EQ(0, self->rs.bad);
+
+	/*
+	 * fork(): the child starts with the parent's image and line, in an
+	 * event the parent writes (records are in buffer order, per CPU).
+	 */
+	fork_start = find_by(&self->rs, ETW_GROUP_PROCESS, T_START, child,
+			     getpid());
+	ASSERT_NE(NULL, fork_start);
+	EXPECT_EQ(getpid(), fork_start->ppid);
+	EXPECT_STREQ(comm, fork_start->image);
+	EXPECT_EQ(0, fork_start->uid);
+	EXPECT_EQ((__u32)getsid(0), fork_start->session);
+	/* execve(): the new image and its command line. */
+	exec_start = find_by(&self->rs, ETW_GROUP_PROCESS, T_START, child,
+			     child);
+	ASSERT_NE(NULL, exec_start);
+	EXPECT_EQ(getpid(), exec_start->ppid);
+	EXPECT_STREQ("sh", exec_start->image);
+	EXPECT_STREQ(cmd, exec_start->cmd);
+	EXPECT_EQ(fork_start->key, exec_start->key);
+	k = find(&self->rs, ETW_GROUP_PROCESS, T_END, child);
+	ASSERT_NE(NULL, k);
+	EXPECT_EQ(3, k->exit_status);
+	EXPECT_EQ(fork_start->key, k->key);
+	EXPECT_STREQ("sh", k->image);
+	/* Its one thread. */
+	k = find_tid(&self->rs, T_START, child);
+	ASSERT_NE(NULL, k);
+	EXPECT_EQ(child, k->pid);
+	ASSERT_NE(NULL, find_tid(&self->rs, T_END, child));
+	/* Its program's executable mapping, from execve(). */
+	k = find_image(&self->rs, T_LOAD, child, sh);
+	ASSERT_NE(NULL, k) TH_LOG("no Load of %s", sh);
+	EXPECT_NE(0, k->base);
+	EXPECT_NE(0, k->size);
+	EXPECT_EQ(0, k->base % 4096);
+	/* Our thread. */
+	ASSERT_NE(0, tid);
+	k = find_tid(&self->rs, T_START, tid);
+	ASSERT_NE(NULL, k);
+	EXPECT_EQ(getpid(), k->pid);
+	k = find_tid(&self->rs, T_END, tid);
+	ASSERT_NE(NULL, k);
+	EXPECT_EQ(getpid(), k->pid);
+	/* mmap() with PROT_EXEC of a file, and its munmap(). */
+	k = find_image(&self->rs, T_LOAD, getpid(), exe);
+	ASSERT_NE(NULL, k);
+	EXPECT_EQ((uintptr_t)map, k->base);
+	EXPECT_EQ(4096, k->size);
+	EXPECT_EQ((uintptr_t)map, k->default_base);
+	k = find_image(&self->rs, T_UNLOAD, getpid(), exe);
+	ASSERT_NE(NULL, k);
+	EXPECT_EQ((uintptr_t)map, k->base);
+	EXPECT_EQ(4096, k->size);
+}
+
+static void *spin_fn(void *arg)
+{
+	for (;;)
+		sched_yield();
+	return arg;
+}
+
+/*
+ * A process whose threads all die together (exit_group()) ends once,
+ * whichever thread is last out; each thread ends once.
+ */
+TEST_F(klog, threaded_exit_ends_once)
+{
+	enum { CHILDREN = 10, THREADS = 4 };
+	pid_t child[CHILDREN];
+	pthread_t th;
+	size_t c, i;
+	int ends, tends;
+
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ETW_KFLAG_PROCESS |
+				ETW_KFLAG_THREAD, &self->id, &self->cfd));
+	for (c = 0; c < CHILDREN; c++) {
+		child[c] = fork();
+		if (!child[c]) {
+			for (i = 0; i < THREADS; i++)
+				if (pthread_create(&th, NULL, spin_fn, NULL))
+					_exit(98);
+			_exit(7);
+		}
+		ASSERT_LT(0, child[c]);
+	}
+	for (c = 0; c < CHILDREN; c++)
+		ASSERT_EQ(7, etw_wait_child(child[c]));
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->rs));
+	self->cfd = -1;
+	EXPECT_EQ(0, self->rs.bad);
+	for (c = 0; c < CHILDREN; c++) {
+		ends = 0;
+		tends = 0;
+		for (i = 0; i < self->rs.n; i++) {
+			const struct krec *k = &self->rs.r[i];
+
+			if (k->pid != (__u32)child[c])
+				continue;
+			if (k->h.hook_id == (ETW_GROUP_PROCESS << 8 | T_END)) {
+				ends++;
+				EXPECT_EQ(7, k->exit_status);
+			}
+			tends += k->h.hook_id ==
+				 (ETW_GROUP_THREAD << 8 | T_END);
+		}
+		EXPECT_EQ(1, ends) TH_LOG("child %d", child[c]);
+		EXPECT_EQ(1 + THREADS, tends) TH_LOG("child %d", child[c]);
+	}
+}
+
+/* The numeric entries of /proc: every process. */
+static size_t proc_pids(unsigned char *set)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t n = 0;
+	char *end;
+	long pid;
+
+	memset(set, 0, MAX_PIDS);
+	while (d && (e = readdir(d))) {
+		pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0 || pid >= MAX_PIDS)
+			continue;
+		set[pid] = 1;
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* /proc/self/cmdline, the arguments joined with spaces. */
+static void own_cmdline(char *out, size_t room)
+{
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, out, room - 1);
+	ssize_t i;
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		n = 0;
+	while (n && !out[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		if (!out[i])
+			out[i] = ' ';
+	out[n] = 0;
+}
+
+/*
+ * Every process alive before the start and after the stop is in both
+ * rundowns, with its threads; each DCStart process was in /proc at one of
+ * the two reads or started in between (it then has a Start event too).
+ */
+TEST_F(klog, rundown_lists_every_process)
+{
+	unsigned char *before = malloc(MAX_PIDS), *after = malloc(MAX_PIDS);
+	unsigned char *dc_start = calloc(MAX_PIDS, 1);
+	unsigned char *dc_end = calloc(MAX_PIDS, 1);
+	char exe[PATH_MAX], cmd[KTEXT], comm[32];
+	const struct krec *k;
+	size_t i, both = 0;
+
+	ASSERT_TRUE(before && after && dc_start && dc_end);
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	ASSERT_EQ(0, prctl(PR_GET_NAME, comm, 0, 0, 0));
+	own_cmdline(cmd, sizeof(cmd));
+	proc_pids(before);
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ALL_FLAGS, &self->id,
+				&self->cfd));
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->rs));
+	self->cfd = -1;
+	proc_pids(after);
+	EXPECT_EQ(0, self->rs.bad);
+	for (i = 0; i < self->rs.n; i++) {
+		k = &self->rs.r[i];
+		if (k->h.hook_id == (ETW_GROUP_PROCESS << 8 | T_DC_START) &&
+		    k->pid < MAX_PIDS)
+			dc_start[k->pid] = 1;
+		if (k->h.hook_id == (ETW_GROUP_PROCESS << 8 | T_DC_END) &&
+		    k->pid < MAX_PIDS)
+			dc_end[k->pid] = 1;
+	}
+	for (i = 1; i < MAX_PIDS; i++) {
+		if (before[i] && after[i]) {
+			both++;
+			EXPECT_TRUE(dc_start[i]) TH_LOG("pid %zu: no DCStart", i);
+			EXPECT_TRUE(dc_end[i]) TH_LOG("pid %zu: no DCEnd", i);
+			EXPECT_NE(NULL, find(&self->rs, ETW_GROUP_THREAD,
+					     T_DC_START, i))
+				TH_LOG("pid %zu: no thread DCStart", i);
+		}
+		if (dc_start[i] && !before[i] && !after[i])
+			EXPECT_NE(NULL, find(&self->rs, ETW_GROUP_PROCESS,
+					     T_START, i))
+				TH_LOG("pid %zu: DCStart, never in /proc", i);
+	}
+	EXPECT_LT(1, both);
+	/* Our own entries, as /proc tells them. */
+	k = find(&self->rs, ETW_GROUP_PROCESS, T_DC_START, getpid());
+	ASSERT_NE(NULL, k);
+	EXPECT_EQ(getppid(), k->ppid);
+	EXPECT_STREQ(comm, k->image);
+	EXPECT_STREQ(cmd, k->cmd);
+	EXPECT_EQ(0, k->exit_status);
+	k = find_tid(&self->rs, T_DC_END, getpid());
+	ASSERT_NE(NULL, k);
+	EXPECT_EQ(getpid(), k->pid);
+	ASSERT_NE(NULL, find_image(&self->rs, T_DC_START, getpid(), exe));
+	ASSERT_NE(NULL, find_image(&self->rs, T_DC_END, getpid(), exe));
+	free(before);
+	free(after);
+	free(dc_start);
+	free(dc_end);
+}
+
+/* Each flag alone gives its own group's events only; none gives none. */
+TEST_F(klog, flags_choose_the_groups)
+{
+	static const struct {
+		__u32 flags;
+		__u32 groups;	/* bit per group */
+	} cases[] = {
+		{ 0, 0 },
+		{ ETW_KFLAG_PROCESS, 1u << ETW_GROUP_PROCESS },
+		{ ETW_KFLAG_THREAD, 1u << ETW_GROUP_THREAD },
+		{ ETW_KFLAG_IMAGE_LOAD, 1u << ETW_GROUP_IMAGE },
+	};
+	size_t c, i;
+	__u32 seen;
+	pid_t child;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, cases[c].flags,
+					&self->id, &self->cfd));
+		child = fork();
+		if (!child) {
+			execl("/bin/true", "true", NULL);
+			_exit(99);
+		}
+		ASSERT_EQ(0, etw_wait_child(child));
+		ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd,
+				       &self->rs));
+		self->cfd = -1;
+		seen = 0;
+		for (i = 0; i < self->rs.n; i++)
+			seen |= 1u << (self->rs.r[i].h.hook_id >> 8);
+		EXPECT_EQ(cases[c].groups, seen) TH_LOG("flags %#x",
+							cases[c].flags);
+		free(self->rs.r);
+		memset(&self->rs, 0, sizeof(self->rs));
+	}
+}
+
+/* One kernel logger at a time, by either way of naming one. */
+TEST_F(klog, one_at_a_time)
+{
+	__u32 id;
+	int cfd;
+
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ETW_KFLAG_PROCESS,
+				&self->id, &self->cfd));
+	EXPECT_EQ(-EEXIST, klog_start(self->fd, "nt kernel logger", 0, 0, &id,
+				      &cfd));
+	EXPECT_EQ(-EEXIST, klog_start(self->fd, "other-kernel-logger",
+				      ETW_MODE_SYSTEM_LOGGER, 0, &id, &cfd));
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->rs));
+	self->cfd = -1;
+	/* Stopped, a system-logger-mode session may be the one. */
+	ASSERT_EQ(0, klog_start(self->fd, "other-kernel-logger",
+				ETW_MODE_SYSTEM_LOGGER, ETW_KFLAG_THREAD,
+				&self->id, &self->cfd));
+}
+
+/* QUERY reports the flags; UPDATE may pass 0 or them, nothing else. */
+TEST_F(klog, query_and_update)
+{
+	struct etw_session_args a;
+
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ETW_KFLAG_THREAD,
+				&self->id, &self->cfd));
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id, &a));
+	EXPECT_EQ(ETW_KFLAG_THREAD, a.config.enable_flags);
+	raw_session_init(&a, self->id);
+	a.config.enable_flags = ETW_KFLAG_THREAD;
+	EXPECT_EQ(0, etw_ioctl(self->fd, ETW_IOC_UPDATE, &a));
+	raw_session_init(&a, self->id);
+	a.config.enable_flags = ETW_KFLAG_PROCESS;
+	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_UPDATE, &a));
+}
+
+/* What START refuses: flags elsewhere, unknown flags, a private one. */
+TEST_F(klog, bad_arguments)
+{
+	static const struct {
+		const char *name;
+		__u32 mode;
+		__u32 flags;
+		__u32 reserved3;
+	} cases[] = {
+		{ "not-the-kernel-logger", 0, ETW_KFLAG_PROCESS, 0 },
+		{ KLOG, 0, 0x8, 0 },
+		{ KLOG, 0, 0x80000000, 0 },
+		{ KLOG, 0, ETW_KFLAG_PROCESS, 1 },
+		{ "private-kernel-logger", ETW_MODE_SYSTEM_LOGGER |
+		  ETW_MODE_PRIVATE, 0, 0 },
+	};
+	struct etw_session_args a;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		raw_session_init(&a, 0);
+		snprintf(a.name, sizeof(a.name), "%s", cases[i].name);
+		a.config.mode = (cases[i].mode & ETW_MODE_PRIVATE ? 0 :
+				 ETW_MODE_REAL_TIME) | cases[i].mode;
+		a.config.enable_flags = cases[i].flags;
+		a.config.reserved3 = cases[i].reserved3;
+		EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_START, &a))
+			TH_LOG("case %zu", i);
+	}
+}
+
+/* --- through libetw ------------------------------------------------------ */
+
+static const GUID process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const GUID thread_guid = { 0x3d6fa8d1, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const GUID image_guid = { 0x2cb15d1d, 0x5fc1, 0x11d2,
+	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } };
+/* SystemTraceControlGuid, which the SDK header defines only with INITGUID. */
+static const GUID system_trace = { 0x9e814aad, 0x3204, 0x11d2,
+	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
+
+/* What ProcessTrace delivered about the child. */
+struct seen {
+	pid_t child;
+	int process_start, thread_start, image_load;
+	int bad_flags, bad_tdh;
+	char image[32];
+	WCHAR cmd[KTEXT];
+	char task[32], opcode[32];
+};
+
+static struct seen seen;
+
+static ULONG tdh_prop(PEVENT_RECORD r, const char *name, void *out,
+		      ULONG size)
+{
+	PROPERTY_DATA_DESCRIPTOR d = { 0 };
+	WCHAR w[32];
+	size_t i;
+
+	for (i = 0; name[i]; i++)
+		w[i] = (WCHAR)name[i];
+	w[i] = 0;
+	d.PropertyName = (uintptr_t)w;
+	d.ArrayIndex = 0xffffffffu;
+	return TdhGetProperty(r, 0, NULL, 1, &d, size, out);
+}
+
+static void utf16_ascii(const BYTE *p, char *out, size_t room)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < room && (p[2 * i] || p[2 * i + 1]); i++)
+		out[i] = (char)p[2 * i];
+	out[i] = 0;
+}
+
+/* A Process Start's schema: the class's task and opcode names. */
+static void seen_names(PEVENT_RECORD r)
+{
+	union {
+		TRACE_EVENT_INFO tei;
+		BYTE b[4096];
+	} u;
+	ULONG size = sizeof(u);
+
+	if (TdhGetEventInformation(r, 0, NULL, &u.tei, &size) ||
+	    u.tei.DecodingSource != DecodingSourceWbem) {
+		seen.bad_tdh++;
+		return;
+	}
+	utf16_ascii(u.b + u.tei.TaskNameOffset, seen.task, sizeof(seen.task));
+	utf16_ascii(u.b + u.tei.OpcodeNameOffset, seen.opcode,
+		    sizeof(seen.opcode));
+}
+
+static VOID WINAPI on_kernel_record(PEVENT_RECORD r)
+{
+	const EVENT_HEADER *h = &r->EventHeader;
+	ULONG pid = 0;
+
+	if (!IsEqualGUID(&h->ProviderId, &process_guid) &&
+	    !IsEqualGUID(&h->ProviderId, &thread_guid) &&
+	    !IsEqualGUID(&h->ProviderId, &image_guid))
+		return;
+	if (h->Flags != (EVENT_HEADER_FLAG_CLASSIC_HEADER |
+			 EVENT_HEADER_FLAG_64_BIT_HEADER))
+		seen.bad_flags++;
+	if (tdh_prop(r, "ProcessId", &pid, sizeof(pid)) ||
+	    pid != (ULONG)seen.child)
+		return;
+	if (IsEqualGUID(&h->ProviderId, &thread_guid) &&
+	    h->EventDescriptor.Opcode == T_START)
+		seen.thread_start++;
+	if (IsEqualGUID(&h->ProviderId, &image_guid) &&
+	    h->EventDescriptor.Opcode == T_LOAD)
+		seen.image_load++;
+	/* The exec's Start: its image is the new program's. */
+	if (IsEqualGUID(&h->ProviderId, &process_guid) &&
+	    h->EventDescriptor.Opcode == T_START &&
+	    h->EventDescriptor.Version == 4 && h->ProcessId == (ULONG)seen.child &&
+	    !tdh_prop(r, "ImageFileName", seen.image, sizeof(seen.image)) &&
+	    !tdh_prop(r, "CommandLine", seen.cmd, sizeof(seen.cmd) - 2)) {
+		seen.process_start++;
+		seen_names(r);
+	}
+}
+
+TEST(libetw_process_trace_and_tdh)
+{
+	size_t room = sizeof(EVENT_TRACE_PROPERTIES) + 2048;
+	EVENT_TRACE_PROPERTIES *p = calloc(1, room);
+	char marker[64], cmd[128], got[KTEXT];
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE ph;
+	CONTROLTRACE_ID id;
+
+	ASSERT_NE(NULL, p);
+	p->Wnode.BufferSize = room;
+	p->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	p->Wnode.Guid = system_trace;
+	p->LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+	p->EnableFlags = EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD |
+			 EVENT_TRACE_FLAG_IMAGE_LOAD;
+	p->MaximumBuffers = MAX_BUFFERS;
+	p->LoggerNameOffset = sizeof(*p);
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&id, KERNEL_LOGGER_NAMEA, p));
+	memset(&lf, 0, sizeof(lf));
+	lf.LoggerName = KERNEL_LOGGER_NAMEA;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME |
+			      PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = on_kernel_record;
+	ph = OpenTraceA(&lf);
+	ASSERT_NE(INVALID_PROCESSTRACE_HANDLE, ph);
+	/* A second one: ERROR_ALREADY_EXISTS, as Windows says. */
+	EXPECT_EQ(ERROR_ALREADY_EXISTS,
+		  StartTraceA(&id, KERNEL_LOGGER_NAMEA, p));
+	snprintf(marker, sizeof(marker), "etw-libetw-%d", getpid());
+	snprintf(cmd, sizeof(cmd), "/bin/sh -c exit 5 %s", marker);
+	memset(&seen, 0, sizeof(seen));
+	seen.child = fork();
+	if (!seen.child) {
+		execl("/bin/sh", "/bin/sh", "-c", "exit 5", marker, NULL);
+		_exit(99);
+	}
+	ASSERT_EQ(5, etw_wait_child(seen.child));
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ((ULONG)(EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD |
+			  EVENT_TRACE_FLAG_IMAGE_LOAD), p->EnableFlags);
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_STOP));
+	ASSERT_EQ(ERROR_SUCCESS, ProcessTrace(&ph, 1, NULL, NULL));
+	CloseTrace(ph);
+	free(p);
+	EXPECT_EQ(0, seen.bad_flags);
+	EXPECT_EQ(0, seen.bad_tdh);
+	EXPECT_EQ(1, seen.process_start);
+	EXPECT_STREQ("sh", seen.image);
+	utf16_ascii((const BYTE *)seen.cmd, got, sizeof(got));
+	EXPECT_STREQ(cmd, got);
+	EXPECT_STREQ("Process", seen.task);
+	EXPECT_STREQ("Start", seen.opcode);
+	EXPECT_EQ(1, seen.thread_start);
+	EXPECT_LE(1, seen.image_load);
+}
+
+/* Become uid/gid 1000; dumpable again, so that /proc/self stays ours. */
+static int drop_to_user(void)
+{
+	if (setgroups(0, NULL) || setresgid(USER_UID, USER_UID, USER_UID) ||
+	    setresuid(USER_UID, USER_UID, USER_UID))
+		return -1;
+	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* START of the kernel logger in a child; its -errno as exit status. */
+static int start_as(bool userns)
+{
+	char map[64];
+	pid_t pid = fork();
+	__u32 id;
+	int fd, cfd;
+
+	if (!pid) {
+		if (drop_to_user())
+			_exit(101);
+		if (userns) {
+			snprintf(map, sizeof(map), "0 %d 1", USER_UID);
+			if (unshare(CLONE_NEWUSER) ||
+			    write_file("/proc/self/uid_map", map))
+				_exit(102);
+		}
+		fd = etw_open();
+		if (fd < 0)
+			_exit(103);
+		_exit(-klog_start(fd, KLOG, 0, ALL_FLAGS, &id, &cfd));
+	}
+	return etw_wait_child(pid);
+}
+
+/* Every process's command line is no one's but the privileged's. */
+TEST(unprivileged_user_gets_eperm)
+{
+	EXPECT_EQ(EPERM, start_as(false));
+}
+
+TEST(user_namespace_root_gets_eperm)
+{
+	EXPECT_EQ(EPERM, start_as(true));
+}
+
+TEST_HARNESS_MAIN

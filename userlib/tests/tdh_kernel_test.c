@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * TDH's schemas of the kernel logger's Process (Process_V4_TypeGroup1),
+ * Thread (Thread_V3_TypeGroup1) and Image (Image_Load) events: the field
+ * names in the order of Microsoft's MOF class pages, typed in here from
+ * them, and each field found at the offset of the layout etw.ko writes
+ * (Documentation/abi.rst) with 8-byte pointers.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "tdh_test.h"
+#include "kselftest_harness.h"
+
+#define MAX_FIELDS	14
+
+static const GUID process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const GUID thread_guid = { 0x3d6fa8d1, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const GUID image_guid = { 0x2cb15d1d, 0x5fc1, 0x11d2,
+	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } };
+static const GUID system_trace = { 0x9e814aad, 0x3204, 0x11d2,
+	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
+
+/* A field: its name and the offset etw.ko writes it at (-1: variable). */
+struct field {
+	const char *name;
+	int off;
+};
+
+struct class_case {
+	const char *task;
+	const GUID *guid;
+	UCHAR version;
+	UCHAR opcodes[4];
+	const char *opnames[4];
+	struct field f[MAX_FIELDS];
+};
+
+static const struct class_case classes[] = {
+	{ "Process", &process_guid, 4, { 1, 2, 3, 4 },
+	  { "Start", "End", "DCStart", "DCEnd" },
+	  { { "UniqueProcessKey", 0 }, { "ProcessId", 8 },
+	    { "ParentId", 12 }, { "SessionId", 16 }, { "ExitStatus", 20 },
+	    { "DirectoryTableBase", 24 }, { "Flags", 32 },
+	    { "UserSID", 36 }, { "ImageFileName", 68 },
+	    { "CommandLine", -1 }, { "PackageFullName", -1 },
+	    { "ApplicationId", -1 } } },
+	{ "Thread", &thread_guid, 3, { 1, 2, 3, 4 },
+	  { "Start", "End", "DCStart", "DCEnd" },
+	  { { "ProcessId", 0 }, { "TThreadId", 4 }, { "StackBase", 8 },
+	    { "StackLimit", 16 }, { "UserStackBase", 24 },
+	    { "UserStackLimit", 32 }, { "Affinity", 40 },
+	    { "Win32StartAddr", 48 }, { "TebBase", 56 },
+	    { "SubProcessTag", 64 }, { "BasePriority", 68 },
+	    { "PagePriority", 69 }, { "IoPriority", 70 },
+	    { "ThreadFlags", 71 } } },
+	{ "Image", &image_guid, 3, { 10, 2, 3, 4 },
+	  { "Load", "UnLoad", "DCStart", "DCEnd" },
+	  { { "ImageBase", 0 }, { "ImageSize", 8 }, { "ProcessId", 16 },
+	    { "ImageCheckSum", 20 }, { "TimeDateStamp", 24 },
+	    { "Reserved0", 28 }, { "DefaultBase", 32 }, { "Reserved1", 40 },
+	    { "Reserved2", 44 }, { "Reserved3", 48 }, { "Reserved4", 52 },
+	    { "FileName", 56 } } },
+};
+
+/* A payload whose byte i is i, for the fixed-offset fields. */
+static void kernel_event(EVENT_RECORD *r, uint8_t *data, size_t len,
+			 const GUID *guid, UCHAR version, UCHAR opcode)
+{
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < len; i++)
+		data[i] = (uint8_t)i;
+	r->EventHeader.Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER |
+			       EVENT_HEADER_FLAG_64_BIT_HEADER;
+	r->EventHeader.ProviderId = *guid;
+	r->EventHeader.EventDescriptor.Version = version;
+	r->EventHeader.EventDescriptor.Opcode = opcode;
+	r->UserData = data;
+	r->UserDataLength = (USHORT)len;
+}
+
+static ULONG prop(EVENT_RECORD *r, const char *name, void *out, ULONG size)
+{
+	PROPERTY_DATA_DESCRIPTOR d = { 0 };
+	WCHAR w[32];
+
+	d.PropertyName = (uintptr_t)tdh_wide(name, w);
+	d.ArrayIndex = 0xffffffffu;
+	return TdhGetProperty(r, 0, NULL, 1, &d, size, out);
+}
+
+TEST(classes_have_the_mof_fields_in_order)
+{
+	const struct class_case *c;
+	TRACE_EVENT_INFO *tei;
+	EVENT_RECORD r;
+	uint8_t data[128];
+	char s[64];
+	ULONG st, i, n;
+	size_t k, t;
+
+	for (k = 0; k < sizeof(classes) / sizeof(classes[0]); k++) {
+		c = &classes[k];
+		for (n = 0; n < MAX_FIELDS && c->f[n].name; n++)
+			;
+		for (t = 0; t < 4; t++) {
+			kernel_event(&r, data, sizeof(data), c->guid, c->version,
+				     c->opcodes[t]);
+			tei = tdh_info(&r, &st);
+			ASSERT_NE(NULL, tei) TH_LOG("%s %u: %lu", c->task,
+						    c->opcodes[t],
+						    (unsigned long)st);
+			EXPECT_EQ(DecodingSourceWbem, tei->DecodingSource);
+			EXPECT_EQ(0, memcmp(&system_trace, &tei->ProviderGuid,
+					    sizeof(GUID)));
+			EXPECT_EQ(0, memcmp(c->guid, &tei->EventGuid,
+					    sizeof(GUID)));
+			EXPECT_STREQ(c->task, tdh_tei_str(tei, tei->TaskNameOffset,
+							  s, sizeof(s)));
+			EXPECT_STREQ(c->opnames[t],
+				     tdh_tei_str(tei, tei->OpcodeNameOffset, s,
+						 sizeof(s)));
+			EXPECT_STREQ("MSNT_SystemTrace",
+				     tdh_tei_str(tei, tei->ProviderNameOffset, s,
+						 sizeof(s)));
+			ASSERT_EQ(n, tei->PropertyCount) TH_LOG("%s", c->task);
+			EXPECT_EQ(n, tei->TopLevelPropertyCount);
+			for (i = 0; i < n; i++)
+				EXPECT_STREQ(c->f[i].name,
+					     tdh_tei_str(tei,
+						tei->EventPropertyInfoArray[i].NameOffset,
+						s, sizeof(s)));
+			free(tei);
+		}
+	}
+}
+
+/* Each fixed-offset field's bytes are the payload's at that offset. */
+TEST(fields_sit_where_the_kernel_writes_them)
+{
+	const struct class_case *c;
+	uint8_t data[128], out[16];
+	EVENT_RECORD r;
+	ULONG size, i;
+	size_t k;
+
+	for (k = 0; k < sizeof(classes) / sizeof(classes[0]); k++) {
+		c = &classes[k];
+		kernel_event(&r, data, sizeof(data), c->guid, c->version,
+			     c->opcodes[0]);
+		for (i = 0; i < MAX_FIELDS && c->f[i].name; i++) {
+			PROPERTY_DATA_DESCRIPTOR d = { 0 };
+			WCHAR w[32];
+
+			if (c->f[i].off < 0 || !strcmp(c->f[i].name, "UserSID") ||
+			    !strcmp(c->f[i].name, "ImageFileName") ||
+			    !strcmp(c->f[i].name, "FileName"))
+				continue;
+			d.PropertyName = (uintptr_t)tdh_wide(c->f[i].name, w);
+			d.ArrayIndex = 0xffffffffu;
+			ASSERT_EQ(ERROR_SUCCESS,
+				  TdhGetPropertySize(&r, 0, NULL, 1, &d, &size))
+				TH_LOG("%s.%s", c->task, c->f[i].name);
+			ASSERT_EQ(ERROR_SUCCESS, prop(&r, c->f[i].name, out,
+						      sizeof(out)));
+			EXPECT_EQ(0, memcmp(data + c->f[i].off, out, size))
+				TH_LOG("%s.%s", c->task, c->f[i].name);
+		}
+	}
+}
+
+/* A whole Process event as etw.ko writes one, read back by name. */
+TEST(process_event_decodes)
+{
+	static const uint8_t sid[32] = {
+		16, 0, 0, 0, 0, 0, 0, 0,	/* TOKEN_USER.Sid: offset 16 */
+		0, 0, 0, 0, 0, 0, 0, 0,
+		1, 2, 0, 0, 0, 0, 0, 22,	/* S-1-22- */
+		1, 0, 0, 0, 0xe8, 3, 0, 0,	/* 1-1000 */
+	};
+	uint8_t data[160] = { 0 }, *p = data;
+	uint32_t pid = 4242, ppid = 1, got;
+	TRACE_EVENT_INFO *tei;
+	WCHAR cmd[16];
+	EVENT_RECORD r;
+	char s[64];
+	ULONG st;
+
+	memcpy(p + 8, &pid, 4);
+	memcpy(p + 12, &ppid, 4);
+	memcpy(p + 36, sid, sizeof(sid));
+	p += 68;
+	memcpy(p, "true", 5);
+	p += 5;
+	tdh_wide("true -x", cmd);
+	memcpy(p, cmd, 16);
+	p += 16 + 4;		/* two empty UTF-16 strings follow */
+	kernel_event(&r, data, 0, &process_guid, 4, 1);
+	r.UserData = data;
+	r.UserDataLength = (USHORT)(p - data);
+	ASSERT_EQ(ERROR_SUCCESS, prop(&r, "ProcessId", &got, sizeof(got)));
+	EXPECT_EQ(pid, got);
+	ASSERT_EQ(ERROR_SUCCESS, prop(&r, "ParentId", &got, sizeof(got)));
+	EXPECT_EQ(ppid, got);
+	ASSERT_EQ(ERROR_SUCCESS, prop(&r, "ImageFileName", s, sizeof(s)));
+	EXPECT_STREQ("true", s);
+	ASSERT_EQ(ERROR_SUCCESS, prop(&r, "CommandLine", s, sizeof(s)));
+	EXPECT_EQ(0, memcmp(cmd, s, 16));
+	ASSERT_EQ(ERROR_SUCCESS, prop(&r, "ApplicationId", s, sizeof(s)));
+	EXPECT_EQ(0, s[0] | s[1]);
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	free(tei);
+}
+
+struct miss_case {
+	const char *what;
+	const GUID *guid;
+	UCHAR version;
+	UCHAR opcode;
+	bool classic;
+};
+
+static const struct miss_case misses[] = {
+	{ "Process version 3", &process_guid, 3, 1, true },
+	{ "Thread version 2", &thread_guid, 2, 1, true },
+	{ "Process type 39 (Defunct)", &process_guid, 4, 39, true },
+	{ "Image type 1", &image_guid, 3, 1, true },
+	{ "not a classic record", &process_guid, 4, 1, false },
+	{ "another class", &system_trace, 4, 1, true },
+};
+
+TEST(other_events_are_not_found)
+{
+	uint8_t data[128];
+	EVENT_RECORD r;
+	ULONG st, size;
+	size_t i;
+
+	for (i = 0; i < sizeof(misses) / sizeof(misses[0]); i++) {
+		kernel_event(&r, data, sizeof(data), misses[i].guid,
+			     misses[i].version, misses[i].opcode);
+		if (!misses[i].classic)
+			r.EventHeader.Flags &= ~EVENT_HEADER_FLAG_CLASSIC_HEADER;
+		size = 0;
+		st = TdhGetEventInformation(&r, 0, NULL, NULL, &size);
+		EXPECT_EQ(ERROR_NOT_FOUND, st) TH_LOG("%s", misses[i].what);
+	}
+}
+
+TEST(pointer_size_follows_the_context)
+{
+	TDH_CONTEXT ctx = { 4, TDH_CONTEXT_POINTERSIZE, 0 };
+	TRACE_EVENT_INFO *tei;
+	uint8_t data[128];
+	EVENT_RECORD r;
+	ULONG size = 0;
+
+	kernel_event(&r, data, sizeof(data), &image_guid, 3, 10);
+	ASSERT_EQ(ERROR_INSUFFICIENT_BUFFER,
+		  TdhGetEventInformation(&r, 1, &ctx, NULL, &size));
+	tei = malloc(size);
+	ASSERT_NE(NULL, tei);
+	ASSERT_EQ(ERROR_SUCCESS, TdhGetEventInformation(&r, 1, &ctx, tei,
+							&size));
+	EXPECT_EQ(TDH_INTYPE_POINTER,
+		  tei->EventPropertyInfoArray[0].nonStructType.InType);
+	EXPECT_EQ(4, tei->EventPropertyInfoArray[0].length);
+	free(tei);
+}
+
+TEST_HARNESS_MAIN
