@@ -249,10 +249,58 @@ static void sb_json(struct etwctl_sb *sb, const char *s)
 /* Properties whose counts and lengths fit on the stack. */
 #define ETWCTL_TDH_INTS		64
 
+/* A property's name, and a struct member's with its parents' prefix. */
+#define ETWCTL_NAME_SIZE	512
+/* Schemas kept per thread: a direct-mapped table, of fixed memory. */
+#define ETWCTL_SCHEMA_SLOTS	64
+/* A larger TRACE_EVENT_INFO is rare: its names are converted every time. */
+#define ETWCTL_SCHEMA_MAX	4096
+/* The bytes at a TRACE_EVENT_INFO's end that choose its slot. */
+#define ETWCTL_SCHEMA_TAIL	64
+
+/*
+ * An event schema's names as UTF-8, converted from the TRACE_EVENT_INFO's
+ * UTF-16 once instead of for every event: @names, and property i's name
+ * at @text + @name_off[i].  The TRACE_EVENT_INFO itself (@tei, @tei_size
+ * bytes; none when it is not kept) is the key: TdhGetEventInformation
+ * gives the same bytes for every event of a schema, and a hit compares
+ * them all.
+ */
+struct etwctl_schema {
+	struct etwctl_names names;
+	char *text;
+	size_t *name_off;
+	uint64_t hash;
+	ULONG tei_size;
+	uint8_t tei[];
+};
+
+/*
+ * Per thread, the table needs no lock.  etwctl decodes on its main
+ * thread, whose table is left for the process's exit to free.
+ */
+static __thread struct etwctl_schema *etwctl_schemas[ETWCTL_SCHEMA_SLOTS];
+
+static void etwctl_schema_free(struct etwctl_schema *s)
+{
+	if (!s)
+		return;
+	free(s->name_off);
+	free(s->text);
+	free(s);
+}
+
+static const char *etwctl_schema_name(const struct etwctl_schema *s,
+				      ULONG i)
+{
+	return s->text + s->name_off[i];
+}
+
 /* One event being decoded through TDH. */
 struct etwctl_tdh {
 	PEVENT_RECORD rec;
 	TRACE_EVENT_INFO *tei;
+	const struct etwctl_schema *schema;
 	USHORT *ints;		/* last value of each integer property */
 	const uint8_t *p;
 	const uint8_t *end;
@@ -281,10 +329,11 @@ static int etwctl_tdh_errno(ULONG err)
 
 /*
  * The event's schema in @buf (@size bytes), or allocated when it needs
- * more; TdhGetEventInformation tells how much.
+ * more; TdhGetEventInformation tells how much, and *@used how much it
+ * took.
  */
 static int etwctl_tdh_info(PEVENT_RECORD rec, TRACE_EVENT_INFO *buf,
-			   ULONG size, TRACE_EVENT_INFO **tei)
+			   ULONG size, TRACE_EVENT_INFO **tei, ULONG *used)
 {
 	ULONG ret;
 
@@ -298,6 +347,7 @@ static int etwctl_tdh_info(PEVENT_RECORD rec, TRACE_EVENT_INFO *buf,
 			return -ENOMEM;
 		ret = TdhGetEventInformation(rec, 0, NULL, *tei, &size);
 	}
+	*used = size;
 	return etwctl_tdh_errno(ret);
 }
 
@@ -315,22 +365,19 @@ static char *etwctl_tei_string(const TRACE_EVENT_INFO *tei, ULONG off)
 }
 
 /*
- * @prefix and the string at @off of the TRACE_EVENT_INFO into @out, as
- * snprintf "%s%s" would write them.  Names are ASCII but for rare ones:
- * those are converted in place, the others through UTF-8 in a copy.
+ * The string at @off of the TRACE_EVENT_INFO into @out, as snprintf
+ * "%s" would write it.  Names are ASCII but for rare ones: those are
+ * converted in place, the others through UTF-8 in a copy.
  */
 static int etwctl_tei_name(const TRACE_EVENT_INFO *tei, ULONG off,
-			   const char *prefix, char *out, size_t size)
+			   char *out, size_t size)
 {
 	const uint8_t *s = (const uint8_t *)tei + off;
-	size_t n = strlen(prefix), i;
+	size_t n = 0, i;
 	char *utf8;
 
 	if (!size)
 		return 0;
-	if (n >= size)
-		n = size - 1;
-	memcpy(out, prefix, n);
 	/* ASCII (most names) a UTF-16 unit at a time; others through UTF-8. */
 	for (i = 0; off; i += 2) {
 		uint16_t c = (uint16_t)(s[i] | s[i + 1] << 8);
@@ -343,7 +390,7 @@ static int etwctl_tei_name(const TRACE_EVENT_INFO *tei, ULONG off,
 			utf8 = etwctl_tei_string(tei, off);
 			if (!utf8)
 				return -ENOMEM;
-			snprintf(out, size, "%s%s", prefix, utf8);
+			snprintf(out, size, "%s", utf8);
 			free(utf8);
 			return 0;
 		}
@@ -734,18 +781,19 @@ static int etwctl_prop(struct etwctl_tdh *d, ULONG i, ULONG end,
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	struct etwctl_sb *sb = &d->sb;
+	const char *name = etwctl_schema_name(d->schema, i);
+	char full[ETWCTL_NAME_SIZE];
 	ULONG count;
-	char name[512];
 	bool quoted, array;
 	int ret;
 
 	sb->len = 0;
 	if (etwctl_is_prefix(d, i, end))
 		return etwctl_value(d, i, sb, &quoted);
-	ret = etwctl_tei_name(d->tei, epi->NameOffset, prefix, name,
-			      sizeof(name));
-	if (ret)
-		return ret;
+	if (*prefix) {
+		snprintf(full, sizeof(full), "%s%s", prefix, name);
+		name = full;
+	}
 	count = epi->Flags & PropertyParamCount ?
 		d->ints[epi->countPropertyIndex] : epi->count;
 	array = (epi->Flags & (PropertyParamCount | PropertyParamFixedCount)) ||
@@ -781,7 +829,7 @@ static int etwctl_props(struct etwctl_tdh *d, ULONG first, ULONG n,
 static void etwctl_tei_copy(const TRACE_EVENT_INFO *tei, ULONG off,
 			    char *out, size_t size)
 {
-	if (etwctl_tei_name(tei, off, "", out, size))
+	if (etwctl_tei_name(tei, off, out, size))
 		*out = 0;
 }
 
@@ -831,6 +879,94 @@ static void etwctl_tei_names(const TRACE_EVENT_INFO *tei,
 	etwctl_tei_keywords(tei, names->keywords, sizeof(names->keywords));
 }
 
+/* A schema's names, converted for @tei (@size bytes); NULL without memory. */
+static struct etwctl_schema *etwctl_schema_new(const TRACE_EVENT_INFO *tei,
+					       ULONG size, uint64_t hash)
+{
+	bool keep = size <= ETWCTL_SCHEMA_MAX;
+	struct etwctl_schema *s = calloc(1, sizeof(*s) + (keep ? size : 0));
+	char name[ETWCTL_NAME_SIZE], *text;
+	size_t len = 0, cap = 0, n;
+	ULONG i;
+
+	if (!s)
+		return NULL;
+	s->hash = hash;
+	s->tei_size = keep ? size : 0;
+	memcpy(s->tei, tei, s->tei_size);
+	etwctl_tei_names(tei, &s->names);
+	s->name_off = calloc(tei->PropertyCount + 1, sizeof(*s->name_off));
+	if (!s->name_off)
+		goto fail;
+	for (i = 0; i < tei->PropertyCount; i++) {
+		if (etwctl_tei_name(tei, tei->EventPropertyInfoArray[i].NameOffset,
+				    name, sizeof(name)))
+			goto fail;
+		n = strlen(name) + 1;
+		if (len + n > cap) {
+			cap = 2 * (len + n);
+			text = realloc(s->text, cap);
+			if (!text)
+				goto fail;
+			s->text = text;
+		}
+		memcpy(s->text + len, name, n);
+		s->name_off[i] = len;
+		len += n;
+	}
+	return s;
+fail:
+	etwctl_schema_free(s);
+	return NULL;
+}
+
+/*
+ * The slot's hash: the size and the last words of the TRACE_EVENT_INFO,
+ * where its names are.  Any bytes would do (a hit compares them all);
+ * these tell the schemas of a trace apart.
+ */
+static uint64_t etwctl_schema_hash(const TRACE_EVENT_INFO *tei, ULONG size)
+{
+	const uint8_t *p = (const uint8_t *)tei;
+	uint64_t h = size, w;
+	ULONG i = size > ETWCTL_SCHEMA_TAIL ? size - ETWCTL_SCHEMA_TAIL : 0;
+
+	for (; i + 8 <= size; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	}
+	return h ^ h >> 32;
+}
+
+/*
+ * The names of the schema @tei (@size bytes), from this thread's table or
+ * converted into it; a schema too large to keep is converted into *@own,
+ * for this event alone, and so is one when the table's slot cannot be
+ * replaced.  NULL without memory.
+ */
+static const struct etwctl_schema *
+etwctl_schema_get(const TRACE_EVENT_INFO *tei, ULONG size,
+		  struct etwctl_schema **own)
+{
+	uint64_t hash = etwctl_schema_hash(tei, size);
+	struct etwctl_schema **slot = &etwctl_schemas[hash %
+						      ETWCTL_SCHEMA_SLOTS];
+	struct etwctl_schema *s = *slot;
+
+	*own = NULL;
+	if (s && s->hash == hash && s->tei_size == size &&
+	    !memcmp(s->tei, tei, size))
+		return s;
+	s = etwctl_schema_new(tei, size, hash);
+	if (!s || !s->tei_size) {
+		*own = s;
+		return s;
+	}
+	etwctl_schema_free(*slot);
+	*slot = s;
+	return s;
+}
+
 /*
  * The names of the event's schema into @names (when not NULL), then its
  * fields to @fn (when not NULL), through TdhGetEventInformation and
@@ -846,12 +982,19 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 	} buf;
 	USHORT ints[ETWCTL_TDH_INTS];
 	struct etwctl_tdh d = { .rec = rec, .fn = fn, .ctx = ctx };
-	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei);
+	struct etwctl_schema *own = NULL;
+	ULONG size;
+	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei, &size);
 
 	if (ret)
 		goto out;
+	d.schema = etwctl_schema_get(d.tei, size, &own);
+	if (!d.schema) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	if (names)
-		etwctl_tei_names(d.tei, names);
+		*names = d.schema->names;
 	if (fn) {
 		if (d.tei->PropertyCount < ETWCTL_TDH_INTS) {
 			memset(ints, 0, sizeof(ints));
@@ -868,6 +1011,7 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 					    "") : -ENOMEM;
 	}
 out:
+	etwctl_schema_free(own);
 	if (d.ints != ints)
 		free(d.ints);
 	free(d.sb.s);
