@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -258,16 +259,30 @@ static void sb_json(struct etwctl_sb *sb, const char *s)
 /* The bytes at a TRACE_EVENT_INFO's end that choose its slot. */
 #define ETWCTL_SCHEMA_TAIL	64
 
+/* The strings of struct etwctl_names, copied by their lengths. */
+static const size_t etwctl_names_at[] = {
+	offsetof(struct etwctl_names, provider),
+	offsetof(struct etwctl_names, event),
+	offsetof(struct etwctl_names, channel),
+	offsetof(struct etwctl_names, level),
+	offsetof(struct etwctl_names, task),
+	offsetof(struct etwctl_names, opcode),
+	offsetof(struct etwctl_names, keywords),
+};
+
+#define ETWCTL_NAMES	(sizeof(etwctl_names_at) / sizeof(etwctl_names_at[0]))
+
 /*
  * An event schema's names as UTF-8, converted from the TRACE_EVENT_INFO's
- * UTF-16 once instead of for every event: @names, and property i's name
- * at @text + @name_off[i].  The TRACE_EVENT_INFO itself (@tei, @tei_size
+ * UTF-16 once instead of for every event: @names (@names_len: the length
+ * of each of its strings), and property i's name at @text + @name_off[i].  The TRACE_EVENT_INFO itself (@tei, @tei_size
  * bytes; none when it is not kept) is the key: TdhGetEventInformation
  * gives the same bytes for every event of a schema, and a hit compares
  * them all.
  */
 struct etwctl_schema {
 	struct etwctl_names names;
+	size_t names_len[ETWCTL_NAMES];
 	char *text;
 	size_t *name_off;
 	uint64_t hash;
@@ -895,6 +910,9 @@ static struct etwctl_schema *etwctl_schema_new(const TRACE_EVENT_INFO *tei,
 	s->tei_size = keep ? size : 0;
 	memcpy(s->tei, tei, s->tei_size);
 	etwctl_tei_names(tei, &s->names);
+	for (i = 0; i < ETWCTL_NAMES; i++)
+		s->names_len[i] = strlen((char *)&s->names +
+					 etwctl_names_at[i]);
 	s->name_off = calloc(tei->PropertyCount + 1, sizeof(*s->name_off));
 	if (!s->name_off)
 		goto fail;
@@ -967,8 +985,30 @@ etwctl_schema_get(const TRACE_EVENT_INFO *tei, ULONG size,
 	return s;
 }
 
+/* The schema's names into @names: the strings, not the arrays' 1.5 KiB. */
+static void etwctl_schema_names(const struct etwctl_schema *s,
+				struct etwctl_names *names)
+{
+	size_t i;
+
+	for (i = 0; i < ETWCTL_NAMES; i++)
+		memcpy((char *)names + etwctl_names_at[i],
+		       (const char *)&s->names + etwctl_names_at[i],
+		       s->names_len[i] + 1);
+}
+
+/* All "": the names of an event without a schema. */
+static void etwctl_names_clear(struct etwctl_names *names)
+{
+	size_t i;
+
+	for (i = 0; i < ETWCTL_NAMES; i++)
+		((char *)names)[etwctl_names_at[i]] = 0;
+}
+
 /*
- * The names of the event's schema into @names (when not NULL), then its
+ * The names of the event's schema into @names (when not NULL; all ""
+ * when the schema cannot be read), then its
  * fields to @fn (when not NULL), through TdhGetEventInformation and
  * TdhFormatProperty.
  */
@@ -986,6 +1026,8 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 	ULONG size;
 	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei, &size);
 
+	if (names)
+		etwctl_names_clear(names);
 	if (ret)
 		goto out;
 	d.schema = etwctl_schema_get(d.tei, size, &own);
@@ -994,7 +1036,7 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 		goto out;
 	}
 	if (names)
-		*names = d.schema->names;
+		etwctl_schema_names(d.schema, names);
 	if (fn) {
 		if (d.tei->PropertyCount < ETWCTL_TDH_INTS) {
 			memset(ints, 0, sizeof(ints));
@@ -1103,7 +1145,8 @@ int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
  *
  * Context: any thread.
  * Return: 0; -ENOENT for an event without a schema; else as
- * etwctl_tl_decode(); @names is set whenever the schema could be read.
+ * etwctl_tl_decode(); @names is always set, all "" when the schema
+ * could not be read.
  */
 int etwctl_decode_event(const struct etw_etl_event *ev,
 			struct etwctl_names *names, etwctl_field_fn fn,

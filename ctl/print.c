@@ -415,8 +415,13 @@ static int etwctl_row_fill(struct etwctl_row *row,
 {
 	const struct etw_etl_ext *x;
 
-	memset(row, 0, sizeof(*row));
+	/* Not the whole row: its names are 1.5 KiB that decoding sets. */
 	row->ev = ev;
+	row->activity[0] = 0;
+	row->related[0] = 0;
+	memset(&row->fields, 0, sizeof(row->fields));
+	row->decoded = false;
+	row->text = NULL;
 	etwctl_filetime_format(ev->timestamp, row->time, sizeof(row->time));
 	etwctl_row_guid(&ev->provider_id, row->provider_guid);
 	if (!etwctl_guid_is_zero(&ev->activity_id))
