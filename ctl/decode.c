@@ -324,8 +324,14 @@ struct etwctl_tdh {
 	ULONG ptr_size;
 	etwctl_field_fn fn;
 	void *ctx;
-	struct etwctl_sb sb;	/* the value being decoded, reused */
+	struct etwctl_sb *sb;	/* the value being decoded */
 };
+
+/*
+ * The value being decoded: one buffer for every value of every event of
+ * the thread, not a malloc an event.  It grows to the longest value.
+ */
+static __thread struct etwctl_sb etwctl_value_sb;
 
 static int etwctl_tdh_errno(ULONG err)
 {
@@ -795,7 +801,7 @@ static int etwctl_prop(struct etwctl_tdh *d, ULONG i, ULONG end,
 		       const char *prefix)
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
-	struct etwctl_sb *sb = &d->sb;
+	struct etwctl_sb *sb = d->sb;
 	const char *name = etwctl_schema_name(d->schema, i);
 	char full[ETWCTL_NAME_SIZE];
 	ULONG count;
@@ -1021,11 +1027,13 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 		char bytes[4096];
 	} buf;
 	USHORT ints[ETWCTL_TDH_INTS];
-	struct etwctl_tdh d = { .rec = rec, .fn = fn, .ctx = ctx };
+	struct etwctl_tdh d = { .rec = rec, .fn = fn, .ctx = ctx,
+				.sb = &etwctl_value_sb };
 	struct etwctl_schema *own = NULL;
 	ULONG size;
 	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei, &size);
 
+	d.sb->oom = false;
 	if (names)
 		etwctl_names_clear(names);
 	if (ret)
@@ -1056,7 +1064,6 @@ out:
 	etwctl_schema_free(own);
 	if (d.ints != ints)
 		free(d.ints);
-	free(d.sb.s);
 	free(d.text);
 	if (d.tei != &buf.tei)
 		free(d.tei);
