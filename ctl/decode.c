@@ -454,7 +454,9 @@ static bool etwctl_json_literal(const char *s)
 {
 	const char *e;
 
-	if (!strcmp(s, "true") || !strcmp(s, "false"))
+	/* A digit or '-' first, most often: no word to compare. */
+	if ((*s == 't' && !strcmp(s, "true")) ||
+	    (*s == 'f' && !strcmp(s, "false")))
 		return true;
 	s += *s == '-';
 	e = *s == '0' ? s + 1 : etwctl_digits(s);
