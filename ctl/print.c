@@ -759,22 +759,36 @@ static void etwctl_csv_cell(FILE *f, const struct etwctl_cell *c)
 	}
 }
 
+/*
+ * The fields column's text, which CSV quotes as one field, in one memory
+ * stream for every event of the thread, rewound for each: a stream
+ * opened per event cleared a buffer of BUFSIZ each time.  Its buffer
+ * grows to the longest event's text.
+ */
+static __thread FILE *etwctl_csv_mem;
+static __thread char *etwctl_csv_text;
+static __thread size_t etwctl_csv_len;
+
 /* The fields column: their text, then quoted as one CSV field. */
 static int etwctl_csv_fields(FILE *f, const struct etwctl_row *row)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-
-	if (!mem)
-		return -ENOMEM;
-	etwctl_fields_text(mem, row);
-	if (fclose(mem)) {
-		free(text);
+	if (!etwctl_csv_mem) {
+		etwctl_csv_mem = open_memstream(&etwctl_csv_text,
+						&etwctl_csv_len);
+		if (!etwctl_csv_mem)
+			return -ENOMEM;
+	}
+	rewind(etwctl_csv_mem);
+	etwctl_fields_text(etwctl_csv_mem, row);
+	/* Flushed, the length is the position: a longer text may follow. */
+	if (fflush(etwctl_csv_mem)) {
+		fclose(etwctl_csv_mem);
+		free(etwctl_csv_text);
+		etwctl_csv_mem = NULL;
+		etwctl_csv_text = NULL;
 		return -ENOMEM;
 	}
-	etwctl_csv_field(f, text, len);
-	free(text);
+	etwctl_csv_field(f, etwctl_csv_text, etwctl_csv_len);
 	return 0;
 }
 
