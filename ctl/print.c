@@ -466,6 +466,23 @@ static void etwctl_row_guid(const struct etw_guid *g,
 }
 
 /*
+ * The provider GUID's text: the last one's, kept, when it is the same
+ * provider again, as it mostly is.
+ */
+static void etwctl_row_provider(const struct etw_guid *g,
+				char out[ETWCTL_GUID_LEN])
+{
+	static __thread struct etw_guid last;
+	static __thread char text[ETWCTL_GUID_LEN];
+
+	if (!*text || memcmp(g, &last, sizeof(last))) {
+		etwctl_row_guid(g, text);
+		last = *g;
+	}
+	memcpy(out, text, ETWCTL_GUID_LEN);
+}
+
+/*
  * The schema's names and, when @fields, its fields; row->decoded says
  * whether they are all there (else the payload is shown as text).
  */
@@ -519,7 +536,7 @@ static int etwctl_row_fill(struct etwctl_row *row,
 	row->decoded = false;
 	row->text = NULL;
 	etwctl_filetime_format(ev->timestamp, row->time, sizeof(row->time));
-	etwctl_row_guid(&ev->provider_id, row->provider_guid);
+	etwctl_row_provider(&ev->provider_id, row->provider_guid);
 	if (!etwctl_guid_is_zero(&ev->activity_id))
 		etwctl_row_guid(&ev->activity_id, row->activity);
 	x = etwctl_ext(ev, ETW_EXT_RELATED_ACTIVITYID);
