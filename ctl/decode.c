@@ -256,7 +256,11 @@ static void sb_json(struct etwctl_sb *sb, const char *s)
 #define ETWCTL_SCHEMA_SLOTS	64
 /* A larger TRACE_EVENT_INFO is rare: its names are converted every time. */
 #define ETWCTL_SCHEMA_MAX	4096
-/* The bytes at a TRACE_EVENT_INFO's end that choose its slot. */
+/*
+ * The bytes of a TRACE_EVENT_INFO that choose its slot: its head (the
+ * provider and event GUIDs and the descriptor) and its end (names).
+ */
+#define ETWCTL_SCHEMA_HEAD	48
 #define ETWCTL_SCHEMA_TAIL	64
 
 /* The strings of struct etwctl_names, copied by their lengths. */
@@ -275,10 +279,10 @@ static const size_t etwctl_names_at[] = {
 /*
  * An event schema's names as UTF-8, converted from the TRACE_EVENT_INFO's
  * UTF-16 once instead of for every event: @names (@names_len: the length
- * of each of its strings), and property i's name at @text + @name_off[i].  The TRACE_EVENT_INFO itself (@tei, @tei_size
- * bytes; none when it is not kept) is the key: TdhGetEventInformation
- * gives the same bytes for every event of a schema, and a hit compares
- * them all.
+ * of each of its strings), and property i's name at @text +
+ * @name_off[i].  The TRACE_EVENT_INFO itself (@tei, @tei_size bytes; none
+ * when it is not kept) is the key: TdhGetEventInformation gives the same
+ * bytes for every event of a schema, and a hit compares them all.
  */
 struct etwctl_schema {
 	struct etwctl_names names;
@@ -946,29 +950,41 @@ fail:
 	return NULL;
 }
 
+static uint64_t etwctl_hash_words(uint64_t h, const uint8_t *p, ULONG from,
+				  ULONG to)
+{
+	uint64_t w;
+
+	for (; from + 8 <= to; from += 8) {
+		memcpy(&w, p + from, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	}
+	return h;
+}
+
 /*
- * The slot's hash: the size and the last words of the TRACE_EVENT_INFO,
- * where its names are.  Any bytes would do (a hit compares them all);
- * these tell the schemas of a trace apart.
+ * The slot's hash: the size, the head and the last words of the
+ * TRACE_EVENT_INFO.  Any bytes would do (a hit compares them all); these
+ * tell the schemas of a trace apart, events of one TraceLogging schema
+ * under other descriptors or providers included, at a few words' cost.
  */
 static uint64_t etwctl_schema_hash(const TRACE_EVENT_INFO *tei, ULONG size)
 {
 	const uint8_t *p = (const uint8_t *)tei;
-	uint64_t h = size, w;
-	ULONG i = size > ETWCTL_SCHEMA_TAIL ? size - ETWCTL_SCHEMA_TAIL : 0;
+	ULONG head = size < ETWCTL_SCHEMA_HEAD ? size : ETWCTL_SCHEMA_HEAD;
+	ULONG tail = size > head + ETWCTL_SCHEMA_TAIL ?
+		     size - ETWCTL_SCHEMA_TAIL : head;
+	uint64_t h;
 
-	for (; i + 8 <= size; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-	}
+	h = etwctl_hash_words(size, p, 0, head);
+	h = etwctl_hash_words(h, p, tail, size);
 	return h ^ h >> 32;
 }
 
 /*
  * The names of the schema @tei (@size bytes), from this thread's table or
  * converted into it; a schema too large to keep is converted into *@own,
- * for this event alone, and so is one when the table's slot cannot be
- * replaced.  NULL without memory.
+ * for this event alone.  NULL without memory.
  */
 static const struct etwctl_schema *
 etwctl_schema_get(const TRACE_EVENT_INFO *tei, ULONG size,
@@ -1016,9 +1032,8 @@ static void etwctl_names_clear(struct etwctl_names *names)
 
 /*
  * The names of the event's schema into @names (when not NULL; all ""
- * when the schema cannot be read), then its
- * fields to @fn (when not NULL), through TdhGetEventInformation and
- * TdhFormatProperty.
+ * when the schema cannot be read), then its fields to @fn (when not
+ * NULL), through TdhGetEventInformation and TdhFormatProperty.
  */
 static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 			     etwctl_field_fn fn, void *ctx)
