@@ -32,8 +32,16 @@ void etwctl_puts(FILE *f, const char *s)
 void etwctl_put_u64(FILE *f, uint64_t v, int width)
 {
 	char buf[ETWCTL_U64_LEN];
-	size_t n = etwctl_u64_text(v, buf);
+	size_t n;
 
+	/* Most of a row's numbers (CPU, id, level...) are one digit. */
+	if (v < 10) {
+		for (; width > 1; width--)
+			putc_unlocked(' ', f);
+		putc_unlocked((char)('0' + v), f);
+		return;
+	}
+	n = etwctl_u64_text(v, buf);
 	for (; width > 0 && (size_t)width > n; width--)
 		putc_unlocked(' ', f);
 	etwctl_put(f, buf, n);
