@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -249,10 +250,76 @@ static void sb_json(struct etwctl_sb *sb, const char *s)
 /* Properties whose counts and lengths fit on the stack. */
 #define ETWCTL_TDH_INTS		64
 
+/* A property's name, and a struct member's with its parents' prefix. */
+#define ETWCTL_NAME_SIZE	512
+/* Schemas kept per thread: a direct-mapped table, of fixed memory. */
+#define ETWCTL_SCHEMA_SLOTS	64
+/* A larger TRACE_EVENT_INFO is rare: its names are converted every time. */
+#define ETWCTL_SCHEMA_MAX	4096
+/*
+ * The bytes of a TRACE_EVENT_INFO that choose its slot: its head (the
+ * provider and event GUIDs and the descriptor) and its end (names).
+ */
+#define ETWCTL_SCHEMA_HEAD	48
+#define ETWCTL_SCHEMA_TAIL	64
+
+/* The strings of struct etwctl_names, copied by their lengths. */
+static const size_t etwctl_names_at[] = {
+	offsetof(struct etwctl_names, provider),
+	offsetof(struct etwctl_names, event),
+	offsetof(struct etwctl_names, channel),
+	offsetof(struct etwctl_names, level),
+	offsetof(struct etwctl_names, task),
+	offsetof(struct etwctl_names, opcode),
+	offsetof(struct etwctl_names, keywords),
+};
+
+#define ETWCTL_NAMES	(sizeof(etwctl_names_at) / sizeof(etwctl_names_at[0]))
+
+/*
+ * An event schema's names as UTF-8, converted from the TRACE_EVENT_INFO's
+ * UTF-16 once instead of for every event: @names (@names_len: the length
+ * of each of its strings), and property i's name at @text +
+ * @name_off[i].  The TRACE_EVENT_INFO itself (@tei, @tei_size bytes; none
+ * when it is not kept) is the key: TdhGetEventInformation gives the same
+ * bytes for every event of a schema, and a hit compares them all.
+ */
+struct etwctl_schema {
+	struct etwctl_names names;
+	size_t names_len[ETWCTL_NAMES];
+	char *text;
+	size_t *name_off;
+	uint64_t hash;
+	ULONG tei_size;
+	uint8_t tei[];
+};
+
+/*
+ * Per thread, the table needs no lock.  etwctl decodes on its main
+ * thread, whose table is left for the process's exit to free.
+ */
+static __thread struct etwctl_schema *etwctl_schemas[ETWCTL_SCHEMA_SLOTS];
+
+static void etwctl_schema_free(struct etwctl_schema *s)
+{
+	if (!s)
+		return;
+	free(s->name_off);
+	free(s->text);
+	free(s);
+}
+
+static const char *etwctl_schema_name(const struct etwctl_schema *s,
+				      ULONG i)
+{
+	return s->text + s->name_off[i];
+}
+
 /* One event being decoded through TDH. */
 struct etwctl_tdh {
 	PEVENT_RECORD rec;
 	TRACE_EVENT_INFO *tei;
+	const struct etwctl_schema *schema;
 	USHORT *ints;		/* last value of each integer property */
 	const uint8_t *p;
 	const uint8_t *end;
@@ -261,8 +328,14 @@ struct etwctl_tdh {
 	ULONG ptr_size;
 	etwctl_field_fn fn;
 	void *ctx;
-	struct etwctl_sb sb;	/* the value being decoded, reused */
+	struct etwctl_sb *sb;	/* the value being decoded */
 };
+
+/*
+ * The value being decoded: one buffer for every value of every event of
+ * the thread, not a malloc an event.  It grows to the longest value.
+ */
+static __thread struct etwctl_sb etwctl_value_sb;
 
 static int etwctl_tdh_errno(ULONG err)
 {
@@ -281,10 +354,11 @@ static int etwctl_tdh_errno(ULONG err)
 
 /*
  * The event's schema in @buf (@size bytes), or allocated when it needs
- * more; TdhGetEventInformation tells how much.
+ * more; TdhGetEventInformation tells how much, and *@used how much it
+ * took.
  */
 static int etwctl_tdh_info(PEVENT_RECORD rec, TRACE_EVENT_INFO *buf,
-			   ULONG size, TRACE_EVENT_INFO **tei)
+			   ULONG size, TRACE_EVENT_INFO **tei, ULONG *used)
 {
 	ULONG ret;
 
@@ -298,6 +372,7 @@ static int etwctl_tdh_info(PEVENT_RECORD rec, TRACE_EVENT_INFO *buf,
 			return -ENOMEM;
 		ret = TdhGetEventInformation(rec, 0, NULL, *tei, &size);
 	}
+	*used = size;
 	return etwctl_tdh_errno(ret);
 }
 
@@ -315,22 +390,19 @@ static char *etwctl_tei_string(const TRACE_EVENT_INFO *tei, ULONG off)
 }
 
 /*
- * @prefix and the string at @off of the TRACE_EVENT_INFO into @out, as
- * snprintf "%s%s" would write them.  Names are ASCII but for rare ones:
- * those are converted in place, the others through UTF-8 in a copy.
+ * The string at @off of the TRACE_EVENT_INFO into @out, as snprintf
+ * "%s" would write it.  Names are ASCII but for rare ones: those are
+ * converted in place, the others through UTF-8 in a copy.
  */
 static int etwctl_tei_name(const TRACE_EVENT_INFO *tei, ULONG off,
-			   const char *prefix, char *out, size_t size)
+			   char *out, size_t size)
 {
 	const uint8_t *s = (const uint8_t *)tei + off;
-	size_t n = strlen(prefix), i;
+	size_t n = 0, i;
 	char *utf8;
 
 	if (!size)
 		return 0;
-	if (n >= size)
-		n = size - 1;
-	memcpy(out, prefix, n);
 	/* ASCII (most names) a UTF-16 unit at a time; others through UTF-8. */
 	for (i = 0; off; i += 2) {
 		uint16_t c = (uint16_t)(s[i] | s[i + 1] << 8);
@@ -343,7 +415,7 @@ static int etwctl_tei_name(const TRACE_EVENT_INFO *tei, ULONG off,
 			utf8 = etwctl_tei_string(tei, off);
 			if (!utf8)
 				return -ENOMEM;
-			snprintf(out, size, "%s%s", prefix, utf8);
+			snprintf(out, size, "%s", utf8);
 			free(utf8);
 			return 0;
 		}
@@ -386,7 +458,9 @@ static bool etwctl_json_literal(const char *s)
 {
 	const char *e;
 
-	if (!strcmp(s, "true") || !strcmp(s, "false"))
+	/* A digit or '-' first, most often: no word to compare. */
+	if ((*s == 't' && !strcmp(s, "true")) ||
+	    (*s == 'f' && !strcmp(s, "false")))
 		return true;
 	s += *s == '-';
 	e = *s == '0' ? s + 1 : etwctl_digits(s);
@@ -733,19 +807,20 @@ static int etwctl_prop(struct etwctl_tdh *d, ULONG i, ULONG end,
 		       const char *prefix)
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
-	struct etwctl_sb *sb = &d->sb;
+	struct etwctl_sb *sb = d->sb;
+	const char *name = etwctl_schema_name(d->schema, i);
+	char full[ETWCTL_NAME_SIZE];
 	ULONG count;
-	char name[512];
 	bool quoted, array;
 	int ret;
 
 	sb->len = 0;
 	if (etwctl_is_prefix(d, i, end))
 		return etwctl_value(d, i, sb, &quoted);
-	ret = etwctl_tei_name(d->tei, epi->NameOffset, prefix, name,
-			      sizeof(name));
-	if (ret)
-		return ret;
+	if (*prefix) {
+		snprintf(full, sizeof(full), "%s%s", prefix, name);
+		name = full;
+	}
 	count = epi->Flags & PropertyParamCount ?
 		d->ints[epi->countPropertyIndex] : epi->count;
 	array = (epi->Flags & (PropertyParamCount | PropertyParamFixedCount)) ||
@@ -781,7 +856,7 @@ static int etwctl_props(struct etwctl_tdh *d, ULONG first, ULONG n,
 static void etwctl_tei_copy(const TRACE_EVENT_INFO *tei, ULONG off,
 			    char *out, size_t size)
 {
-	if (etwctl_tei_name(tei, off, "", out, size))
+	if (etwctl_tei_name(tei, off, out, size))
 		*out = 0;
 }
 
@@ -831,10 +906,134 @@ static void etwctl_tei_names(const TRACE_EVENT_INFO *tei,
 	etwctl_tei_keywords(tei, names->keywords, sizeof(names->keywords));
 }
 
+/* A schema's names, converted for @tei (@size bytes); NULL without memory. */
+static struct etwctl_schema *etwctl_schema_new(const TRACE_EVENT_INFO *tei,
+					       ULONG size, uint64_t hash)
+{
+	bool keep = size <= ETWCTL_SCHEMA_MAX;
+	struct etwctl_schema *s = calloc(1, sizeof(*s) + (keep ? size : 0));
+	char name[ETWCTL_NAME_SIZE], *text;
+	size_t len = 0, cap = 0, n;
+	ULONG i;
+
+	if (!s)
+		return NULL;
+	s->hash = hash;
+	s->tei_size = keep ? size : 0;
+	memcpy(s->tei, tei, s->tei_size);
+	etwctl_tei_names(tei, &s->names);
+	for (i = 0; i < ETWCTL_NAMES; i++)
+		s->names_len[i] = strlen((char *)&s->names +
+					 etwctl_names_at[i]);
+	s->name_off = calloc(tei->PropertyCount + 1, sizeof(*s->name_off));
+	if (!s->name_off)
+		goto fail;
+	for (i = 0; i < tei->PropertyCount; i++) {
+		if (etwctl_tei_name(tei, tei->EventPropertyInfoArray[i].NameOffset,
+				    name, sizeof(name)))
+			goto fail;
+		n = strlen(name) + 1;
+		if (len + n > cap) {
+			cap = 2 * (len + n);
+			text = realloc(s->text, cap);
+			if (!text)
+				goto fail;
+			s->text = text;
+		}
+		memcpy(s->text + len, name, n);
+		s->name_off[i] = len;
+		len += n;
+	}
+	return s;
+fail:
+	etwctl_schema_free(s);
+	return NULL;
+}
+
+static uint64_t etwctl_hash_words(uint64_t h, const uint8_t *p, ULONG from,
+				  ULONG to)
+{
+	uint64_t w;
+
+	for (; from + 8 <= to; from += 8) {
+		memcpy(&w, p + from, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	}
+	return h;
+}
+
 /*
- * The names of the event's schema into @names (when not NULL), then its
- * fields to @fn (when not NULL), through TdhGetEventInformation and
- * TdhFormatProperty.
+ * The slot's hash: the size, the head and the last words of the
+ * TRACE_EVENT_INFO.  Any bytes would do (a hit compares them all); these
+ * tell the schemas of a trace apart, events of one TraceLogging schema
+ * under other descriptors or providers included, at a few words' cost.
+ */
+static uint64_t etwctl_schema_hash(const TRACE_EVENT_INFO *tei, ULONG size)
+{
+	const uint8_t *p = (const uint8_t *)tei;
+	ULONG head = size < ETWCTL_SCHEMA_HEAD ? size : ETWCTL_SCHEMA_HEAD;
+	ULONG tail = size > head + ETWCTL_SCHEMA_TAIL ?
+		     size - ETWCTL_SCHEMA_TAIL : head;
+	uint64_t h;
+
+	h = etwctl_hash_words(size, p, 0, head);
+	h = etwctl_hash_words(h, p, tail, size);
+	return h ^ h >> 32;
+}
+
+/*
+ * The names of the schema @tei (@size bytes), from this thread's table or
+ * converted into it; a schema too large to keep is converted into *@own,
+ * for this event alone.  NULL without memory.
+ */
+static const struct etwctl_schema *
+etwctl_schema_get(const TRACE_EVENT_INFO *tei, ULONG size,
+		  struct etwctl_schema **own)
+{
+	uint64_t hash = etwctl_schema_hash(tei, size);
+	struct etwctl_schema **slot = &etwctl_schemas[hash %
+						      ETWCTL_SCHEMA_SLOTS];
+	struct etwctl_schema *s = *slot;
+
+	*own = NULL;
+	if (s && s->hash == hash && s->tei_size == size &&
+	    !memcmp(s->tei, tei, size))
+		return s;
+	s = etwctl_schema_new(tei, size, hash);
+	if (!s || !s->tei_size) {
+		*own = s;
+		return s;
+	}
+	etwctl_schema_free(*slot);
+	*slot = s;
+	return s;
+}
+
+/* The schema's names into @names: the strings, not the arrays' 1.5 KiB. */
+static void etwctl_schema_names(const struct etwctl_schema *s,
+				struct etwctl_names *names)
+{
+	size_t i;
+
+	for (i = 0; i < ETWCTL_NAMES; i++)
+		memcpy((char *)names + etwctl_names_at[i],
+		       (const char *)&s->names + etwctl_names_at[i],
+		       s->names_len[i] + 1);
+}
+
+/* All "": the names of an event without a schema. */
+static void etwctl_names_clear(struct etwctl_names *names)
+{
+	size_t i;
+
+	for (i = 0; i < ETWCTL_NAMES; i++)
+		((char *)names)[etwctl_names_at[i]] = 0;
+}
+
+/*
+ * The names of the event's schema into @names (when not NULL; all ""
+ * when the schema cannot be read), then its fields to @fn (when not
+ * NULL), through TdhGetEventInformation and TdhFormatProperty.
  */
 static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 			     etwctl_field_fn fn, void *ctx)
@@ -845,13 +1044,24 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 		char bytes[4096];
 	} buf;
 	USHORT ints[ETWCTL_TDH_INTS];
-	struct etwctl_tdh d = { .rec = rec, .fn = fn, .ctx = ctx };
-	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei);
+	struct etwctl_tdh d = { .rec = rec, .fn = fn, .ctx = ctx,
+				.sb = &etwctl_value_sb };
+	struct etwctl_schema *own = NULL;
+	ULONG size;
+	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei, &size);
 
+	d.sb->oom = false;
+	if (names)
+		etwctl_names_clear(names);
 	if (ret)
 		goto out;
+	d.schema = etwctl_schema_get(d.tei, size, &own);
+	if (!d.schema) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	if (names)
-		etwctl_tei_names(d.tei, names);
+		etwctl_schema_names(d.schema, names);
 	if (fn) {
 		if (d.tei->PropertyCount < ETWCTL_TDH_INTS) {
 			memset(ints, 0, sizeof(ints));
@@ -868,9 +1078,9 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 					    "") : -ENOMEM;
 	}
 out:
+	etwctl_schema_free(own);
 	if (d.ints != ints)
 		free(d.ints);
-	free(d.sb.s);
 	free(d.text);
 	if (d.tei != &buf.tei)
 		free(d.tei);
@@ -960,7 +1170,8 @@ int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
  *
  * Context: any thread.
  * Return: 0; -ENOENT for an event without a schema; else as
- * etwctl_tl_decode(); @names is set whenever the schema could be read.
+ * etwctl_tl_decode(); @names is always set, all "" when the schema
+ * could not be read.
  */
 int etwctl_decode_event(const struct etw_etl_event *ev,
 			struct etwctl_names *names, etwctl_field_fn fn,

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <windows.h>
 #include <evntrace.h>
@@ -193,7 +194,32 @@ int etwctl_print_event(FILE *f, const struct etwctl_output *out,
 		       const struct etw_etl_event *ev);
 
 /* output.c */
-void etwctl_put(FILE *f, const char *s, size_t n);
+/**
+ * etwctl_put - write @n bytes of @s to @f
+ * @f: the stream
+ * @s: the bytes
+ * @n: how many
+ *
+ * etwctl writes its output from one thread: no stream lock.  A line is
+ * made of many short pieces; while the stream's buffer has room they are
+ * copied into it the way glibc's inline putc_unlocked() stores a byte,
+ * not through fwrite()'s call into the stream's vtable.  A line-buffered
+ * or unbuffered stream shows no room, so its writes all take fwrite,
+ * which flushes them as their mode asks.  Inline: a row is dozens of
+ * these, and a constant @n makes the copy a move or two.
+ */
+static inline void etwctl_put(FILE *f, const char *s, size_t n)
+{
+	/* A line-buffered stream's pointer runs past the end it shows. */
+	if (f->_IO_write_ptr < f->_IO_write_end &&
+	    (size_t)(f->_IO_write_end - f->_IO_write_ptr) >= n) {
+		memcpy(f->_IO_write_ptr, s, n);
+		f->_IO_write_ptr += n;
+		return;
+	}
+	fwrite_unlocked(s, 1, n, f);
+}
+
 void etwctl_puts(FILE *f, const char *s);
 void etwctl_put_u64(FILE *f, uint64_t v, int width);
 void etwctl_put_hex(FILE *f, uint64_t v);

@@ -14,31 +14,6 @@
 #include "etwctl.h"
 
 /**
- * etwctl_put - write @n bytes of @s to @f
- * @f: the stream
- * @s: the bytes
- * @n: how many
- *
- * etwctl writes its output from one thread: no stream lock.  A line is
- * made of many short pieces; while the stream's buffer has room they are
- * copied into it the way glibc's inline putc_unlocked() stores a byte,
- * not through fwrite()'s call into the stream's vtable.  A line-buffered
- * or unbuffered stream shows no room, so its writes all take fwrite,
- * which flushes them as their mode asks.
- */
-void etwctl_put(FILE *f, const char *s, size_t n)
-{
-	/* A line-buffered stream's pointer runs past the end it shows. */
-	if (f->_IO_write_ptr < f->_IO_write_end &&
-	    (size_t)(f->_IO_write_end - f->_IO_write_ptr) >= n) {
-		memcpy(f->_IO_write_ptr, s, n);
-		f->_IO_write_ptr += n;
-		return;
-	}
-	fwrite_unlocked(s, 1, n, f);
-}
-
-/**
  * etwctl_puts - fputs(@s, @f), as etwctl_put() writes
  * @f: the stream
  * @s: NUL-terminated text
@@ -57,8 +32,16 @@ void etwctl_puts(FILE *f, const char *s)
 void etwctl_put_u64(FILE *f, uint64_t v, int width)
 {
 	char buf[ETWCTL_U64_LEN];
-	size_t n = etwctl_u64_text(v, buf);
+	size_t n;
 
+	/* Most of a row's numbers (CPU, id, level...) are one digit. */
+	if (v < 10) {
+		for (; width > 1; width--)
+			putc_unlocked(' ', f);
+		putc_unlocked((char)('0' + v), f);
+		return;
+	}
+	n = etwctl_u64_text(v, buf);
 	for (; width > 0 && (size_t)width > n; width--)
 		putc_unlocked(' ', f);
 	etwctl_put(f, buf, n);

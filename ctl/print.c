@@ -86,19 +86,29 @@ static const char etwctl_full_default[] =
  * @id: which column
  * @name: as given in --fields (points into etwctl_output.spec)
  * @prop: ETWCTL_COL_PROPERTY: the field's name
+ * @lead: what precedes its value in a row, @lead_len bytes (malloc'ed):
+ *	the separator and the table's label or the JSON key, made once
+ *	rather than for every row
  */
 struct etwctl_column {
 	enum etwctl_col id;
 	const char *name;
 	const char *prop;
+	char *lead;
+	size_t lead_len;
 };
 
-/* @name and @value point into etwctl_fields.text once it is sealed. */
+/*
+ * @name and @value point into etwctl_fields.text once it is sealed;
+ * @name_len and @value_len are their lengths.
+ */
 struct etwctl_field {
 	char *name;
 	char *value;
 	size_t name_off;
 	size_t value_off;
+	size_t name_len;
+	size_t value_len;
 	bool quoted;
 };
 
@@ -132,14 +142,17 @@ struct etwctl_row {
 /*
  * A value as each format shows it.  NONE: "-", an empty CSV field, JSON
  * null.  UINT: a number.  HEX: "0x..." (a JSON string).  TEXT: as is
- * (JSON: a string).  VALUE: a field's value, @quoted when a string (a
- * JSON string, JSON-quoted in a table), else a JSON literal.
+ * (JSON: a string).  PLAIN: TEXT of @len bytes that no format escapes or
+ * quotes (times and GUIDs).  VALUE: a field's value of @len bytes,
+ * @quoted when a string (a JSON string, JSON-quoted in a table), else a
+ * JSON literal.
  */
 enum etwctl_cell_kind {
 	ETWCTL_CELL_NONE,
 	ETWCTL_CELL_UINT,
 	ETWCTL_CELL_HEX,
 	ETWCTL_CELL_TEXT,
+	ETWCTL_CELL_PLAIN,
 	ETWCTL_CELL_VALUE,
 };
 
@@ -147,6 +160,7 @@ struct etwctl_cell {
 	enum etwctl_cell_kind kind;
 	uint64_t u;
 	const char *s;
+	size_t len;
 	bool quoted;
 };
 
@@ -224,6 +238,59 @@ static int etwctl_columns_parse(struct etwctl_output *out, const char **bad)
 	return 0;
 }
 
+/*
+ * What precedes column @i's value in a row: its separator, and its label
+ * in a table or its key in JSON.
+ */
+static void etwctl_lead_write(FILE *f, const struct etwctl_output *out,
+			      size_t i)
+{
+	const struct etwctl_column *col = &out->cols[i];
+
+	switch (out->format) {
+	case ETWCTL_FORMAT_TABLE:
+		if (i)
+			putc(' ', f);
+		if (col->id == ETWCTL_COL_PROPERTY)
+			fprintf(f, "%s=", col->prop);
+		else
+			fputs(etwctl_cols[col->id].label, f);
+		break;
+	case ETWCTL_FORMAT_CSV:
+		if (i)
+			putc(',', f);
+		break;
+	case ETWCTL_FORMAT_JSON:
+		/* A property's name comes from --fields: it may need escapes. */
+		putc(i ? ',' : '{', f);
+		if (col->id == ETWCTL_COL_PROPERTY)
+			etwctl_json_string(f, col->name);
+		else
+			fprintf(f, "\"%s\"", col->name);
+		putc(':', f);
+		break;
+	}
+}
+
+/* Every column's lead; -ENOMEM. */
+static int etwctl_leads_make(struct etwctl_output *out)
+{
+	struct etwctl_column *col;
+	FILE *mem;
+	size_t i;
+
+	for (i = 0; i < out->ncols; i++) {
+		col = &out->cols[i];
+		mem = open_memstream(&col->lead, &col->lead_len);
+		if (!mem)
+			return -ENOMEM;
+		etwctl_lead_write(mem, out, i);
+		if (fclose(mem))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /**
  * etwctl_output_setup - the output of dump or view, from --fields
  * @cmd: the command, for the messages
@@ -248,6 +315,8 @@ int etwctl_output_setup(const char *cmd, struct etwctl_output *out,
 	out->spec = strdup(fields);
 	ret = out->spec ? etwctl_columns_parse(out, &bad) : -ENOMEM;
 	if (!ret)
+		ret = etwctl_leads_make(out);
+	if (!ret)
 		return 0;
 	if (ret == -ENOMEM)
 		ret = etwctl_fail(cmd, "out of memory");
@@ -269,6 +338,10 @@ int etwctl_output_setup(const char *cmd, struct etwctl_output *out,
  */
 void etwctl_output_free(struct etwctl_output *out)
 {
+	size_t i;
+
+	for (i = 0; i < out->ncols; i++)
+		free(out->cols[i].lead);
 	free(out->cols);
 	free(out->spec);
 	memset(out, 0, sizeof(*out));
@@ -316,9 +389,11 @@ static void etwctl_field_add(void *ctx, const char *name, const char *value,
 		return;
 	v = &fs->v[fs->n++];
 	v->name_off = fs->used;
+	v->name_len = nlen - 1;
 	memcpy(fs->text + fs->used, name, nlen);
 	fs->used += nlen;
 	v->value_off = fs->used;
+	v->value_len = vlen - 1;
 	memcpy(fs->text + fs->used, value, vlen);
 	fs->used += vlen;
 	v->quoted = quoted;
@@ -335,10 +410,31 @@ static void etwctl_fields_seal(struct etwctl_fields *fs)
 	}
 }
 
+/*
+ * The buffers of the last event's fields, kept for the next: two mallocs
+ * an event fewer.  They grow to what the largest event needs.
+ */
+static __thread struct etwctl_fields etwctl_fields_spare;
+
+/* @fs empty, on the buffers the last event left. */
+static void etwctl_fields_take(struct etwctl_fields *fs)
+{
+	*fs = etwctl_fields_spare;
+	memset(&etwctl_fields_spare, 0, sizeof(etwctl_fields_spare));
+	fs->n = 0;
+	fs->used = 0;
+	fs->oom = false;
+}
+
+/* @fs's buffers kept for the next event, or freed if some already are. */
 static void etwctl_fields_free(struct etwctl_fields *fs)
 {
-	free(fs->v);
-	free(fs->text);
+	if (!etwctl_fields_spare.v && !etwctl_fields_spare.text) {
+		etwctl_fields_spare = *fs;
+	} else {
+		free(fs->v);
+		free(fs->text);
+	}
 	memset(fs, 0, sizeof(*fs));
 }
 
@@ -367,6 +463,23 @@ static void etwctl_row_guid(const struct etw_guid *g,
 
 	memcpy(&guid, g, sizeof(guid));
 	etwctl_guid_format(&guid, out);
+}
+
+/*
+ * The provider GUID's text: the last one's, kept, when it is the same
+ * provider again, as it mostly is.
+ */
+static void etwctl_row_provider(const struct etw_guid *g,
+				char out[ETWCTL_GUID_LEN])
+{
+	static __thread struct etw_guid last;
+	static __thread char text[ETWCTL_GUID_LEN];
+
+	if (!*text || memcmp(g, &last, sizeof(last))) {
+		etwctl_row_guid(g, text);
+		last = *g;
+	}
+	memcpy(out, text, ETWCTL_GUID_LEN);
 }
 
 /*
@@ -415,10 +528,15 @@ static int etwctl_row_fill(struct etwctl_row *row,
 {
 	const struct etw_etl_ext *x;
 
-	memset(row, 0, sizeof(*row));
+	/* Not the whole row: its names are 1.5 KiB that decoding sets. */
 	row->ev = ev;
+	row->activity[0] = 0;
+	row->related[0] = 0;
+	etwctl_fields_take(&row->fields);
+	row->decoded = false;
+	row->text = NULL;
 	etwctl_filetime_format(ev->timestamp, row->time, sizeof(row->time));
-	etwctl_row_guid(&ev->provider_id, row->provider_guid);
+	etwctl_row_provider(&ev->provider_id, row->provider_guid);
 	if (!etwctl_guid_is_zero(&ev->activity_id))
 		etwctl_row_guid(&ev->activity_id, row->activity);
 	x = etwctl_ext(ev, ETW_EXT_RELATED_ACTIVITYID);
@@ -447,6 +565,19 @@ static struct etwctl_cell etwctl_text(const char *s)
 						  ETWCTL_CELL_NONE, .s = s };
 }
 
+static struct etwctl_cell etwctl_plain(const char *s, size_t len)
+{
+	return (struct etwctl_cell){ .kind = len ? ETWCTL_CELL_PLAIN :
+						   ETWCTL_CELL_NONE,
+				     .s = s, .len = len };
+}
+
+/* A GUID of the row: "" when the event has none. */
+static struct etwctl_cell etwctl_guid_cell(const char *s)
+{
+	return etwctl_plain(s, *s ? ETWCTL_GUID_LEN - 1 : 0);
+}
+
 static struct etwctl_cell etwctl_uint(uint64_t u)
 {
 	return (struct etwctl_cell){ .kind = ETWCTL_CELL_UINT, .u = u };
@@ -468,6 +599,7 @@ static struct etwctl_cell etwctl_property(const struct etwctl_row *row,
 			return (struct etwctl_cell){
 				.kind = ETWCTL_CELL_VALUE,
 				.s = row->fields.v[i].value,
+				.len = row->fields.v[i].value_len,
 				.quoted = row->fields.v[i].quoted,
 			};
 	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
@@ -482,7 +614,7 @@ static struct etwctl_cell etwctl_cell(const struct etwctl_row *row,
 
 	switch (col->id) {
 	case ETWCTL_COL_TIME:
-		return etwctl_text(row->time);
+		return etwctl_plain(row->time, strlen(row->time));
 	case ETWCTL_COL_CPU:
 		return etwctl_uint(ev->processor_index);
 	case ETWCTL_COL_PID:
@@ -490,10 +622,11 @@ static struct etwctl_cell etwctl_cell(const struct etwctl_row *row,
 	case ETWCTL_COL_TID:
 		return etwctl_uint(ev->thread_id);
 	case ETWCTL_COL_PROVIDER:
-		return etwctl_text(*n->provider ? n->provider :
-						  row->provider_guid);
+		if (*n->provider)
+			return etwctl_text(n->provider);
+		return etwctl_guid_cell(row->provider_guid);
 	case ETWCTL_COL_PROVIDER_GUID:
-		return etwctl_text(row->provider_guid);
+		return etwctl_guid_cell(row->provider_guid);
 	case ETWCTL_COL_EVENT:
 		return etwctl_text(n->event);
 	case ETWCTL_COL_ID:
@@ -514,9 +647,9 @@ static struct etwctl_cell etwctl_cell(const struct etwctl_row *row,
 		return (struct etwctl_cell){ .kind = ETWCTL_CELL_HEX,
 					     .u = ev->descriptor.keyword };
 	case ETWCTL_COL_ACTIVITY:
-		return etwctl_text(row->activity);
+		return etwctl_guid_cell(row->activity);
 	case ETWCTL_COL_RELATED_ACTIVITY:
-		return etwctl_text(row->related);
+		return etwctl_guid_cell(row->related);
 	case ETWCTL_COL_PROPERTY:
 		return etwctl_property(row, col->prop);
 	case ETWCTL_COL_FIELDS:
@@ -525,13 +658,14 @@ static struct etwctl_cell etwctl_cell(const struct etwctl_row *row,
 	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
 }
 
-/* A field's value: strings JSON-quoted, literals as they are. */
-static void etwctl_value_text(FILE *f, const char *value, bool quoted)
+/* A field's value of @len bytes: strings JSON-quoted, literals as is. */
+static void etwctl_value_text(FILE *f, const char *value, size_t len,
+			      bool quoted)
 {
 	if (quoted)
 		etwctl_json_string(f, value);
 	else
-		etwctl_puts(f, value);
+		etwctl_put(f, value, len);
 }
 
 /* All fields as one text: "name=value ..." or the hex/string text. */
@@ -546,9 +680,10 @@ static void etwctl_fields_text(FILE *f, const struct etwctl_row *row)
 	for (i = 0; i < row->fields.n; i++) {
 		if (i)
 			putc_unlocked(' ', f);
-		etwctl_puts(f, row->fields.v[i].name);
+		etwctl_put(f, row->fields.v[i].name, row->fields.v[i].name_len);
 		putc_unlocked('=', f);
 		etwctl_value_text(f, row->fields.v[i].value,
+				  row->fields.v[i].value_len,
 				  row->fields.v[i].quoted);
 	}
 }
@@ -569,8 +704,11 @@ static void etwctl_table_cell(FILE *f, const struct etwctl_cell *c, int width)
 	case ETWCTL_CELL_TEXT:
 		etwctl_puts(f, c->s);
 		break;
+	case ETWCTL_CELL_PLAIN:
+		etwctl_put(f, c->s, c->len);
+		break;
 	case ETWCTL_CELL_VALUE:
-		etwctl_value_text(f, c->s, c->quoted);
+		etwctl_value_text(f, c->s, c->len, c->quoted);
 		break;
 	}
 }
@@ -584,18 +722,11 @@ static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
-		if (i)
-			putc_unlocked(' ', f);
+		etwctl_put(f, col->lead, col->lead_len);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_print_ext(f, row->ev, false, out->symbols);
 			etwctl_fields_text(f, row);
 			continue;
-		}
-		if (col->id == ETWCTL_COL_PROPERTY) {
-			etwctl_puts(f, col->prop);
-			putc_unlocked('=', f);
-		} else {
-			etwctl_puts(f, etwctl_cols[col->id].label);
 		}
 		c = etwctl_cell(row, col);
 		etwctl_table_cell(f, &c, etwctl_cols[col->id].width);
@@ -634,28 +765,47 @@ static void etwctl_csv_cell(FILE *f, const struct etwctl_cell *c)
 		etwctl_put_hex(f, c->u);
 		break;
 	case ETWCTL_CELL_TEXT:
-	case ETWCTL_CELL_VALUE:
 		etwctl_csv_field(f, c->s, strlen(c->s));
+		break;
+	case ETWCTL_CELL_PLAIN:
+		etwctl_put(f, c->s, c->len);
+		break;
+	case ETWCTL_CELL_VALUE:
+		etwctl_csv_field(f, c->s, c->len);
 		break;
 	}
 }
 
+/*
+ * The fields column's text, which CSV quotes as one field, in one memory
+ * stream for every event of the thread, rewound for each: a stream
+ * opened per event cleared a buffer of BUFSIZ each time.  Its buffer
+ * grows to the longest event's text.
+ */
+static __thread FILE *etwctl_csv_mem;
+static __thread char *etwctl_csv_text;
+static __thread size_t etwctl_csv_len;
+
 /* The fields column: their text, then quoted as one CSV field. */
 static int etwctl_csv_fields(FILE *f, const struct etwctl_row *row)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-
-	if (!mem)
-		return -ENOMEM;
-	etwctl_fields_text(mem, row);
-	if (fclose(mem)) {
-		free(text);
+	if (!etwctl_csv_mem) {
+		etwctl_csv_mem = open_memstream(&etwctl_csv_text,
+						&etwctl_csv_len);
+		if (!etwctl_csv_mem)
+			return -ENOMEM;
+	}
+	rewind(etwctl_csv_mem);
+	etwctl_fields_text(etwctl_csv_mem, row);
+	/* Flushed, the length is the position: a longer text may follow. */
+	if (fflush(etwctl_csv_mem)) {
+		fclose(etwctl_csv_mem);
+		free(etwctl_csv_text);
+		etwctl_csv_mem = NULL;
+		etwctl_csv_text = NULL;
 		return -ENOMEM;
 	}
-	etwctl_csv_field(f, text, len);
-	free(text);
+	etwctl_csv_field(f, etwctl_csv_text, etwctl_csv_len);
 	return 0;
 }
 
@@ -666,8 +816,7 @@ static int etwctl_print_csv(FILE *f, const struct etwctl_output *out,
 	size_t i;
 
 	for (i = 0; i < out->ncols; i++) {
-		if (i)
-			putc_unlocked(',', f);
+		etwctl_put(f, out->cols[i].lead, out->cols[i].lead_len);
 		if (out->cols[i].id != ETWCTL_COL_FIELDS) {
 			c = etwctl_cell(row, &out->cols[i]);
 			etwctl_csv_cell(f, &c);
@@ -696,8 +845,13 @@ static void etwctl_json_cell(FILE *f, const struct etwctl_cell *c)
 	case ETWCTL_CELL_TEXT:
 		etwctl_json_string(f, c->s);
 		break;
+	case ETWCTL_CELL_PLAIN:
+		putc_unlocked('"', f);
+		etwctl_put(f, c->s, c->len);
+		putc_unlocked('"', f);
+		break;
 	case ETWCTL_CELL_VALUE:
-		etwctl_value_text(f, c->s, c->quoted);
+		etwctl_value_text(f, c->s, c->len, c->quoted);
 		break;
 	}
 }
@@ -718,25 +872,10 @@ static void etwctl_json_fields(FILE *f, const struct etwctl_row *row)
 		etwctl_json_string(f, row->fields.v[i].name);
 		putc_unlocked(':', f);
 		etwctl_value_text(f, row->fields.v[i].value,
+				  row->fields.v[i].value_len,
 				  row->fields.v[i].quoted);
 	}
 	putc_unlocked('}', f);
-}
-
-/*
- * "name": the names of etwctl_cols need no escape, so only a property's
- * name, which comes from --fields, goes through etwctl_json_string().
- */
-static void etwctl_json_key(FILE *f, const struct etwctl_column *col)
-{
-	if (col->id == ETWCTL_COL_PROPERTY) {
-		etwctl_json_string(f, col->name);
-	} else {
-		putc_unlocked('"', f);
-		etwctl_puts(f, col->name);
-		putc_unlocked('"', f);
-	}
-	putc_unlocked(':', f);
 }
 
 static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
@@ -746,12 +885,9 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 	struct etwctl_cell c;
 	size_t i;
 
-	putc_unlocked('{', f);
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
-		if (i)
-			putc_unlocked(',', f);
-		etwctl_json_key(f, col);
+		etwctl_put(f, col->lead, col->lead_len);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_json_fields(f, row);
 			etwctl_print_ext(f, row->ev, true, out->symbols);

@@ -45,10 +45,11 @@ echo
 echo "# callgrind: instructions per event, $events events (start-up included)"
 printf '%-10s %14s %10s %9s\n' mode instructions "ins/event" "x read()"
 base=
-for mode in read process tdh dump dump-json; do
+for mode in read process tdh dump dump-json dump-csv; do
 	case $mode in
 	dump) cmd=("$etwctl" dump "$small") ;;
 	dump-json) cmd=("$etwctl" dump --format json "$small") ;;
+	dump-csv) cmd=("$etwctl" dump --format csv "$small") ;;
 	*) cmd=("$bench" "$mode" "$small") ;;
 	esac
 	out=$dir/callgrind.$mode

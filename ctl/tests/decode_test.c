@@ -250,6 +250,32 @@ TEST(struct_array)
 }
 
 /*
+ * Schemas of the same shape and size, told apart only by a field's name,
+ * more of them than etwctl keeps: each decodes with its own name, first
+ * and again after the others (from the kept names or converted anew).
+ */
+TEST(schemas_keep_their_names)
+{
+	static const char d[] = "\x2a";
+	struct collected c;
+	char f[8], want[8];
+	int round, i;
+
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 200; i++) {
+			/* "fNNN", NUL, UINT8. */
+			snprintf(f, sizeof(f), "f%03d", i);
+			f[5] = 0x04;
+			snprintf(want, sizeof(want), "f%03d", i);
+			ASSERT_EQ(0, decode(f, 6, d, 1, &c));
+			ASSERT_EQ(1, c.n);
+			EXPECT_STREQ(want, c.name[0]) TH_LOG("round %d", round);
+			EXPECT_STREQ("42", c.value[0]);
+		}
+	}
+}
+
+/*
  * 65535 structs of one array of 65535 values of no bytes: the first
  * element stands for all (walking them all would take billions of steps).
  */

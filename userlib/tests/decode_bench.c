@@ -11,7 +11,8 @@
  * The modes: read (the file with read(), the baseline), process
  * (ProcessTrace, empty callback), tdh (ProcessTrace,
  * TdhGetEventInformation and TdhFormatProperty of every property),
- * dump and dump-json (ETWCTL dump FILE > /dev/null).  Each pass runs in
+ * dump, dump-json and dump-csv (ETWCTL dump [--format json|csv] FILE >
+ * /dev/null).  Each pass runs in
  * a child, so its peak RSS is its own.
  *
  * The generated file is what a TraceLogging provider writes through the
@@ -297,21 +298,23 @@ static int bench_process(const char *path, PEVENT_RECORD_CALLBACK cb)
 	return err != ERROR_SUCCESS;
 }
 
-static int bench_dump(const char *etwctl, const char *path, bool json)
+/* @format: "json", "csv", or NULL for dump's table. */
+static int bench_dump(const char *etwctl, const char *path,
+		      const char *format)
 {
 	int fd = open("/dev/null", O_WRONLY);
 
 	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
 		return 1;
-	if (json)
-		execl(etwctl, etwctl, "dump", "--format", "json", path, NULL);
+	if (format)
+		execl(etwctl, etwctl, "dump", "--format", format, path, NULL);
 	else
 		execl(etwctl, etwctl, "dump", path, NULL);
 	return 127;
 }
 
 static const char *const bench_modes[] = {
-	"read", "process", "tdh", "dump", "dump-json",
+	"read", "process", "tdh", "dump", "dump-json", "dump-csv",
 };
 
 static int bench_mode(const char *mode, const char *path,
@@ -324,9 +327,11 @@ static int bench_mode(const char *mode, const char *path,
 	if (!strcmp(mode, "tdh"))
 		return bench_process(path, bench_tdh_cb);
 	if (!strcmp(mode, "dump"))
-		return bench_dump(etwctl, path, false);
+		return bench_dump(etwctl, path, NULL);
 	if (!strcmp(mode, "dump-json"))
-		return bench_dump(etwctl, path, true);
+		return bench_dump(etwctl, path, "json");
+	if (!strcmp(mode, "dump-csv"))
+		return bench_dump(etwctl, path, "csv");
 	fprintf(stderr, "decode_bench: unknown mode '%s'\n", mode);
 	return 2;
 }
@@ -430,6 +435,6 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: decode_bench gen FILE EVENTS\n"
 		"       decode_bench table FILE ETWCTL\n"
 		"       decode_bench read|process|tdh FILE\n"
-		"       decode_bench dump|dump-json FILE ETWCTL\n");
+		"       decode_bench dump|dump-json|dump-csv FILE ETWCTL\n");
 	return 2;
 }
