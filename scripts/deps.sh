@@ -15,6 +15,7 @@ packages=(
 	libbabeltrace2-dev babeltrace2
 	chromium
 	clang libclang-rt-14-dev
+	libbpf-dev bpftool
 )
 
 missing=()
