@@ -111,6 +111,8 @@ FIXTURE(trace) {
 
 FIXTURE_SETUP(trace)
 {
+	self->fd = -1;
+	self->id = 0;
 	if (access(TRACEFS "/events/etw/etw_write", F_OK))
 		SKIP(return, "no events/etw in tracefs");
 	ASSERT_EQ(0, tracefs_write("events/etw/enable", "0"));
@@ -126,8 +128,12 @@ FIXTURE_SETUP(trace)
 FIXTURE_TEARDOWN(trace)
 {
 	tracefs_write("events/etw/enable", "0");
-	if (self->fd >= 0)
-		close(self->fd);
+	if (self->fd < 0)
+		return;
+	/* Global sessions outlive their file: stop what a test left. */
+	if (self->id)
+		raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
+	close(self->fd);
 }
 
 /*
