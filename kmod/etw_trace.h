@@ -20,8 +20,8 @@
 #include "etw_internal.h"
 
 /*
- * One record written to one session: once per target session, at commit.
- * @size is the record's, header and extended items included (every
+ * One record written to one session: once per target session, before its
+ * commit.  @size is the record's, header and extended items included (every
  * header type starts with its 16-bit size).
  */
 TRACE_EVENT(etw_write,

@@ -457,6 +457,8 @@ static noinline void etw_classic_private(const struct etw_event *ev,
 static void etw_target_commit(const struct etw_target *t,
 			      const struct etw_event *ev)
 {
+	/* First: @t and @ev are in registers, so it costs a nop when off. */
+	trace_etw_write(t->s, ev->reg, ev->desc, t->b->data + t->off);
 	if (etw_session_is_private(t->s)) {
 		struct etw_event_header *h = t->b->data + t->off;
 
@@ -473,7 +475,6 @@ static void etw_target_commit(const struct etw_target *t,
 			h->thread_id = task_pid_vnr(current);
 		}
 	}
-	trace_etw_write(t->s, ev->reg, ev->desc, t->b->data + t->off);
 	etw_buffer_commit(t->s, t->b);
 }
 
