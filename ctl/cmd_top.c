@@ -173,8 +173,12 @@ static const char *etwctl_top_session_name(void *ctx, uint32_t logger_id)
 	return names->name[logger_id - 1];
 }
 
-/* The running global sessions' names; private ones have none. */
-static void etwctl_top_names_update(struct etwctl_top_session_names *names)
+/*
+ * The running global sessions' names into empty @names; private sessions
+ * have none.  Each properties block has room for a name and a log file
+ * path, as "etwctl list" gives it.
+ */
+static void etwctl_top_names_get(struct etwctl_top_session_names *names)
 {
 	EVENT_TRACE_PROPERTIES *arr[ETW_MAX_GLOBAL_SESSIONS] = { 0 };
 	size_t size = sizeof(EVENT_TRACE_PROPERTIES) + ETW_MAX_NAME_LEN + 1 +
@@ -182,8 +186,6 @@ static void etwctl_top_names_update(struct etwctl_top_session_names *names)
 	ULONG count = 0, i, id;
 
 	for (i = 0; i < ETW_MAX_GLOBAL_SESSIONS; i++) {
-		free(names->name[i]);
-		names->name[i] = NULL;
 		arr[i] = calloc(1, size);
 		if (!arr[i])
 			goto out;
@@ -219,7 +221,7 @@ static int etwctl_top_refresh(struct etwctl_top *skel,
 			      struct etwctl_top_snap *now,
 			      struct etwctl_top_snap *prev, bool first)
 {
-	static struct etwctl_top_session_names names;
+	struct etwctl_top_session_names names = { 0 };
 	struct etwctl_top_names n = { etwctl_top_session_name, &names };
 	struct etwctl_top_snap tmp;
 	int ret;
@@ -227,13 +229,12 @@ static int etwctl_top_refresh(struct etwctl_top *skel,
 	ret = etwctl_top_read(skel, now);
 	if (ret)
 		return ret;
-	etwctl_top_names_update(&names);
+	etwctl_top_names_get(&names);
 	if (!o->json && isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	ret = etwctl_top_print(stdout, now, first ? NULL : prev, o->json, &n);
 	fflush(stdout);
 	etwctl_top_names_free(&names);
-	memset(&names, 0, sizeof(names));
 	tmp = *prev;
 	*prev = *now;
 	*now = tmp;
