@@ -230,7 +230,9 @@ static int etwctl_top_refresh(struct etwctl_top *skel,
 	if (ret)
 		return ret;
 	etwctl_top_names_get(&names);
-	if (!o->json && isatty(STDOUT_FILENO))
+	/* A live table replaces the last one; a single one stays. */
+	if (!o->json && !o->command && o->count != 1 &&
+	    isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	ret = etwctl_top_print(stdout, now, first ? NULL : prev, o->json, &n);
 	fflush(stdout);

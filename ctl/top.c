@@ -300,7 +300,7 @@ int etwctl_top_print(FILE *f, const struct etwctl_top_snap *now,
 		etwctl_top_json_rows(f, "sessions", &sess, true, secs, names);
 		fputs("}\n", f);
 	} else {
-		fprintf(f, "etw top: %zu providers, %zu sessions, over %.1f s",
+		fprintf(f, "etw top: providers %zu, sessions %zu, over %.1f s",
 			prov.n, sess.n, secs);
 		if (now->untracked)
 			fprintf(f, ", %llu events untracked (map full)",
