@@ -37,10 +37,18 @@ LIB_PIC_OBJS := $(LIB_SRCS:.c=.pic.o)
 CTL_SRCS := $(wildcard ctl/*.c)
 # Only etwctl itself has forward, which loads libcurl when it runs (its
 # headers at build time); the host tests take the rest.
-CTL_TEST_SRCS := $(filter-out ctl/etwctl.c ctl/cmd_forward.c,$(CTL_SRCS))
+CTL_TEST_SRCS := $(filter-out ctl/etwctl.c ctl/cmd_forward.c ctl/cmd_top.c,$(CTL_SRCS))
 CURL_CFLAGS := $(shell pkg-config --cflags libcurl)
 # etwctl symbolises stacks with elfutils' libdwfl (ctl/symbols.c).
 DW_LIBS := $(shell pkg-config --libs libdw)
+
+# top's BPF programs (clang -target bpf) and their bpftool skeleton;
+# libbpf-dev and bpftool (scripts/deps.sh).
+BPF_CLANG ?= clang
+BPF_CFLAGS := -O2 -g -Wall -target bpf -Ictl/bpf \
+	-I/usr/include/$(shell $(CC) -print-multiarch)
+LIBBPF_CFLAGS := $(shell pkg-config --cflags libbpf)
+LIBBPF_LIBS := $(shell pkg-config --libs libbpf)
 SELFTEST_SRCS := $(wildcard selftests/*_test.c)
 SELFTESTS := $(SELFTEST_SRCS:.c=)
 BENCH_SRCS := $(wildcard selftests/bench/*_bench.c)
@@ -131,9 +139,17 @@ userlib/libetw.pc: userlib/libetw.pc.in FORCE
 # --- etwctl ---------------------------------------------------------------
 ctl: ctl/etwctl
 
-ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a Makefile
-	$(CC) $(CPPFLAGS) -Ictl -Iuserlib -DETW_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) \
-		$(CURL_CFLAGS) -o $@ $(CTL_SRCS) userlib/libetw.a $(LIBETW_LIBS) $(DW_LIBS)
+ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a build/bpf/top.skel.h Makefile
+	$(CC) $(CPPFLAGS) -Ictl -Ictl/bpf -Ibuild/bpf -Iuserlib -DETW_VERSION='"$(VERSION)"' \
+		$(CFLAGS) $(WARN) $(CURL_CFLAGS) $(LIBBPF_CFLAGS) -o $@ $(CTL_SRCS) \
+		userlib/libetw.a $(LIBETW_LIBS) $(DW_LIBS) $(LIBBPF_LIBS)
+
+build/bpf/top.bpf.o: ctl/bpf/top.bpf.c ctl/bpf/top_maps.h
+	@mkdir -p $(@D)
+	$(BPF_CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+build/bpf/top.skel.h: build/bpf/top.bpf.o
+	bpftool gen skeleton $< name etwctl_top > $@.tmp && mv $@.tmp $@
 
 # --- babeltrace2 plugin ---------------------------------------------------
 # source.etw.etl (Documentation/babeltrace2.rst).  libetw's position-

@@ -32,6 +32,8 @@ static const struct etwctl_cmd etwctl_cmds[] = {
 	  "send events to systemd-journal-remote" },
 	{ "export", etwctl_cmd_export,
 	  "write ETL files' events for trace viewers" },
+	{ "top", etwctl_cmd_top,
+	  "events/s, bytes/s and losses per provider and session, live" },
 };
 
 #define ETWCTL_NCMDS	(sizeof(etwctl_cmds) / sizeof(etwctl_cmds[0]))

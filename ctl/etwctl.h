@@ -61,6 +61,7 @@ int etwctl_cmd_merge(int argc, char **argv);
 int etwctl_cmd_stats(int argc, char **argv);
 int etwctl_cmd_forward(int argc, char **argv);
 int etwctl_cmd_export(int argc, char **argv);
+int etwctl_cmd_top(int argc, char **argv);
 
 /* ---------------------------------------------------------------------- */
 /* common.c */

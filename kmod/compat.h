@@ -33,6 +33,13 @@
 #define ETW_IMPORT_KUNIT_NS() MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
 #endif
 
+/* __assign_str() takes its source from __string() since 6.10. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define etw_assign_str(dst, src) __assign_str(dst)
+#else
+#define etw_assign_str(dst, src) __assign_str(dst, src)
+#endif
+
 #include <linux/mm.h>
 
 /* vm_flags became read-only behind helpers in 6.3. */

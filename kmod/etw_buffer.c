@@ -35,6 +35,7 @@
 
 #include "compat.h"
 #include "etw_internal.h"
+#include "etw_trace.h"
 
 static const struct etw_guid etw_padding_guid = ETW_PADDING_PROVIDER;
 
@@ -171,6 +172,7 @@ static void etw_deliver_locked(struct etw_session *s, struct etw_buffer *b)
 	list_add_tail(&b->node, &s->delivered);
 	atomic64_inc(&s->buffers_written);
 	atomic64_add(h->events, &s->events_written);
+	trace_etw_buffer_deliver(s, b, h);
 }
 
 /**
@@ -298,6 +300,7 @@ static bool etw_stream_seal(struct etw_session *s, struct etw_stream *st,
 		b->seal_ts = max_t(u64, ktime_get_ns(),
 				   local64_read(&b->last_ts));
 	} while (!atomic64_try_cmpxchg(&b->state, &old, old | ETW_BS_SEALED));
+	trace_etw_buffer_seal(s, b, old);
 	return !(old & ETW_BS_WR_MASK);
 }
 

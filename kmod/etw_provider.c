@@ -46,6 +46,7 @@
 
 #include "compat.h"
 #include "etw_internal.h"
+#include "etw_trace.h"
 
 /* Bits of etw_write_args.exclude_mask: direct, group, private enables. */
 #define ETW_GROUP_BIT0		ETW_MAX_SESSIONS_PER_PROVIDER
@@ -1395,6 +1396,7 @@ int etw_enable(struct etw_session *s, struct etw_enable_args *a,
 out_put:
 	etw_gentry_put(t.g);
 out_unlock:
+	trace_etw_enable(s, a, ret);
 	mutex_unlock(&etw_mutex);
 	etw_enables_free_later(&gone);
 	etw_enable_free(e);

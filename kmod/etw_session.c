@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "etw_internal.h"
+#include "etw_trace.h"
 
 #define ETW_DEFAULT_BUFFER_KB		64
 #define ETW_DEFAULT_SPARE_BUFFERS	20
@@ -381,6 +382,7 @@ int etw_session_start(struct etw_file *f, struct etw_session_args *a)
 	if (s->cfg.flush_timer_ms)
 		schedule_delayed_work(&s->flush_work,
 				      msecs_to_jiffies(s->cfg.flush_timer_ms));
+	trace_etw_session_start(s);
 	etw_session_fill(s, a);
 	mutex_unlock(&etw_mutex);
 	if (!klog)
@@ -413,6 +415,7 @@ static void etw_session_stop_locked(struct etw_session *s)
 	s->ended = true;
 	raw_spin_unlock_irqrestore(&s->lock, flags);
 	wake_up_interruptible(&s->cwait);
+	trace_etw_session_stop(s);
 	if (etw_session_is_private(s)) {
 		list_del_init(&s->node);
 		ida_free(&etw_private_ids, s->logger_id);

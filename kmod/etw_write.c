@@ -43,6 +43,7 @@
 #include "compat.h"
 #include "etw_extdata.h"
 #include "etw_internal.h"
+#include "etw_trace.h"
 
 /* Routes hold at most this many sessions (see etw_route_build()). */
 #define ETW_MAX_TARGETS		ETW_MAX_ROUTE
@@ -457,6 +458,8 @@ static noinline void etw_classic_private(const struct etw_event *ev,
 static __always_inline void etw_target_commit(const struct etw_target *t,
 					      const struct etw_event *ev)
 {
+	/* First: @t and @ev are in registers, so it costs a nop when off. */
+	trace_etw_write(t->s, ev->reg, ev->desc, t->b->data + t->off);
 	if (etw_session_is_private(t->s)) {
 		struct etw_event_header *h = t->b->data + t->off;
 
@@ -558,14 +561,16 @@ static u32 etw_route_bit(const struct etw_route *route,
  * Count the event lost in the sessions of @failed, once it is known the
  * write will not be retried: a retry would count them again.
  */
-static noinline void etw_count_lost(const struct etw_route *route,
-				    u32 failed)
+static noinline void etw_count_lost(const struct etw_event *ev,
+				    const struct etw_route *route,
+				    u32 failed, int err)
 {
 	struct etw_session *s;
 
 	while (failed) {
 		s = route->e[__ffs(failed)].session;
 		etw_stream_count_lost(s, etw_session_stream(s));
+		trace_etw_lost(s, ev->reg, ev->desc, err);
 		failed &= failed - 1;
 	}
 }
@@ -672,7 +677,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	etw_target_commit(&t[0], ev);
 count_lost:
 	if (unlikely(failed))
-		etw_count_lost(route, failed);
+		etw_count_lost(ev, route, failed, lost);
 	return lost;
 }
 

@@ -16,6 +16,7 @@ packages=(
 	chromium
 	clang libclang-rt-14-dev
 	valgrind
+	libbpf-dev bpftool
 )
 
 missing=()
