@@ -75,6 +75,7 @@ struct etwctl_elf {
 struct etwctl_mapping {
 	uint64_t base;
 	uint64_t size;
+	uint64_t file_base;
 	int64_t from;
 	int64_t to;
 	struct etwctl_elf *elf;
@@ -274,6 +275,7 @@ static int etwctl_mapping_add(struct etwctl_symbols *s,
 		return -1;
 	v->base = img->base;
 	v->size = img->size;
+	v->file_base = img->file_base;
 	v->from = from;
 	v->to = to;
 	p->n++;
@@ -712,9 +714,9 @@ int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
 	if (!m)
 		return etwctl_kernel_frame(s, addr, buf, size);
 	if (etwctl_elf_open(m->elf)) {
-		at = addr - m->base + m->elf->start;
+		at = addr - m->file_base + m->elf->start;
 		/* The call before the return address; none before the base. */
-		call = at - (addr > m->base);
+		call = at - (addr > m->file_base);
 		sym = etwctl_sym_at(m->elf, call);
 		if (sym)
 			return snprintf(buf, size, "%s!%s+0x%" PRIx64,
