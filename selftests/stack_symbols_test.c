@@ -287,6 +287,8 @@ static int check_chain(struct __test_metadata *_metadata,
 		TH_LOG("no frame 0x%" PRIxPTR " in chain_b", ret_c);
 		return -1;
 	}
+	TH_LOG("frames %d to %d: %s %s %s %s", i - 1, i + 2, s->sym[i - 1],
+	       s->sym[i], s->sym[i + 1], i + 2 < s->n ? s->sym[i + 2] : "");
 	EXPECT_EQ(0, strncmp(s->sym[0], "libetw.so", strlen("libetw.so")))
 		TH_LOG("frame 0: %s", s->sym[0]);
 	EXPECT_STREQ(want_frame(want, self_name(), "chain_c", chain_c,
