@@ -215,6 +215,13 @@ selftests/wide_test: selftests/wide_test.c selftests/wide_cxx.o \
 selftests/extdata_test: private CFLAGS += -fno-omit-frame-pointer
 selftests/bench/extdata_bench: private CFLAGS += -fno-omit-frame-pointer
 
+# stack_symbols_test checks that dump names the frames of its call chain
+# and of stack_symbols_lib.so, which it dlopen()s: both need the frames.
+selftests/stack_symbols_test: private CFLAGS += -fno-omit-frame-pointer
+selftests/stack_symbols_test: selftests/stack_symbols_lib.so
+selftests/stack_symbols_lib.so: selftests/stack_symbols_lib.c
+	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(WARN) -fPIC -shared -o $@ $<
+
 selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 	$(CC) $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) -Wno-shadow \
 		-Wno-sign-compare -Wno-clobbered \
@@ -449,5 +456,6 @@ clean:
 	rm -f userlib/*.o userlib/libetw.a userlib/libetw.so userlib/$(SONAME) userlib/libetw.pc
 	rm -f $(BT2_PLUGIN) bt2/tests/tl_etl_gen
 	rm -f ctl/etwctl $(SELFTESTS) $(BENCHES) $(HOSTTESTS) $(EXAMPLES) selftests/wide_cxx.o \
+		selftests/stack_symbols_lib.so \
 		userlib/tests/*_bench
 	rm -rf build

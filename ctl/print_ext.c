@@ -26,6 +26,7 @@
 #define ETWCTL_IMAGE_BASE	0
 #define ETWCTL_IMAGE_SIZE	8
 #define ETWCTL_IMAGE_PID	16
+#define ETWCTL_IMAGE_DEFAULT_BASE 32
 #define ETWCTL_IMAGE_NAME	56
 
 /* ImageLoadGuid: the event class of the kernel logger's Image events. */
@@ -281,6 +282,8 @@ int etwctl_image_event(struct etwctl_symbols *syms,
 	memcpy(&img.base, p + ETWCTL_IMAGE_BASE, sizeof(img.base));
 	memcpy(&img.size, p + ETWCTL_IMAGE_SIZE, sizeof(img.size));
 	memcpy(&img.pid, p + ETWCTL_IMAGE_PID, sizeof(img.pid));
+	memcpy(&img.file_base, p + ETWCTL_IMAGE_DEFAULT_BASE,
+	       sizeof(img.file_base));
 	path = etw_etl_utf16_to_utf8(p + ETWCTL_IMAGE_NAME,
 				     (ev->user_data_len - ETWCTL_IMAGE_NAME) /
 				     2);

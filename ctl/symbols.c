@@ -75,6 +75,7 @@ struct etwctl_elf {
 struct etwctl_mapping {
 	uint64_t base;
 	uint64_t size;
+	uint64_t file_base;
 	int64_t from;
 	int64_t to;
 	struct etwctl_elf *elf;
@@ -274,6 +275,7 @@ static int etwctl_mapping_add(struct etwctl_symbols *s,
 		return -1;
 	v->base = img->base;
 	v->size = img->size;
+	v->file_base = img->file_base;
 	v->from = from;
 	v->to = to;
 	p->n++;
@@ -693,8 +695,10 @@ static int etwctl_kernel_frame(const struct etwctl_symbols *s, uint64_t addr,
  *
  * The text is "module!function+0xoff" when @pid had an image mapped over
  * @addr at @time and its file names the function holding @addr - 1,
- * "module+0xoff" (from the image's base) for an image without that
- * symbol or whose file cannot be read, "module!function+0xoff" from
+ * "module+0xoff" for an image without that symbol (from the file's
+ * offset 0, as objdump and addr2line count) or whose file cannot be read
+ * (from the image's base: DefaultBase is a PE's preferred base in a
+ * Windows trace), "module!function+0xoff" from
  * kallsyms for other addresses at or after its first text symbol
  * ("vmlinux" for the kernel's own), else "0x" and @addr in hex.
  *
@@ -711,16 +715,16 @@ int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
 	m = p ? etwctl_mapping_at(p, addr, time) : NULL;
 	if (!m)
 		return etwctl_kernel_frame(s, addr, buf, size);
-	if (etwctl_elf_open(m->elf)) {
-		at = addr - m->base + m->elf->start;
-		/* The call before the return address; none before the base. */
-		call = at - (addr > m->base);
-		sym = etwctl_sym_at(m->elf, call);
-		if (sym)
-			return snprintf(buf, size, "%s!%s+0x%" PRIx64,
-					m->elf->name, sym->name,
-					(uint64_t)(at - sym->addr));
-	}
+	if (!etwctl_elf_open(m->elf))
+		return snprintf(buf, size, "%s+0x%" PRIx64, m->elf->name,
+				addr - m->base);
+	at = addr - m->file_base + m->elf->start;
+	/* The call before the return address; none before the base. */
+	call = at - (addr > m->file_base);
+	sym = etwctl_sym_at(m->elf, call);
+	if (sym)
+		return snprintf(buf, size, "%s!%s+0x%" PRIx64, m->elf->name,
+				sym->name, (uint64_t)(at - sym->addr));
 	return snprintf(buf, size, "%s+0x%" PRIx64, m->elf->name,
-			addr - m->base);
+			addr - m->file_base);
 }

@@ -23,15 +23,19 @@ enum etwctl_image_op {
 /**
  * struct etwctl_image - one image of one process
  * @pid: the process
- * @base: the address the file's first byte is mapped at
- * @size: bytes from @base to the end of its last mapping
+ * @base: where the image's mapping starts (ImageBase)
+ * @size: the mapping's bytes (ImageSize)
  * @path: the file, as the trace names it (read on this machine)
+ * @file_base: where the file's offset 0 lies (DefaultBase of etw.ko's
+ *	records, which map each executable segment alone): ELF symbols are
+ *	found from it
  */
 struct etwctl_image {
 	uint32_t pid;
 	uint64_t base;
 	uint64_t size;
 	const char *path;
+	uint64_t file_base;
 };
 
 struct etwctl_symbols;

@@ -93,7 +93,7 @@ static int image_of(uint64_t addr, struct etwctl_image *img, char *path,
 			if (!pass || strcmp(file, path))
 				continue;
 			if (!img->size)
-				img->base = start;
+				img->base = img->file_base = start;
 			img->size = end - img->base;
 		}
 	}

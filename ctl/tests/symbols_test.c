@@ -29,20 +29,20 @@ static const struct {
 	struct etwctl_image img;
 } map_events[] = {
 	/* pid 1: a.so from t=100, unloaded at 300, reloaded elsewhere. */
-	{ ETWCTL_IMAGE_LOAD, 100, { 1, 0x10000, 0x1000, A } },
-	{ ETWCTL_IMAGE_UNLOAD, 300, { 1, 0x10000, 0x1000, A } },
-	{ ETWCTL_IMAGE_LOAD, 400, { 1, 0x50000, 0x1000, A } },
+	{ ETWCTL_IMAGE_LOAD, 100, { 1, 0x10000, 0x1000, A, 0x10000 } },
+	{ ETWCTL_IMAGE_UNLOAD, 300, { 1, 0x10000, 0x1000, A, 0x10000 } },
+	{ ETWCTL_IMAGE_LOAD, 400, { 1, 0x50000, 0x1000, A, 0x50000 } },
 	/* pid 2: b.so at a.so's first base, from rundown at t=500. */
-	{ ETWCTL_IMAGE_DCSTART, 500, { 2, 0x10000, 0x2000, B } },
+	{ ETWCTL_IMAGE_DCSTART, 500, { 2, 0x10000, 0x2000, B, 0x10000 } },
 	/* pid 3: an unload with no load, a DCEnd with no load. */
-	{ ETWCTL_IMAGE_UNLOAD, 200, { 3, 0x20000, 0x1000, A } },
-	{ ETWCTL_IMAGE_DCEND, 900, { 3, 0x30000, 0x1000, B } },
+	{ ETWCTL_IMAGE_UNLOAD, 200, { 3, 0x20000, 0x1000, A, 0x20000 } },
+	{ ETWCTL_IMAGE_DCEND, 900, { 3, 0x30000, 0x1000, B, 0x30000 } },
 	/* pid 4: loaded twice at one base, the unload in between lost. */
-	{ ETWCTL_IMAGE_LOAD, 100, { 4, 0x10000, 0x1000, A } },
-	{ ETWCTL_IMAGE_LOAD, 200, { 4, 0x10000, 0x1000, B } },
+	{ ETWCTL_IMAGE_LOAD, 100, { 4, 0x10000, 0x1000, A, 0x10000 } },
+	{ ETWCTL_IMAGE_LOAD, 200, { 4, 0x10000, 0x1000, B, 0x10000 } },
 	/* pid 5: a DCEnd does not replace what is mapped at its base. */
-	{ ETWCTL_IMAGE_DCSTART, 10, { 5, 0x10000, 0x1000, A } },
-	{ ETWCTL_IMAGE_DCEND, 990, { 5, 0x10000, 0x1000, B } },
+	{ ETWCTL_IMAGE_DCSTART, 10, { 5, 0x10000, 0x1000, A, 0x10000 } },
+	{ ETWCTL_IMAGE_DCEND, 990, { 5, 0x10000, 0x1000, B, 0x10000 } },
 };
 
 static const struct {
@@ -179,6 +179,50 @@ TEST_F(self, call_chain)
 			chain_a);
 }
 
+/*
+ * The executable mapping of @addr alone, as etw.ko's Image events give it:
+ * ImageBase and ImageSize that mapping, DefaultBase the file's offset 0.
+ */
+static int exec_mapping_of(uint64_t addr, struct etwctl_image *img)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long long start, end, off;
+	char line[512], perms[8];
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (ret && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx %7s %llx", &start, &end, perms,
+			   &off) == 4 && addr >= start && addr < end &&
+		    perms[2] == 'x') {
+			img->base = start;
+			img->size = end - start;
+			img->file_base = start - off;
+			ret = 0;
+		}
+	fclose(f);
+	return ret;
+}
+
+/* An image event for the text segment only: symbols from DefaultBase. */
+TEST(text_segment_image)
+{
+	struct etwctl_symbols *s = etwctl_symbols_new();
+	struct etwctl_image img = { .pid = getpid() };
+	char path[256];
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, image_of((uintptr_t)chain_a, &img, path, sizeof(path)));
+	ASSERT_EQ(0, exec_mapping_of((uintptr_t)chain_a, &img));
+	/* The test is one if the text does not start the file. */
+	ASSERT_NE(img.base, img.file_base);
+	ASSERT_EQ(0, etwctl_symbols_image(s, ETWCTL_IMAGE_LOAD, &img, 100));
+	chain_a();
+	expect_function(_metadata, s, chain[1], path, "chain_b", chain_b);
+	etwctl_symbols_free(s);
+}
+
 /* A call that ends its function: named by the call, not what follows. */
 TEST_F(self, call_at_the_end)
 {
@@ -301,7 +345,8 @@ static const struct {
 TEST(kernel_symbols)
 {
 	struct etwctl_symbols *s = etwctl_symbols_new();
-	struct etwctl_image img = { 2, 0xffffffff81000000ull, 0x1000, A };
+	struct etwctl_image img = { 2, 0xffffffff81000000ull, 0x1000, A,
+				    0xffffffff81000000ull };
 	FILE *f = fmemopen((void *)kallsyms, strlen(kallsyms), "r");
 	char buf[128];
 	unsigned int i;
