@@ -17,17 +17,21 @@
  * THREAD      Thread_V3 TypeGroup1, version 3: Start at every clone(),
  *             End at every task exit.
  * IMAGE_LOAD  Image_Load, version 3: Load for each executable file mapping
- *             of a new program image (execve()) and for each mmap() with
- *             PROT_EXEC of a file; Unload for each executable file mapping
- *             munmap() removes.
+ *             of a new program image (execve()), for each mmap() with
+ *             PROT_EXEC of a file and each file mapping mprotect() makes
+ *             executable; Unload for each executable file mapping that
+ *             munmap(), a MAP_FIXED mmap(), mprotect() or the address
+ *             space's end (exit, execve()) removes; mremap() gives both.
  *
  * Each flag also gives a rundown: DCStart events for every process, thread
  * and executable file mapping when the session starts, DCEnd events when
  * it stops.
  *
- * Sources: the sched_process_fork, _exec and _exit tracepoints and the
- * raw syscall tracepoints sys_enter (munmap) and sys_exit (mmap), found with
- * for_each_kernel_tracepoint() (none is exported to modules) and
+ * Sources: the sched_process_fork, _exec and _exit tracepoints, the raw
+ * syscall tracepoints sys_enter (munmap, mmap, mprotect, mremap) and
+ * sys_exit (mmap, mremap), and mmap_lock_acquire_returned (an address
+ * space's teardown, exit_mmap(), takes its lock), found with
+ * for_each_kernel_tracepoint() (most are not exported to modules) and
  * registered only while a kernel logger with the matching flags runs: with
  * none, etw adds no probe and costs nothing.  While IMAGE_LOAD is on, the
  * syscall tracepoints route every system call of every task through the
@@ -204,6 +208,7 @@ enum {
 	ETW_TP_EXIT,
 	ETW_TP_SYS_ENTER,
 	ETW_TP_SYS_EXIT,
+	ETW_TP_MM_LOCKED,
 	ETW_TP_COUNT,
 };
 
@@ -520,19 +525,31 @@ static void etw_syslog_put_thread(struct etw_syslog *k,
 			ETW_THREAD_VERSION);
 }
 
-static void etw_syslog_put_vma(struct etw_syslog *k,
-			       struct etw_syslog_scratch *x, u32 pid,
-			       struct vm_area_struct *vma, unsigned long start,
-			       unsigned long end, u8 type)
+/*
+ * An Image event for [@start, @end) of @file, whose offset 0 would be
+ * mapped at @file_base.
+ */
+static void etw_syslog_put_file(struct etw_syslog *k,
+				struct etw_syslog_scratch *x, u32 pid,
+				struct file *file, unsigned long start,
+				unsigned long end, u64 file_base, u8 type)
 {
-	u64 file_base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
-	const char *path = d_path(&vma->vm_file->f_path, x->text,
-				  sizeof(x->text));
+	const char *path = d_path(&file->f_path, x->text, sizeof(x->text));
 	u32 len = etw_syslog_image(x->rec + sizeof(struct etw_system_header),
 				   pid, start, end - start, file_base, path);
 
 	etw_syslog_emit(k, x->rec, len, ETW_GROUP_IMAGE, type,
 			ETW_IMAGE_VERSION);
+}
+
+static void etw_syslog_put_vma(struct etw_syslog *k,
+			       struct etw_syslog_scratch *x, u32 pid,
+			       struct vm_area_struct *vma, unsigned long start,
+			       unsigned long end, u8 type)
+{
+	etw_syslog_put_file(k, x, pid, vma->vm_file, start, end,
+			    vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT),
+			    type);
 }
 
 static bool etw_syslog_is_image(const struct vm_area_struct *vma)
@@ -633,6 +650,32 @@ static void etw_syslog_exit(void *data, struct task_struct *p)
 		etw_syslog_put_process(k, x, p, 0, ETW_TYPE_END);
 }
 
+/*
+ * The address space's teardown: exit_mmap() takes its lock for reading
+ * once its last user is gone, and every image in it unloads.  Its process
+ * is the task that let the last user go when that task is exiting (its mm
+ * already cleared) or in execve() (the mm it replaced).  A teardown in any
+ * other task (a kernel thread, a task that held the mm for a moment, a
+ * failed fork()) names no process and reports nothing.
+ */
+static void etw_syslog_mm_locked(void *data, struct mm_struct *mm,
+				 const char *memcg_path, bool write,
+				 bool success)
+{
+	struct etw_syslog *k = data;
+	struct mm_struct *own = current->mm;
+
+	if (write || !success || atomic_read(&mm->mm_users) ||
+	    (current->flags & PF_KTHREAD))
+		return;
+	if (own ? own == mm || !current->in_execve :
+		  !(current->flags & PF_EXITING))
+		return;
+	etw_syslog_put_images(k, this_cpu_ptr(k->pcpu), mm,
+			      task_tgid_nr(current), 0, ULONG_MAX,
+			      ETW_TYPE_UNLOAD);
+}
+
 /* A native (not compat) system call's arguments, or false. */
 static bool etw_syslog_args(struct pt_regs *regs, unsigned long *args)
 {
@@ -643,41 +686,166 @@ static bool etw_syslog_args(struct pt_regs *regs, unsigned long *args)
 }
 
 /*
- * The syscall tracepoints' probes may run preemptible (they are faultable
- * from 6.13 on): the per-CPU scratch area needs preemption off.
+ * The pages [@start, @start + @len) name, as munmap(), mprotect() and a
+ * fixed mmap() round them; false for a range they refuse.
  */
-static void etw_syslog_sys_enter(void *data, struct pt_regs *regs, long id)
+static bool etw_syslog_range(unsigned long start, unsigned long len,
+			     unsigned long *end)
 {
-	struct etw_syslog *k = data;
-	struct mm_struct *mm = current->mm;
-	unsigned long args[6];
+	if (offset_in_page(start) || !len || len > TASK_SIZE ||
+	    start > TASK_SIZE - PAGE_ALIGN(len))
+		return false;
+	*end = start + PAGE_ALIGN(len);
+	return true;
+}
 
-	/* What munmap() will refuse removes nothing. */
-	if (id != __NR_munmap || !etw_syslog_args(regs, args) ||
-	    offset_in_page(args[0]) || args[1] > ULONG_MAX - args[0])
-		return;
+/*
+ * The syscall tracepoints' probes may run preemptible (they are faultable
+ * from 6.13 on): the per-CPU scratch area needs preemption off.  They
+ * cannot sleep for the mmap_lock: an event a contended lock hides is
+ * counted lost.
+ */
+static void etw_syslog_unload_range(struct etw_syslog *k, unsigned long start,
+				    unsigned long end)
+{
+	struct mm_struct *mm = current->mm;
+
 	if (!mmap_read_trylock(mm)) {
 		etw_syslog_lost(k);
 		return;
 	}
 	preempt_disable();
 	etw_syslog_put_images(k, this_cpu_ptr(k->pcpu), mm,
-			      task_tgid_nr(current), args[0],
-			      args[0] + args[1], ETW_TYPE_UNLOAD);
+			      task_tgid_nr(current), start, end,
+			      ETW_TYPE_UNLOAD);
 	preempt_enable();
 	mmap_read_unlock(mm);
 }
 
+/*
+ * mprotect() changes the mappings from @start on, one after another, and
+ * stops at the first hole or at a mapping that may not get @prot: a file
+ * mapping gaining execute permission loads, one losing it unloads.
+ */
+static void etw_syslog_protect(struct etw_syslog *k, unsigned long start,
+			       unsigned long end, unsigned long prot)
+{
+	VMA_ITERATOR(vmi, current->mm, start);
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long at = start, want;
+	bool rier, was, will;
+
+	rier = (current->personality & READ_IMPLIES_EXEC) && (prot & PROT_READ);
+	if (!mmap_read_trylock(mm)) {
+		etw_syslog_lost(k);
+		return;
+	}
+	preempt_disable();
+	for_each_vma_range(vmi, vma, end) {
+		want = calc_vm_prot_bits(prot, 0);
+		if (rier && (vma->vm_flags & VM_MAYEXEC))
+			want |= VM_EXEC;
+		if (vma->vm_start > at ||
+		    (want & ~(vma->vm_flags >> 4) & VM_ACCESS_FLAGS))
+			break;
+		at = vma->vm_end;
+		was = vma->vm_flags & VM_EXEC;
+		will = want & VM_EXEC;
+		if (vma->vm_file && was != will)
+			etw_syslog_put_vma(k, this_cpu_ptr(k->pcpu),
+					   task_tgid_nr(current), vma,
+					   max(vma->vm_start, start),
+					   min(vma->vm_end, end),
+					   will ? ETW_TYPE_LOAD : ETW_TYPE_UNLOAD);
+	}
+	preempt_enable();
+	mmap_read_unlock(mm);
+}
+
+/*
+ * Before a call that removes mappings or changes their protection, while
+ * they are still there: munmap(), mmap() with MAP_FIXED and mremap() with
+ * MREMAP_FIXED (the mappings they replace), mprotect().  A call refused
+ * before it changed anything may thus have reported a change.
+ */
+static void etw_syslog_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct etw_syslog *k = data;
+	unsigned long args[6], end;
+
+	if ((id != __NR_munmap && id != __NR_mmap && id != __NR_mremap &&
+	     id != __NR_mprotect && id != __NR_pkey_mprotect) ||
+	    !etw_syslog_args(regs, args))
+		return;
+	switch (id) {
+	case __NR_munmap:
+		if (etw_syslog_range(args[0], args[1], &end))
+			etw_syslog_unload_range(k, args[0], end);
+		break;
+	case __NR_mmap:
+		if ((args[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)) == MAP_FIXED &&
+		    etw_syslog_range(args[0], args[1], &end))
+			etw_syslog_unload_range(k, args[0], end);
+		break;
+	case __NR_mremap:
+		if ((args[3] & MREMAP_FIXED) &&
+		    etw_syslog_range(args[4], args[2], &end))
+			etw_syslog_unload_range(k, args[4], end);
+		break;
+	default:
+		if (!(args[2] & ~(PROT_READ | PROT_WRITE | PROT_EXEC |
+				  PROT_SEM)) &&
+		    etw_syslog_range(args[0], args[1], &end))
+			etw_syslog_protect(k, args[0], end, args[2]);
+	}
+}
+
+/*
+ * A successful mremap() of an image moved it (the old range unloads, the
+ * new one loads) or resized it in place (its tail loads or unloads).  The
+ * old range keeps the file offset of its start.  With a zero old length
+ * (a copy of a shared mapping) or MREMAP_DONTUNMAP the old range stays.
+ */
+static void etw_syslog_remapped(struct etw_syslog *k,
+				struct vm_area_struct *vma,
+				const unsigned long *args, unsigned long to)
+{
+	struct etw_syslog_scratch *x = this_cpu_ptr(k->pcpu);
+	unsigned long from = args[0], old_end = from + PAGE_ALIGN(args[1]);
+	unsigned long new_end = to + PAGE_ALIGN(args[2]);
+	u64 file_base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
+	u32 pid = task_tgid_nr(current);
+	struct file *file = vma->vm_file;
+
+	if (to == from) {
+		if (new_end > old_end)
+			etw_syslog_put_vma(k, x, pid, vma, old_end, new_end,
+					   ETW_TYPE_LOAD);
+		else if (new_end < old_end)
+			etw_syslog_put_file(k, x, pid, file, new_end, old_end,
+					    file_base, ETW_TYPE_UNLOAD);
+		return;
+	}
+	if (old_end != from && !(args[3] & MREMAP_DONTUNMAP))
+		etw_syslog_put_file(k, x, pid, file, from, old_end,
+				    file_base - to + from, ETW_TYPE_UNLOAD);
+	etw_syslog_put_vma(k, x, pid, vma, to, min(vma->vm_end, new_end),
+			   ETW_TYPE_LOAD);
+}
+
+/* After a successful mmap() with PROT_EXEC of a file or mremap(). */
 static void etw_syslog_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	struct etw_syslog *k = data;
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	unsigned long args[6];
+	long id = syscall_get_nr(current, regs);
 
-	if (syscall_get_nr(current, regs) != __NR_mmap ||
+	if ((id != __NR_mmap && id != __NR_mremap) ||
 	    IS_ERR_VALUE((unsigned long)ret) || !etw_syslog_args(regs, args) ||
-	    !(args[2] & PROT_EXEC))
+	    (id == __NR_mmap && !(args[2] & PROT_EXEC)))
 		return;
 	if (!mmap_read_trylock(mm)) {
 		etw_syslog_lost(k);
@@ -685,11 +853,16 @@ static void etw_syslog_sys_exit(void *data, struct pt_regs *regs, long ret)
 	}
 	vma = vma_lookup(mm, ret);
 	preempt_disable();
-	if (vma && etw_syslog_is_image(vma))
-		etw_syslog_put_vma(k, this_cpu_ptr(k->pcpu), task_tgid_nr(current),
-				   vma, ret, min(vma->vm_end,
-						 ret + PAGE_ALIGN(args[1])),
-				   ETW_TYPE_LOAD);
+	if (vma && etw_syslog_is_image(vma)) {
+		if (id == __NR_mremap)
+			etw_syslog_remapped(k, vma, args, ret);
+		else
+			etw_syslog_put_vma(k, this_cpu_ptr(k->pcpu),
+					   task_tgid_nr(current), vma, ret,
+					   min(vma->vm_end,
+					       ret + PAGE_ALIGN(args[1])),
+					   ETW_TYPE_LOAD);
+	}
 	preempt_enable();
 	mmap_read_unlock(mm);
 }
@@ -706,6 +879,8 @@ static struct etw_syslog_tp etw_syslog_tps[ETW_TP_COUNT] = {
 			       etw_syslog_sys_enter },
 	[ETW_TP_SYS_EXIT] = { "sys_exit", ETW_KFLAG_IMAGE_LOAD,
 			      etw_syslog_sys_exit },
+	[ETW_TP_MM_LOCKED] = { "mmap_lock_acquire_returned",
+			       ETW_KFLAG_IMAGE_LOAD, etw_syslog_mm_locked },
 };
 
 static void etw_syslog_find(struct tracepoint *tp, void *priv)

@@ -501,6 +501,340 @@ TEST_F(klog, threaded_exit_ends_once)
 	}
 }
 
+/* --- when images unload -------------------------------------------------- */
+
+#define PAGE		4096
+
+/* One Load or Unload, as the tests below expect them. */
+struct img {
+	__u8 type;
+	__u64 base, size, default_base;
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct krec *x = *(const struct krec *const *)a;
+	const struct krec *y = *(const struct krec *const *)b;
+
+	return x->h.timestamp < y->h.timestamp ? -1 :
+	       x->h.timestamp > y->h.timestamp;
+}
+
+/*
+ * The Loads and Unloads about @pid's mappings of @file in time order (per-CPU
+ * buffers are read one after another); at most @max, the count returned.
+ */
+static size_t image_events(const struct krecs *rs, __u32 pid, const char *file,
+			   struct img *out, size_t max)
+{
+	const struct krec **sel = calloc(rs->n + 1, sizeof(*sel));
+	size_t i, n = 0;
+
+	if (!sel)
+		return 0;
+	for (i = 0; i < rs->n; i++) {
+		const struct krec *k = &rs->r[i];
+		__u8 type = k->h.hook_id & 0xff;
+
+		if (k->h.hook_id >> 8 == ETW_GROUP_IMAGE && k->pid == pid &&
+		    (type == T_LOAD || type == T_UNLOAD) && !strcmp(k->file, file))
+			sel[n++] = k;
+	}
+	qsort(sel, n, sizeof(*sel), by_time);
+	for (i = 0; i < n && i < max; i++) {
+		out[i].type = sel[i]->h.hook_id & 0xff;
+		out[i].base = sel[i]->base;
+		out[i].size = sel[i]->size;
+		out[i].default_base = sel[i]->default_base;
+	}
+	free(sel);
+	return n;
+}
+
+/* The program's file mapped at a free address with @prot and @flags. */
+static char *map_exe(size_t len, int prot, int flags)
+{
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	void *map;
+
+	if (fd < 0)
+		return NULL;
+	map = mmap(NULL, len, prot, flags, fd, 0);
+	close(fd);
+	return map == MAP_FAILED ? NULL : map;
+}
+
+/* The executable file mappings /proc/self/maps lists. */
+static int exec_file_mappings(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512], perms[8], path[PATH_MAX];
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*x-%*x %7s %*x %*x:%*x %*u %4095s", perms,
+			   path) == 2 && perms[2] == 'x' && path[0] == '/')
+			n++;
+	if (f)
+		fclose(f);
+	return f ? n : -1;
+}
+
+#define EXPECT_IMAGES(self, pid, file, ...)				\
+	do {								\
+		const struct img want_[] = { __VA_ARGS__ };		\
+		struct img got_[8];					\
+		size_t n_ = image_events(&(self)->rs, pid, file, got_,	\
+					 8), i_;			\
+									\
+		ASSERT_EQ(ARRAY_SIZE(want_), n_);			\
+		for (i_ = 0; i_ < n_; i_++) {				\
+			EXPECT_EQ(want_[i_].type, got_[i_].type)	\
+				TH_LOG("event %zu", i_);		\
+			EXPECT_EQ(want_[i_].base, got_[i_].base)	\
+				TH_LOG("event %zu", i_);		\
+			EXPECT_EQ(want_[i_].size, got_[i_].size)	\
+				TH_LOG("event %zu", i_);		\
+			EXPECT_EQ(want_[i_].default_base,		\
+				  got_[i_].default_base)		\
+				TH_LOG("event %zu", i_);		\
+		}							\
+	} while (0)
+
+#define IMG(type, base, size, default_base) \
+	{ type, (uintptr_t)(base), size, (uintptr_t)(default_base) }
+
+/* Start the logger with @flags, or fail the test. */
+#define KLOG_START(self, flags)						\
+	ASSERT_EQ(0, klog_start((self)->fd, KLOG, 0, flags, &(self)->id, \
+				&(self)->cfd))
+
+#define KLOG_STOP(self)							\
+	do {								\
+		ASSERT_EQ(0, klog_stop((self)->fd, (self)->id,		\
+				       (self)->cfd, &(self)->rs));	\
+		(self)->cfd = -1;					\
+		EXPECT_EQ(0, (self)->rs.bad);				\
+	} while (0)
+
+/*
+ * A child maps the program once more, counts its executable file mappings
+ * and sends both, then runs @then: exit (NULL) or execve() of @then.
+ */
+static pid_t mapping_child(int *pipefd, const char *then)
+{
+	pid_t child = fork();
+	char *map;
+	int n;
+
+	if (child)
+		return child;
+	map = map_exe(2 * PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	n = exec_file_mappings();
+	if (!map || n < 2 || write(pipefd[1], &map, sizeof(map)) != sizeof(map) ||
+	    write(pipefd[1], &n, sizeof(n)) != sizeof(n))
+		_exit(98);
+	if (then)
+		execl(then, then, NULL);
+	_exit(then ? 99 : 0);
+}
+
+/* Has @pid an event @want about @file, before @before? */
+static bool has_image(const struct krecs *rs, __u32 pid, const char *file,
+		      struct img want, __u64 before)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct krec *k = &rs->r[i];
+
+		if (k->h.hook_id == (ETW_GROUP_IMAGE << 8 | want.type) &&
+		    k->pid == pid && !strcmp(k->file, file) &&
+		    k->base == want.base && k->size == want.size &&
+		    k->default_base == want.default_base &&
+		    k->h.timestamp < before)
+			return true;
+	}
+	return false;
+}
+
+/* @pid's events of @type before @before. */
+static int count_type(const struct krecs *rs, __u32 pid, __u8 type,
+		      __u64 before)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		n += rs->r[i].h.hook_id == (ETW_GROUP_IMAGE << 8 | type) &&
+		     rs->r[i].pid == pid && rs->r[i].h.timestamp < before;
+	return n;
+}
+
+/* Every executable file mapping of a process unloads when it exits. */
+TEST_F(klog, exit_unloads_every_image)
+{
+	char exe[PATH_MAX], *map;
+	int p[2], n;
+	pid_t child;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	ASSERT_EQ(0, pipe(p));
+	KLOG_START(self, ETW_KFLAG_IMAGE_LOAD);
+	child = mapping_child(p, NULL);
+	ASSERT_LT(0, child);
+	ASSERT_EQ(sizeof(map), read(p[0], &map, sizeof(map)));
+	ASSERT_EQ(sizeof(n), read(p[0], &n, sizeof(n)));
+	ASSERT_EQ(0, etw_wait_child(child));
+	KLOG_STOP(self);
+	EXPECT_EQ(n, count_type(&self->rs, child, T_UNLOAD, ~0ULL));
+	EXPECT_EQ(1, count_type(&self->rs, child, T_LOAD, ~0ULL));
+	EXPECT_TRUE(has_image(&self->rs, child, exe,
+			      (struct img)IMG(T_UNLOAD, map, 2 * PAGE, map),
+			      ~0ULL));
+}
+
+/*
+ * execve() unloads every executable file mapping of the program it
+ * replaces, before the new program starts.
+ */
+TEST_F(klog, execve_unloads_the_old_images)
+{
+	const struct krec *exec_start;
+	char exe[PATH_MAX], *map;
+	int p[2], n;
+	pid_t child;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	ASSERT_EQ(0, pipe(p));
+	KLOG_START(self, ETW_KFLAG_PROCESS | ETW_KFLAG_IMAGE_LOAD);
+	child = mapping_child(p, "/bin/true");
+	ASSERT_LT(0, child);
+	ASSERT_EQ(sizeof(map), read(p[0], &map, sizeof(map)));
+	ASSERT_EQ(sizeof(n), read(p[0], &n, sizeof(n)));
+	ASSERT_EQ(0, etw_wait_child(child));
+	KLOG_STOP(self);
+	exec_start = find_by(&self->rs, ETW_GROUP_PROCESS, T_START, child,
+			     child);
+	ASSERT_NE(NULL, exec_start);
+	EXPECT_EQ(n, count_type(&self->rs, child, T_UNLOAD,
+				exec_start->h.timestamp));
+	EXPECT_TRUE(has_image(&self->rs, child, exe,
+			      (struct img)IMG(T_UNLOAD, map, 2 * PAGE, map),
+			      exec_start->h.timestamp));
+}
+
+/* A MAP_FIXED mapping over an image unloads what it replaces. */
+TEST_F(klog, map_fixed_unloads_what_it_replaces)
+{
+	char exe[PATH_MAX], *map;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	KLOG_START(self, ETW_KFLAG_IMAGE_LOAD);
+	map = map_exe(2 * PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(map + PAGE, mmap(map + PAGE, PAGE, PROT_READ,
+				   MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS,
+				   -1, 0));
+	KLOG_STOP(self);
+	munmap(map, 2 * PAGE);
+	EXPECT_IMAGES(self, getpid(), exe,
+		      IMG(T_LOAD, map, 2 * PAGE, map),
+		      IMG(T_UNLOAD, map + PAGE, PAGE, map));
+}
+
+/* mprotect() taking PROT_EXEC away unloads; giving it back loads. */
+TEST_F(klog, mprotect_exec_unloads_and_loads)
+{
+	char exe[PATH_MAX], *map;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	KLOG_START(self, ETW_KFLAG_IMAGE_LOAD);
+	map = map_exe(2 * PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, mprotect(map + PAGE, PAGE, PROT_READ));
+	ASSERT_EQ(0, mprotect(map + PAGE, PAGE, PROT_READ | PROT_EXEC));
+	KLOG_STOP(self);
+	munmap(map, 2 * PAGE);
+	EXPECT_IMAGES(self, getpid(), exe,
+		      IMG(T_LOAD, map, 2 * PAGE, map),
+		      IMG(T_UNLOAD, map + PAGE, PAGE, map),
+		      IMG(T_LOAD, map + PAGE, PAGE, map));
+}
+
+/* A file mapped without PROT_EXEC loads when mprotect() adds it. */
+TEST_F(klog, mprotect_adding_exec_loads)
+{
+	char exe[PATH_MAX], *map;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	KLOG_START(self, ETW_KFLAG_IMAGE_LOAD);
+	map = map_exe(PAGE, PROT_READ, MAP_PRIVATE);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, mprotect(map, PAGE, PROT_READ | PROT_EXEC));
+	KLOG_STOP(self);
+	munmap(map, PAGE);
+	EXPECT_IMAGES(self, getpid(), exe, IMG(T_LOAD, map, PAGE, map));
+}
+
+/*
+ * An mprotect() the mapping refuses (write access to a shared mapping of
+ * a file opened read-only) changes nothing and reports nothing.
+ */
+TEST_F(klog, refused_mprotect_reports_nothing)
+{
+	char exe[PATH_MAX], *map;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	KLOG_START(self, ETW_KFLAG_IMAGE_LOAD);
+	map = map_exe(PAGE, PROT_READ | PROT_EXEC, MAP_SHARED);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(-1, mprotect(map, PAGE, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	KLOG_STOP(self);
+	munmap(map, PAGE);
+	EXPECT_IMAGES(self, getpid(), exe, IMG(T_LOAD, map, PAGE, map));
+}
+
+/* mremap() moving an image unloads it where it was and loads it anew. */
+TEST_F(klog, mremap_move_unloads_and_loads)
+{
+	char exe[PATH_MAX], *map, *to;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	to = mmap(NULL, 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		  0);
+	ASSERT_NE(MAP_FAILED, to);
+	KLOG_START(self, ETW_KFLAG_IMAGE_LOAD);
+	map = map_exe(2 * PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(to, mremap(map, 2 * PAGE, 2 * PAGE,
+			     MREMAP_MAYMOVE | MREMAP_FIXED, to));
+	KLOG_STOP(self);
+	munmap(to, 2 * PAGE);
+	EXPECT_IMAGES(self, getpid(), exe,
+		      IMG(T_LOAD, map, 2 * PAGE, map),
+		      IMG(T_UNLOAD, map, 2 * PAGE, map),
+		      IMG(T_LOAD, to, 2 * PAGE, to));
+}
+
+/* mremap() shrinking an image in place unloads its tail. */
+TEST_F(klog, mremap_shrink_unloads_the_tail)
+{
+	char exe[PATH_MAX], *map;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	KLOG_START(self, ETW_KFLAG_IMAGE_LOAD);
+	map = map_exe(2 * PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(map, mremap(map, 2 * PAGE, PAGE, 0));
+	KLOG_STOP(self);
+	munmap(map, PAGE);
+	EXPECT_IMAGES(self, getpid(), exe,
+		      IMG(T_LOAD, map, 2 * PAGE, map),
+		      IMG(T_UNLOAD, map + PAGE, PAGE, map));
+}
+
 /* The numeric entries of /proc: every process. */
 static size_t proc_pids(unsigned char *set)
 {
