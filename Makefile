@@ -196,6 +196,14 @@ selftests/bench/%_bench: selftests/bench/%_bench.c selftests/bench/icount_marker
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -Luserlib -letw $(LIBETW_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../../userlib'
 
+# LTTng-UST, issue 17's in-process peer, writes through a tracepoint
+# provider compiled into the benchmark (selftests/bench/lttng_session.sh
+# runs it in a session).
+selftests/bench/lttng_bench: selftests/bench/lttng_bench.c \
+		selftests/bench/lttng_bench_tp.h selftests/bench/icount_marker.h
+	$(CC) $(CPPFLAGS) -Iselftests/bench $(CFLAGS) $(WARN) -o $@ $< \
+		$$(pkg-config --libs lttng-ust)
+
 # wide_test and its C++ half use L"..." strings: built with $(WIDE_CFLAGS).
 # No exceptions or RTTI, so linking needs no C++ runtime in the VM.
 selftests/wide_cxx.o: selftests/wide_cxx.cc selftests/wide_record.h \

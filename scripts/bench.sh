@@ -20,16 +20,27 @@ mkdir -p "$mods"
 cp -r Kbuild kmod uapi "$mods/"
 find "$mods" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
 make -s -C "$kdir" M="$mods" modules
-benches=$(cd selftests/bench && ls *_bench 2>/dev/null)
+# lttng_bench runs inside an LTTng session, which lttng_session.sh makes.
+benches=$(cd selftests/bench && ls *_bench 2>/dev/null | grep -v '^lttng_bench$')
 cmd=""
 for b in $benches; do
 	cmd="$cmd /etw/selftests/bench/$b ${BENCH_ITERS:-};"
+done
+cmd="$cmd /etw/selftests/bench/lttng_session.sh ${BENCH_ITERS:-};"
+# LTTng's session daemon, consumer daemon, client, session schema and the
+# tracepoint library liblttng-ust loads with dlopen().
+lttng=()
+for f in /usr/bin/lttng /usr/bin/lttng-sessiond /usr/share/xml/lttng \
+	 /usr/lib/*/lttng/libexec/lttng-consumerd \
+	 /usr/lib/*/liblttng-ust-tracepoint.so.1; do
+	lttng+=(--add "$f")
 done
 # Without ERMS/FSRM the kernel copies with rep movsq instead of rep movsb,
 # which TCG emulates a byte at a time: a cost real CPUs do not have, that
 # would swamp every figure that copies user memory (ours and the peer's).
 cpu=max,-erms,-fsrm
-scripts/vm-run --cpu $cpu --modules "$mods/kmod" --log "$top/build/vm/bench-console.log" -- sh -c \
+scripts/vm-run --cpu $cpu --modules "$mods/kmod" "${lttng[@]}" \
+	--log "$top/build/vm/bench-console.log" -- sh -c \
 	"echo 1 > /sys/kernel/tracing/tracing_on; $cmd"
 
 # The write path again, in guest instructions per operation: exact and
@@ -39,12 +50,13 @@ scripts/vm-run --cpu $cpu --modules "$mods/kmod" --log "$top/build/vm/bench-cons
 plugin=$top/build/icount-plugin.so
 counts=$top/build/vm/icount.txt
 ${CC:-cc} -O2 -shared -fPIC -o "$plugin" scripts/icount-plugin.c
-labels=$(scripts/vm-run --smp 1 --cpu $cpu --modules "$mods/kmod" \
+labels=$(scripts/vm-run --smp 1 --cpu $cpu --modules "$mods/kmod" "${lttng[@]}" \
 	--log "$top/build/vm/icount-console.log" \
 	--qemu-arg -plugin --qemu-arg "$plugin,out=$counts" -- sh -c \
 	"echo 1 > /sys/kernel/tracing/tracing_on;
 	 echo '# etw write path in guest instructions per operation (kernel + user), 10000 operations';
 	 /etw/selftests/bench/write_bench --insns 10000;
+	 /etw/selftests/bench/lttng_session.sh --insns 10000;
 	 echo '# EventWrite vs the ioctl it wraps, in guest instructions per operation';
 	 /etw/selftests/bench/libetw_bench --insns 10000")
 # One count line per label; '#' lines are headings, "(floor)" and

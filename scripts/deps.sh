@@ -17,6 +17,7 @@ packages=(
 	clang libclang-rt-14-dev
 	valgrind
 	libbpf-dev bpftool
+	liblttng-ust-dev lttng-tools
 )
 
 missing=()
