@@ -744,7 +744,8 @@ void etw_consumer_detach(struct etw_session *s, u64 cursor);
 void etw_consumer_discard_unread(struct etw_session *s);
 
 /* the write path (etw_write.c) */
-int etw_write_user(struct etw_file *f, const struct etw_write_args *a);
+long etw_write_user(struct etw_file *f, const void __user *uarg);
+int etw_write_args_in(struct etw_write_args *a, const void __user *uarg);
 int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 		     const struct etw_guid *activity,
 		     const struct etw_guid *related, u32 count,

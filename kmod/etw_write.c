@@ -824,17 +824,33 @@ static bool etw_classic_args_bad(const struct etw_write_args *a)
 /**
  * etw_write_user() - ETW_IOC_WRITE
  * @f: the file holding the registration
- * @a: the arguments, copied in and size-checked
+ * @uarg: the caller's struct etw_write_args
  *
  * Context: process context.
  * Return: 0 or a negative errno (see struct etw_write_args).
  */
-int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
+long etw_write_user(struct etw_file *f, const void __user *uarg)
 {
+	/* Not zeroed per event: the copy fills it. */
+	struct etw_write_args args __uninitialized;
+	const struct etw_write_args *a = &args;
 	struct etw_event ev __uninitialized;
 	unsigned int tries = 0;
 	int ret;
 
+	/*
+	 * The common case, a caller of this ABI version, in one copy; inline
+	 * after the range check, a call fewer than copy_from_user().  Anything
+	 * else, a fault included (a smaller struct may end before unmapped
+	 * memory), takes the general path.
+	 */
+	if (!access_ok(uarg, sizeof(args)) ||
+	    __copy_from_user(&args, uarg, sizeof(args)) ||
+	    args.size != sizeof(args)) {
+		ret = etw_write_args_in(&args, uarg);
+		if (ret)
+			return ret;
+	}
 	if (a->flags & ~(ETW_WRITE_RELATED_ACTIVITY | ETW_WRITE_DESC_TYPES |
 			 ETW_WRITE_STRING_ONLY | ETW_WRITE_CLASSIC |
 			 ETW_WRITE_INSTANCE | ETW_WRITE_MESSAGE))
