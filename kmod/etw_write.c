@@ -34,6 +34,7 @@
  * Routes that ask for none (etw_route.ext is 0) take a copy of the path in
  * which every item test folds away.
  */
+#include <linux/fault-inject-usercopy.h>
 #include <linux/instrumented.h>
 #include <linux/percpu.h>
 #include <linux/pagemap.h>
@@ -244,6 +245,43 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 	return 0;
 }
 
+/*
+ * __copy_from_user() for the write path's copies (the arguments, the
+ * descriptors, the payload), inline: rep movsq, then rep movsb for the
+ * last len % 8 bytes, as copy_user_generic() brackets its copy.  Without
+ * FSRM, copy_user_generic() calls rep_movs_alternative(), whose call and
+ * choice of loop are about half the instructions of a copy of a few
+ * words.  A fault ends the copy (exception table).  @src..@src+@len was
+ * checked with access_ok().
+ *
+ * Return: 0, or not 0 when it faulted.
+ */
+static __always_inline unsigned long
+etw_copy_from_user(void *dst, const void __user *src, unsigned long len)
+{
+#ifdef CONFIG_X86_64
+	unsigned long left = len / 8;
+
+	instrument_copy_from_user_before(dst, src, len);
+	check_object_size(dst, len, false);
+	stac();
+	asm volatile("1:	rep movsq\n"
+		     "	mov %[rest], %%ecx\n"
+		     "2:	rep movsb\n"
+		     "3:\n"
+		     _ASM_EXTABLE_UA(1b, 3b)
+		     _ASM_EXTABLE_UA(2b, 3b)
+		     : "+c" (left), "+D" (dst), "+S" (src)
+		     : [rest] "r" ((u32)len % 8)
+		     : "memory");
+	clac();
+	instrument_copy_from_user_after(dst, src, len, left ? len : 0);
+	return left;
+#else
+	return __copy_from_user_inatomic(dst, src, len);
+#endif
+}
+
 static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
 				       u32 len)
 {
@@ -256,7 +294,7 @@ static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
 	/* The inatomic copy does not check the range: kernel memory stays out. */
 	if (!access_ok(u64_to_user_ptr(ptr), len))
 		return -EFAULT;
-	if (__copy_from_user_inatomic(dst, u64_to_user_ptr(ptr), len)) {
+	if (etw_copy_from_user(dst, u64_to_user_ptr(ptr), len)) {
 		ev->fault_ptr = ptr;
 		ev->fault_len = len;
 		return -EFAULT;
@@ -839,13 +877,15 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 	int ret;
 
 	/*
-	 * The common case, a caller of this ABI version, in one copy; inline
-	 * after the range check, a call fewer than copy_from_user().  Anything
-	 * else, a fault included (a smaller struct may end before unmapped
-	 * memory), takes the general path.
+	 * The common case, a caller of this ABI version, in one inline copy
+	 * after the range check (etw_copy_from_user()).  Anything else, a
+	 * fault included (a smaller struct may end before unmapped memory),
+	 * takes the general path.  Checked and failed as __copy_from_user()
+	 * would be.
 	 */
-	if (!access_ok(uarg, sizeof(args)) ||
-	    __copy_from_user(&args, uarg, sizeof(args)) ||
+	might_fault();
+	if (!access_ok(uarg, sizeof(args)) || should_fail_usercopy() ||
+	    etw_copy_from_user(&args, uarg, sizeof(args)) ||
 	    args.size != sizeof(args)) {
 		ret = etw_write_args_in(&args, uarg);
 		if (ret)
@@ -909,7 +949,7 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 		if (!access_ok(u64_to_user_ptr(a->data_ptr),
 			       a->data_count * sizeof(*scratch))) {
 			ret = -EFAULT;
-		} else if (__copy_from_user_inatomic(scratch,
+		} else if (etw_copy_from_user(scratch,
 					      u64_to_user_ptr(a->data_ptr),
 					      a->data_count * sizeof(*scratch))) {
 			ev.fault_ptr = a->data_ptr;
