@@ -203,9 +203,13 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 	if (ev->traits)
 		ext += etw_ext_size(ev->traits_len);
 	if (ev->types) {
-		ret = etw_classify(ev, &payload);
+		/* In memory for the call; the sum below stays in a register. */
+		u64 typed = 0;
+
+		ret = etw_classify(ev, &typed);
 		if (ret)
 			return ret;
+		payload = typed;
 		/* Only typed descriptors carry these. */
 		if (ev->traits_desc)
 			ext += etw_ext_size(ev->traits_desc->size);
@@ -874,6 +878,7 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 	const struct etw_write_args *a = &args;
 	struct etw_event ev __uninitialized;
 	unsigned int tries = 0;
+	u32 dlen;
 	int ret;
 
 	/*
@@ -903,6 +908,8 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 		return -EINVAL;
 	if (a->data_count && !a->data_ptr)
 		return -EFAULT;
+	/* At most a page: access_ok() needs no overflow check. */
+	dlen = a->data_count * sizeof(struct etw_data_descriptor);
 
 	/* What the arguments say is set once; the rest for each attempt. */
 	ev.desc = &a->descriptor;
@@ -946,14 +953,13 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 		scratch = this_cpu_ptr(etw_desc_scratch);
 		ev.data = scratch;
 		pagefault_disable();
-		if (!access_ok(u64_to_user_ptr(a->data_ptr),
-			       a->data_count * sizeof(*scratch))) {
+		if (!access_ok(u64_to_user_ptr(a->data_ptr), dlen)) {
 			ret = -EFAULT;
 		} else if (etw_copy_from_user(scratch,
 					      u64_to_user_ptr(a->data_ptr),
-					      a->data_count * sizeof(*scratch))) {
+					      dlen)) {
 			ev.fault_ptr = a->data_ptr;
-			ev.fault_len = a->data_count * sizeof(*scratch);
+			ev.fault_len = dlen;
 			ret = -EFAULT;
 		} else {
 			ret = etw_event_size(&ev);
