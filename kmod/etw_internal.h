@@ -697,9 +697,13 @@ etw_buffer_reserve_fast(struct etw_session *s, struct etw_stream *st, u32 len,
 		 * second read of @st->cur (see etw_stream_reserve()).
 		 */
 		old = atomic64_read_acquire(&b->state);
-		if (likely(!(old & ETW_BS_SEALED) &&
+		/*
+		 * Room left and not sealed, in one test: a sealed buffer's
+		 * offset counts as 2^59 bytes, which no buffer has.
+		 */
+		if (likely((old & (ETW_BS_SEALED | ETW_BS_OFF_MASK)) * 8 +
+			   len <= s->buf_bytes &&
 			   READ_ONCE(st->cur) == b &&
-			   (old & ETW_BS_OFF_MASK) * 8 + len <= s->buf_bytes &&
 			   etw_buffer_claim(b, old, len, off, ts)))
 			return b;
 	}
