@@ -627,11 +627,13 @@ static inline struct etw_stream *etw_session_stream(struct etw_session *s)
 	return &s->streams[smp_processor_id()];
 }
 
-/* Raise @b's newest timestamp to @ts, unless a nested writer went beyond. */
-static __always_inline void etw_buffer_raise_ts(struct etw_buffer *b, u64 ts)
+/*
+ * Raise @b's newest timestamp from @old, as last read, to @ts, unless a
+ * nested writer went beyond.
+ */
+static __always_inline void etw_buffer_raise_ts(struct etw_buffer *b, u64 old,
+						u64 ts)
 {
-	u64 old = local64_read(&b->last_ts);
-
 	while (old < ts) {
 		u64 seen = local64_cmpxchg(&b->last_ts, old, ts);
 
@@ -649,7 +651,8 @@ static __always_inline void etw_buffer_raise_ts(struct etw_buffer *b, u64 ts)
 static __always_inline bool etw_buffer_claim(struct etw_buffer *b, u64 old,
 					     u32 len, u32 *off, u64 *ts)
 {
-	u64 now = max_t(u64, *ts, local64_read(&b->last_ts));
+	u64 last = local64_read(&b->last_ts);
+	u64 now = max(*ts, last);
 
 	/*
 	 * Fully ordered: pairs with the cmpxchg that seals @b in
@@ -659,7 +662,7 @@ static __always_inline bool etw_buffer_claim(struct etw_buffer *b, u64 old,
 	if (!atomic64_try_cmpxchg(&b->state, &old, old + len / 8 +
 				  ETW_BS_EV_ONE + ETW_BS_WR_ONE))
 		return false;
-	etw_buffer_raise_ts(b, now);
+	etw_buffer_raise_ts(b, last, now);
 	*off = (old & ETW_BS_OFF_MASK) * 8;
 	*ts = now;
 	return true;
