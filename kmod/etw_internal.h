@@ -446,6 +446,15 @@ static inline bool etw_bs_deliverable(u64 state)
 	       ETW_BS_SEALED >> ETW_BS_WR_SHIFT;
 }
 
+/* The same test on the state before its last writer left. */
+static inline bool etw_bs_last_writer(u64 old)
+{
+	u32 f = old >> ETW_BS_WR_SHIFT;
+
+	return (f & ((ETW_BS_SEALED | ETW_BS_WR_MASK) >> ETW_BS_WR_SHIFT)) ==
+	       (ETW_BS_SEALED + ETW_BS_WR_ONE) >> ETW_BS_WR_SHIFT;
+}
+
 /* Bytes reserved in @b, header included. */
 static inline u32 etw_buffer_reserved(struct etw_buffer *b)
 {
@@ -730,9 +739,10 @@ static __always_inline void etw_buffer_commit(struct etw_session *s,
 	 * with the cmpxchg that seals @b in etw_stream_seal(), whose
 	 * sequence number, seal time and loss count the deliverer reads.
 	 */
-	u64 state = atomic64_sub_return(ETW_BS_WR_ONE, &b->state);
+	u64 old = atomic64_fetch_sub(ETW_BS_WR_ONE, &b->state);
 
-	if (unlikely(etw_bs_deliverable(state)))
+	/* Tested on the old state: the subtraction is not made again. */
+	if (unlikely(etw_bs_last_writer(old)))
 		etw_buffer_deliver(s, b);
 }
 
