@@ -158,12 +158,16 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
  * @count: entries in @e
  * @ext: OR of the entries' @ext: zero keeps writes off the extended-data
  *	path (etw_extdata.c)
+ * @every: a filter an event passes only if it passes every entry's level,
+ *	keyword and event-ID filters (see etw_route_every()): one test then
+ *	stands for those of each entry
  * @e: one entry per target session
  */
 struct etw_route {
 	struct rcu_head rcu;
 	unsigned int count;
 	u32 ext;
+	struct etw_level_kw every;
 	struct etw_route_entry {
 		struct etw_session *session;
 		struct etw_level_kw lk;

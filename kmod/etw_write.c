@@ -474,12 +474,18 @@ payload:
 	return 0;
 }
 
-/* Inlined: a call per session is a measurable part of a write. */
+/*
+ * Inlined: a call per session is a measurable part of a write.  @every:
+ * the event passes the route's @every filter, so it passes each entry's.
+ */
 static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
-					    const struct etw_event *ev)
+					    const struct etw_event *ev,
+					    bool every)
 {
 	if (ev->exclude & e->instance_bit)
 		return false;
+	if (every)
+		return true;
 	if (!etw_level_kw_match(&e->lk, ev->desc->level, ev->desc->keyword))
 		return false;
 	return etw_event_id_match(e->ids, ev->desc->id);
@@ -660,6 +666,8 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	bool group_failed = false;
 	u32 failed = 0;
 	u32 alen = ALIGN(ev->rec_len, 8);
+	bool every = etw_level_kw_match(&route->every, ev->desc->level,
+					ev->desc->keyword);
 	void *rec;
 	u64 now = 0;
 
@@ -669,7 +677,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		struct etw_session *s = route->e[i].session;
 		int err;
 
-		if (!etw_entry_takes(&route->e[i], ev))
+		if (!etw_entry_takes(&route->e[i], ev, every))
 			continue;
 		/* One clock read per event, and none for a filtered one. */
 		if (!now)
