@@ -294,28 +294,23 @@ static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
 	return ret;
 }
 
-static long etw_ioctl_write(struct etw_file *f, void __user *uarg)
+/**
+ * etw_write_args_in() - ETW_IOC_WRITE's arguments, the general way
+ * @a: out: the arguments
+ * @uarg: the caller's struct
+ *
+ * For what etw_write_user() does not copy in one go: another size, or a
+ * fault.
+ *
+ * Context: process context.
+ * Return: 0, -EFAULT, -EINVAL or -E2BIG (see etw_args_in()).
+ */
+int etw_write_args_in(struct etw_write_args *a, const void __user *uarg)
 {
-	/* Not zeroed per event, as in etw_write.c: the copy fills it. */
-	struct etw_write_args a __uninitialized;
-	int ret;
+	u32 usize;
 
-	/*
-	 * The common case, a caller of this ABI version, in one copy; inline
-	 * after the range check, a call fewer than copy_from_user().  Anything
-	 * else, a fault included (a smaller struct may end before unmapped
-	 * memory), takes the general path.
-	 */
-	if (!access_ok(uarg, sizeof(a)) ||
-	    __copy_from_user(&a, uarg, sizeof(a)) || a.size != sizeof(a)) {
-		u32 usize;
-
-		ret = etw_args_in(&a, sizeof(a), ETW_WRITE_ARGS_SIZE_VER0, uarg,
-				  &usize);
-		if (ret)
-			return ret;
-	}
-	return etw_write_user(f, &a);
+	return etw_args_in(a, sizeof(*a), ETW_WRITE_ARGS_SIZE_VER0, uarg,
+			   &usize);
 }
 
 static long etw_ioctl_session(struct etw_file *f, unsigned int cmd,
@@ -624,14 +619,11 @@ long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
 	return etw_args_out(uarg, &a, sizeof(a), usize);
 }
 
-static long etw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+/* Every command but the write; out of line, see etw_ioctl(). */
+static noinline long etw_ioctl_cmd(struct etw_file *f, unsigned int cmd,
+				   void __user *uarg)
 {
-	struct etw_file *f = file->private_data;
-	void __user *uarg = (void __user *)arg;
-
 	switch (ETW_IOC_ANYSIZE(cmd)) {
-	case ETW_IOC_ANYSIZE(ETW_IOC_WRITE):
-		return etw_ioctl_write(f, uarg);
 	case ETW_IOC_NULL:
 		return 0;
 	case ETW_IOC_ANYSIZE(ETW_IOC_GET_INFO):
@@ -670,6 +662,20 @@ static long etw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	default:
 		return -ENOTTY;
 	}
+}
+
+/*
+ * The write first, and both as tail calls: this frame is empty, and the
+ * write's own (etw_write_user()) is the one it runs in.
+ */
+static long etw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct etw_file *f = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	if (ETW_IOC_ANYSIZE(cmd) == ETW_IOC_ANYSIZE(ETW_IOC_WRITE))
+		return etw_write_user(f, uarg);
+	return etw_ioctl_cmd(f, cmd, uarg);
 }
 
 const struct file_operations etw_fops = {

@@ -158,12 +158,16 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
  * @count: entries in @e
  * @ext: OR of the entries' @ext: zero keeps writes off the extended-data
  *	path (etw_extdata.c)
+ * @every: a filter an event passes only if it passes every entry's level,
+ *	keyword and event-ID filters (see etw_route_every()): one test then
+ *	stands for those of each entry
  * @e: one entry per target session
  */
 struct etw_route {
 	struct rcu_head rcu;
 	unsigned int count;
 	u32 ext;
+	struct etw_level_kw every;
 	struct etw_route_entry {
 		struct etw_session *session;
 		struct etw_level_kw lk;
@@ -446,6 +450,15 @@ static inline bool etw_bs_deliverable(u64 state)
 	       ETW_BS_SEALED >> ETW_BS_WR_SHIFT;
 }
 
+/* The same test on the state before its last writer left. */
+static inline bool etw_bs_last_writer(u64 old)
+{
+	u32 f = old >> ETW_BS_WR_SHIFT;
+
+	return (f & ((ETW_BS_SEALED | ETW_BS_WR_MASK) >> ETW_BS_WR_SHIFT)) ==
+	       (ETW_BS_SEALED + ETW_BS_WR_ONE) >> ETW_BS_WR_SHIFT;
+}
+
 /* Bytes reserved in @b, header included. */
 static inline u32 etw_buffer_reserved(struct etw_buffer *b)
 {
@@ -627,11 +640,13 @@ static inline struct etw_stream *etw_session_stream(struct etw_session *s)
 	return &s->streams[smp_processor_id()];
 }
 
-/* Raise @b's newest timestamp to @ts, unless a nested writer went beyond. */
-static __always_inline void etw_buffer_raise_ts(struct etw_buffer *b, u64 ts)
+/*
+ * Raise @b's newest timestamp from @old, as last read, to @ts, unless a
+ * nested writer went beyond.
+ */
+static __always_inline void etw_buffer_raise_ts(struct etw_buffer *b, u64 old,
+						u64 ts)
 {
-	u64 old = local64_read(&b->last_ts);
-
 	while (old < ts) {
 		u64 seen = local64_cmpxchg(&b->last_ts, old, ts);
 
@@ -649,7 +664,8 @@ static __always_inline void etw_buffer_raise_ts(struct etw_buffer *b, u64 ts)
 static __always_inline bool etw_buffer_claim(struct etw_buffer *b, u64 old,
 					     u32 len, u32 *off, u64 *ts)
 {
-	u64 now = max_t(u64, *ts, local64_read(&b->last_ts));
+	u64 last = local64_read(&b->last_ts);
+	u64 now = max(*ts, last);
 
 	/*
 	 * Fully ordered: pairs with the cmpxchg that seals @b in
@@ -659,7 +675,7 @@ static __always_inline bool etw_buffer_claim(struct etw_buffer *b, u64 old,
 	if (!atomic64_try_cmpxchg(&b->state, &old, old + len / 8 +
 				  ETW_BS_EV_ONE + ETW_BS_WR_ONE))
 		return false;
-	etw_buffer_raise_ts(b, now);
+	etw_buffer_raise_ts(b, last, now);
 	*off = (old & ETW_BS_OFF_MASK) * 8;
 	*ts = now;
 	return true;
@@ -697,9 +713,13 @@ etw_buffer_reserve_fast(struct etw_session *s, struct etw_stream *st, u32 len,
 		 * second read of @st->cur (see etw_stream_reserve()).
 		 */
 		old = atomic64_read_acquire(&b->state);
-		if (likely(!(old & ETW_BS_SEALED) &&
+		/*
+		 * Room left and not sealed, in one test: a sealed buffer's
+		 * offset counts as 2^59 bytes, which no buffer has.
+		 */
+		if (likely((old & (ETW_BS_SEALED | ETW_BS_OFF_MASK)) * 8 +
+			   len <= s->buf_bytes &&
 			   READ_ONCE(st->cur) == b &&
-			   (old & ETW_BS_OFF_MASK) * 8 + len <= s->buf_bytes &&
 			   etw_buffer_claim(b, old, len, off, ts)))
 			return b;
 	}
@@ -723,9 +743,10 @@ static __always_inline void etw_buffer_commit(struct etw_session *s,
 	 * with the cmpxchg that seals @b in etw_stream_seal(), whose
 	 * sequence number, seal time and loss count the deliverer reads.
 	 */
-	u64 state = atomic64_sub_return(ETW_BS_WR_ONE, &b->state);
+	u64 old = atomic64_fetch_sub(ETW_BS_WR_ONE, &b->state);
 
-	if (unlikely(etw_bs_deliverable(state)))
+	/* Tested on the old state: the subtraction is not made again. */
+	if (unlikely(etw_bs_last_writer(old)))
 		etw_buffer_deliver(s, b);
 }
 
@@ -744,7 +765,8 @@ void etw_consumer_detach(struct etw_session *s, u64 cursor);
 void etw_consumer_discard_unread(struct etw_session *s);
 
 /* the write path (etw_write.c) */
-int etw_write_user(struct etw_file *f, const struct etw_write_args *a);
+long etw_write_user(struct etw_file *f, const void __user *uarg);
+int etw_write_args_in(struct etw_write_args *a, const void __user *uarg);
 int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 		     const struct etw_guid *activity,
 		     const struct etw_guid *related, u32 count,

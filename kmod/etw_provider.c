@@ -390,6 +390,40 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 	re->stack_ids = e->stack_ids;
 }
 
+/*
+ * The filter of @r->every: the highest level every entry takes, a keyword
+ * 0 only when no entry ignores it, MatchAny bits every entry's has and
+ * MatchAll bits any entry's has.  An event that passes it passes each
+ * entry's level and keyword filter.  Event-ID filters are not folded in:
+ * with one in the route, it passes nothing, and each entry's own filters
+ * decide.
+ */
+static void etw_route_every(struct etw_route *r)
+{
+	struct etw_level_kw *f = &r->every;
+	unsigned int i;
+
+	f->level = U8_MAX;
+	f->ignore_keyword0 = false;
+	f->match_any = ~0ULL;
+	f->match_all = 0;
+	for (i = 0; i < r->count; i++) {
+		const struct etw_route_entry *e = &r->e[i];
+
+		if (e->ids) {
+			/* Level 0 and keyword 0 ignored: nothing passes. */
+			f->level = 0;
+			f->ignore_keyword0 = true;
+			f->match_any = 0;
+			return;
+		}
+		f->level = min(f->level, e->lk.level);
+		f->ignore_keyword0 |= e->lk.ignore_keyword0;
+		f->match_any &= e->lk.match_any;
+		f->match_all |= e->lk.match_all;
+	}
+}
+
 /* Build @reg's route from the enables of its GUID and of its group. */
 static struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 {
@@ -414,6 +448,7 @@ static struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 	}
 	for (i = 0; i < r->count; i++)
 		r->ext |= r->e[i].ext;
+	etw_route_every(r);
 	return r;
 }
 

@@ -34,6 +34,8 @@
  * Routes that ask for none (etw_route.ext is 0) take a copy of the path in
  * which every item test folds away.
  */
+#include <linux/fault-inject-usercopy.h>
+#include <linux/instrumented.h>
 #include <linux/percpu.h>
 #include <linux/pagemap.h>
 #include <linux/sched.h>
@@ -201,9 +203,13 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 	if (ev->traits)
 		ext += etw_ext_size(ev->traits_len);
 	if (ev->types) {
-		ret = etw_classify(ev, &payload);
+		/* In memory for the call; the sum below stays in a register. */
+		u64 typed = 0;
+
+		ret = etw_classify(ev, &typed);
 		if (ret)
 			return ret;
+		payload = typed;
 		/* Only typed descriptors carry these. */
 		if (ev->traits_desc)
 			ext += etw_ext_size(ev->traits_desc->size);
@@ -243,6 +249,43 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 	return 0;
 }
 
+/*
+ * __copy_from_user() for the write path's copies (the arguments, the
+ * descriptors, the payload), inline: rep movsq, then rep movsb for the
+ * last len % 8 bytes, as copy_user_generic() brackets its copy.  Without
+ * FSRM, copy_user_generic() calls rep_movs_alternative(), whose call and
+ * choice of loop are about half the instructions of a copy of a few
+ * words.  A fault ends the copy (exception table).  @src..@src+@len was
+ * checked with access_ok().
+ *
+ * Return: 0, or not 0 when it faulted.
+ */
+static __always_inline unsigned long
+etw_copy_from_user(void *dst, const void __user *src, unsigned long len)
+{
+#ifdef CONFIG_X86_64
+	unsigned long left = len / 8;
+
+	instrument_copy_from_user_before(dst, src, len);
+	check_object_size(dst, len, false);
+	stac();
+	asm volatile("1:	rep movsq\n"
+		     "	mov %[rest], %%ecx\n"
+		     "2:	rep movsb\n"
+		     "3:\n"
+		     _ASM_EXTABLE_UA(1b, 3b)
+		     _ASM_EXTABLE_UA(2b, 3b)
+		     : "+c" (left), "+D" (dst), "+S" (src)
+		     : [rest] "r" ((u32)len % 8)
+		     : "memory");
+	clac();
+	instrument_copy_from_user_after(dst, src, len, left ? len : 0);
+	return left;
+#else
+	return __copy_from_user_inatomic(dst, src, len);
+#endif
+}
+
 static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
 				       u32 len)
 {
@@ -255,7 +298,7 @@ static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
 	/* The inatomic copy does not check the range: kernel memory stays out. */
 	if (!access_ok(u64_to_user_ptr(ptr), len))
 		return -EFAULT;
-	if (__copy_from_user_inatomic(dst, u64_to_user_ptr(ptr), len)) {
+	if (etw_copy_from_user(dst, u64_to_user_ptr(ptr), len)) {
 		ev->fault_ptr = ptr;
 		ev->fault_len = len;
 		return -EFAULT;
@@ -431,12 +474,18 @@ payload:
 	return 0;
 }
 
-/* Inlined: a call per session is a measurable part of a write. */
+/*
+ * Inlined: a call per session is a measurable part of a write.  @every:
+ * the event passes the route's @every filter, so it passes each entry's.
+ */
 static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
-					    const struct etw_event *ev)
+					    const struct etw_event *ev,
+					    bool every)
 {
 	if (ev->exclude & e->instance_bit)
 		return false;
+	if (every)
+		return true;
 	if (!etw_level_kw_match(&e->lk, ev->desc->level, ev->desc->keyword))
 		return false;
 	return etw_event_id_match(e->ids, ev->desc->id);
@@ -452,6 +501,28 @@ static noinline void etw_classic_private(const struct etw_event *ev,
 		put_unaligned((u32)task_tgid_vnr(current),
 			      (u32 *)(rec + ev->ids_off + 4));
 	}
+}
+
+/*
+ * Copy the first target's record, @len bytes (a multiple of 8: records
+ * and items are 8-aligned), to another target.  On x86-64 a rep movsq:
+ * without FSRM, memcpy() is memcpy_orig's loop of 4 words, three times
+ * the instructions per word, once per further session.  KASAN and KCSAN
+ * check it as they would a memcpy().
+ */
+static __always_inline void etw_copy_record(void *dst, const void *src,
+					    u32 len)
+{
+#ifdef CONFIG_X86_64
+	unsigned long n = len / 8;
+
+	instrument_read(src, len);
+	instrument_write(dst, len);
+	asm volatile("rep movsq"
+		     : "+D" (dst), "+S" (src), "+c" (n) : : "memory");
+#else
+	memcpy(dst, src, len);
+#endif
 }
 
 /* Mark and commit one target's record; the first target's goes last. */
@@ -595,6 +666,8 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	bool group_failed = false;
 	u32 failed = 0;
 	u32 alen = ALIGN(ev->rec_len, 8);
+	bool every = etw_level_kw_match(&route->every, ev->desc->level,
+					ev->desc->keyword);
 	void *rec;
 	u64 now = 0;
 
@@ -604,7 +677,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		struct etw_session *s = route->e[i].session;
 		int err;
 
-		if (!etw_entry_takes(&route->e[i], ev))
+		if (!etw_entry_takes(&route->e[i], ev, every))
 			continue;
 		/* One clock read per event, and none for a filtered one. */
 		if (!now)
@@ -666,7 +739,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		void *h = t[i].b->data + t[i].off;
 
 		if (!xd || t[i].ext == t[0].ext)
-			memcpy(h, rec, alen + etw_t_xlen(&t[i], xd));
+			etw_copy_record(h, rec, alen + etw_t_xlen(&t[i], xd));
 		else
 			etw_copy_xrecord(ev, h, rec, &t[0], &t[i], alen, xd);
 		if (!ev->has_ts)
@@ -801,17 +874,36 @@ static bool etw_classic_args_bad(const struct etw_write_args *a)
 /**
  * etw_write_user() - ETW_IOC_WRITE
  * @f: the file holding the registration
- * @a: the arguments, copied in and size-checked
+ * @uarg: the caller's struct etw_write_args
  *
  * Context: process context.
  * Return: 0 or a negative errno (see struct etw_write_args).
  */
-int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
+long etw_write_user(struct etw_file *f, const void __user *uarg)
 {
+	/* Not zeroed per event: the copy fills it. */
+	struct etw_write_args args __uninitialized;
+	const struct etw_write_args *a = &args;
 	struct etw_event ev __uninitialized;
 	unsigned int tries = 0;
+	u32 dlen;
 	int ret;
 
+	/*
+	 * The common case, a caller of this ABI version, in one inline copy
+	 * after the range check (etw_copy_from_user()).  Anything else, a
+	 * fault included (a smaller struct may end before unmapped memory),
+	 * takes the general path.  Checked and failed as __copy_from_user()
+	 * would be.
+	 */
+	might_fault();
+	if (!access_ok(uarg, sizeof(args)) || should_fail_usercopy() ||
+	    etw_copy_from_user(&args, uarg, sizeof(args)) ||
+	    args.size != sizeof(args)) {
+		ret = etw_write_args_in(&args, uarg);
+		if (ret)
+			return ret;
+	}
 	if (a->flags & ~(ETW_WRITE_RELATED_ACTIVITY | ETW_WRITE_DESC_TYPES |
 			 ETW_WRITE_STRING_ONLY | ETW_WRITE_CLASSIC |
 			 ETW_WRITE_INSTANCE | ETW_WRITE_MESSAGE))
@@ -824,6 +916,8 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		return -EINVAL;
 	if (a->data_count && !a->data_ptr)
 		return -EFAULT;
+	/* At most a page: access_ok() needs no overflow check. */
+	dlen = a->data_count * sizeof(struct etw_data_descriptor);
 
 	/* What the arguments say is set once; the rest for each attempt. */
 	ev.desc = &a->descriptor;
@@ -867,14 +961,13 @@ int etw_write_user(struct etw_file *f, const struct etw_write_args *a)
 		scratch = this_cpu_ptr(etw_desc_scratch);
 		ev.data = scratch;
 		pagefault_disable();
-		if (!access_ok(u64_to_user_ptr(a->data_ptr),
-			       a->data_count * sizeof(*scratch))) {
+		if (!access_ok(u64_to_user_ptr(a->data_ptr), dlen)) {
 			ret = -EFAULT;
-		} else if (__copy_from_user_inatomic(scratch,
+		} else if (etw_copy_from_user(scratch,
 					      u64_to_user_ptr(a->data_ptr),
-					      a->data_count * sizeof(*scratch))) {
+					      dlen)) {
 			ev.fault_ptr = a->data_ptr;
-			ev.fault_len = a->data_count * sizeof(*scratch);
+			ev.fault_len = dlen;
 			ret = -EFAULT;
 		} else {
 			ret = etw_event_size(&ev);

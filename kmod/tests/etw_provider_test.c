@@ -312,6 +312,83 @@ static void etw_provider_combined_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, es->seq % 2, 0);
 }
 
+/*
+ * A route's @every filter: an event that passes it also passes every
+ * entry's level and keyword filter, for each combination above (and an
+ * entry equal to it passes what it passes).
+ */
+static void etw_provider_route_every_test(struct kunit *test)
+{
+	static const u8 levels[] = { 0, 1, 2, 3, 4, 5, 6, 255 };
+	static const u64 keywords[] = {
+		0, 0x1, 0x2, 0x3, 0x4, 0x6, 0x7, 0x10, 0xff, 1ULL << 63, ~0ULL,
+	};
+	const struct etw_comb_case *c = test->param_value;
+	struct etw_pt *pt = test->priv;
+	struct etw_route_entry *e;
+	struct etw_level_kw every;
+	unsigned int i, j, k, n;
+	struct etw_guid g;
+	u32 id;
+
+	etw_test_guid(&g);
+	id = etw_pt_register(test, &g, false);
+	for (i = 0; i < c->n; i++)
+		KUNIT_ASSERT_EQ(test, etw_pt_enable_new(test, &g, &c->lk[i]),
+				0);
+	e = etw_pt_route(test, id, &n);
+	KUNIT_ASSERT_EQ(test, n, c->n);
+	rcu_read_lock();
+	every = rcu_dereference(etw_file_reg(pt->f, id)->route)->every;
+	rcu_read_unlock();
+	for (j = 0; j < ARRAY_SIZE(levels); j++) {
+		for (k = 0; k < ARRAY_SIZE(keywords); k++) {
+			bool all = true;
+
+			for (i = 0; i < n; i++)
+				all &= etw_level_kw_match(&e[i].lk, levels[j],
+							  keywords[k]);
+			if (etw_level_kw_match(&every, levels[j], keywords[k]))
+				KUNIT_EXPECT_TRUE_MSG(test, all,
+						      "level %u keyword %llx",
+						      levels[j], keywords[k]);
+			else if (n == 1)
+				KUNIT_EXPECT_FALSE_MSG(test, all,
+						       "level %u keyword %llx",
+						       levels[j], keywords[k]);
+		}
+	}
+}
+
+/* An entry with an event-ID filter: the route's @every passes nothing. */
+static void etw_provider_route_every_ids_test(struct kunit *test)
+{
+	static const struct etw_pt_lk open = { 0, 0, 0 };
+	struct etw_session *s = etw_pt_session(test, 0);
+	struct etw_pt *pt = test->priv;
+	struct etw_level_kw every;
+	struct etw_id_filter *ids;
+	struct etw_guid g;
+	u32 id;
+
+	ids = kzalloc(struct_size(ids, ids, 1), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ids);
+	ids->filter_in = true;
+	ids->count = 1;
+	ids->ids[0] = 7;
+	etw_test_guid(&g);
+	id = etw_pt_register(test, &g, false);
+	KUNIT_ASSERT_EQ(test, etw_pt_enable_new(test, &g, &open), 0);
+	KUNIT_ASSERT_EQ(test, etw_pt_enable_ids(test, s, &g, false, &open, ids),
+			0);
+	rcu_read_lock();
+	every = rcu_dereference(etw_file_reg(pt->f, id)->route)->every;
+	rcu_read_unlock();
+	KUNIT_EXPECT_FALSE(test, etw_level_kw_match(&every, 0, 0));
+	KUNIT_EXPECT_FALSE(test, etw_level_kw_match(&every, 0, ~0ULL));
+	KUNIT_EXPECT_FALSE(test, etw_level_kw_match(&every, 5, 0x1));
+}
+
 static void etw_provider_disable_test(struct kunit *test)
 {
 	struct etw_session *s = etw_pt_session(test, 0);
@@ -601,6 +678,8 @@ static void etw_provider_freed_slot_reused_test(struct kunit *test)
 
 static struct kunit_case etw_provider_cases[] = {
 	KUNIT_CASE_PARAM(etw_provider_combined_test, etw_comb_gen_params),
+	KUNIT_CASE_PARAM(etw_provider_route_every_test, etw_comb_gen_params),
+	KUNIT_CASE(etw_provider_route_every_ids_test),
 	KUNIT_CASE(etw_provider_disable_test),
 	KUNIT_CASE(etw_provider_ninth_session_test),
 	KUNIT_CASE(etw_provider_ninth_before_register_test),
