@@ -915,37 +915,87 @@ static int kmsg_reports(int fd)
 
 /* --- the run ------------------------------------------------------------------- */
 
-/* Stop the sessions the fuzzer left running; how many remain after. */
-static int stop_leftovers(void)
-{
-	char prefix[32];
+/* The sessions alive before the run, by id and name: not the fuzzer's. */
+static struct {
+	__u32 n;
 	__u32 ids[80];
+	char names[80][ETW_MAX_NAME_LEN + 1];
+} before;
+
+/* The sessions listed now, each queried: the count, or -1. */
+static int list_sessions(int fd, __u32 *ids, char (*names)[ETW_MAX_NAME_LEN + 1])
+{
 	struct etw_list_args l = { .size = sizeof(l), .count = 80,
 				   .ids_ptr = (uintptr_t)ids };
-	int fd = etw_open(), left = 0, pass;
+	struct etw_session_args a;
+	__u32 i, n = 0;
+
+	if (etw_ioctl(fd, ETW_IOC_LIST_SESSIONS, &l))
+		return -1;
+	for (i = 0; i < l.count && i < 80; i++) {
+		if (raw_session_op(fd, ETW_IOC_QUERY, ids[i], &a))
+			continue;	/* stopped in between */
+		ids[n] = ids[i];
+		memcpy(names[n++], a.name, sizeof(a.name));
+	}
+	return n;
+}
+
+static void note_sessions_before(void)
+{
+	int fd = etw_open(), n = fd < 0 ? -1 : list_sessions(fd, before.ids,
+							     before.names);
+
+	before.n = n < 0 ? 0 : n;
+	if (fd >= 0)
+		close(fd);
+}
+
+static bool was_there_before(__u32 id, const char *name)
+{
 	__u32 i;
+
+	for (i = 0; i < before.n; i++)
+		if (before.ids[i] == id && !strcmp(before.names[i], name))
+			return true;
+	return false;
+}
+
+/* Is @name one session_name() makes, "fz<k>-<main_pid>"? */
+static bool fuzz_named(const char *name)
+{
+	char own[32];
+
+	snprintf(own, sizeof(own), "-%d", main_pid);
+	return !strncmp(name, "fz", 2) && strchr(name, '-') &&
+	       !strcmp(strchr(name, '-'), own);
+}
+
+/*
+ * Stop every session the fuzzer left running, whatever its name (mutated
+ * arguments start sessions under any name), counting them in *@stopped
+ * and those under a name not its own in *@foreign; how many remain after.
+ */
+static int stop_leftovers(int *stopped, int *foreign)
+{
+	static char names[80][ETW_MAX_NAME_LEN + 1];
+	int fd = etw_open(), left = 0, pass, n, i;
+	__u32 ids[80];
 
 	if (fd < 0)
 		return -1;
-	snprintf(prefix, sizeof(prefix), "-%d", main_pid);
 	for (pass = 0; pass < 2; pass++) {
 		left = 0;
-		l.count = 80;
-		if (etw_ioctl(fd, ETW_IOC_LIST_SESSIONS, &l))
-			break;
-		for (i = 0; i < l.count && i < 80; i++) {
-			struct etw_session_args a;
-			char *dash;
-
-			if (raw_session_op(fd, ETW_IOC_QUERY, ids[i], &a))
-				continue;
-			dash = strchr(a.name, '-');
-			if (strncasecmp(a.name, "fz", 2) ||
-			    !dash || (strcmp(dash, prefix) && strcmp(dash, "-")))
+		n = list_sessions(fd, ids, names);
+		for (i = 0; i < n; i++) {
+			if (was_there_before(ids[i], names[i]))
 				continue;
 			left++;
-			if (!pass)
-				raw_session_op(fd, ETW_IOC_STOP, ids[i], NULL);
+			if (pass)
+				continue;
+			raw_session_op(fd, ETW_IOC_STOP, ids[i], NULL);
+			(*stopped)++;
+			*foreign += !fuzz_named(names[i]);
 		}
 	}
 	close(fd);
@@ -976,6 +1026,8 @@ struct fuzz_result {
 	double seconds;
 	int reports;
 	int sessions_left;
+	int sessions_stopped;	/* left running by the workers */
+	int sessions_foreign;	/* of those, under names it did not choose */
 	int regs_left;
 	int workers_failed;
 };
@@ -989,6 +1041,7 @@ static void fuzz_run(__u64 seed, int seconds, int nthreads,
 
 	memset(res, 0, sizeof(*res));
 	main_pid = getpid();
+	note_sessions_before();
 	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	printf("# fuzz: seed=%llu seconds=%d threads=%d per worker (root and uid %d)\n",
@@ -1025,7 +1078,8 @@ static void fuzz_run(__u64 seed, int seconds, int nthreads,
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	res->seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	res->execs = shm->execs[0] + shm->execs[1];
-	res->sessions_left = stop_leftovers();
+	res->sessions_left = stop_leftovers(&res->sessions_stopped,
+					    &res->sessions_foreign);
 	res->regs_left = leftover_registrations();
 	/* The last consumers closed: sessions are freed; reports are out. */
 	raw_sleep_ms(200);
@@ -1035,6 +1089,8 @@ static void fuzz_run(__u64 seed, int seconds, int nthreads,
 	       (unsigned long long)seed, res->execs, shm->execs[0], USER_UID,
 	       shm->execs[1], res->seconds, res->reports, res->sessions_left,
 	       res->regs_left);
+	printf("# fuzz: sessions the workers left running, stopped: %d (%d under names not of the form fz<k>-<pid>)\n",
+	       res->sessions_stopped, res->sessions_foreign);
 	printf("# fuzz: operations (root/uid %d):", USER_UID);
 	for (i = 0; i < NOPS; i++)
 		printf(" %d:%lu/%lu", i, shm->ops[0][i], shm->ops[1][i]);
