@@ -755,16 +755,40 @@ count_lost:
 }
 
 /*
- * A route of one session without extended data items, the commonest: its
- * copy of the path has one target, in registers, and no loop over others,
- * and is inlined into the write handlers (a call fewer).
+ * A route of one session without extended data items, the commonest:
+ * etw_route_event() for one target, written out without its loops and
+ * their state (a filtered event is not lost, a failed reservation is lost
+ * in its one session, a fault is retried), and inlined into the write
+ * handlers (a call fewer).
  */
 static __always_inline int etw_route_event_one(struct etw_event *ev,
 					       const struct etw_route *route)
 {
-	struct etw_target t[1] __uninitialized;
+	const struct etw_route_entry *e = &route->e[0];
+	struct etw_target t __uninitialized;
+	u32 alen = ALIGN(ev->rec_len, 8);
+	int ret;
 
-	return etw_route_event(ev, route, NULL, t, 1);
+	if (!etw_entry_takes(e, ev, etw_level_kw_match(&route->every,
+						       ev->desc->level,
+						       ev->desc->keyword)))
+		return 0;
+	t.s = e->session;
+	t.ts = ktime_get_ns();
+	ret = etw_target_reserve(&t, t.s, alen);
+	if (unlikely(ret)) {
+		etw_count_lost(ev, route, BIT(0), ret);
+		return ret;
+	}
+	ret = etw_build_record(ev, t.b->data + t.off, &t, alen, NULL);
+	if (unlikely(ret)) {
+		/* A fault: retried, so not lost. */
+		etw_buffer_cancel(t.s, etw_session_stream(t.s), t.b, t.off,
+				  alen, ev->rec_len, false);
+		return ret;
+	}
+	etw_target_commit(&t, ev);
+	return 0;
 }
 
 /* A route of several sessions without extended data items. */
