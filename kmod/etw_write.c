@@ -286,12 +286,13 @@ etw_copy_from_user(void *dst, const void __user *src, unsigned long len)
 #endif
 }
 
-static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
-				       u32 len)
+/* @user: @ev->user, a constant where the caller knows it (see etw_route()). */
+static __always_inline int etw_copy_in(struct etw_event *ev, bool user,
+				       void *dst, u64 ptr, u32 len)
 {
 	if (!len)
 		return 0;
-	if (!ev->user) {
+	if (!user) {
 		memcpy(dst, (const void *)(uintptr_t)ptr, len);
 		return 0;
 	}
@@ -310,7 +311,8 @@ static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
  * Append the extended items at *@pp and advance it past them; fails only
  * on a user fault.
  */
-static __always_inline int etw_build_ext(struct etw_event *ev, void **pp)
+static __always_inline int etw_build_ext(struct etw_event *ev, bool user,
+					 void **pp)
 {
 	unsigned int nitems, item = 0;
 	void *p = *pp;
@@ -334,7 +336,7 @@ static __always_inline int etw_build_ext(struct etw_event *ev, void **pp)
 
 		p = etw_put_ext(p, ETW_EXT_PROV_TRAITS, d->size,
 				++item == nitems);
-		ret = etw_copy_in(ev, p, d->ptr, d->size);
+		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
 		if (ret)
 			return ret;
 		p += ALIGN(d->size, 8);
@@ -344,7 +346,7 @@ static __always_inline int etw_build_ext(struct etw_event *ev, void **pp)
 
 		p = etw_put_ext(p, ETW_EXT_EVENT_SCHEMA_TL, d->size,
 				++item == nitems);
-		ret = etw_copy_in(ev, p, d->ptr, d->size);
+		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
 		if (ret)
 			return ret;
 		p += ALIGN(d->size, 8);
@@ -412,7 +414,8 @@ static noinline void *etw_build_message(struct etw_event *ev, void *rec,
  * Build @t's record at @rec, @alen bytes with its items; fails only on a
  * user fault.  The items @t asked for (@xd) come first, then the event's.
  */
-static __always_inline int etw_build_record(struct etw_event *ev, void *rec,
+static __always_inline int etw_build_record(struct etw_event *ev, bool user,
+					    void *rec,
 					    const struct etw_target *t,
 					    u32 alen,
 					    const struct etw_xdata *xd)
@@ -447,7 +450,7 @@ static __always_inline int etw_build_record(struct etw_event *ev, void *rec,
 	if (unlikely(etw_t_ext(t, xd)))
 		p = etw_xdata_put(xd, t->ext, p, !ev->ext_len);
 	if (ev->ext_len) {
-		ret = etw_build_ext(ev, &p);
+		ret = etw_build_ext(ev, user, &p);
 		if (ret)
 			return ret;
 	}
@@ -456,7 +459,8 @@ payload:
 		const struct etw_data_descriptor *d = &ev->data[i];
 
 		if (ev->types && d->type == ETW_DATA_TYPE_TIMESTAMP) {
-			ret = etw_copy_in(ev, &ev->ts_override, d->ptr, 8);
+			ret = etw_copy_in(ev, user, &ev->ts_override, d->ptr,
+					  8);
 			if (ret)
 				return ret;
 			h->timestamp = ev->ts_override;
@@ -464,7 +468,7 @@ payload:
 		}
 		if (ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
 			continue;
-		ret = etw_copy_in(ev, p, d->ptr, d->size);
+		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
 		if (ret)
 			return ret;
 		p += d->size;
@@ -720,7 +724,8 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		goto count_lost;
 
 	rec = t[0].b->data + t[0].off;
-	ret = etw_build_record(ev, rec, &t[0], alen + etw_t_xlen(&t[0], xd),
+	ret = etw_build_record(ev, ev->user, rec, &t[0],
+			       alen + etw_t_xlen(&t[0], xd),
 			       xd);
 	if (ret) {
 		/*
@@ -762,7 +767,8 @@ count_lost:
  * handlers (a call fewer).
  */
 static __always_inline int etw_route_event_one(struct etw_event *ev,
-					       const struct etw_route *route)
+					       const struct etw_route *route,
+					       bool user)
 {
 	const struct etw_route_entry *e = &route->e[0];
 	struct etw_target t __uninitialized;
@@ -780,7 +786,7 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 		etw_count_lost(ev, route, BIT(0), ret);
 		return ret;
 	}
-	ret = etw_build_record(ev, t.b->data + t.off, &t, alen, NULL);
+	ret = etw_build_record(ev, user, t.b->data + t.off, &t, alen, NULL);
 	if (unlikely(ret)) {
 		/* A fault: retried, so not lost. */
 		etw_buffer_cancel(t.s, etw_session_stream(t.s), t.b, t.off,
@@ -811,14 +817,17 @@ static noinline int etw_route_event_xdata(struct etw_event *ev,
 			       ETW_MAX_TARGETS);
 }
 
-/* Classic records carry no extended items. */
+/*
+ * Classic records carry no extended items.  @user: @ev->user, which each
+ * caller knows, as a constant for the inlined one-session path.
+ */
 static __always_inline int etw_route(struct etw_event *ev,
-				     const struct etw_route *route)
+				     const struct etw_route *route, bool user)
 {
 	if (unlikely(route->ext) && !ev->classic)
 		return etw_route_event_xdata(ev, route);
 	if (route->count == 1)
-		return etw_route_event_one(ev, route);
+		return etw_route_event_one(ev, route, user);
 	return etw_route_event_plain(ev, route);
 }
 
@@ -855,7 +864,7 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 	if (route) {
 		ret = etw_event_size(&ev);
 		if (!ret)
-			ret = etw_route(&ev, route);
+			ret = etw_route(&ev, route, false);
 	}
 	rcu_read_unlock();
 	preempt_enable();
@@ -996,7 +1005,7 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 		} else {
 			ret = etw_event_size(&ev);
 			if (!ret)
-				ret = etw_route(&ev, route);
+				ret = etw_route(&ev, route, true);
 		}
 		pagefault_enable();
 out_unlock:
