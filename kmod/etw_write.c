@@ -779,8 +779,8 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 						       ev->desc->level,
 						       ev->desc->keyword)))
 		return 0;
-	t.s = e->session;
 	t.ts = ktime_get_ns();
+	t.s = e->session;
 	ret = etw_target_reserve(&t, t.s, alen);
 	if (unlikely(ret)) {
 		etw_count_lost(ev, route, BIT(0), ret);
