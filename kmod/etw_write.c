@@ -188,8 +188,11 @@ static noinline u32 etw_message_layout(struct etw_event *ev)
 	return len;
 }
 
-/* Size the record (its payload, its extended items). */
-static __always_inline int etw_event_size(struct etw_event *ev)
+/*
+ * Size the record (its payload, its extended items).  @plain: the caller
+ * knows the event is neither typed nor classic (see etw_write_user()).
+ */
+static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 {
 	/* At most 128 sizes of 32 bits: the sum cannot overflow. */
 	u64 payload = 0;
@@ -202,7 +205,7 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 
 	if (ev->traits)
 		ext += etw_ext_size(ev->traits_len);
-	if (ev->types) {
+	if (!plain && ev->types) {
 		/* In memory for the call; the sum below stays in a register. */
 		u64 typed = 0;
 
@@ -225,7 +228,7 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 		ext += etw_ext_size(sizeof(struct etw_guid));
 	ev->payload_len = payload;
 	ev->ext_len = ext;
-	if (unlikely(ev->classic)) {
+	if (!plain && unlikely(ev->classic)) {
 		if (ev->classic == ETW_INSTANCE_HEADER_TYPE_64 &&
 		    payload < ETW_INSTANCE_FIELDS_SIZE)
 			return -EINVAL;
@@ -415,7 +418,7 @@ static noinline void *etw_build_message(struct etw_event *ev, void *rec,
  * user fault.  The items @t asked for (@xd) come first, then the event's.
  */
 static __always_inline int etw_build_record(struct etw_event *ev, bool user,
-					    void *rec,
+					    bool plain, void *rec,
 					    const struct etw_target *t,
 					    u32 alen,
 					    const struct etw_xdata *xd)
@@ -426,7 +429,7 @@ static __always_inline int etw_build_record(struct etw_event *ev, bool user,
 	u32 i;
 	int ret;
 
-	if (unlikely(ev->classic)) {
+	if (!plain && unlikely(ev->classic)) {
 		if (ev->classic == ETW_MESSAGE_HEADER_TYPE)
 			p = etw_build_message(ev, rec, ts);
 		else
@@ -458,7 +461,7 @@ payload:
 	for (i = 0; i < ev->count; i++) {
 		const struct etw_data_descriptor *d = &ev->data[i];
 
-		if (ev->types && d->type == ETW_DATA_TYPE_TIMESTAMP) {
+		if (!plain && ev->types && d->type == ETW_DATA_TYPE_TIMESTAMP) {
 			ret = etw_copy_in(ev, user, &ev->ts_override, d->ptr,
 					  8);
 			if (ret)
@@ -466,7 +469,7 @@ payload:
 			h->timestamp = ev->ts_override;
 			continue;
 		}
-		if (ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
+		if (!plain && ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
 			continue;
 		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
 		if (ret)
@@ -724,7 +727,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		goto count_lost;
 
 	rec = t[0].b->data + t[0].off;
-	ret = etw_build_record(ev, ev->user, rec, &t[0],
+	ret = etw_build_record(ev, ev->user, false, rec, &t[0],
 			       alen + etw_t_xlen(&t[0], xd),
 			       xd);
 	if (ret) {
@@ -768,7 +771,7 @@ count_lost:
  */
 static __always_inline int etw_route_event_one(struct etw_event *ev,
 					       const struct etw_route *route,
-					       bool user)
+					       bool user, bool plain)
 {
 	const struct etw_route_entry *e = &route->e[0];
 	struct etw_target t __uninitialized;
@@ -786,7 +789,8 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 		etw_count_lost(ev, route, BIT(0), ret);
 		return ret;
 	}
-	ret = etw_build_record(ev, user, t.b->data + t.off, &t, alen, NULL);
+	ret = etw_build_record(ev, user, plain, t.b->data + t.off, &t, alen,
+			       NULL);
 	if (unlikely(ret)) {
 		/* A fault: retried, so not lost. */
 		etw_buffer_cancel(t.s, etw_session_stream(t.s), t.b, t.off,
@@ -819,15 +823,17 @@ static noinline int etw_route_event_xdata(struct etw_event *ev,
 
 /*
  * Classic records carry no extended items.  @user: @ev->user, which each
- * caller knows, as a constant for the inlined one-session path.
+ * caller knows, as a constant for the inlined one-session path; @plain: as
+ * for etw_event_size().
  */
 static __always_inline int etw_route(struct etw_event *ev,
-				     const struct etw_route *route, bool user)
+				     const struct etw_route *route, bool user,
+				     bool plain)
 {
 	if (unlikely(route->ext) && !ev->classic)
 		return etw_route_event_xdata(ev, route);
 	if (route->count == 1)
-		return etw_route_event_one(ev, route, user);
+		return etw_route_event_one(ev, route, user, plain);
 	return etw_route_event_plain(ev, route);
 }
 
@@ -862,9 +868,9 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 	route = rcu_dereference(reg->route);
 	ret = 0;
 	if (route) {
-		ret = etw_event_size(&ev);
+		ret = etw_event_size(&ev, false);
 		if (!ret)
-			ret = etw_route(&ev, route, false);
+			ret = etw_route(&ev, route, false, false);
 	}
 	rcu_read_unlock();
 	preempt_enable();
@@ -1002,10 +1008,17 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			ev.fault_ptr = a->data_ptr;
 			ev.fault_len = dlen;
 			ret = -EFAULT;
-		} else {
-			ret = etw_event_size(&ev);
+		} else if (likely(!(a->flags & (ETW_WRITE_DESC_TYPES |
+						ETW_WRITE_CLASSIC |
+						ETW_WRITE_MESSAGE)))) {
+			/* The commonest: a copy in which those tests fold. */
+			ret = etw_event_size(&ev, true);
 			if (!ret)
-				ret = etw_route(&ev, route, true);
+				ret = etw_route(&ev, route, true, true);
+		} else {
+			ret = etw_event_size(&ev, false);
+			if (!ret)
+				ret = etw_route(&ev, route, true, false);
 		}
 		pagefault_enable();
 out_unlock:
