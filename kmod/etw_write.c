@@ -190,7 +190,8 @@ static noinline u32 etw_message_layout(struct etw_event *ev)
 
 /*
  * Size the record (its payload, its extended items).  @plain: the caller
- * knows the event is neither typed nor classic (see etw_write_user()).
+ * knows the event is neither typed nor classic and has no related
+ * activity (see etw_write_user()).
  */
 static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 {
@@ -224,7 +225,7 @@ static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 	}
 	if (payload > ETW_MAX_EVENT_SIZE)
 		return -E2BIG;
-	if (ev->related)
+	if (!plain && ev->related)
 		ext += etw_ext_size(sizeof(struct etw_guid));
 	ev->payload_len = payload;
 	ev->ext_len = ext;
@@ -1009,6 +1010,7 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			ev.fault_len = dlen;
 			ret = -EFAULT;
 		} else if (likely(!(a->flags & (ETW_WRITE_DESC_TYPES |
+						ETW_WRITE_RELATED_ACTIVITY |
 						ETW_WRITE_CLASSIC |
 						ETW_WRITE_MESSAGE)))) {
 			/* The commonest: a copy in which those tests fold. */
