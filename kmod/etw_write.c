@@ -117,7 +117,6 @@ struct etw_event {
 	const struct etw_data_descriptor *traits_desc;
 	u64 ts_override;
 	bool has_ts;
-	u32 payload_len;
 	u32 ext_len;
 	u32 rec_len;
 	/* where the copy faulted, for the retry */
@@ -227,7 +226,6 @@ static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 		return -E2BIG;
 	if (!plain && ev->related)
 		ext += etw_ext_size(sizeof(struct etw_guid));
-	ev->payload_len = payload;
 	ev->ext_len = ext;
 	if (!plain && unlikely(ev->classic)) {
 		if (ev->classic == ETW_INSTANCE_HEADER_TYPE_64 &&
