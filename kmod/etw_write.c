@@ -774,7 +774,7 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 {
 	const struct etw_route_entry *e = &route->e[0];
 	struct etw_target t __uninitialized;
-	u32 alen = ALIGN(ev->rec_len, 8);
+	u32 alen;
 	int ret;
 
 	if (!etw_entry_takes(e, ev, etw_level_kw_match(&route->every,
@@ -783,6 +783,7 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 		return 0;
 	t.ts = ktime_get_ns();
 	t.s = e->session;
+	alen = ALIGN(ev->rec_len, 8);
 	ret = etw_target_reserve(&t, t.s, alen);
 	if (unlikely(ret)) {
 		etw_count_lost(ev, route, BIT(0), ret);
