@@ -655,18 +655,17 @@ static noinline void etw_count_lost(const struct etw_event *ev,
 /*
  * Route and record one classified event.  Called with preemption disabled
  * and inside an RCU read section that covers @route.  @xd is NULL unless a
- * session of @route asked for extended data items; @t has room for @max
- * targets, @route->count at most, or ETW_MAX_TARGETS.  Always inlined, into
- * one copy for each case, where @xd and @max are constants.
+ * session of @route asked for extended data items; @t has room for
+ * ETW_MAX_TARGETS.  Always inlined, into one copy for each case, where @xd
+ * is a constant.
  */
 static __always_inline int etw_route_event(struct etw_event *ev,
 					   const struct etw_route *route,
 					   struct etw_xdata *xd,
-					   struct etw_target *t,
-					   unsigned int max)
+					   struct etw_target *t)
 {
 	/* etw_route_build() never makes more entries than ETW_MAX_TARGETS. */
-	unsigned int count = min_t(u32, route->count, max);
+	unsigned int count = min_t(u32, route->count, ETW_MAX_TARGETS);
 	unsigned int i, n, nres = 0;
 	int lost = 0, ret;
 	bool group_failed = false;
@@ -807,7 +806,7 @@ static noinline int etw_route_event_plain(struct etw_event *ev,
 {
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 
-	return etw_route_event(ev, route, NULL, t, ETW_MAX_TARGETS);
+	return etw_route_event(ev, route, NULL, t);
 }
 
 /* A route some session of which asked for extended data items. */
@@ -817,8 +816,7 @@ static noinline int etw_route_event_xdata(struct etw_event *ev,
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 
 	return etw_route_event(ev, route,
-			       etw_xdata_get(ev->desc->id, ev->user), t,
-			       ETW_MAX_TARGETS);
+			       etw_xdata_get(ev->desc->id, ev->user), t);
 }
 
 /*
