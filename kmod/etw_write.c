@@ -311,30 +311,34 @@ static __always_inline int etw_copy_in(struct etw_event *ev, bool user,
 
 /*
  * Append the extended items at *@pp and advance it past them; fails only
- * on a user fault.
+ * on a user fault.  @plain: as for etw_event_size(); the event's related
+ * activity and typed descriptors are then not set, and not read.
  */
 static __always_inline int etw_build_ext(struct etw_event *ev, bool user,
-					 void **pp)
+					 bool plain, void **pp)
 {
+	const struct etw_guid *related = plain ? NULL : ev->related;
+	const struct etw_data_descriptor *traits_desc =
+		plain ? NULL : ev->traits_desc;
+	const struct etw_data_descriptor *schema = plain ? NULL : ev->schema;
 	unsigned int nitems, item = 0;
 	void *p = *pp;
 	int ret;
 
-	nitems = !!ev->related + !!(ev->traits || ev->traits_desc) +
-		 !!ev->schema;
-	if (ev->related) {
+	nitems = !!related + !!(ev->traits || traits_desc) + !!schema;
+	if (related) {
 		p = etw_put_ext(p, ETW_EXT_RELATED_ACTIVITYID,
-				sizeof(*ev->related), ++item == nitems);
-		memcpy(p, ev->related, sizeof(*ev->related));
-		p += ALIGN(sizeof(*ev->related), 8);
+				sizeof(*related), ++item == nitems);
+		memcpy(p, related, sizeof(*related));
+		p += ALIGN(sizeof(*related), 8);
 	}
 	if (ev->traits) {
 		p = etw_put_ext(p, ETW_EXT_PROV_TRAITS, ev->traits_len,
 				++item == nitems);
 		memcpy(p, ev->traits, ev->traits_len);
 		p += ALIGN(ev->traits_len, 8);
-	} else if (ev->traits_desc) {
-		const struct etw_data_descriptor *d = ev->traits_desc;
+	} else if (traits_desc) {
+		const struct etw_data_descriptor *d = traits_desc;
 
 		p = etw_put_ext(p, ETW_EXT_PROV_TRAITS, d->size,
 				++item == nitems);
@@ -343,8 +347,8 @@ static __always_inline int etw_build_ext(struct etw_event *ev, bool user,
 			return ret;
 		p += ALIGN(d->size, 8);
 	}
-	if (ev->schema) {
-		const struct etw_data_descriptor *d = ev->schema;
+	if (schema) {
+		const struct etw_data_descriptor *d = schema;
 
 		p = etw_put_ext(p, ETW_EXT_EVENT_SCHEMA_TL, d->size,
 				++item == nitems);
@@ -452,7 +456,7 @@ static __always_inline int etw_build_record(struct etw_event *ev, bool user,
 	if (unlikely(etw_t_ext(t, xd)))
 		p = etw_xdata_put(xd, t->ext, p, !ev->ext_len);
 	if (ev->ext_len) {
-		ret = etw_build_ext(ev, user, &p);
+		ret = etw_build_ext(ev, user, plain, &p);
 		if (ret)
 			return ret;
 	}
@@ -533,7 +537,8 @@ static __always_inline void etw_copy_record(void *dst, const void *src,
 
 /* Mark and commit one target's record; the first target's goes last. */
 static __always_inline void etw_target_commit(const struct etw_target *t,
-					      const struct etw_event *ev)
+					      const struct etw_event *ev,
+					      bool plain)
 {
 	/* First: @t and @ev are in registers, so it costs a nop when off. */
 	trace_etw_write(t->s, ev->reg, ev->desc, t->b->data + t->off);
@@ -545,7 +550,7 @@ static __always_inline void etw_target_commit(const struct etw_target *t,
 		 * records carry the ids as the owner sees them.  Only an
 		 * EVENT_HEADER has flags.
 		 */
-		if (unlikely(ev->classic)) {
+		if (!plain && unlikely(ev->classic)) {
 			etw_classic_private(ev, h);
 		} else {
 			h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
@@ -750,10 +755,10 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 			etw_copy_xrecord(ev, h, rec, &t[0], &t[i], alen, xd);
 		if (!ev->has_ts)
 			etw_record_set_ts(ev, h, t[i].ts);
-		etw_target_commit(&t[i], ev);
+		etw_target_commit(&t[i], ev, false);
 	}
 	/* Last: the others were copied from it. */
-	etw_target_commit(&t[0], ev);
+	etw_target_commit(&t[0], ev, false);
 count_lost:
 	if (unlikely(failed))
 		etw_count_lost(ev, route, failed, lost);
@@ -796,7 +801,7 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 				  alen, ev->rec_len, false);
 		return ret;
 	}
-	etw_target_commit(&t, ev);
+	etw_target_commit(&t, ev, plain);
 	return 0;
 }
 
@@ -820,6 +825,20 @@ static noinline int etw_route_event_xdata(struct etw_event *ev,
 }
 
 /*
+ * The fields etw_write_user() sets only for writes that are not plain
+ * (see etw_event_size()), as a plain write has them.
+ */
+static __always_inline void etw_event_plain(struct etw_event *ev)
+{
+	ev->related = NULL;
+	ev->types = false;
+	ev->classic = 0;
+	ev->schema = NULL;
+	ev->traits_desc = NULL;
+	ev->has_ts = false;
+}
+
+/*
  * Classic records carry no extended items.  @user: @ev->user, which each
  * caller knows, as a constant for the inlined one-session path; @plain: as
  * for etw_event_size().
@@ -828,10 +847,15 @@ static __always_inline int etw_route(struct etw_event *ev,
 				     const struct etw_route *route, bool user,
 				     bool plain)
 {
+	if (likely(route->count == 1) && likely(!route->ext))
+		return etw_route_event_one(ev, route, user, plain);
+	/* The general path reads every field: set those @plain left out. */
+	if (plain)
+		etw_event_plain(ev);
 	if (unlikely(route->ext) && !ev->classic)
 		return etw_route_event_xdata(ev, route);
 	if (route->count == 1)
-		return etw_route_event_one(ev, route, user, plain);
+		return etw_route_event_one(ev, route, user, false);
 	return etw_route_event_plain(ev, route);
 }
 
@@ -956,27 +980,21 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 	/* At most a page: access_ok() needs no overflow check. */
 	dlen = a->data_count * sizeof(struct etw_data_descriptor);
 
-	/* What the arguments say is set once; the rest for each attempt. */
+	/*
+	 * What the arguments say is set once; the rest for each attempt, and
+	 * what only a write that is not plain reads in its branch below.
+	 */
 	ev.desc = &a->descriptor;
 	ev.activity = &a->activity_id;
-	ev.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
-		     &a->related_activity_id : NULL;
 	ev.count = a->data_count;
 	ev.user = true;
-	ev.types = a->flags & ETW_WRITE_DESC_TYPES;
 	ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
 		   ETW_EVENT_FLAG_STRING_ONLY : 0;
 	ev.exclude = a->exclude_mask;
-	ev.classic = unlikely(a->flags & (ETW_WRITE_CLASSIC |
-					  ETW_WRITE_MESSAGE)) ?
-		     etw_classic_type(a->flags) : 0;
 	for (;;) {
 		const struct etw_route *route;
 		struct etw_data_descriptor *scratch;
 
-		ev.schema = NULL;
-		ev.traits_desc = NULL;
-		ev.has_ts = false;
 		ev.fault_len = 0;
 
 		preempt_disable();
@@ -986,7 +1004,8 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			ret = -EBADF;
 			goto out_unlock;
 		}
-		if (ev.classic && !ev.reg->classic) {
+		if (unlikely(a->flags & (ETW_WRITE_CLASSIC | ETW_WRITE_MESSAGE)) &&
+		    !ev.reg->classic) {
 			ret = -EINVAL;
 			goto out_unlock;
 		}
@@ -1010,11 +1029,21 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 						ETW_WRITE_RELATED_ACTIVITY |
 						ETW_WRITE_CLASSIC |
 						ETW_WRITE_MESSAGE)))) {
-			/* The commonest: a copy in which those tests fold. */
+			/*
+			 * The commonest: a copy in which those tests fold, and
+			 * the fields they read are not set.
+			 */
 			ret = etw_event_size(&ev, true);
 			if (!ret)
 				ret = etw_route(&ev, route, true, true);
 		} else {
+			ev.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
+				     &a->related_activity_id : NULL;
+			ev.types = a->flags & ETW_WRITE_DESC_TYPES;
+			ev.classic = etw_classic_type(a->flags);
+			ev.schema = NULL;
+			ev.traits_desc = NULL;
+			ev.has_ts = false;
 			ret = etw_event_size(&ev, false);
 			if (!ret)
 				ret = etw_route(&ev, route, true, false);
