@@ -201,10 +201,11 @@ static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 
 	/* Pairs with smp_store_release() in etw_set_traits_reg(). */
 	ev->traits = smp_load_acquire(&ev->reg->traits);
-	ev->traits_len = ev->traits ? ev->reg->traits_len : 0;
-
-	if (ev->traits)
+	/* @traits_len is read only where @traits is set. */
+	if (ev->traits) {
+		ev->traits_len = ev->reg->traits_len;
 		ext += etw_ext_size(ev->traits_len);
+	}
 	if (!plain && ev->types) {
 		/* In memory for the call; the sum below stays in a register. */
 		u64 typed = 0;
