@@ -289,7 +289,7 @@ etw_copy_from_user(void *dst, const void __user *src, unsigned long len)
 #endif
 }
 
-/* @user: @ev->user, a constant where the caller knows it (see etw_route()). */
+/* @user: a user write; a constant where the caller knows it (etw_route()). */
 static __always_inline int etw_copy_in(struct etw_event *ev, bool user,
 				       void *dst, u64 ptr, u32 len)
 {
@@ -840,9 +840,10 @@ static __always_inline void etw_event_plain(struct etw_event *ev)
 }
 
 /*
- * Classic records carry no extended items.  @user: @ev->user, which each
- * caller knows, as a constant for the inlined one-session path; @plain: as
- * for etw_event_size().
+ * Classic records carry no extended items.  @user: whether the event is a
+ * user write, which each caller knows: a constant for the inlined
+ * one-session path, set in @ev only for the others; @plain: as for
+ * etw_event_size().
  */
 static __always_inline int etw_route(struct etw_event *ev,
 				     const struct etw_route *route, bool user,
@@ -850,7 +851,8 @@ static __always_inline int etw_route(struct etw_event *ev,
 {
 	if (likely(route->count == 1) && likely(!route->ext))
 		return etw_route_event_one(ev, route, user, plain);
-	/* The general path reads every field: set those @plain left out. */
+	/* The general path reads every field: set those left out. */
+	ev->user = user;
 	if (plain)
 		etw_event_plain(ev);
 	if (unlikely(route->ext) && !ev->classic)
@@ -988,7 +990,6 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 	ev.desc = &a->descriptor;
 	ev.activity = &a->activity_id;
 	ev.count = a->data_count;
-	ev.user = true;
 	ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
 		   ETW_EVENT_FLAG_STRING_ONLY : 0;
 	ev.exclude = a->exclude_mask;
