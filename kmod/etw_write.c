@@ -117,7 +117,6 @@ struct etw_event {
 	const struct etw_data_descriptor *traits_desc;
 	u64 ts_override;
 	bool has_ts;
-	u32 payload_len;
 	u32 ext_len;
 	u32 rec_len;
 	/* where the copy faulted, for the retry */
@@ -188,8 +187,12 @@ static noinline u32 etw_message_layout(struct etw_event *ev)
 	return len;
 }
 
-/* Size the record (its payload, its extended items). */
-static __always_inline int etw_event_size(struct etw_event *ev)
+/*
+ * Size the record (its payload, its extended items).  @plain: the caller
+ * knows the event is neither typed nor classic and has no related
+ * activity (see etw_write_user()).
+ */
+static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 {
 	/* At most 128 sizes of 32 bits: the sum cannot overflow. */
 	u64 payload = 0;
@@ -198,11 +201,12 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 
 	/* Pairs with smp_store_release() in etw_set_traits_reg(). */
 	ev->traits = smp_load_acquire(&ev->reg->traits);
-	ev->traits_len = ev->traits ? ev->reg->traits_len : 0;
-
-	if (ev->traits)
+	/* @traits_len is read only where @traits is set. */
+	if (ev->traits) {
+		ev->traits_len = ev->reg->traits_len;
 		ext += etw_ext_size(ev->traits_len);
-	if (ev->types) {
+	}
+	if (!plain && ev->types) {
 		/* In memory for the call; the sum below stays in a register. */
 		u64 typed = 0;
 
@@ -221,11 +225,10 @@ static __always_inline int etw_event_size(struct etw_event *ev)
 	}
 	if (payload > ETW_MAX_EVENT_SIZE)
 		return -E2BIG;
-	if (ev->related)
+	if (!plain && ev->related)
 		ext += etw_ext_size(sizeof(struct etw_guid));
-	ev->payload_len = payload;
 	ev->ext_len = ext;
-	if (unlikely(ev->classic)) {
+	if (!plain && unlikely(ev->classic)) {
 		if (ev->classic == ETW_INSTANCE_HEADER_TYPE_64 &&
 		    payload < ETW_INSTANCE_FIELDS_SIZE)
 			return -EINVAL;
@@ -286,12 +289,13 @@ etw_copy_from_user(void *dst, const void __user *src, unsigned long len)
 #endif
 }
 
-static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
-				       u32 len)
+/* @user: a user write; a constant where the caller knows it (etw_route()). */
+static __always_inline int etw_copy_in(struct etw_event *ev, bool user,
+				       void *dst, u64 ptr, u32 len)
 {
 	if (!len)
 		return 0;
-	if (!ev->user) {
+	if (!user) {
 		memcpy(dst, (const void *)(uintptr_t)ptr, len);
 		return 0;
 	}
@@ -308,43 +312,48 @@ static __always_inline int etw_copy_in(struct etw_event *ev, void *dst, u64 ptr,
 
 /*
  * Append the extended items at *@pp and advance it past them; fails only
- * on a user fault.
+ * on a user fault.  @plain: as for etw_event_size(); the event's related
+ * activity and typed descriptors are then not set, and not read.
  */
-static __always_inline int etw_build_ext(struct etw_event *ev, void **pp)
+static __always_inline int etw_build_ext(struct etw_event *ev, bool user,
+					 bool plain, void **pp)
 {
+	const struct etw_guid *related = plain ? NULL : ev->related;
+	const struct etw_data_descriptor *traits_desc =
+		plain ? NULL : ev->traits_desc;
+	const struct etw_data_descriptor *schema = plain ? NULL : ev->schema;
 	unsigned int nitems, item = 0;
 	void *p = *pp;
 	int ret;
 
-	nitems = !!ev->related + !!(ev->traits || ev->traits_desc) +
-		 !!ev->schema;
-	if (ev->related) {
+	nitems = !!related + !!(ev->traits || traits_desc) + !!schema;
+	if (related) {
 		p = etw_put_ext(p, ETW_EXT_RELATED_ACTIVITYID,
-				sizeof(*ev->related), ++item == nitems);
-		memcpy(p, ev->related, sizeof(*ev->related));
-		p += ALIGN(sizeof(*ev->related), 8);
+				sizeof(*related), ++item == nitems);
+		memcpy(p, related, sizeof(*related));
+		p += ALIGN(sizeof(*related), 8);
 	}
 	if (ev->traits) {
 		p = etw_put_ext(p, ETW_EXT_PROV_TRAITS, ev->traits_len,
 				++item == nitems);
 		memcpy(p, ev->traits, ev->traits_len);
 		p += ALIGN(ev->traits_len, 8);
-	} else if (ev->traits_desc) {
-		const struct etw_data_descriptor *d = ev->traits_desc;
+	} else if (traits_desc) {
+		const struct etw_data_descriptor *d = traits_desc;
 
 		p = etw_put_ext(p, ETW_EXT_PROV_TRAITS, d->size,
 				++item == nitems);
-		ret = etw_copy_in(ev, p, d->ptr, d->size);
+		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
 		if (ret)
 			return ret;
 		p += ALIGN(d->size, 8);
 	}
-	if (ev->schema) {
-		const struct etw_data_descriptor *d = ev->schema;
+	if (schema) {
+		const struct etw_data_descriptor *d = schema;
 
 		p = etw_put_ext(p, ETW_EXT_EVENT_SCHEMA_TL, d->size,
 				++item == nitems);
-		ret = etw_copy_in(ev, p, d->ptr, d->size);
+		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
 		if (ret)
 			return ret;
 		p += ALIGN(d->size, 8);
@@ -412,7 +421,8 @@ static noinline void *etw_build_message(struct etw_event *ev, void *rec,
  * Build @t's record at @rec, @alen bytes with its items; fails only on a
  * user fault.  The items @t asked for (@xd) come first, then the event's.
  */
-static __always_inline int etw_build_record(struct etw_event *ev, void *rec,
+static __always_inline int etw_build_record(struct etw_event *ev, bool user,
+					    bool plain, void *rec,
 					    const struct etw_target *t,
 					    u32 alen,
 					    const struct etw_xdata *xd)
@@ -423,7 +433,7 @@ static __always_inline int etw_build_record(struct etw_event *ev, void *rec,
 	u32 i;
 	int ret;
 
-	if (unlikely(ev->classic)) {
+	if (!plain && unlikely(ev->classic)) {
 		if (ev->classic == ETW_MESSAGE_HEADER_TYPE)
 			p = etw_build_message(ev, rec, ts);
 		else
@@ -447,7 +457,7 @@ static __always_inline int etw_build_record(struct etw_event *ev, void *rec,
 	if (unlikely(etw_t_ext(t, xd)))
 		p = etw_xdata_put(xd, t->ext, p, !ev->ext_len);
 	if (ev->ext_len) {
-		ret = etw_build_ext(ev, &p);
+		ret = etw_build_ext(ev, user, plain, &p);
 		if (ret)
 			return ret;
 	}
@@ -455,16 +465,17 @@ payload:
 	for (i = 0; i < ev->count; i++) {
 		const struct etw_data_descriptor *d = &ev->data[i];
 
-		if (ev->types && d->type == ETW_DATA_TYPE_TIMESTAMP) {
-			ret = etw_copy_in(ev, &ev->ts_override, d->ptr, 8);
+		if (!plain && ev->types && d->type == ETW_DATA_TYPE_TIMESTAMP) {
+			ret = etw_copy_in(ev, user, &ev->ts_override, d->ptr,
+					  8);
 			if (ret)
 				return ret;
 			h->timestamp = ev->ts_override;
 			continue;
 		}
-		if (ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
+		if (!plain && ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
 			continue;
-		ret = etw_copy_in(ev, p, d->ptr, d->size);
+		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
 		if (ret)
 			return ret;
 		p += d->size;
@@ -527,7 +538,8 @@ static __always_inline void etw_copy_record(void *dst, const void *src,
 
 /* Mark and commit one target's record; the first target's goes last. */
 static __always_inline void etw_target_commit(const struct etw_target *t,
-					      const struct etw_event *ev)
+					      const struct etw_event *ev,
+					      bool plain)
 {
 	/* First: @t and @ev are in registers, so it costs a nop when off. */
 	trace_etw_write(t->s, ev->reg, ev->desc, t->b->data + t->off);
@@ -539,7 +551,7 @@ static __always_inline void etw_target_commit(const struct etw_target *t,
 		 * records carry the ids as the owner sees them.  Only an
 		 * EVENT_HEADER has flags.
 		 */
-		if (unlikely(ev->classic)) {
+		if (!plain && unlikely(ev->classic)) {
 			etw_classic_private(ev, h);
 		} else {
 			h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
@@ -649,18 +661,17 @@ static noinline void etw_count_lost(const struct etw_event *ev,
 /*
  * Route and record one classified event.  Called with preemption disabled
  * and inside an RCU read section that covers @route.  @xd is NULL unless a
- * session of @route asked for extended data items; @t has room for @max
- * targets, @route->count at most, or ETW_MAX_TARGETS.  Always inlined, into
- * one copy for each case, where @xd and @max are constants.
+ * session of @route asked for extended data items; @t has room for
+ * ETW_MAX_TARGETS.  Always inlined, into one copy for each case, where @xd
+ * is a constant.
  */
 static __always_inline int etw_route_event(struct etw_event *ev,
 					   const struct etw_route *route,
 					   struct etw_xdata *xd,
-					   struct etw_target *t,
-					   unsigned int max)
+					   struct etw_target *t)
 {
 	/* etw_route_build() never makes more entries than ETW_MAX_TARGETS. */
-	unsigned int count = min_t(u32, route->count, max);
+	unsigned int count = min_t(u32, route->count, ETW_MAX_TARGETS);
 	unsigned int i, n, nres = 0;
 	int lost = 0, ret;
 	bool group_failed = false;
@@ -720,7 +731,8 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		goto count_lost;
 
 	rec = t[0].b->data + t[0].off;
-	ret = etw_build_record(ev, rec, &t[0], alen + etw_t_xlen(&t[0], xd),
+	ret = etw_build_record(ev, ev->user, false, rec, &t[0],
+			       alen + etw_t_xlen(&t[0], xd),
 			       xd);
 	if (ret) {
 		/*
@@ -744,10 +756,10 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 			etw_copy_xrecord(ev, h, rec, &t[0], &t[i], alen, xd);
 		if (!ev->has_ts)
 			etw_record_set_ts(ev, h, t[i].ts);
-		etw_target_commit(&t[i], ev);
+		etw_target_commit(&t[i], ev, false);
 	}
 	/* Last: the others were copied from it. */
-	etw_target_commit(&t[0], ev);
+	etw_target_commit(&t[0], ev, false);
 count_lost:
 	if (unlikely(failed))
 		etw_count_lost(ev, route, failed, lost);
@@ -755,16 +767,43 @@ count_lost:
 }
 
 /*
- * A route of one session without extended data items, the commonest: its
- * copy of the path has one target, in registers, and no loop over others,
- * and is inlined into the write handlers (a call fewer).
+ * A route of one session without extended data items, the commonest:
+ * etw_route_event() for one target, written out without its loops and
+ * their state (a filtered event is not lost, a failed reservation is lost
+ * in its one session, a fault is retried), and inlined into the write
+ * handlers (a call fewer).
  */
 static __always_inline int etw_route_event_one(struct etw_event *ev,
-					       const struct etw_route *route)
+					       const struct etw_route *route,
+					       bool user, bool plain)
 {
-	struct etw_target t[1] __uninitialized;
+	const struct etw_route_entry *e = &route->e[0];
+	struct etw_target t __uninitialized;
+	u32 alen;
+	int ret;
 
-	return etw_route_event(ev, route, NULL, t, 1);
+	if (!etw_entry_takes(e, ev, etw_level_kw_match(&route->every,
+						       ev->desc->level,
+						       ev->desc->keyword)))
+		return 0;
+	t.ts = ktime_get_ns();
+	t.s = e->session;
+	alen = ALIGN(ev->rec_len, 8);
+	ret = etw_target_reserve(&t, t.s, alen);
+	if (unlikely(ret)) {
+		etw_count_lost(ev, route, BIT(0), ret);
+		return ret;
+	}
+	ret = etw_build_record(ev, user, plain, t.b->data + t.off, &t, alen,
+			       NULL);
+	if (unlikely(ret)) {
+		/* A fault: retried, so not lost. */
+		etw_buffer_cancel(t.s, etw_session_stream(t.s), t.b, t.off,
+				  alen, ev->rec_len, false);
+		return ret;
+	}
+	etw_target_commit(&t, ev, plain);
+	return 0;
 }
 
 /* A route of several sessions without extended data items. */
@@ -773,7 +812,7 @@ static noinline int etw_route_event_plain(struct etw_event *ev,
 {
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 
-	return etw_route_event(ev, route, NULL, t, ETW_MAX_TARGETS);
+	return etw_route_event(ev, route, NULL, t);
 }
 
 /* A route some session of which asked for extended data items. */
@@ -783,18 +822,43 @@ static noinline int etw_route_event_xdata(struct etw_event *ev,
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 
 	return etw_route_event(ev, route,
-			       etw_xdata_get(ev->desc->id, ev->user), t,
-			       ETW_MAX_TARGETS);
+			       etw_xdata_get(ev->desc->id, ev->user), t);
 }
 
-/* Classic records carry no extended items. */
-static __always_inline int etw_route(struct etw_event *ev,
-				     const struct etw_route *route)
+/*
+ * The fields etw_write_user() sets only for writes that are not plain
+ * (see etw_event_size()), as a plain write has them.
+ */
+static __always_inline void etw_event_plain(struct etw_event *ev)
 {
+	ev->related = NULL;
+	ev->types = false;
+	ev->classic = 0;
+	ev->schema = NULL;
+	ev->traits_desc = NULL;
+	ev->has_ts = false;
+}
+
+/*
+ * Classic records carry no extended items.  @user: whether the event is a
+ * user write, which each caller knows: a constant for the inlined
+ * one-session path, set in @ev only for the others; @plain: as for
+ * etw_event_size().
+ */
+static __always_inline int etw_route(struct etw_event *ev,
+				     const struct etw_route *route, bool user,
+				     bool plain)
+{
+	if (likely(route->count == 1) && likely(!route->ext))
+		return etw_route_event_one(ev, route, user, plain);
+	/* The general path reads every field: set those left out. */
+	ev->user = user;
+	if (plain)
+		etw_event_plain(ev);
 	if (unlikely(route->ext) && !ev->classic)
 		return etw_route_event_xdata(ev, route);
 	if (route->count == 1)
-		return etw_route_event_one(ev, route);
+		return etw_route_event_one(ev, route, user, false);
 	return etw_route_event_plain(ev, route);
 }
 
@@ -829,9 +893,9 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 	route = rcu_dereference(reg->route);
 	ret = 0;
 	if (route) {
-		ret = etw_event_size(&ev);
+		ret = etw_event_size(&ev, false);
 		if (!ret)
-			ret = etw_route(&ev, route);
+			ret = etw_route(&ev, route, false, false);
 	}
 	rcu_read_unlock();
 	preempt_enable();
@@ -919,27 +983,20 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 	/* At most a page: access_ok() needs no overflow check. */
 	dlen = a->data_count * sizeof(struct etw_data_descriptor);
 
-	/* What the arguments say is set once; the rest for each attempt. */
+	/*
+	 * What the arguments say is set once; the rest for each attempt, and
+	 * what only a write that is not plain reads in its branch below.
+	 */
 	ev.desc = &a->descriptor;
 	ev.activity = &a->activity_id;
-	ev.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
-		     &a->related_activity_id : NULL;
 	ev.count = a->data_count;
-	ev.user = true;
-	ev.types = a->flags & ETW_WRITE_DESC_TYPES;
 	ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
 		   ETW_EVENT_FLAG_STRING_ONLY : 0;
 	ev.exclude = a->exclude_mask;
-	ev.classic = unlikely(a->flags & (ETW_WRITE_CLASSIC |
-					  ETW_WRITE_MESSAGE)) ?
-		     etw_classic_type(a->flags) : 0;
 	for (;;) {
 		const struct etw_route *route;
 		struct etw_data_descriptor *scratch;
 
-		ev.schema = NULL;
-		ev.traits_desc = NULL;
-		ev.has_ts = false;
 		ev.fault_len = 0;
 
 		preempt_disable();
@@ -949,7 +1006,8 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			ret = -EBADF;
 			goto out_unlock;
 		}
-		if (ev.classic && !ev.reg->classic) {
+		if (unlikely(a->flags & (ETW_WRITE_CLASSIC | ETW_WRITE_MESSAGE)) &&
+		    !ev.reg->classic) {
 			ret = -EINVAL;
 			goto out_unlock;
 		}
@@ -969,10 +1027,28 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			ev.fault_ptr = a->data_ptr;
 			ev.fault_len = dlen;
 			ret = -EFAULT;
-		} else {
-			ret = etw_event_size(&ev);
+		} else if (likely(!(a->flags & (ETW_WRITE_DESC_TYPES |
+						ETW_WRITE_RELATED_ACTIVITY |
+						ETW_WRITE_CLASSIC |
+						ETW_WRITE_MESSAGE)))) {
+			/*
+			 * The commonest: a copy in which those tests fold, and
+			 * the fields they read are not set.
+			 */
+			ret = etw_event_size(&ev, true);
 			if (!ret)
-				ret = etw_route(&ev, route);
+				ret = etw_route(&ev, route, true, true);
+		} else {
+			ev.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
+				     &a->related_activity_id : NULL;
+			ev.types = a->flags & ETW_WRITE_DESC_TYPES;
+			ev.classic = etw_classic_type(a->flags);
+			ev.schema = NULL;
+			ev.traits_desc = NULL;
+			ev.has_ts = false;
+			ret = etw_event_size(&ev, false);
+			if (!ret)
+				ret = etw_route(&ev, route, true, false);
 		}
 		pagefault_enable();
 out_unlock:
