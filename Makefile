@@ -191,7 +191,7 @@ selftests: $(SELFTESTS) $(BENCHES)
 
 # Benchmarks, which make bench runs in the VM (scripts/bench.sh).
 selftests/bench/%_bench: selftests/bench/%_bench.c selftests/bench/icount_marker.h \
-		selftests/bench/bench_session.h \
+		selftests/bench/bench_session.h selftests/bench/bench_loop.h \
 		userlib/libetw.so
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -Luserlib -letw $(LIBETW_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../../userlib'
@@ -200,7 +200,8 @@ selftests/bench/%_bench: selftests/bench/%_bench.c selftests/bench/icount_marker
 # provider compiled into the benchmark (selftests/bench/lttng_session.sh
 # runs it in a session).
 selftests/bench/lttng_bench: selftests/bench/lttng_bench.c \
-		selftests/bench/lttng_bench_tp.h selftests/bench/icount_marker.h
+		selftests/bench/lttng_bench_tp.h selftests/bench/bench_loop.h \
+		selftests/bench/icount_marker.h
 	$(CC) $(CPPFLAGS) -Iselftests/bench $(CFLAGS) $(WARN) -o $@ $< \
 		$$(pkg-config --libs lttng-ust)
 

@@ -13,87 +13,14 @@
  * event): the tracepoint must be enabled, or it measures nothing and says
  * so.  Figures and --insns N as in write_bench.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <time.h>
-#include <unistd.h>
-#include <linux/etw.h>
 
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #include "lttng_bench_tp.h"
-#include "icount_marker.h"
-
-#define ROUNDS		5
-
-static int fd;
-static unsigned long iters = 100000;
-static unsigned long insns_iters;	/* --insns: count, do not time */
-static double floor_ns;
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "lttng_bench: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-typedef void (*bench_fn)(void *ctx, unsigned long n);
-
-/* Best per-operation time over ROUNDS rounds of @n operations. */
-static double measure(bench_fn fn, void *ctx, unsigned long n)
-{
-	double best = 0;
-	int r;
-
-	fn(ctx, n / 10);	/* warm up */
-	for (r = 0; r < ROUNDS; r++) {
-		double t0 = now_ns(), t;
-
-		fn(ctx, n);
-		t = (now_ns() - t0) / n;
-		if (!r || t < best)
-			best = t;
-	}
-	return best;
-}
-
-/* Time @fn, or with --insns have its instructions counted. */
-static void report(const char *label, bench_fn fn, void *ctx)
-{
-	double t;
-
-	if (insns_iters) {
-		fn(ctx, insns_iters / 10);	/* warm up */
-		icount_marker();
-		fn(ctx, insns_iters);
-		icount_marker();
-		printf("%s\n", label);
-		return;
-	}
-	t = measure(fn, ctx, iters);
-	if (!floor_ns)
-		floor_ns = t;
-	printf("%-34s %9.1f ns   %.2fx\n", label, t, t / floor_ns);
-}
-
-static void bench_null(void *ctx, unsigned long n)
-{
-	while (n--)
-		if (ioctl(fd, ETW_IOC_NULL, NULL))
-			die("ETW_IOC_NULL");
-}
+#include "bench_loop.h"
 
 struct lttng_ctx {
 	unsigned int len;
@@ -115,10 +42,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	char label[64];
 
-	if (argc > 2 && !strcmp(argv[1], "--insns"))
-		insns_iters = strtoul(argv[2], NULL, 0);
-	else if (argc > 1)
-		iters = strtoul(argv[1], NULL, 0);
+	bench_args(argc, argv);
 	fd = open("/dev/etw", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		die("/dev/etw");
