@@ -857,8 +857,10 @@ static __always_inline int etw_route(struct etw_event *ev,
 		etw_event_plain(ev);
 	if (unlikely(route->ext) && !ev->classic)
 		return etw_route_event_xdata(ev, route);
-	if (route->count == 1)
-		return etw_route_event_one(ev, route, user, false);
+	/*
+	 * Several sessions, or a classic event (it carries no items) on a
+	 * route that asked for items: the loop, where one target is rare.
+	 */
 	return etw_route_event_plain(ev, route);
 }
 
