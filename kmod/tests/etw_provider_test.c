@@ -291,10 +291,9 @@ static void etw_comb_desc(const struct etw_comb_case *c, char *desc)
 }
 KUNIT_ARRAY_PARAM(etw_comb, etw_comb_cases, etw_comb_desc);
 
-static void etw_provider_combined_test(struct kunit *test)
+/* A registration enabled by one new session per filter of @c. */
+static u32 etw_comb_register(struct kunit *test, const struct etw_comb_case *c)
 {
-	const struct etw_comb_case *c = test->param_value;
-	const struct etw_enable_state *es;
 	struct etw_guid g;
 	unsigned int i;
 	u32 id;
@@ -304,6 +303,16 @@ static void etw_provider_combined_test(struct kunit *test)
 	for (i = 0; i < c->n; i++)
 		KUNIT_ASSERT_EQ(test, etw_pt_enable_new(test, &g, &c->lk[i]),
 				0);
+	return id;
+}
+
+static void etw_provider_combined_test(struct kunit *test)
+{
+	const struct etw_comb_case *c = test->param_value;
+	const struct etw_enable_state *es;
+	u32 id;
+
+	id = etw_comb_register(test, c);
 	es = etw_pt_state(test, id);
 	KUNIT_EXPECT_EQ(test, es->enabled, 1);
 	KUNIT_EXPECT_EQ(test, es->level, c->expect.level);
@@ -328,14 +337,9 @@ static void etw_provider_route_every_test(struct kunit *test)
 	struct etw_route_entry *e;
 	struct etw_level_kw every;
 	unsigned int i, j, k, n;
-	struct etw_guid g;
 	u32 id;
 
-	etw_test_guid(&g);
-	id = etw_pt_register(test, &g, false);
-	for (i = 0; i < c->n; i++)
-		KUNIT_ASSERT_EQ(test, etw_pt_enable_new(test, &g, &c->lk[i]),
-				0);
+	id = etw_comb_register(test, c);
 	e = etw_pt_route(test, id, &n);
 	KUNIT_ASSERT_EQ(test, n, c->n);
 	rcu_read_lock();
