@@ -944,6 +944,106 @@ struct etw_list_providers_args {
 
 #define ETW_LIST_PROVIDERS_ARGS_SIZE_VER0	32
 
+/**
+ * struct etw_batch_args - open a staging ring for the calling thread
+ *	(ETW_IOC_BATCH_OPEN, batched writes)
+ * @size: bytes the caller passes
+ * @flags: O_CLOEXEC only
+ * @ring_size: in: bytes of records, a power of two from
+ *	%ETW_BATCH_MIN_RING to %ETW_BATCH_MAX_RING, or 0 for
+ *	%ETW_BATCH_DEFAULT_RING; out: the ring's bytes
+ * @ctl_size: out: bytes of struct etw_batch_ctl's page, which the ring
+ *	follows in the mapping
+ *
+ * Return: a new file descriptor.  mmap() it at offset 0, @ctl_size plus
+ * @ring_size bytes, shared, readable and writable.  The thread stages
+ * events there (struct etw_staged_event) and the kernel routes them, with
+ * the same filters, delivery and loss accounting as ETW_IOC_WRITE, on the
+ * thread's next ioctl on the /dev/etw file the ring was opened on, on
+ * ETW_IOC_BATCH_DRAIN on the ring's file, at each session's flush timer,
+ * when the thread exits and when the ring's file is closed; also before
+ * ETW_IOC_UNREGISTER on that /dev/etw file, from any thread, routes what
+ * every ring of the file holds.  The mapping is not inherited by fork();
+ * once the thread has exited, what is staged is dropped.  EBUSY when
+ * the thread already has a ring on this /dev/etw file; EINVAL for a bad
+ * @ring_size or flag.
+ */
+struct etw_batch_args {
+	__u32 size;
+	__u32 flags;
+	__u32 ring_size;
+	__u32 ctl_size;
+};
+
+#define ETW_BATCH_ARGS_SIZE_VER0	16
+
+#define ETW_BATCH_MIN_RING		(4 << 10)
+#define ETW_BATCH_DEFAULT_RING		(64 << 10)
+#define ETW_BATCH_MAX_RING		(1 << 20)
+
+/**
+ * struct etw_batch_ctl - the head of a staging ring's mapping
+ * @head: written by the thread: bytes staged since the ring was opened;
+ *	stored with release semantics after the records it covers
+ * @tail: written by the kernel: bytes routed (or dropped) so far; the
+ *	thread reads it with acquire semantics before it reuses their room
+ * @dropped: written by the kernel: staged records it refused (a bad size,
+ *	registration, flag or reserved field) and skipped; they are not
+ *	events, so no session counts them lost
+ * @ring_size: bytes of the ring
+ * @reserved: zero
+ *
+ * The ring follows the page that holds this.  The kernel keeps its own
+ * copies of @tail and @dropped and never reads them back: what the thread
+ * writes there changes nothing but its own view.
+ */
+struct etw_batch_ctl {
+	__u64 head;
+	__u64 tail;
+	__u64 dropped;
+	__u32 ring_size;
+	__u32 reserved;
+};
+
+/* etw_staged_event.flags */
+#define ETW_STAGED_STRING_ONLY		0x1	/* EventWriteString */
+
+/*
+ * A record at the ring's offset (head % ring_size) whose first 32 bits
+ * are this: the rest of the ring up to its end is unused and the next
+ * record is at offset 0.
+ */
+#define ETW_STAGED_WRAP			0
+
+/**
+ * struct etw_staged_event - one event in a staging ring
+ * @size: bytes of the record, this header and the payload (which follows
+ *	it), not counting the padding to the next multiple of 8 where the
+ *	next record starts; a record never wraps around the ring's end
+ * @reg_id: the registration, on the /dev/etw file the ring was opened on
+ * @timestamp: CLOCK_MONOTONIC in ns when the event was written
+ *	(clock_gettime()); a time after the drain is taken as the drain's
+ * @descriptor: the event descriptor
+ * @activity_id: activity GUID
+ * @flags: ETW_STAGED_*
+ * @reserved: zero
+ *
+ * Staged events are plain ETW_IOC_WRITE events: no related activity, no
+ * typed descriptors, not classic, not excluded from any session.  The
+ * thread id and process id come from the ring's thread.
+ */
+struct etw_staged_event {
+	__u32 size;
+	__u32 reg_id;
+	__u64 timestamp;
+	struct etw_event_descriptor descriptor;
+	struct etw_guid activity_id;
+	__u32 flags;
+	__u32 reserved;
+};
+
+#define ETW_STAGED_EVENT_SIZE		56
+
 #define ETW_IOC_GET_INFO	_IOWR(ETW_IOC_MAGIC, 0x00, struct etw_info)
 #define ETW_IOC_NULL		_IO(ETW_IOC_MAGIC, 0x01)
 #define ETW_IOC_REGISTER	_IOWR(ETW_IOC_MAGIC, 0x10, struct etw_register_args)
@@ -963,5 +1063,8 @@ struct etw_list_providers_args {
 #define ETW_IOC_CONSUME		_IOW(ETW_IOC_MAGIC, 0x28, struct etw_consume_args)
 #define ETW_IOC_GET_DISALLOW	_IOWR(ETW_IOC_MAGIC, 0x29, struct etw_disallow_args)
 #define ETW_IOC_CONSUMER_STATS	_IOWR(ETW_IOC_MAGIC, 0x30, struct etw_consumer_stats_args)
+#define ETW_IOC_BATCH_OPEN	_IOWR(ETW_IOC_MAGIC, 0x16, struct etw_batch_args)
+/* On a ring's file: route what is staged now; EPERM from another process. */
+#define ETW_IOC_BATCH_DRAIN	_IO(ETW_IOC_MAGIC, 0x17)
 
 #endif /* _UAPI_LINUX_ETW_H */
