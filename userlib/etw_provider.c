@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 
+#include "etw_batch.h"
 #include "etw_callback.h"
 #include "etw_provider.h"
 #include "wmistr.h"
@@ -32,7 +32,7 @@
  * @reg_id: the kernel's registration id
  * @state: the registration's entry in the mapped enable area
  * @fd: the /dev/etw file the registration belongs to
- * @desc_types: honour EVENT_DATA_DESCRIPTOR.Type
+ * @flags: ETW_PROV_*: descriptor types honoured, a classic registration
  * @cookie: the handle the entry is reserved for (also while registering),
  *	0 when free; under etw_prov_lock
  * @live: the kernel registration exists; under etw_prov_lock
@@ -44,7 +44,7 @@ struct etw_prov {
 	_Atomic uint32_t reg_id;
 	const struct etw_enable_state *_Atomic state;
 	atomic_int fd;
-	atomic_bool desc_types;
+	atomic_uchar flags;
 	uint64_t cookie;
 	bool live;
 	bool called;
@@ -110,8 +110,7 @@ etw_prov_lookup(REGHANDLE handle, struct etw_prov_ref *ref)
 	ref->reg_id = atomic_load_explicit(&p->reg_id, memory_order_relaxed);
 	ref->state = atomic_load_explicit(&p->state, memory_order_relaxed);
 	ref->fd = atomic_load_explicit(&p->fd, memory_order_relaxed);
-	ref->desc_types = atomic_load_explicit(&p->desc_types,
-					       memory_order_relaxed);
+	ref->flags = atomic_load_explicit(&p->flags, memory_order_relaxed);
 	/* Pairs with the release fence in etw_prov_retire(). */
 	atomic_thread_fence(memory_order_acquire);
 	if (atomic_load_explicit(&p->handle, memory_order_relaxed) != handle)
@@ -165,7 +164,8 @@ static void etw_prov_publish(struct etw_prov *p,
 	atomic_store_explicit(&p->reg_id, a->reg_id, memory_order_relaxed);
 	atomic_store_explicit(&p->state, state, memory_order_relaxed);
 	atomic_store_explicit(&p->fd, fd, memory_order_relaxed);
-	atomic_store_explicit(&p->desc_types, false, memory_order_relaxed);
+	atomic_store_explicit(&p->flags, p->cb.classic ? ETW_PROV_CLASSIC : 0,
+			      memory_order_relaxed);
 	/*
 	 * The inline check in evntprov.h loads this pointer, then the word
 	 * it points to: the address dependency orders the two.  Stored
@@ -414,6 +414,7 @@ ULONG etw_prov_register(uint32_t flags, const struct etw_prov_callback *cb,
 	ULONG err;
 
 	pthread_once(&etw_prov_atfork_once, etw_prov_install_atfork);
+	etw_batch_init();
 	fd = etw_dev_fd();
 	if (fd < 0)
 		return etw_win32_from_errno(fd);
@@ -504,9 +505,15 @@ void etw_prov_set_desc_types(REGHANDLE handle, bool on)
 {
 	struct etw_prov *p = etw_prov_slot(handle);
 
-	if (p)
-		atomic_store_explicit(&p->desc_types, on,
-				      memory_order_relaxed);
+	if (!p)
+		return;
+	if (on)
+		atomic_fetch_or_explicit(&p->flags, ETW_PROV_DESC_TYPES,
+					 memory_order_relaxed);
+	else
+		atomic_fetch_and_explicit(&p->flags,
+					  (uint8_t)~ETW_PROV_DESC_TYPES,
+					  memory_order_relaxed);
 }
 
 /*
@@ -640,28 +647,6 @@ static ULONG etw_write_error(int err)
 	}
 }
 
-/*
- * ioctl() as the write path makes it: on x86-64 the system call itself,
- * as Windows' ntdll makes its own, without the call into libc's wrapper
- * and its errno store.  Return: 0 or a negative errno.
- */
-static __always_inline long etw_write_ioctl(int fd, struct etw_write_args *a)
-{
-#ifdef __x86_64__
-	long ret;
-
-	/* The kernel reads *@a: the "memory" clobber keeps the stores. */
-	__asm__ volatile("syscall"
-			 : "=a" (ret)
-			 : "0" ((long)SYS_ioctl), "D" ((long)fd),
-			   "S" ((unsigned long)ETW_IOC_WRITE), "d" (a)
-			 : "rcx", "r11", "memory");
-	return ret;
-#else
-	return ioctl(fd, ETW_IOC_WRITE, a) ? -errno : 0;
-#endif
-}
-
 /* ETW_IOC_WRITE on the registration's file; @args lacks only the flags. */
 static __always_inline ULONG
 etw_prov_ioctl_write(const struct etw_prov_ref *ref,
@@ -671,9 +656,9 @@ etw_prov_ioctl_write(const struct etw_prov_ref *ref,
 
 	args->size = sizeof(*args);
 	args->reg_id = ref->reg_id;
-	if (ref->desc_types)
+	if (ref->flags & ETW_PROV_DESC_TYPES)
 		args->flags |= ETW_WRITE_DESC_TYPES;
-	err = etw_write_ioctl(ref->fd, args);
+	err = etw_sys_ioctl(ref->fd, ETW_IOC_WRITE, args);
 	if (!err)
 		return ERROR_SUCCESS;
 	return etw_write_error(err);
@@ -775,12 +760,15 @@ BOOLEAN EVNTAPI (EventProviderEnabled)(REGHANDLE RegHandle, UCHAR Level,
  * EventWriteEx's whole work, for a validated registration.  Inlined into
  * each caller with everything it uses but the ioctl, and every argument
  * field stored once: under a TCG guest each call and each rep-stos fill
- * was measurable against the system call itself.
+ * was measurable against the system call itself.  @may_stage: no filter
+ * and no EventWriteEx flag, so that a batched write may stage the event
+ * (etw_batch.h) when it has no related activity either.
  */
 static __always_inline ULONG
 etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
 		    ULONG64 filter, LPCGUID activity, LPCGUID related,
-		    ULONG count, PEVENT_DATA_DESCRIPTOR data, uint32_t flags)
+		    ULONG count, PEVENT_DATA_DESCRIPTOR data, uint32_t flags,
+		    bool may_stage)
 {
 	struct etw_write_args a;
 
@@ -788,6 +776,12 @@ etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
 		return ERROR_INVALID_PARAMETER;
 	/* As on Windows, a disabled event costs no system call. */
 	if (!etw_prov_may_take(ref, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
+	if (may_stage && !related && etw_batch_wanted(ref) &&
+	    etw_batch_stage(ref, desc,
+			    activity ? activity : &etw_thread_activity, count,
+			    data, (flags & ETW_WRITE_STRING_ONLY) ?
+				  ETW_STAGED_STRING_ONLY : 0))
 		return ERROR_SUCCESS;
 	memcpy(&a.descriptor, desc, sizeof(a.descriptor));
 	memcpy(&a.activity_id, activity ? activity : &etw_thread_activity,
@@ -817,7 +811,7 @@ etw_event_write(REGHANDLE handle, PCEVENT_DESCRIPTOR desc, LPCGUID activity,
 	if (!etw_prov_lookup(handle, &ref))
 		return ERROR_INVALID_HANDLE;
 	return etw_event_write_ref(&ref, desc, 0, activity, related, count,
-				   data, 0);
+				   data, 0, true);
 }
 
 /**
@@ -892,7 +886,7 @@ ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle,
 		return ERROR_INVALID_PARAMETER;
 	return etw_event_write_ref(&ref, EventDescriptor, Filter, ActivityId,
 				   RelatedActivityId, UserDataCount, UserData,
-				   0);
+				   0, !Filter && !Flags);
 }
 
 static size_t etw_wcslen(PCWSTR s)
@@ -935,7 +929,7 @@ ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level,
 		return ERROR_ARITHMETIC_OVERFLOW;
 	EventDataDescCreate(&data, String, (ULONG)bytes);
 	return etw_event_write_ref(&ref, &desc, 0, NULL, NULL, 1, &data,
-				   ETW_WRITE_STRING_ONLY);
+				   ETW_WRITE_STRING_ONLY, true);
 }
 
 static uint16_t etw_le16(const uint8_t *p)

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * libetw internals of batched writes (Documentation/libetw.rst, "Batched
+ * writes"): a thread's staging ring (ETW_IOC_BATCH_OPEN in
+ * uapi/linux/etw.h) and the staging step the write path inlines.  Not
+ * installed.
+ *
+ * A ring belongs to one thread: only that thread reads or writes its
+ * struct etw_batch and stores records, so none of it needs atomics but
+ * the two words the kernel shares, ctl->head (stored with release) and
+ * ctl->tail (loaded with acquire).
+ */
+#ifndef _ETW_BATCH_H
+#define _ETW_BATCH_H
+
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include "etw_provider.h"
+
+/**
+ * struct etw_batch - the calling thread's staging ring
+ * @dev_fd: the /dev/etw file the ring was opened on; -1 without a ring
+ * @mask: the ring's bytes minus one (a power of two minus one)
+ * @head: bytes staged since the ring was opened: what ctl->head holds
+ * @ctl: the mapping's first page, which the kernel shares
+ * @ring: the records, after @ctl's page
+ * @busy: the thread is staging: a signal handler that interrupts it
+ *	writes directly
+ * @off: no ring for the rest of the thread (opening failed, or the
+ *	thread's key destructor released it)
+ * @fd: the ring's file
+ * @map_size: bytes mapped at @ctl
+ * @next: on etw_batch.c's list of rings, under its lock (for fork())
+ * @pprev: ditto
+ */
+struct etw_batch {
+	int dev_fd;
+	uint32_t mask;
+	uint64_t head;
+	struct etw_batch_ctl *ctl;
+	uint8_t *ring;
+	bool busy;
+	bool off;
+	int fd;
+	size_t map_size;
+	struct etw_batch *next;
+	struct etw_batch **pprev;
+};
+
+/* Initial-exec, as etw_thread_activity: one %fs-relative address. */
+extern __thread struct etw_batch etw_batch_thread
+	__attribute__((tls_model("initial-exec")));
+
+/* Plain writes stage (EtwSetBatchedWrites); relaxed: a hint per write. */
+extern bool etw_batch_mode;
+
+/* Read ETW_BATCHED_WRITES, once per process; EventRegister calls it. */
+void etw_batch_init(void);
+
+/* Open the thread's ring on @dev_fd; false: write directly. */
+bool etw_batch_open(struct etw_batch *b, int dev_fd);
+
+/* ETW_IOC_BATCH_DRAIN: the kernel routes what @b holds. */
+void etw_batch_drain(struct etw_batch *b);
+
+/*
+ * Drain, then find room for @need bytes; *@tail is the kernel's tail
+ * after the drain.  False when the ring still lacks the room.
+ */
+bool etw_batch_make_room(struct etw_batch *b, uint64_t need,
+			 uint64_t *tail);
+
+/* Can @ref's writes stage at all (batched mode, a plain registration)? */
+static __always_inline bool etw_batch_wanted(const struct etw_prov_ref *ref)
+{
+	return __atomic_load_n(&etw_batch_mode, __ATOMIC_RELAXED) &&
+	       !ref->flags;
+}
+
+/*
+ * Copy the event into @b's ring and publish it.  Every write the kernel
+ * would refuse returns false before anything is stored, so that the
+ * caller writes it directly and the kernel reports it: more than
+ * ETW_MAX_DATA_DESCRIPTORS, a NULL array or a NULL piece with a size, a
+ * record over half the ring (which covers every record over
+ * ETW_MAX_EVENT_SIZE).
+ */
+static __always_inline bool
+etw_batch_put(struct etw_batch *b, uint32_t reg_id,
+	      const EVENT_DESCRIPTOR *desc, const GUID *activity,
+	      ULONG count, const EVENT_DATA_DESCRIPTOR *data, uint32_t flags)
+{
+	uint64_t ring = (uint64_t)b->mask + 1, head = b->head;
+	uint64_t len = 0, size, pad, off, end, need, tail;
+	struct etw_staged_event *e;
+	struct timespec ts;
+	uint8_t *p;
+	ULONG i;
+
+	if (count > ETW_MAX_DATA_DESCRIPTORS || (count && !data))
+		return false;
+	for (i = 0; i < count; i++) {
+		if (!data[i].Ptr && data[i].Size)
+			return false;
+		len += data[i].Size;
+	}
+	size = ETW_STAGED_EVENT_SIZE + len;
+	if (size > ring / 2)
+		return false;
+	pad = (size + 7) & ~7ULL;
+	off = head & b->mask;
+	end = ring - off;
+	/* A record never wraps: past the end's room, it starts at 0. */
+	need = pad > end ? end + pad : pad;
+	/*
+	 * Pairs with the kernel's store-release of tail once it consumed
+	 * the records before it: their room may be written from here on.
+	 */
+	tail = __atomic_load_n(&b->ctl->tail, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(head + need - tail > ring, 0) &&
+	    !etw_batch_make_room(b, need, &tail))
+		return false;
+	if (pad > end) {
+		*(uint32_t *)(b->ring + off) = ETW_STAGED_WRAP;
+		off = 0;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	e = (struct etw_staged_event *)(b->ring + off);
+	e->size = (uint32_t)size;
+	e->reg_id = reg_id;
+	e->timestamp = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
+	memcpy(&e->activity_id, activity, sizeof(e->activity_id));
+	e->flags = flags;
+	e->reserved = 0;
+	p = (uint8_t *)(e + 1);
+	for (i = 0; i < count; i++) {
+		if (data[i].Size)
+			memcpy(p, (const void *)(uintptr_t)data[i].Ptr,
+			       data[i].Size);
+		p += data[i].Size;
+	}
+	head += need;
+	b->head = head;
+	/*
+	 * Pairs with the kernel's load-acquire of head before it reads the
+	 * records: they are complete when it sees the head that covers them.
+	 */
+	__atomic_store_n(&b->ctl->head, head, __ATOMIC_RELEASE);
+	if (head - tail > ring / 2)
+		etw_batch_drain(b);
+	return true;
+}
+
+/*
+ * Stage a plain event of @ref in the calling thread's ring, opening the
+ * ring at the thread's first staged write.  @activity is never NULL.
+ * Return: true when staged; false when the caller must write directly.
+ */
+static __always_inline bool
+etw_batch_stage(const struct etw_prov_ref *ref, const EVENT_DESCRIPTOR *desc,
+		const GUID *activity, ULONG count,
+		const EVENT_DATA_DESCRIPTOR *data, uint32_t flags)
+{
+	struct etw_batch *b = &etw_batch_thread;
+	bool staged;
+
+	if (b->busy)
+		return false;
+	b->busy = true;
+	/* Against a signal handler on this thread: the compiler's order. */
+	atomic_signal_fence(memory_order_seq_cst);
+	staged = (b->dev_fd == ref->fd || etw_batch_open(b, ref->fd)) &&
+		 etw_batch_put(b, ref->reg_id, desc, activity, count, data,
+			       flags);
+	atomic_signal_fence(memory_order_seq_cst);
+	b->busy = false;
+	return staged;
+}
+
+#endif /* _ETW_BATCH_H */
