@@ -209,22 +209,6 @@ void etw_batch_drain(struct etw_batch *b)
 }
 
 /**
- * etw_batch_make_room() - drain a ring that lacks room for a record
- * @b: the thread's ring
- * @need: bytes the record takes, with any skip to the ring's start
- * @tail: out: the kernel's tail after the drain
- *
- * Return: true when @need bytes are free.
- */
-bool etw_batch_make_room(struct etw_batch *b, uint64_t need, uint64_t *tail)
-{
-	etw_batch_drain(b);
-	/* Pairs with the kernel's store-release of tail in the drain. */
-	*tail = __atomic_load_n(&b->ctl->tail, __ATOMIC_ACQUIRE);
-	return b->head + need - *tail <= (uint64_t)b->mask + 1;
-}
-
-/**
  * EtwSetBatchedWrites() - stage plain writes, or write each directly
  * @Enable: TRUE to stage from now on, FALSE to write directly
  *

@@ -65,12 +65,25 @@ bool etw_batch_open(struct etw_batch *b, int dev_fd);
 /* ETW_IOC_BATCH_DRAIN: the kernel routes what @b holds. */
 void etw_batch_drain(struct etw_batch *b);
 
-/*
- * Drain, then find room for @need bytes; *@tail is the kernel's tail
- * after the drain.  False when the ring still lacks the room.
+/**
+ * etw_batch_make_room() - drain a ring that lacks room for a record
+ * @b: the thread's ring
+ * @need: bytes the record takes, with any skip to the ring's start
+ * @tail: out: the kernel's tail after the drain
+ *
+ * Out of line: the write path only calls it when the ring is full.
+ * Unused where the header is included for the struct only.
+ *
+ * Return: true when @need bytes are free.
  */
-bool etw_batch_make_room(struct etw_batch *b, uint64_t need,
-			 uint64_t *tail);
+static __attribute_noinline__ __attribute_maybe_unused__ bool
+etw_batch_make_room(struct etw_batch *b, uint64_t need, uint64_t *tail)
+{
+	etw_batch_drain(b);
+	/* Pairs with the kernel's store-release of tail in the drain. */
+	*tail = __atomic_load_n(&b->ctl->tail, __ATOMIC_ACQUIRE);
+	return b->head + need - *tail <= (uint64_t)b->mask + 1;
+}
 
 /* Can @ref's writes stage at all (batched mode, a plain registration)? */
 static __always_inline bool etw_batch_wanted(const struct etw_prov_ref *ref)
