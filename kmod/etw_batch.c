@@ -92,7 +92,7 @@ struct etw_batch {
 	struct pid *tgid;
 	u64 exec_id;
 	struct etw_writer writer;
-	spinlock_t lock;
+	spinlock_t lock;	/* serialises drains; @tail, @dropped, @gone */
 	u64 tail;
 	u64 dropped;
 	bool gone;

@@ -93,6 +93,8 @@ extern wait_queue_head_t etw_ack_wq;
  * @acked_seq: every notification up to this one is handled
  * @nwait: read() and poll() wait here for notifications
  * @released: the file was closed; protected by etw_mutex
+ * @batches: staging rings opened on it (etw_batch.c); walked under RCU,
+ *	changed under etw_batch_lock
  */
 struct etw_file {
 	struct kref ref;
@@ -108,7 +110,7 @@ struct etw_file {
 	u64 acked_seq;
 	wait_queue_head_t nwait;
 	bool released;
-	struct list_head batches;	/* RCU; changed under etw_batch_lock */
+	struct list_head batches;
 };
 
 void etw_file_put(struct etw_file *f);

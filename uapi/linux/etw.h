@@ -986,9 +986,9 @@ struct etw_batch_args {
 
 #define ETW_BATCH_ARGS_SIZE_VER0	16
 
-#define ETW_BATCH_MIN_RING		(4 << 10)
-#define ETW_BATCH_DEFAULT_RING		(64 << 10)
-#define ETW_BATCH_MAX_RING		(1 << 20)
+#define ETW_BATCH_MIN_RING		4096
+#define ETW_BATCH_DEFAULT_RING		65536
+#define ETW_BATCH_MAX_RING		1048576
 
 /**
  * struct etw_batch_ctl - the head of a staging ring's mapping
