@@ -52,4 +52,14 @@ static inline void etw_vma_clear_maywrite(struct vm_area_struct *vma)
 #endif
 }
 
+static inline void etw_vma_set_flags(struct vm_area_struct *vma,
+				     unsigned long flags)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
+
 #endif /* _ETW_COMPAT_H */

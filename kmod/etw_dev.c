@@ -11,6 +11,7 @@
  * with the size bits of the command number masked off: the struct's own
  * size field is the one that counts.
  */
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -65,6 +66,8 @@ static_assert(offsetofend(struct etw_consume_args, reserved) ==
 	      ETW_CONSUME_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_consumer_stats_args, stats) ==
 	      ETW_CONSUMER_STATS_ARGS_SIZE_VER0);
+static_assert(offsetofend(struct etw_batch_args, ctl_size) ==
+	      ETW_BATCH_ARGS_SIZE_VER0);
 
 /* struct etw_filter_header is EVENT_FILTER_HEADER, byte for byte. */
 static_assert(offsetof(struct etw_filter_header, instance_id) == 8);
@@ -135,6 +138,7 @@ static int etw_open(struct inode *inode, struct file *file)
 	spin_lock_init(&f->nlock);
 	INIT_LIST_HEAD(&f->notifications);
 	init_waitqueue_head(&f->nwait);
+	INIT_LIST_HEAD(&f->batches);
 	file->private_data = f;
 	etw_exec_file_opened();
 	return 0;
@@ -144,6 +148,8 @@ static int etw_release(struct inode *inode, struct file *file)
 {
 	struct etw_file *f = file->private_data;
 
+	/* Staged events of the registrations about to end go first. */
+	etw_batch_drain_file(f);
 	mutex_lock(&etw_mutex);
 	etw_providers_release_file(f);
 	etw_sessions_release_file(f);
@@ -246,6 +252,8 @@ static long etw_ioctl_unregister(struct etw_file *f, void __user *uarg)
 			  &usize);
 	if (ret)
 		return ret;
+	/* Every thread's staged events of the registration go first. */
+	etw_batch_drain_file(f);
 	return etw_unregister(f, a.reg_id);
 }
 
@@ -348,6 +356,9 @@ static long etw_ioctl_session(struct etw_file *f, unsigned int cmd,
 	}
 	/* Output only: what goes back is the kernel's, zeroes included. */
 	memset(&a->stats, 0, sizeof(a->stats));
+	/* What threads staged before a flush or stop is in the session. */
+	if (cmd == ETW_IOC_FLUSH || cmd == ETW_IOC_STOP)
+		etw_batch_drain_all();
 	if (cmd == ETW_IOC_START)
 		ret = etw_session_start(f, a);
 	else
@@ -619,10 +630,39 @@ long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
 	return etw_args_out(uarg, &a, sizeof(a), usize);
 }
 
-/* Every command but the write; out of line, see etw_ioctl(). */
+static long etw_ioctl_batch_open(struct etw_file *f, void __user *uarg)
+{
+	struct etw_batch_args a;
+	struct file *file;
+	u32 usize;
+	int fd, ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_BATCH_ARGS_SIZE_VER0, uarg,
+			  &usize);
+	if (ret)
+		return ret;
+	fd = etw_batch_open(f, a.flags, &a.ring_size, &a.ctl_size, &file);
+	if (fd < 0)
+		return fd;
+	ret = etw_args_out(uarg, &a, sizeof(a), usize);
+	if (ret) {
+		put_unused_fd(fd);
+		fput(file);
+		return ret;
+	}
+	fd_install(fd, file);
+	return fd;
+}
+
+/*
+ * Every command but the write; out of line, see etw_ioctl().  Each drains
+ * the calling thread's staging ring first.
+ */
 static noinline long etw_ioctl_cmd(struct etw_file *f, unsigned int cmd,
 				   void __user *uarg)
 {
+	if (!list_empty(&f->batches))
+		etw_batch_drain_current(f);
 	switch (ETW_IOC_ANYSIZE(cmd)) {
 	case ETW_IOC_NULL:
 		return 0;
@@ -638,6 +678,8 @@ static noinline long etw_ioctl_cmd(struct etw_file *f, unsigned int cmd,
 		return etw_ioctl_ack(f, uarg);
 	case ETW_IOC_ANYSIZE(ETW_IOC_LIST_PROVIDERS):
 		return etw_ioctl_list_providers(f, uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_BATCH_OPEN):
+		return etw_ioctl_batch_open(f, uarg);
 	/* The session code tells these apart by their own numbers. */
 	case ETW_IOC_ANYSIZE(ETW_IOC_START):
 		return etw_ioctl_session(f, ETW_IOC_START, uarg);

@@ -69,6 +69,8 @@ static void etw_exec_work(struct callback_head *head)
 		if (!file)
 			continue;
 		if (file->f_op == &etw_fops) {
+			/* While the old image's registrations still exist. */
+			etw_batch_end_image(file->private_data);
 			mutex_lock(&etw_mutex);
 			etw_providers_end_image(file->private_data);
 			etw_sessions_end_image(file->private_data);

@@ -93,6 +93,8 @@ extern wait_queue_head_t etw_ack_wq;
  * @acked_seq: every notification up to this one is handled
  * @nwait: read() and poll() wait here for notifications
  * @released: the file was closed; protected by etw_mutex
+ * @batches: staging rings opened on it (etw_batch.c); walked under RCU,
+ *	changed under etw_batch_lock
  */
 struct etw_file {
 	struct kref ref;
@@ -108,6 +110,7 @@ struct etw_file {
 	u64 acked_seq;
 	wait_queue_head_t nwait;
 	bool released;
+	struct list_head batches;
 };
 
 void etw_file_put(struct etw_file *f);
@@ -764,7 +767,34 @@ u64 etw_consumer_attach(struct etw_session *s);
 void etw_consumer_detach(struct etw_session *s, u64 cursor);
 void etw_consumer_discard_unread(struct etw_session *s);
 
+/**
+ * struct etw_writer - who staged an event (etw_batch.c)
+ * @tid: thread id, in the initial pid namespace
+ * @pid: process id, in the initial pid namespace
+ * @vtid: thread id as the thread sees it (for its private sessions)
+ * @vpid: process id as the thread sees it
+ */
+struct etw_writer {
+	u32 tid;
+	u32 pid;
+	u32 vtid;
+	u32 vpid;
+};
+
+/* staging rings (etw_batch.c) */
+int etw_batch_init(void);
+void etw_batch_exit(void);
+int etw_batch_open(struct etw_file *f, u32 flags, u32 *ring_size,
+		   u32 *ctl_size, struct file **filep);
+void etw_batch_drain_current(struct etw_file *f);
+void etw_batch_drain_file(struct etw_file *f);
+void etw_batch_drain_all(void);
+void etw_batch_end_image(struct etw_file *f);
+
 /* the write path (etw_write.c) */
+int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
+		     const struct etw_staged_event *se, const void *payload,
+		     u32 len, const struct etw_writer *w, u64 ts);
 long etw_write_user(struct etw_file *f, const void __user *uarg);
 int etw_write_args_in(struct etw_write_args *a, const void __user *uarg);
 int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,

@@ -67,11 +67,16 @@ static int __init etw_init(void)
 	ret = etw_exec_init();
 	if (ret)
 		return ret;
-	ret = misc_register(&etw_misc);
+	ret = etw_batch_init();
 	if (ret)
 		goto out_exec_exit;
+	ret = misc_register(&etw_misc);
+	if (ret)
+		goto out_batch_exit;
 	return 0;
 
+out_batch_exit:
+	etw_batch_exit();
 out_exec_exit:
 	etw_exec_exit();
 	return ret;
@@ -80,6 +85,7 @@ out_exec_exit:
 static void __exit etw_exit(void)
 {
 	misc_deregister(&etw_misc);
+	etw_batch_exit();
 	etw_exec_exit();
 	/* Registrations and routes freed with call_rcu() run our code. */
 	rcu_barrier();

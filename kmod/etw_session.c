@@ -207,6 +207,8 @@ static void etw_flush_work(struct work_struct *work)
 					     struct etw_session, flush_work);
 	u32 ms = READ_ONCE(s->cfg.flush_timer_ms);
 
+	/* Staged events are due too; any ring may hold some for @s. */
+	etw_batch_drain_all();
 	etw_buffers_seal_all(s, true);
 	if (ms && !READ_ONCE(s->stopped))
 		schedule_delayed_work(&s->flush_work, msecs_to_jiffies(ms));

@@ -122,7 +122,30 @@ struct etw_event {
 	/* where the copy faulted, for the retry */
 	u64 fault_ptr;
 	u32 fault_len;
+	/* staged events (etw_write_staged()): their writer and time; else 0 */
+	const struct etw_writer *w;
+	u64 staged_ts;
 };
+
+/*
+ * The writer's ids: a staged event's were taken when its ring was opened
+ * (it may be routed in another task); a user write is never staged.
+ */
+static __always_inline u32 etw_ev_tid(const struct etw_event *ev, bool user)
+{
+	return !user && ev->w ? ev->w->tid : task_pid_nr(current);
+}
+
+static __always_inline u32 etw_ev_pid(const struct etw_event *ev, bool user)
+{
+	return !user && ev->w ? ev->w->pid : task_tgid_nr(current);
+}
+
+/* The event's time: a staged event's was taken when it was staged. */
+static __always_inline u64 etw_ev_now(const struct etw_event *ev, bool user)
+{
+	return !user && ev->staged_ts ? ev->staged_ts : ktime_get_ns();
+}
 
 /* ETW_WRITE_DESC_TYPES: find the extended items among the descriptors. */
 static int etw_classify(struct etw_event *ev, u64 *payload)
@@ -289,6 +312,30 @@ etw_copy_from_user(void *dst, const void __user *src, unsigned long len)
 #endif
 }
 
+/*
+ * memcpy() for a payload in kernel memory, inline as etw_copy_from_user()
+ * is: memcpy_orig()'s call and loop cost twice the instructions of a
+ * short rep movsq.
+ */
+static __always_inline void etw_copy_kernel(void *dst, const void *src,
+					    unsigned long len)
+{
+#ifdef CONFIG_X86_64
+	unsigned long left = len / 8;
+
+	instrument_read(src, len);
+	instrument_write(dst, len);
+	asm volatile("rep movsq\n"
+		     "	mov %[rest], %%ecx\n"
+		     "	rep movsb\n"
+		     : "+c" (left), "+D" (dst), "+S" (src)
+		     : [rest] "r" ((u32)len % 8)
+		     : "memory");
+#else
+	memcpy(dst, src, len);
+#endif
+}
+
 /* @user: a user write; a constant where the caller knows it (etw_route()). */
 static __always_inline int etw_copy_in(struct etw_event *ev, bool user,
 				       void *dst, u64 ptr, u32 len)
@@ -296,7 +343,7 @@ static __always_inline int etw_copy_in(struct etw_event *ev, bool user,
 	if (!len)
 		return 0;
 	if (!user) {
-		memcpy(dst, (const void *)(uintptr_t)ptr, len);
+		etw_copy_kernel(dst, (const void *)(uintptr_t)ptr, len);
 		return 0;
 	}
 	/* The inatomic copy does not check the range: kernel memory stays out. */
@@ -446,8 +493,8 @@ static __always_inline int etw_build_record(struct etw_event *ev, bool user,
 	h->flags = ev->flags | ((ev->ext_len || etw_t_ext(t, xd)) ?
 				ETW_EVENT_FLAG_EXTENDED_INFO : 0);
 	h->event_property = 0;
-	h->thread_id = task_pid_nr(current);
-	h->process_id = task_tgid_nr(current);
+	h->thread_id = etw_ev_tid(ev, user);
+	h->process_id = etw_ev_pid(ev, user);
 	h->timestamp = ts;
 	h->provider_id = ev->reg->guid;
 	h->descriptor = *ev->desc;
@@ -536,10 +583,24 @@ static __always_inline void etw_copy_record(void *dst, const void *src,
 #endif
 }
 
+/* A record's ids, as the owner of a private session sees them. */
+static noinline void etw_record_private(const struct etw_event *ev, bool user,
+					struct etw_event_header *h)
+{
+	h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
+	if (!user && ev->w) {
+		h->process_id = ev->w->vpid;
+		h->thread_id = ev->w->vtid;
+	} else {
+		h->process_id = task_tgid_vnr(current);
+		h->thread_id = task_pid_vnr(current);
+	}
+}
+
 /* Mark and commit one target's record; the first target's goes last. */
 static __always_inline void etw_target_commit(const struct etw_target *t,
 					      const struct etw_event *ev,
-					      bool plain)
+					      bool user, bool plain)
 {
 	/* First: @t and @ev are in registers, so it costs a nop when off. */
 	trace_etw_write(t->s, ev->reg, ev->desc, t->b->data + t->off);
@@ -551,13 +612,10 @@ static __always_inline void etw_target_commit(const struct etw_target *t,
 		 * records carry the ids as the owner sees them.  Only an
 		 * EVENT_HEADER has flags.
 		 */
-		if (!plain && unlikely(ev->classic)) {
+		if (!plain && unlikely(ev->classic))
 			etw_classic_private(ev, h);
-		} else {
-			h->flags |= ETW_EVENT_FLAG_PRIVATE_SESSION;
-			h->process_id = task_tgid_vnr(current);
-			h->thread_id = task_pid_vnr(current);
-		}
+		else
+			etw_record_private(ev, user, h);
 	}
 	etw_buffer_commit(t->s, t->b);
 }
@@ -692,7 +750,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 			continue;
 		/* One clock read per event, and none for a filtered one. */
 		if (!now)
-			now = ktime_get_ns();
+			now = etw_ev_now(ev, ev->user);
 		r->ts = now;
 		if (xd && !etw_target_xdata(r, xd, &route->e[i],
 					    ev->rec_len)) {
@@ -756,10 +814,10 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 			etw_copy_xrecord(ev, h, rec, &t[0], &t[i], alen, xd);
 		if (!ev->has_ts)
 			etw_record_set_ts(ev, h, t[i].ts);
-		etw_target_commit(&t[i], ev, false);
+		etw_target_commit(&t[i], ev, ev->user, false);
 	}
 	/* Last: the others were copied from it. */
-	etw_target_commit(&t[0], ev, false);
+	etw_target_commit(&t[0], ev, ev->user, false);
 count_lost:
 	if (unlikely(failed))
 		etw_count_lost(ev, route, failed, lost);
@@ -786,7 +844,7 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 						       ev->desc->level,
 						       ev->desc->keyword)))
 		return 0;
-	t.ts = ktime_get_ns();
+	t.ts = etw_ev_now(ev, user);
 	t.s = e->session;
 	alen = ALIGN(ev->rec_len, 8);
 	ret = etw_target_reserve(&t, t.s, alen);
@@ -802,7 +860,7 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 				  alen, ev->rec_len, false);
 		return ret;
 	}
-	etw_target_commit(&t, ev, plain);
+	etw_target_commit(&t, ev, user, plain);
 	return 0;
 }
 
@@ -904,6 +962,56 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 	return ret;
 }
 
+/**
+ * etw_write_staged() - route one event a thread staged (etw_batch.c)
+ * @reg: its registration
+ * @route: @reg's route
+ * @se: the record's header, as read (once) from the ring
+ * @payload: the payload, in the ring (kernel memory), read once here
+ * @len: bytes at @payload
+ * @w: the staging thread
+ * @ts: the record's time, not 0 and not after now
+ *
+ * A plain write (see etw_write_user()) of @w at @ts, with the filters,
+ * delivery and loss accounting of the direct path.  Staged events carry no
+ * extended data items sessions ask for: those describe the writer at the
+ * time of the write, which has passed.
+ *
+ * Context: preemption disabled, RCU read section covering @reg and @route.
+ * Return: 0 or a negative errno, as etw_write_kernel().
+ */
+int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
+		     const struct etw_staged_event *se, const void *payload,
+		     u32 len, const struct etw_writer *w, u64 ts)
+{
+	struct etw_data_descriptor d __uninitialized;
+	/* Not zeroed per event: a plain write reads only what is set. */
+	struct etw_event ev __uninitialized;
+	int ret;
+
+	d.ptr = (uintptr_t)payload;
+	d.size = len;
+	ev.reg = reg;
+	ev.desc = &se->descriptor;
+	ev.activity = &se->activity_id;
+	ev.data = &d;
+	ev.count = 1;
+	ev.flags = (se->flags & ETW_STAGED_STRING_ONLY) ?
+		   ETW_EVENT_FLAG_STRING_ONLY : 0;
+	ev.exclude = 0;
+	ev.w = w;
+	ev.staged_ts = ts;
+	ret = etw_event_size(&ev, true);
+	if (ret)
+		return ret;
+	if (likely(route->count == 1))
+		return etw_route_event_one(&ev, route, false, true);
+	/* The general path reads every field: set those left out. */
+	ev.user = false;
+	etw_event_plain(&ev);
+	return etw_route_event_plain(&ev, route);
+}
+
 /* The header type CLASSIC or MESSAGE asks for; 0 for an EVENT_HEADER. */
 static u16 etw_classic_type(u32 flags)
 {
@@ -972,7 +1080,8 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 	}
 	if (a->flags & ~(ETW_WRITE_RELATED_ACTIVITY | ETW_WRITE_DESC_TYPES |
 			 ETW_WRITE_STRING_ONLY | ETW_WRITE_CLASSIC |
-			 ETW_WRITE_INSTANCE | ETW_WRITE_MESSAGE))
+			 ETW_WRITE_INSTANCE | ETW_WRITE_MESSAGE |
+			 ETW_WRITE_DRAIN))
 		return -EINVAL;
 	if (unlikely(a->flags & (ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE |
 				 ETW_WRITE_MESSAGE)) &&
@@ -1032,7 +1141,8 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 		} else if (likely(!(a->flags & (ETW_WRITE_DESC_TYPES |
 						ETW_WRITE_RELATED_ACTIVITY |
 						ETW_WRITE_CLASSIC |
-						ETW_WRITE_MESSAGE)))) {
+						ETW_WRITE_MESSAGE |
+						ETW_WRITE_DRAIN)))) {
 			/*
 			 * The commonest: a copy in which those tests fold, and
 			 * the fields they read are not set.
@@ -1041,6 +1151,9 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			if (!ret)
 				ret = etw_route(&ev, route, true, true);
 		} else {
+			/* Not plain: the staged events go first. */
+			if (a->flags & ETW_WRITE_DRAIN)
+				etw_batch_drain_current(f);
 			ev.related = (a->flags & ETW_WRITE_RELATED_ACTIVITY) ?
 				     &a->related_activity_id : NULL;
 			ev.types = a->flags & ETW_WRITE_DESC_TYPES;

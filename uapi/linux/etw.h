@@ -469,6 +469,12 @@ struct etw_traits_args {
  * record, MessageNumber the descriptor's id, the flags its task; alone.
  */
 #define ETW_WRITE_MESSAGE		0x20
+/*
+ * Route the calling thread's staging ring on this file first (see
+ * struct etw_batch_args): a write the thread could not stage comes after
+ * the events it staged before.
+ */
+#define ETW_WRITE_DRAIN			0x40
 
 /**
  * struct etw_write_args - write one event (ETW_IOC_WRITE)
@@ -959,8 +965,11 @@ struct etw_list_providers_args {
  * @ring_size bytes, shared, readable and writable.  The thread stages
  * events there (struct etw_staged_event) and the kernel routes them, with
  * the same filters, delivery and loss accounting as ETW_IOC_WRITE, on the
- * thread's next ioctl on the /dev/etw file the ring was opened on, on
- * ETW_IOC_BATCH_DRAIN on the ring's file, at each session's flush timer,
+ * thread's next ioctl on the /dev/etw file the ring was opened on (an
+ * ETW_IOC_WRITE only with %ETW_WRITE_DRAIN, which keeps the write path of
+ * threads without a ring free of the test), on ETW_IOC_BATCH_DRAIN on the
+ * ring's file, when a session is flushed or stopped, at each session's
+ * flush timer,
  * when the thread exits and when the ring's file is closed; also before
  * ETW_IOC_UNREGISTER on that /dev/etw file, from any thread, routes what
  * every ring of the file holds.  The mapping is not inherited by fork();
@@ -977,9 +986,9 @@ struct etw_batch_args {
 
 #define ETW_BATCH_ARGS_SIZE_VER0	16
 
-#define ETW_BATCH_MIN_RING		(4 << 10)
-#define ETW_BATCH_DEFAULT_RING		(64 << 10)
-#define ETW_BATCH_MAX_RING		(1 << 20)
+#define ETW_BATCH_MIN_RING		4096
+#define ETW_BATCH_DEFAULT_RING		65536
+#define ETW_BATCH_MAX_RING		1048576
 
 /**
  * struct etw_batch_ctl - the head of a staging ring's mapping

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Batched writes through the raw ABI: a thread's staging ring
+ * (ETW_IOC_BATCH_OPEN), when the kernel drains it, what it routes, and
+ * what it refuses from a ring the thread can scribble on.
+ */
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "kselftest_harness.h"
+#include "etw_raw.h"
+
+#define BUF_KB		64
+#define BUF_BYTES	(BUF_KB * 1024)
+#define FAMILY		0xba7c0000
+#define MAX_SEEN	4096
+
+struct ring {
+	int rfd;
+	struct etw_batch_ctl *ctl;
+	char *data;
+	__u32 size;
+	__u32 ctl_size;
+};
+
+static int ring_open(int fd, __u32 size, struct ring *r)
+{
+	struct etw_batch_args a = { .size = sizeof(a), .flags = O_CLOEXEC,
+				    .ring_size = size };
+	void *m;
+
+	r->rfd = ioctl(fd, ETW_IOC_BATCH_OPEN, &a);
+	if (r->rfd < 0)
+		return -errno;
+	r->size = a.ring_size;
+	r->ctl_size = a.ctl_size;
+	m = mmap(NULL, a.ctl_size + a.ring_size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, r->rfd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	r->ctl = m;
+	r->data = (char *)m + a.ctl_size;
+	return 0;
+}
+
+static void ring_close(struct ring *r)
+{
+	munmap(r->ctl, r->ctl_size + r->size);
+	close(r->rfd);
+}
+
+/* Put @len raw bytes at the head (the caller keeps them 8-aligned). */
+static void stage_bytes(struct ring *r, const void *rec, __u32 len)
+{
+	__u64 head = r->ctl->head;
+
+	memcpy(r->data + (head & (r->size - 1)), rec, len);
+	/* Pairs with the kernel's acquire load of head in its drain. */
+	__atomic_store_n(&r->ctl->head, head + RAW_ALIGN8(len),
+			 __ATOMIC_RELEASE);
+}
+
+/* Stage an event whose payload is a struct raw_payload carrying @tag. */
+static void stage_ev(struct ring *r, __u32 reg_id, __u16 id, __u64 ts,
+		     __u32 tag)
+{
+	struct {
+		struct etw_staged_event se;
+		struct raw_payload p;
+	} rec;
+	__u64 head = r->ctl->head;
+	__u32 room = r->size - (head & (r->size - 1));
+
+	if (room < sizeof(rec)) {
+		*(__u32 *)(r->data + (head & (r->size - 1))) = ETW_STAGED_WRAP;
+		__atomic_store_n(&r->ctl->head, head + room, __ATOMIC_RELEASE);
+	}
+	memset(&rec, 0, sizeof(rec));
+	rec.se.size = sizeof(rec);
+	rec.se.reg_id = reg_id;
+	rec.se.timestamp = ts;
+	rec.se.descriptor.id = id;
+	rec.se.descriptor.level = 4;
+	rec.se.activity_id.data1 = tag;
+	rec.p.tag = tag;
+	rec.p.pid = getpid();
+	stage_bytes(r, &rec, sizeof(rec));
+}
+
+static int ring_drain(struct ring *r)
+{
+	return ioctl(r->rfd, ETW_IOC_BATCH_DRAIN) ? -errno : 0;
+}
+
+struct seen_rec {
+	__u16 id;
+	__u32 tid;
+	__u32 pid;
+	__u64 ts;
+	__u32 tag;
+	__u32 activity;
+};
+
+struct seen {
+	struct etw_guid guid;
+	int n;
+	struct seen_rec r[MAX_SEEN];
+};
+
+static void seen_fn(const struct etw_event_header *h, void *ctx)
+{
+	const struct raw_payload *p = (const void *)(h + 1);
+	struct seen *c = ctx;
+	struct seen_rec *s;
+
+	if (!raw_guid_eq(&h->provider_id, &c->guid) || c->n == MAX_SEEN)
+		return;
+	s = &c->r[c->n++];
+	s->id = h->descriptor.id;
+	s->tid = h->thread_id;
+	s->pid = h->process_id;
+	s->ts = h->timestamp;
+	s->tag = h->size >= sizeof(*h) + sizeof(*p) ? p->tag : ~0u;
+	s->activity = h->activity_id.data1;
+}
+
+FIXTURE(batch) {
+	int fd;
+	__u32 id;
+	int cfd;
+	__u32 reg;
+	struct etw_guid guid;
+	struct ring r;
+	struct seen *seen;
+};
+
+FIXTURE_SETUP(batch)
+{
+	self->fd = etw_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, raw_start(self->fd, "batch", ETW_MODE_REAL_TIME, BUF_KB,
+			       64, &self->id));
+	self->cfd = raw_consumer(self->fd, self->id);
+	ASSERT_LE(0, self->cfd);
+	self->guid = raw_guid(FAMILY, 1);
+	ASSERT_EQ(0, raw_register(self->fd, &self->guid, 0, 0, &self->reg,
+				  NULL));
+	ASSERT_EQ(0, raw_enable(self->fd, self->id, &self->guid, 0, 0, 0));
+	ASSERT_EQ(0, ring_open(self->fd, 0, &self->r));
+	self->seen = calloc(1, sizeof(*self->seen));
+	ASSERT_NE(NULL, self->seen);
+	self->seen->guid = self->guid;
+}
+
+FIXTURE_TEARDOWN(batch)
+{
+	ring_close(&self->r);
+	close(self->cfd);
+	raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
+	close(self->fd);
+	free(self->seen);
+}
+
+/* Flush the session and gather the test provider's records in order. */
+static int collect(FIXTURE_DATA(batch) *self)
+{
+	long r;
+
+	self->seen->n = 0;
+	r = raw_session_op(self->fd, ETW_IOC_FLUSH, self->id, NULL);
+	if (r)
+		return (int)r;
+	r = raw_drain(self->cfd, BUF_BYTES, seen_fn, self->seen);
+	return r < 0 ? (int)r : self->seen->n;
+}
+
+TEST_F(batch, open_reports_sizes_and_maps_the_control_page)
+{
+	EXPECT_EQ(ETW_BATCH_DEFAULT_RING, self->r.size);
+	EXPECT_EQ(getpagesize(), (int)self->r.ctl_size);
+	EXPECT_EQ(ETW_BATCH_DEFAULT_RING, self->r.ctl->ring_size);
+	EXPECT_EQ(0, self->r.ctl->head);
+	EXPECT_EQ(0, self->r.ctl->tail);
+}
+
+TEST_F(batch, second_ring_of_a_thread_on_a_file_is_ebusy)
+{
+	struct ring r2;
+
+	EXPECT_EQ(-EBUSY, ring_open(self->fd, 0, &r2));
+}
+
+static void *open_in_thread(void *arg)
+{
+	FIXTURE_DATA(batch) *self = arg;
+	struct ring r2;
+	long ret = ring_open(self->fd, 0, &r2);
+
+	if (!ret)
+		ring_close(&r2);
+	return (void *)ret;
+}
+
+TEST_F(batch, another_thread_gets_its_own_ring)
+{
+	pthread_t t;
+	void *ret;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, open_in_thread, self));
+	ASSERT_EQ(0, pthread_join(t, &ret));
+	EXPECT_EQ(0, (long)ret);
+}
+
+TEST(open_rejects_bad_sizes_and_flags)
+{
+	static const struct {
+		__u32 ring_size;
+		__u32 flags;
+	} bad[] = {
+		{ 3000, 0 },			/* not a power of two */
+		{ ETW_BATCH_MIN_RING / 2, 0 },
+		{ ETW_BATCH_MAX_RING * 2, 0 },
+		{ 0, O_NONBLOCK },
+		{ 0, 0x80000000 },
+	};
+	int fd = etw_open();
+	unsigned int i;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct etw_batch_args a = { .size = sizeof(a),
+					    .flags = bad[i].flags,
+					    .ring_size = bad[i].ring_size };
+
+		EXPECT_EQ(-EINVAL, etw_ioctl(fd, ETW_IOC_BATCH_OPEN, &a))
+			TH_LOG("entry %u", i);
+	}
+	close(fd);
+}
+
+TEST_F(batch, mmap_must_be_shared_whole_and_at_zero)
+{
+	size_t len = self->r.ctl_size + self->r.size;
+
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, len, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE, self->r.rfd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, len - getpagesize(),
+				   PROT_READ | PROT_WRITE, MAP_SHARED,
+				   self->r.rfd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, len, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, self->r.rfd, getpagesize()));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(batch, drained_events_carry_payload_ids_and_staged_time)
+{
+	__u64 t0 = raw_now_ns();
+	int i;
+
+	for (i = 0; i < 3; i++)
+		stage_ev(&self->r, self->reg, 10 + i, t0 + i, 100 + i);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(self->r.ctl->head, self->r.ctl->tail);
+	ASSERT_EQ(3, collect(self));
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(10 + i, self->seen->r[i].id);
+		EXPECT_EQ(100 + i, (int)self->seen->r[i].tag);
+		EXPECT_EQ(100 + i, (int)self->seen->r[i].activity);
+		EXPECT_EQ(t0 + i, self->seen->r[i].ts);
+		EXPECT_EQ((__u32)syscall(SYS_gettid), self->seen->r[i].tid);
+		EXPECT_EQ((__u32)getpid(), self->seen->r[i].pid);
+	}
+	EXPECT_EQ(0, self->r.ctl->dropped);
+}
+
+TEST_F(batch, next_ioctl_on_the_file_drains_the_thread_ring)
+{
+	stage_ev(&self->r, self->reg, 1, raw_now_ns(), 1);
+	EXPECT_EQ(0, self->r.ctl->tail);
+	ASSERT_EQ(0, ioctl(self->fd, ETW_IOC_NULL));
+	EXPECT_EQ(self->r.ctl->head, self->r.ctl->tail);
+	EXPECT_EQ(1, collect(self));
+}
+
+TEST_F(batch, write_with_drain_flag_comes_after_staged_events)
+{
+	struct raw_payload p = { .tag = 2 };
+	struct etw_data_descriptor d = { .ptr = (uintptr_t)&p,
+					 .size = sizeof(p) };
+	struct etw_write_args w;
+
+	stage_ev(&self->r, self->reg, 1, raw_now_ns(), 1);
+	raw_write_init(&w, self->reg, 2, 4, 0);
+	w.flags = ETW_WRITE_DRAIN;
+	w.data_count = 1;
+	w.data_ptr = (uintptr_t)&d;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_WRITE, &w));
+	ASSERT_EQ(2, collect(self));
+	EXPECT_EQ(1, self->seen->r[0].id);
+	EXPECT_EQ(2, self->seen->r[1].id);
+	EXPECT_LE(self->seen->r[0].ts, self->seen->r[1].ts);
+}
+
+TEST_F(batch, future_timestamp_is_taken_as_the_drain_time)
+{
+	__u64 before = raw_now_ns();
+
+	stage_ev(&self->r, self->reg, 1, ~0ull - 1, 1);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 2, 4, 0));
+	ASSERT_EQ(2, collect(self));
+	EXPECT_LE(before, self->seen->r[0].ts);
+	EXPECT_GE(raw_now_ns(), self->seen->r[0].ts);
+	EXPECT_LE(self->seen->r[0].ts, self->seen->r[1].ts);
+}
+
+TEST_F(batch, old_timestamp_does_not_go_back_in_the_buffer)
+{
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 1, 4, 0));
+	stage_ev(&self->r, self->reg, 2, 1, 2);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	ASSERT_EQ(2, collect(self));
+	EXPECT_LE(self->seen->r[0].ts, self->seen->r[1].ts);
+}
+
+/* Each bad record is skipped and counted; the good one after it is routed. */
+TEST_F(batch, bad_records_are_dropped_and_counted)
+{
+	static const struct {
+		__u32 flags;
+		__u32 reserved;
+		__u32 reg_delta;
+	} bad[] = {
+		{ 0x2, 0, 0 },		/* unknown flag */
+		{ 0, 1, 0 },		/* reserved field */
+		{ 0, 0, 7 },		/* no such registration */
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct {
+			struct etw_staged_event se;
+			struct raw_payload p;
+		} rec = { 0 };
+
+		rec.se.size = sizeof(rec);
+		rec.se.reg_id = self->reg + bad[i].reg_delta;
+		rec.se.timestamp = raw_now_ns();
+		rec.se.flags = bad[i].flags;
+		rec.se.reserved = bad[i].reserved;
+		stage_bytes(&self->r, &rec, sizeof(rec));
+	}
+	stage_ev(&self->r, self->reg, 5, raw_now_ns(), 5);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(3, self->r.ctl->dropped);
+	ASSERT_EQ(1, collect(self));
+	EXPECT_EQ(5, self->seen->r[0].id);
+}
+
+TEST_F(batch, bad_size_drops_what_is_published)
+{
+	static const __u32 sizes[] = {
+		8, ETW_STAGED_EVENT_SIZE - 1, ETW_BATCH_DEFAULT_RING + 8,
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct etw_staged_event se = { .size = sizes[i],
+					       .reg_id = self->reg };
+
+		stage_ev(&self->r, self->reg, 1, raw_now_ns(), 1);
+		stage_bytes(&self->r, &se, sizeof(se));
+		stage_ev(&self->r, self->reg, 2, raw_now_ns(), 2);
+		ASSERT_EQ(0, ring_drain(&self->r));
+		EXPECT_EQ(i + 1, self->r.ctl->dropped);
+		EXPECT_EQ(self->r.ctl->head, self->r.ctl->tail);
+		ASSERT_EQ(1, collect(self)) TH_LOG("size %u", sizes[i]);
+		EXPECT_EQ(1, self->seen->r[0].id);
+	}
+}
+
+TEST_F(batch, bad_head_is_dropped_and_the_ring_goes_on)
+{
+	self->r.ctl->head = 12;		/* not a record boundary */
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(1, self->r.ctl->dropped);
+	EXPECT_EQ(12, self->r.ctl->tail);
+	self->r.ctl->head = 16;
+	stage_ev(&self->r, self->reg, 3, raw_now_ns(), 3);
+	self->r.ctl->head = (__u64)ETW_BATCH_DEFAULT_RING * 4;	/* too far */
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(2, self->r.ctl->dropped);
+	EXPECT_EQ(self->r.ctl->head, self->r.ctl->tail);
+	stage_ev(&self->r, self->reg, 4, raw_now_ns(), 4);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	ASSERT_EQ(1, collect(self));
+	EXPECT_EQ(4, self->seen->r[0].id);
+}
+
+TEST_F(batch, wrap_marker_continues_at_the_start)
+{
+	struct {
+		struct etw_staged_event se;
+		struct raw_payload p;
+		__u64 pad;
+	} odd = { .se = { .size = sizeof(odd), .reg_id = self->reg,
+			  .timestamp = raw_now_ns(),
+			  .descriptor = { .id = 999 } },
+		  .p = { .tag = ~0u } };
+	int i, n = 3 * ETW_BATCH_DEFAULT_RING / 64;
+
+	/*
+	 * 64-byte records after one of 72: several laps, each ending in a
+	 * wrap marker where the last 56 bytes cannot take a record.
+	 */
+	stage_bytes(&self->r, &odd, sizeof(odd));
+	for (i = 0; i < n; i++) {
+		stage_ev(&self->r, self->reg, i & 0xff, raw_now_ns(), i);
+		if ((i & 63) == 63)
+			ASSERT_EQ(0, ring_drain(&self->r));
+	}
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(0, self->r.ctl->dropped);
+	ASSERT_EQ(n + 1, collect(self));
+	EXPECT_EQ(999, self->seen->r[0].id);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(i, (int)self->seen->r[i + 1].tag);
+}
+
+TEST_F(batch, drain_from_another_process_is_eperm)
+{
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		unsigned char vec;
+
+		/* Not inherited: the child has no mapping there. */
+		if (mincore(self->r.ctl, getpagesize(), &vec) != -1 ||
+		    errno != ENOMEM)
+			_exit(1);
+		_exit(ring_drain(&self->r) == -EPERM ? 0 : 2);
+	}
+	EXPECT_EQ(0, etw_wait_child(pid));
+}
+
+struct thread_arg {
+	FIXTURE_DATA(batch) *self;
+	struct ring r;
+	int staged;
+};
+
+static void *stage_and_exit(void *arg)
+{
+	struct thread_arg *ta = arg;
+
+	if (ring_open(ta->self->fd, 0, &ta->r))
+		return NULL;
+	stage_ev(&ta->r, ta->self->reg, 7, raw_now_ns(), 7);
+	ta->staged = 1;
+	return NULL;
+}
+
+TEST_F(batch, exiting_thread_has_its_staged_events_routed)
+{
+	struct thread_arg ta = { .self = self };
+	pthread_t t;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, stage_and_exit, &ta));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(1, ta.staged);
+	EXPECT_EQ(ta.r.ctl->head, ta.r.ctl->tail);
+	ASSERT_EQ(1, collect(self));
+	EXPECT_EQ(7, self->seen->r[0].id);
+	EXPECT_NE((__u32)syscall(SYS_gettid), self->seen->r[0].tid);
+	/* The ring of a thread that exited routes nothing more. */
+	stage_ev(&ta.r, self->reg, 8, raw_now_ns(), 8);
+	ASSERT_EQ(0, ring_drain(&ta.r));
+	EXPECT_EQ(1, ta.r.ctl->dropped);
+	EXPECT_EQ(0, collect(self));
+	ring_close(&ta.r);
+}
+
+TEST_F(batch, exiting_process_has_its_staged_events_routed)
+{
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct ring r;
+		__u32 reg;
+		int fd = etw_open();
+
+		if (fd < 0 || raw_register(fd, &self->guid, 0, 0, &reg, NULL) ||
+		    ring_open(fd, 0, &r))
+			_exit(1);
+		stage_ev(&r, reg, 9, raw_now_ns(), 9);
+		_exit(0);
+	}
+	ASSERT_EQ(0, etw_wait_child(pid));
+	ASSERT_EQ(1, collect(self));
+	EXPECT_EQ(9, self->seen->r[0].id);
+	EXPECT_EQ((__u32)pid, self->seen->r[0].pid);
+}
+
+static void *stage_and_wait(void *arg)
+{
+	struct thread_arg *ta = arg;
+
+	if (ring_open(ta->self->fd, 0, &ta->r))
+		return NULL;
+	stage_ev(&ta->r, ta->self->reg, 11, raw_now_ns(), 11);
+	__atomic_store_n(&ta->staged, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&ta->staged, __ATOMIC_ACQUIRE) != 2)
+		raw_sleep_ms(1);
+	return NULL;
+}
+
+TEST_F(batch, unregister_routes_every_thread_staged_events_first)
+{
+	struct thread_arg ta = { .self = self };
+	pthread_t t;
+
+	/* A thread that stays alive with an event staged. */
+	ASSERT_EQ(0, pthread_create(&t, NULL, stage_and_wait, &ta));
+	while (__atomic_load_n(&ta.staged, __ATOMIC_ACQUIRE) != 1)
+		raw_sleep_ms(1);
+	ASSERT_EQ(0, raw_unregister(self->fd, self->reg));
+	__atomic_store_n(&ta.staged, 2, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, ta.r.ctl->dropped);
+	EXPECT_EQ(1, collect(self));
+	ring_close(&ta.r);
+}
+
+TEST_F(batch, flush_timer_drains_rings)
+{
+	struct pollfd p = { .fd = self->cfd, .events = POLLIN };
+
+	stage_ev(&self->r, self->reg, 12, raw_now_ns(), 12);
+	/* No ioctl from here: the real-time session's timer (1 s) drains. */
+	ASSERT_EQ(1, poll(&p, 1, 20000));
+	self->seen->n = 0;
+	ASSERT_LE(0, raw_drain(self->cfd, BUF_BYTES, seen_fn, self->seen));
+	ASSERT_EQ(1, self->seen->n);
+	EXPECT_EQ(12, self->seen->r[0].id);
+}
+
+TEST_F(batch, stop_routes_staged_events_into_the_session)
+{
+	pid_t pid;
+	int n;
+
+	stage_ev(&self->r, self->reg, 13, raw_now_ns(), 13);
+	/* Stopped from another file: not the thread's next ioctl on its own. */
+	pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd = etw_open();
+
+		_exit(fd >= 0 && !raw_session_op(fd, ETW_IOC_STOP, self->id,
+						 NULL) ? 0 : 1);
+	}
+	ASSERT_EQ(0, etw_wait_child(pid));
+	self->seen->n = 0;
+	n = raw_drain(self->cfd, BUF_BYTES, seen_fn, self->seen);
+	ASSERT_LE(0, n);
+	ASSERT_EQ(1, self->seen->n);
+	EXPECT_EQ(13, self->seen->r[0].id);
+}
+
+/* The thread scribbles on its ring while other drains run: nothing breaks. */
+static void *scribble(void *arg)
+{
+	struct thread_arg *ta = arg;
+	unsigned int seed = 1;
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		__u64 *w = (__u64 *)ta->r.data +
+			   rand_r(&seed) % (ta->r.size / 8);
+
+		*w = ((__u64)rand_r(&seed) << 32) | rand_r(&seed);
+		if (!(i % 16))
+			__atomic_store_n(&ta->r.ctl->head,
+					 ta->r.ctl->head + 8 * (rand_r(&seed) % 64),
+					 __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+TEST_F(batch, scribbled_ring_is_survived)
+{
+	struct thread_arg ta = { .self = self, .r = self->r };
+	pthread_t t;
+	int i;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, scribble, &ta));
+	for (i = 0; i < 200; i++)
+		ASSERT_EQ(0, ring_drain(&self->r));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(self->r.ctl->head, self->r.ctl->tail);
+	EXPECT_LE(0, collect(self));
+}
+
+TEST_HARNESS_MAIN
