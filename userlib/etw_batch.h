@@ -85,6 +85,20 @@ etw_batch_make_room(struct etw_batch *b, uint64_t need, uint64_t *tail)
 	return b->head + need - *tail <= (uint64_t)b->mask + 1;
 }
 
+/*
+ * The thread staged events the kernel has not routed yet: a direct write
+ * must have it drain them first (ETW_WRITE_DRAIN, or ETW_IOC_BATCH_DRAIN
+ * where the flag does not go), so that it comes after them.  Relaxed: a
+ * stale tail is an older one, which only asks for a drain more.
+ */
+static __always_inline bool etw_batch_pending(void)
+{
+	const struct etw_batch *b = &etw_batch_thread;
+
+	return b->ctl &&
+	       b->head != __atomic_load_n(&b->ctl->tail, __ATOMIC_RELAXED);
+}
+
 /* Can @ref's writes stage at all (batched mode, a plain registration)? */
 static __always_inline bool etw_batch_wanted(const struct etw_prov_ref *ref)
 {

@@ -669,11 +669,16 @@ etw_prov_ioctl_write(const struct etw_prov_ref *ref,
  * @ref: the registration
  * @args: the event; size, reg_id and the descriptor-type flag are set here
  *
+ * For the classic writes, which ETW_WRITE_DRAIN does not go with: a
+ * thread that staged events has them routed first by a drain of its own.
+ *
  * Return: a Win32 error (see etw_write_error()).
  */
 ULONG etw_prov_write(const struct etw_prov_ref *ref,
 		     struct etw_write_args *args)
 {
+	if (etw_batch_pending())
+		etw_batch_drain(&etw_batch_thread);
 	return etw_prov_ioctl_write(ref, args);
 }
 
@@ -794,6 +799,8 @@ etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
 		memset(&a.related_activity_id, 0,
 		       sizeof(a.related_activity_id));
 	}
+	if (etw_batch_pending())
+		flags |= ETW_WRITE_DRAIN;
 	a.flags = flags;
 	a.data_count = count;
 	/* EVENT_DATA_DESCRIPTOR is struct etw_data_descriptor. */
