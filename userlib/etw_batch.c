@@ -28,7 +28,7 @@
 
 __thread struct etw_batch etw_batch_thread
 	__attribute__((tls_model("initial-exec"))) = { .dev_fd = -1 };
-bool etw_batch_mode;
+uint8_t etw_batching;
 
 static pthread_once_t etw_batch_env_once = PTHREAD_ONCE_INIT;
 static pthread_once_t etw_batch_setup_once = PTHREAD_ONCE_INIT;
@@ -43,7 +43,9 @@ static void etw_batch_read_env(void)
 	const char *v = secure_getenv("ETW_BATCHED_WRITES");
 
 	if (v && !strcmp(v, "1"))
-		__atomic_store_n(&etw_batch_mode, true, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&etw_batching,
+				  ETW_BATCHING_ON | ETW_BATCHING_USED,
+				  __ATOMIC_RELAXED);
 }
 
 /**
@@ -220,6 +222,12 @@ void etw_batch_drain(struct etw_batch *b)
 ULONG EVNTAPI EtwSetBatchedWrites(BOOLEAN Enable)
 {
 	etw_batch_init();
-	__atomic_store_n(&etw_batch_mode, Enable != FALSE, __ATOMIC_RELAXED);
+	if (Enable)
+		__atomic_fetch_or(&etw_batching,
+				  ETW_BATCHING_ON | ETW_BATCHING_USED,
+				  __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_and(&etw_batching, (uint8_t)~ETW_BATCHING_ON,
+				   __ATOMIC_RELAXED);
 	return ERROR_SUCCESS;
 }

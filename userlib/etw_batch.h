@@ -53,8 +53,25 @@ struct etw_batch {
 extern __thread struct etw_batch etw_batch_thread
 	__attribute__((tls_model("initial-exec")));
 
-/* Plain writes stage (EtwSetBatchedWrites); relaxed: a hint per write. */
-extern bool etw_batch_mode;
+/* etw_batching: EtwSetBatchedWrites() and ETW_BATCHED_WRITES=1 set it. */
+#define ETW_BATCHING_ON		0x1	/* plain writes stage */
+#define ETW_BATCHING_USED	0x2	/* writes take the batched path */
+
+/*
+ * USED stays once ON was set: the batched path also makes a direct write
+ * drain what its thread staged first, and a thread may have staged before
+ * the switch went off.  Hidden, so that the write path's test is one
+ * compare; relaxed: a write that races the switch stages or not, in its
+ * thread's order either way.
+ */
+extern uint8_t etw_batching __attribute__((visibility("hidden")));
+
+/* Batched writes were switched on in this process: the write path's test. */
+static __always_inline bool etw_batch_used(void)
+{
+	return __builtin_expect(__atomic_load_n(&etw_batching,
+						__ATOMIC_RELAXED), 0);
+}
 
 /* Read ETW_BATCHED_WRITES, once per process; EventRegister calls it. */
 void etw_batch_init(void);
@@ -64,26 +81,6 @@ bool etw_batch_open(struct etw_batch *b, int dev_fd);
 
 /* ETW_IOC_BATCH_DRAIN: the kernel routes what @b holds. */
 void etw_batch_drain(struct etw_batch *b);
-
-/**
- * etw_batch_make_room() - drain a ring that lacks room for a record
- * @b: the thread's ring
- * @need: bytes the record takes, with any skip to the ring's start
- * @tail: out: the kernel's tail after the drain
- *
- * Out of line: the write path only calls it when the ring is full.
- * Unused where the header is included for the struct only.
- *
- * Return: true when @need bytes are free.
- */
-static __attribute_noinline__ __attribute_maybe_unused__ bool
-etw_batch_make_room(struct etw_batch *b, uint64_t need, uint64_t *tail)
-{
-	etw_batch_drain(b);
-	/* Pairs with the kernel's store-release of tail in the drain. */
-	*tail = __atomic_load_n(&b->ctl->tail, __ATOMIC_ACQUIRE);
-	return b->head + need - *tail <= (uint64_t)b->mask + 1;
-}
 
 /*
  * The thread staged events the kernel has not routed yet: a direct write
@@ -102,8 +99,8 @@ static __always_inline bool etw_batch_pending(void)
 /* Can @ref's writes stage at all (batched mode, a plain registration)? */
 static __always_inline bool etw_batch_wanted(const struct etw_prov_ref *ref)
 {
-	return __atomic_load_n(&etw_batch_mode, __ATOMIC_RELAXED) &&
-	       !ref->flags;
+	return (__atomic_load_n(&etw_batching, __ATOMIC_RELAXED) &
+		ETW_BATCHING_ON) && !ref->flags;
 }
 
 /*
@@ -119,10 +116,11 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 	      const EVENT_DESCRIPTOR *desc, const GUID *activity,
 	      ULONG count, const EVENT_DATA_DESCRIPTOR *data, uint32_t flags)
 {
-	uint64_t ring = (uint64_t)b->mask + 1, head = b->head;
-	uint64_t len = 0, size, pad, off, end, need, tail;
+	uint64_t len = 0, size, pad, off, end, need, head, tail, ring;
+	struct etw_batch_ctl *ctl;
 	struct etw_staged_event *e;
 	struct timespec ts;
+	bool drain;
 	uint8_t *p;
 	ULONG i;
 
@@ -133,11 +131,16 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 			return false;
 		len += data[i].Size;
 	}
+	/* The time of the write, before the ring's state is in registers. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ring = (uint64_t)b->mask + 1;
 	size = ETW_STAGED_EVENT_SIZE + len;
 	if (size > ring / 2)
 		return false;
+	ctl = b->ctl;
+	head = b->head;
 	pad = (size + 7) & ~7ULL;
-	off = head & b->mask;
+	off = head & (ring - 1);
 	end = ring - off;
 	/* A record never wraps: past the end's room, it starts at 0. */
 	need = pad > end ? end + pad : pad;
@@ -145,16 +148,22 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 	 * Pairs with the kernel's store-release of tail once it consumed
 	 * the records before it: their room may be written from here on.
 	 */
-	tail = __atomic_load_n(&b->ctl->tail, __ATOMIC_ACQUIRE);
-	if (__builtin_expect(head + need - tail > ring, 0) &&
-	    !etw_batch_make_room(b, need, &tail))
-		return false;
+	tail = __atomic_load_n(&ctl->tail, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(head + need - tail > ring, 0)) {
+		/* Full: drain, then as above with the drain's tail. */
+		etw_batch_drain(b);
+		tail = __atomic_load_n(&ctl->tail, __ATOMIC_ACQUIRE);
+		if (head + need - tail > ring)
+			return false;
+	}
 	if (pad > end) {
 		*(uint32_t *)(b->ring + off) = ETW_STAGED_WRAP;
 		off = 0;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	e = (struct etw_staged_event *)(b->ring + off);
+	head += need;
+	drain = head - tail > ring / 2;
+	b->head = head;
 	e->size = (uint32_t)size;
 	e->reg_id = reg_id;
 	e->timestamp = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
@@ -169,25 +178,24 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 			       data[i].Size);
 		p += data[i].Size;
 	}
-	head += need;
-	b->head = head;
 	/*
 	 * Pairs with the kernel's load-acquire of head before it reads the
 	 * records: they are complete when it sees the head that covers them.
 	 */
-	__atomic_store_n(&b->ctl->head, head, __ATOMIC_RELEASE);
-	if (head - tail > ring / 2)
+	__atomic_store_n(&ctl->head, head, __ATOMIC_RELEASE);
+	if (drain)
 		etw_batch_drain(b);
 	return true;
 }
 
 /*
- * Stage a plain event of @ref in the calling thread's ring, opening the
- * ring at the thread's first staged write.  @activity is never NULL.
+ * Stage a plain event of registration @reg_id on the /dev/etw file @fd in
+ * the calling thread's ring, opening the ring at the thread's first staged
+ * write.  @activity is never NULL; @flags are ETW_STAGED_*.
  * Return: true when staged; false when the caller must write directly.
  */
 static __always_inline bool
-etw_batch_stage(const struct etw_prov_ref *ref, const EVENT_DESCRIPTOR *desc,
+etw_batch_stage(int fd, uint32_t reg_id, const EVENT_DESCRIPTOR *desc,
 		const GUID *activity, ULONG count,
 		const EVENT_DATA_DESCRIPTOR *data, uint32_t flags)
 {
@@ -199,9 +207,8 @@ etw_batch_stage(const struct etw_prov_ref *ref, const EVENT_DESCRIPTOR *desc,
 	b->busy = true;
 	/* Against a signal handler on this thread: the compiler's order. */
 	atomic_signal_fence(memory_order_seq_cst);
-	staged = (b->dev_fd == ref->fd || etw_batch_open(b, ref->fd)) &&
-		 etw_batch_put(b, ref->reg_id, desc, activity, count, data,
-			       flags);
+	staged = (b->dev_fd == fd || etw_batch_open(b, fd)) &&
+		 etw_batch_put(b, reg_id, desc, activity, count, data, flags);
 	atomic_signal_fence(memory_order_seq_cst);
 	b->busy = false;
 	return staged;

@@ -656,8 +656,8 @@ etw_prov_ioctl_write(const struct etw_prov_ref *ref,
 
 	args->size = sizeof(*args);
 	args->reg_id = ref->reg_id;
-	if (ref->flags & ETW_PROV_DESC_TYPES)
-		args->flags |= ETW_WRITE_DESC_TYPES;
+	/* The same bit (etw_provider.h). */
+	args->flags |= ref->flags & ETW_PROV_DESC_TYPES;
 	err = etw_sys_ioctl(ref->fd, ETW_IOC_WRITE, args);
 	if (!err)
 		return ERROR_SUCCESS;
@@ -677,7 +677,7 @@ etw_prov_ioctl_write(const struct etw_prov_ref *ref,
 ULONG etw_prov_write(const struct etw_prov_ref *ref,
 		     struct etw_write_args *args)
 {
-	if (etw_batch_pending())
+	if (etw_batch_used() && etw_batch_pending())
 		etw_batch_drain(&etw_batch_thread);
 	return etw_prov_ioctl_write(ref, args);
 }
@@ -762,32 +762,18 @@ BOOLEAN EVNTAPI (EventProviderEnabled)(REGHANDLE RegHandle, UCHAR Level,
 }
 
 /*
- * EventWriteEx's whole work, for a validated registration.  Inlined into
- * each caller with everything it uses but the ioctl, and every argument
- * field stored once: under a TCG guest each call and each rep-stos fill
- * was measurable against the system call itself.  @may_stage: no filter
- * and no EventWriteEx flag, so that a batched write may stage the event
- * (etw_batch.h) when it has no related activity either.
+ * The direct write: the arguments, each field stored once, and the
+ * ioctl.  Inlined into each caller with everything it uses but the ioctl:
+ * under a TCG guest each call and each rep-stos fill was measurable
+ * against the system call itself.
  */
 static __always_inline ULONG
-etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
-		    ULONG64 filter, LPCGUID activity, LPCGUID related,
-		    ULONG count, PEVENT_DATA_DESCRIPTOR data, uint32_t flags,
-		    bool may_stage)
+etw_event_ioctl(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
+		ULONG64 filter, LPCGUID activity, LPCGUID related, ULONG count,
+		PEVENT_DATA_DESCRIPTOR data, uint32_t flags)
 {
 	struct etw_write_args a;
 
-	if (!desc)
-		return ERROR_INVALID_PARAMETER;
-	/* As on Windows, a disabled event costs no system call. */
-	if (!etw_prov_may_take(ref, desc->Level, desc->Keyword))
-		return ERROR_SUCCESS;
-	if (may_stage && !related && etw_batch_wanted(ref) &&
-	    etw_batch_stage(ref, desc,
-			    activity ? activity : &etw_thread_activity, count,
-			    data, (flags & ETW_WRITE_STRING_ONLY) ?
-				  ETW_STAGED_STRING_ONLY : 0))
-		return ERROR_SUCCESS;
 	memcpy(&a.descriptor, desc, sizeof(a.descriptor));
 	memcpy(&a.activity_id, activity ? activity : &etw_thread_activity,
 	       sizeof(a.activity_id));
@@ -799,8 +785,6 @@ etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
 		memset(&a.related_activity_id, 0,
 		       sizeof(a.related_activity_id));
 	}
-	if (etw_batch_pending())
-		flags |= ETW_WRITE_DRAIN;
 	a.flags = flags;
 	a.data_count = count;
 	/* EVENT_DATA_DESCRIPTOR is struct etw_data_descriptor. */
@@ -809,16 +793,75 @@ etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
 	return etw_prov_ioctl_write(ref, &a);
 }
 
+/* A direct write in batched mode: after what the thread staged. */
+static __attribute_noinline__ ULONG
+etw_event_ioctl_drain(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
+		      ULONG64 filter, LPCGUID activity, LPCGUID related,
+		      ULONG count, PEVENT_DATA_DESCRIPTOR data, uint32_t flags)
+{
+	if (etw_batch_pending())
+		flags |= ETW_WRITE_DRAIN;
+	return etw_event_ioctl(ref, desc, filter, activity, related, count,
+			       data, flags);
+}
+
+/*
+ * EventWriteEx's whole work, for a validated registration.  @batched: the
+ * copy for a process that switched batched writes on (etw_batch.h), which
+ * stages the event when @may_stage (no filter, no EventWriteEx flag), it
+ * has no related activity and its registration is plain, and otherwise
+ * writes it directly out of line, so that its registers are the staging's.
+ * The direct copy tests nothing of it.
+ */
+static __always_inline ULONG
+etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
+		    ULONG64 filter, LPCGUID activity, LPCGUID related,
+		    ULONG count, PEVENT_DATA_DESCRIPTOR data, uint32_t flags,
+		    bool may_stage, bool batched)
+{
+	if (!desc)
+		return ERROR_INVALID_PARAMETER;
+	/* As on Windows, a disabled event costs no system call. */
+	if (!etw_prov_may_take(ref, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
+	if (!batched)
+		return etw_event_ioctl(ref, desc, filter, activity, related,
+				       count, data, flags);
+	if (may_stage && !related && etw_batch_wanted(ref) &&
+	    etw_batch_stage(ref->fd, ref->reg_id, desc,
+			    activity ?: &etw_thread_activity, count, data,
+			    (flags & ETW_WRITE_STRING_ONLY) ?
+			    ETW_STAGED_STRING_ONLY : 0))
+		return ERROR_SUCCESS;
+	return etw_event_ioctl_drain(ref, desc, filter, activity, related,
+				     count, data, flags);
+}
+
 static __always_inline ULONG
 etw_event_write(REGHANDLE handle, PCEVENT_DESCRIPTOR desc, LPCGUID activity,
-		LPCGUID related, ULONG count, PEVENT_DATA_DESCRIPTOR data)
+		LPCGUID related, ULONG count, PEVENT_DATA_DESCRIPTOR data,
+		bool batched)
 {
 	struct etw_prov_ref ref;
 
 	if (!etw_prov_lookup(handle, &ref))
 		return ERROR_INVALID_HANDLE;
 	return etw_event_write_ref(&ref, desc, 0, activity, related, count,
-				   data, 0, true);
+				   data, 0, true, batched);
+}
+
+/*
+ * The batched copies of the entry points, out of line, which a process
+ * reaches once it switched batched writes on: the direct path of the
+ * others keeps its registers.
+ */
+static __attribute_noinline__ ULONG
+etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			LPCGUID activity, LPCGUID related, ULONG count,
+			PEVENT_DATA_DESCRIPTOR data)
+{
+	return etw_event_write(handle, desc, activity, related, count, data,
+			       true);
 }
 
 /**
@@ -838,8 +881,11 @@ ULONG EVNTAPI EventWrite(REGHANDLE RegHandle,
 			 PCEVENT_DESCRIPTOR EventDescriptor,
 			 ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
 {
+	if (etw_batch_used())
+		return etw_event_write_batched(RegHandle, EventDescriptor, NULL,
+					       NULL, UserDataCount, UserData);
 	return etw_event_write(RegHandle, EventDescriptor, NULL, NULL,
-			       UserDataCount, UserData);
+			       UserDataCount, UserData, false);
 }
 
 /**
@@ -859,8 +905,39 @@ ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle,
 				 ULONG UserDataCount,
 				 PEVENT_DATA_DESCRIPTOR UserData)
 {
+	if (etw_batch_used())
+		return etw_event_write_batched(RegHandle, EventDescriptor,
+					       ActivityId, RelatedActivityId,
+					       UserDataCount, UserData);
 	return etw_event_write(RegHandle, EventDescriptor, ActivityId,
-			       RelatedActivityId, UserDataCount, UserData);
+			       RelatedActivityId, UserDataCount, UserData,
+			       false);
+}
+
+static __always_inline ULONG
+etw_event_write_ex(REGHANDLE handle, PCEVENT_DESCRIPTOR desc, ULONG64 filter,
+		   ULONG flags, LPCGUID activity, LPCGUID related,
+		   ULONG count, PEVENT_DATA_DESCRIPTOR data, bool batched)
+{
+	struct etw_prov_ref ref;
+
+	if (!etw_prov_lookup(handle, &ref))
+		return ERROR_INVALID_HANDLE;
+	if (flags & ~(EVENT_WRITE_FLAG_NO_FAULTING |
+		      EVENT_WRITE_FLAG_INPRIVATE))
+		return ERROR_INVALID_PARAMETER;
+	return etw_event_write_ref(&ref, desc, filter, activity, related,
+				   count, data, 0, !filter && !flags, batched);
+}
+
+static __attribute_noinline__ ULONG
+etw_event_write_ex_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			   ULONG64 filter, ULONG flags, LPCGUID activity,
+			   LPCGUID related, ULONG count,
+			   PEVENT_DATA_DESCRIPTOR data)
+{
+	return etw_event_write_ex(handle, desc, filter, flags, activity,
+				  related, count, data, true);
 }
 
 /**
@@ -884,16 +961,14 @@ ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle,
 			   LPCGUID RelatedActivityId, ULONG UserDataCount,
 			   PEVENT_DATA_DESCRIPTOR UserData)
 {
-	struct etw_prov_ref ref;
-
-	if (!etw_prov_lookup(RegHandle, &ref))
-		return ERROR_INVALID_HANDLE;
-	if (Flags & ~(EVENT_WRITE_FLAG_NO_FAULTING |
-		      EVENT_WRITE_FLAG_INPRIVATE))
-		return ERROR_INVALID_PARAMETER;
-	return etw_event_write_ref(&ref, EventDescriptor, Filter, ActivityId,
-				   RelatedActivityId, UserDataCount, UserData,
-				   0, !Filter && !Flags);
+	if (etw_batch_used())
+		return etw_event_write_ex_batched(RegHandle, EventDescriptor,
+						  Filter, Flags, ActivityId,
+						  RelatedActivityId,
+						  UserDataCount, UserData);
+	return etw_event_write_ex(RegHandle, EventDescriptor, Filter, Flags,
+				  ActivityId, RelatedActivityId, UserDataCount,
+				  UserData, false);
 }
 
 static size_t etw_wcslen(PCWSTR s)
@@ -936,7 +1011,7 @@ ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level,
 		return ERROR_ARITHMETIC_OVERFLOW;
 	EventDataDescCreate(&data, String, (ULONG)bytes);
 	return etw_event_write_ref(&ref, &desc, 0, NULL, NULL, 1, &data,
-				   ETW_WRITE_STRING_ONLY, true);
+				   ETW_WRITE_STRING_ONLY, true, etw_batch_used());
 }
 
 static uint16_t etw_le16(const uint8_t *p)

@@ -32,9 +32,12 @@
 #define ETW_PROV_SLOT_MASK	0xffffULL
 #define ETW_PROV_LOGGER_BIT	(1ULL << 63)
 
-/* etw_prov_ref.flags: what makes a registration's writes not plain. */
-#define ETW_PROV_DESC_TYPES	0x1	/* honour EVENT_DATA_DESCRIPTOR.Type */
-#define ETW_PROV_CLASSIC	0x2	/* RegisterTraceGuids */
+/*
+ * etw_prov_ref.flags: what makes a registration's writes not plain.
+ * DESC_TYPES is ETW_WRITE_DESC_TYPES, so that a write ORs it in.
+ */
+#define ETW_PROV_CLASSIC	0x1	/* RegisterTraceGuids */
+#define ETW_PROV_DESC_TYPES	ETW_WRITE_DESC_TYPES	/* honour .Type */
 
 /* The enable callback of one registration, run on the notification thread. */
 struct etw_prov_callback {
