@@ -66,8 +66,8 @@ extern __thread struct etw_batch etw_batch_thread
  */
 extern uint8_t etw_batching __attribute__((visibility("hidden")));
 
-/* Batched writes were switched on in this process: the write path's test. */
-static __always_inline bool etw_batch_used(void)
+/* ETW_BATCHING_*: 0 until batched writes are switched on, the usual case. */
+static __always_inline uint8_t etw_batch_state(void)
 {
 	return __builtin_expect(__atomic_load_n(&etw_batching,
 						__ATOMIC_RELAXED), 0);
@@ -96,11 +96,17 @@ static __always_inline bool etw_batch_pending(void)
 	       b->head != __atomic_load_n(&b->ctl->tail, __ATOMIC_RELAXED);
 }
 
-/* Can @ref's writes stage at all (batched mode, a plain registration)? */
-static __always_inline bool etw_batch_wanted(const struct etw_prov_ref *ref)
+/* Plain writes stage now (ETW_BATCHING_ON). */
+static __always_inline bool etw_batch_on(void)
 {
-	return (__atomic_load_n(&etw_batching, __ATOMIC_RELAXED) &
-		ETW_BATCHING_ON) && !ref->flags;
+	return __atomic_load_n(&etw_batching, __ATOMIC_RELAXED) &
+	       ETW_BATCHING_ON;
+}
+
+/* A registration whose writes may stage: neither classic nor typed. */
+static __always_inline bool etw_batch_plain(const struct etw_prov_ref *ref)
+{
+	return !ref->flags;
 }
 
 /*

@@ -677,7 +677,7 @@ etw_prov_ioctl_write(const struct etw_prov_ref *ref,
 ULONG etw_prov_write(const struct etw_prov_ref *ref,
 		     struct etw_write_args *args)
 {
-	if (etw_batch_used() && etw_batch_pending())
+	if (etw_batch_state() && etw_batch_pending())
 		etw_batch_drain(&etw_batch_thread);
 	return etw_prov_ioctl_write(ref, args);
 }
@@ -762,18 +762,23 @@ BOOLEAN EVNTAPI (EventProviderEnabled)(REGHANDLE RegHandle, UCHAR Level,
 }
 
 /*
- * The direct write: the arguments, each field stored once, and the
- * ioctl.  Inlined into each caller with everything it uses but the ioctl:
- * under a TCG guest each call and each rep-stos fill was measurable
- * against the system call itself.
+ * EventWriteEx's whole work, for a validated registration: the direct
+ * write.  Inlined into each caller with everything it uses but the ioctl,
+ * and every argument field stored once: under a TCG guest each call and
+ * each rep-stos fill was measurable against the system call itself.
  */
 static __always_inline ULONG
-etw_event_ioctl(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
-		ULONG64 filter, LPCGUID activity, LPCGUID related, ULONG count,
-		PEVENT_DATA_DESCRIPTOR data, uint32_t flags)
+etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
+		    ULONG64 filter, LPCGUID activity, LPCGUID related,
+		    ULONG count, PEVENT_DATA_DESCRIPTOR data, uint32_t flags)
 {
 	struct etw_write_args a;
 
+	if (!desc)
+		return ERROR_INVALID_PARAMETER;
+	/* As on Windows, a disabled event costs no system call. */
+	if (!etw_prov_may_take(ref, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
 	memcpy(&a.descriptor, desc, sizeof(a.descriptor));
 	memcpy(&a.activity_id, activity ? activity : &etw_thread_activity,
 	       sizeof(a.activity_id));
@@ -793,48 +798,22 @@ etw_event_ioctl(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
 	return etw_prov_ioctl_write(ref, &a);
 }
 
-/* A direct write in batched mode: after what the thread staged. */
-static __attribute_noinline__ ULONG
-etw_event_ioctl_drain(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
-		      ULONG64 filter, LPCGUID activity, LPCGUID related,
-		      ULONG count, PEVENT_DATA_DESCRIPTOR data, uint32_t flags)
+/* A direct write of a process that batches: after what the thread staged. */
+static __always_inline uint32_t etw_batch_drain_flag(bool batched)
 {
-	if (etw_batch_pending())
-		flags |= ETW_WRITE_DRAIN;
-	return etw_event_ioctl(ref, desc, filter, activity, related, count,
-			       data, flags);
+	return batched && etw_batch_pending() ? ETW_WRITE_DRAIN : 0;
 }
 
 /*
- * EventWriteEx's whole work, for a validated registration.  @batched: the
- * copy for a process that switched batched writes on (etw_batch.h), which
- * stages the event when @may_stage (no filter, no EventWriteEx flag), it
- * has no related activity and its registration is plain, and otherwise
- * writes it directly out of line, so that its registers are the staging's.
- * The direct copy tests nothing of it.
+ * Can the batched copy of an entry point stage the event of @handle?
+ * Sets @ref when it can; when not, the event goes the direct way, which
+ * also reports a bad handle or descriptor.
  */
-static __always_inline ULONG
-etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
-		    ULONG64 filter, LPCGUID activity, LPCGUID related,
-		    ULONG count, PEVENT_DATA_DESCRIPTOR data, uint32_t flags,
-		    bool may_stage, bool batched)
+static __always_inline bool
+etw_batch_may_stage(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+		    struct etw_prov_ref *ref)
 {
-	if (!desc)
-		return ERROR_INVALID_PARAMETER;
-	/* As on Windows, a disabled event costs no system call. */
-	if (!etw_prov_may_take(ref, desc->Level, desc->Keyword))
-		return ERROR_SUCCESS;
-	if (!batched)
-		return etw_event_ioctl(ref, desc, filter, activity, related,
-				       count, data, flags);
-	if (may_stage && !related && etw_batch_wanted(ref) &&
-	    etw_batch_stage(ref->fd, ref->reg_id, desc,
-			    activity ?: &etw_thread_activity, count, data,
-			    (flags & ETW_WRITE_STRING_ONLY) ?
-			    ETW_STAGED_STRING_ONLY : 0))
-		return ERROR_SUCCESS;
-	return etw_event_ioctl_drain(ref, desc, filter, activity, related,
-				     count, data, flags);
+	return etw_prov_lookup(handle, ref) && etw_batch_plain(ref) && desc;
 }
 
 static __always_inline ULONG
@@ -847,21 +826,44 @@ etw_event_write(REGHANDLE handle, PCEVENT_DESCRIPTOR desc, LPCGUID activity,
 	if (!etw_prov_lookup(handle, &ref))
 		return ERROR_INVALID_HANDLE;
 	return etw_event_write_ref(&ref, desc, 0, activity, related, count,
-				   data, 0, true, batched);
+				   data, etw_batch_drain_flag(batched));
 }
 
 /*
- * The batched copies of the entry points, out of line, which a process
- * reaches once it switched batched writes on: the direct path of the
- * others keeps its registers.
+ * The copies of the entry points, out of line, which a process takes once
+ * it switched batched writes on (etw_batch.h), so that the direct path of
+ * the others keeps its registers.  The _batched ones, while the switch is
+ * on and the event may be plain, stage it; any other event goes to the
+ * _direct copy, with the same arguments (a jump), which has the kernel
+ * drain the thread's ring first.
  */
+static __attribute_noinline__ ULONG
+etw_event_write_direct(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+		       LPCGUID activity, LPCGUID related, ULONG count,
+		       PEVENT_DATA_DESCRIPTOR data)
+{
+	return etw_event_write(handle, desc, activity, related, count, data,
+			       true);
+}
+
 static __attribute_noinline__ ULONG
 etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 			LPCGUID activity, LPCGUID related, ULONG count,
 			PEVENT_DATA_DESCRIPTOR data)
 {
-	return etw_event_write(handle, desc, activity, related, count, data,
-			       true);
+	struct etw_prov_ref ref;
+
+	if (!etw_batch_may_stage(handle, desc, &ref))
+		return etw_event_write_direct(handle, desc, activity, related,
+					      count, data);
+	/* As on Windows, a disabled event costs no system call. */
+	if (!etw_prov_may_take(&ref, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
+	if (etw_batch_stage(ref.fd, ref.reg_id, desc,
+			    activity ?: &etw_thread_activity, count, data, 0))
+		return ERROR_SUCCESS;
+	return etw_event_write_direct(handle, desc, activity, related, count,
+				      data);
 }
 
 /**
@@ -881,9 +883,14 @@ ULONG EVNTAPI EventWrite(REGHANDLE RegHandle,
 			 PCEVENT_DESCRIPTOR EventDescriptor,
 			 ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
 {
-	if (etw_batch_used())
+	uint8_t batching = etw_batch_state();
+
+	if (batching & ETW_BATCHING_ON)
 		return etw_event_write_batched(RegHandle, EventDescriptor, NULL,
 					       NULL, UserDataCount, UserData);
+	if (batching)
+		return etw_event_write_direct(RegHandle, EventDescriptor, NULL,
+					      NULL, UserDataCount, UserData);
 	return etw_event_write(RegHandle, EventDescriptor, NULL, NULL,
 			       UserDataCount, UserData, false);
 }
@@ -905,10 +912,16 @@ ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle,
 				 ULONG UserDataCount,
 				 PEVENT_DATA_DESCRIPTOR UserData)
 {
-	if (etw_batch_used())
+	uint8_t batching = etw_batch_state();
+
+	if ((batching & ETW_BATCHING_ON) && !RelatedActivityId)
 		return etw_event_write_batched(RegHandle, EventDescriptor,
-					       ActivityId, RelatedActivityId,
+					       ActivityId, NULL,
 					       UserDataCount, UserData);
+	if (batching)
+		return etw_event_write_direct(RegHandle, EventDescriptor,
+					      ActivityId, RelatedActivityId,
+					      UserDataCount, UserData);
 	return etw_event_write(RegHandle, EventDescriptor, ActivityId,
 			       RelatedActivityId, UserDataCount, UserData,
 			       false);
@@ -927,7 +940,17 @@ etw_event_write_ex(REGHANDLE handle, PCEVENT_DESCRIPTOR desc, ULONG64 filter,
 		      EVENT_WRITE_FLAG_INPRIVATE))
 		return ERROR_INVALID_PARAMETER;
 	return etw_event_write_ref(&ref, desc, filter, activity, related,
-				   count, data, 0, !filter && !flags, batched);
+				   count, data, etw_batch_drain_flag(batched));
+}
+
+static __attribute_noinline__ ULONG
+etw_event_write_ex_direct(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			  ULONG64 filter, ULONG flags, LPCGUID activity,
+			  LPCGUID related, ULONG count,
+			  PEVENT_DATA_DESCRIPTOR data)
+{
+	return etw_event_write_ex(handle, desc, filter, flags, activity,
+				  related, count, data, true);
 }
 
 static __attribute_noinline__ ULONG
@@ -936,8 +959,19 @@ etw_event_write_ex_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 			   LPCGUID related, ULONG count,
 			   PEVENT_DATA_DESCRIPTOR data)
 {
-	return etw_event_write_ex(handle, desc, filter, flags, activity,
-				  related, count, data, true);
+	struct etw_prov_ref ref;
+
+	if (!etw_batch_may_stage(handle, desc, &ref))
+		return etw_event_write_ex_direct(handle, desc, filter, flags,
+						 activity, related, count,
+						 data);
+	if (!etw_prov_may_take(&ref, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
+	if (etw_batch_stage(ref.fd, ref.reg_id, desc,
+			    activity ?: &etw_thread_activity, count, data, 0))
+		return ERROR_SUCCESS;
+	return etw_event_write_ex_direct(handle, desc, filter, flags,
+					 activity, related, count, data);
 }
 
 /**
@@ -961,11 +995,19 @@ ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle,
 			   LPCGUID RelatedActivityId, ULONG UserDataCount,
 			   PEVENT_DATA_DESCRIPTOR UserData)
 {
-	if (etw_batch_used())
+	uint8_t batching = etw_batch_state();
+
+	/* A filter or a flag is for the direct path. */
+	if ((batching & ETW_BATCHING_ON) && !Filter && !Flags &&
+	    !RelatedActivityId)
 		return etw_event_write_ex_batched(RegHandle, EventDescriptor,
-						  Filter, Flags, ActivityId,
-						  RelatedActivityId,
+						  0, 0, ActivityId, NULL,
 						  UserDataCount, UserData);
+	if (batching)
+		return etw_event_write_ex_direct(RegHandle, EventDescriptor,
+						 Filter, Flags, ActivityId,
+						 RelatedActivityId,
+						 UserDataCount, UserData);
 	return etw_event_write_ex(RegHandle, EventDescriptor, Filter, Flags,
 				  ActivityId, RelatedActivityId, UserDataCount,
 				  UserData, false);
@@ -978,6 +1020,41 @@ static size_t etw_wcslen(PCWSTR s)
 	while (s[n])
 		n++;
 	return n;
+}
+
+static __always_inline ULONG
+etw_event_write_string(REGHANDLE handle, UCHAR level, ULONGLONG keyword,
+		       PCWSTR string, bool batched)
+{
+	EVENT_DESCRIPTOR desc = { .Level = level, .Keyword = keyword };
+	EVENT_DATA_DESCRIPTOR data;
+	struct etw_prov_ref ref;
+	size_t bytes;
+
+	if (!etw_prov_lookup(handle, &ref))
+		return ERROR_INVALID_HANDLE;
+	if (!string)
+		return ERROR_INVALID_PARAMETER;
+	if (!etw_prov_may_take(&ref, level, keyword))
+		return ERROR_SUCCESS;	/* before measuring the string */
+	bytes = (etw_wcslen(string) + 1) * sizeof(WCHAR);
+	if (bytes > ETW_MAX_EVENT_SIZE)
+		return ERROR_ARITHMETIC_OVERFLOW;
+	EventDataDescCreate(&data, string, (ULONG)bytes);
+	if (batched && etw_batch_on() && etw_batch_plain(&ref) &&
+	    etw_batch_stage(ref.fd, ref.reg_id, &desc, &etw_thread_activity,
+			    1, &data, ETW_STAGED_STRING_ONLY))
+		return ERROR_SUCCESS;
+	return etw_event_write_ref(&ref, &desc, 0, NULL, NULL, 1, &data,
+				   ETW_WRITE_STRING_ONLY |
+				   etw_batch_drain_flag(batched));
+}
+
+static __attribute_noinline__ ULONG
+etw_event_write_string_batched(REGHANDLE handle, UCHAR level,
+			       ULONGLONG keyword, PCWSTR string)
+{
+	return etw_event_write_string(handle, level, keyword, string, true);
 }
 
 /**
@@ -995,23 +1072,11 @@ static size_t etw_wcslen(PCWSTR s)
 ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level,
 			       ULONGLONG Keyword, PCWSTR String)
 {
-	EVENT_DESCRIPTOR desc = { .Level = Level, .Keyword = Keyword };
-	EVENT_DATA_DESCRIPTOR data;
-	struct etw_prov_ref ref;
-	size_t bytes;
-
-	if (!etw_prov_lookup(RegHandle, &ref))
-		return ERROR_INVALID_HANDLE;
-	if (!String)
-		return ERROR_INVALID_PARAMETER;
-	if (!etw_prov_may_take(&ref, Level, Keyword))
-		return ERROR_SUCCESS;	/* before measuring the string */
-	bytes = (etw_wcslen(String) + 1) * sizeof(WCHAR);
-	if (bytes > ETW_MAX_EVENT_SIZE)
-		return ERROR_ARITHMETIC_OVERFLOW;
-	EventDataDescCreate(&data, String, (ULONG)bytes);
-	return etw_event_write_ref(&ref, &desc, 0, NULL, NULL, 1, &data,
-				   ETW_WRITE_STRING_ONLY, true, etw_batch_used());
+	if (etw_batch_state())
+		return etw_event_write_string_batched(RegHandle, Level, Keyword,
+						      String);
+	return etw_event_write_string(RegHandle, Level, Keyword, String,
+				      false);
 }
 
 static uint16_t etw_le16(const uint8_t *p)
