@@ -364,6 +364,7 @@ TEST_F(batch, a_direct_write_comes_after_the_staged_ones)
 {
 	static const GUID related = { 0x4e1, 1, 2, { 3, 4, 5, 6, 7, 8, 9, 1 } };
 	EVENT_DESCRIPTOR d = { .Id = 3, .Level = 4, .Keyword = 1 };
+	EVENT_DESCRIPTOR ex = { .Id = 5, .Level = 4, .Keyword = 1 };
 	int i;
 
 	ASSERT_EQ(0, write_seq(self->h, 1, 16));
@@ -371,14 +372,33 @@ TEST_F(batch, a_direct_write_comes_after_the_staged_ones)
 	/* A related activity is not plain: this one goes directly. */
 	ASSERT_EQ(0, EventWriteTransfer(self->h, &d, NULL, &related, 0, NULL));
 	ASSERT_EQ(0, write_seq(self->h, 4, 16));
+	/* So does EventWriteEx with a flag. */
+	ASSERT_EQ(0, EventWriteEx(self->h, &ex, 0, EVENT_WRITE_FLAG_NO_FAULTING,
+				  NULL, NULL, 0, NULL));
+	ASSERT_EQ(0, write_seq(self->h, 6, 16));
 	ASSERT_EQ(0, EventUnregister(self->h));
 
-	ASSERT_EQ(4, collect(&self->c, &self->guid));
-	for (i = 0; i < 4; i++)
+	ASSERT_EQ(6, collect(&self->c, &self->guid));
+	for (i = 0; i < 6; i++)
 		EXPECT_EQ(i + 1, seen[i].h.descriptor.id);
 	EXPECT_EQ(0, seen[0].h.flags);
 	EXPECT_EQ(ETW_EVENT_FLAG_EXTENDED_INFO, seen[2].h.flags);
 	EXPECT_EQ(0, seen[3].h.flags);
+}
+
+TEST_F(batch, writes_after_switching_off_come_after_the_staged_ones)
+{
+	int i;
+
+	ASSERT_EQ(0, write_seq(self->h, 1, 16));
+	ASSERT_EQ(0, write_seq(self->h, 2, 16));
+	ASSERT_EQ(0, EtwSetBatchedWrites(FALSE));
+	ASSERT_EQ(0, write_seq(self->h, 3, 16));
+	ASSERT_EQ(0, EventUnregister(self->h));
+
+	ASSERT_EQ(3, collect(&self->c, &self->guid));
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(i + 1, seen[i].h.descriptor.id);
 }
 
 /* --- many events, a full ring ---------------------------------------------- */
