@@ -145,7 +145,8 @@ static int collect(struct ctl *c, const GUID *g)
 			if (n++ >= SEEN_MAX)
 				continue;
 			s->h = *h;
-			s->len = h->size - (__u32)(p - (const unsigned char *)h);
+			s->len = h->size -
+				 (__u32)(p - (const unsigned char *)h);
 			s->seq = 0;
 			if (s->len >= sizeof(s->seq))
 				memcpy(&s->seq, p, sizeof(s->seq));
@@ -189,7 +190,7 @@ FIXTURE_TEARDOWN(batch)
 	ctl_stop(&self->c);
 }
 
-/* --- what staged events carry ---------------------------------------------- */
+/* --- what staged events carry --------------------------------------------- */
 
 /* EventWriteString's text, UTF-16 whatever the compiler's wchar_t. */
 static const WCHAR text[] = { 'b', 'a', 't', 'c', 'h', 0 };
@@ -287,7 +288,7 @@ TEST_F(batch, staged_events_carry_the_time_of_the_write)
 	EXPECT_GE(t3, seen[1].h.timestamp);
 }
 
-/* --- when staged events are routed ----------------------------------------- */
+/* --- when staged events are routed ---------------------------------------- */
 
 struct writer {
 	REGHANDLE h;
@@ -401,7 +402,7 @@ TEST_F(batch, writes_after_switching_off_come_after_the_staged_ones)
 		EXPECT_EQ(i + 1, seen[i].h.descriptor.id);
 }
 
-/* --- many events, a full ring ---------------------------------------------- */
+/* --- many events, a full ring --------------------------------------------- */
 
 TEST_F(batch, many_events_pass_the_drain_threshold_and_the_ring_end)
 {
@@ -488,7 +489,7 @@ TEST(a_session_counts_staged_events_it_loses)
 	ctl_stop(&c);
 }
 
-/* --- what does not stage ----------------------------------------------------- */
+/* --- what does not stage -------------------------------------------------- */
 
 TEST_F(batch, a_disabled_event_stages_nothing)
 {
@@ -609,7 +610,7 @@ TEST_F(batch, invalid_arguments_give_the_direct_results)
 	EXPECT_EQ(0, collect(&self->c, &self->guid));
 }
 
-/* --- fork() ------------------------------------------------------------------ */
+/* --- fork() --------------------------------------------------------------- */
 
 static int child_writes(const GUID *g)
 {
