@@ -48,6 +48,7 @@
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
 #include <linux/hashtable.h>
+#include <linux/instrumented.h>
 #include <linux/mm.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -57,7 +58,9 @@
 #include <linux/vmalloc.h>
 
 #include "compat.h"
+#include "etw_filter.h"
 #include "etw_internal.h"
+#include "etw_trace.h"
 
 #define ETW_BATCH_CTL_SIZE	PAGE_SIZE
 
@@ -118,55 +121,302 @@ static bool etw_batch_reg_ok(const struct etw_batch *b,
 	return reg && reg->tgid == b->tgid && reg->exec_id == b->exec_id;
 }
 
+/* A run's most records: interrupts stay off for at most this many. */
+#define ETW_BATCH_RUN_MAX	64
+
+/*
+ * Staged records of a one-session route without extended items are
+ * written into the session's current buffer as a run: interrupts off, so
+ * that no other writer reserves on this CPU's stream in between; one
+ * writer reference held for the run; each record claimed with one
+ * cmpxchg (a sealer on another CPU may still change the state); the
+ * buffer's newest timestamp raised once at the end, when the commit also
+ * delivers the buffer if it was sealed meanwhile.  A record the run
+ * cannot take (another session, a full or sealed buffer, a route of
+ * several sessions or with items) ends it and goes through
+ * etw_write_staged(), which also counts losses.
+ *
+ * @route: the route whose records the run takes
+ * @s: its one session
+ * @b: the buffer, NULL when no run is open
+ * @state: @b's state as last claimed
+ * @first_ts: @b's newest timestamp when the run began
+ * @last_ts: the newest timestamp of the run's records
+ * @ids: the thread and process id as the records carry them
+ * @flags: ETW_EVENT_FLAG_* every record of the run carries
+ * @n: records in the run
+ * @irqflags: interrupt state to restore
+ */
+struct etw_batch_run {
+	const struct etw_route *route;
+	struct etw_session *s;
+	struct etw_buffer *b;
+	u64 state;
+	u64 first_ts;
+	u64 last_ts;
+	u64 ids;
+	u16 flags;
+	unsigned int n;
+	unsigned long irqflags;
+};
+
+static void etw_batch_run_end(struct etw_batch_run *run)
+{
+	etw_buffer_raise_ts(run->b, run->first_ts, run->last_ts);
+	etw_buffer_commit(run->s, run->b);
+	local_irq_restore(run->irqflags);
+	run->b = NULL;
+}
+
+/*
+ * Can @route's records be written in runs?  One session, no items, no
+ * traits (an item too), a per-CPU stream.
+ */
+static bool etw_batch_route_runs(const struct etw_route *route,
+				 const struct etw_reg *reg)
+{
+	return route->count == 1 && !route->ext && !READ_ONCE(reg->traits) &&
+	       !(READ_ONCE(route->e[0].session->cfg.mode) &
+		 ETW_MODE_NO_PER_PROCESSOR);
+}
+
+/* Begin a run of @route in its session's current buffer, or fail. */
+static noinline bool etw_batch_run_begin(struct etw_batch *b,
+					 struct etw_batch_run *run,
+					 const struct etw_route *route)
+{
+	struct etw_session *s = route->e[0].session;
+	struct etw_stream *st;
+	struct etw_buffer *buf;
+	u64 old;
+
+	local_irq_save(run->irqflags);
+	st = etw_session_stream(s);
+	buf = READ_ONCE(st->cur);
+	if (!buf)
+		goto out_restore;
+	/*
+	 * Dependent on @buf: ordered after the cmpxchg() that published it
+	 * in etw_stream_install().  Acquire: ordered before the second read
+	 * of @st->cur (see etw_buffer_reserve_fast()).
+	 */
+	old = atomic64_read_acquire(&buf->state);
+	if ((old & ETW_BS_SEALED) || READ_ONCE(st->cur) != buf)
+		goto out_restore;
+	/* Fully ordered: pairs with the seal's cmpxchg (etw_stream_seal()). */
+	if (!atomic64_try_cmpxchg(&buf->state, &old, old + ETW_BS_WR_ONE))
+		goto out_restore;
+	run->route = route;
+	run->s = s;
+	run->b = buf;
+	run->state = old + ETW_BS_WR_ONE;
+	run->first_ts = local64_read(&buf->last_ts);
+	run->last_ts = run->first_ts;
+	run->n = 0;
+	if (etw_session_is_private(s)) {
+		/* A private session's owner sees its own ids. */
+		run->ids = b->writer.vtid | (u64)b->writer.vpid << 32;
+		run->flags = ETW_EVENT_FLAG_PRIVATE_SESSION;
+	} else {
+		run->ids = b->writer.tid | (u64)b->writer.pid << 32;
+		run->flags = 0;
+	}
+	return true;
+
+out_restore:
+	local_irq_restore(run->irqflags);
+	return false;
+}
+
+/* Does @route's one entry take the event (etw_entry_takes())? */
+static __always_inline bool etw_batch_takes(const struct etw_route *route,
+					    u64 desc_lo, u64 keyword)
+{
+	const struct etw_route_entry *e = &route->e[0];
+	u8 level = desc_lo >> 32;
+
+	if (etw_level_kw_match(&route->every, level, keyword))
+		return true;
+	return etw_level_kw_match(&e->lk, level, keyword) &&
+	       etw_event_id_match(e->ids, (u16)desc_lo);
+}
+
+/*
+ * Copy a payload from the ring, once, and zero the record's padding (the
+ * ring's is the thread's, not the record's).  On x86-64 a rep movsq.
+ */
+static __always_inline void etw_batch_copy(void *dst, const void *src,
+					   u32 len)
+{
+	u32 rest = len % 8;
+
+	if (rest)
+		*(u64 *)(dst + len - rest) = 0;
+#ifdef CONFIG_X86_64
+	{
+		unsigned long n = len / 8;
+
+		instrument_read(src, len);
+		instrument_write(dst, len);
+		asm volatile("rep movsq\n"
+			     "	mov %[rest], %%ecx\n"
+			     "	rep movsb\n"
+			     : "+c" (n), "+D" (dst), "+S" (src)
+			     : [rest] "r" (rest)
+			     : "memory");
+	}
+#else
+	memcpy(dst, src, len);
+#endif
+}
+
+/*
+ * Write the record at @q (@size bytes, its descriptor @d0 @d1, its
+ * time @ts, its flags @flags) into the open run.  False when the run's
+ * buffer cannot take it.
+ */
+static __always_inline bool etw_batch_run_write(struct etw_batch_run *run,
+						const struct etw_reg *reg,
+						const u64 *q, u32 size, u64 d0,
+						u64 d1, u64 ts, u64 flags)
+{
+	u32 plen = size - sizeof(struct etw_staged_event);
+	u32 len = ALIGN(sizeof(struct etw_event_header) + plen, 8);
+	u64 old = run->state, *h;
+
+	if ((old & (ETW_BS_SEALED | ETW_BS_OFF_MASK)) * 8 + len >
+	    run->s->buf_bytes)
+		return false;
+	/* Fully ordered: pairs with the seal's cmpxchg (etw_stream_seal()). */
+	if (!atomic64_try_cmpxchg(&run->b->state, &old,
+				  old + len / 8 + ETW_BS_EV_ONE))
+		return false;
+	run->state = old + len / 8 + ETW_BS_EV_ONE;
+	run->n++;
+	run->last_ts = max(ts, run->last_ts);
+	/* struct etw_event_header, a word at a time. */
+	h = run->b->data + (old & ETW_BS_OFF_MASK) * 8;
+	h[0] = (sizeof(struct etw_event_header) + plen) |
+	       (u64)ETW_EVENT_HEADER_TYPE_64 << 16 |
+	       (u64)(run->flags | ((flags & ETW_STAGED_STRING_ONLY) ?
+				   ETW_EVENT_FLAG_STRING_ONLY : 0)) << 32;
+	h[1] = run->ids;
+	h[2] = run->last_ts;
+	memcpy(&h[3], &reg->guid, sizeof(reg->guid));
+	h[5] = d0;
+	h[6] = d1;
+	h[7] = 0;
+	/* The activity ID: read once, straight into the record. */
+	h[8] = READ_ONCE(q[4]);
+	h[9] = READ_ONCE(q[5]);
+	etw_batch_copy(&h[10], &q[7], plen);
+	trace_etw_write(run->s, reg, (const void *)&h[5], h);
+	return true;
+}
+
+/* One record the general way: etw_write_staged() reads a header struct. */
+static noinline void etw_batch_route_one(struct etw_batch *b,
+					 struct etw_reg *reg,
+					 const struct etw_route *route,
+					 const u64 *q, u32 size, u64 d0,
+					 u64 d1, u64 ts, u64 flags)
+{
+	struct etw_staged_event se;
+
+	se.size = size;
+	se.reg_id = reg->id;
+	se.timestamp = ts;
+	memcpy(&se.descriptor, &d0, sizeof(d0));
+	memcpy((void *)&se.descriptor + sizeof(d0), &d1, sizeof(d1));
+	/* The activity ID: read once, as the run reads it. */
+	((u64 *)&se.activity_id)[0] = READ_ONCE(q[4]);
+	((u64 *)&se.activity_id)[1] = READ_ONCE(q[5]);
+	se.flags = lower_32_bits(flags);
+	se.reserved = 0;
+	etw_write_staged(reg, route, &se, &q[7], size - sizeof(se),
+			 &b->writer, ts);
+}
+
 /*
  * Route the records from @tail to @head.  Returns the new tail; a record
  * that cannot be one ends the walk at @head (see the top of the file).
+ * Each word of a record's header is read once (READ_ONCE()).
  */
 static u64 etw_batch_route(struct etw_batch *b, u64 tail, u64 head)
 {
+	static_assert(offsetof(struct etw_staged_event, timestamp) == 8);
+	static_assert(offsetof(struct etw_staged_event, descriptor) == 16);
+	static_assert(offsetof(struct etw_staged_event, activity_id) == 32);
+	static_assert(offsetof(struct etw_staged_event, flags) == 48);
+	static_assert(sizeof(struct etw_event_header) == 80);
 	const void *ring = b->area + ETW_BATCH_CTL_SIZE;
+	struct etw_batch_run run __uninitialized;
+	const struct etw_route *runs = NULL;
 	struct etw_reg *reg = NULL;
+	u32 mask = b->size - 1;
 	u32 reg_id = 0;
 	u64 now = ktime_get_ns();
 
+	run.b = NULL;
 	while (tail != head) {
-		const void *p = ring + (tail & (b->size - 1));
-		u32 room = b->size - (tail & (b->size - 1));
-		u64 left = head - tail;
+		const u64 *q = ring + (tail & mask);
+		u32 room = b->size - (tail & mask);
 		const struct etw_route *route;
-		struct etw_staged_event se;
-		u32 size;
+		u64 q0 = READ_ONCE(q[0]), flags, ts, d0, d1;
+		u32 size = lower_32_bits(q0);
 
-		size = READ_ONCE(*(const u32 *)p);
-		if (size == ETW_STAGED_WRAP && room <= left) {
+		if (size == ETW_STAGED_WRAP && room <= head - tail) {
 			tail += room;
 			continue;
 		}
-		if (size < sizeof(se) || size > room || size > left) {
+		if (size < sizeof(struct etw_staged_event) || size > room ||
+		    size > head - tail) {
 			b->dropped++;
-			return head;
+			tail = head;
+			break;
 		}
 		tail += ALIGN(size, 8);
-		memcpy(&se, p, sizeof(se));
-		if (b->gone || (se.flags & ~ETW_STAGED_STRING_ONLY) ||
-		    se.reserved) {
+		flags = READ_ONCE(q[6]);
+		if (unlikely(b->gone || flags & ~(u64)ETW_STAGED_STRING_ONLY)) {
 			b->dropped++;
 			continue;
 		}
-		if (se.reg_id != reg_id) {
-			reg = etw_file_reg(b->file, se.reg_id);
-			reg_id = se.reg_id;
+		if (upper_32_bits(q0) != reg_id) {
+			reg_id = upper_32_bits(q0);
+			reg = etw_file_reg(b->file, reg_id);
+			if (reg && !etw_batch_reg_ok(b, reg))
+				reg = NULL;
 		}
-		if (!etw_batch_reg_ok(b, reg)) {
+		if (unlikely(!reg)) {
 			b->dropped++;
 			continue;
 		}
 		route = rcu_dereference(reg->route);
-		if (route)
-			etw_write_staged(reg, route, &se, p + sizeof(se),
-					 size - sizeof(se), &b->writer,
-					 clamp_val(se.timestamp, 1, now));
+		if (!route)
+			continue;
+		ts = clamp_val(READ_ONCE(q[1]), 1, now);
+		d0 = READ_ONCE(q[2]);
+		d1 = READ_ONCE(q[3]);
+		if (route != runs)
+			runs = etw_batch_route_runs(route, reg) ? route : NULL;
+		if (route == runs) {
+			if (!etw_batch_takes(route, d0, d1))
+				continue;
+			if (run.b && (run.route != route ||
+				      run.n == ETW_BATCH_RUN_MAX))
+				etw_batch_run_end(&run);
+			if ((run.b || etw_batch_run_begin(b, &run, route)) &&
+			    etw_batch_run_write(&run, reg, q, size, d0, d1, ts,
+						flags))
+				continue;
+		}
+		/* Its reservation must see the run's records and times. */
+		if (run.b)
+			etw_batch_run_end(&run);
+		etw_batch_route_one(b, reg, route, q, size, d0, d1, ts, flags);
 	}
+	if (run.b)
+		etw_batch_run_end(&run);
 	return tail;
 }
 

@@ -451,7 +451,24 @@ struct thread_arg {
 	FIXTURE_DATA(batch) *self;
 	struct ring r;
 	int staged;
+	pid_t tid;
 };
+
+/*
+ * pthread_join() returns once the thread's tid is cleared, which exit
+ * does before the tracepoint that drains its ring; the thread has left
+ * /proc/self/task after that.
+ */
+static int wait_thread_gone(pid_t tid)
+{
+	char path[64];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", tid);
+	for (i = 0; i < 10000 && !access(path, F_OK); i++)
+		raw_sleep_ms(1);
+	return access(path, F_OK) ? 0 : -1;
+}
 
 static void *stage_and_exit(void *arg)
 {
@@ -460,6 +477,7 @@ static void *stage_and_exit(void *arg)
 	if (ring_open(ta->self->fd, 0, &ta->r))
 		return NULL;
 	stage_ev(&ta->r, ta->self->reg, 7, raw_now_ns(), 7);
+	ta->tid = syscall(SYS_gettid);
 	ta->staged = 1;
 	return NULL;
 }
@@ -472,6 +490,7 @@ TEST_F(batch, exiting_thread_has_its_staged_events_routed)
 	ASSERT_EQ(0, pthread_create(&t, NULL, stage_and_exit, &ta));
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	ASSERT_EQ(1, ta.staged);
+	ASSERT_EQ(0, wait_thread_gone(ta.tid));
 	EXPECT_EQ(ta.r.ctl->head, ta.r.ctl->tail);
 	ASSERT_EQ(1, collect(self));
 	EXPECT_EQ(7, self->seen->r[0].id);
@@ -606,6 +625,121 @@ TEST_F(batch, scribbled_ring_is_survived)
 	ASSERT_EQ(0, ring_drain(&self->r));
 	EXPECT_EQ(self->r.ctl->head, self->r.ctl->tail);
 	EXPECT_LE(0, collect(self));
+}
+
+/* Several sessions take the general path, each its copy. */
+TEST_F(batch, each_session_of_a_route_gets_staged_events)
+{
+	struct seen *other = calloc(1, sizeof(*other));
+	__u32 id2;
+	int cfd2, i;
+
+	ASSERT_NE(NULL, other);
+	other->guid = self->guid;
+	ASSERT_EQ(0, raw_start(self->fd, "batch2", ETW_MODE_REAL_TIME, BUF_KB,
+			       8, &id2));
+	cfd2 = raw_consumer(self->fd, id2);
+	ASSERT_LE(0, cfd2);
+	ASSERT_EQ(0, raw_enable(self->fd, id2, &self->guid, 0, 0, 0));
+	for (i = 0; i < 3; i++)
+		stage_ev(&self->r, self->reg, 20 + i, raw_now_ns(), i);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	ASSERT_EQ(3, collect(self));
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_FLUSH, id2, NULL));
+	ASSERT_EQ(3, raw_drain(cfd2, BUF_BYTES, seen_fn, other));
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(20 + i, other->r[i].id);
+		EXPECT_EQ(self->seen->r[i].ts, other->r[i].ts);
+	}
+	close(cfd2);
+	raw_session_op(self->fd, ETW_IOC_STOP, id2, NULL);
+	free(other);
+}
+
+/* Staged events a full session cannot take are counted lost, once each. */
+TEST(staged_events_a_full_session_loses_are_counted)
+{
+	struct etw_guid g = raw_guid(FAMILY + 2, 0);
+	struct etw_session_args q;
+	int fd = etw_open(), i, n = 300;
+	__u32 id, reg;
+	struct ring r;
+
+	ASSERT_LE(0, fd);
+	/* 4 KiB buffers, two per CPU at most, nobody reading. */
+	ASSERT_EQ(0, raw_start(fd, "batch-full", 0, 4, 2, &id));
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_enable(fd, id, &g, 0, 0, 0));
+	ASSERT_EQ(0, ring_open(fd, 0, &r));
+	for (i = 0; i < n; i++) {
+		stage_ev(&r, reg, 1, raw_now_ns(), i);
+		if ((i & 63) == 63)
+			ASSERT_EQ(0, ring_drain(&r));
+	}
+	ASSERT_EQ(0, ring_drain(&r));
+	EXPECT_EQ(0, r.ctl->dropped);
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_FLUSH, id, NULL));
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_QUERY, id, &q));
+	EXPECT_LT(0, q.stats.events_lost);
+	EXPECT_EQ(n, q.stats.events_written + q.stats.events_lost);
+	ring_close(&r);
+	raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+	close(fd);
+}
+
+/* A private session's records carry the ids as its owner sees them. */
+TEST(private_session_gets_staged_events_flagged)
+{
+	struct etw_guid g = raw_guid(FAMILY + 3, 0);
+	static char buf[16 * 1024];
+	const struct etw_event_header *h;
+	int fd = etw_open(), cfd;
+	__u32 id, reg;
+	struct ring r;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_start(fd, "batch-priv", ETW_MODE_PRIVATE, 16, 8, &id));
+	cfd = raw_consumer(fd, id);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_enable(fd, id, &g, 0, 0, 0));
+	ASSERT_EQ(0, ring_open(fd, 0, &r));
+	stage_ev(&r, reg, 1, raw_now_ns(), 1);
+	ASSERT_EQ(0, ring_drain(&r));
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_FLUSH, id, NULL));
+	ASSERT_EQ(sizeof(buf), read(cfd, buf, sizeof(buf)));
+	h = (const void *)(buf + ETW_BUFFER_HEADER_SIZE);
+	EXPECT_TRUE(raw_guid_eq(&g, &h->provider_id));
+	EXPECT_EQ(getpid(), h->process_id);
+	EXPECT_EQ((__u32)syscall(SYS_gettid), h->thread_id);
+	EXPECT_EQ(ETW_EVENT_FLAG_PRIVATE_SESSION, h->flags);
+	ring_close(&r);
+	close(cfd);
+	close(fd);
+}
+
+/* Events filtered out by level are not recorded; the others are. */
+TEST_F(batch, session_filters_apply_to_staged_events)
+{
+	struct {
+		struct etw_staged_event se;
+		struct raw_payload p;
+	} rec = { 0 };
+
+	ASSERT_EQ(0, raw_enable(self->fd, self->id, &self->guid, 3, 0, 0));
+	rec.se.size = sizeof(rec);
+	rec.se.reg_id = self->reg;
+	rec.se.timestamp = raw_now_ns();
+	rec.se.descriptor.id = 1;
+	rec.se.descriptor.level = 4;		/* above 3: filtered */
+	stage_bytes(&self->r, &rec, sizeof(rec));
+	rec.se.descriptor.id = 2;
+	rec.se.descriptor.level = 2;
+	stage_bytes(&self->r, &rec, sizeof(rec));
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(0, self->r.ctl->dropped);
+	ASSERT_EQ(1, collect(self));
+	EXPECT_EQ(2, self->seen->r[0].id);
 }
 
 TEST_HARNESS_MAIN
