@@ -66,7 +66,6 @@
 
 static_assert(sizeof(struct etw_batch_ctl) <= ETW_BATCH_CTL_SIZE);
 static_assert(sizeof(struct etw_staged_event) == ETW_STAGED_EVENT_SIZE);
-static_assert(ETW_STAGED_EVENT_SIZE % 8 == 0);
 
 /**
  * struct etw_batch - one thread's staging ring
@@ -121,55 +120,60 @@ static bool etw_batch_reg_ok(const struct etw_batch *b,
 	return reg && reg->tgid == b->tgid && reg->exec_id == b->exec_id;
 }
 
-/* A run's most records: interrupts stay off for at most this many. */
+/* Records a run takes at most (their sizes are kept on the stack). */
 #define ETW_BATCH_RUN_MAX	64
 
 /*
- * Staged records of a one-session route without extended items are
- * written into the session's current buffer as a run: interrupts off, so
- * that no other writer reserves on this CPU's stream in between; one
- * writer reference held for the run; each record claimed with one
- * cmpxchg (a sealer on another CPU may still change the state); the
- * buffer's newest timestamp raised once at the end, when the commit also
- * delivers the buffer if it was sealed meanwhile.  A record the run
- * cannot take (another session, a full or sealed buffer, a route of
- * several sessions or with items) ends it and goes through
- * etw_write_staged(), which also counts losses.
- *
- * @route: the route whose records the run takes
- * @s: its one session
- * @b: the buffer, NULL when no run is open
- * @state: @b's state as last claimed
- * @first_ts: @b's newest timestamp when the run began
- * @last_ts: the newest timestamp of the run's records
- * @ids: the thread and process id as the records carry them
- * @flags: ETW_EVENT_FLAG_* every record of the run carries
- * @n: records in the run
- * @irqflags: interrupt state to restore
+ * struct etw_staged_event is struct etw_event_header with the fields the
+ * thread may not set replaced: a run of records is copied as it is, then
+ * each copy completed in place.
+ */
+static_assert(sizeof(struct etw_staged_event) ==
+	      sizeof(struct etw_event_header));
+static_assert(offsetof(struct etw_staged_event, reg_id) ==
+	      offsetof(struct etw_event_header, thread_id));
+static_assert(offsetof(struct etw_staged_event, timestamp) ==
+	      offsetof(struct etw_event_header, timestamp));
+static_assert(offsetof(struct etw_staged_event, descriptor) ==
+	      offsetof(struct etw_event_header, descriptor));
+static_assert(offsetof(struct etw_staged_event, activity_id) ==
+	      offsetof(struct etw_event_header, activity_id));
+
+/* Word 0 of a staged record: size, reserved1, flags, reserved2. */
+#define ETW_STAGED_W0_SIZE	GENMASK_ULL(15, 0)
+#define ETW_STAGED_W0_RESERVED	(GENMASK_ULL(31, 16) | GENMASK_ULL(63, 48))
+#define ETW_STAGED_W0_FLAGS_SHIFT	32
+
+/*
+ * A run: @n records of registration @reg_id, consecutive in the ring from
+ * @p, @bytes in all, their sizes as pass 1 of etw_batch_route() read them
+ * at @size.
  */
 struct etw_batch_run {
-	const struct etw_route *route;
-	struct etw_session *s;
-	struct etw_buffer *b;
-	u64 state;
-	u64 first_ts;
-	u64 last_ts;
-	u64 ids;
-	u16 flags;
-	unsigned int n;
-	unsigned long irqflags;
+	const void *p;
+	const u16 *size;
+	u32 n;
+	u32 bytes;
+	u32 reg_id;
 };
 
-static void etw_batch_run_end(struct etw_batch_run *run)
+/* Drop @r's first @k records (@bytes of them). */
+static void etw_batch_run_advance(struct etw_batch_run *r, u32 k, u32 bytes)
 {
-	etw_buffer_raise_ts(run->b, run->first_ts, run->last_ts);
-	etw_buffer_commit(run->s, run->b);
-	local_irq_restore(run->irqflags);
-	run->b = NULL;
+	r->p += bytes;
+	r->size += k;
+	r->n -= k;
+	r->bytes -= bytes;
+}
+
+/* The time of a staged record: not after the drain began. */
+static __always_inline u64 etw_batch_ts(u64 ts, u64 now)
+{
+	return min(ts, now);
 }
 
 /*
- * Can @route's records be written in runs?  One session, no items, no
+ * Can @route's records be written as runs?  One session, no items, no
  * traits (an item too), a per-CPU stream.
  */
 static bool etw_batch_route_runs(const struct etw_route *route,
@@ -178,54 +182,6 @@ static bool etw_batch_route_runs(const struct etw_route *route,
 	return route->count == 1 && !route->ext && !READ_ONCE(reg->traits) &&
 	       !(READ_ONCE(route->e[0].session->cfg.mode) &
 		 ETW_MODE_NO_PER_PROCESSOR);
-}
-
-/* Begin a run of @route in its session's current buffer, or fail. */
-static noinline bool etw_batch_run_begin(struct etw_batch *b,
-					 struct etw_batch_run *run,
-					 const struct etw_route *route)
-{
-	struct etw_session *s = route->e[0].session;
-	struct etw_stream *st;
-	struct etw_buffer *buf;
-	u64 old;
-
-	local_irq_save(run->irqflags);
-	st = etw_session_stream(s);
-	buf = READ_ONCE(st->cur);
-	if (!buf)
-		goto out_restore;
-	/*
-	 * Dependent on @buf: ordered after the cmpxchg() that published it
-	 * in etw_stream_install().  Acquire: ordered before the second read
-	 * of @st->cur (see etw_buffer_reserve_fast()).
-	 */
-	old = atomic64_read_acquire(&buf->state);
-	if ((old & ETW_BS_SEALED) || READ_ONCE(st->cur) != buf)
-		goto out_restore;
-	/* Fully ordered: pairs with the seal's cmpxchg (etw_stream_seal()). */
-	if (!atomic64_try_cmpxchg(&buf->state, &old, old + ETW_BS_WR_ONE))
-		goto out_restore;
-	run->route = route;
-	run->s = s;
-	run->b = buf;
-	run->state = old + ETW_BS_WR_ONE;
-	run->first_ts = local64_read(&buf->last_ts);
-	run->last_ts = run->first_ts;
-	run->n = 0;
-	if (etw_session_is_private(s)) {
-		/* A private session's owner sees its own ids. */
-		run->ids = b->writer.vtid | (u64)b->writer.vpid << 32;
-		run->flags = ETW_EVENT_FLAG_PRIVATE_SESSION;
-	} else {
-		run->ids = b->writer.tid | (u64)b->writer.pid << 32;
-		run->flags = 0;
-	}
-	return true;
-
-out_restore:
-	local_irq_restore(run->irqflags);
-	return false;
 }
 
 /* Does @route's one entry take the event (etw_entry_takes())? */
@@ -241,182 +197,265 @@ static __always_inline bool etw_batch_takes(const struct etw_route *route,
 	       etw_event_id_match(e->ids, (u16)desc_lo);
 }
 
-/*
- * Copy a payload from the ring, once, and zero the record's padding (the
- * ring's is the thread's, not the record's).  On x86-64 a rep movsq.
- */
+/* Copy @len bytes (a multiple of 8) of the ring; on x86-64 a rep movsq. */
 static __always_inline void etw_batch_copy(void *dst, const void *src,
 					   u32 len)
 {
-	u32 rest = len % 8;
-
-	if (rest)
-		*(u64 *)(dst + len - rest) = 0;
 #ifdef CONFIG_X86_64
-	{
-		unsigned long n = len / 8;
+	unsigned long n = len / 8;
 
-		instrument_read(src, len);
-		instrument_write(dst, len);
-		asm volatile("rep movsq\n"
-			     "	mov %[rest], %%ecx\n"
-			     "	rep movsb\n"
-			     : "+c" (n), "+D" (dst), "+S" (src)
-			     : [rest] "r" (rest)
-			     : "memory");
-	}
+	instrument_read(src, len);
+	instrument_write(dst, len);
+	asm volatile("rep movsq"
+		     : "+c" (n), "+D" (dst), "+S" (src) : : "memory");
 #else
 	memcpy(dst, src, len);
 #endif
 }
 
+/* A record of the run nobody gets: padding, its bytes cleared. */
+static noinline void etw_batch_pad(u64 *h, u32 size)
+{
+	static const struct etw_guid pad = ETW_PADDING_PROVIDER;
+
+	memset(h, 0, ALIGN(size, 8));
+	h[0] = size | (u64)ETW_EVENT_HEADER_TYPE_64 << 16;
+	memcpy(&h[3], &pad, sizeof(pad));
+}
+
 /*
- * Write the record at @q (@size bytes, its descriptor @d0 @d1, its
- * time @ts, its flags @flags) into the open run.  False when the run's
- * buffer cannot take it.
+ * Complete the copies of @r's first @n records at @rec: check what the
+ * copy holds against what pass 1 read (size, registration), the flags
+ * and reserved fields, the session's filter; set the header type, the
+ * ids, the time, the provider.  A record that fails becomes padding.
+ * Return: the events.
  */
-static __always_inline bool etw_batch_run_write(struct etw_batch_run *run,
-						const struct etw_reg *reg,
-						const u64 *q, u32 size, u64 d0,
-						u64 d1, u64 ts, u64 flags)
+static u32 etw_batch_fill(struct etw_batch *b, const struct etw_batch_run *r,
+			  u32 n, const struct etw_reg *reg,
+			  const struct etw_route *route, void *rec, u64 now,
+			  u64 *last_ts)
 {
-	u32 plen = size - sizeof(struct etw_staged_event);
-	u32 len = ALIGN(sizeof(struct etw_event_header) + plen, 8);
-	u64 old = run->state, *h;
+	struct etw_session *s = route->e[0].session;
+	bool private = etw_session_is_private(s);
+	u64 ids = private ? b->writer.vtid | (u64)b->writer.vpid << 32 :
+			    b->writer.tid | (u64)b->writer.pid << 32;
+	u64 base = (u64)ETW_EVENT_HEADER_TYPE_64 << 16 |
+		   (u64)(private ? ETW_EVENT_FLAG_PRIVATE_SESSION : 0) <<
+		   ETW_STAGED_W0_FLAGS_SHIFT;
+	u64 last = *last_ts;
+	u32 i, events = 0;
 
-	if ((old & (ETW_BS_SEALED | ETW_BS_OFF_MASK)) * 8 + len >
-	    run->s->buf_bytes)
-		return false;
-	/* Fully ordered: pairs with the seal's cmpxchg (etw_stream_seal()). */
-	if (!atomic64_try_cmpxchg(&run->b->state, &old,
-				  old + len / 8 + ETW_BS_EV_ONE))
-		return false;
-	run->state = old + len / 8 + ETW_BS_EV_ONE;
-	run->n++;
-	run->last_ts = max(ts, run->last_ts);
-	/* struct etw_event_header, a word at a time. */
-	h = run->b->data + (old & ETW_BS_OFF_MASK) * 8;
-	h[0] = (sizeof(struct etw_event_header) + plen) |
-	       (u64)ETW_EVENT_HEADER_TYPE_64 << 16 |
-	       (u64)(run->flags | ((flags & ETW_STAGED_STRING_ONLY) ?
-				   ETW_EVENT_FLAG_STRING_ONLY : 0)) << 32;
-	h[1] = run->ids;
-	h[2] = run->last_ts;
-	memcpy(&h[3], &reg->guid, sizeof(reg->guid));
-	h[5] = d0;
-	h[6] = d1;
-	h[7] = 0;
-	/* The activity ID: read once, straight into the record. */
-	h[8] = READ_ONCE(q[4]);
-	h[9] = READ_ONCE(q[5]);
-	etw_batch_copy(&h[10], &q[7], plen);
-	trace_etw_write(run->s, reg, (const void *)&h[5], h);
-	return true;
-}
+	for (i = 0; i < n; i++) {
+		u64 *h = rec;
+		u32 size = r->size[i];
+		u64 w0 = h[0];
 
-/* One record the general way: etw_write_staged() reads a header struct. */
-static noinline void etw_batch_route_one(struct etw_batch *b,
-					 struct etw_reg *reg,
-					 const struct etw_route *route,
-					 const u64 *q, u32 size, u64 d0,
-					 u64 d1, u64 ts, u64 flags)
-{
-	struct etw_staged_event se;
-
-	se.size = size;
-	se.reg_id = reg->id;
-	se.timestamp = ts;
-	memcpy(&se.descriptor, &d0, sizeof(d0));
-	memcpy((void *)&se.descriptor + sizeof(d0), &d1, sizeof(d1));
-	/* The activity ID: read once, as the run reads it. */
-	((u64 *)&se.activity_id)[0] = READ_ONCE(q[4]);
-	((u64 *)&se.activity_id)[1] = READ_ONCE(q[5]);
-	se.flags = lower_32_bits(flags);
-	se.reserved = 0;
-	etw_write_staged(reg, route, &se, &q[7], size - sizeof(se),
-			 &b->writer, ts);
+		rec += ALIGN(size, 8);
+		if ((w0 & (ETW_STAGED_W0_SIZE | ETW_STAGED_W0_RESERVED)) !=
+		    size ||
+		    (w0 >> ETW_STAGED_W0_FLAGS_SHIFT) &
+		    ~(u64)ETW_EVENT_FLAG_STRING_ONLY ||
+		    h[1] != r->reg_id) {
+			b->dropped++;
+			etw_batch_pad(h, size);
+			continue;
+		}
+		if (!etw_batch_takes(route, h[5], h[6])) {
+			etw_batch_pad(h, size);
+			continue;
+		}
+		h[0] = w0 | base;
+		h[1] = ids;
+		last = max(etw_batch_ts(h[2], now), last);
+		h[2] = last;
+		memcpy(&h[3], &reg->guid, sizeof(reg->guid));
+		h[7] = 0;
+		/* The ring's padding is the thread's, not the record's. */
+		if (size % 8)
+			h[size / 8] &= GENMASK_ULL(size % 8 * 8 - 1, 0);
+		trace_etw_write(s, reg, (const void *)&h[5], h);
+		events++;
+	}
+	*last_ts = last;
+	return events;
 }
 
 /*
- * Route the records from @tail to @head.  Returns the new tail; a record
- * that cannot be one ends the walk at @head (see the top of the file).
- * Each word of a record's header is read once (READ_ONCE()).
+ * Write as many of @r's first records as its session's current buffer
+ * has room for: claim their bytes with one cmpxchg (a writer reference
+ * with them), copy them, complete each record, then count the events
+ * and drop the reference with one atomic operation, which delivers the
+ * buffer if it was sealed meanwhile.  Records claimed after these are
+ * newer than the drain's start and may not precede them: the claim
+ * raises nothing, the newest time is raised to at the end.
+ * Return: the records written (then dropped from @r), 0 when the buffer
+ * cannot take the first.
+ */
+static u32 etw_batch_run_write(struct etw_batch *b, struct etw_batch_run *r,
+			       const struct etw_reg *reg,
+			       const struct etw_route *route, u64 now)
+{
+	struct etw_session *s = route->e[0].session;
+	struct etw_stream *st = etw_session_stream(s);
+	struct etw_buffer *buf = READ_ONCE(st->cur);
+	u32 events, room, k, bytes = r->bytes;
+	u64 old, first, last;
+	void *rec;
+
+	if (!buf)
+		return 0;
+	/*
+	 * Dependent on @buf: ordered after the cmpxchg() that published it
+	 * in etw_stream_install().  Acquire: ordered before the second read
+	 * of @st->cur (see etw_buffer_reserve_fast()).
+	 */
+	old = atomic64_read_acquire(&buf->state);
+	if ((old & ETW_BS_SEALED) || READ_ONCE(st->cur) != buf)
+		return 0;
+	room = s->buf_bytes - min_t(u64, (old & ETW_BS_OFF_MASK) * 8,
+				    s->buf_bytes);
+	k = r->n;
+	while (bytes > room)
+		bytes -= ALIGN(r->size[--k], 8);
+	if (!k)
+		return 0;
+	first = local64_read(&buf->last_ts);
+	/* Fully ordered: pairs with the seal's cmpxchg (etw_stream_seal()). */
+	if (!atomic64_try_cmpxchg(&buf->state, &old,
+				  old + bytes / 8 + ETW_BS_WR_ONE))
+		return 0;
+	rec = buf->data + (old & ETW_BS_OFF_MASK) * 8;
+	etw_batch_copy(rec, r->p, bytes);
+	last = first;
+	events = etw_batch_fill(b, r, k, reg, route, rec, now, &last);
+	etw_buffer_raise_ts(buf, first, last);
+	/*
+	 * Fully ordered: the records are complete before a delivery; pairs
+	 * with the seal's cmpxchg, as etw_buffer_commit()'s.
+	 */
+	old = atomic64_fetch_add(events * ETW_BS_EV_ONE - ETW_BS_WR_ONE,
+				 &buf->state);
+	if (unlikely(etw_bs_last_writer(old)))
+		etw_buffer_deliver(s, buf);
+	etw_batch_run_advance(r, k, bytes);
+	return k;
+}
+
+/* @r's first @n records, each through etw_write_staged(); dropped from @r. */
+static noinline void etw_batch_run_each(struct etw_batch *b,
+					struct etw_batch_run *r, u32 n,
+					struct etw_reg *reg,
+					const struct etw_route *route, u64 now)
+{
+	const void *p = r->p;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		struct etw_staged_event se;
+		u32 size = r->size[i];
+
+		memcpy(&se, p, sizeof(se));
+		if (se.size != size || se.reserved1 || se.reserved2 ||
+		    se.reserved3 || se.reg_id != r->reg_id ||
+		    (se.flags & ~ETW_EVENT_FLAG_STRING_ONLY)) {
+			b->dropped++;
+		} else {
+			etw_write_staged(reg, route, &se.descriptor,
+					 &se.activity_id, se.flags,
+					 p + sizeof(se), size - sizeof(se),
+					 &b->writer,
+					 etw_batch_ts(se.timestamp, now) ?: 1);
+		}
+		p += ALIGN(size, 8);
+	}
+	etw_batch_run_advance(r, n, p - r->p);
+}
+
+/*
+ * Route run @r: its registration's, if it is still the thread's.  A run
+ * the current buffer cannot take whole is split where it is full; the
+ * record that does not fit goes through etw_write_staged(), which seals
+ * the buffer (or counts the loss).
+ */
+static void etw_batch_run_route(struct etw_batch *b, struct etw_batch_run *r,
+				u64 now)
+{
+	struct etw_reg *reg = etw_file_reg(b->file, r->reg_id);
+	const struct etw_route *route;
+
+	if (b->gone || !etw_batch_reg_ok(b, reg)) {
+		b->dropped += r->n;
+		return;
+	}
+	route = rcu_dereference(reg->route);
+	if (!route)
+		return;
+	if (!etw_batch_route_runs(route, reg)) {
+		etw_batch_run_each(b, r, r->n, reg, route, now);
+		return;
+	}
+	while (r->n)
+		if (!etw_batch_run_write(b, r, reg, route, now))
+			etw_batch_run_each(b, r, 1, reg, route, now);
+}
+
+/*
+ * Route the records from @tail to @head.  Pass 1 reads a run's sizes and
+ * registration ids, each once, up to a record of another registration,
+ * the ring's end or ETW_BATCH_RUN_MAX records; the run is then copied and
+ * checked (etw_batch_run_route()).  Returns the new tail; a size that
+ * cannot be right ends the walk at @head (see the top of the file).
  */
 static u64 etw_batch_route(struct etw_batch *b, u64 tail, u64 head)
 {
-	static_assert(offsetof(struct etw_staged_event, timestamp) == 8);
-	static_assert(offsetof(struct etw_staged_event, descriptor) == 16);
-	static_assert(offsetof(struct etw_staged_event, activity_id) == 32);
-	static_assert(offsetof(struct etw_staged_event, flags) == 48);
-	static_assert(sizeof(struct etw_event_header) == 80);
 	const void *ring = b->area + ETW_BATCH_CTL_SIZE;
-	struct etw_batch_run run __uninitialized;
-	const struct etw_route *runs = NULL;
-	struct etw_reg *reg = NULL;
 	u32 mask = b->size - 1;
-	u32 reg_id = 0;
 	u64 now = ktime_get_ns();
+	u16 sizes[ETW_BATCH_RUN_MAX];
+	struct etw_batch_run r;
+	bool bad = false;
 
-	run.b = NULL;
-	while (tail != head) {
-		const u64 *q = ring + (tail & mask);
+	while (tail != head && !bad) {
 		u32 room = b->size - (tail & mask);
-		const struct etw_route *route;
-		u64 q0 = READ_ONCE(q[0]), flags, ts, d0, d1;
-		u32 size = lower_32_bits(q0);
+		u32 lim = min_t(u64, room, head - tail);
+		const void *p = ring + (tail & mask);
+		u32 n = 0, bytes = 0, reg_id = 0;
+		bool wrap = false;
 
-		if (size == ETW_STAGED_WRAP && room <= head - tail) {
-			tail += room;
+		/* Locals, not @r's fields: this loop runs once per record. */
+		while (n < ETW_BATCH_RUN_MAX && bytes < lim) {
+			u32 size = READ_ONCE(*(const u16 *)(p + bytes));
+			u32 id;
+
+			if (unlikely(size < sizeof(struct etw_staged_event) ||
+				     ALIGN(size, 8) > lim - bytes)) {
+				/* A wrap marker jumps to the start: in head? */
+				wrap = size == ETW_STAGED_WRAP &&
+				       room <= head - tail;
+				bad = !wrap;
+				break;
+			}
+			id = READ_ONCE(*(const u32 *)(p + bytes + 8));
+			if (n && id != reg_id)
+				break;
+			reg_id = id;
+			sizes[n++] = size;
+			bytes += ALIGN(size, 8);
+		}
+		tail += wrap ? room : bytes;
+		if (!n)
 			continue;
-		}
-		if (size < sizeof(struct etw_staged_event) || size > room ||
-		    size > head - tail) {
-			b->dropped++;
-			tail = head;
-			break;
-		}
-		tail += ALIGN(size, 8);
-		flags = READ_ONCE(q[6]);
-		if (unlikely(b->gone || flags & ~(u64)ETW_STAGED_STRING_ONLY)) {
-			b->dropped++;
-			continue;
-		}
-		if (upper_32_bits(q0) != reg_id) {
-			reg_id = upper_32_bits(q0);
-			reg = etw_file_reg(b->file, reg_id);
-			if (reg && !etw_batch_reg_ok(b, reg))
-				reg = NULL;
-		}
-		if (unlikely(!reg)) {
-			b->dropped++;
-			continue;
-		}
-		route = rcu_dereference(reg->route);
-		if (!route)
-			continue;
-		ts = clamp_val(READ_ONCE(q[1]), 1, now);
-		d0 = READ_ONCE(q[2]);
-		d1 = READ_ONCE(q[3]);
-		if (route != runs)
-			runs = etw_batch_route_runs(route, reg) ? route : NULL;
-		if (route == runs) {
-			if (!etw_batch_takes(route, d0, d1))
-				continue;
-			if (run.b && (run.route != route ||
-				      run.n == ETW_BATCH_RUN_MAX))
-				etw_batch_run_end(&run);
-			if ((run.b || etw_batch_run_begin(b, &run, route)) &&
-			    etw_batch_run_write(&run, reg, q, size, d0, d1, ts,
-						flags))
-				continue;
-		}
-		/* Its reservation must see the run's records and times. */
-		if (run.b)
-			etw_batch_run_end(&run);
-		etw_batch_route_one(b, reg, route, q, size, d0, d1, ts, flags);
+		r.p = p;
+		r.size = sizes;
+		r.n = n;
+		r.bytes = bytes;
+		r.reg_id = reg_id;
+		etw_batch_run_route(b, &r, now);
 	}
-	if (run.b)
-		etw_batch_run_end(&run);
+	if (bad) {
+		b->dropped++;
+		tail = head;
+	}
 	return tail;
 }
 
@@ -667,6 +706,7 @@ static struct etw_batch *etw_batch_alloc(struct etw_file *f, u32 size)
  * @flags: O_CLOEXEC or 0
  * @ring_size: in: bytes asked for, 0 for the default; out: bytes
  * @ctl_size: out: bytes before the ring in the mapping
+ * @clock: out: ETW_BATCH_CLOCK_*, the staged timestamps' clock
  * @filep: out: the ring's file, to install at the returned descriptor
  *
  * Context: process context.
@@ -674,7 +714,7 @@ static struct etw_batch *etw_batch_alloc(struct etw_file *f, u32 size)
  * has a ring on @f), -ENOMEM or -EMFILE.
  */
 int etw_batch_open(struct etw_file *f, u32 flags, u32 *ring_size,
-		   u32 *ctl_size, struct file **filep)
+		   u32 *ctl_size, u32 *clock, struct file **filep)
 {
 	u32 size = *ring_size ?: ETW_BATCH_DEFAULT_RING;
 	struct etw_batch *b;
@@ -711,6 +751,7 @@ int etw_batch_open(struct etw_file *f, u32 flags, u32 *ring_size,
 	spin_unlock(&etw_batch_lock);
 	*ring_size = size;
 	*ctl_size = ETW_BATCH_CTL_SIZE;
+	*clock = ETW_BATCH_CLOCK_MONOTONIC;
 	*filep = file;
 	return fd;
 

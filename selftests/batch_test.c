@@ -100,6 +100,7 @@ struct seen_rec {
 	__u64 ts;
 	__u32 tag;
 	__u32 activity;
+	__u16 flags;
 };
 
 struct seen {
@@ -123,6 +124,7 @@ static void seen_fn(const struct etw_event_header *h, void *ctx)
 	s->ts = h->timestamp;
 	s->tag = h->size >= sizeof(*h) + sizeof(*p) ? p->tag : ~0u;
 	s->activity = h->activity_id.data1;
+	s->flags = h->flags;
 }
 
 FIXTURE(batch) {
@@ -276,6 +278,25 @@ TEST_F(batch, drained_events_carry_payload_ids_and_staged_time)
 	EXPECT_EQ(0, self->r.ctl->dropped);
 }
 
+TEST_F(batch, string_only_flag_reaches_the_record)
+{
+	struct {
+		struct etw_staged_event se;
+		struct raw_payload p;
+	} rec = { 0 };
+
+	rec.se.size = sizeof(rec);
+	rec.se.reg_id = self->reg;
+	rec.se.timestamp = raw_now_ns();
+	rec.se.flags = ETW_EVENT_FLAG_STRING_ONLY;
+	stage_bytes(&self->r, &rec, sizeof(rec));
+	stage_ev(&self->r, self->reg, 2, raw_now_ns(), 2);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	ASSERT_EQ(2, collect(self));
+	EXPECT_EQ(ETW_EVENT_FLAG_STRING_ONLY, self->seen->r[0].flags);
+	EXPECT_EQ(0, self->seen->r[1].flags);
+}
+
 TEST_F(batch, next_ioctl_on_the_file_drains_the_thread_ring)
 {
 	stage_ev(&self->r, self->reg, 1, raw_now_ns(), 1);
@@ -330,13 +351,18 @@ TEST_F(batch, old_timestamp_does_not_go_back_in_the_buffer)
 TEST_F(batch, bad_records_are_dropped_and_counted)
 {
 	static const struct {
-		__u32 flags;
-		__u32 reserved;
+		__u16 flags;
+		__u16 reserved1;
+		__u16 reserved2;
+		__u32 reserved3;
 		__u32 reg_delta;
 	} bad[] = {
-		{ 0x2, 0, 0 },		/* unknown flag */
-		{ 0, 1, 0 },		/* reserved field */
-		{ 0, 0, 7 },		/* no such registration */
+		{ ETW_EVENT_FLAG_PRIVATE_SESSION, 0, 0, 0, 0 },	/* not its own */
+		{ 0x8000, 0, 0, 0, 0 },		/* unknown flag */
+		{ 0, 1, 0, 0, 0 },		/* reserved fields */
+		{ 0, 0, 1, 0, 0 },
+		{ 0, 0, 0, 1, 0 },
+		{ 0, 0, 0, 0, 7 },		/* no such registration */
 	};
 	unsigned int i;
 
@@ -350,12 +376,14 @@ TEST_F(batch, bad_records_are_dropped_and_counted)
 		rec.se.reg_id = self->reg + bad[i].reg_delta;
 		rec.se.timestamp = raw_now_ns();
 		rec.se.flags = bad[i].flags;
-		rec.se.reserved = bad[i].reserved;
+		rec.se.reserved1 = bad[i].reserved1;
+		rec.se.reserved2 = bad[i].reserved2;
+		rec.se.reserved3 = bad[i].reserved3;
 		stage_bytes(&self->r, &rec, sizeof(rec));
 	}
 	stage_ev(&self->r, self->reg, 5, raw_now_ns(), 5);
 	ASSERT_EQ(0, ring_drain(&self->r));
-	EXPECT_EQ(3, self->r.ctl->dropped);
+	EXPECT_EQ(sizeof(bad) / sizeof(bad[0]), self->r.ctl->dropped);
 	ASSERT_EQ(1, collect(self));
 	EXPECT_EQ(5, self->seen->r[0].id);
 }
@@ -363,7 +391,7 @@ TEST_F(batch, bad_records_are_dropped_and_counted)
 TEST_F(batch, bad_size_drops_what_is_published)
 {
 	static const __u32 sizes[] = {
-		8, ETW_STAGED_EVENT_SIZE - 1, ETW_BATCH_DEFAULT_RING + 8,
+		8, ETW_STAGED_EVENT_SIZE - 1, 0xfff8,	/* past the ring's end */
 	};
 	unsigned int i;
 
@@ -410,11 +438,11 @@ TEST_F(batch, wrap_marker_continues_at_the_start)
 			  .timestamp = raw_now_ns(),
 			  .descriptor = { .id = 999 } },
 		  .p = { .tag = ~0u } };
-	int i, n = 3 * ETW_BATCH_DEFAULT_RING / 64;
+	int i, n = 3 * ETW_BATCH_DEFAULT_RING / 88;
 
 	/*
-	 * 64-byte records after one of 72: several laps, each ending in a
-	 * wrap marker where the last 56 bytes cannot take a record.
+	 * 88-byte records after one of 96: several laps, each ending in a
+	 * wrap marker where the rest of the ring cannot take a record.
 	 */
 	stage_bytes(&self->r, &odd, sizeof(odd));
 	for (i = 0; i < n; i++) {

@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,7 +118,12 @@ static void bench_staged(void *ctx, unsigned long n)
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		b->se.timestamp = ts.tv_sec * 1000000000ull + ts.tv_nsec;
 		b->se.size = sizeof(b->se) + b->len;
-		memcpy(p, &b->se, sizeof(b->se));
+		/* What a writer sets; the rest of the header is the kernel's. */
+		memcpy(p, &b->se, offsetof(struct etw_staged_event, provider_id));
+		memcpy(p + offsetof(struct etw_staged_event, descriptor),
+		       &b->se.descriptor, sizeof(b->se.descriptor));
+		memcpy(p + offsetof(struct etw_staged_event, activity_id),
+		       &b->se.activity_id, sizeof(b->se.activity_id));
 		memcpy(p + sizeof(b->se), b->payload, b->len);
 		head += rec;
 		/* Pairs with the kernel's acquire load of head in its drain. */
