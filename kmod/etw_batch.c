@@ -53,9 +53,15 @@
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/math64.h>
+#include <linux/time_namespace.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
+
+#ifdef CONFIG_X86
+#include <asm/tsc.h>
+#endif
 
 #include "compat.h"
 #include "etw_filter.h"
@@ -77,7 +83,14 @@ static_assert(sizeof(struct etw_staged_event) == ETW_STAGED_EVENT_SIZE);
  * @tgid: its process, referenced
  * @exec_id: its program image when the ring was opened
  * @writer: its ids
- * @lock: serialises drains; protects @tail, @dropped, @gone
+ * @mono_off: its time namespace's CLOCK_MONOTONIC offset (a staged
+ *	monotonic time is the thread's view)
+ * @is_tsc: it stages TSC readings (ETW_BATCH_CLOCK_TSC)
+ * @rate_tsc: TSC rings: the counter when the clock's rate was last measured
+ * @rate_ns: and CLOCK_MONOTONIC then
+ * @mult: and the rate, ns per tick << ETW_BATCH_RATE_SHIFT
+ * @lock: serialises drains; protects @tail, @dropped, @gone, @rate_tsc,
+ *	@rate_ns, @mult
  * @tail: bytes consumed
  * @dropped: records refused
  * @gone: the thread exited or exec'd: what is staged is dropped
@@ -94,7 +107,12 @@ struct etw_batch {
 	struct pid *tgid;
 	u64 exec_id;
 	struct etw_writer writer;
-	spinlock_t lock;	/* serialises drains; @tail, @dropped, @gone */
+	s64 mono_off;
+	bool is_tsc;
+	u64 rate_tsc;
+	u64 rate_ns;
+	u32 mult;
+	spinlock_t lock;	/* serialises drains, see above */
 	u64 tail;
 	u64 dropped;
 	bool gone;
@@ -166,10 +184,104 @@ static void etw_batch_run_advance(struct etw_batch_run *r, u32 k, u32 bytes)
 	r->bytes -= bytes;
 }
 
-/* The time of a staged record: not after the drain began. */
-static __always_inline u64 etw_batch_ts(u64 ts, u64 now)
+/*
+ * A drain's clock: CLOCK_MONOTONIC when it began (@now) and, for a TSC
+ * ring, the counter then (@tsc) and the clock's rate in ns per tick
+ * << ETW_BATCH_RATE_SHIFT (@mult).
+ */
+#define ETW_BATCH_RATE_SHIFT	24
+/* The rate is measured again over at least this interval. */
+#define ETW_BATCH_RATE_NS	NSEC_PER_SEC
+
+struct etw_batch_clk {
+	u64 now;
+	u64 off;
+	u64 tsc;
+	u32 mult;
+	bool is_tsc;
+};
+
+#ifdef CONFIG_X86
+static u64 etw_batch_read_tsc(void)
 {
-	return min(ts, now);
+	return rdtsc_ordered();
+}
+
+/*
+ * Is CLOCK_MONOTONIC computed from the TSC, so that a reading converts
+ * back to it?  The timekeeper's counter then reads as the TSC does (a
+ * test that holds on every kernel version, cs_id does not).
+ */
+static bool etw_batch_tsc_usable(void)
+{
+	struct system_time_snapshot snap;
+
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz)
+		return false;
+	ktime_get_snapshot(&snap);
+	return etw_batch_read_tsc() - snap.cycles < (u64)tsc_khz * 10;
+}
+#else
+static u64 etw_batch_read_tsc(void)
+{
+	return 0;
+}
+
+static bool etw_batch_tsc_usable(void)
+{
+	return false;
+}
+#endif
+
+/*
+ * The drain's clock.  A TSC ring's rate is measured again once a second
+ * has passed: the timekeeper's rate over that second, NTP's corrections
+ * included, not only the counter's calibrated frequency.
+ */
+static void etw_batch_clock(struct etw_batch *b, struct etw_batch_clk *c)
+{
+	unsigned long flags;
+	u64 m;
+
+	lockdep_assert_held(&b->lock);
+	c->is_tsc = b->is_tsc;
+	c->off = b->mono_off;
+	if (!b->is_tsc) {
+		c->now = ktime_get_ns();
+		return;
+	}
+	local_irq_save(flags);
+	c->tsc = etw_batch_read_tsc();
+	c->now = ktime_get_ns();
+	local_irq_restore(flags);
+	if (c->now - b->rate_ns >= ETW_BATCH_RATE_NS && c->tsc > b->rate_tsc) {
+		m = mul_u64_u64_div_u64(c->now - b->rate_ns,
+					1ULL << ETW_BATCH_RATE_SHIFT,
+					c->tsc - b->rate_tsc);
+		if (m && m <= U32_MAX)
+			b->mult = m;
+		b->rate_ns = c->now;
+		b->rate_tsc = c->tsc;
+	}
+	c->mult = b->mult;
+}
+
+/*
+ * The time of a staged record: its CLOCK_MONOTONIC time (the thread's
+ * view, moved by its time namespace's offset @off), or the counter
+ * reading converted back from the drain's start; never after that.
+ */
+static __always_inline u64 etw_batch_ts(const struct etw_batch_clk *c,
+					u64 t)
+{
+	u64 d;
+
+	if (!c->is_tsc)
+		return min(t - c->off, c->now);
+	if (t >= c->tsc)
+		return c->now;
+	d = mul_u64_u32_shr(c->tsc - t, c->mult, ETW_BATCH_RATE_SHIFT);
+	return d < c->now ? c->now - d : 0;
 }
 
 /*
@@ -223,61 +335,98 @@ static noinline void etw_batch_pad(u64 *h, u32 size)
 	memcpy(&h[3], &pad, sizeof(pad));
 }
 
-/*
- * Complete the copies of @r's first @n records at @rec: check what the
- * copy holds against what pass 1 read (size, registration), the flags
- * and reserved fields, the session's filter; set the header type, the
- * ids, the time, the provider.  A record that fails becomes padding.
- * Return: the events.
- */
-static u32 etw_batch_fill(struct etw_batch *b, const struct etw_batch_run *r,
-			  u32 n, const struct etw_reg *reg,
-			  const struct etw_route *route, void *rec, u64 now,
-			  u64 *last_ts)
+/* Does the session take every event (no filter to test per record)? */
+static bool etw_batch_takes_all(const struct etw_route *route)
 {
-	struct etw_session *s = route->e[0].session;
-	bool private = etw_session_is_private(s);
-	u64 ids = private ? b->writer.vtid | (u64)b->writer.vpid << 32 :
-			    b->writer.tid | (u64)b->writer.pid << 32;
-	u64 base = (u64)ETW_EVENT_HEADER_TYPE_64 << 16 |
-		   (u64)(private ? ETW_EVENT_FLAG_PRIVATE_SESSION : 0) <<
-		   ETW_STAGED_W0_FLAGS_SHIFT;
-	u64 last = *last_ts;
-	u32 i, events = 0;
+	const struct etw_level_kw *f = &route->every;
+
+	return f->level == U8_MAX && !f->ignore_keyword0 &&
+	       f->match_any == ~0ULL && !f->match_all;
+}
+
+/*
+ * Complete the copies of @n records at @rec, their sizes at @size: check
+ * what the copy holds against what pass 1 read (size, registration
+ * @reg_id), the flags and reserved fields, the session's filter (unless
+ * it takes @all); set the header type, the ids @ids, the time, the
+ * provider.  A record that fails becomes padding.  Inlined into a copy
+ * for each @all and clock, each of whose loop keeps its values in
+ * registers.  Return: the padding records.
+ */
+static __always_inline u32 etw_batch_fill(struct etw_batch *b,
+					  const u16 *size, u32 n, u32 reg_id,
+					  const struct etw_reg *reg,
+					  const struct etw_route *route,
+					  void *rec, struct etw_batch_clk clk,
+					  u64 ids, u64 base, u64 *last_ts,
+					  bool all)
+{
+	const u64 *guid = (const u64 *)&reg->guid;
+	u64 last = *last_ts, g0 = guid[0], g1 = guid[1];
+	u32 i, pads = 0;
 
 	for (i = 0; i < n; i++) {
 		u64 *h = rec;
-		u32 size = r->size[i];
+		u32 len = size[i];
 		u64 w0 = h[0];
 
-		rec += ALIGN(size, 8);
-		if ((w0 & (ETW_STAGED_W0_SIZE | ETW_STAGED_W0_RESERVED)) !=
-		    size ||
-		    (w0 >> ETW_STAGED_W0_FLAGS_SHIFT) &
-		    ~(u64)ETW_EVENT_FLAG_STRING_ONLY ||
-		    h[1] != r->reg_id) {
+		rec += ALIGN(len, 8);
+		/* Size as read before, reserved fields zero, a known flag. */
+		if (unlikely((w0 & ~((u64)ETW_EVENT_FLAG_STRING_ONLY <<
+				     ETW_STAGED_W0_FLAGS_SHIFT)) != len ||
+			     h[1] != reg_id)) {
 			b->dropped++;
-			etw_batch_pad(h, size);
+			etw_batch_pad(h, len);
+			pads++;
 			continue;
 		}
-		if (!etw_batch_takes(route, h[5], h[6])) {
-			etw_batch_pad(h, size);
+		if (!all && !etw_batch_takes(route, h[5], h[6])) {
+			etw_batch_pad(h, len);
+			pads++;
 			continue;
 		}
 		h[0] = w0 | base;
 		h[1] = ids;
-		last = max(etw_batch_ts(h[2], now), last);
+		last = max(etw_batch_ts(&clk, h[2]), last);
 		h[2] = last;
-		memcpy(&h[3], &reg->guid, sizeof(reg->guid));
+		h[3] = g0;
+		h[4] = g1;
 		h[7] = 0;
 		/* The ring's padding is the thread's, not the record's. */
-		if (size % 8)
-			h[size / 8] &= GENMASK_ULL(size % 8 * 8 - 1, 0);
-		trace_etw_write(s, reg, (const void *)&h[5], h);
-		events++;
+		if (len % 8)
+			h[len / 8] &= GENMASK_ULL(len % 8 * 8 - 1, 0);
+		trace_etw_write(route->e[0].session, reg, (const void *)&h[5],
+				h);
 	}
 	*last_ts = last;
-	return events;
+	return pads;
+}
+
+/* etw_batch_fill() in four copies, one for each filter and clock. */
+static noinline u32 etw_batch_fill_any(struct etw_batch *b, const u16 *size,
+				       u32 n, u32 reg_id,
+				       const struct etw_reg *reg,
+				       const struct etw_route *route, void *rec,
+				       const struct etw_batch_clk *clk, u64 ids,
+				       u64 base, u64 *last_ts)
+{
+	struct etw_batch_clk c = *clk;
+	bool all = etw_batch_takes_all(route);
+
+	if (c.is_tsc) {
+		c.is_tsc = true;
+		if (all)
+			return etw_batch_fill(b, size, n, reg_id, reg, route,
+					      rec, c, ids, base, last_ts, true);
+		return etw_batch_fill(b, size, n, reg_id, reg, route, rec, c,
+				      ids, base, last_ts, false);
+	}
+	c.is_tsc = false;
+	if (all)
+		return etw_batch_fill(b, size, n, reg_id, reg, route, rec, c,
+				      ids, base, last_ts, true);
+	return etw_batch_fill(b, size, n, reg_id, reg, route, rec, c, ids,
+			      base, last_ts, false);
 }
 
 /*
@@ -293,13 +442,15 @@ static u32 etw_batch_fill(struct etw_batch *b, const struct etw_batch_run *r,
  */
 static u32 etw_batch_run_write(struct etw_batch *b, struct etw_batch_run *r,
 			       const struct etw_reg *reg,
-			       const struct etw_route *route, u64 now)
+			       const struct etw_route *route,
+			       const struct etw_batch_clk *clk)
 {
 	struct etw_session *s = route->e[0].session;
 	struct etw_stream *st = etw_session_stream(s);
 	struct etw_buffer *buf = READ_ONCE(st->cur);
-	u32 events, room, k, bytes = r->bytes;
-	u64 old, first, last;
+	u32 pads, room, k, bytes = r->bytes;
+	u64 old, first, last, ids, base;
+	bool private;
 	void *rec;
 
 	if (!buf)
@@ -327,13 +478,20 @@ static u32 etw_batch_run_write(struct etw_batch *b, struct etw_batch_run *r,
 	rec = buf->data + (old & ETW_BS_OFF_MASK) * 8;
 	etw_batch_copy(rec, r->p, bytes);
 	last = first;
-	events = etw_batch_fill(b, r, k, reg, route, rec, now, &last);
+	private = etw_session_is_private(s);
+	ids = private ? b->writer.vtid | (u64)b->writer.vpid << 32 :
+			b->writer.tid | (u64)b->writer.pid << 32;
+	base = (u64)ETW_EVENT_HEADER_TYPE_64 << 16 |
+	       (u64)(private ? ETW_EVENT_FLAG_PRIVATE_SESSION : 0) <<
+	       ETW_STAGED_W0_FLAGS_SHIFT;
+	pads = etw_batch_fill_any(b, r->size, k, r->reg_id, reg, route, rec,
+				  clk, ids, base, &last);
 	etw_buffer_raise_ts(buf, first, last);
 	/*
 	 * Fully ordered: the records are complete before a delivery; pairs
 	 * with the seal's cmpxchg, as etw_buffer_commit()'s.
 	 */
-	old = atomic64_fetch_add(events * ETW_BS_EV_ONE - ETW_BS_WR_ONE,
+	old = atomic64_fetch_add((k - pads) * ETW_BS_EV_ONE - ETW_BS_WR_ONE,
 				 &buf->state);
 	if (unlikely(etw_bs_last_writer(old)))
 		etw_buffer_deliver(s, buf);
@@ -345,7 +503,8 @@ static u32 etw_batch_run_write(struct etw_batch *b, struct etw_batch_run *r,
 static noinline void etw_batch_run_each(struct etw_batch *b,
 					struct etw_batch_run *r, u32 n,
 					struct etw_reg *reg,
-					const struct etw_route *route, u64 now)
+					const struct etw_route *route,
+					const struct etw_batch_clk *clk)
 {
 	const void *p = r->p;
 	u32 i;
@@ -364,7 +523,7 @@ static noinline void etw_batch_run_each(struct etw_batch *b,
 					 &se.activity_id, se.flags,
 					 p + sizeof(se), size - sizeof(se),
 					 &b->writer,
-					 etw_batch_ts(se.timestamp, now) ?: 1);
+					 etw_batch_ts(clk, se.timestamp) ?: 1);
 		}
 		p += ALIGN(size, 8);
 	}
@@ -378,7 +537,7 @@ static noinline void etw_batch_run_each(struct etw_batch *b,
  * the buffer (or counts the loss).
  */
 static void etw_batch_run_route(struct etw_batch *b, struct etw_batch_run *r,
-				u64 now)
+				const struct etw_batch_clk *clk)
 {
 	struct etw_reg *reg = etw_file_reg(b->file, r->reg_id);
 	const struct etw_route *route;
@@ -391,12 +550,12 @@ static void etw_batch_run_route(struct etw_batch *b, struct etw_batch_run *r,
 	if (!route)
 		return;
 	if (!etw_batch_route_runs(route, reg)) {
-		etw_batch_run_each(b, r, r->n, reg, route, now);
+		etw_batch_run_each(b, r, r->n, reg, route, clk);
 		return;
 	}
 	while (r->n)
-		if (!etw_batch_run_write(b, r, reg, route, now))
-			etw_batch_run_each(b, r, 1, reg, route, now);
+		if (!etw_batch_run_write(b, r, reg, route, clk))
+			etw_batch_run_each(b, r, 1, reg, route, clk);
 }
 
 /*
@@ -410,10 +569,12 @@ static u64 etw_batch_route(struct etw_batch *b, u64 tail, u64 head)
 {
 	const void *ring = b->area + ETW_BATCH_CTL_SIZE;
 	u32 mask = b->size - 1;
-	u64 now = ktime_get_ns();
 	u16 sizes[ETW_BATCH_RUN_MAX];
+	struct etw_batch_clk clk;
 	struct etw_batch_run r;
 	bool bad = false;
+
+	etw_batch_clock(b, &clk);
 
 	while (tail != head && !bad) {
 		u32 room = b->size - (tail & mask);
@@ -450,7 +611,7 @@ static u64 etw_batch_route(struct etw_batch *b, u64 tail, u64 head)
 		r.n = n;
 		r.bytes = bytes;
 		r.reg_id = reg_id;
-		etw_batch_run_route(b, &r, now);
+		etw_batch_run_route(b, &r, &clk);
 	}
 	if (bad) {
 		b->dropped++;
@@ -670,7 +831,31 @@ static bool etw_batch_has_ring(struct etw_file *f)
 	return false;
 }
 
-static struct etw_batch *etw_batch_alloc(struct etw_file *f, u32 size)
+/* The thread's CLOCK_MONOTONIC offset (time namespaces). */
+static s64 etw_batch_mono_off(void)
+{
+	struct timespec64 off = {};
+
+	timens_add_monotonic(&off);
+	return timespec64_to_ns(&off);
+}
+
+/* A TSC ring's first rate: the counter's calibrated frequency. */
+static void etw_batch_tsc_init(struct etw_batch *b)
+{
+	unsigned long flags;
+
+	b->is_tsc = true;
+	b->mult = div_u64((u64)NSEC_PER_MSEC << ETW_BATCH_RATE_SHIFT,
+			  tsc_khz);
+	local_irq_save(flags);
+	b->rate_tsc = etw_batch_read_tsc();
+	b->rate_ns = ktime_get_ns();
+	local_irq_restore(flags);
+}
+
+static struct etw_batch *etw_batch_alloc(struct etw_file *f, u32 size,
+					 u32 clock)
 {
 	struct etw_batch *b;
 
@@ -695,6 +880,9 @@ static struct etw_batch *etw_batch_alloc(struct etw_file *f, u32 size)
 	b->writer.pid = task_tgid_nr(current);
 	b->writer.vtid = task_pid_vnr(current);
 	b->writer.vpid = task_tgid_vnr(current);
+	b->mono_off = etw_batch_mono_off();
+	if (clock == ETW_BATCH_CLOCK_TSC)
+		etw_batch_tsc_init(b);
 	kref_get(&f->ref);
 	b->file = f;
 	return b;
@@ -706,7 +894,8 @@ static struct etw_batch *etw_batch_alloc(struct etw_file *f, u32 size)
  * @flags: O_CLOEXEC or 0
  * @ring_size: in: bytes asked for, 0 for the default; out: bytes
  * @ctl_size: out: bytes before the ring in the mapping
- * @clock: out: ETW_BATCH_CLOCK_*, the staged timestamps' clock
+ * @clock: in: the ETW_BATCH_CLOCK_* asked for; out: the one granted (TSC
+ *	only where CLOCK_MONOTONIC is computed from it)
  * @filep: out: the ring's file, to install at the returned descriptor
  *
  * Context: process context.
@@ -722,15 +911,18 @@ int etw_batch_open(struct etw_file *f, u32 flags, u32 *ring_size,
 	int fd, ret;
 
 	if ((flags & ~O_CLOEXEC) || !is_power_of_2(size) ||
-	    size < ETW_BATCH_MIN_RING || size > ETW_BATCH_MAX_RING)
+	    size < ETW_BATCH_MIN_RING || size > ETW_BATCH_MAX_RING ||
+	    *clock > ETW_BATCH_CLOCK_TSC)
 		return -EINVAL;
+	if (*clock == ETW_BATCH_CLOCK_TSC && !etw_batch_tsc_usable())
+		*clock = ETW_BATCH_CLOCK_MONOTONIC;
 	/* Only this thread adds a ring it owns: no other can race the test. */
 	spin_lock(&etw_batch_lock);
 	ret = etw_batch_has_ring(f) ? -EBUSY : 0;
 	spin_unlock(&etw_batch_lock);
 	if (ret)
 		return ret;
-	b = etw_batch_alloc(f, size);
+	b = etw_batch_alloc(f, size, *clock);
 	if (!b)
 		return -ENOMEM;
 	fd = get_unused_fd_flags(flags);
@@ -751,7 +943,6 @@ int etw_batch_open(struct etw_file *f, u32 flags, u32 *ring_size,
 	spin_unlock(&etw_batch_lock);
 	*ring_size = size;
 	*ctl_size = ETW_BATCH_CTL_SIZE;
-	*clock = ETW_BATCH_CLOCK_MONOTONIC;
 	*filep = file;
 	return fd;
 

@@ -6,6 +6,7 @@
  */
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
@@ -22,12 +23,13 @@ struct ring {
 	char *data;
 	__u32 size;
 	__u32 ctl_size;
+	__u32 clock;
 };
 
-static int ring_open(int fd, __u32 size, struct ring *r)
+static int ring_open_clock(int fd, __u32 size, __u32 clock, struct ring *r)
 {
 	struct etw_batch_args a = { .size = sizeof(a), .flags = O_CLOEXEC,
-				    .ring_size = size };
+				    .ring_size = size, .clock = clock };
 	void *m;
 
 	r->rfd = ioctl(fd, ETW_IOC_BATCH_OPEN, &a);
@@ -35,6 +37,7 @@ static int ring_open(int fd, __u32 size, struct ring *r)
 		return -errno;
 	r->size = a.ring_size;
 	r->ctl_size = a.ctl_size;
+	r->clock = a.clock;
 	m = mmap(NULL, a.ctl_size + a.ring_size, PROT_READ | PROT_WRITE,
 		 MAP_SHARED, r->rfd, 0);
 	if (m == MAP_FAILED)
@@ -42,6 +45,11 @@ static int ring_open(int fd, __u32 size, struct ring *r)
 	r->ctl = m;
 	r->data = (char *)m + a.ctl_size;
 	return 0;
+}
+
+static int ring_open(int fd, __u32 size, struct ring *r)
+{
+	return ring_open_clock(fd, size, ETW_BATCH_CLOCK_MONOTONIC, r);
 }
 
 static void ring_close(struct ring *r)
@@ -219,12 +227,16 @@ TEST(open_rejects_bad_sizes_and_flags)
 	static const struct {
 		__u32 ring_size;
 		__u32 flags;
+		__u32 clock;
+		__u32 reserved;
 	} bad[] = {
-		{ 3000, 0 },			/* not a power of two */
-		{ ETW_BATCH_MIN_RING / 2, 0 },
-		{ ETW_BATCH_MAX_RING * 2, 0 },
-		{ 0, O_NONBLOCK },
-		{ 0, 0x80000000 },
+		{ 3000, 0, 0, 0 },		/* not a power of two */
+		{ ETW_BATCH_MIN_RING / 2, 0, 0, 0 },
+		{ ETW_BATCH_MAX_RING * 2, 0, 0, 0 },
+		{ 0, O_NONBLOCK, 0, 0 },
+		{ 0, 0x80000000, 0, 0 },
+		{ 0, 0, ETW_BATCH_CLOCK_TSC + 1, 0 },
+		{ 0, 0, 0, 1 },
 	};
 	int fd = etw_open();
 	unsigned int i;
@@ -233,7 +245,9 @@ TEST(open_rejects_bad_sizes_and_flags)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct etw_batch_args a = { .size = sizeof(a),
 					    .flags = bad[i].flags,
-					    .ring_size = bad[i].ring_size };
+					    .ring_size = bad[i].ring_size,
+					    .clock = bad[i].clock,
+					    .reserved = bad[i].reserved };
 
 		EXPECT_EQ(-EINVAL, etw_ioctl(fd, ETW_IOC_BATCH_OPEN, &a))
 			TH_LOG("entry %u", i);
@@ -768,6 +782,84 @@ TEST_F(batch, session_filters_apply_to_staged_events)
 	EXPECT_EQ(0, self->r.ctl->dropped);
 	ASSERT_EQ(1, collect(self));
 	EXPECT_EQ(2, self->seen->r[0].id);
+}
+
+#if defined(__x86_64__)
+/* A TSC reading becomes the CLOCK_MONOTONIC time it was taken at. */
+TEST(tsc_ring_converts_readings_to_monotonic_time)
+{
+	struct etw_guid g = raw_guid(FAMILY + 4, 0);
+	struct seen *c = calloc(1, sizeof(*c));
+	int fd = etw_open(), cfd;
+	__u64 before, after, tsc;
+	__u32 id, reg;
+	struct ring r;
+
+	ASSERT_NE(NULL, c);
+	c->guid = g;
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_start(fd, "batch-tsc", ETW_MODE_REAL_TIME, BUF_KB, 8,
+			       &id));
+	cfd = raw_consumer(fd, id);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_enable(fd, id, &g, 0, 0, 0));
+	ASSERT_EQ(0, ring_open_clock(fd, 0, ETW_BATCH_CLOCK_TSC, &r));
+	if (r.clock != ETW_BATCH_CLOCK_TSC)
+		SKIP(return, "CLOCK_MONOTONIC does not come from the TSC here");
+	before = raw_now_ns();
+	tsc = __builtin_ia32_rdtsc();
+	after = raw_now_ns();
+	/* A while before the drain: the reading is converted back. */
+	raw_sleep_ms(50);
+	stage_ev(&r, reg, 1, tsc, 1);
+	ASSERT_EQ(0, ring_drain(&r));
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_FLUSH, id, NULL));
+	ASSERT_EQ(1, raw_drain(cfd, BUF_BYTES, seen_fn, c));
+	/* The calibrated rate's error over 50 ms stays far below 1 ms. */
+	EXPECT_LE(before - 1000000, c->r[0].ts);
+	EXPECT_GE(after + 1000000, c->r[0].ts);
+	ring_close(&r);
+	close(cfd);
+	raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+	close(fd);
+	free(c);
+}
+#endif
+
+/* A thread in a time namespace stages its own view of CLOCK_MONOTONIC. */
+TEST_F(batch, time_namespace_offset_is_taken_off)
+{
+	__u64 before, after;
+	pid_t pid;
+	int ofd;
+
+	if (unshare(CLONE_NEWTIME))
+		SKIP(return, "no time namespaces: %s", strerror(errno));
+	ofd = open("/proc/self/timens_offsets", O_WRONLY);
+	ASSERT_LE(0, ofd);
+	ASSERT_LT(0, write(ofd, "monotonic 1000 0", 16));
+	close(ofd);
+	before = raw_now_ns();
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct ring r;
+		__u32 reg;
+		int fd = etw_open();
+
+		if (fd < 0 || raw_register(fd, &self->guid, 0, 0, &reg, NULL) ||
+		    ring_open(fd, 0, &r))
+			_exit(1);
+		/* 1000 s ahead of the parent's clock. */
+		stage_ev(&r, reg, 3, raw_now_ns(), 3);
+		_exit(ring_drain(&r) ? 2 : 0);
+	}
+	ASSERT_EQ(0, etw_wait_child(pid));
+	after = raw_now_ns();
+	ASSERT_EQ(1, collect(self));
+	EXPECT_LE(before, self->seen->r[0].ts);
+	EXPECT_GE(after, self->seen->r[0].ts);
 }
 
 TEST_HARNESS_MAIN

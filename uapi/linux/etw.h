@@ -960,7 +960,9 @@ struct etw_list_providers_args {
  *	%ETW_BATCH_DEFAULT_RING; out: the ring's bytes
  * @ctl_size: out: bytes of struct etw_batch_ctl's page, which the ring
  *	follows in the mapping
- * @clock: out: ETW_BATCH_CLOCK_*, what etw_staged_event.timestamp holds
+ * @clock: in: the ETW_BATCH_CLOCK_* the thread would stage; out: the one
+ *	it must stage, what etw_staged_event.timestamp holds (TSC is granted
+ *	only where the kernel computes CLOCK_MONOTONIC from it)
  * @reserved: zero
  *
  * Return: a new file descriptor.  mmap() it at offset 0, @ctl_size plus
@@ -998,8 +1000,9 @@ struct etw_batch_args {
  * clock_gettime() reads it.  TSC (x86, when the kernel's clocksource is
  * the time-stamp counter, which CLOCK_MONOTONIC is then computed from):
  * the counter as rdtsc reads it; the kernel converts it to CLOCK_MONOTONIC
- * when it routes the event, at the rate the clock has run at since the
- * previous drain.
+ * when it routes the event, back from the drain's start at the rate the
+ * clock ran at over the last second.  A monotonic time is the thread's
+ * view: a time namespace's offset is taken off.
  */
 #define ETW_BATCH_CLOCK_MONOTONIC	0
 #define ETW_BATCH_CLOCK_TSC		1
