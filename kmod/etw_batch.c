@@ -579,30 +579,33 @@ static u64 etw_batch_route(struct etw_batch *b, u64 tail, u64 head)
 	while (tail != head && !bad) {
 		u32 room = b->size - (tail & mask);
 		u32 lim = min_t(u64, room, head - tail);
-		const void *p = ring + (tail & mask);
-		u32 n = 0, bytes = 0, reg_id = 0;
+		const void *p = ring + (tail & mask), *q = p, *end = p + lim;
+		u32 n = 0, bytes, reg_id = 0;
 		bool wrap = false;
 
 		/* Locals, not @r's fields: this loop runs once per record. */
-		while (n < ETW_BATCH_RUN_MAX && bytes < lim) {
-			u32 size = READ_ONCE(*(const u16 *)(p + bytes));
+		while (q < end && n < ETW_BATCH_RUN_MAX) {
+			u32 size = READ_ONCE(*(const u16 *)q);
 			u32 id;
 
 			if (unlikely(size < sizeof(struct etw_staged_event) ||
-				     ALIGN(size, 8) > lim - bytes)) {
+				     ALIGN(size, 8) > end - q)) {
 				/* A wrap marker jumps to the start: in head? */
 				wrap = size == ETW_STAGED_WRAP &&
 				       room <= head - tail;
 				bad = !wrap;
 				break;
 			}
-			id = READ_ONCE(*(const u32 *)(p + bytes + 8));
-			if (n && id != reg_id)
-				break;
-			reg_id = id;
+			id = READ_ONCE(*(const u32 *)(q + 8));
+			if (unlikely(id != reg_id)) {
+				if (n)
+					break;
+				reg_id = id;
+			}
 			sizes[n++] = size;
-			bytes += ALIGN(size, 8);
+			q += ALIGN(size, 8);
 		}
+		bytes = q - p;
 		tail += wrap ? room : bytes;
 		if (!n)
 			continue;
