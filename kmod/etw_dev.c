@@ -66,7 +66,7 @@ static_assert(offsetofend(struct etw_consume_args, reserved) ==
 	      ETW_CONSUME_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_consumer_stats_args, stats) ==
 	      ETW_CONSUMER_STATS_ARGS_SIZE_VER0);
-static_assert(offsetofend(struct etw_batch_args, ctl_size) ==
+static_assert(offsetofend(struct etw_batch_args, reserved) ==
 	      ETW_BATCH_ARGS_SIZE_VER0);
 
 /* struct etw_filter_header is EVENT_FILTER_HEADER, byte for byte. */
@@ -641,7 +641,10 @@ static long etw_ioctl_batch_open(struct etw_file *f, void __user *uarg)
 			  &usize);
 	if (ret)
 		return ret;
-	fd = etw_batch_open(f, a.flags, &a.ring_size, &a.ctl_size, &file);
+	if (a.reserved)
+		return -EINVAL;
+	fd = etw_batch_open(f, a.flags, &a.ring_size, &a.ctl_size, &a.clock,
+			    &file);
 	if (fd < 0)
 		return fd;
 	ret = etw_args_out(uarg, &a, sizeof(a), usize);

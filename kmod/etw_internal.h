@@ -785,7 +785,7 @@ struct etw_writer {
 int etw_batch_init(void);
 void etw_batch_exit(void);
 int etw_batch_open(struct etw_file *f, u32 flags, u32 *ring_size,
-		   u32 *ctl_size, struct file **filep);
+		   u32 *ctl_size, u32 *clock, struct file **filep);
 void etw_batch_drain_current(struct etw_file *f);
 void etw_batch_drain_file(struct etw_file *f);
 void etw_batch_drain_all(void);
@@ -793,8 +793,10 @@ void etw_batch_end_image(struct etw_file *f);
 
 /* the write path (etw_write.c) */
 int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
-		     const struct etw_staged_event *se, const void *payload,
-		     u32 len, const struct etw_writer *w, u64 ts);
+		     const struct etw_event_descriptor *desc,
+		     const struct etw_guid *activity, u16 flags,
+		     const void *payload, u32 len, const struct etw_writer *w,
+		     u64 ts);
 long etw_write_user(struct etw_file *f, const void __user *uarg);
 int etw_write_args_in(struct etw_write_args *a, const void __user *uarg);
 int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,

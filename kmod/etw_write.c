@@ -966,7 +966,9 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
  * etw_write_staged() - route one event a thread staged (etw_batch.c)
  * @reg: its registration
  * @route: @reg's route
- * @se: the record's header, as read (once) from the ring
+ * @desc: its descriptor, as read (once) from the ring
+ * @activity: its activity ID, as read (once) from the ring
+ * @flags: ETW_EVENT_FLAG_STRING_ONLY or 0
  * @payload: the payload, in the ring (kernel memory), read once here
  * @len: bytes at @payload
  * @w: the staging thread
@@ -981,8 +983,10 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
  * Return: 0 or a negative errno, as etw_write_kernel().
  */
 int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
-		     const struct etw_staged_event *se, const void *payload,
-		     u32 len, const struct etw_writer *w, u64 ts)
+		     const struct etw_event_descriptor *desc,
+		     const struct etw_guid *activity, u16 flags,
+		     const void *payload, u32 len, const struct etw_writer *w,
+		     u64 ts)
 {
 	struct etw_data_descriptor d __uninitialized;
 	/* Not zeroed per event: a plain write reads only what is set. */
@@ -992,12 +996,11 @@ int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
 	d.ptr = (uintptr_t)payload;
 	d.size = len;
 	ev.reg = reg;
-	ev.desc = &se->descriptor;
-	ev.activity = &se->activity_id;
+	ev.desc = desc;
+	ev.activity = activity;
 	ev.data = &d;
 	ev.count = 1;
-	ev.flags = (se->flags & ETW_STAGED_STRING_ONLY) ?
-		   ETW_EVENT_FLAG_STRING_ONLY : 0;
+	ev.flags = flags;
 	ev.exclude = 0;
 	ev.w = w;
 	ev.staged_ts = ts;

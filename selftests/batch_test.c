@@ -6,6 +6,7 @@
  */
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
@@ -22,12 +23,13 @@ struct ring {
 	char *data;
 	__u32 size;
 	__u32 ctl_size;
+	__u32 clock;
 };
 
-static int ring_open(int fd, __u32 size, struct ring *r)
+static int ring_open_clock(int fd, __u32 size, __u32 clock, struct ring *r)
 {
 	struct etw_batch_args a = { .size = sizeof(a), .flags = O_CLOEXEC,
-				    .ring_size = size };
+				    .ring_size = size, .clock = clock };
 	void *m;
 
 	r->rfd = ioctl(fd, ETW_IOC_BATCH_OPEN, &a);
@@ -35,6 +37,7 @@ static int ring_open(int fd, __u32 size, struct ring *r)
 		return -errno;
 	r->size = a.ring_size;
 	r->ctl_size = a.ctl_size;
+	r->clock = a.clock;
 	m = mmap(NULL, a.ctl_size + a.ring_size, PROT_READ | PROT_WRITE,
 		 MAP_SHARED, r->rfd, 0);
 	if (m == MAP_FAILED)
@@ -42,6 +45,11 @@ static int ring_open(int fd, __u32 size, struct ring *r)
 	r->ctl = m;
 	r->data = (char *)m + a.ctl_size;
 	return 0;
+}
+
+static int ring_open(int fd, __u32 size, struct ring *r)
+{
+	return ring_open_clock(fd, size, ETW_BATCH_CLOCK_MONOTONIC, r);
 }
 
 static void ring_close(struct ring *r)
@@ -100,6 +108,7 @@ struct seen_rec {
 	__u64 ts;
 	__u32 tag;
 	__u32 activity;
+	__u16 flags;
 };
 
 struct seen {
@@ -123,6 +132,7 @@ static void seen_fn(const struct etw_event_header *h, void *ctx)
 	s->ts = h->timestamp;
 	s->tag = h->size >= sizeof(*h) + sizeof(*p) ? p->tag : ~0u;
 	s->activity = h->activity_id.data1;
+	s->flags = h->flags;
 }
 
 FIXTURE(batch) {
@@ -217,12 +227,16 @@ TEST(open_rejects_bad_sizes_and_flags)
 	static const struct {
 		__u32 ring_size;
 		__u32 flags;
+		__u32 clock;
+		__u32 reserved;
 	} bad[] = {
-		{ 3000, 0 },			/* not a power of two */
-		{ ETW_BATCH_MIN_RING / 2, 0 },
-		{ ETW_BATCH_MAX_RING * 2, 0 },
-		{ 0, O_NONBLOCK },
-		{ 0, 0x80000000 },
+		{ 3000, 0, 0, 0 },		/* not a power of two */
+		{ ETW_BATCH_MIN_RING / 2, 0, 0, 0 },
+		{ ETW_BATCH_MAX_RING * 2, 0, 0, 0 },
+		{ 0, O_NONBLOCK, 0, 0 },
+		{ 0, 0x80000000, 0, 0 },
+		{ 0, 0, ETW_BATCH_CLOCK_TSC + 1, 0 },
+		{ 0, 0, 0, 1 },
 	};
 	int fd = etw_open();
 	unsigned int i;
@@ -231,7 +245,9 @@ TEST(open_rejects_bad_sizes_and_flags)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct etw_batch_args a = { .size = sizeof(a),
 					    .flags = bad[i].flags,
-					    .ring_size = bad[i].ring_size };
+					    .ring_size = bad[i].ring_size,
+					    .clock = bad[i].clock,
+					    .reserved = bad[i].reserved };
 
 		EXPECT_EQ(-EINVAL, etw_ioctl(fd, ETW_IOC_BATCH_OPEN, &a))
 			TH_LOG("entry %u", i);
@@ -274,6 +290,25 @@ TEST_F(batch, drained_events_carry_payload_ids_and_staged_time)
 		EXPECT_EQ((__u32)getpid(), self->seen->r[i].pid);
 	}
 	EXPECT_EQ(0, self->r.ctl->dropped);
+}
+
+TEST_F(batch, string_only_flag_reaches_the_record)
+{
+	struct {
+		struct etw_staged_event se;
+		struct raw_payload p;
+	} rec = { 0 };
+
+	rec.se.size = sizeof(rec);
+	rec.se.reg_id = self->reg;
+	rec.se.timestamp = raw_now_ns();
+	rec.se.flags = ETW_EVENT_FLAG_STRING_ONLY;
+	stage_bytes(&self->r, &rec, sizeof(rec));
+	stage_ev(&self->r, self->reg, 2, raw_now_ns(), 2);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	ASSERT_EQ(2, collect(self));
+	EXPECT_EQ(ETW_EVENT_FLAG_STRING_ONLY, self->seen->r[0].flags);
+	EXPECT_EQ(0, self->seen->r[1].flags);
 }
 
 TEST_F(batch, next_ioctl_on_the_file_drains_the_thread_ring)
@@ -330,13 +365,18 @@ TEST_F(batch, old_timestamp_does_not_go_back_in_the_buffer)
 TEST_F(batch, bad_records_are_dropped_and_counted)
 {
 	static const struct {
-		__u32 flags;
-		__u32 reserved;
+		__u16 flags;
+		__u16 reserved1;
+		__u16 reserved2;
+		__u32 reserved3;
 		__u32 reg_delta;
 	} bad[] = {
-		{ 0x2, 0, 0 },		/* unknown flag */
-		{ 0, 1, 0 },		/* reserved field */
-		{ 0, 0, 7 },		/* no such registration */
+		{ ETW_EVENT_FLAG_PRIVATE_SESSION, 0, 0, 0, 0 },	/* not its own */
+		{ 0x8000, 0, 0, 0, 0 },		/* unknown flag */
+		{ 0, 1, 0, 0, 0 },		/* reserved fields */
+		{ 0, 0, 1, 0, 0 },
+		{ 0, 0, 0, 1, 0 },
+		{ 0, 0, 0, 0, 7 },		/* no such registration */
 	};
 	unsigned int i;
 
@@ -350,12 +390,14 @@ TEST_F(batch, bad_records_are_dropped_and_counted)
 		rec.se.reg_id = self->reg + bad[i].reg_delta;
 		rec.se.timestamp = raw_now_ns();
 		rec.se.flags = bad[i].flags;
-		rec.se.reserved = bad[i].reserved;
+		rec.se.reserved1 = bad[i].reserved1;
+		rec.se.reserved2 = bad[i].reserved2;
+		rec.se.reserved3 = bad[i].reserved3;
 		stage_bytes(&self->r, &rec, sizeof(rec));
 	}
 	stage_ev(&self->r, self->reg, 5, raw_now_ns(), 5);
 	ASSERT_EQ(0, ring_drain(&self->r));
-	EXPECT_EQ(3, self->r.ctl->dropped);
+	EXPECT_EQ(sizeof(bad) / sizeof(bad[0]), self->r.ctl->dropped);
 	ASSERT_EQ(1, collect(self));
 	EXPECT_EQ(5, self->seen->r[0].id);
 }
@@ -363,7 +405,7 @@ TEST_F(batch, bad_records_are_dropped_and_counted)
 TEST_F(batch, bad_size_drops_what_is_published)
 {
 	static const __u32 sizes[] = {
-		8, ETW_STAGED_EVENT_SIZE - 1, ETW_BATCH_DEFAULT_RING + 8,
+		8, ETW_STAGED_EVENT_SIZE - 1, 0xfff8,	/* past the ring's end */
 	};
 	unsigned int i;
 
@@ -410,11 +452,11 @@ TEST_F(batch, wrap_marker_continues_at_the_start)
 			  .timestamp = raw_now_ns(),
 			  .descriptor = { .id = 999 } },
 		  .p = { .tag = ~0u } };
-	int i, n = 3 * ETW_BATCH_DEFAULT_RING / 64;
+	int i, n = 3 * ETW_BATCH_DEFAULT_RING / 88;
 
 	/*
-	 * 64-byte records after one of 72: several laps, each ending in a
-	 * wrap marker where the last 56 bytes cannot take a record.
+	 * 88-byte records after one of 96: several laps, each ending in a
+	 * wrap marker where the rest of the ring cannot take a record.
 	 */
 	stage_bytes(&self->r, &odd, sizeof(odd));
 	for (i = 0; i < n; i++) {
@@ -451,7 +493,24 @@ struct thread_arg {
 	FIXTURE_DATA(batch) *self;
 	struct ring r;
 	int staged;
+	pid_t tid;
 };
+
+/*
+ * pthread_join() returns once the thread's tid is cleared, which exit
+ * does before the tracepoint that drains its ring; the thread has left
+ * /proc/self/task after that.
+ */
+static int wait_thread_gone(pid_t tid)
+{
+	char path[64];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", tid);
+	for (i = 0; i < 10000 && !access(path, F_OK); i++)
+		raw_sleep_ms(1);
+	return access(path, F_OK) ? 0 : -1;
+}
 
 static void *stage_and_exit(void *arg)
 {
@@ -460,6 +519,7 @@ static void *stage_and_exit(void *arg)
 	if (ring_open(ta->self->fd, 0, &ta->r))
 		return NULL;
 	stage_ev(&ta->r, ta->self->reg, 7, raw_now_ns(), 7);
+	ta->tid = syscall(SYS_gettid);
 	ta->staged = 1;
 	return NULL;
 }
@@ -472,6 +532,7 @@ TEST_F(batch, exiting_thread_has_its_staged_events_routed)
 	ASSERT_EQ(0, pthread_create(&t, NULL, stage_and_exit, &ta));
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	ASSERT_EQ(1, ta.staged);
+	ASSERT_EQ(0, wait_thread_gone(ta.tid));
 	EXPECT_EQ(ta.r.ctl->head, ta.r.ctl->tail);
 	ASSERT_EQ(1, collect(self));
 	EXPECT_EQ(7, self->seen->r[0].id);
@@ -606,6 +667,199 @@ TEST_F(batch, scribbled_ring_is_survived)
 	ASSERT_EQ(0, ring_drain(&self->r));
 	EXPECT_EQ(self->r.ctl->head, self->r.ctl->tail);
 	EXPECT_LE(0, collect(self));
+}
+
+/* Several sessions take the general path, each its copy. */
+TEST_F(batch, each_session_of_a_route_gets_staged_events)
+{
+	struct seen *other = calloc(1, sizeof(*other));
+	__u32 id2;
+	int cfd2, i;
+
+	ASSERT_NE(NULL, other);
+	other->guid = self->guid;
+	ASSERT_EQ(0, raw_start(self->fd, "batch2", ETW_MODE_REAL_TIME, BUF_KB,
+			       8, &id2));
+	cfd2 = raw_consumer(self->fd, id2);
+	ASSERT_LE(0, cfd2);
+	ASSERT_EQ(0, raw_enable(self->fd, id2, &self->guid, 0, 0, 0));
+	for (i = 0; i < 3; i++)
+		stage_ev(&self->r, self->reg, 20 + i, raw_now_ns(), i);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	ASSERT_EQ(3, collect(self));
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_FLUSH, id2, NULL));
+	ASSERT_EQ(3, raw_drain(cfd2, BUF_BYTES, seen_fn, other));
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(20 + i, other->r[i].id);
+		EXPECT_EQ(self->seen->r[i].ts, other->r[i].ts);
+	}
+	close(cfd2);
+	raw_session_op(self->fd, ETW_IOC_STOP, id2, NULL);
+	free(other);
+}
+
+/* Staged events a full session cannot take are counted lost, once each. */
+TEST(staged_events_a_full_session_loses_are_counted)
+{
+	struct etw_guid g = raw_guid(FAMILY + 2, 0);
+	struct etw_session_args q;
+	int fd = etw_open(), i, n = 300;
+	__u32 id, reg;
+	struct ring r;
+
+	ASSERT_LE(0, fd);
+	/* 4 KiB buffers, two per CPU at most, nobody reading. */
+	ASSERT_EQ(0, raw_start(fd, "batch-full", 0, 4, 2, &id));
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_enable(fd, id, &g, 0, 0, 0));
+	ASSERT_EQ(0, ring_open(fd, 0, &r));
+	for (i = 0; i < n; i++) {
+		stage_ev(&r, reg, 1, raw_now_ns(), i);
+		if ((i & 63) == 63)
+			ASSERT_EQ(0, ring_drain(&r));
+	}
+	ASSERT_EQ(0, ring_drain(&r));
+	EXPECT_EQ(0, r.ctl->dropped);
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_FLUSH, id, NULL));
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_QUERY, id, &q));
+	EXPECT_LT(0, q.stats.events_lost);
+	EXPECT_EQ(n, q.stats.events_written + q.stats.events_lost);
+	ring_close(&r);
+	raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+	close(fd);
+}
+
+/* A private session's records carry the ids as its owner sees them. */
+TEST(private_session_gets_staged_events_flagged)
+{
+	struct etw_guid g = raw_guid(FAMILY + 3, 0);
+	static char buf[16 * 1024];
+	const struct etw_event_header *h;
+	int fd = etw_open(), cfd;
+	__u32 id, reg;
+	struct ring r;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_start(fd, "batch-priv", ETW_MODE_PRIVATE, 16, 8, &id));
+	cfd = raw_consumer(fd, id);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_enable(fd, id, &g, 0, 0, 0));
+	ASSERT_EQ(0, ring_open(fd, 0, &r));
+	stage_ev(&r, reg, 1, raw_now_ns(), 1);
+	ASSERT_EQ(0, ring_drain(&r));
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_FLUSH, id, NULL));
+	ASSERT_EQ(sizeof(buf), read(cfd, buf, sizeof(buf)));
+	h = (const void *)(buf + ETW_BUFFER_HEADER_SIZE);
+	EXPECT_TRUE(raw_guid_eq(&g, &h->provider_id));
+	EXPECT_EQ(getpid(), h->process_id);
+	EXPECT_EQ((__u32)syscall(SYS_gettid), h->thread_id);
+	EXPECT_EQ(ETW_EVENT_FLAG_PRIVATE_SESSION, h->flags);
+	ring_close(&r);
+	close(cfd);
+	close(fd);
+}
+
+/* Events filtered out by level are not recorded; the others are. */
+TEST_F(batch, session_filters_apply_to_staged_events)
+{
+	struct {
+		struct etw_staged_event se;
+		struct raw_payload p;
+	} rec = { 0 };
+
+	ASSERT_EQ(0, raw_enable(self->fd, self->id, &self->guid, 3, 0, 0));
+	rec.se.size = sizeof(rec);
+	rec.se.reg_id = self->reg;
+	rec.se.timestamp = raw_now_ns();
+	rec.se.descriptor.id = 1;
+	rec.se.descriptor.level = 4;		/* above 3: filtered */
+	stage_bytes(&self->r, &rec, sizeof(rec));
+	rec.se.descriptor.id = 2;
+	rec.se.descriptor.level = 2;
+	stage_bytes(&self->r, &rec, sizeof(rec));
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(0, self->r.ctl->dropped);
+	ASSERT_EQ(1, collect(self));
+	EXPECT_EQ(2, self->seen->r[0].id);
+}
+
+#if defined(__x86_64__)
+/* A TSC reading becomes the CLOCK_MONOTONIC time it was taken at. */
+TEST(tsc_ring_converts_readings_to_monotonic_time)
+{
+	struct etw_guid g = raw_guid(FAMILY + 4, 0);
+	struct seen *c = calloc(1, sizeof(*c));
+	int fd = etw_open(), cfd;
+	__u64 before, after, tsc;
+	__u32 id, reg;
+	struct ring r;
+
+	ASSERT_NE(NULL, c);
+	c->guid = g;
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_start(fd, "batch-tsc", ETW_MODE_REAL_TIME, BUF_KB, 8,
+			       &id));
+	cfd = raw_consumer(fd, id);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_enable(fd, id, &g, 0, 0, 0));
+	ASSERT_EQ(0, ring_open_clock(fd, 0, ETW_BATCH_CLOCK_TSC, &r));
+	if (r.clock != ETW_BATCH_CLOCK_TSC)
+		SKIP(return, "CLOCK_MONOTONIC does not come from the TSC here");
+	before = raw_now_ns();
+	tsc = __builtin_ia32_rdtsc();
+	after = raw_now_ns();
+	/* A while before the drain: the reading is converted back. */
+	raw_sleep_ms(50);
+	stage_ev(&r, reg, 1, tsc, 1);
+	ASSERT_EQ(0, ring_drain(&r));
+	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_FLUSH, id, NULL));
+	ASSERT_EQ(1, raw_drain(cfd, BUF_BYTES, seen_fn, c));
+	/* The calibrated rate's error over 50 ms stays far below 1 ms. */
+	EXPECT_LE(before - 1000000, c->r[0].ts);
+	EXPECT_GE(after + 1000000, c->r[0].ts);
+	ring_close(&r);
+	close(cfd);
+	raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+	close(fd);
+	free(c);
+}
+#endif
+
+/* A thread in a time namespace stages its own view of CLOCK_MONOTONIC. */
+TEST_F(batch, time_namespace_offset_is_taken_off)
+{
+	__u64 before, after;
+	pid_t pid;
+	int ofd;
+
+	if (unshare(CLONE_NEWTIME))
+		SKIP(return, "no time namespaces: %s", strerror(errno));
+	ofd = open("/proc/self/timens_offsets", O_WRONLY);
+	ASSERT_LE(0, ofd);
+	ASSERT_LT(0, write(ofd, "monotonic 1000 0", 16));
+	close(ofd);
+	before = raw_now_ns();
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct ring r;
+		__u32 reg;
+		int fd = etw_open();
+
+		if (fd < 0 || raw_register(fd, &self->guid, 0, 0, &reg, NULL) ||
+		    ring_open(fd, 0, &r))
+			_exit(1);
+		/* 1000 s ahead of the parent's clock. */
+		stage_ev(&r, reg, 3, raw_now_ns(), 3);
+		_exit(ring_drain(&r) ? 2 : 0);
+	}
+	ASSERT_EQ(0, etw_wait_child(pid));
+	after = raw_now_ns();
+	ASSERT_EQ(1, collect(self));
+	EXPECT_LE(before, self->seen->r[0].ts);
+	EXPECT_GE(after, self->seen->r[0].ts);
 }
 
 TEST_HARNESS_MAIN

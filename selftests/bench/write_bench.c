@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,33 +78,50 @@ static void bench_write(void *ctx, unsigned long n)
 
 /*
  * A staging ring (ETW_IOC_BATCH_OPEN) written as a batched writer does:
- * the clock, the header, the payload, the head; a drain once half of it
- * is staged.  Each operation pays its share of the drains.
+ * the clock (the TSC where the ring takes it), the header fields a writer
+ * sets, the payload, the head; a drain once half of the ring is staged.
+ * Each operation pays its share of the drains.
  */
 struct staged_ctx {
 	int rfd;
 	struct etw_batch_ctl *ctl;
 	char *ring;
 	__u32 mask;
-	struct etw_staged_event se;
+	__u32 clock;
+	__u64 word0;		/* size, flags */
+	__u64 word1;		/* registration */
+	struct etw_event_descriptor desc;
 	const char *payload;
 	__u32 len;
 };
 
+static __u64 staged_time(const struct staged_ctx *b)
+{
+	struct timespec ts;
+
+#ifdef __x86_64__
+	if (b->clock == ETW_BATCH_CLOCK_TSC)
+		return __builtin_ia32_rdtsc();
+#endif
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 static void bench_staged(void *ctx, unsigned long n)
 {
 	struct staged_ctx *b = ctx;
-	__u32 rec = (sizeof(b->se) + b->len + 7) & ~7u;
+	__u32 rec = (sizeof(struct etw_staged_event) + b->len + 7) & ~7u;
 	__u64 head = b->ctl->head;
 
+	b->word0 = sizeof(struct etw_staged_event) + b->len;
 	while (n--) {
-		struct timespec ts;
+		/* Pairs with the kernel's release store of tail in its drain. */
 		__u64 tail = __atomic_load_n(&b->ctl->tail, __ATOMIC_ACQUIRE);
 		__u32 off = head & b->mask, room = b->mask + 1 - off;
-		char *p;
+		__u64 *h;
 
 		if (room < rec) {
-			*(__u32 *)(b->ring + off) = ETW_STAGED_WRAP;
+			*(__u64 *)(b->ring + off) = ETW_STAGED_WRAP;
 			head += room;
 			off = 0;
 		}
@@ -113,12 +131,14 @@ static void bench_staged(void *ctx, unsigned long n)
 			if (ioctl(b->rfd, ETW_IOC_BATCH_DRAIN))
 				die("ETW_IOC_BATCH_DRAIN");
 		}
-		p = b->ring + off;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		b->se.timestamp = ts.tv_sec * 1000000000ull + ts.tv_nsec;
-		b->se.size = sizeof(b->se) + b->len;
-		memcpy(p, &b->se, sizeof(b->se));
-		memcpy(p + sizeof(b->se), b->payload, b->len);
+		h = (__u64 *)(b->ring + off);
+		h[0] = b->word0;
+		h[1] = b->word1;
+		h[2] = staged_time(b);
+		memcpy(&h[5], &b->desc, sizeof(b->desc));
+		h[8] = 0;		/* the activity ID */
+		h[9] = 0;
+		memcpy(&h[10], b->payload, b->len);
 		head += rec;
 		/* Pairs with the kernel's acquire load of head in its drain. */
 		__atomic_store_n(&b->ctl->head, head, __ATOMIC_RELEASE);
@@ -130,7 +150,8 @@ static void bench_staged(void *ctx, unsigned long n)
 
 static void staged_open(struct staged_ctx *b, __u32 reg_id)
 {
-	struct etw_batch_args a = { .size = sizeof(a), .flags = O_CLOEXEC };
+	struct etw_batch_args a = { .size = sizeof(a), .flags = O_CLOEXEC,
+				    .clock = ETW_BATCH_CLOCK_TSC };
 	char *m;
 
 	b->rfd = ioctl(fd, ETW_IOC_BATCH_OPEN, &a);
@@ -143,9 +164,10 @@ static void staged_open(struct staged_ctx *b, __u32 reg_id)
 	b->ctl = (struct etw_batch_ctl *)m;
 	b->ring = m + a.ctl_size;
 	b->mask = a.ring_size - 1;
-	b->se.reg_id = reg_id;
-	b->se.descriptor.level = 4;
-	b->se.descriptor.keyword = 1;
+	b->clock = a.clock;
+	b->word1 = reg_id;
+	b->desc.level = 4;
+	b->desc.keyword = 1;
 }
 
 struct marker_ctx {

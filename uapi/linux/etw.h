@@ -960,6 +960,10 @@ struct etw_list_providers_args {
  *	%ETW_BATCH_DEFAULT_RING; out: the ring's bytes
  * @ctl_size: out: bytes of struct etw_batch_ctl's page, which the ring
  *	follows in the mapping
+ * @clock: in: the ETW_BATCH_CLOCK_* the thread would stage; out: the one
+ *	it must stage, what etw_staged_event.timestamp holds (TSC is granted
+ *	only where the kernel computes CLOCK_MONOTONIC from it)
+ * @reserved: zero
  *
  * Return: a new file descriptor.  mmap() it at offset 0, @ctl_size plus
  * @ring_size bytes, shared, readable and writable.  The thread stages
@@ -969,26 +973,39 @@ struct etw_list_providers_args {
  * ETW_IOC_WRITE only with %ETW_WRITE_DRAIN, which keeps the write path of
  * threads without a ring free of the test), on ETW_IOC_BATCH_DRAIN on the
  * ring's file, when a session is flushed or stopped, at each session's
- * flush timer,
- * when the thread exits and when the ring's file is closed; also before
- * ETW_IOC_UNREGISTER on that /dev/etw file, from any thread, routes what
- * every ring of the file holds.  The mapping is not inherited by fork();
- * once the thread has exited, what is staged is dropped.  EBUSY when
- * the thread already has a ring on this /dev/etw file; EINVAL for a bad
- * @ring_size or flag.
+ * flush timer, when the thread exits and when the ring's file is closed;
+ * also before ETW_IOC_UNREGISTER on that /dev/etw file, from any thread,
+ * routes what every ring of the file holds.  The mapping is not inherited
+ * by fork(); once the thread has exited, what is staged is dropped.
+ * EBUSY when the thread already has a ring on this /dev/etw file; EINVAL
+ * for a bad @ring_size, flag or reserved field.
  */
 struct etw_batch_args {
 	__u32 size;
 	__u32 flags;
 	__u32 ring_size;
 	__u32 ctl_size;
+	__u32 clock;
+	__u32 reserved;
 };
 
-#define ETW_BATCH_ARGS_SIZE_VER0	16
+#define ETW_BATCH_ARGS_SIZE_VER0	24
 
 #define ETW_BATCH_MIN_RING		4096
 #define ETW_BATCH_DEFAULT_RING		65536
 #define ETW_BATCH_MAX_RING		1048576
+
+/*
+ * etw_batch_args.clock.  MONOTONIC: CLOCK_MONOTONIC in ns, as
+ * clock_gettime() reads it.  TSC (x86, when the kernel's clocksource is
+ * the time-stamp counter, which CLOCK_MONOTONIC is then computed from):
+ * the counter as rdtsc reads it; the kernel converts it to CLOCK_MONOTONIC
+ * when it routes the event, back from the drain's start at the rate the
+ * clock ran at over the last second.  A monotonic time is the thread's
+ * view: a time namespace's offset is taken off.
+ */
+#define ETW_BATCH_CLOCK_MONOTONIC	0
+#define ETW_BATCH_CLOCK_TSC		1
 
 /**
  * struct etw_batch_ctl - the head of a staging ring's mapping
@@ -1014,44 +1031,52 @@ struct etw_batch_ctl {
 	__u32 reserved;
 };
 
-/* etw_staged_event.flags */
-#define ETW_STAGED_STRING_ONLY		0x1	/* EventWriteString */
-
 /*
- * A record at the ring's offset (head % ring_size) whose first 32 bits
- * are this: the rest of the ring up to its end is unused and the next
- * record is at offset 0.
+ * A record whose @size is this, at the ring's offset head % ring_size:
+ * the rest of the ring up to its end is unused and the next record is at
+ * offset 0.
  */
 #define ETW_STAGED_WRAP			0
 
 /**
  * struct etw_staged_event - one event in a staging ring
  * @size: bytes of the record, this header and the payload (which follows
- *	it), not counting the padding to the next multiple of 8 where the
- *	next record starts; a record never wraps around the ring's end
+ *	it), as the recorded event's size; the next record starts at the
+ *	next multiple of 8; a record never wraps around the ring's end
+ * @reserved1: zero
+ * @flags: 0 or %ETW_EVENT_FLAG_STRING_ONLY (EventWriteString)
+ * @reserved2: zero
  * @reg_id: the registration, on the /dev/etw file the ring was opened on
- * @timestamp: CLOCK_MONOTONIC in ns when the event was written
- *	(clock_gettime()); a time after the drain is taken as the drain's
+ * @reserved3: zero
+ * @timestamp: when the event was written, in the ring's clock
+ *	(etw_batch_args.clock); a time after the drain is taken as the drain's
+ * @provider_id: not read (the kernel writes the registration's GUID)
  * @descriptor: the event descriptor
+ * @processor_time: not read
  * @activity_id: activity GUID
- * @flags: ETW_STAGED_*
- * @reserved: zero
  *
- * Staged events are plain ETW_IOC_WRITE events: no related activity, no
- * typed descriptors, not classic, not excluded from any session.  The
- * thread id and process id come from the ring's thread.
+ * The layout of struct etw_event_header, the record the event becomes:
+ * the kernel copies a run of records into a session buffer at once, then
+ * checks and completes each copy (header type, flags, thread and process
+ * id of the ring's thread, time, provider).  Staged events are plain
+ * ETW_IOC_WRITE events: no related activity, no typed descriptors, not
+ * classic, not excluded from any session.
  */
 struct etw_staged_event {
-	__u32 size;
+	__u16 size;
+	__u16 reserved1;
+	__u16 flags;
+	__u16 reserved2;
 	__u32 reg_id;
+	__u32 reserved3;
 	__u64 timestamp;
+	struct etw_guid provider_id;
 	struct etw_event_descriptor descriptor;
+	__u64 processor_time;
 	struct etw_guid activity_id;
-	__u32 flags;
-	__u32 reserved;
 };
 
-#define ETW_STAGED_EVENT_SIZE		56
+#define ETW_STAGED_EVENT_SIZE		80
 
 #define ETW_IOC_GET_INFO	_IOWR(ETW_IOC_MAGIC, 0x00, struct etw_info)
 #define ETW_IOC_NULL		_IO(ETW_IOC_MAGIC, 0x01)
