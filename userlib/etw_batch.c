@@ -26,6 +26,17 @@
 
 #include "etw_batch.h"
 
+/*
+ * The clock asked for: rdtsc where there is one, a few instructions
+ * against clock_gettime()'s tens; the kernel grants it only where
+ * CLOCK_MONOTONIC is computed from it, else answers MONOTONIC.
+ */
+#ifdef __x86_64__
+#define ETW_BATCH_TIME_CLOCK	ETW_BATCH_CLOCK_TSC
+#else
+#define ETW_BATCH_TIME_CLOCK	ETW_BATCH_CLOCK_MONOTONIC
+#endif
+
 __thread struct etw_batch etw_batch_thread
 	__attribute__((tls_model("initial-exec"))) = { .dev_fd = -1 };
 uint8_t etw_batching;
@@ -131,17 +142,23 @@ static void etw_batch_setup(void)
 		       etw_batch_child_fork);
 }
 
-/* The sizes the kernel returned describe a ring this code can use. */
+/* What the kernel returned describes a ring this code can use. */
 static bool etw_batch_args_ok(const struct etw_batch_args *a)
 {
 	return a->ring_size >= ETW_BATCH_MIN_RING &&
 	       !(a->ring_size & (a->ring_size - 1)) &&
-	       a->ctl_size >= sizeof(struct etw_batch_ctl);
+	       a->ctl_size >= sizeof(struct etw_batch_ctl) &&
+	       (a->clock == ETW_BATCH_CLOCK_MONOTONIC ||
+		a->clock == ETW_BATCH_TIME_CLOCK);
 }
 
 static bool etw_batch_map(struct etw_batch *b, int dev_fd)
 {
-	struct etw_batch_args a = { .size = sizeof(a), .flags = O_CLOEXEC };
+	struct etw_batch_args a = {
+		.size = sizeof(a),
+		.flags = O_CLOEXEC,
+		.clock = ETW_BATCH_TIME_CLOCK,
+	};
 	void *map;
 	int fd;
 
@@ -158,6 +175,9 @@ static bool etw_batch_map(struct etw_batch *b, int dev_fd)
 	b->ctl = map;
 	b->ring = (uint8_t *)map + a.ctl_size;
 	b->mask = a.ring_size - 1;
+	b->max_record = a.ring_size / 2 < ETW_MAX_EVENT_SIZE ?
+			a.ring_size / 2 : ETW_MAX_EVENT_SIZE;
+	b->tsc = a.clock == ETW_BATCH_CLOCK_TSC;
 	b->head = 0;
 	b->fd = fd;
 	b->map_size = (size_t)a.ctl_size + a.ring_size;

@@ -23,11 +23,15 @@
  * struct etw_batch - the calling thread's staging ring
  * @dev_fd: the /dev/etw file the ring was opened on; -1 without a ring
  * @mask: the ring's bytes minus one (a power of two minus one)
+ * @max_record: the largest record staged: half the ring, at most what
+ *	etw_staged_event.size holds
  * @head: bytes staged since the ring was opened: what ctl->head holds
  * @ctl: the mapping's first page, which the kernel shares
  * @ring: the records, after @ctl's page
  * @busy: the thread is staging: a signal handler that interrupts it
  *	writes directly
+ * @tsc: times are rdtsc readings (ETW_BATCH_CLOCK_TSC), else
+ *	CLOCK_MONOTONIC in ns
  * @off: no ring for the rest of the thread (opening failed, or the
  *	thread's key destructor released it)
  * @fd: the ring's file
@@ -38,10 +42,12 @@
 struct etw_batch {
 	int dev_fd;
 	uint32_t mask;
+	uint32_t max_record;
 	uint64_t head;
 	struct etw_batch_ctl *ctl;
 	uint8_t *ring;
 	bool busy;
+	bool tsc;
 	bool off;
 	int fd;
 	size_t map_size;
@@ -109,23 +115,36 @@ static __always_inline bool etw_batch_plain(const struct etw_prov_ref *ref)
 	return !ref->flags;
 }
 
+/* The time of a write, in the ring's clock (etw_batch_args.clock). */
+static __always_inline uint64_t etw_batch_now(const struct etw_batch *b)
+{
+	struct timespec ts;
+
+#ifdef __x86_64__
+	if (b->tsc)
+		return __builtin_ia32_rdtsc();
+#endif
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /*
  * Copy the event into @b's ring and publish it.  Every write the kernel
  * would refuse returns false before anything is stored, so that the
  * caller writes it directly and the kernel reports it: more than
  * ETW_MAX_DATA_DESCRIPTORS, a NULL array or a NULL piece with a size, a
- * record over half the ring (which covers every record over
- * ETW_MAX_EVENT_SIZE).
+ * record over @b->max_record (which covers every record over
+ * ETW_MAX_EVENT_SIZE).  The provider and processor-time fields are left
+ * as they are: the kernel does not read them.
  */
 static __always_inline bool
 etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 	      const EVENT_DESCRIPTOR *desc, const GUID *activity,
-	      ULONG count, const EVENT_DATA_DESCRIPTOR *data, uint32_t flags)
+	      ULONG count, const EVENT_DATA_DESCRIPTOR *data, uint16_t flags)
 {
-	uint64_t len = 0, size, pad, off, end, need, head, tail, ring;
+	uint64_t len = 0, size, pad, off, end, need, head, tail, ring, now;
 	struct etw_batch_ctl *ctl;
 	struct etw_staged_event *e;
-	struct timespec ts;
 	bool drain;
 	uint8_t *p;
 	ULONG i;
@@ -137,12 +156,12 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 			return false;
 		len += data[i].Size;
 	}
-	/* The time of the write, before the ring's state is in registers. */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ring = (uint64_t)b->mask + 1;
 	size = ETW_STAGED_EVENT_SIZE + len;
-	if (size > ring / 2)
+	if (size > b->max_record)
 		return false;
+	/* The time of the write, before the ring's state is in registers. */
+	now = etw_batch_now(b);
+	ring = (uint64_t)b->mask + 1;
 	ctl = b->ctl;
 	head = b->head;
 	pad = (size + 7) & ~7ULL;
@@ -163,20 +182,23 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 			return false;
 	}
 	if (pad > end) {
-		*(uint32_t *)(b->ring + off) = ETW_STAGED_WRAP;
+		e = (struct etw_staged_event *)(b->ring + off);
+		e->size = ETW_STAGED_WRAP;
 		off = 0;
 	}
 	e = (struct etw_staged_event *)(b->ring + off);
 	head += need;
 	drain = head - tail > ring / 2;
 	b->head = head;
-	e->size = (uint32_t)size;
+	e->size = (uint16_t)size;
+	e->reserved1 = 0;
+	e->flags = flags;
+	e->reserved2 = 0;
 	e->reg_id = reg_id;
-	e->timestamp = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	e->reserved3 = 0;
+	e->timestamp = now;
 	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
 	memcpy(&e->activity_id, activity, sizeof(e->activity_id));
-	e->flags = flags;
-	e->reserved = 0;
 	p = (uint8_t *)(e + 1);
 	for (i = 0; i < count; i++) {
 		if (data[i].Size)
@@ -197,13 +219,14 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 /*
  * Stage a plain event of registration @reg_id on the /dev/etw file @fd in
  * the calling thread's ring, opening the ring at the thread's first staged
- * write.  @activity is never NULL; @flags are ETW_STAGED_*.
+ * write.  @activity is never NULL; @flags are 0 or
+ * ETW_EVENT_FLAG_STRING_ONLY.
  * Return: true when staged; false when the caller must write directly.
  */
 static __always_inline bool
 etw_batch_stage(int fd, uint32_t reg_id, const EVENT_DESCRIPTOR *desc,
 		const GUID *activity, ULONG count,
-		const EVENT_DATA_DESCRIPTOR *data, uint32_t flags)
+		const EVENT_DATA_DESCRIPTOR *data, uint16_t flags)
 {
 	struct etw_batch *b = &etw_batch_thread;
 	bool staged;

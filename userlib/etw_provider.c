@@ -1043,7 +1043,7 @@ etw_event_write_string(REGHANDLE handle, UCHAR level, ULONGLONG keyword,
 	EventDataDescCreate(&data, string, (ULONG)bytes);
 	if (batched && etw_batch_on() && etw_batch_plain(&ref) &&
 	    etw_batch_stage(ref.fd, ref.reg_id, &desc, &etw_thread_activity,
-			    1, &data, ETW_STAGED_STRING_ONLY))
+			    1, &data, ETW_EVENT_FLAG_STRING_ONLY))
 		return ERROR_SUCCESS;
 	return etw_event_write_ref(&ref, &desc, 0, NULL, NULL, 1, &data,
 				   ETW_WRITE_STRING_ONLY |

@@ -73,7 +73,7 @@ void etw_batch_drain(struct etw_batch *b)
 	while (tail < head) {
 		off = tail & b->mask;
 		e = (const void *)(b->ring + off);
-		if (off % 8 || head - tail < sizeof(uint32_t)) {
+		if (off % 8 || head - tail < sizeof(e->size)) {
 			bad = true;
 			break;
 		}
@@ -83,8 +83,8 @@ void etw_batch_drain(struct etw_batch *b)
 			continue;
 		}
 		if (e->size < ETW_STAGED_EVENT_SIZE || off + e->size > RING ||
-		    e->reg_id != REG_ID || e->reserved ||
-		    (e->flags & ~ETW_STAGED_STRING_ONLY) ||
+		    e->reg_id != REG_ID || e->reserved1 || e->reserved2 ||
+		    e->reserved3 || (e->flags & ~ETW_EVENT_FLAG_STRING_ONLY) ||
 		    (check_seq && !next_ok(e))) {
 			bad = true;
 			break;
@@ -109,6 +109,7 @@ static void ring_init(struct etw_batch *b)
 	memset(b, 0, sizeof(*b));
 	b->dev_fd = 3;
 	b->mask = RING - 1;
+	b->max_record = RING / 2;
 	b->ctl = (void *)area;
 	b->ring = (uint8_t *)area + CTL_SIZE;
 	b->fd = -1;
@@ -149,10 +150,10 @@ TEST(a_record_holds_the_event)
 	EventDataDescCreate(&d[2], c, 5);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ASSERT_TRUE(etw_batch_put(&b, REG_ID, &desc, &act, 3, d,
-				  ETW_STAGED_STRING_ONLY));
+				  ETW_EVENT_FLAG_STRING_ONLY));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	EXPECT_EQ(64, b.head);		/* 56 + 8 */
-	EXPECT_EQ(64, b.ctl->head);
+	EXPECT_EQ(88, b.head);		/* 80 + 8 */
+	EXPECT_EQ(88, b.ctl->head);
 	EXPECT_EQ(0, drains);
 
 	etw_batch_drain(&b);
@@ -162,13 +163,13 @@ TEST(a_record_holds_the_event)
 	EXPECT_EQ(REG_ID, seen[0].e.reg_id);
 	EXPECT_EQ(0, memcmp(&seen[0].e.descriptor, &desc, sizeof(desc)));
 	EXPECT_EQ(0, memcmp(&seen[0].e.activity_id, &act, sizeof(act)));
-	EXPECT_EQ(ETW_STAGED_STRING_ONLY, seen[0].e.flags);
+	EXPECT_EQ(ETW_EVENT_FLAG_STRING_ONLY, seen[0].e.flags);
 	EXPECT_EQ(0, memcmp(seen[0].payload, "abcdefgh", 8));
 	ns0 = (uint64_t)t0.tv_sec * 1000000000 + t0.tv_nsec;
 	ns1 = (uint64_t)t1.tv_sec * 1000000000 + t1.tv_nsec;
 	EXPECT_LE(ns0, seen[0].e.timestamp);
 	EXPECT_GE(ns1, seen[0].e.timestamp);
-	EXPECT_EQ(64, b.ctl->tail);
+	EXPECT_EQ(88, b.ctl->tail);
 }
 
 TEST(records_start_8_aligned)
@@ -179,14 +180,14 @@ TEST(records_start_8_aligned)
 	ASSERT_TRUE(put(&b, 1, 1));
 	ASSERT_TRUE(put(&b, 2, 9));
 	ASSERT_TRUE(put(&b, 3, 0));
-	/* 57 -> 64, 65 -> 72, 56. */
-	EXPECT_EQ(64 + 72 + 56, b.head);
+	/* 81 -> 88, 89 -> 96, 80. */
+	EXPECT_EQ(88 + 96 + 80, b.head);
 	etw_batch_drain(&b);
 	ASSERT_FALSE(bad);
 	ASSERT_EQ(3, nseen);
 	EXPECT_EQ(0, seen[0].off);
-	EXPECT_EQ(64, seen[1].off);
-	EXPECT_EQ(136, seen[2].off);
+	EXPECT_EQ(88, seen[1].off);
+	EXPECT_EQ(184, seen[2].off);
 	EXPECT_TRUE(pattern_ok(seen[1].payload, 2, 9));
 }
 
@@ -242,7 +243,8 @@ TEST(a_record_past_the_end_starts_at_0)
 	drains = nseen = 0;
 	/* 8 KiB does not fit in the last 4 KiB. */
 	ASSERT_TRUE(put(&b, 2, 8192 - ETW_STAGED_EVENT_SIZE));
-	EXPECT_EQ(ETW_STAGED_WRAP, *(uint32_t *)(b.ring + RING - 4096));
+	EXPECT_EQ(ETW_STAGED_WRAP,
+		  ((struct etw_staged_event *)(b.ring + RING - 4096))->size);
 	EXPECT_EQ(RING + 8192, b.head);
 	etw_batch_drain(&b);
 	ASSERT_FALSE(bad);
