@@ -115,6 +115,56 @@ static __always_inline bool etw_batch_plain(const struct etw_prov_ref *ref)
 	return !ref->flags;
 }
 
+/*
+ * The payload's bytes, as ETW_IOC_WRITE would count them; false for what
+ * it refuses (more than ETW_MAX_DATA_DESCRIPTORS, a NULL array or a NULL
+ * piece with a size).  One piece, the common case, without the loop.
+ */
+static __always_inline bool
+etw_batch_payload_len(ULONG count, const EVENT_DATA_DESCRIPTOR *data,
+		      uint64_t *len)
+{
+	ULONG i;
+
+	if (count == 1) {
+		*len = data ? data->Size : 0;
+		return data && (data->Ptr || !data->Size);
+	}
+	if (count > ETW_MAX_DATA_DESCRIPTORS || (count && !data))
+		return false;
+	for (*len = 0, i = 0; i < count; i++) {
+		if (!data[i].Ptr && data[i].Size)
+			return false;
+		*len += data[i].Size;
+	}
+	return true;
+}
+
+/*
+ * Copy the pieces etw_batch_payload_len() measured to @dst, in order;
+ * one without the loop.
+ */
+static __always_inline void
+etw_batch_payload_copy(void *dst, ULONG count,
+		       const EVENT_DATA_DESCRIPTOR *data)
+{
+	uint8_t *p = dst;
+	ULONG i;
+
+	if (count == 1) {
+		if (data->Size)
+			memcpy(dst, (const void *)(uintptr_t)data->Ptr,
+			       data->Size);
+		return;
+	}
+	for (i = 0; i < count; i++) {
+		if (data[i].Size)
+			memcpy(p, (const void *)(uintptr_t)data[i].Ptr,
+			       data[i].Size);
+		p += data[i].Size;
+	}
+}
+
 /* The time of a write, in the ring's clock (etw_batch_args.clock). */
 static __always_inline uint64_t etw_batch_now(const struct etw_batch *b)
 {
@@ -142,20 +192,13 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 	      const EVENT_DESCRIPTOR *desc, const GUID *activity,
 	      ULONG count, const EVENT_DATA_DESCRIPTOR *data, uint16_t flags)
 {
-	uint64_t len = 0, size, pad, off, end, need, head, tail, ring, now;
+	uint64_t len, size, pad, off, end, need, head, tail, ring, now;
 	struct etw_batch_ctl *ctl;
 	struct etw_staged_event *e;
 	bool drain;
-	uint8_t *p;
-	ULONG i;
 
-	if (count > ETW_MAX_DATA_DESCRIPTORS || (count && !data))
+	if (!etw_batch_payload_len(count, data, &len))
 		return false;
-	for (i = 0; i < count; i++) {
-		if (!data[i].Ptr && data[i].Size)
-			return false;
-		len += data[i].Size;
-	}
 	size = ETW_STAGED_EVENT_SIZE + len;
 	if (size > b->max_record)
 		return false;
@@ -199,13 +242,7 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 	e->timestamp = now;
 	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
 	memcpy(&e->activity_id, activity, sizeof(e->activity_id));
-	p = (uint8_t *)(e + 1);
-	for (i = 0; i < count; i++) {
-		if (data[i].Size)
-			memcpy(p, (const void *)(uintptr_t)data[i].Ptr,
-			       data[i].Size);
-		p += data[i].Size;
-	}
+	etw_batch_payload_copy(e + 1, count, data);
 	/*
 	 * Pairs with the kernel's load-acquire of head before it reads the
 	 * records: they are complete when it sees the head that covers them.
