@@ -236,11 +236,13 @@ ULONG EVNTAPI EtwProviderGuidFromName(LPCSTR Name, GUID *Guid);
  * into a ring of the calling thread and returns ERROR_SUCCESS; the kernel
  * routes the ring's events, in the thread's order and with the time of
  * the write, at the thread's next direct write or other call into
- * /dev/etw, when the ring fills, at session flushes, at EventUnregister
- * and when the thread exits.  A session that cannot take a staged event
- * counts it lost, and an unreadable payload faults in the caller.  Other
- * writes go directly, as with FALSE, the default unless the environment
- * has ETW_BATCHED_WRITES=1.  Returns ERROR_SUCCESS.  See
+ * /dev/etw, when half the ring is in use, at session flushes and stops,
+ * at EventUnregister and when the thread exits.  A session that cannot
+ * take a staged event counts it lost (the writer is not told), an
+ * unreadable payload faults in the caller, and staged events carry none
+ * of the extended items sessions ask for.  Other writes go directly, as
+ * with FALSE, the default unless the environment has
+ * ETW_BATCHED_WRITES=1.  Returns ERROR_SUCCESS.  See
  * Documentation/libetw.rst, "Batched writes".
  */
 ULONG EVNTAPI EtwSetBatchedWrites(BOOLEAN Enable);
