@@ -18,7 +18,9 @@
 #include "kselftest_harness.h"
 #include "etw_raw.h"
 #include "windows.h"
+#include "wmistr.h"
 #include "evntprov.h"
+#include "evntrace.h"
 
 #define LIBETW_TEST_TAG "libetw-batch"
 #include "libetw_selftest.h"
@@ -393,6 +395,77 @@ TEST_F(batch, a_direct_write_comes_after_the_staged_ones)
 	EXPECT_EQ(0, seen[0].h.flags);
 	EXPECT_EQ(ETW_EVENT_FLAG_EXTENDED_INFO, seen[2].h.flags);
 	EXPECT_EQ(0, seen[3].h.flags);
+}
+
+/* The logger handle a classic provider's callback is given. */
+static ULONG WINAPI keep_logger(WMIDPREQUESTCODE code, PVOID ctx, ULONG *size,
+				PVOID buffer)
+{
+	if (code == WMI_ENABLE_EVENTS)
+		__atomic_store_n((TRACEHANDLE *)ctx,
+				 GetTraceLoggerHandle(buffer),
+				 __ATOMIC_RELEASE);
+	return ERROR_SUCCESS;
+}
+
+/*
+ * Flush and read the order in which records of @a and @b arrived, as
+ * 'a' and 'b' in @out; the GUID is at the same offset in both headers.
+ */
+static int collect_order(struct ctl *c, const GUID *a, const GUID *b,
+			 char *out, int max)
+{
+	struct etw_session_args args = { .size = sizeof(args),
+					 .logger_id = c->id };
+	int n = 0;
+
+	if (etw_ioctl(c->fd, ETW_IOC_FLUSH, &args))
+		return -1;
+	while (read(c->cfd, buf, sizeof(buf)) > 0) {
+		const struct etw_buffer_header *bh = (const void *)buf;
+		__u32 off = ETW_BUFFER_HEADER_SIZE;
+
+		while (off + sizeof(struct etw_classic_header) <= bh->offset) {
+			const struct etw_event_header *h =
+				(const void *)(buf + off);
+
+			off += (h->size + 7) & ~7u;
+			if (n < max && !memcmp(&h->provider_id, a, sizeof(*a)))
+				out[n++] = 'a';
+			else if (n < max &&
+				 !memcmp(&h->provider_id, b, sizeof(*b)))
+				out[n++] = 'b';
+		}
+	}
+	return n;
+}
+
+/* TraceEvent cannot carry ETW_WRITE_DRAIN: libetw drains on its own. */
+TEST_F(batch, a_classic_write_comes_after_the_staged_ones)
+{
+	static const GUID cls = { 0xc1a55000, 0xba7c, 2, { 3 } };
+	struct {
+		EVENT_TRACE_HEADER h;
+	} ev = { .h = { .Size = sizeof(ev.h),
+			.Flags = WNODE_FLAG_TRACED_GUID, .Guid = cls } };
+	TRACEHANDLE reg, logger = 0;
+	char order[8];
+	GUID g;
+
+	unique_guid(&g, 5);
+	ASSERT_EQ(0, RegisterTraceGuidsW(keep_logger, &logger, &g, 0, NULL,
+					 NULL, NULL, &reg));
+	ASSERT_EQ(0, ctl_enable(&self->c, &g, ETW_CONTROL_ENABLE, 4, 0, 0));
+	ASSERT_NE(0, __atomic_load_n(&logger, __ATOMIC_ACQUIRE));
+	ASSERT_EQ(0, write_seq(self->h, 1, 16));
+	ASSERT_EQ(0, write_seq(self->h, 2, 16));
+	ASSERT_EQ(0, TraceEvent(logger, &ev.h));
+	ASSERT_EQ(0, UnregisterTraceGuids(reg));
+	ASSERT_EQ(0, EventUnregister(self->h));
+
+	ASSERT_EQ(3, collect_order(&self->c, &self->guid, &cls, order,
+				   sizeof(order)));
+	EXPECT_EQ(0, memcmp(order, "aab", 3));
 }
 
 TEST_F(batch, writes_after_switching_off_come_after_the_staged_ones)
