@@ -43,7 +43,8 @@ struct seen {
 
 static unsigned char buf[BUF_KB * 1024];
 static struct seen seen[SEEN_MAX];
-static unsigned char payload[ETW_MAX_EVENT_SIZE + 1];
+/* Thread-local: writer threads fill it at the same time. */
+static __thread unsigned char payload[ETW_MAX_EVENT_SIZE + 1];
 
 static pid_t tid(void)
 {
@@ -343,6 +344,41 @@ TEST_F(batch, a_thread_that_exits_has_its_events_routed)
 		EXPECT_EQ(w.tid, seen[i].h.thread_id);
 		EXPECT_EQ(i + 1, seen[i].h.descriptor.id);
 		EXPECT_TRUE(seen[i].payload_ok);
+	}
+}
+
+#define THREADS		4
+#define PER_THREAD	500
+
+/* Each thread's events: its number in the high half of the sequence. */
+TEST_F(batch, threads_keep_their_own_order)
+{
+	struct writer w[THREADS];
+	__u32 next[THREADS] = { 0 };
+	pthread_t t[THREADS];
+	int i, n;
+
+	for (i = 0; i < THREADS; i++) {
+		w[i] = (struct writer){ .h = self->h, .first = i << 16,
+					.count = PER_THREAD,
+					.go = { -1, -1 }, .done = { -1, -1 } };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, writer_main, &w[i]));
+	}
+	for (i = 0; i < THREADS; i++) {
+		ASSERT_EQ(0, pthread_join(t[i], NULL));
+		ASSERT_EQ(0, w[i].err);
+	}
+
+	n = collect(&self->c, &self->guid);
+	ASSERT_EQ(THREADS * PER_THREAD, n);
+	for (i = 0; i < n; i++) {
+		__u32 k = seen[i].seq >> 16;
+
+		ASSERT_GT(THREADS, k);
+		ASSERT_EQ(w[k].tid, seen[i].h.thread_id);
+		ASSERT_EQ(w[k].first + next[k], seen[i].seq);
+		ASSERT_TRUE(seen[i].payload_ok);
+		next[k]++;
 	}
 }
 
