@@ -631,67 +631,80 @@ TEST_F(batch, a_disabled_event_stages_nothing)
 	EXPECT_EQ(0, collect(&self->c, &self->guid));
 }
 
-/* What only batched mode does: the copy reads the payload in the caller. */
-TEST_F_SIGNAL(batch, an_unreadable_payload_faults_in_the_caller, SIGSEGV)
+/* EventWrite of an 8-byte payload at an address that cannot be read. */
+static ULONG write_unreadable(REGHANDLE h)
 {
 	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4 };
 	EVENT_DATA_DESCRIPTOR data;
 
 	EventDataDescCreate(&data, NULL, 8);
 	data.Ptr = UNREADABLE;
-	EventWrite(self->h, &d, 1, &data);
+	return EventWrite(h, &d, 1, &data);
+}
+
+/*
+ * In a fork child (a fault must not end the test's process before it
+ * stops its session): register @g, with ETW_BATCHED_WRITES set to @env
+ * first unless it is NULL, and write an unreadable payload.  Exits 0 when
+ * the write returned ERROR_INVALID_PARAMETER.
+ */
+static void child_write_unreadable(const GUID *g, const char *env)
+{
+	REGHANDLE h;
+
+	if ((env && setenv("ETW_BATCHED_WRITES", env, 1)) ||
+	    EventRegister(g, NULL, NULL, &h))
+		_exit(255);
+	_exit(write_unreadable(h) == ERROR_INVALID_PARAMETER ? 0 : 1);
+}
+
+/* What only batched mode does: the copy reads the payload in the caller. */
+TEST_F(batch, an_unreadable_payload_faults_in_the_caller)
+{
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid)
+		child_write_unreadable(&self->guid, NULL);
+	EXPECT_EQ(256 + SIGSEGV, etw_wait_child(pid));
 }
 
 TEST_F(batch, batched_writes_off_write_directly)
 {
-	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4 };
-	EVENT_DATA_DESCRIPTOR data;
-
-	EventDataDescCreate(&data, NULL, 8);
-	data.Ptr = UNREADABLE;
 	ASSERT_EQ(0, EtwSetBatchedWrites(FALSE));
-	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventWrite(self->h, &d, 1, &data));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, write_unreadable(self->h));
 }
 
-/* Set before the first registration, which reads it. */
-static void register_with_env(struct __test_metadata *_metadata,
-			      const char *value, struct ctl *c, REGHANDLE *h)
+/*
+ * A session that enables a GUID no one registered yet; the child's
+ * registration, the process's first, reads the environment.
+ */
+static int write_with_env(const char *value)
 {
+	struct ctl c;
+	pid_t pid;
 	GUID g;
+	int ret;
 
 	unique_guid(&g, 4);
-	ASSERT_EQ(0, setenv("ETW_BATCHED_WRITES", value, 1));
-	ASSERT_EQ(0, start(c, 4));
-	ASSERT_EQ(0, EventRegister(&g, NULL, NULL, h));
-	ASSERT_EQ(0, ctl_enable(c, &g, ETW_CONTROL_ENABLE, 4, 0, 0));
+	if (start(&c, 4) || ctl_enable(&c, &g, ETW_CONTROL_ENABLE, 4, 0, 0))
+		return -1;
+	pid = fork();
+	if (!pid)
+		child_write_unreadable(&g, value);
+	ret = pid < 0 ? -1 : etw_wait_child(pid);
+	ctl_stop(&c);
+	return ret;
 }
 
-TEST_SIGNAL(the_environment_turns_batched_writes_on, SIGSEGV)
+TEST(the_environment_turns_batched_writes_on)
 {
-	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4 };
-	EVENT_DATA_DESCRIPTOR data;
-	struct ctl c;
-	REGHANDLE h;
-
-	register_with_env(_metadata, "1", &c, &h);
-	EventDataDescCreate(&data, NULL, 8);
-	data.Ptr = UNREADABLE;
-	EventWrite(h, &d, 1, &data);
+	EXPECT_EQ(256 + SIGSEGV, write_with_env("1"));
 }
 
 TEST(the_environment_with_another_value_leaves_writes_direct)
 {
-	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4 };
-	EVENT_DATA_DESCRIPTOR data;
-	struct ctl c;
-	REGHANDLE h;
-
-	register_with_env(_metadata, "yes", &c, &h);
-	EventDataDescCreate(&data, NULL, 8);
-	data.Ptr = UNREADABLE;
-	EXPECT_EQ(ERROR_INVALID_PARAMETER, EventWrite(h, &d, 1, &data));
-	EventUnregister(h);
-	ctl_stop(&c);
+	EXPECT_EQ(0, write_with_env("yes"));
 }
 
 /* The results the direct path gives, checked in both modes. */
