@@ -19,8 +19,8 @@ struct ctl {
 	int cfd;	/* consumer */
 };
 
-static int ctl_start(struct ctl *c, const char *tag, __u32 max_buffers,
-		     __u32 mode)
+static inline int ctl_start(struct ctl *c, const char *tag,
+			    __u32 max_buffers, __u32 mode)
 {
 	struct etw_session_args a;
 	struct etw_consume_args ca = { .size = sizeof(ca),
@@ -127,7 +127,8 @@ struct rec {
 };
 
 /* Flush and read back every record of provider @g, oldest first. */
-static int ctl_collect(struct ctl *c, const GUID *g, struct rec *out, int max)
+static inline int ctl_collect(struct ctl *c, const GUID *g, struct rec *out,
+			      int max)
 {
 	static unsigned char buf[4096];
 	struct etw_session_args a = { .size = sizeof(a), .logger_id = c->id };
@@ -157,7 +158,7 @@ static int ctl_collect(struct ctl *c, const GUID *g, struct rec *out, int max)
 	return n;
 }
 
-static const struct etw_event_header *rec_hdr(const struct rec *r)
+static inline const struct etw_event_header *rec_hdr(const struct rec *r)
 {
 	return (const void *)r->b;
 }

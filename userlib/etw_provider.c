@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 
+#include "etw_batch.h"
 #include "etw_callback.h"
 #include "etw_provider.h"
 #include "wmistr.h"
@@ -32,7 +32,7 @@
  * @reg_id: the kernel's registration id
  * @state: the registration's entry in the mapped enable area
  * @fd: the /dev/etw file the registration belongs to
- * @desc_types: honour EVENT_DATA_DESCRIPTOR.Type
+ * @flags: ETW_PROV_*: descriptor types honoured, a classic registration
  * @cookie: the handle the entry is reserved for (also while registering),
  *	0 when free; under etw_prov_lock
  * @live: the kernel registration exists; under etw_prov_lock
@@ -44,7 +44,7 @@ struct etw_prov {
 	_Atomic uint32_t reg_id;
 	const struct etw_enable_state *_Atomic state;
 	atomic_int fd;
-	atomic_bool desc_types;
+	atomic_uchar flags;
 	uint64_t cookie;
 	bool live;
 	bool called;
@@ -110,8 +110,7 @@ etw_prov_lookup(REGHANDLE handle, struct etw_prov_ref *ref)
 	ref->reg_id = atomic_load_explicit(&p->reg_id, memory_order_relaxed);
 	ref->state = atomic_load_explicit(&p->state, memory_order_relaxed);
 	ref->fd = atomic_load_explicit(&p->fd, memory_order_relaxed);
-	ref->desc_types = atomic_load_explicit(&p->desc_types,
-					       memory_order_relaxed);
+	ref->flags = atomic_load_explicit(&p->flags, memory_order_relaxed);
 	/* Pairs with the release fence in etw_prov_retire(). */
 	atomic_thread_fence(memory_order_acquire);
 	if (atomic_load_explicit(&p->handle, memory_order_relaxed) != handle)
@@ -165,7 +164,8 @@ static void etw_prov_publish(struct etw_prov *p,
 	atomic_store_explicit(&p->reg_id, a->reg_id, memory_order_relaxed);
 	atomic_store_explicit(&p->state, state, memory_order_relaxed);
 	atomic_store_explicit(&p->fd, fd, memory_order_relaxed);
-	atomic_store_explicit(&p->desc_types, false, memory_order_relaxed);
+	atomic_store_explicit(&p->flags, p->cb.classic ? ETW_PROV_CLASSIC : 0,
+			      memory_order_relaxed);
 	/*
 	 * The inline check in evntprov.h loads this pointer, then the word
 	 * it points to: the address dependency orders the two.  Stored
@@ -414,6 +414,7 @@ ULONG etw_prov_register(uint32_t flags, const struct etw_prov_callback *cb,
 	ULONG err;
 
 	pthread_once(&etw_prov_atfork_once, etw_prov_install_atfork);
+	etw_batch_init();
 	fd = etw_dev_fd();
 	if (fd < 0)
 		return etw_win32_from_errno(fd);
@@ -504,9 +505,15 @@ void etw_prov_set_desc_types(REGHANDLE handle, bool on)
 {
 	struct etw_prov *p = etw_prov_slot(handle);
 
-	if (p)
-		atomic_store_explicit(&p->desc_types, on,
-				      memory_order_relaxed);
+	if (!p)
+		return;
+	if (on)
+		atomic_fetch_or_explicit(&p->flags, ETW_PROV_DESC_TYPES,
+					 memory_order_relaxed);
+	else
+		atomic_fetch_and_explicit(&p->flags,
+					  (uint8_t)~ETW_PROV_DESC_TYPES,
+					  memory_order_relaxed);
 }
 
 /*
@@ -640,28 +647,6 @@ static ULONG etw_write_error(int err)
 	}
 }
 
-/*
- * ioctl() as the write path makes it: on x86-64 the system call itself,
- * as Windows' ntdll makes its own, without the call into libc's wrapper
- * and its errno store.  Return: 0 or a negative errno.
- */
-static __always_inline long etw_write_ioctl(int fd, struct etw_write_args *a)
-{
-#ifdef __x86_64__
-	long ret;
-
-	/* The kernel reads *@a: the "memory" clobber keeps the stores. */
-	__asm__ volatile("syscall"
-			 : "=a" (ret)
-			 : "0" ((long)SYS_ioctl), "D" ((long)fd),
-			   "S" ((unsigned long)ETW_IOC_WRITE), "d" (a)
-			 : "rcx", "r11", "memory");
-	return ret;
-#else
-	return ioctl(fd, ETW_IOC_WRITE, a) ? -errno : 0;
-#endif
-}
-
 /* ETW_IOC_WRITE on the registration's file; @args lacks only the flags. */
 static __always_inline ULONG
 etw_prov_ioctl_write(const struct etw_prov_ref *ref,
@@ -671,9 +656,9 @@ etw_prov_ioctl_write(const struct etw_prov_ref *ref,
 
 	args->size = sizeof(*args);
 	args->reg_id = ref->reg_id;
-	if (ref->desc_types)
-		args->flags |= ETW_WRITE_DESC_TYPES;
-	err = etw_write_ioctl(ref->fd, args);
+	/* The same bit (etw_provider.h). */
+	args->flags |= ref->flags & ETW_PROV_DESC_TYPES;
+	err = etw_sys_ioctl(ref->fd, ETW_IOC_WRITE, args);
 	if (!err)
 		return ERROR_SUCCESS;
 	return etw_write_error(err);
@@ -684,11 +669,16 @@ etw_prov_ioctl_write(const struct etw_prov_ref *ref,
  * @ref: the registration
  * @args: the event; size, reg_id and the descriptor-type flag are set here
  *
+ * For the classic writes, which ETW_WRITE_DRAIN does not go with: a
+ * thread that staged events has them routed first by a drain of its own.
+ *
  * Return: a Win32 error (see etw_write_error()).
  */
 ULONG etw_prov_write(const struct etw_prov_ref *ref,
 		     struct etw_write_args *args)
 {
+	if (etw_batch_state() && etw_batch_pending())
+		etw_batch_drain(&etw_batch_thread);
 	return etw_prov_ioctl_write(ref, args);
 }
 
@@ -772,10 +762,10 @@ BOOLEAN EVNTAPI (EventProviderEnabled)(REGHANDLE RegHandle, UCHAR Level,
 }
 
 /*
- * EventWriteEx's whole work, for a validated registration.  Inlined into
- * each caller with everything it uses but the ioctl, and every argument
- * field stored once: under a TCG guest each call and each rep-stos fill
- * was measurable against the system call itself.
+ * EventWriteEx's whole work, for a validated registration: the direct
+ * write.  Inlined into each caller with everything it uses but the ioctl,
+ * and every argument field stored once: under a TCG guest each call and
+ * each rep-stos fill was measurable against the system call itself.
  */
 static __always_inline ULONG
 etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
@@ -808,16 +798,72 @@ etw_event_write_ref(const struct etw_prov_ref *ref, PCEVENT_DESCRIPTOR desc,
 	return etw_prov_ioctl_write(ref, &a);
 }
 
+/* A direct write of a process that batches: after what the thread staged. */
+static __always_inline uint32_t etw_batch_drain_flag(bool batched)
+{
+	return batched && etw_batch_pending() ? ETW_WRITE_DRAIN : 0;
+}
+
+/*
+ * Can the batched copy of an entry point stage the event of @handle?
+ * Sets @ref when it can; when not, the event goes the direct way, which
+ * also reports a bad handle or descriptor.
+ */
+static __always_inline bool
+etw_batch_may_stage(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+		    struct etw_prov_ref *ref)
+{
+	return etw_prov_lookup(handle, ref) && etw_batch_plain(ref) && desc;
+}
+
 static __always_inline ULONG
 etw_event_write(REGHANDLE handle, PCEVENT_DESCRIPTOR desc, LPCGUID activity,
-		LPCGUID related, ULONG count, PEVENT_DATA_DESCRIPTOR data)
+		LPCGUID related, ULONG count, PEVENT_DATA_DESCRIPTOR data,
+		bool batched)
 {
 	struct etw_prov_ref ref;
 
 	if (!etw_prov_lookup(handle, &ref))
 		return ERROR_INVALID_HANDLE;
 	return etw_event_write_ref(&ref, desc, 0, activity, related, count,
-				   data, 0);
+				   data, etw_batch_drain_flag(batched));
+}
+
+/*
+ * The copies of the entry points, out of line, which a process takes once
+ * it switched batched writes on (etw_batch.h), so that the direct path of
+ * the others keeps its registers.  The _batched ones, while the switch is
+ * on and the event may be plain, stage it; any other event goes to the
+ * _direct copy, with the same arguments (a jump), which has the kernel
+ * drain the thread's ring first.
+ */
+static __attribute_noinline__ ULONG
+etw_event_write_direct(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+		       LPCGUID activity, LPCGUID related, ULONG count,
+		       PEVENT_DATA_DESCRIPTOR data)
+{
+	return etw_event_write(handle, desc, activity, related, count, data,
+			       true);
+}
+
+static __attribute_noinline__ ULONG
+etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			LPCGUID activity, LPCGUID related, ULONG count,
+			PEVENT_DATA_DESCRIPTOR data)
+{
+	struct etw_prov_ref ref;
+
+	if (!etw_batch_may_stage(handle, desc, &ref))
+		return etw_event_write_direct(handle, desc, activity, related,
+					      count, data);
+	/* As on Windows, a disabled event costs no system call. */
+	if (!etw_prov_may_take(&ref, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
+	if (etw_batch_stage(ref.fd, ref.reg_id, desc,
+			    activity ?: &etw_thread_activity, count, data, 0))
+		return ERROR_SUCCESS;
+	return etw_event_write_direct(handle, desc, activity, related, count,
+				      data);
 }
 
 /**
@@ -837,8 +883,16 @@ ULONG EVNTAPI EventWrite(REGHANDLE RegHandle,
 			 PCEVENT_DESCRIPTOR EventDescriptor,
 			 ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
 {
+	uint8_t batching = etw_batch_state();
+
+	if (batching & ETW_BATCHING_ON)
+		return etw_event_write_batched(RegHandle, EventDescriptor, NULL,
+					       NULL, UserDataCount, UserData);
+	if (batching)
+		return etw_event_write_direct(RegHandle, EventDescriptor, NULL,
+					      NULL, UserDataCount, UserData);
 	return etw_event_write(RegHandle, EventDescriptor, NULL, NULL,
-			       UserDataCount, UserData);
+			       UserDataCount, UserData, false);
 }
 
 /**
@@ -858,8 +912,66 @@ ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle,
 				 ULONG UserDataCount,
 				 PEVENT_DATA_DESCRIPTOR UserData)
 {
+	uint8_t batching = etw_batch_state();
+
+	if ((batching & ETW_BATCHING_ON) && !RelatedActivityId)
+		return etw_event_write_batched(RegHandle, EventDescriptor,
+					       ActivityId, NULL,
+					       UserDataCount, UserData);
+	if (batching)
+		return etw_event_write_direct(RegHandle, EventDescriptor,
+					      ActivityId, RelatedActivityId,
+					      UserDataCount, UserData);
 	return etw_event_write(RegHandle, EventDescriptor, ActivityId,
-			       RelatedActivityId, UserDataCount, UserData);
+			       RelatedActivityId, UserDataCount, UserData,
+			       false);
+}
+
+static __always_inline ULONG
+etw_event_write_ex(REGHANDLE handle, PCEVENT_DESCRIPTOR desc, ULONG64 filter,
+		   ULONG flags, LPCGUID activity, LPCGUID related,
+		   ULONG count, PEVENT_DATA_DESCRIPTOR data, bool batched)
+{
+	struct etw_prov_ref ref;
+
+	if (!etw_prov_lookup(handle, &ref))
+		return ERROR_INVALID_HANDLE;
+	if (flags & ~(EVENT_WRITE_FLAG_NO_FAULTING |
+		      EVENT_WRITE_FLAG_INPRIVATE))
+		return ERROR_INVALID_PARAMETER;
+	return etw_event_write_ref(&ref, desc, filter, activity, related,
+				   count, data, etw_batch_drain_flag(batched));
+}
+
+static __attribute_noinline__ ULONG
+etw_event_write_ex_direct(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			  ULONG64 filter, ULONG flags, LPCGUID activity,
+			  LPCGUID related, ULONG count,
+			  PEVENT_DATA_DESCRIPTOR data)
+{
+	return etw_event_write_ex(handle, desc, filter, flags, activity,
+				  related, count, data, true);
+}
+
+static __attribute_noinline__ ULONG
+etw_event_write_ex_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			   ULONG64 filter, ULONG flags, LPCGUID activity,
+			   LPCGUID related, ULONG count,
+			   PEVENT_DATA_DESCRIPTOR data)
+{
+	struct etw_prov_ref ref;
+
+	if (!etw_batch_may_stage(handle, desc, &ref))
+		return etw_event_write_ex_direct(handle, desc, filter, flags,
+						 activity, related, count,
+						 data);
+	if (!etw_prov_may_take(&ref, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
+	if (etw_batch_stage(ref.fd, ref.reg_id, desc,
+			    activity ?: &etw_thread_activity, count, data, 0))
+		return ERROR_SUCCESS;
+	return etw_event_write_ex_direct(handle, desc, filter, flags,
+					 activity, related, count, data);
 }
 
 /**
@@ -883,16 +995,22 @@ ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle,
 			   LPCGUID RelatedActivityId, ULONG UserDataCount,
 			   PEVENT_DATA_DESCRIPTOR UserData)
 {
-	struct etw_prov_ref ref;
+	uint8_t batching = etw_batch_state();
 
-	if (!etw_prov_lookup(RegHandle, &ref))
-		return ERROR_INVALID_HANDLE;
-	if (Flags & ~(EVENT_WRITE_FLAG_NO_FAULTING |
-		      EVENT_WRITE_FLAG_INPRIVATE))
-		return ERROR_INVALID_PARAMETER;
-	return etw_event_write_ref(&ref, EventDescriptor, Filter, ActivityId,
-				   RelatedActivityId, UserDataCount, UserData,
-				   0);
+	/* A filter or a flag is for the direct path. */
+	if ((batching & ETW_BATCHING_ON) && !Filter && !Flags &&
+	    !RelatedActivityId)
+		return etw_event_write_ex_batched(RegHandle, EventDescriptor,
+						  0, 0, ActivityId, NULL,
+						  UserDataCount, UserData);
+	if (batching)
+		return etw_event_write_ex_direct(RegHandle, EventDescriptor,
+						 Filter, Flags, ActivityId,
+						 RelatedActivityId,
+						 UserDataCount, UserData);
+	return etw_event_write_ex(RegHandle, EventDescriptor, Filter, Flags,
+				  ActivityId, RelatedActivityId, UserDataCount,
+				  UserData, false);
 }
 
 static size_t etw_wcslen(PCWSTR s)
@@ -902,6 +1020,41 @@ static size_t etw_wcslen(PCWSTR s)
 	while (s[n])
 		n++;
 	return n;
+}
+
+static __always_inline ULONG
+etw_event_write_string(REGHANDLE handle, UCHAR level, ULONGLONG keyword,
+		       PCWSTR string, bool batched)
+{
+	EVENT_DESCRIPTOR desc = { .Level = level, .Keyword = keyword };
+	EVENT_DATA_DESCRIPTOR data;
+	struct etw_prov_ref ref;
+	size_t bytes;
+
+	if (!etw_prov_lookup(handle, &ref))
+		return ERROR_INVALID_HANDLE;
+	if (!string)
+		return ERROR_INVALID_PARAMETER;
+	if (!etw_prov_may_take(&ref, level, keyword))
+		return ERROR_SUCCESS;	/* before measuring the string */
+	bytes = (etw_wcslen(string) + 1) * sizeof(WCHAR);
+	if (bytes > ETW_MAX_EVENT_SIZE)
+		return ERROR_ARITHMETIC_OVERFLOW;
+	EventDataDescCreate(&data, string, (ULONG)bytes);
+	if (batched && etw_batch_on() && etw_batch_plain(&ref) &&
+	    etw_batch_stage(ref.fd, ref.reg_id, &desc, &etw_thread_activity,
+			    1, &data, ETW_EVENT_FLAG_STRING_ONLY))
+		return ERROR_SUCCESS;
+	return etw_event_write_ref(&ref, &desc, 0, NULL, NULL, 1, &data,
+				   ETW_WRITE_STRING_ONLY |
+				   etw_batch_drain_flag(batched));
+}
+
+static __attribute_noinline__ ULONG
+etw_event_write_string_batched(REGHANDLE handle, UCHAR level,
+			       ULONGLONG keyword, PCWSTR string)
+{
+	return etw_event_write_string(handle, level, keyword, string, true);
 }
 
 /**
@@ -919,23 +1072,11 @@ static size_t etw_wcslen(PCWSTR s)
 ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level,
 			       ULONGLONG Keyword, PCWSTR String)
 {
-	EVENT_DESCRIPTOR desc = { .Level = Level, .Keyword = Keyword };
-	EVENT_DATA_DESCRIPTOR data;
-	struct etw_prov_ref ref;
-	size_t bytes;
-
-	if (!etw_prov_lookup(RegHandle, &ref))
-		return ERROR_INVALID_HANDLE;
-	if (!String)
-		return ERROR_INVALID_PARAMETER;
-	if (!etw_prov_may_take(&ref, Level, Keyword))
-		return ERROR_SUCCESS;	/* before measuring the string */
-	bytes = (etw_wcslen(String) + 1) * sizeof(WCHAR);
-	if (bytes > ETW_MAX_EVENT_SIZE)
-		return ERROR_ARITHMETIC_OVERFLOW;
-	EventDataDescCreate(&data, String, (ULONG)bytes);
-	return etw_event_write_ref(&ref, &desc, 0, NULL, NULL, 1, &data,
-				   ETW_WRITE_STRING_ONLY);
+	if (etw_batch_state())
+		return etw_event_write_string_batched(RegHandle, Level, Keyword,
+						      String);
+	return etw_event_write_string(RegHandle, Level, Keyword, String,
+				      false);
 }
 
 static uint16_t etw_le16(const uint8_t *p)

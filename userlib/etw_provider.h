@@ -17,9 +17,12 @@
 #ifndef _ETW_PROVIDER_H
 #define _ETW_PROVIDER_H
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 
 #include "windows.h"
 #include "evntprov.h"
@@ -28,6 +31,13 @@
 
 #define ETW_PROV_SLOT_MASK	0xffffULL
 #define ETW_PROV_LOGGER_BIT	(1ULL << 63)
+
+/*
+ * etw_prov_ref.flags: what makes a registration's writes not plain.
+ * DESC_TYPES is ETW_WRITE_DESC_TYPES, so that a write ORs it in.
+ */
+#define ETW_PROV_CLASSIC	0x1	/* RegisterTraceGuids */
+#define ETW_PROV_DESC_TYPES	ETW_WRITE_DESC_TYPES	/* honour .Type */
 
 /* The enable callback of one registration, run on the notification thread. */
 struct etw_prov_callback {
@@ -44,7 +54,7 @@ struct etw_prov_ref {
 	uint32_t reg_id;
 	int fd;
 	const struct etw_enable_state *state;
-	bool desc_types;
+	uint8_t flags;			/* ETW_PROV_* */
 };
 
 /*
@@ -80,6 +90,29 @@ bool etw_prov_state(const struct etw_prov_ref *ref,
 /* ETW_IOC_WRITE under @ref; returns a Win32 error. */
 ULONG etw_prov_write(const struct etw_prov_ref *ref,
 		     struct etw_write_args *args);
+
+/*
+ * ioctl() as the write path makes it: on x86-64 the system call itself,
+ * as Windows' ntdll makes its own, without the call into libc's wrapper
+ * and its errno store.  Return: 0 or a negative errno.
+ */
+static __always_inline long etw_sys_ioctl(int fd, unsigned long cmd,
+					  void *arg)
+{
+#ifdef __x86_64__
+	long ret;
+
+	/* The kernel reads *@arg: the "memory" clobber keeps the stores. */
+	__asm__ volatile("syscall"
+			 : "=a" (ret)
+			 : "0" ((long)SYS_ioctl), "D" ((long)fd), "S" (cmd),
+			   "d" (arg)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	return ioctl(fd, cmd, arg) ? -errno : 0;
+#endif
+}
 
 /*
  * The calling thread's activity ID (EventActivityIdControl), owned by

@@ -12,7 +12,10 @@
  *              the check EventWrite makes first; TraceLoggingWrite of
  *              a fixed array of the same size vs EventWrite, and vs
  *              EventWrite of the same record (its three descriptors
- *              with their types); EventWrite of the three as plain payload
+ *              with their types); EventWrite of the three as plain payload;
+ *              batched EventWrite (EtwSetBatchedWrites) vs the same ioctl,
+ *              after every other write figure: once a process switched
+ *              batching on, its direct writes take another path
  *   consume    ProcessTrace over an .etl file vs read() of the same file
  *
  * With --insns N it times nothing: it runs the write pair N times each
@@ -334,6 +337,18 @@ static void bench_event_write(void *ctx, unsigned long n)
 }
 
 /*
+ * The same loop in batched mode: the events stage in the thread's ring,
+ * which the kernel drains when half of it is used.  Switched on for the
+ * loop only.
+ */
+static void bench_event_write_batched(void *ctx, unsigned long n)
+{
+	EtwSetBatchedWrites(TRUE);
+	bench_event_write(ctx, n);
+	EtwSetBatchedWrites(FALSE);
+}
+
+/*
  * EventWrite with TraceLoggingWrite's three descriptors as plain payload:
  * what the descriptor count costs apart from the extended items.  With
  * their types (provider traits, event metadata) it writes the record
@@ -419,9 +434,45 @@ static void raw_writer_init(struct ioctl_write_ctx *w, const void *payload)
 	w->desc.ptr = (uintptr_t)payload;
 }
 
+/* The payload sizes of the write figures. */
+static const unsigned int write_sizes[] = { 16, 64, 512 };
+
+/*
+ * Batched EventWrite against the ioctl, as EventWrite is above (compare
+ * the two ratios): last, since switching batching on sends the process's
+ * later direct writes another way (Documentation/libetw.rst).
+ */
+static void report_batched(struct ioctl_write_ctx *raw,
+			   struct event_write_ctx *lib, const char *payload)
+{
+	struct bench a = { .fn = bench_ioctl_write, .ctx = raw };
+	struct bench bb = { .fn = bench_event_write_batched, .ctx = lib };
+	char base_label[64], label[64];
+	unsigned int i;
+
+	printf("# batched EventWrite vs the ioctl EventWrite wraps%s\n",
+	       insns_iters ? ", in guest instructions per operation" : "");
+	for (i = 0; i < sizeof(write_sizes) / sizeof(write_sizes[0]); i++) {
+		raw->desc.size = write_sizes[i];
+		EventDataDescCreate(&lib->data, payload, write_sizes[i]);
+		snprintf(base_label, sizeof(base_label),
+			 "ETW_IOC_WRITE %3u B (base)", write_sizes[i]);
+		snprintf(label, sizeof(label), "EventWrite batched %3u B",
+			 write_sizes[i]);
+		if (insns_iters) {
+			count_insns(&a, base_label);
+			count_insns(&bb, label);
+			continue;
+		}
+		measure_pair(&a, &bb, iters);
+		printf("%-40s %9.1f ns   1.00x\n", base_label, a.best);
+		printf("%-40s %9.1f ns   %.2fx\n", label, bb.best,
+		       bb.best / a.best);
+	}
+}
+
 static void report_write(void)
 {
-	static const unsigned int sizes[] = { 16, 64, 512 };
 	static const char session[] = "libetw-bench-write";
 	static char payload[PAYLOAD_MAX];
 	struct event_write_ctx lib = { .desc = { .Level = 4, .Keyword = 1 } };
@@ -470,26 +521,28 @@ static void report_write(void)
 	EventDataDescCreate(&lib3.data[1], payload, meta_size);
 	if (!insns_iters)
 		report_enabled_check(lib.h);
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < sizeof(write_sizes) / sizeof(write_sizes[0]); i++) {
 		char base_label[64], label[64], tlg_label[64], label3[64];
 		char label3t[64];
 
-		raw.desc.size = sizes[i];
-		EventDataDescCreate(&lib.data, payload, sizes[i]);
-		EventDataDescCreate(&lib3.data[2], payload, sizes[i]);
+		raw.desc.size = write_sizes[i];
+		EventDataDescCreate(&lib.data, payload, write_sizes[i]);
+		EventDataDescCreate(&lib3.data[2], payload, write_sizes[i]);
 		memcpy(lib3t.data, lib3.data, sizeof(lib3.data));
 		lib3t.data[0].Type = EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA;
 		lib3t.data[1].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;
-		tw.size = sizes[i];
+		tw.size = write_sizes[i];
 		snprintf(base_label, sizeof(base_label),
-			 "ETW_IOC_WRITE %3u B (base)", sizes[i]);
-		snprintf(label, sizeof(label), "EventWrite %3u B", sizes[i]);
+			 "ETW_IOC_WRITE %3u B (base)", write_sizes[i]);
+		snprintf(label, sizeof(label), "EventWrite %3u B",
+			 write_sizes[i]);
 		snprintf(tlg_label, sizeof(tlg_label),
-			 "TraceLoggingWrite %3u B", sizes[i]);
+			 "TraceLoggingWrite %3u B", write_sizes[i]);
 		snprintf(label3, sizeof(label3),
-			 "EventWrite 3 descriptors %3u B", sizes[i]);
+			 "EventWrite 3 descriptors %3u B", write_sizes[i]);
 		snprintf(label3t, sizeof(label3t),
-			 "EventWrite, TraceLogging record %3u B", sizes[i]);
+			 "EventWrite, TraceLogging record %3u B",
+			 write_sizes[i]);
 		if (insns_iters) {
 			count_insns(&a, base_label);
 			count_insns(&b, label);
@@ -514,6 +567,7 @@ static void report_write(void)
 		printf("%-40s %9.1f ns   %.2fx EventWrite of its record (%.1f ns)\n",
 		       tlg_label, t.best, t.best / b3t.best, b3t.best);
 	}
+	report_batched(&raw, &lib, payload);
 	TraceLoggingUnregister(tlg_bench);
 	EventUnregister(lib3t.h);
 	EventUnregister(lib.h);

@@ -229,6 +229,25 @@ ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId);
 ULONG EVNTAPI EtwProviderGuidFromName(LPCSTR Name, GUID *Guid);
 
 /*
+ * etw extension: batched writes, for the whole process.  With TRUE, a
+ * plain write (EventWrite, EventWriteString, EventWriteTransfer without a
+ * related activity, EventWriteEx without Filter, Flags or related
+ * activity, of a provider that does not use descriptor types) is copied
+ * into a ring of the calling thread and returns ERROR_SUCCESS; the kernel
+ * routes the ring's events, in the thread's order and with the time of
+ * the write, at the thread's next direct write or other call into
+ * /dev/etw, when half the ring is in use, at session flushes and stops,
+ * at EventUnregister and when the thread exits.  A session that cannot
+ * take a staged event counts it lost (the writer is not told), an
+ * unreadable payload faults in the caller, and staged events carry none
+ * of the extended items sessions ask for.  Other writes go directly, as
+ * with FALSE, the default unless the environment has
+ * ETW_BATCHED_WRITES=1.  Returns ERROR_SUCCESS.  See
+ * Documentation/libetw.rst, "Batched writes".
+ */
+ULONG EVNTAPI EtwSetBatchedWrites(BOOLEAN Enable);
+
+/*
  * etw extension: the enable check of a disabled provider without a call.
  * Entry RegHandle % ETW_REGISTRATION_SLOTS points at a word that is
  * zero while no session enables the registration of that slot (unused

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * libetw internals of batched writes (Documentation/libetw.rst, "Batched
+ * writes"): a thread's staging ring (ETW_IOC_BATCH_OPEN in
+ * uapi/linux/etw.h) and the staging step the write path inlines.  Not
+ * installed.
+ *
+ * A ring belongs to one thread: only that thread reads or writes its
+ * struct etw_batch and stores records, so none of it needs atomics but
+ * the two words the kernel shares, ctl->head (stored with release) and
+ * ctl->tail (loaded with acquire).
+ */
+#ifndef _ETW_BATCH_H
+#define _ETW_BATCH_H
+
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include "etw_provider.h"
+
+/**
+ * struct etw_batch - the calling thread's staging ring
+ * @dev_fd: the /dev/etw file the ring was opened on; -1 without a ring
+ * @mask: the ring's bytes minus one (a power of two minus one)
+ * @max_record: the largest record staged: half the ring, at most what
+ *	etw_staged_event.size holds
+ * @head: bytes staged since the ring was opened: what ctl->head holds
+ * @ctl: the mapping's first page, which the kernel shares
+ * @ring: the records, after @ctl's page
+ * @busy: the thread is staging: a signal handler that interrupts it
+ *	writes directly
+ * @tsc: times are rdtsc readings (ETW_BATCH_CLOCK_TSC), else
+ *	CLOCK_MONOTONIC in ns
+ * @off: no ring for the rest of the thread (opening failed, or the
+ *	thread's key destructor released it)
+ * @fd: the ring's file
+ * @map_size: bytes mapped at @ctl
+ * @next: on etw_batch.c's list of rings, under its lock (for fork())
+ * @pprev: ditto
+ */
+struct etw_batch {
+	int dev_fd;
+	uint32_t mask;
+	uint32_t max_record;
+	uint64_t head;
+	struct etw_batch_ctl *ctl;
+	uint8_t *ring;
+	bool busy;
+	bool tsc;
+	bool off;
+	int fd;
+	size_t map_size;
+	struct etw_batch *next;
+	struct etw_batch **pprev;
+};
+
+/* Initial-exec, as etw_thread_activity: one %fs-relative address. */
+extern __thread struct etw_batch etw_batch_thread
+	__attribute__((tls_model("initial-exec")));
+
+/* etw_batching: EtwSetBatchedWrites() and ETW_BATCHED_WRITES=1 set it. */
+#define ETW_BATCHING_ON		0x1	/* plain writes stage */
+#define ETW_BATCHING_USED	0x2	/* writes take the batched path */
+
+/*
+ * USED stays once ON was set: the batched path also makes a direct write
+ * drain what its thread staged first, and a thread may have staged before
+ * the switch went off.  Hidden, so that the write path's test is one
+ * compare; relaxed: a write that races the switch stages or not, in its
+ * thread's order either way.
+ */
+extern uint8_t etw_batching __attribute__((visibility("hidden")));
+
+/* ETW_BATCHING_*: 0 until batched writes are switched on, the usual case. */
+static __always_inline uint8_t etw_batch_state(void)
+{
+	return __builtin_expect(__atomic_load_n(&etw_batching,
+						__ATOMIC_RELAXED), 0);
+}
+
+/* Read ETW_BATCHED_WRITES, once per process; EventRegister calls it. */
+void etw_batch_init(void);
+
+/* Open the thread's ring on @dev_fd; false: write directly. */
+bool etw_batch_open(struct etw_batch *b, int dev_fd);
+
+/* ETW_IOC_BATCH_DRAIN: the kernel routes what @b holds. */
+void etw_batch_drain(struct etw_batch *b);
+
+/*
+ * The thread staged events the kernel has not routed yet: a direct write
+ * must have it drain them first (ETW_WRITE_DRAIN, or ETW_IOC_BATCH_DRAIN
+ * where the flag does not go), so that it comes after them.  Relaxed: a
+ * stale tail is an older one, which only asks for a drain more.
+ */
+static __always_inline bool etw_batch_pending(void)
+{
+	const struct etw_batch *b = &etw_batch_thread;
+
+	return b->ctl &&
+	       b->head != __atomic_load_n(&b->ctl->tail, __ATOMIC_RELAXED);
+}
+
+/* Plain writes stage now (ETW_BATCHING_ON). */
+static __always_inline bool etw_batch_on(void)
+{
+	return __atomic_load_n(&etw_batching, __ATOMIC_RELAXED) &
+	       ETW_BATCHING_ON;
+}
+
+/* A registration whose writes may stage: neither classic nor typed. */
+static __always_inline bool etw_batch_plain(const struct etw_prov_ref *ref)
+{
+	return !ref->flags;
+}
+
+/*
+ * The payload's bytes, as ETW_IOC_WRITE would count them; false for what
+ * it refuses (more than ETW_MAX_DATA_DESCRIPTORS, a NULL array or a NULL
+ * piece with a size).  One piece, the common case, without the loop.
+ */
+static __always_inline bool
+etw_batch_payload_len(ULONG count, const EVENT_DATA_DESCRIPTOR *data,
+		      uint64_t *len)
+{
+	ULONG i;
+
+	if (count == 1) {
+		*len = data ? data->Size : 0;
+		return data && (data->Ptr || !data->Size);
+	}
+	if (count > ETW_MAX_DATA_DESCRIPTORS || (count && !data))
+		return false;
+	for (*len = 0, i = 0; i < count; i++) {
+		if (!data[i].Ptr && data[i].Size)
+			return false;
+		*len += data[i].Size;
+	}
+	return true;
+}
+
+/*
+ * Copy the pieces etw_batch_payload_len() measured to @dst, in order;
+ * one without the loop.
+ */
+static __always_inline void
+etw_batch_payload_copy(void *dst, ULONG count,
+		       const EVENT_DATA_DESCRIPTOR *data)
+{
+	uint8_t *p = dst;
+	ULONG i;
+
+	if (count == 1) {
+		if (data->Size)
+			memcpy(dst, (const void *)(uintptr_t)data->Ptr,
+			       data->Size);
+		return;
+	}
+	for (i = 0; i < count; i++) {
+		if (data[i].Size)
+			memcpy(p, (const void *)(uintptr_t)data[i].Ptr,
+			       data[i].Size);
+		p += data[i].Size;
+	}
+}
+
+/* The time of a write, in the ring's clock (etw_batch_args.clock). */
+static __always_inline uint64_t etw_batch_now(const struct etw_batch *b)
+{
+	struct timespec ts;
+
+#ifdef __x86_64__
+	if (b->tsc)
+		return __builtin_ia32_rdtsc();
+#endif
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Copy the event into @b's ring and publish it.  Every write the kernel
+ * would refuse returns false before anything is stored, so that the
+ * caller writes it directly and the kernel reports it: more than
+ * ETW_MAX_DATA_DESCRIPTORS, a NULL array or a NULL piece with a size, a
+ * record over @b->max_record (which covers every record over
+ * ETW_MAX_EVENT_SIZE).  The provider and processor-time fields are left
+ * as they are: the kernel does not read them.
+ */
+static __always_inline bool
+etw_batch_put(struct etw_batch *b, uint32_t reg_id,
+	      const EVENT_DESCRIPTOR *desc, const GUID *activity,
+	      ULONG count, const EVENT_DATA_DESCRIPTOR *data, uint16_t flags)
+{
+	uint64_t len, size, pad, off, end, need, head, tail, ring, now;
+	struct etw_batch_ctl *ctl;
+	struct etw_staged_event *e;
+	bool drain;
+
+	if (!etw_batch_payload_len(count, data, &len))
+		return false;
+	size = ETW_STAGED_EVENT_SIZE + len;
+	if (size > b->max_record)
+		return false;
+	/* The time of the write, before the ring's state is in registers. */
+	now = etw_batch_now(b);
+	ring = (uint64_t)b->mask + 1;
+	ctl = b->ctl;
+	head = b->head;
+	pad = (size + 7) & ~7ULL;
+	off = head & (ring - 1);
+	end = ring - off;
+	/* A record never wraps: past the end's room, it starts at 0. */
+	need = pad > end ? end + pad : pad;
+	/*
+	 * Pairs with the kernel's store-release of tail once it consumed
+	 * the records before it: their room may be written from here on.
+	 */
+	tail = __atomic_load_n(&ctl->tail, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(head + need - tail > ring, 0)) {
+		/* Full: drain, then as above with the drain's tail. */
+		etw_batch_drain(b);
+		tail = __atomic_load_n(&ctl->tail, __ATOMIC_ACQUIRE);
+		if (head + need - tail > ring)
+			return false;
+	}
+	if (pad > end) {
+		e = (struct etw_staged_event *)(b->ring + off);
+		e->size = ETW_STAGED_WRAP;
+		off = 0;
+	}
+	e = (struct etw_staged_event *)(b->ring + off);
+	head += need;
+	drain = head - tail > ring / 2;
+	b->head = head;
+	e->size = (uint16_t)size;
+	e->reserved1 = 0;
+	e->flags = flags;
+	e->reserved2 = 0;
+	e->reg_id = reg_id;
+	e->reserved3 = 0;
+	e->timestamp = now;
+	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
+	memcpy(&e->activity_id, activity, sizeof(e->activity_id));
+	etw_batch_payload_copy(e + 1, count, data);
+	/*
+	 * Pairs with the kernel's load-acquire of head before it reads the
+	 * records: they are complete when it sees the head that covers them.
+	 */
+	__atomic_store_n(&ctl->head, head, __ATOMIC_RELEASE);
+	if (drain)
+		etw_batch_drain(b);
+	return true;
+}
+
+/*
+ * Stage a plain event of registration @reg_id on the /dev/etw file @fd in
+ * the calling thread's ring, opening the ring at the thread's first staged
+ * write.  @activity is never NULL; @flags are 0 or
+ * ETW_EVENT_FLAG_STRING_ONLY.
+ * Return: true when staged; false when the caller must write directly.
+ */
+static __always_inline bool
+etw_batch_stage(int fd, uint32_t reg_id, const EVENT_DESCRIPTOR *desc,
+		const GUID *activity, ULONG count,
+		const EVENT_DATA_DESCRIPTOR *data, uint16_t flags)
+{
+	struct etw_batch *b = &etw_batch_thread;
+	bool staged;
+
+	if (b->busy)
+		return false;
+	b->busy = true;
+	/* Against a signal handler on this thread: the compiler's order. */
+	atomic_signal_fence(memory_order_seq_cst);
+	staged = (b->dev_fd == fd || etw_batch_open(b, fd)) &&
+		 etw_batch_put(b, reg_id, desc, activity, count, data, flags);
+	atomic_signal_fence(memory_order_seq_cst);
+	b->busy = false;
+	return staged;
+}
+
+#endif /* _ETW_BATCH_H */
