@@ -253,6 +253,91 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 	return true;
 }
 
+/* What etw_batch_stage_one() did. */
+enum etw_batch_result {
+	ETW_BATCH_SLOW,		/* nothing: take etw_batch_stage() */
+	ETW_BATCH_STAGED,
+	ETW_BATCH_STAGED_DRAIN,	/* staged; the ring is past half full */
+};
+
+/*
+ * Copy @len bytes of the payload: on x86-64 a rep movsq and a rep movsb,
+ * inline, so that the fast path below makes no call (a call costs the
+ * registers it must keep).
+ */
+static __always_inline void etw_batch_copy(void *dst, const void *src,
+					   uint32_t len)
+{
+#ifdef __x86_64__
+	unsigned long n = len / 8;
+
+	__asm__ volatile("rep movsq\n\t"
+			 "mov %[rest], %%ecx\n\t"
+			 "rep movsb"
+			 : "+c" (n), "+D" (dst), "+S" (src)
+			 : [rest] "r" (len % 8)
+			 : "memory");
+#else
+	memcpy(dst, src, len);
+#endif
+}
+
+/*
+ * The common staged write, without a call: a TSC ring already open on
+ * @fd, one payload piece, room before the ring's end and its tail.
+ * Anything else (a thread's first write, a monotonic ring, several
+ * pieces, a wrap, a full ring, a signal handler's write while its thread
+ * stages) stores nothing and returns ETW_BATCH_SLOW for etw_batch_stage(),
+ * which handles it all.
+ */
+static __always_inline enum etw_batch_result
+etw_batch_stage_one(struct etw_batch *b, int fd, uint32_t reg_id,
+		    const EVENT_DESCRIPTOR *desc, const GUID *activity,
+		    ULONG count, const EVENT_DATA_DESCRIPTOR *data)
+{
+	uint64_t head = b->head, size, pad, tail, ring = (uint64_t)b->mask + 1;
+	struct etw_staged_event *e;
+	uint64_t *w;
+
+	if (b->dev_fd != fd || !b->tsc || b->busy || count != 1 || !data ||
+	    !data->Ptr)
+		return ETW_BATCH_SLOW;
+	size = ETW_STAGED_EVENT_SIZE + data->Size;
+	pad = (size + 7) & ~7ULL;
+	if (size > b->max_record || pad > ring - (head & b->mask))
+		return ETW_BATCH_SLOW;
+	/*
+	 * Pairs with the kernel's store-release of tail once it consumed
+	 * the records before it: their room may be written from here on.
+	 */
+	tail = __atomic_load_n(&b->ctl->tail, __ATOMIC_ACQUIRE);
+	if (head + pad - tail > ring)
+		return ETW_BATCH_SLOW;
+	b->busy = true;
+	/* Against a signal handler on this thread: the compiler's order. */
+	atomic_signal_fence(memory_order_seq_cst);
+	e = (struct etw_staged_event *)(b->ring + (head & b->mask));
+	w = (uint64_t *)e;
+	/* Size, flags 0 and the reserved fields, registration: two words. */
+	w[0] = size;
+	w[1] = reg_id;
+	e->timestamp = etw_batch_now(b);
+	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
+	memcpy(&e->activity_id, activity, sizeof(e->activity_id));
+	etw_batch_copy(e + 1, (const void *)(uintptr_t)data->Ptr, data->Size);
+	head += pad;
+	b->head = head;
+	/*
+	 * Pairs with the kernel's load-acquire of head before it reads the
+	 * records: they are complete when it sees the head that covers them.
+	 */
+	__atomic_store_n(&b->ctl->head, head, __ATOMIC_RELEASE);
+	atomic_signal_fence(memory_order_seq_cst);
+	b->busy = false;
+	return head - tail > ring / 2 ? ETW_BATCH_STAGED_DRAIN :
+					ETW_BATCH_STAGED;
+}
+
 /*
  * Stage a plain event of registration @reg_id on the /dev/etw file @fd in
  * the calling thread's ring, opening the ring at the thread's first staged

@@ -846,10 +846,11 @@ etw_event_write_direct(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 			       true);
 }
 
+/* etw_event_write_batched() for all but its fast path. */
 static __attribute_noinline__ ULONG
-etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
-			LPCGUID activity, LPCGUID related, ULONG count,
-			PEVENT_DATA_DESCRIPTOR data)
+etw_event_write_batched_slow(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			     LPCGUID activity, LPCGUID related, ULONG count,
+			     PEVENT_DATA_DESCRIPTOR data)
 {
 	struct etw_prov_ref ref;
 
@@ -864,6 +865,39 @@ etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 		return ERROR_SUCCESS;
 	return etw_event_write_direct(handle, desc, activity, related, count,
 				      data);
+}
+
+/*
+ * The batched entry points' common write, whose fast path makes no call:
+ * everything else goes to etw_event_write_batched_slow() with the same
+ * arguments (a jump).
+ */
+static __attribute_noinline__ ULONG
+etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			LPCGUID activity, LPCGUID related, ULONG count,
+			PEVENT_DATA_DESCRIPTOR data)
+{
+	struct etw_prov_ref ref;
+
+	if (related || !etw_batch_may_stage(handle, desc, &ref))
+		goto slow;
+	/* As on Windows, a disabled event costs no system call. */
+	if (!etw_prov_may_take(&ref, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
+	switch (etw_batch_stage_one(&etw_batch_thread, ref.fd, ref.reg_id,
+				    desc, activity ?: &etw_thread_activity,
+				    count, data)) {
+	case ETW_BATCH_STAGED:
+		return ERROR_SUCCESS;
+	case ETW_BATCH_STAGED_DRAIN:
+		etw_batch_drain(&etw_batch_thread);
+		return ERROR_SUCCESS;
+	case ETW_BATCH_SLOW:
+		break;
+	}
+slow:
+	return etw_event_write_batched_slow(handle, desc, activity, related,
+					    count, data);
 }
 
 /**
