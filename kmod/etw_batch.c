@@ -21,17 +21,23 @@
  *    or execs (etw_exec.c), and when the ring's file is released.
  *
  * The thread can write the whole mapping at any time, also while the
- * kernel drains it.  The kernel therefore reads each record's size once,
- * then its header once (into a copy it validates), then its payload once
- * (straight into the first session's record); it keeps its own tail and
- * drop count and only publishes them.  A record whose size cannot be
+ * kernel drains it, so nothing read from it is trusted twice.  Pass 1
+ * reads a run's record sizes and registration ids, once each; the run of
+ * a one-session route is then copied into the session's buffer in one
+ * piece (one reservation) and each copy, which the thread cannot reach,
+ * is checked against what pass 1 read and completed in place (a record
+ * that fails becomes padding); other routes take each record through the
+ * write path, its header read once into the kernel's memory and its
+ * payload once into the first session's record.  The kernel keeps its own
+ * tail and drop count and only publishes them.  A size that cannot be
  * right ends the drain: everything up to the published head is dropped,
  * as there is no way to find the next record.  A record with a bad
  * registration, flag or reserved field is skipped.  Both are counted in
- * etw_batch_ctl.dropped.  A timestamp after the drain started is taken as
- * the drain's start (a staged time may not run ahead of every other
- * writer's), and the reservation raises an older one to the buffer's
- * newest (see etw_buffer_claim()), so session buffers stay in order.
+ * etw_batch_ctl.dropped.  A time after the drain started is taken as the
+ * drain's start (a staged time may not run ahead of every other
+ * writer's), and one older than the buffer's newest is raised to it, so
+ * session buffers stay in order.  TSC rings' readings are converted back
+ * from the drain's start at the rate the clock ran over the last second.
  *
  * Once the thread has exited, or its program image has been replaced,
  * what is still staged is dropped: its registrations were the old
@@ -40,20 +46,20 @@
  *
  * Locking: etw_batch_lock (a spinlock: the exit probe runs atomically)
  * protects the lists a ring is on: its file's @batches, the owners hash
- * and etw_batches; lookups walk them under RCU.  @lock serialises the
- * drains of one ring and protects @tail, @dropped and @gone.  Lock
- * order: etw_batch_lock, then a ring's @lock, then the write path's.
- * Rings are freed after an RCU grace period.
+ * and etw_batches; lookups walk them under RCU.  A ring's @lock
+ * serialises its drains and protects what they change (see struct
+ * etw_batch); the write path's locks nest inside it, etw_batch_lock is
+ * never held with it.  Rings are freed after an RCU grace period.
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
 #include <linux/hashtable.h>
 #include <linux/instrumented.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/math64.h>
 #include <linux/time_namespace.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
