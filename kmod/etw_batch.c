@@ -54,7 +54,6 @@
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
 #include <linux/hashtable.h>
-#include <linux/instrumented.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/rculist.h>
@@ -315,30 +314,10 @@ static __always_inline bool etw_batch_takes(const struct etw_route *route,
 	       etw_event_id_match(e->ids, (u16)desc_lo);
 }
 
-/* Copy @len bytes (a multiple of 8) of the ring; on x86-64 a rep movsq. */
-static __always_inline void etw_batch_copy(void *dst, const void *src,
-					   u32 len)
+/* A record of the run nobody gets; out of line, off the loop's registers. */
+static noinline void etw_batch_pad(void *h, u32 len)
 {
-#ifdef CONFIG_X86_64
-	unsigned long n = len / 8;
-
-	instrument_read(src, len);
-	instrument_write(dst, len);
-	asm volatile("rep movsq"
-		     : "+c" (n), "+D" (dst), "+S" (src) : : "memory");
-#else
-	memcpy(dst, src, len);
-#endif
-}
-
-/* A record of the run nobody gets: padding, its bytes cleared. */
-static noinline void etw_batch_pad(u64 *h, u32 size)
-{
-	static const struct etw_guid pad = ETW_PADDING_PROVIDER;
-
-	memset(h, 0, ALIGN(size, 8));
-	h[0] = size | (u64)ETW_EVENT_HEADER_TYPE_64 << 16;
-	memcpy(&h[3], &pad, sizeof(pad));
+	etw_record_pad(h, ALIGN(len, 8), len);
 }
 
 /* Does the session take every event (no filter to test per record)? */
@@ -482,7 +461,7 @@ static u32 etw_batch_run_write(struct etw_batch *b, struct etw_batch_run *r,
 				  old + bytes / 8 + ETW_BS_WR_ONE))
 		return 0;
 	rec = buf->data + (old & ETW_BS_OFF_MASK) * 8;
-	etw_batch_copy(rec, r->p, bytes);
+	etw_copy_record(rec, r->p, bytes);
 	last = first;
 	private = etw_session_is_private(s);
 	ids = private ? b->writer.vtid | (u64)b->writer.vpid << 32 :

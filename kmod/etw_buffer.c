@@ -37,8 +37,6 @@
 #include "etw_internal.h"
 #include "etw_trace.h"
 
-static const struct etw_guid etw_padding_guid = ETW_PADDING_PROVIDER;
-
 /* One allocation of buffers: a session's first, or an update's more. */
 struct etw_buffer_chunk {
 	struct list_head node;
@@ -442,10 +440,7 @@ void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
 			return;
 		}
 	}
-	memset(h, 0, len);
-	h->size = rec_len;
-	h->header_type = ETW_EVENT_HEADER_TYPE_64;
-	h->provider_id = etw_padding_guid;
+	etw_record_pad(h, len, rec_len);
 	etw_buffer_state_changed(s, b, atomic64_sub_return(drop, &b->state));
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffer_cancel);

@@ -109,7 +109,8 @@ static void etw_file_free(struct kref *ref)
  * etw_file_put() - drop a reference to an etw_file
  * @f: the file
  *
- * Context: process context.
+ * Context: process context, or an RCU callback (a staging ring's, see
+ * etw_batch.c): the last reference's frees may run in softirq context.
  */
 void etw_file_put(struct etw_file *f)
 {

@@ -561,28 +561,6 @@ static noinline void etw_classic_private(const struct etw_event *ev,
 	}
 }
 
-/*
- * Copy the first target's record, @len bytes (a multiple of 8: records
- * and items are 8-aligned), to another target.  On x86-64 a rep movsq:
- * without FSRM, memcpy() is memcpy_orig's loop of 4 words, three times
- * the instructions per word, once per further session.  KASAN and KCSAN
- * check it as they would a memcpy().
- */
-static __always_inline void etw_copy_record(void *dst, const void *src,
-					    u32 len)
-{
-#ifdef CONFIG_X86_64
-	unsigned long n = len / 8;
-
-	instrument_read(src, len);
-	instrument_write(dst, len);
-	asm volatile("rep movsq"
-		     : "+D" (dst), "+S" (src), "+c" (n) : : "memory");
-#else
-	memcpy(dst, src, len);
-#endif
-}
-
 /* A record's ids, as the owner of a private session sees them. */
 static noinline void etw_record_private(const struct etw_event *ev, bool user,
 					struct etw_event_header *h)

@@ -879,7 +879,8 @@ etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 {
 	struct etw_prov_ref ref;
 
-	if (related || !etw_batch_may_stage(handle, desc, &ref))
+	/* Its callers stage only writes without a related activity. */
+	if (!etw_batch_may_stage(handle, desc, &ref))
 		goto slow;
 	/* As on Windows, a disabled event costs no system call. */
 	if (!etw_prov_may_take(&ref, desc->Level, desc->Keyword))
