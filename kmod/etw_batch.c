@@ -944,12 +944,6 @@ out_free:
 	return ret;
 }
 
-static void etw_batch_find(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_process_exit"))
-		etw_batch_exit_tp = tp;
-}
-
 /**
  * etw_batch_init() - hook thread exit
  *
@@ -959,7 +953,7 @@ static void etw_batch_find(struct tracepoint *tp, void *priv)
  */
 int etw_batch_init(void)
 {
-	for_each_kernel_tracepoint(etw_batch_find, NULL);
+	etw_batch_exit_tp = etw_tracepoint_find("sched_process_exit");
 	if (!etw_batch_exit_tp)
 		return 0;
 	return tracepoint_probe_register(etw_batch_exit_tp,

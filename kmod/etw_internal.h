@@ -602,6 +602,7 @@ void etw_sessions_release_file(struct etw_file *f);
 void etw_sessions_end_image(struct etw_file *f);
 
 /* execve() (etw_exec.c) */
+struct tracepoint *etw_tracepoint_find(const char *name);
 int etw_exec_init(void);
 void etw_exec_exit(void);
 void etw_exec_file_opened(void);
