@@ -680,8 +680,9 @@ void etw_batch_drain_file(struct etw_file *f)
 /**
  * etw_batch_drain_all() - drain every ring
  *
- * For a session's flush timer, flush and stop: it may take any ring's
- * events.
+ * For a session's flush timer, flush and stop, which may take any ring's
+ * events, and before a change of enables or of a disallow list, which
+ * routes events staged after it differently.
  *
  * Context: process context.
  */

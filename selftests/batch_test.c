@@ -634,6 +634,30 @@ TEST_F(batch, stop_routes_staged_events_into_the_session)
 	EXPECT_EQ(13, self->seen->r[0].id);
 }
 
+/* Staged while the session enabled the provider: routed as it was. */
+TEST_F(batch, events_staged_before_a_disable_are_routed)
+{
+	struct etw_enable_args e;
+	pid_t pid;
+
+	stage_ev(&self->r, self->reg, 14, raw_now_ns(), 14);
+	/* From another file: not the thread's next ioctl on its own. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd = etw_open();
+
+		raw_enable_init(&e, self->id, &self->guid, 0, 0, 0);
+		e.control_code = ETW_CONTROL_DISABLE;
+		_exit(fd >= 0 && !ioctl(fd, ETW_IOC_ENABLE, &e) ? 0 : 1);
+	}
+	ASSERT_EQ(0, etw_wait_child(pid));
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(0, self->r.ctl->dropped);
+	ASSERT_EQ(1, collect(self));
+	EXPECT_EQ(14, self->seen->r[0].id);
+}
+
 /* The thread scribbles on its ring while other drains run: nothing breaks. */
 static void *scribble(void *arg)
 {
