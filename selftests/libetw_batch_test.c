@@ -631,15 +631,54 @@ TEST_F(batch, a_disabled_event_stages_nothing)
 	EXPECT_EQ(0, collect(&self->c, &self->guid));
 }
 
-/* EventWrite of an 8-byte payload at an address that cannot be read. */
+/* Event 1 with an 8-byte payload at an address that cannot be read. */
 static ULONG write_unreadable(REGHANDLE h)
 {
-	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4 };
+	/* write_seq()'s event 1, whose checks a thread may remember. */
+	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4, .Keyword = 1 };
 	EVENT_DATA_DESCRIPTOR data;
 
 	EventDataDescCreate(&data, NULL, 8);
 	data.Ptr = UNREADABLE;
 	return EventWrite(h, &d, 1, &data);
+}
+
+/*
+ * A thread that staged an event writes it again without the checks while
+ * nothing they read changed: each change below makes the same event one
+ * that must not stage, which an unreadable payload would show (a fault).
+ */
+TEST_F(batch, an_event_disabled_after_it_staged_stages_nothing)
+{
+	ASSERT_EQ(0, write_seq(self->h, 1, 8));
+	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_ENABLE, 2,
+				0, 0));
+	EXPECT_EQ(0, write_unreadable(self->h));
+	ASSERT_EQ(0, ctl_enable(&self->c, &self->guid, ETW_CONTROL_DISABLE, 0,
+				0, 0));
+	EXPECT_EQ(0, write_unreadable(self->h));
+	ASSERT_EQ(0, EventUnregister(self->h));
+	EXPECT_EQ(1, collect(&self->c, &self->guid));
+}
+
+TEST_F(batch, a_handle_unregistered_after_it_staged_is_refused)
+{
+	ASSERT_EQ(0, write_seq(self->h, 1, 8));
+	ASSERT_EQ(0, EventUnregister(self->h));
+	EXPECT_EQ(ERROR_INVALID_HANDLE, write_seq(self->h, 1, 8));
+	EXPECT_EQ(1, collect(&self->c, &self->guid));
+}
+
+/* Descriptor types make writes direct: the payload is read by the kernel. */
+TEST_F(batch, descriptor_types_switched_on_after_a_stage_write_directly)
+{
+	BOOLEAN on = TRUE;
+
+	ASSERT_EQ(0, write_seq(self->h, 1, 8));
+	ASSERT_EQ(0, EventSetInformation(self->h,
+					 EventProviderUseDescriptorType,
+					 &on, sizeof(on)));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, write_unreadable(self->h));
 }
 
 /*

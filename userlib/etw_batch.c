@@ -38,7 +38,7 @@
 #endif
 
 __thread struct etw_batch etw_batch_thread
-	__attribute__((tls_model("initial-exec"))) = { .dev_fd = -1 };
+	__attribute__((tls_model("initial-exec"))) = { .gate.dev_fd = -1 };
 uint8_t etw_batching;
 
 static pthread_once_t etw_batch_env_once = PTHREAD_ONCE_INIT;
@@ -103,7 +103,7 @@ static void etw_batch_release(void *arg)
 	close(b->fd);
 	b->ctl = NULL;
 	b->ring = NULL;
-	b->dev_fd = -1;
+	b->gate.dev_fd = -1;
 	/* Another destructor may still write: directly. */
 	b->off = true;
 }
@@ -130,7 +130,7 @@ static void etw_batch_child_fork(void)
 	for (b = etw_batch_all; b; b = b->next)
 		close(b->fd);
 	etw_batch_all = NULL;
-	etw_batch_thread = (struct etw_batch){ .dev_fd = -1 };
+	etw_batch_thread = (struct etw_batch){ .gate.dev_fd = -1 };
 	pthread_mutex_init(&etw_batch_lock, NULL);
 }
 
@@ -177,8 +177,9 @@ static bool etw_batch_map(struct etw_batch *b, int dev_fd)
 	b->mask = a.ring_size - 1;
 	b->max_record = a.ring_size / 2 < ETW_MAX_EVENT_SIZE ?
 			a.ring_size / 2 : ETW_MAX_EVENT_SIZE;
-	b->tsc = a.clock == ETW_BATCH_CLOCK_TSC;
+	b->gate.monotonic = a.clock != ETW_BATCH_CLOCK_TSC;
 	b->head = 0;
+	etw_batch_set_limit(b, 0);
 	b->fd = fd;
 	b->map_size = (size_t)a.ctl_size + a.ring_size;
 	return true;
@@ -213,7 +214,7 @@ bool etw_batch_open(struct etw_batch *b, int dev_fd)
 		return false;
 	}
 	etw_batch_link(b);
-	b->dev_fd = dev_fd;
+	b->gate.dev_fd = dev_fd;
 	return true;
 }
 

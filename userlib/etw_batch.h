@@ -20,39 +20,85 @@
 #include "etw_provider.h"
 
 /**
- * struct etw_batch - the calling thread's staging ring
+ * union etw_batch_gate - what etw_batch_stage_one() tests in one compare
  * @dev_fd: the /dev/etw file the ring was opened on; -1 without a ring
+ * @busy: the thread is staging: a signal handler that interrupts it
+ *	writes directly
+ * @monotonic: the ring's times are CLOCK_MONOTONIC (etw_batch_args.clock),
+ *	which the fast path does not read: every write takes
+ *	etw_batch_stage()
+ * @zero: zero
+ * @key: the fields as one word: etw_batch_gate_key() of the writer's file
+ *	while the fast path may stage
+ */
+union etw_batch_gate {
+	struct {
+		int32_t dev_fd;
+		uint8_t busy;
+		uint8_t monotonic;
+		uint16_t zero;
+	};
+	uint64_t key;
+};
+
+/**
+ * struct etw_batch_last - the event the thread staged last: a write of the
+ * same event skips the handle and enable checks while nothing they read
+ * has changed (etw_provider.c)
+ * @handle: its REGHANDLE
+ * @gen: etw_prov_gen when the handle was looked up; 0: nothing here
+ * @keyword: its keyword
+ * @state: its registration's enable state
+ * @seq: @state's seq when the state was found to take the event (even)
+ * @reg_id: its registration
+ * @level: its level
+ */
+struct etw_batch_last {
+	REGHANDLE handle;
+	uint64_t gen;
+	ULONGLONG keyword;
+	const struct etw_enable_state *state;
+	uint32_t seq;
+	uint32_t reg_id;
+	UCHAR level;
+};
+
+/**
+ * struct etw_batch - the calling thread's staging ring
+ * @gate: its file, and whether the fast path may stage
+ * @head: bytes staged since the ring was opened: what ctl->head holds
+ * @limit: the head up to which etw_batch_stage_one() may stage: the end
+ *	of @head's lap of the ring, or the tail last read plus the ring,
+ *	whichever is first (a tail read earlier is an older, lower one)
+ * @drain_at: past this head, the ring is over half full as of that tail
  * @mask: the ring's bytes minus one (a power of two minus one)
  * @max_record: the largest record staged: half the ring, at most what
  *	etw_staged_event.size holds
- * @head: bytes staged since the ring was opened: what ctl->head holds
  * @ctl: the mapping's first page, which the kernel shares
  * @ring: the records, after @ctl's page
- * @busy: the thread is staging: a signal handler that interrupts it
- *	writes directly
- * @tsc: times are rdtsc readings (ETW_BATCH_CLOCK_TSC), else
- *	CLOCK_MONOTONIC in ns
  * @off: no ring for the rest of the thread (opening failed, or the
  *	thread's key destructor released it)
  * @fd: the ring's file
  * @map_size: bytes mapped at @ctl
  * @next: on etw_batch.c's list of rings, under its lock (for fork())
  * @pprev: ditto
+ * @last: the event staged last, on @gate.dev_fd
  */
 struct etw_batch {
-	int dev_fd;
+	union etw_batch_gate gate;
+	uint64_t head;
+	uint64_t limit;
+	uint64_t drain_at;
 	uint32_t mask;
 	uint32_t max_record;
-	uint64_t head;
 	struct etw_batch_ctl *ctl;
 	uint8_t *ring;
-	bool busy;
-	bool tsc;
 	bool off;
 	int fd;
 	size_t map_size;
 	struct etw_batch *next;
 	struct etw_batch **pprev;
+	struct etw_batch_last last;
 };
 
 /* Initial-exec, as etw_thread_activity: one %fs-relative address. */
@@ -165,17 +211,61 @@ etw_batch_payload_copy(void *dst, ULONG count,
 	}
 }
 
-/* The time of a write, in the ring's clock (etw_batch_args.clock). */
-static __always_inline uint64_t etw_batch_now(const struct etw_batch *b)
+/* CLOCK_MONOTONIC in ns. */
+static __always_inline uint64_t etw_batch_mono_ns(void)
 {
 	struct timespec ts;
 
-#ifdef __x86_64__
-	if (b->tsc)
-		return __builtin_ia32_rdtsc();
-#endif
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * The clock of the rings the fast path stages in (the gate lets no
+ * monotonic one through): the TSC where libetw asks for it.
+ */
+static __always_inline uint64_t etw_batch_fast_now(void)
+{
+#ifdef __x86_64__
+	return __builtin_ia32_rdtsc();
+#else
+	return etw_batch_mono_ns();
+#endif
+}
+
+/* The time of a write, in the ring's clock (etw_batch_args.clock). */
+static __always_inline uint64_t etw_batch_now(const struct etw_batch *b)
+{
+	return b->gate.monotonic ? etw_batch_mono_ns() : etw_batch_fast_now();
+}
+
+/*
+ * What etw_batch_stage_one() may stage, from @tail as just read: up to
+ * the end of the head's lap (a record never wraps) or a ring past @tail,
+ * and a drain once over half of the ring is staged.  A signal handler
+ * that stages meanwhile only moves the head on: what it leaves here is
+ * still a bound (see struct etw_batch).
+ */
+static __always_inline void etw_batch_set_limit(struct etw_batch *b,
+						uint64_t tail)
+{
+	uint64_t ring = (uint64_t)b->mask + 1;
+	uint64_t lap_end = (b->head & ~(uint64_t)b->mask) + ring;
+
+	b->limit = tail + ring < lap_end ? tail + ring : lap_end;
+	b->drain_at = tail + ring / 2;
+}
+
+/* Drain, then take the room it made. */
+static __always_inline void etw_batch_drain_more(struct etw_batch *b)
+{
+	etw_batch_drain(b);
+	/*
+	 * Pairs with the kernel's store-release of tail once it consumed
+	 * the records before it: their room may be written from here on.
+	 */
+	etw_batch_set_limit(b, __atomic_load_n(&b->ctl->tail,
+					       __ATOMIC_ACQUIRE));
 }
 
 /*
@@ -249,7 +339,9 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 	 */
 	__atomic_store_n(&ctl->head, head, __ATOMIC_RELEASE);
 	if (drain)
-		etw_batch_drain(b);
+		etw_batch_drain_more(b);
+	else
+		etw_batch_set_limit(b, tail);
 	return true;
 }
 
@@ -282,38 +374,40 @@ static __always_inline void etw_batch_copy(void *dst, const void *src,
 #endif
 }
 
+/* The gate's key while @fd's writes may take the fast path. */
+static __always_inline uint64_t etw_batch_gate_key(int fd)
+{
+	union etw_batch_gate g = { .dev_fd = fd };
+
+	return g.key;
+}
+
 /*
- * The common staged write, without a call: a TSC ring already open on
- * @fd, one payload piece, room before the ring's end and its tail.
- * Anything else (a thread's first write, a monotonic ring, several
- * pieces, a wrap, a full ring, a signal handler's write while its thread
- * stages) stores nothing and returns ETW_BATCH_SLOW for etw_batch_stage(),
- * which handles it all.
+ * The common staged write, without a call: a TSC ring open on @fd and not
+ * busy (one compare, of the gate), one payload piece, room below
+ * @b->limit.  Anything else (a thread's first write, a monotonic ring,
+ * several pieces, a wrap, a ring full as far as @b->limit knows, a signal
+ * handler's write while its thread stages) stores nothing and returns
+ * ETW_BATCH_SLOW for etw_batch_stage(), which handles it all.
  */
 static __always_inline enum etw_batch_result
 etw_batch_stage_one(struct etw_batch *b, int fd, uint32_t reg_id,
 		    const EVENT_DESCRIPTOR *desc, const GUID *activity,
 		    ULONG count, const EVENT_DATA_DESCRIPTOR *data)
 {
-	uint64_t head = b->head, size, pad, tail, ring = (uint64_t)b->mask + 1;
+	uint64_t head = b->head, size, pad;
 	struct etw_staged_event *e;
+	const void *src;
 	uint64_t *w;
 
-	if (b->dev_fd != fd || !b->tsc || b->busy || count != 1 || !data ||
-	    !data->Ptr)
+	if (b->gate.key != etw_batch_gate_key(fd) || count != 1 || !data)
 		return ETW_BATCH_SLOW;
+	src = (const void *)(uintptr_t)data->Ptr;
 	size = ETW_STAGED_EVENT_SIZE + data->Size;
 	pad = (size + 7) & ~7ULL;
-	if (size > b->max_record || pad > ring - (head & b->mask))
+	if (!src || size > b->max_record || head + pad > b->limit)
 		return ETW_BATCH_SLOW;
-	/*
-	 * Pairs with the kernel's store-release of tail once it consumed
-	 * the records before it: their room may be written from here on.
-	 */
-	tail = __atomic_load_n(&b->ctl->tail, __ATOMIC_ACQUIRE);
-	if (head + pad - tail > ring)
-		return ETW_BATCH_SLOW;
-	b->busy = true;
+	b->gate.busy = true;
 	/* Against a signal handler on this thread: the compiler's order. */
 	atomic_signal_fence(memory_order_seq_cst);
 	e = (struct etw_staged_event *)(b->ring + (head & b->mask));
@@ -321,10 +415,10 @@ etw_batch_stage_one(struct etw_batch *b, int fd, uint32_t reg_id,
 	/* Size, flags 0 and the reserved fields, registration: two words. */
 	w[0] = size;
 	w[1] = reg_id;
-	e->timestamp = etw_batch_now(b);
+	e->timestamp = etw_batch_fast_now();
 	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
 	memcpy(&e->activity_id, activity, sizeof(e->activity_id));
-	etw_batch_copy(e + 1, (const void *)(uintptr_t)data->Ptr, data->Size);
+	etw_batch_copy(e + 1, src, data->Size);
 	head += pad;
 	b->head = head;
 	/*
@@ -333,9 +427,8 @@ etw_batch_stage_one(struct etw_batch *b, int fd, uint32_t reg_id,
 	 */
 	__atomic_store_n(&b->ctl->head, head, __ATOMIC_RELEASE);
 	atomic_signal_fence(memory_order_seq_cst);
-	b->busy = false;
-	return head - tail > ring / 2 ? ETW_BATCH_STAGED_DRAIN :
-					ETW_BATCH_STAGED;
+	b->gate.busy = false;
+	return head > b->drain_at ? ETW_BATCH_STAGED_DRAIN : ETW_BATCH_STAGED;
 }
 
 /*
@@ -353,15 +446,15 @@ etw_batch_stage(int fd, uint32_t reg_id, const EVENT_DESCRIPTOR *desc,
 	struct etw_batch *b = &etw_batch_thread;
 	bool staged;
 
-	if (b->busy)
+	if (b->gate.busy)
 		return false;
-	b->busy = true;
+	b->gate.busy = true;
 	/* Against a signal handler on this thread: the compiler's order. */
 	atomic_signal_fence(memory_order_seq_cst);
-	staged = (b->dev_fd == fd || etw_batch_open(b, fd)) &&
+	staged = (b->gate.dev_fd == fd || etw_batch_open(b, fd)) &&
 		 etw_batch_put(b, reg_id, desc, activity, count, data, flags);
 	atomic_signal_fence(memory_order_seq_cst);
-	b->busy = false;
+	b->gate.busy = false;
 	return staged;
 }
 

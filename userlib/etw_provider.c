@@ -62,6 +62,18 @@ static pthread_once_t etw_prov_atfork_once = PTHREAD_ONCE_INIT;
 /* What EtwRegistrationEnabled points at for a slot without registration. */
 static const ULONG etw_prov_never_enabled;
 
+uint64_t etw_prov_gen = 1;
+
+/*
+ * After the change: pairs with the acquire load of etw_prov_gen before a
+ * lookup that a thread remembers (etw_event_write_batched_lookup()), so
+ * that a lookup remembered with the new value saw the change.
+ */
+static void etw_prov_gen_next(void)
+{
+	__atomic_fetch_add(&etw_prov_gen, 1, __ATOMIC_RELEASE);
+}
+
 /* evntprov.h's inline disabled check; see etw_prov_publish(). */
 const volatile ULONG *volatile
 EtwRegistrationEnabled[ETW_REGISTRATION_SLOTS] = {
@@ -153,6 +165,7 @@ static void etw_prov_retire(struct etw_prov *p)
 	 * sees a field written after this fence sees the handle cleared.
 	 */
 	atomic_thread_fence(memory_order_release);
+	etw_prov_gen_next();
 }
 
 static void etw_prov_publish(struct etw_prov *p,
@@ -514,6 +527,7 @@ void etw_prov_set_desc_types(REGHANDLE handle, bool on)
 		atomic_fetch_and_explicit(&p->flags,
 					  (uint8_t)~ETW_PROV_DESC_TYPES,
 					  memory_order_relaxed);
+	etw_prov_gen_next();
 }
 
 /*
@@ -867,38 +881,129 @@ etw_event_write_batched_slow(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 				      data);
 }
 
-/*
- * The batched entry points' common write, whose fast path makes no call:
- * everything else goes to etw_event_write_batched_slow() with the same
- * arguments (a jump).
- */
-static __attribute_noinline__ ULONG
-etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
-			LPCGUID activity, LPCGUID related, ULONG count,
-			PEVENT_DATA_DESCRIPTOR data)
+/* A staged write filled the ring past half: drain it. */
+static __attribute_noinline__ ULONG etw_event_write_drain(void)
 {
-	struct etw_prov_ref ref;
+	etw_batch_drain_more(&etw_batch_thread);
+	return ERROR_SUCCESS;
+}
 
-	/* Its callers stage only writes without a related activity. */
-	if (!etw_batch_may_stage(handle, desc, &ref))
-		goto slow;
-	/* As on Windows, a disabled event costs no system call. */
-	if (!etw_prov_may_take(&ref, desc->Level, desc->Keyword))
-		return ERROR_SUCCESS;
-	switch (etw_batch_stage_one(&etw_batch_thread, ref.fd, ref.reg_id,
-				    desc, activity ?: &etw_thread_activity,
-				    count, data)) {
+/* Stage without a call (etw_batch_stage_one()), else the slow way. */
+static __always_inline ULONG
+etw_event_write_stage(struct etw_batch *b, REGHANDLE handle,
+		      PCEVENT_DESCRIPTOR desc, int fd, uint32_t reg_id,
+		      LPCGUID activity, ULONG count,
+		      PEVENT_DATA_DESCRIPTOR data)
+{
+	switch (etw_batch_stage_one(b, fd, reg_id, desc,
+				    activity ?: &etw_thread_activity, count,
+				    data)) {
 	case ETW_BATCH_STAGED:
 		return ERROR_SUCCESS;
 	case ETW_BATCH_STAGED_DRAIN:
-		etw_batch_drain(&etw_batch_thread);
-		return ERROR_SUCCESS;
+		return etw_event_write_drain();
 	case ETW_BATCH_SLOW:
 		break;
 	}
-slow:
-	return etw_event_write_batched_slow(handle, desc, activity, related,
+	return etw_event_write_batched_slow(handle, desc, activity, NULL,
 					    count, data);
+}
+
+/*
+ * The thread staged this event last (same handle, level and keyword), and
+ * neither the registration table nor the registration's enable state has
+ * changed since: the checks then passed, and would again.  The generation
+ * is tested first: it is 0 in a thread that remembers nothing.  Relaxed:
+ * a write that races a change takes the remembered result, as one that
+ * raced the checks themselves would; the kernel filters again.
+ */
+static __always_inline bool
+etw_batch_same_event(const struct etw_batch_last *l, REGHANDLE handle,
+		     PCEVENT_DESCRIPTOR desc)
+{
+	return handle == l->handle &&
+	       __atomic_load_n(&etw_prov_gen, __ATOMIC_RELAXED) == l->gen &&
+	       desc && desc->Level == l->level &&
+	       desc->Keyword == l->keyword &&
+	       __atomic_load_n(&l->state->seq, __ATOMIC_RELAXED) == l->seq;
+}
+
+/*
+ * Checks as a direct write makes them, then the stage; the thread
+ * remembers an event it staged.  @gen and @seq are read before what they
+ * cover: a change after them moves them on.
+ */
+static __attribute_noinline__ ULONG
+etw_event_write_batched_lookup(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			       LPCGUID activity, ULONG count,
+			       PEVENT_DATA_DESCRIPTOR data)
+{
+	/* Pairs with the release in etw_prov_gen_next(). */
+	uint64_t gen = __atomic_load_n(&etw_prov_gen, __ATOMIC_ACQUIRE);
+	struct etw_batch *b = &etw_batch_thread;
+	struct etw_prov_ref ref;
+	uint32_t seq;
+
+	if (!etw_batch_may_stage(handle, desc, &ref))
+		goto slow;
+	/* Pairs with the kernel's store of the even seq after the fields. */
+	seq = __atomic_load_n(&ref.state->seq, __ATOMIC_ACQUIRE);
+	/* As on Windows, a disabled event costs no system call. */
+	if (!etw_prov_may_take(&ref, desc->Level, desc->Keyword))
+		return ERROR_SUCCESS;
+	if (!(seq & 1))
+		b->last = (struct etw_batch_last){
+			.handle = handle,
+			.gen = gen,
+			.keyword = desc->Keyword,
+			.state = ref.state,
+			.seq = seq,
+			.reg_id = ref.reg_id,
+			.level = desc->Level,
+		};
+	return etw_event_write_stage(b, handle, desc, ref.fd, ref.reg_id,
+				     activity, count, data);
+slow:
+	return etw_event_write_batched_slow(handle, desc, activity, NULL,
+					    count, data);
+}
+
+/*
+ * The batched entry points' common write, whose fast path makes no call
+ * (a call costs the registers it must keep): the same event as the last
+ * stages at once; everything else goes to etw_event_write_batched_lookup(),
+ * etw_event_write_batched_slow() or etw_event_write_drain(), all jumps.
+ * Its callers stage only writes without a related activity.
+ */
+static __always_inline ULONG
+etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			LPCGUID activity, ULONG count,
+			PEVENT_DATA_DESCRIPTOR data)
+{
+	struct etw_batch *b = &etw_batch_thread;
+
+	if (!etw_batch_same_event(&b->last, handle, desc))
+		return etw_event_write_batched_lookup(handle, desc, activity,
+						      count, data);
+	return etw_event_write_stage(b, handle, desc, b->gate.dev_fd,
+				     b->last.reg_id, activity, count, data);
+}
+
+/* EventWrite's: the thread's activity. */
+static __attribute_noinline__ ULONG
+etw_event_write_plain_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+			      ULONG count, PEVENT_DATA_DESCRIPTOR data)
+{
+	return etw_event_write_batched(handle, desc, NULL, count, data);
+}
+
+/* EventWriteTransfer's, without a related activity. */
+static __attribute_noinline__ ULONG
+etw_event_write_transfer_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
+				 LPCGUID activity, ULONG count,
+				 PEVENT_DATA_DESCRIPTOR data)
+{
+	return etw_event_write_batched(handle, desc, activity, count, data);
 }
 
 /**
@@ -921,8 +1026,8 @@ ULONG EVNTAPI EventWrite(REGHANDLE RegHandle,
 	uint8_t batching = etw_batch_state();
 
 	if (batching & ETW_BATCHING_ON)
-		return etw_event_write_batched(RegHandle, EventDescriptor, NULL,
-					       NULL, UserDataCount, UserData);
+		return etw_event_write_plain_batched(RegHandle, EventDescriptor,
+						     UserDataCount, UserData);
 	if (batching)
 		return etw_event_write_direct(RegHandle, EventDescriptor, NULL,
 					      NULL, UserDataCount, UserData);
@@ -950,9 +1055,11 @@ ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle,
 	uint8_t batching = etw_batch_state();
 
 	if ((batching & ETW_BATCHING_ON) && !RelatedActivityId)
-		return etw_event_write_batched(RegHandle, EventDescriptor,
-					       ActivityId, NULL,
-					       UserDataCount, UserData);
+		return etw_event_write_transfer_batched(RegHandle,
+							EventDescriptor,
+							ActivityId,
+							UserDataCount,
+							UserData);
 	if (batching)
 		return etw_event_write_direct(RegHandle, EventDescriptor,
 					      ActivityId, RelatedActivityId,

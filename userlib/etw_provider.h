@@ -115,6 +115,14 @@ static __always_inline long etw_sys_ioctl(int fd, unsigned long cmd,
 }
 
 /*
+ * Moves on whenever a handle's lookup may change: a registration retired,
+ * its descriptor types switched.  What a thread remembers of a lookup
+ * (etw_batch.h's struct etw_batch_last) holds while it has not moved.
+ * Starts at 1.
+ */
+extern uint64_t etw_prov_gen __attribute__((visibility("hidden")));
+
+/*
  * The calling thread's activity ID (EventActivityIdControl), owned by
  * etw_activity.c.  Initial-exec, so that the write path reads it with one
  * thread-pointer-relative load instead of a __tls_get_addr() call.

@@ -107,7 +107,9 @@ static void ring_init(struct etw_batch *b)
 	memset(area, 0xa5, sizeof(area));
 	memset(area, 0, sizeof(struct etw_batch_ctl));
 	memset(b, 0, sizeof(*b));
-	b->dev_fd = 3;
+	b->gate.dev_fd = 3;
+	/* A CLOCK_MONOTONIC ring; the fast path's tests make it a TSC one. */
+	b->gate.monotonic = true;
 	b->mask = RING - 1;
 	b->max_record = RING / 2;
 	b->ctl = (void *)area;
@@ -297,6 +299,137 @@ TEST(many_records_arrive_in_order)
 	EXPECT_EQ(20000, next_seq);
 	EXPECT_EQ(b.head, b.ctl->tail);
 	EXPECT_LT(0, wraps);
+}
+
+/* --- the fast path (etw_batch_stage_one()) --------------------------------- */
+
+/* A TSC ring, which the fast path stages in, with its limit set. */
+static void fast_init(struct etw_batch *b)
+{
+	ring_init(b);
+	b->gate.monotonic = false;
+	etw_batch_set_limit(b, 0);
+}
+
+static enum etw_batch_result fast_put(struct etw_batch *b, uint32_t seq,
+				      uint32_t len)
+{
+	EVENT_DATA_DESCRIPTOR d;
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		payload[i] = (unsigned char)(seq * 31 + i);
+	EventDataDescCreate(&d, payload, len);
+	return etw_batch_stage_one(b, 3, REG_ID, &desc, &act, 1, &d);
+}
+
+TEST(the_fast_path_stages_the_record_put_would)
+{
+	struct etw_batch b;
+	uint64_t t0, t1;
+
+	fast_init(&b);
+	t0 = etw_batch_fast_now();
+	ASSERT_EQ(ETW_BATCH_STAGED, fast_put(&b, 1, 9));
+	t1 = etw_batch_fast_now();
+	EXPECT_EQ(96, b.head);		/* 89 -> 96 */
+	EXPECT_EQ(96, b.ctl->head);
+	EXPECT_FALSE(b.gate.busy);
+	etw_batch_drain(&b);
+	ASSERT_FALSE(bad);
+	ASSERT_EQ(1, nseen);
+	EXPECT_EQ(ETW_STAGED_EVENT_SIZE + 9, seen[0].e.size);
+	EXPECT_EQ(0, seen[0].e.flags);
+	EXPECT_EQ(0, memcmp(&seen[0].e.descriptor, &desc, sizeof(desc)));
+	EXPECT_EQ(0, memcmp(&seen[0].e.activity_id, &act, sizeof(act)));
+	EXPECT_TRUE(pattern_ok(seen[0].payload, 1, 9));
+	EXPECT_LE(t0, seen[0].e.timestamp);
+	EXPECT_GE(t1, seen[0].e.timestamp);
+}
+
+/* What the fast path leaves to etw_batch_stage(), storing nothing. */
+enum slow_case {
+	OTHER_FILE, BUSY, MONOTONIC_RING, TWO_PIECES, NO_ARRAY, NULL_PIECE,
+	OVER_MAX_RECORD, PAST_LIMIT,
+};
+
+TEST(the_fast_path_leaves_what_it_cannot_stage)
+{
+	EVENT_DATA_DESCRIPTOR d[2];
+	struct etw_batch b;
+	int c;
+
+	for (c = OTHER_FILE; c <= PAST_LIMIT; c++) {
+		int fd = c == OTHER_FILE ? 4 : 3;
+		ULONG count = c == TWO_PIECES ? 2 : 1;
+		uint32_t len = c == OVER_MAX_RECORD ?
+			       RING / 2 - ETW_STAGED_EVENT_SIZE + 1 : 8;
+
+		fast_init(&b);
+		b.gate.busy = c == BUSY;
+		b.gate.monotonic = c == MONOTONIC_RING;
+		if (c == PAST_LIMIT)
+			b.limit = ETW_STAGED_EVENT_SIZE + 8 - 1;
+		EventDataDescCreate(&d[0], c == NULL_PIECE ? NULL : payload,
+				    len);
+		EventDataDescCreate(&d[1], payload, 4);
+		EXPECT_EQ(ETW_BATCH_SLOW,
+			  etw_batch_stage_one(&b, fd, REG_ID, &desc, &act,
+					      count, c == NO_ARRAY ? NULL : d))
+			TH_LOG("case %d", c);
+		EXPECT_EQ(0, b.head);
+		EXPECT_EQ(0, b.ctl->head);
+		EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, *(uint64_t *)b.ring);
+	}
+}
+
+/* Exactly half is not past it; the drain leaves the room it made. */
+TEST(the_fast_path_asks_for_a_drain_once_past_half)
+{
+	struct etw_batch b;
+	unsigned int i;
+
+	fast_init(&b);
+	for (i = 0; i < 16; i++)
+		ASSERT_EQ(ETW_BATCH_STAGED,
+			  fast_put(&b, i, 2048 - ETW_STAGED_EVENT_SIZE));
+	ASSERT_EQ(ETW_BATCH_STAGED_DRAIN, fast_put(&b, 16, 1));
+	etw_batch_drain_more(&b);
+	EXPECT_EQ(17, nseen);
+	EXPECT_EQ(b.head + RING / 2, b.drain_at);
+	EXPECT_EQ(RING, b.limit);		/* the lap's end */
+	EXPECT_EQ(ETW_BATCH_STAGED, fast_put(&b, 17, 1));
+}
+
+/*
+ * The fast path stops where a record would pass the ring's end; the slow
+ * one wraps, and the fast one goes on in the next lap.  21 records of
+ * 3,000 bytes leave 2,536 at the end.
+ */
+TEST(the_fast_path_stops_at_the_end_of_the_ring)
+{
+	struct etw_batch b;
+	enum etw_batch_result r;
+	unsigned int staged = 0;
+
+	fast_init(&b);
+	for (;;) {
+		r = fast_put(&b, staged, 3000 - ETW_STAGED_EVENT_SIZE);
+		if (r == ETW_BATCH_SLOW)
+			break;
+		staged++;
+		if (r == ETW_BATCH_STAGED_DRAIN)
+			etw_batch_drain_more(&b);
+	}
+	EXPECT_EQ(21, staged);
+	EXPECT_EQ(63000, b.head);
+	ASSERT_TRUE(put(&b, staged, 3000 - ETW_STAGED_EVENT_SIZE));
+	EXPECT_EQ(RING + 3000, b.head);
+	EXPECT_EQ(ETW_BATCH_STAGED, fast_put(&b, staged + 1, 8));
+	etw_batch_drain(&b);
+	EXPECT_FALSE(bad);
+	EXPECT_EQ(staged + 2, nseen);
+	EXPECT_EQ(1, wraps);
 }
 
 TEST_HARNESS_MAIN
