@@ -348,6 +348,9 @@ static __always_inline u32 etw_batch_fill(struct etw_batch *b,
 {
 	const u64 *guid = (const u64 *)&reg->guid;
 	u64 last = *last_ts, g0 = guid[0], g1 = guid[1];
+	/* The filter's answer for the last descriptor and keyword seen. */
+	u64 seen_desc = 0, seen_kw = 0;
+	bool takes = all || etw_batch_takes(route, 0, 0);
 	u32 i, pads = 0;
 
 	for (i = 0; i < n; i++) {
@@ -365,7 +368,12 @@ static __always_inline u32 etw_batch_fill(struct etw_batch *b,
 			pads++;
 			continue;
 		}
-		if (!all && !etw_batch_takes(route, h[5], h[6])) {
+		if (!all && (h[5] != seen_desc || h[6] != seen_kw)) {
+			seen_desc = h[5];
+			seen_kw = h[6];
+			takes = etw_batch_takes(route, seen_desc, seen_kw);
+		}
+		if (!takes) {
 			etw_batch_pad(h, len);
 			pads++;
 			continue;
