@@ -391,7 +391,7 @@ static __always_inline uint64_t etw_batch_gate_key(int fd)
  * ETW_BATCH_SLOW for etw_batch_stage(), which handles it all.
  */
 static __always_inline enum etw_batch_result
-etw_batch_stage_one(struct etw_batch *b, int fd, uint32_t reg_id,
+etw_batch_stage_one(struct etw_batch *b, int fd, const uint32_t *reg_id,
 		    const EVENT_DESCRIPTOR *desc, const GUID *activity,
 		    ULONG count, const EVENT_DATA_DESCRIPTOR *data)
 {
@@ -412,9 +412,13 @@ etw_batch_stage_one(struct etw_batch *b, int fd, uint32_t reg_id,
 	atomic_signal_fence(memory_order_seq_cst);
 	e = (struct etw_staged_event *)(b->ring + (head & b->mask));
 	w = (uint64_t *)e;
-	/* Size, flags 0 and the reserved fields, registration: two words. */
+	/*
+	 * Size, flags 0 and the reserved fields, registration: two words.
+	 * @reg_id is read here, past the fence: a register less to keep
+	 * across the checks.
+	 */
 	w[0] = size;
-	w[1] = reg_id;
+	w[1] = *reg_id;
 	e->timestamp = etw_batch_fast_now();
 	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
 	memcpy(&e->activity_id, activity, sizeof(e->activity_id));

@@ -888,10 +888,14 @@ static __attribute_noinline__ ULONG etw_event_write_drain(void)
 	return ERROR_SUCCESS;
 }
 
-/* Stage without a call (etw_batch_stage_one()), else the slow way. */
+/*
+ * Stage without a call (etw_batch_stage_one()), else the slow way with
+ * @handle and @count, which the caller may pass as it can read them
+ * again: the registers it keeps across the stage are what costs.
+ */
 static __always_inline ULONG
 etw_event_write_stage(struct etw_batch *b, REGHANDLE handle,
-		      PCEVENT_DESCRIPTOR desc, int fd, uint32_t reg_id,
+		      PCEVENT_DESCRIPTOR desc, int fd, const uint32_t *reg_id,
 		      LPCGUID activity, ULONG count,
 		      PEVENT_DATA_DESCRIPTOR data)
 {
@@ -961,7 +965,7 @@ etw_event_write_batched_lookup(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 			.reg_id = ref.reg_id,
 			.level = desc->Level,
 		};
-	return etw_event_write_stage(b, handle, desc, ref.fd, ref.reg_id,
+	return etw_event_write_stage(b, handle, desc, ref.fd, &ref.reg_id,
 				     activity, count, data);
 slow:
 	return etw_event_write_batched_slow(handle, desc, activity, NULL,
@@ -985,8 +989,12 @@ etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 	if (!etw_batch_same_event(&b->last, handle, desc))
 		return etw_event_write_batched_lookup(handle, desc, activity,
 						      count, data);
-	return etw_event_write_stage(b, handle, desc, b->gate.dev_fd,
-				     b->last.reg_id, activity, count, data);
+	if (count != 1)
+		return etw_event_write_batched_slow(handle, desc, activity,
+						    NULL, count, data);
+	/* The handle is the one remembered, the count 1. */
+	return etw_event_write_stage(b, b->last.handle, desc, b->gate.dev_fd,
+				     &b->last.reg_id, activity, 1, data);
 }
 
 /* EventWrite's: the thread's activity. */

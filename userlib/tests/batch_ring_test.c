@@ -16,6 +16,8 @@
 #define CTL_SIZE	4096
 #define REG_ID		7
 
+static const uint32_t reg_id = REG_ID;
+
 /* A record the double consumed: its header and where its payload was. */
 struct drained {
 	struct etw_staged_event e;
@@ -320,7 +322,7 @@ static enum etw_batch_result fast_put(struct etw_batch *b, uint32_t seq,
 	for (i = 0; i < len; i++)
 		payload[i] = (unsigned char)(seq * 31 + i);
 	EventDataDescCreate(&d, payload, len);
-	return etw_batch_stage_one(b, 3, REG_ID, &desc, &act, 1, &d);
+	return etw_batch_stage_one(b, 3, &reg_id, &desc, &act, 1, &d);
 }
 
 TEST(the_fast_path_stages_the_record_put_would)
@@ -374,7 +376,7 @@ TEST(the_fast_path_leaves_what_it_cannot_stage)
 				    len);
 		EventDataDescCreate(&d[1], payload, 4);
 		EXPECT_EQ(ETW_BATCH_SLOW,
-			  etw_batch_stage_one(&b, fd, REG_ID, &desc, &act,
+			  etw_batch_stage_one(&b, fd, &reg_id, &desc, &act,
 					      count, c == NO_ARRAY ? NULL : d))
 			TH_LOG("case %d", c);
 		EXPECT_EQ(0, b.head);
