@@ -21,14 +21,17 @@
  *    or execs (etw_exec.c), and when the ring's file is released.
  *
  * The thread can write the whole mapping at any time, also while the
- * kernel drains it, so nothing read from it is trusted twice.  Pass 1
- * reads a run's record sizes and registration ids, once each; the run of
- * a one-session route is then copied into the session's buffer in one
- * piece (one reservation) and each copy, which the thread cannot reach,
- * is checked against what pass 1 read and completed in place (a record
- * that fails becomes padding); other routes take each record through the
- * write path, its header read once into the kernel's memory and its
- * payload once into the first session's record.  The kernel keeps its own
+ * kernel drains it, so nothing read from it is trusted twice.  The drain
+ * reads a run's first record's size and registration in the ring; for a
+ * one-session route it then copies the ring from there into the session's
+ * buffer in one piece (one reservation, as much as the buffer has room
+ * for) and walks the copy, which the thread cannot reach: each record is
+ * checked there (the first against what was read before) and completed
+ * in place, up to one of another registration or one that fails; what
+ * the walk did not take is given back, or becomes padding when someone
+ * claimed after it.  Other routes take each record through the write
+ * path, its header read once into the kernel's memory and its payload
+ * once into the first session's record.  The kernel keeps its own
  * tail and drop count and only publishes them.  A size that cannot be
  * right ends the drain: everything up to the published head is dropped,
  * as there is no way to find the next record.  A record with a bad
@@ -95,10 +98,11 @@ static_assert(sizeof(struct etw_staged_event) == ETW_STAGED_EVENT_SIZE);
  * @rate_ns: and CLOCK_MONOTONIC then
  * @mult: and the rate, ns per tick << ETW_BATCH_RATE_SHIFT
  * @lock: serialises drains; protects @tail, @dropped, @gone, @rate_tsc,
- *	@rate_ns, @mult
+ *	@rate_ns, @mult, @copy_max
  * @tail: bytes consumed
  * @dropped: records refused
  * @gone: the thread exited or exec'd: what is staged is dropped
+ * @copy_max: the most the next run copies (see %ETW_BATCH_COPY_MIN)
  * @size: bytes of the ring, a power of two
  * @area: the mapping: struct etw_batch_ctl's page, then the ring
  * @rcu: freed after a grace period
@@ -121,6 +125,7 @@ struct etw_batch {
 	u64 tail;
 	u64 dropped;
 	bool gone;
+	u32 copy_max;
 	u32 size;
 	void *area;
 	struct rcu_head rcu;
@@ -143,9 +148,6 @@ static bool etw_batch_reg_ok(const struct etw_batch *b,
 	return reg && reg->tgid == b->tgid && reg->exec_id == b->exec_id;
 }
 
-/* Records a run takes at most (their sizes are kept on the stack). */
-#define ETW_BATCH_RUN_MAX	64
-
 /*
  * struct etw_staged_event is struct etw_event_header with the fields the
  * thread may not set replaced: a run of records is copied as it is, then
@@ -164,30 +166,23 @@ static_assert(offsetof(struct etw_staged_event, activity_id) ==
 
 /* Word 0 of a staged record: size, reserved1, flags, reserved2. */
 #define ETW_STAGED_W0_SIZE	GENMASK_ULL(15, 0)
-#define ETW_STAGED_W0_RESERVED	(GENMASK_ULL(31, 16) | GENMASK_ULL(63, 48))
 #define ETW_STAGED_W0_FLAGS_SHIFT	32
+/* The flags a staged record may have, in word 0. */
+#define ETW_STAGED_W0_FLAGS	((u64)ETW_EVENT_FLAG_STRING_ONLY << \
+				 ETW_STAGED_W0_FLAGS_SHIFT)
 
 /*
- * A run: @n records of registration @reg_id, consecutive in the ring from
- * @p, @bytes in all, their sizes as pass 1 of etw_batch_route() read them
- * at @size.
+ * After a run that stopped at a record it could have taken (another
+ * registration's, or one to drop), the next copies at most twice what it
+ * used, and at least this: a thread that alternates registrations would
+ * otherwise have the rest of the ring copied for each record.
  */
-struct etw_batch_run {
-	const void *p;
-	const u16 *size;
-	u32 n;
-	u32 bytes;
-	u32 reg_id;
-};
-
-/* Drop @r's first @k records (@bytes of them). */
-static void etw_batch_run_advance(struct etw_batch_run *r, u32 k, u32 bytes)
-{
-	r->p += bytes;
-	r->size += k;
-	r->n -= k;
-	r->bytes -= bytes;
-}
+#define ETW_BATCH_COPY_MIN	512
+/*
+ * And a run copies at most this, or its first record: what it gives
+ * back, when it cannot, is one padding record (its size is 16 bits).
+ */
+#define ETW_BATCH_COPY_MAX	32768
 
 /*
  * A drain's clock: CLOCK_MONOTONIC when it began (@now) and, for a TSC
@@ -330,78 +325,106 @@ static bool etw_batch_takes_all(const struct etw_route *route)
 }
 
 /*
- * Complete the copies of @n records at @rec, their sizes at @size: check
- * what the copy holds against what pass 1 read (size, registration
- * @reg_id), the flags and reserved fields, the session's filter (unless
- * it takes @all); set the header type, the ids @ids, the time, the
- * provider.  A record that fails becomes padding.  Inlined into a copy
- * for each @all and clock, each of whose loop keeps its values in
- * registers.  Return: the padding records.
+ * Walk the copy of a run, @bytes at @rec, which the thread cannot reach:
+ * check each record (the first against the size @first the caller read,
+ * each later one against its own), its registration @reg_id, flags and
+ * reserved fields, and the session's filter (unless it takes @all); set
+ * the header type, the ids @ids, the time, the provider.  The first
+ * record is consumed whatever it holds (dropped and counted when it
+ * fails), so every run moves on; the walk stops at a later one that
+ * fails (left to the next run, which tells another registration's from
+ * one to drop) or does not fit (*@cut), and before one that would leave
+ * less than a header of the copy: what the walk leaves is nothing or a
+ * padding record's worth (@bytes leaves the first no less).  A record the
+ * filter refuses becomes padding.  Inlined into a copy for each @all and
+ * clock, whose loop keeps its values in registers.  Sets *@events.
+ * Return: the bytes consumed.
  */
-static __always_inline u32 etw_batch_fill(struct etw_batch *b,
-					  const u16 *size, u32 n, u32 reg_id,
+static __always_inline u32 etw_batch_fill(struct etw_batch *b, u32 first,
+					  u32 reg_id,
 					  const struct etw_reg *reg,
 					  const struct etw_route *route,
-					  void *rec, struct etw_batch_clk clk,
-					  u64 ids, u64 base, u64 *last_ts,
-					  bool all)
+					  void *rec, u32 bytes,
+					  struct etw_batch_clk clk, u64 ids,
+					  u64 base, u64 *last_ts, bool all,
+					  u32 *events, bool *cut)
 {
 	const u64 *guid = (const u64 *)&reg->guid;
 	u64 last = *last_ts, g0 = guid[0], g1 = guid[1];
 	/* The filter's answer for the last descriptor and keyword seen. */
 	u64 seen_desc = 0, seen_kw = 0;
 	bool takes = all || etw_batch_takes(route, 0, 0);
-	u32 i, pads = 0;
+	void *start = rec, *end = rec + bytes;
+	u64 *h = rec, w0 = h[0];
+	u32 len = first, n = 0;
 
-	for (i = 0; i < n; i++) {
-		u64 *h = rec;
-		u32 len = size[i];
-		u64 w0 = h[0];
+	if (unlikely((w0 & ~ETW_STAGED_W0_FLAGS) != first || h[1] != reg_id)) {
+		b->dropped++;
+		etw_batch_pad(h, first);
+		*events = 0;
+		*cut = false;
+		return ALIGN(first, 8);
+	}
+	for (;;) {
+		long left;
 
 		rec += ALIGN(len, 8);
-		/* Size as read before, reserved fields zero, a known flag. */
-		if (unlikely((w0 & ~((u64)ETW_EVENT_FLAG_STRING_ONLY <<
-				     ETW_STAGED_W0_FLAGS_SHIFT)) != len ||
-			     h[1] != reg_id)) {
-			b->dropped++;
-			etw_batch_pad(h, len);
-			pads++;
-			continue;
-		}
 		if (!all && (h[5] != seen_desc || h[6] != seen_kw)) {
 			seen_desc = h[5];
 			seen_kw = h[6];
 			takes = etw_batch_takes(route, seen_desc, seen_kw);
 		}
-		if (!takes) {
+		if (takes) {
+			h[0] = w0 | base;
+			h[1] = ids;
+			last = max(etw_batch_ts(&clk, h[2]), last);
+			h[2] = last;
+			h[3] = g0;
+			h[4] = g1;
+			h[7] = 0;
+			/* The ring's padding is the thread's, not the record's. */
+			if (len % 8)
+				h[len / 8] &= GENMASK_ULL(len % 8 * 8 - 1, 0);
+			n++;
+		} else {
 			etw_batch_pad(h, len);
-			pads++;
-			continue;
 		}
-		h[0] = w0 | base;
-		h[1] = ids;
-		last = max(etw_batch_ts(&clk, h[2]), last);
-		h[2] = last;
-		h[3] = g0;
-		h[4] = g1;
-		h[7] = 0;
-		/* The ring's padding is the thread's, not the record's. */
-		if (len % 8)
-			h[len / 8] &= GENMASK_ULL(len % 8 * 8 - 1, 0);
-		trace_etw_write(route->e[0].session, reg, (const void *)&h[5],
-				h);
+		if (rec == end) {
+			*cut = true;
+			break;
+		}
+		/* At least a header is left (see above). */
+		h = rec;
+		w0 = h[0];
+		len = w0 & ETW_STAGED_W0_SIZE;
+		/* A size of a header or more, no other bit but the flags. */
+		if (unlikely((w0 & ~ETW_STAGED_W0_FLAGS) -
+			     sizeof(struct etw_staged_event) >
+			     ETW_STAGED_W0_SIZE - sizeof(struct etw_staged_event) ||
+			     h[1] != reg_id)) {
+			*cut = false;
+			break;
+		}
+		/* It fits, leaving nothing or a header's worth. */
+		left = end - (rec + ALIGN(len, 8));
+		if (unlikely(left &&
+			     left < (long)sizeof(struct etw_staged_event))) {
+			*cut = true;
+			break;
+		}
 	}
 	*last_ts = last;
-	return pads;
+	*events = n;
+	return rec - start;
 }
 
 /* etw_batch_fill() in four copies, one for each filter and clock. */
-static noinline u32 etw_batch_fill_any(struct etw_batch *b, const u16 *size,
-				       u32 n, u32 reg_id,
-				       const struct etw_reg *reg,
+static noinline u32 etw_batch_fill_any(struct etw_batch *b, u32 first,
+				       u32 reg_id, const struct etw_reg *reg,
 				       const struct etw_route *route, void *rec,
-				       const struct etw_batch_clk *clk, u64 ids,
-				       u64 base, u64 *last_ts)
+				       u32 bytes, const struct etw_batch_clk *clk,
+				       u64 ids, u64 base, u64 *last_ts,
+				       u32 *events, bool *cut)
 {
 	struct etw_batch_clk c = *clk;
 	bool all = etw_batch_takes_all(route);
@@ -409,31 +432,79 @@ static noinline u32 etw_batch_fill_any(struct etw_batch *b, const u16 *size,
 	if (c.is_tsc) {
 		c.is_tsc = true;
 		if (all)
-			return etw_batch_fill(b, size, n, reg_id, reg, route,
-					      rec, c, ids, base, last_ts, true);
-		return etw_batch_fill(b, size, n, reg_id, reg, route, rec, c,
-				      ids, base, last_ts, false);
+			return etw_batch_fill(b, first, reg_id, reg, route, rec,
+					      bytes, c, ids, base, last_ts,
+					      true, events, cut);
+		return etw_batch_fill(b, first, reg_id, reg, route, rec, bytes,
+				      c, ids, base, last_ts, false, events,
+				      cut);
 	}
 	c.is_tsc = false;
 	if (all)
-		return etw_batch_fill(b, size, n, reg_id, reg, route, rec, c,
-				      ids, base, last_ts, true);
-	return etw_batch_fill(b, size, n, reg_id, reg, route, rec, c, ids,
-			      base, last_ts, false);
+		return etw_batch_fill(b, first, reg_id, reg, route, rec, bytes,
+				      c, ids, base, last_ts, true, events,
+				      cut);
+	return etw_batch_fill(b, first, reg_id, reg, route, rec, bytes, c, ids,
+			      base, last_ts, false, events, cut);
+}
+
+/* Is the record at @rec padding (etw_record_pad())? */
+static bool etw_batch_is_pad(const void *rec)
+{
+	static const struct etw_guid pad = ETW_PADDING_PROVIDER;
+	const struct etw_event_header *h = rec;
+
+	return !memcmp(&h->provider_id, &pad, sizeof(pad));
+}
+
+/* The tracepoint for each event of @bytes at @rec, padding skipped. */
+static noinline void etw_batch_trace(const struct etw_session *s,
+				     const struct etw_reg *reg, const void *rec,
+				     u32 bytes)
+{
+	const void *end = rec + bytes;
+
+	for (; rec < end; rec += ALIGN(((const u16 *)rec)[0], 8))
+		if (!etw_batch_is_pad(rec))
+			trace_etw_write(s, reg,
+					&((const struct etw_event_header *)
+					  rec)->descriptor, rec);
 }
 
 /*
- * Write as many of @r's first records as its session's current buffer
- * has room for: claim their bytes with one cmpxchg (a writer reference
- * with them), copy them, complete each record, then count the events
+ * Give back the last @len bytes of a claim, at @rec, which left @buf's
+ * state at @cur: while no writer claimed after it and the buffer is not
+ * sealed (as etw_buffer_cancel() does), else they become padding.
+ */
+static void etw_batch_give_back(struct etw_buffer *buf, u64 cur, void *rec,
+				u32 len)
+{
+	u64 end = cur & ETW_BS_OFF_MASK;
+
+	/* Fully ordered, as the claim; other commits only move the counts. */
+	while ((cur & ETW_BS_OFF_MASK) == end && !(cur & ETW_BS_SEALED))
+		if (atomic64_try_cmpxchg(&buf->state, &cur, cur - len / 8))
+			return;
+	etw_record_pad(rec, len, len);
+}
+
+/*
+ * Write a run at @p, up to @lim bytes of the ring, whose first record
+ * the caller found to be @first bytes of registration @reg_id: claim the
+ * room the session's current buffer has (at most @lim, at most
+ * %ETW_BATCH_COPY_MAX or the first record, and after a run that stopped
+ * early at most b->copy_max) with one cmpxchg (a writer reference with
+ * it), copy the ring there, walk the copy (etw_batch_fill_any()), give
+ * back what the walk did not consume, or make it padding when another
+ * writer claimed after it or the buffer was sealed, then count the events
  * and drop the reference with one atomic operation, which delivers the
  * buffer if it was sealed meanwhile.  Records claimed after these are
- * newer than the drain's start and may not precede them: the claim
- * raises nothing, the newest time is raised to at the end.
- * Return: the records written (then dropped from @r), 0 when the buffer
- * cannot take the first.
+ * newer than the drain's start and may not precede them: the claim raises
+ * nothing, the newest time is raised to at the end.
+ * Return: the bytes consumed, 0 when the buffer cannot take the first.
  */
-static u32 etw_batch_run_write(struct etw_batch *b, struct etw_batch_run *r,
+static u32 etw_batch_run_write(struct etw_batch *b, const void *p, u32 lim,
+			       u32 first, u32 reg_id,
 			       const struct etw_reg *reg,
 			       const struct etw_route *route,
 			       const struct etw_batch_clk *clk)
@@ -441,9 +512,9 @@ static u32 etw_batch_run_write(struct etw_batch *b, struct etw_batch_run *r,
 	struct etw_session *s = route->e[0].session;
 	struct etw_stream *st = etw_session_stream(s);
 	struct etw_buffer *buf = READ_ONCE(st->cur);
-	u32 pads, room, k, bytes = r->bytes;
-	u64 old, first, last, ids, base;
-	bool private;
+	u32 room, bytes, used, unused, events, first_len = ALIGN(first, 8);
+	u64 old, cur, first_ts, last, ids, base;
+	bool private, cut;
 	void *rec;
 
 	if (!buf)
@@ -458,160 +529,156 @@ static u32 etw_batch_run_write(struct etw_batch *b, struct etw_batch_run *r,
 		return 0;
 	room = s->buf_bytes - min_t(u64, (old & ETW_BS_OFF_MASK) * 8,
 				    s->buf_bytes);
-	k = r->n;
-	while (bytes > room)
-		bytes -= ALIGN(r->size[--k], 8);
-	if (!k)
+	bytes = min_t(u32, b->copy_max, ETW_BATCH_COPY_MAX);
+	bytes = min3(lim, room, max(bytes, first_len));
+	if (first_len > bytes)
 		return 0;
-	first = local64_read(&buf->last_ts);
+	/* What the walk leaves is nothing or a padding record's worth. */
+	if (bytes - first_len < sizeof(struct etw_event_header))
+		bytes = first_len;
+	first_ts = local64_read(&buf->last_ts);
+	cur = old + bytes / 8 + ETW_BS_WR_ONE;
 	/* Fully ordered: pairs with the seal's cmpxchg (etw_stream_seal()). */
-	if (!atomic64_try_cmpxchg(&buf->state, &old,
-				  old + bytes / 8 + ETW_BS_WR_ONE))
+	if (!atomic64_try_cmpxchg(&buf->state, &old, cur))
 		return 0;
 	rec = buf->data + (old & ETW_BS_OFF_MASK) * 8;
-	etw_copy_record(rec, r->p, bytes);
-	last = first;
+	etw_copy_record(rec, p, bytes);
+	last = first_ts;
 	private = etw_session_is_private(s);
 	ids = private ? b->writer.vtid | (u64)b->writer.vpid << 32 :
 			b->writer.tid | (u64)b->writer.pid << 32;
 	base = (u64)ETW_EVENT_HEADER_TYPE_64 << 16 |
 	       (u64)(private ? ETW_EVENT_FLAG_PRIVATE_SESSION : 0) <<
 	       ETW_STAGED_W0_FLAGS_SHIFT;
-	pads = etw_batch_fill_any(b, r->size, k, r->reg_id, reg, route, rec,
-				  clk, ids, base, &last);
-	etw_buffer_raise_ts(buf, first, last);
+	used = etw_batch_fill_any(b, first, reg_id, reg, route, rec, bytes,
+				  clk, ids, base, &last, &events, &cut);
+	b->copy_max = cut ? U32_MAX : max_t(u32, 2 * used, ETW_BATCH_COPY_MIN);
+	unused = bytes - used;
+	if (unused)
+		etw_batch_give_back(buf, cur, rec + used, unused);
+	etw_buffer_raise_ts(buf, first_ts, last);
+	if (trace_etw_write_enabled())
+		etw_batch_trace(s, reg, rec, used);
 	/*
 	 * Fully ordered: the records are complete before a delivery; pairs
 	 * with the seal's cmpxchg, as etw_buffer_commit()'s.
 	 */
-	old = atomic64_fetch_add((k - pads) * ETW_BS_EV_ONE - ETW_BS_WR_ONE,
+	old = atomic64_fetch_add(events * ETW_BS_EV_ONE - ETW_BS_WR_ONE,
 				 &buf->state);
 	if (unlikely(etw_bs_last_writer(old)))
 		etw_buffer_deliver(s, buf);
-	etw_batch_run_advance(r, k, bytes);
-	return k;
+	return used;
 }
 
-/* @r's first @n records, each through etw_write_staged(); dropped from @r. */
-static noinline void etw_batch_run_each(struct etw_batch *b,
-					struct etw_batch_run *r, u32 n,
-					struct etw_reg *reg,
-					const struct etw_route *route,
-					const struct etw_batch_clk *clk)
+/*
+ * The records of registration @reg_id from @p (the first @first bytes,
+ * as the caller read it), each through etw_write_staged(): its header
+ * read once into @se, its payload copied once by the write path.  Only
+ * the first when @one.  Stops at a record that fails (the first is
+ * dropped and counted), at another registration's and at @lim.
+ * Return: the bytes consumed.
+ */
+static noinline u32 etw_batch_run_each(struct etw_batch *b, const void *p,
+				       u32 lim, u32 first, u32 reg_id,
+				       struct etw_reg *reg,
+				       const struct etw_route *route,
+				       const struct etw_batch_clk *clk,
+				       bool one)
 {
-	const void *p = r->p;
-	u32 i;
+	const void *start = p, *end = p + lim;
+	u32 size = first;
 
-	for (i = 0; i < n; i++) {
+	for (;;) {
 		struct etw_staged_event se;
-		u32 size = r->size[i];
 
 		memcpy(&se, p, sizeof(se));
 		if (se.size != size || se.reserved1 || se.reserved2 ||
-		    se.reserved3 || se.reg_id != r->reg_id ||
+		    se.reserved3 || se.reg_id != reg_id ||
 		    (se.flags & ~ETW_EVENT_FLAG_STRING_ONLY)) {
-			b->dropped++;
-		} else {
-			etw_write_staged(reg, route, &se.descriptor,
-					 &se.activity_id, se.flags,
-					 p + sizeof(se), size - sizeof(se),
-					 &b->writer,
-					 etw_batch_ts(clk, se.timestamp) ?: 1);
+			if (p == start) {
+				b->dropped++;
+				p += ALIGN(first, 8);
+			}
+			break;
 		}
+		etw_write_staged(reg, route, &se.descriptor, &se.activity_id,
+				 se.flags, p + sizeof(se), size - sizeof(se),
+				 &b->writer, etw_batch_ts(clk, se.timestamp) ?: 1);
 		p += ALIGN(size, 8);
+		if (one || end - p < sizeof(se))
+			break;
+		size = READ_ONCE(*(const u16 *)p);
+		if (size < sizeof(se) || ALIGN(size, 8) > end - p)
+			break;
 	}
-	etw_batch_run_advance(r, n, p - r->p);
+	return p - start;
 }
 
 /*
- * Route run @r: its registration's, if it is still the thread's.  A run
- * the current buffer cannot take whole is split where it is full; the
- * record that does not fit goes through etw_write_staged(), which seals
- * the buffer (or counts the loss).
+ * Route the run at @p (at most @lim bytes) whose first record the caller
+ * found to be @first bytes of registration @reg_id: as a run when its
+ * registration is still the thread's and its route one session's, else
+ * record by record (the first one alone when the buffer cannot take it:
+ * etw_write_staged() seals the buffer or counts the loss).
+ * Return: the bytes consumed, at least the first record's.
  */
-static void etw_batch_run_route(struct etw_batch *b, struct etw_batch_run *r,
-				const struct etw_batch_clk *clk)
+static u32 etw_batch_run_route(struct etw_batch *b, const void *p, u32 lim,
+			       u32 first, u32 reg_id,
+			       const struct etw_batch_clk *clk)
 {
-	struct etw_reg *reg = etw_file_reg(b->file, r->reg_id);
+	struct etw_reg *reg = etw_file_reg(b->file, reg_id);
 	const struct etw_route *route;
+	u32 used;
 
 	if (b->gone || !etw_batch_reg_ok(b, reg)) {
-		b->dropped += r->n;
-		return;
+		b->dropped++;
+		return ALIGN(first, 8);
 	}
 	route = rcu_dereference(reg->route);
 	if (!route)
-		return;
-	if (!etw_batch_route_runs(route, reg)) {
-		etw_batch_run_each(b, r, r->n, reg, route, clk);
-		return;
-	}
-	while (r->n)
-		if (!etw_batch_run_write(b, r, reg, route, clk))
-			etw_batch_run_each(b, r, 1, reg, route, clk);
+		return ALIGN(first, 8);
+	if (!etw_batch_route_runs(route, reg))
+		return etw_batch_run_each(b, p, lim, first, reg_id, reg, route,
+					  clk, false);
+	used = etw_batch_run_write(b, p, lim, first, reg_id, reg, route, clk);
+	return used ?: etw_batch_run_each(b, p, lim, first, reg_id, reg, route,
+					  clk, true);
 }
 
 /*
- * Route the records from @tail to @head.  Pass 1 reads a run's sizes and
- * registration ids, each once, up to a record of another registration,
- * the ring's end or ETW_BATCH_RUN_MAX records; the run is then copied and
- * checked (etw_batch_run_route()).  Returns the new tail; a size that
- * cannot be right ends the walk at @head (see the top of the file).
+ * Route the records from @tail to @head, a run at a time: the first
+ * record's size and registration read from the ring (and only those),
+ * the rest checked where the run is copied (etw_batch_run_route()).
+ * Returns the new tail; a size that cannot be right ends the walk at
+ * @head (see the top of the file).
  */
 static u64 etw_batch_route(struct etw_batch *b, u64 tail, u64 head)
 {
 	const void *ring = b->area + ETW_BATCH_CTL_SIZE;
 	u32 mask = b->size - 1;
-	u16 sizes[ETW_BATCH_RUN_MAX];
 	struct etw_batch_clk clk;
-	struct etw_batch_run r;
-	bool bad = false;
 
 	etw_batch_clock(b, &clk);
 
-	while (tail != head && !bad) {
+	while (tail != head) {
 		u32 room = b->size - (tail & mask);
 		u32 lim = min_t(u64, room, head - tail);
-		const void *p = ring + (tail & mask), *q = p, *end = p + lim;
-		u32 n = 0, bytes, reg_id = 0;
-		bool wrap = false;
+		const void *p = ring + (tail & mask);
+		u32 size = READ_ONCE(*(const u16 *)p);
 
-		/* Locals, not @r's fields: this loop runs once per record. */
-		while (q < end && n < ETW_BATCH_RUN_MAX) {
-			u32 size = READ_ONCE(*(const u16 *)q);
-			u32 id;
-
-			if (unlikely(size < sizeof(struct etw_staged_event) ||
-				     ALIGN(size, 8) > end - q)) {
-				/* A wrap marker jumps to the start: in head? */
-				wrap = size == ETW_STAGED_WRAP &&
-				       room <= head - tail;
-				bad = !wrap;
-				break;
+		if (unlikely(size < sizeof(struct etw_staged_event) ||
+			     ALIGN(size, 8) > lim)) {
+			/* A wrap marker jumps to the start: in head? */
+			if (size == ETW_STAGED_WRAP && room <= head - tail) {
+				tail += room;
+				continue;
 			}
-			id = READ_ONCE(*(const u32 *)(q + 8));
-			if (unlikely(id != reg_id)) {
-				if (n)
-					break;
-				reg_id = id;
-			}
-			sizes[n++] = size;
-			q += ALIGN(size, 8);
+			b->dropped++;
+			return head;
 		}
-		bytes = q - p;
-		tail += wrap ? room : bytes;
-		if (!n)
-			continue;
-		r.p = p;
-		r.size = sizes;
-		r.n = n;
-		r.bytes = bytes;
-		r.reg_id = reg_id;
-		etw_batch_run_route(b, &r, &clk);
-	}
-	if (bad) {
-		b->dropped++;
-		tail = head;
+		tail += etw_batch_run_route(b, p, lim, size,
+					    READ_ONCE(*(const u32 *)(p + 8)),
+					    &clk);
 	}
 	return tail;
 }
@@ -868,6 +935,7 @@ static struct etw_batch *etw_batch_alloc(struct etw_file *f, u32 size,
 	}
 	spin_lock_init(&b->lock);
 	INIT_HLIST_NODE(&b->onode);
+	b->copy_max = U32_MAX;
 	b->size = size;
 	etw_batch_ctl(b)->ring_size = size;
 	b->owner = current;
