@@ -28,15 +28,22 @@
  *	which the fast path does not read: every write takes
  *	etw_batch_stage()
  * @zero: zero
+ * @closed: @busy, @monotonic and @zero as one word: 0 while the fast path
+ *	may stage on @dev_fd
  * @key: the fields as one word: etw_batch_gate_key() of the writer's file
  *	while the fast path may stage
  */
 union etw_batch_gate {
 	struct {
 		int32_t dev_fd;
-		uint8_t busy;
-		uint8_t monotonic;
-		uint16_t zero;
+		union {
+			struct {
+				uint8_t busy;
+				uint8_t monotonic;
+				uint16_t zero;
+			};
+			uint32_t closed;
+		};
 	};
 	uint64_t key;
 };
@@ -68,8 +75,9 @@ struct etw_batch_last {
  * @gate: its file, and whether the fast path may stage
  * @head: bytes staged since the ring was opened: what ctl->head holds
  * @limit: the head up to which etw_batch_stage_one() may stage: the end
- *	of @head's lap of the ring, or the tail last read plus the ring,
- *	whichever is first (a tail read earlier is an older, lower one)
+ *	of @head's lap of the ring, the tail last read plus the ring (a tail
+ *	read earlier is an older, lower one), or @max_record past the head
+ *	then, whichever is first
  * @drain_at: past this head, the ring is over half full as of that tail
  * @mask: the ring's bytes minus one (a power of two minus one)
  * @max_record: the largest record staged: half the ring, at most what
@@ -233,6 +241,23 @@ static __always_inline uint64_t etw_batch_fast_now(void)
 #endif
 }
 
+/*
+ * etw_batch_fast_now() stored at @t: on x86-64 the halves rdtsc gives,
+ * each stored as it is (a shift and an or less).
+ */
+static __always_inline void etw_batch_stamp(void *t)
+{
+#ifdef __x86_64__
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a" (lo), "=d" (hi));
+	memcpy(t, &lo, sizeof(lo));
+	memcpy((uint8_t *)t + sizeof(lo), &hi, sizeof(hi));
+#else
+	*t = etw_batch_fast_now();
+#endif
+}
+
 /* The time of a write, in the ring's clock (etw_batch_args.clock). */
 static __always_inline uint64_t etw_batch_now(const struct etw_batch *b)
 {
@@ -252,7 +277,12 @@ static __always_inline void etw_batch_set_limit(struct etw_batch *b,
 	uint64_t ring = (uint64_t)b->mask + 1;
 	uint64_t lap_end = (b->head & ~(uint64_t)b->mask) + ring;
 
-	b->limit = tail + ring < lap_end ? tail + ring : lap_end;
+	uint64_t limit = tail + ring < lap_end ? tail + ring : lap_end;
+
+	/* And no record over max_record: the fast path need not test it. */
+	if (limit > b->head + b->max_record)
+		limit = b->head + b->max_record;
+	b->limit = limit;
 	b->drain_at = tail + ring / 2;
 }
 
@@ -383,15 +413,25 @@ static __always_inline uint64_t etw_batch_gate_key(int fd)
 }
 
 /*
- * The common staged write, without a call: a TSC ring open on @fd and not
- * busy (one compare, of the gate), one payload piece, room below
+ * Whether the fast path may stage a write on @fd: a TSC ring open on @fd
+ * and not busy, one compare of the gate.
+ */
+static __always_inline bool etw_batch_gate_open(const struct etw_batch *b,
+						int fd)
+{
+	return b->gate.key == etw_batch_gate_key(fd);
+}
+
+/*
+ * The common staged write, without a call, when the gate is @open
+ * (etw_batch_gate_open()): one payload piece, room below
  * @b->limit.  Anything else (a thread's first write, a monotonic ring,
  * several pieces, a wrap, a ring full as far as @b->limit knows, a signal
  * handler's write while its thread stages) stores nothing and returns
  * ETW_BATCH_SLOW for etw_batch_stage(), which handles it all.
  */
 static __always_inline enum etw_batch_result
-etw_batch_stage_one(struct etw_batch *b, int fd, const uint32_t *reg_id,
+etw_batch_stage_one(struct etw_batch *b, bool open, const uint32_t *reg_id,
 		    const EVENT_DESCRIPTOR *desc, const GUID *activity,
 		    ULONG count, const EVENT_DATA_DESCRIPTOR *data)
 {
@@ -400,12 +440,13 @@ etw_batch_stage_one(struct etw_batch *b, int fd, const uint32_t *reg_id,
 	const void *src;
 	uint64_t *w;
 
-	if (b->gate.key != etw_batch_gate_key(fd) || count != 1 || !data)
+	if (!open || count != 1 || !data)
 		return ETW_BATCH_SLOW;
 	src = (const void *)(uintptr_t)data->Ptr;
 	size = ETW_STAGED_EVENT_SIZE + data->Size;
 	pad = (size + 7) & ~7ULL;
-	if (!src || size > b->max_record || head + pad > b->limit)
+	/* Past the limit covers a record over max_record. */
+	if (!src || head + pad > b->limit)
 		return ETW_BATCH_SLOW;
 	b->gate.busy = true;
 	/* Against a signal handler on this thread: the compiler's order. */
@@ -419,7 +460,7 @@ etw_batch_stage_one(struct etw_batch *b, int fd, const uint32_t *reg_id,
 	 */
 	w[0] = size;
 	w[1] = *reg_id;
-	e->timestamp = etw_batch_fast_now();
+	etw_batch_stamp(&e->timestamp);
 	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
 	memcpy(&e->activity_id, activity, sizeof(e->activity_id));
 	etw_batch_copy(e + 1, src, data->Size);

@@ -895,11 +895,11 @@ static __attribute_noinline__ ULONG etw_event_write_drain(void)
  */
 static __always_inline ULONG
 etw_event_write_stage(struct etw_batch *b, REGHANDLE handle,
-		      PCEVENT_DESCRIPTOR desc, int fd, const uint32_t *reg_id,
-		      LPCGUID activity, ULONG count,
+		      PCEVENT_DESCRIPTOR desc, bool open,
+		      const uint32_t *reg_id, LPCGUID activity, ULONG count,
 		      PEVENT_DATA_DESCRIPTOR data)
 {
-	switch (etw_batch_stage_one(b, fd, reg_id, desc,
+	switch (etw_batch_stage_one(b, open, reg_id, desc,
 				    activity ?: &etw_thread_activity, count,
 				    data)) {
 	case ETW_BATCH_STAGED:
@@ -934,8 +934,9 @@ etw_batch_same_event(const struct etw_batch_last *l, REGHANDLE handle,
 
 /*
  * Checks as a direct write makes them, then the stage; the thread
- * remembers an event it staged.  @gen and @seq are read before what they
- * cover: a change after them moves them on.
+ * remembers the event once its ring is open on the registration's file.
+ * @gen and @seq are read before what they cover: a change after them
+ * moves them on.
  */
 static __attribute_noinline__ ULONG
 etw_event_write_batched_lookup(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
@@ -955,7 +956,8 @@ etw_event_write_batched_lookup(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 	/* As on Windows, a disabled event costs no system call. */
 	if (!etw_prov_may_take(&ref, desc->Level, desc->Keyword))
 		return ERROR_SUCCESS;
-	if (!(seq & 1))
+	/* Only with a ring on its file: the remembered path stages there. */
+	if (!(seq & 1) && b->gate.dev_fd == ref.fd)
 		b->last = (struct etw_batch_last){
 			.handle = handle,
 			.gen = gen,
@@ -965,8 +967,9 @@ etw_event_write_batched_lookup(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 			.reg_id = ref.reg_id,
 			.level = desc->Level,
 		};
-	return etw_event_write_stage(b, handle, desc, ref.fd, &ref.reg_id,
-				     activity, count, data);
+	return etw_event_write_stage(b, handle, desc,
+				     etw_batch_gate_open(b, ref.fd),
+				     &ref.reg_id, activity, count, data);
 slow:
 	return etw_event_write_batched_slow(handle, desc, activity, NULL,
 					    count, data);
@@ -992,8 +995,11 @@ etw_event_write_batched(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
 	if (count != 1)
 		return etw_event_write_batched_slow(handle, desc, activity,
 						    NULL, count, data);
-	/* The handle is the one remembered, the count 1. */
-	return etw_event_write_stage(b, b->last.handle, desc, b->gate.dev_fd,
+	/*
+	 * The handle is the one remembered, the count 1; the ring is on the
+	 * remembered registration's file (remembered once it staged there).
+	 */
+	return etw_event_write_stage(b, b->last.handle, desc, !b->gate.closed,
 				     &b->last.reg_id, activity, 1, data);
 }
 
