@@ -15,6 +15,9 @@
  *  - before ETW_IOC_UNREGISTER and when the /dev/etw file is released
  *    (every ring of the file: another thread's events of a registration
  *    being ended are routed first);
+ *  - before the route of one of the file's registrations changes (an
+ *    enable, a disallow list, a session that stops, traits: every ring of
+ *    the file, so that what was staged is routed as the route was);
  *  - when a session is flushed, stopped or its flush timer fires (every
  *    ring: the session cannot know whose events it would take);
  *  - when the thread exits (sched_process_exit, before its files close)
@@ -740,7 +743,10 @@ void etw_batch_drain_current(struct etw_file *f)
  * etw_batch_drain_file() - drain every ring of a file
  * @f: the /dev/etw file
  *
- * Context: process context.
+ * Before its unregistrations and at its release, and before the route of
+ * one of its registrations changes (etw_provider.c).
+ *
+ * Context: process context; may hold etw_mutex.
  */
 void etw_batch_drain_file(struct etw_file *f)
 {
@@ -755,9 +761,8 @@ void etw_batch_drain_file(struct etw_file *f)
 /**
  * etw_batch_drain_all() - drain every ring
  *
- * For a session's flush timer, flush and stop, which may take any ring's
- * events, and before a change of enables or of a disallow list, which
- * routes events staged after it differently.
+ * For a session's flush timer, flush and stop: it may take any ring's
+ * events.
  *
  * Context: process context.
  */

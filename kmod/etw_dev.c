@@ -529,8 +529,6 @@ static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 			goto out_put_session;
 		}
 	}
-	/* What threads staged before is routed as the enables were. */
-	etw_batch_drain_all();
 	ret = etw_enable(s, &a, e, &w);
 	if (!ret && w.n)
 		ret = etw_notify_wait(&w, a.timeout_ms);

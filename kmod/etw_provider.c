@@ -656,10 +656,25 @@ static int etw_op_reserve_waits(struct etw_op *op)
 	return etw_waits_grow(w, w->n + n);
 }
 
+/*
+ * What threads staged for registrations whose routes change is routed as
+ * the routes were: their files' rings are drained first (etw_batch.c).
+ */
+static void etw_op_drain_staged(const struct etw_op *op)
+{
+	const struct etw_change *ch;
+
+	list_for_each_entry(ch, &op->changes, node)
+		if (!ch->keep_route && ch->reg->file)
+			etw_batch_drain_file(ch->reg->file);
+}
+
 /* Publish what @op prepared; cannot fail. */
 static void etw_op_commit(struct etw_op *op)
 {
 	struct etw_change *ch, *tmp;
+
+	etw_op_drain_staged(op);
 
 	list_for_each_entry_safe(ch, tmp, &op->changes, node) {
 		struct etw_reg *reg = ch->reg;

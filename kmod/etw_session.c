@@ -614,8 +614,6 @@ int etw_session_set_disallow(struct etw_file *f, u32 logger_id,
 		kfree(guids);
 		return ret;
 	}
-	/* What threads staged before is routed as the list allowed. */
-	etw_batch_drain_all();
 	mutex_lock(&etw_mutex);
 	if (s->stopped) {
 		/* @guids is freed below, with the list it would have replaced. */
