@@ -8,6 +8,7 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # Instrumentation manifests TDH reads without TdhLoadManifest (libetw.rst).
 MANIFESTDIR ?= $(PREFIX)/share/etw/manifests
 DESTDIR ?=
@@ -28,8 +29,16 @@ KSFT_INC ?= $(shell scripts/ksft-headers.sh)
 LIBETW_LIBS := $(shell pkg-config --libs libxml-2.0) -lpthread
 LIBXML2_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
 
-VERSION := 0.1.0
-SONAME := libetw.so.0
+# The one version of etw: etwctl --version, libetw.pc, the module's
+# MODULE_VERSION (kmod/Kbuild reads the file too), the DKMS source's
+# dkms.conf; make version-check compares debian/changelog and etwctl(1).
+VERSION := $(shell cat VERSION)
+# libetw's ABI version: the soname's number, the version nodes of
+# userlib/libetw.map (LIBETW_$(ABI), LIBETW_$(ABI).N) and the Debian
+# package libetw$(ABI); raised only when an exported function changes or
+# goes (scripts/abi-check.sh).
+ABI := 0
+SONAME := libetw.so.$(ABI)
 
 LIB_SRCS := $(wildcard userlib/*.c)
 LIB_OBJS := $(LIB_SRCS:.c=.o)
@@ -62,7 +71,8 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 FORCE:
 
 .PHONY: all module lib ctl man selftests hosttests examples check demo bench bench-host fuzz \
-	fuzz-host install modules_install clean help kernel coverage soak kcsan mutate bt2
+	fuzz-host install modules_install clean help kernel coverage soak kcsan mutate bt2 \
+	deb deb-test dkms-source version-check
 
 # The babeltrace2 plugin needs libbabeltrace2-dev (scripts/deps.sh installs
 # it); without it make all leaves the plugin out and make bt2 fails.
@@ -85,8 +95,12 @@ help:
 	@echo "make soak [MINUTES=10]   long churn run in the VM: exact accounting, slab back"
 	@echo "make kcsan      the stress tests on a KCSAN kernel"
 	@echo "make mutate     mutants of the filter, write, buffer and provider code: kill rate"
-	@echo "make install    libetw, headers, libetw.pc, etwctl and etwctl(1) under DESTDIR/PREFIX"
+	@echo "make install    libetw, headers, libetw.pc, etwctl, etwctl(1), bash completion under DESTDIR/PREFIX"
 	@echo "make modules_install   install etw.ko into the KDIR kernel's module tree"
+	@echo "make dkms-source       the module's source and dkms.conf in DESTDIR/usr/src/etw-VERSION"
+	@echo "make deb       the Debian packages, built in a copy of the tree, into build/deb/"
+	@echo "make deb-test  make deb, then install, use and purge the packages (root)"
+	@echo "make version-check     debian/changelog and etwctl(1) name VERSION"
 
 kernel:
 	@scripts/build-kernel.sh
@@ -120,7 +134,7 @@ userlib/libetw.a: $(LIB_OBJS)
 	ar rcs $@ $^
 
 userlib/libetw.so: $(LIB_PIC_OBJS) userlib/libetw.map
-	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=userlib/libetw.map \
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=userlib/libetw.map \
 		-o $@ $(LIB_PIC_OBJS) $(LIBETW_LIBS)
 	ln -sf libetw.so $(@D)/$(SONAME)
 
@@ -141,7 +155,7 @@ ctl: ctl/etwctl
 
 ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a build/bpf/top.skel.h Makefile
 	$(CC) $(CPPFLAGS) -Ictl -Ictl/bpf -Ibuild/bpf -Iuserlib -DETW_VERSION='"$(VERSION)"' \
-		$(CFLAGS) $(WARN) $(CURL_CFLAGS) $(LIBBPF_CFLAGS) -o $@ $(CTL_SRCS) \
+		$(CFLAGS) $(WARN) $(CURL_CFLAGS) $(LIBBPF_CFLAGS) $(LDFLAGS) -o $@ $(CTL_SRCS) \
 		userlib/libetw.a $(LIBETW_LIBS) $(DW_LIBS) $(LIBBPF_LIBS)
 
 build/bpf/top.bpf.o: ctl/bpf/top.bpf.c ctl/bpf/top_maps.h
@@ -454,6 +468,35 @@ install: lib ctl man
 	install -m 644 userlib/libetw.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 755 ctl/etwctl $(DESTDIR)$(BINDIR)/
 	install -m 644 build/man/etwctl.1 $(DESTDIR)$(MANDIR)/man1/
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 ctl/etwctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/etwctl
+
+# The module's source as DKMS builds it (debian/rules and by hand: see
+# README), with dkms.conf's version filled in.
+DKMS_SRC = $(DESTDIR)/usr/src/etw-$(VERSION)
+dkms-source:
+	install -d $(DKMS_SRC)
+	install -m 644 Kbuild VERSION $(DKMS_SRC)/
+	find kmod uapi \( -name '*.[ch]' -o -name Kbuild \) -print | \
+		while read -r f; do install -D -m 644 "$$f" "$(DKMS_SRC)/$$f" || exit 1; done
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+
+# --- Debian packages (debian/, Documentation/testing.rst) ------------------
+deb:
+	@scripts/deb-test.sh --build-only
+
+deb-test:
+	@scripts/deb-test.sh
+
+# The copies of VERSION that cannot read it: the changelog's entry and the
+# man page's header.
+version-check:
+	@v=$$(dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null || \
+	      sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog); \
+	v=$${v%-*}; [ "$$v" = '$(VERSION)' ] || \
+	  { echo "version-check: debian/changelog has $$v, VERSION $(VERSION)" >&2; exit 1; }
+	@grep -qx ':Version: $(VERSION)' Documentation/etwctl.rst || \
+	  { echo "version-check: Documentation/etwctl.rst's :Version: is not $(VERSION)" >&2; exit 1; }
 
 modules_install:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

@@ -96,3 +96,4 @@ module_exit(etw_exit);
 
 MODULE_DESCRIPTION("Event Tracing for Windows routing core");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(ETW_VERSION);

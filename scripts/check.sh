@@ -9,7 +9,8 @@
 #   3. checkpatch --strict and sparse on the module; the module against
 #      Debian's stock 6.1 headers;
 #   4. one VM boot: KUnit (etw_test.ko), every kselftest, rmmod etw, and a
-#      scan of the whole console log;
+#      scan of the whole console log; the Debian packages built, installed
+#      (with the DKMS-built module in a second boot), used and purged;
 #   5. a summary per suite, checked against what the tree says should run;
 #      the last line is "N passed, N failed, N skipped".
 #
@@ -132,6 +133,11 @@ scripts/vm-run "${vm_args[@]}" --timeout "$vm_timeout" -- "${guest[@]}" > "$resu
 echo $? > "$results/vm.rc"
 # As if vm-run had written no log.
 [ "$inject" != missing-console-log ] || rm "$results/console.log"
+
+step "Debian packages: built, installed, used, purged"
+# TAP (one result per check) like a host test's; scripts/deb-test.sh.
+scripts/deb-test.sh > "$results/host-deb_test.out" 2>&1
+echo $? > "$results/host-deb_test.rc"
 
 step "summary (took $(($(date +%s) - start)) s; logs in $results)"
 python3 scripts/testsum.py summarize "$results"
