@@ -17,7 +17,7 @@ cd "$top"
 etwctl=$top/ctl/etwctl
 compare=$top/scripts/tests/forward_compare.py
 jr=/lib/systemd/systemd-journal-remote
-primitive=$top/../shared/testdata/etl/primitive-types.etl
+primitive=${TESTDATA:-$top/../shared/testdata}/etl/primitive-types.etl
 # The session name primitive-types.etl records (its LoggerName).
 primitive_session=solar_system
 # etl_test_params()'s logger name, which forward_gen writes.
