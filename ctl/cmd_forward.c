@@ -11,7 +11,9 @@
  * with the spool full, forwarding a file pauses until the collector takes
  * the spool.  A live session cannot (its buffers would overflow in the
  * kernel): a batch that does not fit is dropped, counted and reported.
- * A later run with the same spool sends what is left first.
+ * A later run with the same spool sends what is left first; the spool
+ * records its collector, and a run to another collector is refused while
+ * the spool holds batches for the first.
  */
 #include <curl/curl.h>
 #include <dlfcn.h>
@@ -93,7 +95,8 @@ static const char etwctl_forward_usage[] =
 "Send the events of a running session (until it stops or Ctrl-C), or of\n"
 "ETL files, to systemd-journal-remote: one journal entry per event,\n"
 "POSTed in batches to URL/upload.  Batches the collector does not take\n"
-"are spooled on disk and retried; a later run sends them first.\n"
+"are spooled on disk and retried; a later run to the same collector\n"
+"sends them first.\n"
 "      --to URL          the collector, http://HOST:19532 or https://...\n"
 "      --from FILE       an ETL file (repeat for more; merged in time order)\n"
 "      --cafile FILE     CA certificates to check an https collector with\n"
@@ -112,7 +115,8 @@ static const char etwctl_forward_usage[] =
 "                        seconds, leaving the rest spooled (default: never)\n"
 "      --stats           print what was sent, and the rate, at the end\n"
 "Exit status 1 when events were dropped or rejected, or are left in the\n"
-"spool.\n";
+"spool; 3 when the spool holds batches for another collector (or one it\n"
+"does not record), which are then left as they are.\n";
 
 enum {
 	OPT_TO = 0x100,
@@ -249,20 +253,28 @@ static size_t etwctl_fwd_discard(char *p, size_t size, size_t n, void *ctx)
 	return size * n;
 }
 
-static int etwctl_fwd_curl(struct etwctl_fwd *f)
+/* URL/upload, unless --to ends with it: where the batches are POSTed. */
+static int etwctl_fwd_url(struct etwctl_fwd *f)
 {
-	const struct etwctl_fwd_opts *o = f->o;
-	size_t len = strlen(o->to);
-	CURL *c;
+	const char *to = f->o->to;
+	size_t len = strlen(to);
 
-	while (len && o->to[len - 1] == '/')
+	while (len && to[len - 1] == '/')
 		len--;
-	if (asprintf(&f->url, "%.*s%s", (int)len, o->to,
-		     len >= 7 && !strncmp(o->to + len - 7, "/upload", 7) ?
+	if (asprintf(&f->url, "%.*s%s", (int)len, to,
+		     len >= 7 && !strncmp(to + len - 7, "/upload", 7) ?
 		     "" : "/upload") < 0) {
 		f->url = NULL;
 		return -ENOMEM;
 	}
+	return 0;
+}
+
+static int etwctl_fwd_curl(struct etwctl_fwd *f)
+{
+	const struct etwctl_fwd_opts *o = f->o;
+	CURL *c;
+
 	c = etwctl_curl.easy_init();
 	f->curl = c;
 	f->headers = etwctl_curl.slist_append(NULL, "Content-Type: "
@@ -614,6 +626,46 @@ static const char *etwctl_fwd_default_spool(char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * Bind the spool to this run's collector.  The batches of another
+ * collector stay where they are, for a run to it.
+ */
+static int etwctl_fwd_bind(struct etwctl_fwd *f)
+{
+	const struct etwctl_spool_dest dest = {
+		.url = f->url,
+		.unix_socket = f->o->unix_socket,
+	};
+	uint64_t n = etwctl_spool_events(f->spool);
+	const char *sock = f->o->unix_socket;
+	char *other;
+	int ret;
+
+	ret = etwctl_spool_bind(f->spool, &dest, &other);
+	if (!ret)
+		return 0;
+	if (ret == -EXDEV)
+		etwctl_fail("forward", "spool %s holds %" PRIu64 " events for "
+			    "%s, not %s%s%s: forward them there, or use "
+			    "another --spool", f->spool_dir, n, other, f->url,
+			    sock ? " via " : "", sock ?: "");
+	else if (ret == -ENOMSG)
+		etwctl_fail("forward", "spool %s holds %" PRIu64 " events and "
+			    "no record of their collector (%s/.destination): "
+			    "write one, or use another --spool", f->spool_dir,
+			    n, f->spool_dir);
+	else if (ret == -EBADMSG)
+		etwctl_fail("forward", "spool %s holds %" PRIu64 " events and "
+			    "a corrupt record of their collector "
+			    "(%s/.destination): rewrite it, or use another "
+			    "--spool", f->spool_dir, n, f->spool_dir);
+	else
+		return etwctl_fail("forward", "spool %s: %s", f->spool_dir,
+				   strerror(-ret));
+	free(other);
+	return ETWCTL_EXIT_OTHER_COLLECTOR;
+}
+
 static int etwctl_fwd_run(const struct etwctl_fwd_opts *o)
 {
 	struct etwctl_fwd f = { .o = o, .live = !!o->session };
@@ -630,11 +682,21 @@ static int etwctl_fwd_run(const struct etwctl_fwd_opts *o)
 	if (!f.spool_dir)
 		return etwctl_usage("forward", "no --spool, and neither "
 				    "XDG_STATE_HOME nor HOME is set");
+	if (etwctl_fwd_url(&f))
+		return etwctl_fail("forward", "out of memory");
 	ret = etwctl_spool_open(f.spool_dir, o->spool_max, &f.spool);
-	if (ret)
+	if (ret) {
+		free(f.url);
 		return etwctl_fail("forward", "spool %s: %s", f.spool_dir,
 				   ret == -EBUSY ? "used by another forwarder"
 						 : strerror(-ret));
+	}
+	ret = etwctl_fwd_bind(&f);
+	if (ret) {
+		etwctl_spool_close(f.spool);
+		free(f.url);
+		return ret;
+	}
 	if (etwctl_curl.global_init(CURL_GLOBAL_DEFAULT) || etwctl_fwd_curl(&f)) {
 		ret = etwctl_fail("forward", "cannot set up libcurl");
 		goto out;
@@ -665,13 +727,24 @@ out:
 	return ret;
 }
 
+/* The spool records --to and --unix-socket as lines of text. */
+static int etwctl_fwd_printable(const char *s)
+{
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return -EINVAL;
+	return 0;
+}
+
 static int etwctl_fwd_option(struct etwctl_fwd_opts *o, int c,
 			     const char *arg)
 {
 	switch (c) {
 	case OPT_TO:
 		o->to = arg;
-		return 0;
+		return etwctl_fwd_printable(arg);
 	case OPT_FROM:
 		if (o->nfiles == ETWCTL_FWD_MAX_FILES)
 			return -E2BIG;
@@ -688,7 +761,7 @@ static int etwctl_fwd_option(struct etwctl_fwd_opts *o, int c,
 		return 0;
 	case OPT_UNIX_SOCKET:
 		o->unix_socket = arg;
-		return 0;
+		return etwctl_fwd_printable(arg);
 	case OPT_SPOOL:
 		o->spool = arg;
 		return 0;

@@ -4,8 +4,10 @@
  * spec parser and the event decoder.  Not installed.
  *
  * Every command returns its exit status: 0 on success, ETWCTL_EXIT_RUNTIME
- * when the operation failed, ETWCTL_EXIT_USAGE for bad arguments.  Errors
- * are one line on stderr, printed by etwctl_fail() or etwctl_usage().
+ * when the operation failed, ETWCTL_EXIT_USAGE for bad arguments, and
+ * forward ETWCTL_EXIT_OTHER_COLLECTOR when its spool holds batches for
+ * another collector.  Errors are one line on stderr, printed by
+ * etwctl_fail() or etwctl_usage().
  */
 #ifndef _ETWCTL_H
 #define _ETWCTL_H
@@ -24,6 +26,7 @@
 
 #define ETWCTL_EXIT_RUNTIME	1
 #define ETWCTL_EXIT_USAGE	2
+#define ETWCTL_EXIT_OTHER_COLLECTOR	3
 
 /* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" and its NUL. */
 #define ETWCTL_GUID_LEN		37
@@ -304,8 +307,20 @@ int etwctl_journal_entry(struct etwctl_jbuf *b,
 
 struct etwctl_spool;
 
+/*
+ * The collector a spool's batches are for.
+ * @url: where they are POSTed
+ * @unix_socket: the UNIX socket the collector is reached through, or NULL
+ */
+struct etwctl_spool_dest {
+	const char *url;
+	const char *unix_socket;
+};
+
 int etwctl_spool_open(const char *dir, uint64_t max_bytes,
 		      struct etwctl_spool **out);
+int etwctl_spool_bind(struct etwctl_spool *sp,
+		      const struct etwctl_spool_dest *dest, char **recorded);
 int etwctl_spool_put(struct etwctl_spool *sp, const void *data, size_t len,
 		     uint32_t events);
 int etwctl_spool_peek(struct etwctl_spool *sp, struct etwctl_jbuf *b,

@@ -9,6 +9,12 @@
  * ".tmp-" file, synced and renamed, so a crash leaves either a whole
  * batch or a temporary file, which the next open removes.  The spool is
  * bounded in bytes; "DIR/.lock" (flock) keeps a second forwarder out.
+ *
+ * "DIR/.destination" records the collector the batches are for, so that
+ * one collector's events never reach another: "url URL\n", then
+ * "unix-socket PATH\n" when it is reached through a UNIX socket.  A spool
+ * holding batches is only bound to the collector it records; an empty one
+ * is bound to any, its record rewritten first.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +30,9 @@
 
 #define ETWCTL_SPOOL_NAME	"%016" PRIx64 "-%" PRIu32 ".export"
 #define ETWCTL_SPOOL_TMP	".tmp-"
+#define ETWCTL_SPOOL_DEST	".destination"
+/* A record is two lines of at most a URL and a path each. */
+#define ETWCTL_SPOOL_DEST_MAX	8192
 
 /* One spooled batch. */
 struct etwctl_spool_item {
@@ -36,6 +45,8 @@ struct etwctl_spool_item {
  * @items: batches in order, @items[@head..@n) in use
  * @bytes, @events: what the spooled batches hold
  * @next_seq: the number of the next batch put
+ * @bound: etwctl_spool_bind() tied the spool to its collector; until then
+ *	no batch may be put or read
  */
 struct etwctl_spool {
 	int dirfd;
@@ -48,6 +59,7 @@ struct etwctl_spool {
 	size_t n;
 	size_t cap;
 	uint64_t next_seq;
+	bool bound;
 };
 
 static int etwctl_mkdirs(const char *dir)
@@ -218,6 +230,217 @@ static int etwctl_spool_write(int fd, const char *p, size_t len)
 	return fsync(fd) ? -errno : 0;
 }
 
+/* A value a record can hold: not empty, no control character. */
+static bool etwctl_spool_value_ok(const char *v)
+{
+	if (!*v)
+		return false;
+	for (; *v; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return false;
+	return true;
+}
+
+/* @d's record, malloc'ed; -EINVAL when it cannot be one. */
+static int etwctl_spool_dest_text(const struct etwctl_spool_dest *d,
+				  char **out)
+{
+	int n;
+
+	*out = NULL;
+	if (!d->url || !etwctl_spool_value_ok(d->url) ||
+	    (d->unix_socket && !etwctl_spool_value_ok(d->unix_socket)))
+		return -EINVAL;
+	if (d->unix_socket)
+		n = asprintf(out, "url %s\nunix-socket %s\n", d->url,
+			     d->unix_socket);
+	else
+		n = asprintf(out, "url %s\n", d->url);
+	if (n < 0) {
+		*out = NULL;
+		return -ENOMEM;
+	}
+	if (n > ETWCTL_SPOOL_DEST_MAX) {
+		free(*out);
+		*out = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Read the record into @buf (ETWCTL_SPOOL_DEST_MAX + 1 bytes, NUL-ended).
+ * Not followed through a symbolic link, nor waited on as a FIFO.
+ * Return: its length, -ENOENT when there is none, -EBADMSG when it is no
+ * regular file or too long, or another negative errno.
+ */
+static ssize_t etwctl_spool_dest_read(struct etwctl_spool *sp, char *buf)
+{
+	struct stat st;
+	ssize_t n;
+	int fd, err;
+
+	fd = openat(sp->dirfd, ETWCTL_SPOOL_DEST,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP ? -EBADMSG : -errno;
+	if (fstat(fd, &st)) {
+		err = errno;
+		close(fd);
+		return -err;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > ETWCTL_SPOOL_DEST_MAX) {
+		close(fd);
+		return -EBADMSG;
+	}
+	n = pread(fd, buf, ETWCTL_SPOOL_DEST_MAX + 1, 0);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	if (n > ETWCTL_SPOOL_DEST_MAX)
+		return -EBADMSG;
+	buf[n] = 0;
+	return n;
+}
+
+/*
+ * Parse the record @text (@len bytes, cut in place) into @d, pointing into
+ * it.  Return: false when it is not exactly the format.
+ */
+static bool etwctl_spool_dest_parse(char *text, size_t len,
+				    struct etwctl_spool_dest *d)
+{
+	static const char url[] = "url ", sock[] = "unix-socket ";
+	char *nl, *path = NULL;
+
+	if (!len || strlen(text) != len || text[len - 1] != '\n' ||
+	    strncmp(text, url, sizeof(url) - 1))
+		return false;
+	nl = strchr(text, '\n');
+	*nl++ = 0;
+	if (*nl) {
+		if (strncmp(nl, sock, sizeof(sock) - 1))
+			return false;
+		path = nl + sizeof(sock) - 1;
+		nl = strchr(path, '\n');
+		*nl++ = 0;
+		if (*nl)
+			return false;
+	}
+	d->url = text + sizeof(url) - 1;
+	d->unix_socket = path;
+	return etwctl_spool_value_ok(d->url) &&
+	       (!path || etwctl_spool_value_ok(path));
+}
+
+/* How a message names @d: "URL", or "URL via PATH"; malloc'ed. */
+static int etwctl_spool_dest_show(const struct etwctl_spool_dest *d,
+				  char **out)
+{
+	int n = d->unix_socket ?
+		asprintf(out, "%s via %s", d->url, d->unix_socket) :
+		asprintf(out, "%s", d->url);
+
+	if (n >= 0)
+		return 0;
+	*out = NULL;
+	return -ENOMEM;
+}
+
+static bool etwctl_spool_dest_eq(const struct etwctl_spool_dest *a,
+				 const struct etwctl_spool_dest *b)
+{
+	if (strcmp(a->url, b->url))
+		return false;
+	if (!a->unix_socket || !b->unix_socket)
+		return a->unix_socket == b->unix_socket;
+	return !strcmp(a->unix_socket, b->unix_socket);
+}
+
+/* Replace the record by @text: written, synced and renamed into place. */
+static int etwctl_spool_dest_write(struct etwctl_spool *sp, const char *text)
+{
+	static const char tmp[] = ETWCTL_SPOOL_TMP ETWCTL_SPOOL_DEST;
+	int fd, ret;
+
+	unlinkat(sp->dirfd, tmp, 0);
+	fd = openat(sp->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		    0600);
+	if (fd < 0)
+		return -errno;
+	ret = etwctl_spool_write(fd, text, strlen(text));
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && renameat(sp->dirfd, tmp, sp->dirfd, ETWCTL_SPOOL_DEST))
+		ret = -errno;
+	if (ret) {
+		unlinkat(sp->dirfd, tmp, 0);
+		return ret;
+	}
+	return fsync(sp->dirfd) ? -errno : 0;
+}
+
+/**
+ * etwctl_spool_bind - tie a spool to the collector its batches are for
+ * @sp: the spool
+ * @dest: the collector this run sends to
+ * @recorded: out: with -EXDEV, the collector the batches are for ("URL",
+ *	or "URL via PATH" for a UNIX socket; malloc'ed), else NULL
+ *
+ * An empty spool is bound to @dest, its record rewritten to name @dest if
+ * it names another collector, is corrupt or missing.  A spool holding
+ * batches is bound only when its record names @dest: those batches go to
+ * no other collector.
+ *
+ * Return: 0 bound; -EXDEV: the batches are for another collector;
+ * -ENOMSG: no record says which collector they are for; -EBADMSG: the
+ * record is corrupt (no regular file, longer than 8 KiB, or not exactly
+ * the format); -EINVAL: @dest cannot be recorded (an empty value or a
+ * control character); or another negative errno.
+ */
+int etwctl_spool_bind(struct etwctl_spool *sp,
+		      const struct etwctl_spool_dest *dest, char **recorded)
+{
+	struct etwctl_spool_dest old;
+	char *text, *buf;
+	ssize_t n;
+	int ret;
+
+	*recorded = NULL;
+	ret = etwctl_spool_dest_text(dest, &text);
+	if (ret)
+		return ret;
+	buf = malloc(ETWCTL_SPOOL_DEST_MAX + 1);
+	if (!buf) {
+		free(text);
+		return -ENOMEM;
+	}
+	n = etwctl_spool_dest_read(sp, buf);
+	if (n >= 0)
+		ret = etwctl_spool_dest_parse(buf, (size_t)n, &old) ?
+		      0 : -EBADMSG;
+	else
+		ret = n == -ENOENT ? -ENOMSG : (int)n;
+	if (!ret && etwctl_spool_dest_eq(&old, dest))
+		goto bound;
+	if (etwctl_spool_batches(sp)) {
+		if (!ret)
+			ret = etwctl_spool_dest_show(&old, recorded) ?: -EXDEV;
+		goto out;
+	}
+	ret = etwctl_spool_dest_write(sp, text);
+	if (ret)
+		goto out;
+bound:
+	sp->bound = true;
+	ret = 0;
+out:
+	free(buf);
+	free(text);
+	return ret;
+}
+
 /**
  * etwctl_spool_put - spool a batch after the others
  * @sp: the spool
@@ -225,8 +448,9 @@ static int etwctl_spool_write(int fd, const char *p, size_t len)
  * @len: bytes at @data
  * @events: entries in it
  *
- * Return: 0, -ENOSPC when the spool cannot hold @len more bytes, or
- * another negative errno.
+ * Return: 0, -ENOSPC when the spool cannot hold @len more bytes,
+ * -EDESTADDRREQ when it is not bound to a collector, or another negative
+ * errno.
  */
 int etwctl_spool_put(struct etwctl_spool *sp, const void *data, size_t len,
 		     uint32_t events)
@@ -235,6 +459,8 @@ int etwctl_spool_put(struct etwctl_spool *sp, const void *data, size_t len,
 	char tmp[80], name[64];
 	int fd, ret;
 
+	if (!sp->bound)
+		return -EDESTADDRREQ;
 	if (sp->bytes + len > sp->max_bytes)
 		return -ENOSPC;
 	snprintf(name, sizeof(name), ETWCTL_SPOOL_NAME, it.seq, events);
@@ -271,7 +497,8 @@ static void etwctl_spool_name_of(const struct etwctl_spool_item *it,
  * @b: out: the batch's bytes (replacing what @b held)
  * @events: out: entries in it
  *
- * Return: 1 with a batch, 0 when the spool is empty, or a negative errno.
+ * Return: 1 with a batch, 0 when the spool is empty, -EDESTADDRREQ when it
+ * is not bound to a collector, or another negative errno.
  */
 int etwctl_spool_peek(struct etwctl_spool *sp, struct etwctl_jbuf *b,
 		      uint32_t *events)
@@ -282,6 +509,8 @@ int etwctl_spool_peek(struct etwctl_spool *sp, struct etwctl_jbuf *b,
 	ssize_t n;
 	int fd;
 
+	if (!sp->bound)
+		return -EDESTADDRREQ;
 	if (sp->head == sp->n)
 		return 0;
 	it = &sp->items[sp->head];

@@ -5,7 +5,8 @@
 # journal must hold every event of the forwarded files, field by field as
 # "etwctl dump --format json" prints them (forward_compare.py), through a
 # collector outage, a restart with a spool, a full spool, from two hosts
-# (network namespaces) into per-host journals, and over https.
+# (network namespaces) into per-host journals, over https, and a spool
+# that keeps one collector's batches from another.
 #
 # Output: kselftest-style TAP, one result per behaviour, for
 # scripts/check.sh (host-forward_test.out/.rc).  Run from anywhere, after
@@ -17,7 +18,7 @@ cd "$top"
 etwctl=$top/ctl/etwctl
 compare=$top/scripts/tests/forward_compare.py
 jr=/lib/systemd/systemd-journal-remote
-primitive=$top/../shared/testdata/etl/primitive-types.etl
+primitive=${TESTDATA:-$top/../shared/testdata}/etl/primitive-types.etl
 # The session name primitive-types.etl records (its LoggerName).
 primitive_session=solar_system
 # etl_test_params()'s logger name, which forward_gen writes.
@@ -30,7 +31,7 @@ if [ "$(id -u)" != 0 ] || [ ! -x "$jr" ] || [ ! -x "$etwctl" ]; then
 	echo "1..0 # SKIP needs root, $jr and ctl/etwctl"
 	exit 4
 fi
-echo "1..9"
+echo "1..11"
 
 tmp=$(mktemp -d /tmp/forward_test.XXXXXX)
 pids=()
@@ -349,12 +350,82 @@ t() {
 	2|--from "$primitive" --to $u --spool-max 8388607
 	2|--from "$primitive" --to $u --flush-ms x
 	2|--from "$primitive" --to $u --bogus
+	2|--from "$primitive" --to \$'http://127.0.0.1\t:$port' --spool $sp --give-up 1
+	2|--from "$primitive" --to $u --unix-socket "" --spool $sp --give-up 1
 	1|--from /nonexistent.etl --to $u --spool $sp
 	EOF
 	return $ok
 }
 t
 result $? bad_arguments
+
+# 10. Batches spooled for collector A, then a run to collector B with the
+# same spool: refused (exit 3, one line) before B is sent anything; A's
+# batches stay, and the next run to A delivers them before its own events.
+t() {
+	local d=$tmp/t10 sp=$tmp/t10.spool rc want
+	local a=http://127.0.0.1:$port b=http://127.0.0.1:$((port + 1))
+	"$etwctl" forward --from "$tmp/small.etl" --batch 200 --give-up 1 \
+		--to "$a" --spool "$sp" > "$tmp/fwd.err" 2>&1
+	rc=$?
+	cat "$tmp/fwd.err" >> "$tmp/log"
+	[ "$rc" = 1 ] || { say "forward to A exited $rc, not 1"; return 1; }
+	ls -A "$sp" > "$tmp/t10.before"
+	[ "$(grep -c '\.export$' "$tmp/t10.before")" = 5 ] ||
+		{ say "not 5 batches spooled for A"; return 1; }
+	collector "$d-b" "127.0.0.1:$((port + 1))" || return 1
+	"$etwctl" forward --from "$primitive" --to "$b" --spool "$sp" \
+		> "$tmp/fwd.err" 2>&1
+	rc=$?
+	cat "$tmp/fwd.err" >> "$tmp/log"
+	stop "$collector_pid"
+	[ "$rc" = 3 ] || { say "forward to B exited $rc, not 3"; return 1; }
+	want="etwctl forward: spool $sp holds 1000 events for $a/upload, not"
+	want="$want $b/upload: forward them there, or use another --spool"
+	[ "$(cat "$tmp/fwd.err")" = "$want" ] ||
+		{ say "not the one line: $want"; return 1; }
+	[ "$(journalctl --directory "$d-b" -o json --no-pager 2>/dev/null |
+		grep -c .)" = 0 ] || { say "collector B got entries"; return 1; }
+	ls -A "$sp" | cmp -s - "$tmp/t10.before" ||
+		{ say "the spool changed"; return 1; }
+	[ "$(cat "$sp/.destination")" = "url $a/upload" ] ||
+		{ say "the record is not A's"; return 1; }
+	collector "$d-a" "127.0.0.1:$port" || return 1
+	"$etwctl" forward --from "$primitive" --to "$a" --spool "$sp" \
+		>> "$tmp/log" 2>&1 || { say "forward to A failed"; return 1; }
+	stop "$collector_pid"
+	[ -z "$(ls "$sp")" ] || { say "spool not empty"; return 1; }
+	check "$d-a" "$tmp/small.json:$gen_session" \
+		"$tmp/primitive.json:$primitive_session"
+}
+t
+result $? spool_kept_for_its_collector
+
+# 11. Batches whose record is corrupt (no newline) or missing: refused
+# even for the collector they were spooled for, the batches kept.
+t() {
+	local sp=$tmp/t11.spool a=http://127.0.0.1:$port rc want how
+	"$etwctl" forward --from "$tmp/small.etl" --batch 500 --give-up 1 \
+		--to "$a" --spool "$sp" > "$tmp/fwd.err" 2>&1
+	[ $? = 1 ] || { cat "$tmp/fwd.err" >> "$tmp/log"; return 1; }
+	printf 'url %s/upload' "$a" > "$sp/.destination"
+	for how in "a corrupt record of their collector ($sp/.destination): rewrite it" \
+		   "no record of their collector ($sp/.destination): write one"; do
+		"$etwctl" forward --from "$primitive" --give-up 1 --to "$a" \
+			--spool "$sp" > "$tmp/fwd.err" 2>&1
+		rc=$?
+		cat "$tmp/fwd.err" >> "$tmp/log"
+		[ "$rc" = 3 ] || { say "forward exited $rc, not 3"; return 1; }
+		want="etwctl forward: spool $sp holds 1000 events and $how, or use another --spool"
+		[ "$(cat "$tmp/fwd.err")" = "$want" ] ||
+			{ say "not the one line: $want"; return 1; }
+		[ "$(ls "$sp" | grep -c '\.export$')" = 2 ] ||
+			{ say "not 2 batches left"; return 1; }
+		rm -f "$sp/.destination"
+	done
+}
+t
+result $? spool_record_corrupt_or_missing
 
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
 [ "$fail" = 0 ]
