@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/etw.h>
 
 /* File modes: EVENT_TRACE_FILE_MODE_* values. */
@@ -295,6 +296,14 @@ int64_t etw_etl_filetime(const struct etw_etl_clock *clock, uint64_t raw);
 /* UTF-16LE <-> UTF-8 for the names in the header event. */
 size_t etw_etl_utf8_to_utf16(const char *s, uint8_t *out, size_t max);
 char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units);
+
+/* ---------------------------------------------------------------------- */
+/* XPRESS, plain LZ77 ([MS-XCA]; etw_xpress.c) */
+
+int etw_xpress_decompress(const void *in, size_t in_len, void *out,
+			  size_t cap, size_t *out_len);
+ssize_t etw_xpress_compress(const void *in, size_t len, void *out,
+			    size_t cap);
 
 /* ---------------------------------------------------------------------- */
 /* Reader (etw_etl_reader.c) */
