@@ -10,10 +10,19 @@
  * holds the records of one CPU, exactly as the kernel sealed it (see
  * struct etw_buffer_header in <linux/etw.h>).
  *
+ * Files that Windows' relogger writes (xperf -merge, WPR, PerfView's
+ * merge) and files of compressed sessions differ: each buffer is stored
+ * in its own size (BufferSize of its header, which follows the previous
+ * one without padding), and a buffer with %ETW_ETL_BUFFER_FLAG_COMPRESSED
+ * holds its records XPRESS-compressed (etw_xpress.c) after an
+ * uncompressed header whose Offset is the inflated fill.  The reader
+ * gives every buffer inflated, in TRACE_LOGFILE_HEADER.BufferSize bytes.
+ *
  * Functions return 0 or a positive count on success and a negative errno on
- * failure: -EBADMSG for corrupt or truncated data, -EOPNOTSUPP for valid
- * files this code cannot read (compressed buffers), -ENOSPC when a
- * size-limited sequential file is full.
+ * failure: -EBADMSG for corrupt or truncated data, -EOPNOTSUPP for
+ * compressed records in memory (etw_etl_records_init() on a buffer the
+ * reader did not inflate), -ENOSPC when a size-limited sequential file is
+ * full.
  */
 #ifndef _ETW_ETL_H
 #define _ETW_ETL_H
@@ -31,7 +40,9 @@
 #define ETW_ETL_MODE_NEWFILE		0x00000008
 /* EVENT_TRACE_USE_KBYTES_FOR_SIZE: MaximumFileSize counts KiB, not MiB. */
 #define ETW_ETL_MODE_KBYTES		0x00002000
-/* EVENT_TRACE_COMPRESSED_MODE: buffers we cannot decode. */
+/* EVENT_TRACE_RELOG_MODE: written by a relogger (a merge). */
+#define ETW_ETL_MODE_RELOG		0x00010000
+/* EVENT_TRACE_COMPRESSED_MODE: buffers are stored compressed. */
 #define ETW_ETL_MODE_COMPRESSED		0x04000000
 
 /* SYSTEM_TRACE_HEADER.Marker of the header event: version 2, 64-bit. */
@@ -55,7 +66,7 @@
 #define ETW_ETL_HT_INSTANCE64		0xc015
 #define ETW_ETL_HT_MESSAGE		0x9000
 
-/* ETW_BUFFER_FLAG_COMPRESSED: the payload is LZ-compressed. */
+/* ETW_BUFFER_FLAG_COMPRESSED: the records are XPRESS-compressed. */
 #define ETW_ETL_BUFFER_FLAG_COMPRESSED	0x0040
 
 /* TRACE_LOGFILE_HEADER.ReservedFlags: the clock of raw timestamps. */
@@ -308,6 +319,18 @@ ssize_t etw_xpress_compress(const void *in, size_t len, void *out,
 /* ---------------------------------------------------------------------- */
 /* Reader (etw_etl_reader.c) */
 
+/**
+ * struct etw_etl_stored - how a buffer is stored in the file
+ * @offset: file offset of its header
+ * @size: bytes it takes in the file
+ * @compressed: its records are XPRESS-compressed
+ */
+struct etw_etl_stored {
+	uint64_t offset;
+	uint32_t size;
+	bool compressed;
+};
+
 struct etw_etl_reader;
 
 int etw_etl_reader_open(const char *path, struct etw_etl_reader **out);
@@ -326,6 +349,8 @@ int etw_etl_reader_buffer_header(struct etw_etl_reader *r, uint64_t index,
 				 struct etw_buffer_header *bh);
 int etw_etl_reader_buffer(struct etw_etl_reader *r, uint64_t index,
 			  void *buf);
+int etw_etl_reader_stored(const struct etw_etl_reader *r, uint64_t index,
+			  struct etw_etl_stored *st);
 
 /* ---------------------------------------------------------------------- */
 /* Time-ordered merge (etw_etl_merge.c) */
