@@ -373,7 +373,11 @@ void etw_etl_merge_close(struct etw_etl_merge *m);
  * @max_file_size: MaximumFileSize: MiB, or KiB with %ETW_ETL_MODE_KBYTES
  *	in @log_file_mode; 0 = unlimited (sequential and append only)
  * @log_file_mode: LogFileMode for the header; the file-mode bits are
- *	replaced by the mode passed to etw_etl_writer_open()
+ *	replaced by the mode passed to etw_etl_writer_open();
+ *	%ETW_ETL_MODE_COMPRESSED writes a compressed file (sequential, no
+ *	size limit): a 512-byte-rounded header buffer, then each buffer
+ *	XPRESS-compressed in its own size, or as filled when compression
+ *	would not make it smaller
  * @number_of_processors: more than the highest processor index logged
  * @timer_resolution: TimerResolution, 100 ns units
  * @provider_version: ProviderVersion (OS build)
@@ -386,6 +390,8 @@ void etw_etl_merge_close(struct etw_etl_merge *m);
  * @logger_name: session name, UTF-8
  * @cpu_speed_mhz: CpuSpeedInMHz; 0 takes this host's
  *	(etw_etl_cpu_speed_mhz()), what a file recorded here wants
+ * @log_file_name: LogFileName of the header, UTF-8; NULL for the file's
+ *	path
  */
 struct etw_etl_writer_params {
 	uint32_t buffer_size;
@@ -402,6 +408,7 @@ struct etw_etl_writer_params {
 	uint64_t boot_time;
 	const char *logger_name;
 	uint32_t cpu_speed_mhz;
+	const char *log_file_name;
 };
 
 /**
