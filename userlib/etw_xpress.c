@@ -243,6 +243,25 @@ static void etw_xpress_match(struct etw_xpress_out *o, uint32_t off,
 	etw_xpress_flag(o, 1);
 }
 
+/* Bytes @a and @b have in common, at most @max; 8 at a time. */
+static size_t etw_xpress_common(const uint8_t *a, const uint8_t *b,
+				size_t max)
+{
+	uint64_t x, y;
+	size_t l = 0;
+
+	while (max - l >= 8) {
+		memcpy(&x, a + l, 8);
+		memcpy(&y, b + l, 8);
+		if (x != y)
+			return l + (__builtin_ctzll(x ^ y) >> 3);
+		l += 8;
+	}
+	while (l < max && a[l] == b[l])
+		l++;
+	return l;
+}
+
 static uint32_t etw_xpress_hash(const uint8_t *p)
 {
 	uint32_t v = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
@@ -292,9 +311,10 @@ ssize_t etw_xpress_compress(const void *in, size_t len, void *out,
 			cand = head[h];
 			for (depth = 0; cand >= 0 && depth < ETW_XPRESS_CHAIN &&
 			     pos - cand <= ETW_XPRESS_MAX_OFFSET; depth++) {
-				for (l = 0; l < max && src[cand + l] ==
-				     src[pos + l]; l++)
-					;
+				/* Only a match past the best so far counts. */
+				l = src[cand + best] != src[pos + best] ? 0 :
+				    etw_xpress_common(src + cand, src + pos,
+						      max);
 				if (l > best) {
 					best = l;
 					best_off = pos - cand;
@@ -310,7 +330,8 @@ ssize_t etw_xpress_compress(const void *in, size_t len, void *out,
 		for (i = pos; i < pos + best; i++) {
 			if (len - i < ETW_XPRESS_MIN_MATCH)
 				break;
-			h = etw_xpress_hash(src + i);
+			if (i > pos)
+				h = etw_xpress_hash(src + i);
 			prev[i % ETW_XPRESS_MAX_OFFSET] = head[h];
 			head[h] = (int32_t)i;
 		}
