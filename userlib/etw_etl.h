@@ -4,9 +4,10 @@
  * ProcessTrace over files.  Not installed: it is libetw's, shared with
  * etwctl, which links libetw.a and includes it through -Iuserlib.
  *
- * An ETL file is a sequence of equally sized buffers.  Buffer 0 (the header
- * buffer) starts with the WMI_LOG_TYPE_HEADER system event, which carries a
- * TRACE_LOGFILE_HEADER and the logger and file names.  Every later buffer
+ * A session writes an ETL file as a sequence of equally sized buffers.
+ * Buffer 0 (the header buffer) starts with the WMI_LOG_TYPE_HEADER system
+ * event, which carries a TRACE_LOGFILE_HEADER and the logger and file
+ * names.  Every later buffer
  * holds the records of one CPU, exactly as the kernel sealed it (see
  * struct etw_buffer_header in <linux/etw.h>).
  *
