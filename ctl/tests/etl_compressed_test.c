@@ -64,6 +64,24 @@ TEST_F(net, dump_every_event)
 	ctl_run_free(&run);
 }
 
+/* Kernel records by their MOF class: names, values, IPv6 addresses. */
+TEST_F(net, dump_kernel_classes)
+{
+	struct ctl_run run = ctl_run(etwctl_cmd_dump, CTL_ARGV("dump", NET));
+
+	EXPECT_EQ(0, run.status) TH_LOG("%s", run.err);
+	EXPECT_NE(NULL, strstr(run.out, " MSNT_SystemTrace - id=0 v=2 lvl=0 "
+			       "op=SampleProf task=PerfInfo kw=0x0 act=- "
+			       "InstructionPointer=\"0xFFFFF80021561F43\" "
+			       "ThreadId=2784 Count=5767169\n"));
+	EXPECT_NE(NULL, strstr(run.out, " op=SendIPV6 task=TcpIp kw=0x0 act=- "
+			       "PID=4 size=65652 "
+			       "daddr=\"2001:4898:e0:81:7cb9:ab:cd5:e6af\" "
+			       "saddr=\"2001:4898:f0:26:b18e:e85f:db5d:8e8\" "
+			       "dport=445 sport=64022 "));
+	ctl_run_free(&run);
+}
+
 TEST_F(net, dump_json_every_event)
 {
 	struct ctl_run run = ctl_run(etwctl_cmd_dump,
