@@ -4,8 +4,8 @@
  * Windows' TDH takes from the MOF classes of MSNT_SystemTrace
  * (Process_V4_TypeGroup1, Thread_V3_TypeGroup1, Image_Load,
  * SampledProfile, PageFault_HardFault, DiskIo_TypeGroup1/2/3,
- * FileIo_Name, the TcpIp and UdpIp type groups; Microsoft's class pages
- * list their fields in this order).  An event matches a class by its
+ * FileIo_Name, the TcpIp and UdpIp type groups, StackWalk_Event;
+ * Microsoft's class pages list their fields in this order).  An event matches a class by its
  * class GUID (the ProviderId ProcessTrace gives a kernel record: the
  * event class of its hook's group), its version and its event type
  * (opcode).  The TRACE_EVENT_INFO is Windows'
@@ -14,6 +14,7 @@
  * type's name as opcode name.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "etw_tdh.h"
@@ -21,12 +22,19 @@
 
 #define ETW_TK_MAX_PROPS	16
 #define ETW_TK_MAX_TYPES	5
+/* StackWalk_Event: Stack1 .. Stack192, as many as the payload holds. */
+#define ETW_TK_MAX_FRAMES	192
+#define ETW_TK_REPEAT		0xffff
 
 /* SystemTraceControlGuid: the provider of every kernel logger class. */
 static const GUID etw_tk_system_trace = { 0x9e814aad, 0x3204, 0x11d2,
 	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
 
-/* @len: bytes of a BINARY property (an IPv6 address); 0 for the InType's. */
+/*
+ * @len: bytes of a BINARY property (an IPv6 address); 0 for the InType's;
+ * %ETW_TK_REPEAT for the last entry of a class whose payload ends in
+ * pointers @name1, @name2 ... (StackWalk_Event's Stack1 ... Stack192).
+ */
 struct etw_tk_prop {
 	const char *name;
 	USHORT in;
@@ -60,6 +68,8 @@ struct etw_tk_class {
 #define ETW_TK_P(n, i, o) { n, TDH_INTYPE_##i, TDH_OUTTYPE_##o, 0 }
 #define ETW_TK_PTR(n) ETW_TK_P(n, POINTER, NULL)
 #define ETW_TK_IPV6(n) { n, TDH_INTYPE_BINARY, TDH_OUTTYPE_IPV6, 16 }
+#define ETW_TK_FRAMES(n) { n, TDH_INTYPE_POINTER, TDH_OUTTYPE_NULL, \
+			   ETW_TK_REPEAT }
 
 /* The event classes of the NT Kernel Logger's groups. */
 #define ETW_TK_PAGE_FAULT { 0x3d6fa8d3, 0xfe05, 0x11d0, \
@@ -72,6 +82,8 @@ struct etw_tk_class {
 	{ 0x84, 0xe2, 0x00, 0xc0, 0x4f, 0xb9, 0x98, 0xa2 } }
 #define ETW_TK_UDP_IP { 0xbf3a50c5, 0xa9c9, 0x4988, \
 	{ 0xa0, 0x05, 0x2d, 0xf0, 0xb7, 0xc8, 0x0f, 0x80 } }
+#define ETW_TK_STACK_WALK { 0xdef2fe46, 0x7bd6, 0x4b80, \
+	{ 0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3 } }
 #define ETW_TK_PERF_INFO { 0xce1dbfb4, 0x137e, 0x4da6, \
 	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } }
 
@@ -297,6 +309,17 @@ static const struct etw_tk_class etw_tk_classes[] = {
 		{ ETW_TK_IP6_HEAD, ETW_TK_SEQ_CONN },
 	},
 	{
+		/* StackWalkGuid, StackWalk_Event */
+		ETW_TK_STACK_WALK, 2, 0, "StackWalk",
+		{ { 32, "Stack" } },
+		{
+			ETW_TK_P("EventTimeStamp", UINT64, NULL),
+			ETW_TK_P("StackProcess", UINT32, HEXINT32),
+			ETW_TK_P("StackThread", UINT32, NULL),
+			ETW_TK_FRAMES("Stack"),
+		},
+	},
+	{
 		/* UdpIpGuid, UdpIp_Fail */
 		ETW_TK_UDP_IP, 2, 0, "UdpIp",
 		{ { 17, "Fail" } },
@@ -335,30 +358,60 @@ static const struct etw_tk_class *etw_tk_find(const EVENT_RECORD *ev,
 	return NULL;
 }
 
+/* The fields of @c, its repeated pointers left out. */
 static uint32_t etw_tk_nprops(const struct etw_tk_class *c)
 {
 	uint32_t n = 0;
 
-	while (n < ETW_TK_MAX_PROPS && c->props[n].name)
+	while (n < ETW_TK_MAX_PROPS && c->props[n].name &&
+	       c->props[n].len != ETW_TK_REPEAT)
 		n++;
 	return n;
 }
 
-static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
-			     uint32_t n, ULONG ptr_size)
+/*
+ * The Stack1 ... pointers of @c after its fields in @ev's payload: as
+ * many as it holds whole.
+ */
+static uint32_t etw_tk_nframes(const struct etw_tk_class *c, uint32_t n,
+			       const EVENT_RECORD *ev, ULONG ptr_size)
 {
+	uint32_t fixed = 0, i, frames;
+
+	if (n == ETW_TK_MAX_PROPS || c->props[n].len != ETW_TK_REPEAT)
+		return 0;
+	for (i = 0; i < n; i++)
+		fixed += c->props[i].len ?:
+			 etw_tdh_fixed_size(c->props[i].in, ptr_size);
+	if (ev->UserDataLength <= fixed)
+		return 0;
+	frames = (ev->UserDataLength - fixed) / ptr_size;
+	return frames < ETW_TK_MAX_FRAMES ? frames : ETW_TK_MAX_FRAMES;
+}
+
+static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
+			     uint32_t n, uint32_t frames, ULONG ptr_size)
+{
+	const struct etw_tk_prop *prop;
 	EVENT_PROPERTY_INFO epi;
+	char name[32];
 	uint32_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n + frames; i++) {
+		prop = &c->props[i < n ? i : n];
 		memset(&epi, 0, sizeof(epi));
-		epi.NameOffset = etw_mf_put(o, c->props[i].name);
-		epi.nonStructType.InType = c->props[i].in;
-		epi.nonStructType.OutType = c->props[i].out;
+		if (i < n) {
+			epi.NameOffset = etw_mf_put(o, prop->name);
+		} else {
+			snprintf(name, sizeof(name), "%s%u", prop->name,
+				 i - n + 1);
+			epi.NameOffset = etw_mf_put(o, name);
+		}
+		epi.nonStructType.InType = prop->in;
+		epi.nonStructType.OutType = prop->out;
 		epi.count = 1;
-		epi.length = c->props[i].len ?:
-			     (USHORT)etw_tdh_fixed_size(c->props[i].in,
-							 ptr_size);
+		epi.length = i < n && prop->len ? prop->len :
+			     (USHORT)etw_tdh_fixed_size(prop->in, ptr_size);
 		if (o->off <= o->cap)
 			memcpy(o->buf + offsetof(TRACE_EVENT_INFO,
 						 EventPropertyInfoArray) +
@@ -386,25 +439,26 @@ ULONG etw_tdh_kernel_build(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
 	const struct etw_tk_class *c;
 	TRACE_EVENT_INFO tei;
 	const char *type;
-	uint32_t n;
+	uint32_t n, frames;
 
 	c = etw_tk_find(ev, &type);
 	if (!c)
 		return ERROR_NOT_FOUND;
 	n = etw_tk_nprops(c);
+	frames = etw_tk_nframes(c, n, ev, ptr_size);
 	o.off = offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) +
-		n * sizeof(EVENT_PROPERTY_INFO);
+		(n + frames) * sizeof(EVENT_PROPERTY_INFO);
 	memset(&tei, 0, sizeof(tei));
 	tei.ProviderGuid = etw_tk_system_trace;
 	tei.EventGuid = c->guid;
 	tei.EventDescriptor = ev->EventHeader.EventDescriptor;
 	tei.DecodingSource = DecodingSourceWbem;
-	tei.PropertyCount = n;
-	tei.TopLevelPropertyCount = n;
+	tei.PropertyCount = n + frames;
+	tei.TopLevelPropertyCount = n + frames;
 	tei.ProviderNameOffset = etw_mf_put(&o, "MSNT_SystemTrace");
 	tei.TaskNameOffset = etw_mf_put(&o, c->name);
 	tei.OpcodeNameOffset = etw_mf_put(&o, type);
-	etw_tk_put_props(&o, c, n, ptr_size);
+	etw_tk_put_props(&o, c, n, frames, ptr_size);
 	if (o.off <= o.cap)
 		memcpy(o.buf, &tei, offsetof(TRACE_EVENT_INFO,
 					     EventPropertyInfoArray));

@@ -4,7 +4,8 @@
  * (testdata/etl/net.4.5.2.x86.etl): every NT Kernel Logger record of a
  * class described here decodes, its fields taking exactly its payload,
  * and the records of other classes are ERROR_NOT_FOUND (printed raw by
- * etwctl).  The counts per class and event type are the file's
+ * etwctl).  A StackWalk_Event has as many StackN fields as its payload
+ * holds pointers.  The counts per class and event type are the file's
  * (etl_census.py's hooks); the values of the sample records were read
  * from their bytes by hand.
  */
@@ -204,6 +205,7 @@ static const struct key_count want_counts[] = {
 	{ "Thread End v3", 29 },
 	{ "Thread DCStart v3", 705 },
 	{ "Thread DCEnd v3", 692 },
+	{ "StackWalk Stack v2", 229 },
 };
 
 TEST(every_kernel_record_decodes_or_is_unknown)
@@ -248,6 +250,8 @@ static const struct {
 	  "daddr=2001:4898:e0:81:7cb9:ab:cd5:e6af "
 	  "saddr=2001:4898:f0:26:b18e:e85f:db5d:8e8 dport=445 sport=64022 "
 	  "startime=1534 endtime=1534 seqnum=0 connid=0x0" },
+	{ 1534548812, "StackWalk", "Stack EventTimeStamp=1534548763 "
+	  "StackProcess=0xF94 StackThread=2784 Stack1=0xFFFFF880016B39C5" },
 	{ 1534984486, "FileIo", "FileCreate FileObject=0xFFFFF8A002D5AA70 "
 	  "FileName=\\Device\\Mup\\clrmain\\public\\PerfInvestigations\\"
 	  "20-07-28.TestTraces\\net.4.5.2.x86.etl" },
