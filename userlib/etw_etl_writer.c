@@ -375,16 +375,21 @@ static int etw_etl_create_file(struct etw_etl_writer *w)
 /*
  * Continue an etw-written file: it must use this writer's buffer size
  * and our clock (ns with PerfFreq 1e9) of the same boot, or appended
- * events would be misdated.
+ * events would be misdated; and fixed slots, which a compressed or
+ * relogged file does not have.
  */
 static int etw_etl_check_appendable(struct etw_etl_writer *w,
 				    struct etw_etl_reader *r)
 {
 	const struct etw_etl_logfile_header *h = etw_etl_reader_header(r);
 	int64_t boot_delta = (int64_t)(h->boot_time - w->params.boot_time);
+	struct etw_etl_stored st;
 
 	if (h->pointer_size != 8 || h->reserved_flags != ETW_ETL_CLOCK_QPC ||
 	    h->perf_freq != ETW_ETL_NS_PER_SEC)
+		return -EBADMSG;
+	if ((h->log_file_mode & ETW_ETL_MODE_COMPRESSED) ||
+	    etw_etl_reader_stored(r, 0, &st) || st.size != h->buffer_size)
 		return -EBADMSG;
 	if (w->bs && w->bs != h->buffer_size)
 		return -EINVAL;

@@ -173,6 +173,29 @@ TEST_F(z, modes_refused)
 }
 
 /*
+ * Appending writes fixed slots: a compressed file is not appended to
+ * (before, the buffer went to slot 1, over the first compressed one).
+ */
+TEST_F(z, not_appended_to)
+{
+	struct etw_etl_writer_params p = etl_test_params();
+	struct etw_etl_writer *w;
+	unsigned int i;
+
+	/* More than one buffer size in all, as an appendable file has. */
+	ASSERT_EQ(0, etw_etl_writer_open(self->path, ETW_ETL_MODE_SEQUENTIAL,
+					 &self->p, &w));
+	for (i = 0; i < 8 * NBUF; i++)
+		ASSERT_EQ(0, etw_etl_writer_append(w, self->bufs[i % NBUF]));
+	ASSERT_EQ(0, etw_etl_writer_close(w, NULL));
+	ASSERT_LT(2 * ETL_TEST_BS, etl_file_size(self->path));
+	EXPECT_EQ(-EBADMSG, etw_etl_writer_open(self->path,
+						ETW_ETL_MODE_APPEND, &p, &w));
+	EXPECT_EQ(8 * (10 + 15 + 20 + 25 + 30 + 35),
+		  etl_count_events(self->path, NULL, NULL));
+}
+
+/*
  * The compressor against Windows' on the buffers of a Windows file:
  * every buffer inflated and compressed again takes no more bytes in
  * total than Windows' relogger stored.
