@@ -8,7 +8,9 @@
  * earliest input's start, the clock the ETL writer declares.  Records are
  * repacked into per-CPU buffers in merged order, which keeps each CPU's
  * stream in time order as readers expect; the inputs' own header records
- * are replaced by the output's.
+ * are replaced by the output's.  With --compress the output is what
+ * Windows' relogger writes: compressed buffers, LoggerName "Relogger",
+ * LogFileName "[multiple files]".
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,9 +24,11 @@
 #define ETWCTL_NS_PER_TICK	100
 
 static const char etwctl_merge_usage[] =
-"usage: etwctl merge OUT IN...\n"
+"usage: etwctl merge [--compress] OUT IN...\n"
 "Write the events of the IN files, merged in time order, to the new ETL\n"
-"file OUT.\n";
+"file OUT.\n"
+"  -z, --compress  compress OUT's buffers (XPRESS) as Windows' relogger\n"
+"                  does, with its header (LoggerName Relogger)\n";
 
 /* The buffer being filled for one CPU. */
 struct etwctl_cpu_buf {
@@ -194,7 +198,7 @@ static int etwctl_merge_run(struct etwctl_merger *m,
 }
 
 static int etwctl_merge_files(const char *out, struct etw_etl_reader **r,
-			      unsigned int n)
+			      unsigned int n, bool compress)
 {
 	struct etw_etl_writer_stats stats = { 0 };
 	struct etw_etl_writer_params p;
@@ -205,6 +209,11 @@ static int etwctl_merge_files(const char *out, struct etw_etl_reader **r,
 	int ret;
 
 	etwctl_merge_params(r, n, &p);
+	if (compress) {
+		p.log_file_mode = ETW_ETL_MODE_COMPRESSED | ETW_ETL_MODE_RELOG;
+		p.logger_name = "Relogger";
+		p.log_file_name = "[multiple files]";
+	}
 	for (i = 0; i < n; i++) {
 		stats.events_lost += etw_etl_reader_header(r[i])->events_lost;
 		stats.buffers_lost += etw_etl_reader_header(r[i])->buffers_lost;
@@ -265,16 +274,22 @@ int etwctl_cmd_merge(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "compress", no_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct etw_etl_reader **r;
+	bool compress = false;
 	unsigned int n = 0;
 	int c, ret = 0;
 
 	etwctl_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hz", options, NULL)) != -1) {
 		if (c == 'h')
 			return etwctl_help(etwctl_merge_usage);
+		if (c == 'z') {
+			compress = true;
+			continue;
+		}
 		return etwctl_bad_option("merge", c, argv);
 	}
 	if (argc - optind < 2)
@@ -295,7 +310,7 @@ int etwctl_cmd_merge(int argc, char **argv)
 			n++;
 	}
 	if (!ret)
-		ret = etwctl_merge_files(argv[optind], r, n);
+		ret = etwctl_merge_files(argv[optind], r, n, compress);
 	while (n--)
 		etw_etl_reader_close(r[n]);
 	free(r);

@@ -595,9 +595,14 @@ static void etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 	}
 }
 
-/* The InTypes etwctl_raw_text() prints from their bytes. */
-static bool etwctl_is_raw(USHORT in)
+/*
+ * The InTypes etwctl_raw_text() prints from their bytes; a BINARY shown
+ * as an IPv6 address is TDH's text.
+ */
+static bool etwctl_is_raw(USHORT in, USHORT out)
 {
+	if (in == TDH_INTYPE_BINARY && out == TDH_OUTTYPE_IPV6)
+		return false;
 	switch (in) {
 	case TDH_INTYPE_GUID:
 	case TDH_INTYPE_ANSISTRING:
@@ -702,7 +707,7 @@ static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
 		return -EOPNOTSUPP;
 	/* A mapped value is TDH's text: the map's names. */
 	map = etwctl_map(d, epi);
-	is_raw = !map && etwctl_is_raw(in);
+	is_raw = !map && etwctl_is_raw(in, out);
 	if (is_raw)
 		ret = etwctl_raw_size(d, epi, length, &used);
 	else

@@ -4,16 +4,26 @@
  * ProcessTrace over files.  Not installed: it is libetw's, shared with
  * etwctl, which links libetw.a and includes it through -Iuserlib.
  *
- * An ETL file is a sequence of equally sized buffers.  Buffer 0 (the header
- * buffer) starts with the WMI_LOG_TYPE_HEADER system event, which carries a
- * TRACE_LOGFILE_HEADER and the logger and file names.  Every later buffer
+ * A session writes an ETL file as a sequence of equally sized buffers.
+ * Buffer 0 (the header buffer) starts with the WMI_LOG_TYPE_HEADER system
+ * event, which carries a TRACE_LOGFILE_HEADER and the logger and file
+ * names.  Every later buffer
  * holds the records of one CPU, exactly as the kernel sealed it (see
  * struct etw_buffer_header in <linux/etw.h>).
  *
+ * Files that Windows' relogger writes (xperf -merge, WPR, PerfView's
+ * merge) and files of compressed sessions differ: each buffer is stored
+ * in its own size (BufferSize of its header, which follows the previous
+ * one without padding), and a buffer with %ETW_ETL_BUFFER_FLAG_COMPRESSED
+ * holds its records XPRESS-compressed (etw_xpress.c) after an
+ * uncompressed header whose Offset is the inflated fill.  The reader
+ * gives every buffer inflated, in TRACE_LOGFILE_HEADER.BufferSize bytes.
+ *
  * Functions return 0 or a positive count on success and a negative errno on
- * failure: -EBADMSG for corrupt or truncated data, -EOPNOTSUPP for valid
- * files this code cannot read (compressed buffers), -ENOSPC when a
- * size-limited sequential file is full.
+ * failure: -EBADMSG for corrupt or truncated data, -EOPNOTSUPP for
+ * compressed records in memory (etw_etl_records_init() on a buffer the
+ * reader did not inflate), -ENOSPC when a size-limited sequential file is
+ * full.
  */
 #ifndef _ETW_ETL_H
 #define _ETW_ETL_H
@@ -21,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/etw.h>
 
 /* File modes: EVENT_TRACE_FILE_MODE_* values. */
@@ -30,7 +41,9 @@
 #define ETW_ETL_MODE_NEWFILE		0x00000008
 /* EVENT_TRACE_USE_KBYTES_FOR_SIZE: MaximumFileSize counts KiB, not MiB. */
 #define ETW_ETL_MODE_KBYTES		0x00002000
-/* EVENT_TRACE_COMPRESSED_MODE: buffers we cannot decode. */
+/* EVENT_TRACE_RELOG_MODE: written by a relogger (a merge). */
+#define ETW_ETL_MODE_RELOG		0x00010000
+/* EVENT_TRACE_COMPRESSED_MODE: buffers are stored compressed. */
 #define ETW_ETL_MODE_COMPRESSED		0x04000000
 
 /* SYSTEM_TRACE_HEADER.Marker of the header event: version 2, 64-bit. */
@@ -54,7 +67,7 @@
 #define ETW_ETL_HT_INSTANCE64		0xc015
 #define ETW_ETL_HT_MESSAGE		0x9000
 
-/* ETW_BUFFER_FLAG_COMPRESSED: the payload is LZ-compressed. */
+/* ETW_BUFFER_FLAG_COMPRESSED: the records are XPRESS-compressed. */
 #define ETW_ETL_BUFFER_FLAG_COMPRESSED	0x0040
 
 /* TRACE_LOGFILE_HEADER.ReservedFlags: the clock of raw timestamps. */
@@ -297,7 +310,27 @@ size_t etw_etl_utf8_to_utf16(const char *s, uint8_t *out, size_t max);
 char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units);
 
 /* ---------------------------------------------------------------------- */
+/* XPRESS, plain LZ77 ([MS-XCA]; etw_xpress.c) */
+
+int etw_xpress_decompress(const void *in, size_t in_len, void *out,
+			  size_t cap, size_t *out_len);
+ssize_t etw_xpress_compress(const void *in, size_t len, void *out,
+			    size_t cap);
+
+/* ---------------------------------------------------------------------- */
 /* Reader (etw_etl_reader.c) */
+
+/**
+ * struct etw_etl_stored - how a buffer is stored in the file
+ * @offset: file offset of its header
+ * @size: bytes it takes in the file
+ * @compressed: its records are XPRESS-compressed
+ */
+struct etw_etl_stored {
+	uint64_t offset;
+	uint32_t size;
+	bool compressed;
+};
 
 struct etw_etl_reader;
 
@@ -317,6 +350,8 @@ int etw_etl_reader_buffer_header(struct etw_etl_reader *r, uint64_t index,
 				 struct etw_buffer_header *bh);
 int etw_etl_reader_buffer(struct etw_etl_reader *r, uint64_t index,
 			  void *buf);
+int etw_etl_reader_stored(const struct etw_etl_reader *r, uint64_t index,
+			  struct etw_etl_stored *st);
 
 /* ---------------------------------------------------------------------- */
 /* Time-ordered merge (etw_etl_merge.c) */
@@ -339,7 +374,11 @@ void etw_etl_merge_close(struct etw_etl_merge *m);
  * @max_file_size: MaximumFileSize: MiB, or KiB with %ETW_ETL_MODE_KBYTES
  *	in @log_file_mode; 0 = unlimited (sequential and append only)
  * @log_file_mode: LogFileMode for the header; the file-mode bits are
- *	replaced by the mode passed to etw_etl_writer_open()
+ *	replaced by the mode passed to etw_etl_writer_open();
+ *	%ETW_ETL_MODE_COMPRESSED writes a compressed file (sequential, no
+ *	size limit): a 512-byte-rounded header buffer, then each buffer
+ *	XPRESS-compressed in its own size, or as filled when compression
+ *	would not make it smaller
  * @number_of_processors: more than the highest processor index logged
  * @timer_resolution: TimerResolution, 100 ns units
  * @provider_version: ProviderVersion (OS build)
@@ -352,6 +391,8 @@ void etw_etl_merge_close(struct etw_etl_merge *m);
  * @logger_name: session name, UTF-8
  * @cpu_speed_mhz: CpuSpeedInMHz; 0 takes this host's
  *	(etw_etl_cpu_speed_mhz()), what a file recorded here wants
+ * @log_file_name: LogFileName of the header, UTF-8; NULL for the file's
+ *	path
  */
 struct etw_etl_writer_params {
 	uint32_t buffer_size;
@@ -368,6 +409,7 @@ struct etw_etl_writer_params {
 	uint64_t boot_time;
 	const char *logger_name;
 	uint32_t cpu_speed_mhz;
+	const char *log_file_name;
 };
 
 /**

@@ -4,9 +4,20 @@
  * its buffers.
  *
  * Buffers are read on demand with pread, so files larger than memory can
- * be processed.  The buffer count comes from the file size, not from
- * BuffersWritten: a writer that was killed leaves a stale count, and the
- * last complete buffer is what is worth reading.
+ * be processed; opening indexes where each buffer is stored.  The buffer
+ * count comes from the file, not from BuffersWritten: a writer that was
+ * killed leaves a stale count, and the last complete buffer is what is
+ * worth reading.
+ *
+ * A file whose header buffer is TRACE_LOGFILE_HEADER.BufferSize bytes and
+ * that is not in compressed mode has buffers of that size, at multiples
+ * of it: a buffer with a corrupt header still takes its slot, and the
+ * next one is found.  Any other file (relogged, compressed) chains its
+ * buffers by their BufferSize; a buffer whose size cannot be right ends
+ * the chain as one corrupt buffer, which reads as -EBADMSG.
+ *
+ * A reader is used by one thread at a time (it inflates through its own
+ * scratch buffer).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,10 +28,21 @@
 
 #include "etw_etl.h"
 
+/* What the index keeps of a buffer; @corrupt: its size cannot be right. */
+struct etw_etl_slot {
+	uint64_t offset;
+	uint32_t size;
+	bool compressed;
+	bool corrupt;
+};
+
 struct etw_etl_reader {
 	int fd;
 	uint32_t buffer_size;
+	uint32_t header_size;
 	uint64_t buffer_count;
+	struct etw_etl_slot *slots;
+	uint8_t *scratch;
 	struct etw_etl_logfile_header hdr;
 	struct etw_etl_system_header hev;
 	struct etw_etl_clock clock;
@@ -101,11 +123,12 @@ static int etw_etl_parse_header_event(struct etw_etl_reader *r,
 		etw_etl_header_from32(&r->hdr, ev->user_data);
 	else
 		memcpy(&r->hdr, ev->user_data, tlh);
-	if (r->hdr.buffer_size != r->buffer_size ||
+	/* The header buffer may be smaller than the others, not larger. */
+	if (r->hdr.buffer_size < r->header_size ||
+	    r->hdr.buffer_size > ETW_ETL_MAX_BUFFER_SIZE ||
 	    (r->hdr.pointer_size != 4 && r->hdr.pointer_size != 8))
 		return -EBADMSG;
-	if (r->hdr.log_file_mode & ETW_ETL_MODE_COMPRESSED)
-		return -EOPNOTSUPP;
+	r->buffer_size = r->hdr.buffer_size;
 	return etw_etl_parse_names(r, (const uint8_t *)ev->user_data + tlh,
 				   ev->user_data_len - tlh);
 }
@@ -122,17 +145,18 @@ static int etw_etl_read_header(struct etw_etl_reader *r, uint64_t file_size)
 	if (ret)
 		return ret;
 	if (bh.buffer_type != ETW_BUFFER_TYPE_HEADER ||
+	    (bh.buffer_flag & ETW_ETL_BUFFER_FLAG_COMPRESSED) ||
 	    bh.buffer_size < ETW_ETL_MIN_HEADER_BUFFER ||
 	    bh.buffer_size > ETW_ETL_MAX_BUFFER_SIZE ||
 	    bh.buffer_size > file_size)
 		return -EBADMSG;
-	r->buffer_size = bh.buffer_size;
-	buf = malloc(r->buffer_size);
+	r->header_size = bh.buffer_size;
+	buf = malloc(r->header_size);
 	if (!buf)
 		return -ENOMEM;
-	ret = etw_etl_pread(r->fd, buf, r->buffer_size, 0);
+	ret = etw_etl_pread(r->fd, buf, r->header_size, 0);
 	if (!ret)
-		ret = etw_etl_records_init(&it, buf, r->buffer_size, NULL);
+		ret = etw_etl_records_init(&it, buf, r->header_size, NULL);
 	if (!ret) {
 		ret = etw_etl_records_next(&it, &ev);
 		ret = ret == 1 ? etw_etl_parse_header_event(r, &ev) :
@@ -142,13 +166,78 @@ static int etw_etl_read_header(struct etw_etl_reader *r, uint64_t file_size)
 	return ret;
 }
 
+static int etw_etl_add_slot(struct etw_etl_reader *r, size_t *cap,
+			    const struct etw_etl_slot *slot)
+{
+	struct etw_etl_slot *v;
+
+	if (r->buffer_count == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		v = realloc(r->slots, *cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		r->slots = v;
+	}
+	r->slots[r->buffer_count++] = *slot;
+	return 0;
+}
+
+/* Buffers of the header buffer's size, one per slot of that size. */
+static bool etw_etl_fixed_slots(const struct etw_etl_reader *r)
+{
+	return r->header_size == r->buffer_size &&
+	       !(r->hdr.log_file_mode & ETW_ETL_MODE_COMPRESSED);
+}
+
+/*
+ * Where each buffer is.  A partial buffer at the end of the file (a
+ * writer killed mid-write) is left out.
+ */
+static int etw_etl_index(struct etw_etl_reader *r, uint64_t file_size)
+{
+	struct etw_etl_slot slot = { 0 };
+	struct etw_buffer_header bh;
+	bool fixed = etw_etl_fixed_slots(r);
+	uint64_t off = 0;
+	size_t cap = 0;
+	int ret;
+
+	while (file_size - off >= sizeof(bh)) {
+		ret = etw_etl_pread(r->fd, &bh, sizeof(bh), off);
+		if (ret)
+			return ret;
+		slot.offset = off;
+		slot.compressed = bh.buffer_flag &
+				  ETW_ETL_BUFFER_FLAG_COMPRESSED;
+		slot.corrupt = false;
+		if (fixed) {
+			slot.size = r->buffer_size;
+		} else if (bh.buffer_size < sizeof(bh) ||
+			   bh.buffer_size > r->buffer_size) {
+			slot.size = file_size - off < r->buffer_size ?
+				    file_size - off : r->buffer_size;
+			slot.corrupt = true;
+		} else {
+			slot.size = bh.buffer_size;
+		}
+		if (slot.size > file_size - off)
+			break;
+		ret = etw_etl_add_slot(r, &cap, &slot);
+		if (ret || slot.corrupt)
+			return ret;
+		off += slot.size;
+	}
+	return 0;
+}
+
 /**
- * etw_etl_reader_open - open an ETL file and parse its header buffer
+ * etw_etl_reader_open - open an ETL file, parse its header buffer and
+ * index its buffers
  * @path: the file
  * @out: out: the reader
  *
- * Return: 0, -errno from open(), -EBADMSG for a file that is not a
- * readable ETL file, or -EOPNOTSUPP for a compressed one.
+ * Return: 0, -errno from open() or a read, -ENOMEM, or -EBADMSG for a
+ * file that is not a readable ETL file.
  */
 int etw_etl_reader_open(const char *path, struct etw_etl_reader **out)
 {
@@ -168,11 +257,16 @@ int etw_etl_reader_open(const char *path, struct etw_etl_reader **out)
 	ret = fstat(r->fd, &st) ? -errno : 0;
 	if (!ret)
 		ret = etw_etl_read_header(r, st.st_size);
+	if (!ret)
+		ret = etw_etl_index(r, st.st_size);
+	if (!ret) {
+		r->scratch = malloc(r->buffer_size);
+		ret = r->scratch ? 0 : -ENOMEM;
+	}
 	if (ret) {
 		etw_etl_reader_close(r);
 		return ret;
 	}
-	r->buffer_count = (uint64_t)st.st_size / r->buffer_size;
 	r->clock.type = r->hdr.reserved_flags;
 	r->clock.perf_freq = r->hdr.perf_freq;
 	r->clock.cpu_speed_mhz = r->hdr.cpu_speed_mhz;
@@ -187,6 +281,8 @@ void etw_etl_reader_close(struct etw_etl_reader *r)
 	if (!r)
 		return;
 	close(r->fd);
+	free(r->slots);
+	free(r->scratch);
 	free(r->logger_name);
 	free(r->file_name);
 	free(r);
@@ -220,41 +316,144 @@ const char *etw_etl_reader_file_name(const struct etw_etl_reader *r)
 	return r->file_name;
 }
 
+/* Bytes of an inflated buffer: TRACE_LOGFILE_HEADER.BufferSize. */
 uint32_t etw_etl_reader_buffer_size(const struct etw_etl_reader *r)
 {
 	return r->buffer_size;
 }
 
-/* Complete buffers in the file, header buffer included. */
+/* Buffers in the file, header buffer included. */
 uint64_t etw_etl_reader_buffer_count(const struct etw_etl_reader *r)
 {
 	return r->buffer_count;
 }
 
-int etw_etl_reader_buffer_header(struct etw_etl_reader *r, uint64_t index,
-				 struct etw_buffer_header *bh)
+/**
+ * etw_etl_reader_stored - how one buffer is stored
+ * @r: the reader
+ * @index: 0 .. etw_etl_reader_buffer_count() - 1
+ * @st: out: its place and size in the file, and whether it is compressed
+ *
+ * Return: 0, or -ERANGE for an index past the last buffer.
+ */
+int etw_etl_reader_stored(const struct etw_etl_reader *r, uint64_t index,
+			  struct etw_etl_stored *st)
 {
 	if (index >= r->buffer_count)
 		return -ERANGE;
-	return etw_etl_pread(r->fd, bh, sizeof(*bh), index * r->buffer_size);
+	st->offset = r->slots[index].offset;
+	st->size = r->slots[index].size;
+	st->compressed = r->slots[index].compressed;
+	return 0;
+}
+
+/*
+ * A compressed buffer's header as the inflated buffer has it: the file's
+ * buffer size, no compressed flag.
+ */
+static void etw_etl_inflated_header(const struct etw_etl_reader *r,
+				    struct etw_buffer_header *bh)
+{
+	if (!(bh->buffer_flag & ETW_ETL_BUFFER_FLAG_COMPRESSED))
+		return;
+	bh->buffer_size = r->buffer_size;
+	bh->buffer_flag &= ~ETW_ETL_BUFFER_FLAG_COMPRESSED;
 }
 
 /**
- * etw_etl_reader_buffer - read and validate one buffer
+ * etw_etl_reader_buffer_header - the header of one buffer
+ * @r: the reader
+ * @index: 0 .. etw_etl_reader_buffer_count() - 1
+ * @bh: out: the header, as etw_etl_reader_buffer() gives it
+ *
+ * Return: 0, -ERANGE for an index past the last buffer, -EBADMSG for a
+ * buffer whose stored size cannot be right, or a read error.
+ */
+int etw_etl_reader_buffer_header(struct etw_etl_reader *r, uint64_t index,
+				 struct etw_buffer_header *bh)
+{
+	int ret;
+
+	if (index >= r->buffer_count)
+		return -ERANGE;
+	if (r->slots[index].corrupt)
+		return -EBADMSG;
+	ret = etw_etl_pread(r->fd, bh, sizeof(*bh), r->slots[index].offset);
+	if (!ret)
+		etw_etl_inflated_header(r, bh);
+	return ret;
+}
+
+/*
+ * Inflate the compressed buffer stored at @slot into @buf: the header as
+ * stored, then exactly Offset - header bytes of records.
+ */
+static int etw_etl_inflate(struct etw_etl_reader *r,
+			   const struct etw_etl_slot *slot, uint8_t *buf)
+{
+	const size_t hs = sizeof(struct etw_buffer_header);
+	struct etw_buffer_header bh;
+	uint32_t in_len;
+	size_t n;
+	int ret;
+
+	ret = etw_etl_pread(r->fd, r->scratch, sizeof(bh), slot->offset);
+	if (ret)
+		return ret;
+	memcpy(&bh, r->scratch, sizeof(bh));
+	/* A fixed-slot file's compressed buffer says how much it holds. */
+	in_len = bh.buffer_size;
+	if (in_len < hs || in_len > slot->size || bh.offset < hs ||
+	    bh.offset > r->buffer_size)
+		return -EBADMSG;
+	ret = etw_etl_pread(r->fd, r->scratch + hs, in_len - hs,
+			    slot->offset + hs);
+	if (ret)
+		return ret;
+	ret = etw_xpress_decompress(r->scratch + hs, in_len - hs, buf + hs,
+				    bh.offset - hs, &n);
+	if (ret)
+		return ret;
+	if (n != bh.offset - hs)
+		return -EBADMSG;
+	etw_etl_inflated_header(r, &bh);
+	memcpy(buf, &bh, sizeof(bh));
+	memset(buf + bh.offset, 0xff, r->buffer_size - bh.offset);
+	return 0;
+}
+
+/**
+ * etw_etl_reader_buffer - read, inflate and validate one buffer
  * @r: the reader
  * @index: 0 .. etw_etl_reader_buffer_count() - 1, in file order
- * @buf: receives etw_etl_reader_buffer_size() bytes
+ * @buf: receives etw_etl_reader_buffer_size() bytes: a compressed buffer
+ *	inflated, with the file's buffer size and no compressed flag in its
+ *	header; a smaller one followed by 0xff
+ *
+ * Return: 0, -ERANGE for an index past the last buffer, -EBADMSG for a
+ * corrupt buffer (its header, its size, or its compressed stream), or a
+ * read error.
  */
 int etw_etl_reader_buffer(struct etw_etl_reader *r, uint64_t index,
 			  void *buf)
 {
+	const struct etw_etl_slot *slot;
 	uint32_t filled;
 	int ret;
 
 	if (index >= r->buffer_count)
 		return -ERANGE;
-	ret = etw_etl_pread(r->fd, buf, r->buffer_size,
-			    index * r->buffer_size);
+	slot = &r->slots[index];
+	if (slot->corrupt)
+		return -EBADMSG;
+	if (slot->compressed) {
+		ret = etw_etl_inflate(r, slot, buf);
+	} else {
+		ret = etw_etl_pread(r->fd, buf, slot->size, slot->offset);
+		if (!ret)
+			memset((uint8_t *)buf + slot->size, 0xff,
+			       r->buffer_size - slot->size);
+	}
 	if (ret)
 		return ret;
 	return etw_etl_buffer_check(buf, r->buffer_size, &filled);

@@ -9,6 +9,13 @@
  * mid-run leaves a file that reads up to its last complete buffer.  The
  * header event's final counts are written at close (and when a NEWFILE
  * file is rotated).
+ *
+ * A compressed file (%ETW_ETL_MODE_COMPRESSED in the parameters' mode) is
+ * laid out as Windows' relogger lays one out: the header buffer rounded
+ * up to 512 bytes, then each buffer in its own size right after the
+ * previous one, its records XPRESS-compressed after its header when that
+ * makes it smaller (BufferSize the stored bytes, Offset the inflated
+ * fill), as filled otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +40,8 @@
 #define ETW_ETL_LOGFILE_HEADER	(ETW_ETL_HEADER_EVENT + \
 	sizeof(struct etw_etl_system_header))
 #define ETW_ETL_MIN_BUFFER_SIZE	1024	/* MIN_ETW_BUFFER_SIZE */
+/* The header buffer of a compressed file: a multiple of this. */
+#define ETW_ETL_HEADER_ROUND	512
 
 /*
  * @max_slots: buffers a file may hold, header buffer included; 0 for no
@@ -45,6 +54,10 @@
  * @cpu_mhz: CpuSpeedInMHz for the header, from etw_etl_cpu_speed_mhz()
  * @refused: buffers refused because a sequential file was full
  * @base_events_lost: counts already in an appended file
+ * @compressed: a compressed file (etw_etl_append_compressed())
+ * @header_size: bytes the header buffer takes in the file
+ * @end: compressed files: the offset of the next buffer
+ * @zbuf: compressed files: a buffer's compressed records
  */
 struct etw_etl_writer {
 	int fd;
@@ -65,6 +78,10 @@ struct etw_etl_writer {
 	uint32_t refused;
 	uint32_t base_events_lost;
 	uint32_t base_buffers_lost;
+	bool compressed;
+	uint32_t header_size;
+	uint64_t end;
+	uint8_t *zbuf;
 };
 
 /* The kHz in @root@path as MHz, rounded; 0 if unreadable. */
@@ -241,7 +258,7 @@ static void etw_etl_fill_header_buffer(struct etw_etl_writer *w,
 	struct etw_buffer_header *bh = (struct etw_buffer_header *)w->header;
 
 	memset(bh, 0, sizeof(*bh));
-	bh->buffer_size = w->bs;
+	bh->buffer_size = w->header_size;
 	bh->saved_offset = filled;
 	bh->current_offset = filled;
 	bh->logger_id = w->params.logger_id;
@@ -273,7 +290,8 @@ static int etw_etl_build_header(struct etw_etl_writer *w, const char *path)
 	etw_etl_fill_tlh(w, etw_etl_tlh(w));
 	ret = etw_etl_put_name(w->header, &pos, end, w->logger_name);
 	if (!ret)
-		ret = etw_etl_put_name(w->header, &pos, end, path);
+		ret = etw_etl_put_name(w->header, &pos, end,
+				       w->params.log_file_name ?: path);
 	if (ret)
 		return ret;
 	sh.size = pos - ETW_ETL_HEADER_EVENT;
@@ -281,6 +299,13 @@ static int etw_etl_build_header(struct etw_etl_writer *w, const char *path)
 	/* Records are 8-byte aligned; Windows pads with zeroes. */
 	filled = (pos + 7) & ~(size_t)7;
 	memset(w->header + pos, 0, filled - pos);
+	w->header_size = w->bs;
+	if (w->compressed) {
+		w->header_size = (filled + ETW_ETL_HEADER_ROUND - 1) &
+				 ~(ETW_ETL_HEADER_ROUND - 1);
+		if (w->header_size > w->bs)
+			w->header_size = w->bs;
+	}
 	etw_etl_fill_header_buffer(w, filled);
 	return 0;
 }
@@ -343,22 +368,28 @@ static int etw_etl_create_file(struct etw_etl_writer *w)
 	w->in_file = 0;
 	w->appended = 0;
 	w->seq = 1;
-	return etw_etl_pwrite(w->fd, w->header, w->bs, 0);
+	w->end = w->header_size;
+	return etw_etl_pwrite(w->fd, w->header, w->header_size, 0);
 }
 
 /*
  * Continue an etw-written file: it must use this writer's buffer size
  * and our clock (ns with PerfFreq 1e9) of the same boot, or appended
- * events would be misdated.
+ * events would be misdated; and fixed slots, which a compressed or
+ * relogged file does not have.
  */
 static int etw_etl_check_appendable(struct etw_etl_writer *w,
 				    struct etw_etl_reader *r)
 {
 	const struct etw_etl_logfile_header *h = etw_etl_reader_header(r);
 	int64_t boot_delta = (int64_t)(h->boot_time - w->params.boot_time);
+	struct etw_etl_stored st;
 
 	if (h->pointer_size != 8 || h->reserved_flags != ETW_ETL_CLOCK_QPC ||
 	    h->perf_freq != ETW_ETL_NS_PER_SEC)
+		return -EBADMSG;
+	if ((h->log_file_mode & ETW_ETL_MODE_COMPRESSED) ||
+	    etw_etl_reader_stored(r, 0, &st) || st.size != h->buffer_size)
 		return -EBADMSG;
 	if (w->bs && w->bs != h->buffer_size)
 		return -EINVAL;
@@ -417,6 +448,7 @@ static int etw_etl_open_append(struct etw_etl_writer *w)
 	ret = pread(w->fd, w->header, w->bs, 0);
 	if (ret != (int)w->bs)
 		return -EBADMSG;
+	w->header_size = w->bs;
 	/* Files of older writers say 0, which some readers divide by. */
 	if (!etw_etl_tlh(w)->cpu_speed_mhz)
 		etw_etl_tlh(w)->cpu_speed_mhz = w->cpu_mhz;
@@ -443,6 +475,15 @@ static int etw_etl_writer_init(struct etw_etl_writer *w)
 {
 	int ret = -ENOENT;
 
+	if (w->compressed) {
+		if ((w->mode & ~ETW_ETL_MODE_SEQUENTIAL) ||
+		    w->params.max_file_size)
+			return -EINVAL;
+		w->zbuf = malloc(w->bs > ETW_BUFFER_HEADER_SIZE ?
+				 w->bs - ETW_BUFFER_HEADER_SIZE : 1);
+		if (!w->zbuf)
+			return -ENOMEM;
+	}
 	if (w->mode & ETW_ETL_MODE_APPEND)
 		ret = etw_etl_open_append(w);
 	if (ret == -ENOENT) {
@@ -471,6 +512,8 @@ static void etw_etl_writer_free(struct etw_etl_writer *w)
 		close(w->fd);
 	free(w->header);
 	free(w->scratch);
+	free(w->zbuf);
+	free((char *)w->params.log_file_name);
 	free(w->path);
 	free(w->logger_name);
 	free(w);
@@ -486,7 +529,9 @@ static void etw_etl_writer_free(struct etw_etl_writer *w)
  * @out: out: the writer
  *
  * Circular and newfile modes need a maximum size of at least two
- * buffers.  Appending to a file that does not exist creates it.
+ * buffers.  Appending to a file that does not exist creates it.  A
+ * compressed file (%ETW_ETL_MODE_COMPRESSED in @params' mode) is
+ * sequential without a size limit.
  *
  * Return: 0, -EINVAL for bad arguments, -EBADMSG or -EXDEV for a file
  * that cannot be appended to (corrupt, not etw's, another boot), or an
@@ -509,11 +554,16 @@ int etw_etl_writer_open(const char *path, uint32_t mode,
 	w->mode = mode;
 	w->params = *params;
 	w->bs = params->buffer_size;
+	w->compressed = params->log_file_mode & ETW_ETL_MODE_COMPRESSED;
 	w->file_number = 1;
 	w->cpu_mhz = params->cpu_speed_mhz ?: etw_etl_cpu_speed_mhz("");
 	w->path = strdup(path);
 	w->logger_name = strdup(params->logger_name ? params->logger_name : "");
-	ret = w->path && w->logger_name ? etw_etl_writer_init(w) : -ENOMEM;
+	w->params.log_file_name = params->log_file_name ?
+				  strdup(params->log_file_name) : NULL;
+	ret = w->path && w->logger_name &&
+	      (w->params.log_file_name || !params->log_file_name) ?
+	      etw_etl_writer_init(w) : -ENOMEM;
 	if (ret) {
 		etw_etl_writer_free(w);
 		return ret;
@@ -562,7 +612,7 @@ static int etw_etl_finish_file(struct etw_etl_writer *w,
 			 (stats ? stats->events_lost : 0);
 	h->buffers_lost = w->base_buffers_lost + w->refused +
 			  (stats ? stats->buffers_lost : 0);
-	ret = etw_etl_pwrite(w->fd, w->header, w->bs, 0);
+	ret = etw_etl_pwrite(w->fd, w->header, w->header_size, 0);
 	if (!ret && fsync(w->fd))
 		ret = -errno;
 	if (close(w->fd) && !ret)
@@ -606,6 +656,39 @@ static int etw_etl_next_slot(struct etw_etl_writer *w, uint64_t *slot)
 	return 0;
 }
 
+/*
+ * The buffer in @w->scratch (header fixed, @filled bytes) at the end of a
+ * compressed file: its records compressed when that saves bytes.
+ */
+static int etw_etl_append_compressed(struct etw_etl_writer *w,
+				     uint32_t filled)
+{
+	const uint32_t hs = ETW_BUFFER_HEADER_SIZE;
+	struct etw_buffer_header *bh = (struct etw_buffer_header *)w->scratch;
+	ssize_t z;
+	int ret;
+
+	z = etw_xpress_compress(w->scratch + hs, filled - hs, w->zbuf,
+				filled > hs + 1 ? filled - hs - 1 : 0);
+	if (z < 0)
+		return (int)z;
+	if (!z) {
+		bh->buffer_size = filled;
+		ret = etw_etl_pwrite(w->fd, w->scratch, filled, w->end);
+		if (!ret)
+			w->end += filled;
+		return ret;
+	}
+	bh->buffer_size = hs + (uint32_t)z;
+	bh->buffer_flag |= ETW_ETL_BUFFER_FLAG_COMPRESSED;
+	ret = etw_etl_pwrite(w->fd, w->scratch, hs, w->end);
+	if (!ret)
+		ret = etw_etl_pwrite(w->fd, w->zbuf, z, w->end + hs);
+	if (!ret)
+		w->end += hs + z;
+	return ret;
+}
+
 /**
  * etw_etl_writer_append - write one sealed kernel buffer
  * @w: the writer
@@ -635,7 +718,10 @@ int etw_etl_writer_append(struct etw_etl_writer *w, const void *buffer)
 	bh->saved_offset = filled;
 	bh->current_offset = filled;
 	bh->offset = filled;
-	ret = etw_etl_pwrite(w->fd, w->scratch, w->bs, slot * w->bs);
+	if (w->compressed)
+		ret = etw_etl_append_compressed(w, filled);
+	else
+		ret = etw_etl_pwrite(w->fd, w->scratch, w->bs, slot * w->bs);
 	if (ret)
 		return ret;
 	w->seq++;

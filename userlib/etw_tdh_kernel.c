@@ -1,33 +1,45 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * etw_tdh_kernel.c: the schemas of the kernel logger's Process, Thread and
- * Image events, which Windows' TDH takes from the MOF classes of
- * MSNT_SystemTrace (Process_V4_TypeGroup1, Thread_V3_TypeGroup1,
- * Image_Load; Microsoft's class pages list their fields in this order).
- * An event matches a class by its class GUID (ProcessGuid, ThreadGuid,
- * ImageLoadGuid: the ProviderId ProcessTrace gives a kernel record), its
- * version and its event type (opcode).  The TRACE_EVENT_INFO is Windows'
+ * etw_tdh_kernel.c: the schemas of the kernel logger's events, which
+ * Windows' TDH takes from the MOF classes of MSNT_SystemTrace
+ * (Process_V4_TypeGroup1, Thread_V3_TypeGroup1, Image_Load,
+ * SampledProfile, PageFault_HardFault, DiskIo_TypeGroup1/2/3,
+ * FileIo_Name, the TcpIp and UdpIp type groups, StackWalk_Event;
+ * Microsoft's class pages list their fields in this order).  An event matches a class by its
+ * class GUID (the ProviderId ProcessTrace gives a kernel record: the
+ * event class of its hook's group), its version and its event type
+ * (opcode).  The TRACE_EVENT_INFO is Windows'
  * for MOF events: DecodingSourceWbem, ProviderGuid the system trace
  * provider, EventGuid the class, the class as task name and the event
  * type's name as opcode name.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "etw_tdh.h"
 #include "etw_tdh_manifest.h"
 
-#define ETW_TK_MAX_PROPS	14
-#define ETW_TK_MAX_TYPES	4
+#define ETW_TK_MAX_PROPS	16
+#define ETW_TK_MAX_TYPES	5
+/* StackWalk_Event: Stack1 .. Stack192, as many as the payload holds. */
+#define ETW_TK_MAX_FRAMES	192
+#define ETW_TK_REPEAT		0xffff
 
 /* SystemTraceControlGuid: the provider of every kernel logger class. */
 static const GUID etw_tk_system_trace = { 0x9e814aad, 0x3204, 0x11d2,
 	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
 
+/*
+ * @len: bytes of a BINARY property (an IPv6 address); 0 for the InType's;
+ * %ETW_TK_REPEAT for the last entry of a class whose payload ends in
+ * pointers @name1, @name2 ... (StackWalk_Event's Stack1 ... Stack192).
+ */
 struct etw_tk_prop {
 	const char *name;
 	USHORT in;
 	USHORT out;
+	USHORT len;
 };
 
 struct etw_tk_type {
@@ -38,7 +50,8 @@ struct etw_tk_type {
 /**
  * struct etw_tk_class - one MOF event type class
  * @guid: the class GUID
- * @version: the class version it describes
+ * @version: the oldest class version it describes
+ * @max_version: the newest (0: @version only)
  * @name: the class's display name (TaskName)
  * @types: the event types it covers, and their names
  * @props: its fields in payload order
@@ -46,20 +59,61 @@ struct etw_tk_type {
 struct etw_tk_class {
 	GUID guid;
 	UCHAR version;
+	UCHAR max_version;
 	const char *name;
 	struct etw_tk_type types[ETW_TK_MAX_TYPES];
 	struct etw_tk_prop props[ETW_TK_MAX_PROPS];
 };
 
-#define ETW_TK_P(n, i, o) { n, TDH_INTYPE_##i, TDH_OUTTYPE_##o }
+#define ETW_TK_P(n, i, o) { n, TDH_INTYPE_##i, TDH_OUTTYPE_##o, 0 }
 #define ETW_TK_PTR(n) ETW_TK_P(n, POINTER, NULL)
+#define ETW_TK_IPV6(n) { n, TDH_INTYPE_BINARY, TDH_OUTTYPE_IPV6, 16 }
+#define ETW_TK_FRAMES(n) { n, TDH_INTYPE_POINTER, TDH_OUTTYPE_NULL, \
+			   ETW_TK_REPEAT }
+
+/* The event classes of the NT Kernel Logger's groups. */
+#define ETW_TK_PAGE_FAULT { 0x3d6fa8d3, 0xfe05, 0x11d0, \
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } }
+#define ETW_TK_DISK_IO { 0x3d6fa8d4, 0xfe05, 0x11d0, \
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } }
+#define ETW_TK_FILE_IO { 0x90cbdc39, 0x4a3e, 0x11d1, \
+	{ 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } }
+#define ETW_TK_TCP_IP { 0x9a280ac0, 0xc8e0, 0x11d1, \
+	{ 0x84, 0xe2, 0x00, 0xc0, 0x4f, 0xb9, 0x98, 0xa2 } }
+#define ETW_TK_UDP_IP { 0xbf3a50c5, 0xa9c9, 0x4988, \
+	{ 0xa0, 0x05, 0x2d, 0xf0, 0xb7, 0xc8, 0x0f, 0x80 } }
+#define ETW_TK_STACK_WALK { 0xdef2fe46, 0x7bd6, 0x4b80, \
+	{ 0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3 } }
+#define ETW_TK_PERF_INFO { 0xce1dbfb4, 0x137e, 0x4da6, \
+	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } }
+
+/* The fields TcpIp and UdpIp events of IPv4 and IPv6 start with. */
+#define ETW_TK_IP4_HEAD \
+	ETW_TK_P("PID", UINT32, NULL), ETW_TK_P("size", UINT32, NULL), \
+	ETW_TK_P("daddr", UINT32, IPV4), ETW_TK_P("saddr", UINT32, IPV4), \
+	ETW_TK_P("dport", UINT16, PORT), ETW_TK_P("sport", UINT16, PORT)
+#define ETW_TK_IP6_HEAD \
+	ETW_TK_P("PID", UINT32, NULL), ETW_TK_P("size", UINT32, NULL), \
+	ETW_TK_IPV6("daddr"), ETW_TK_IPV6("saddr"), \
+	ETW_TK_P("dport", UINT16, PORT), ETW_TK_P("sport", UINT16, PORT)
+/* What a TCP connect or accept adds: the options negotiated. */
+#define ETW_TK_TCP_OPTIONS \
+	ETW_TK_P("mss", UINT16, NULL), ETW_TK_P("sackopt", UINT16, NULL), \
+	ETW_TK_P("tsopt", UINT16, NULL), ETW_TK_P("wsopt", UINT16, NULL), \
+	ETW_TK_P("rcvwin", UINT32, NULL), \
+	ETW_TK_P("rcvwinscale", INT16, NULL), \
+	ETW_TK_P("sndwinscale", INT16, NULL)
+#define ETW_TK_SEQ_CONN \
+	ETW_TK_P("seqnum", UINT32, NULL), ETW_TK_PTR("connid")
+#define ETW_TK_SEND_TIMES \
+	ETW_TK_P("startime", UINT32, NULL), ETW_TK_P("endtime", UINT32, NULL)
 
 static const struct etw_tk_class etw_tk_classes[] = {
 	{
 		/* ProcessGuid, Process_V4_TypeGroup1 */
 		{ 0x3d6fa8d0, 0xfe05, 0x11d0,
 		  { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } },
-		4, "Process",
+		4, 0, "Process",
 		{ { 1, "Start" }, { 2, "End" }, { 3, "DCStart" },
 		  { 4, "DCEnd" } },
 		{
@@ -81,7 +135,7 @@ static const struct etw_tk_class etw_tk_classes[] = {
 		/* ThreadGuid, Thread_V3_TypeGroup1 */
 		{ 0x3d6fa8d1, 0xfe05, 0x11d0,
 		  { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } },
-		3, "Thread",
+		3, 0, "Thread",
 		{ { 1, "Start" }, { 2, "End" }, { 3, "DCStart" },
 		  { 4, "DCEnd" } },
 		{
@@ -105,7 +159,7 @@ static const struct etw_tk_class etw_tk_classes[] = {
 		/* ImageLoadGuid, Image_Load */
 		{ 0x2cb15d1d, 0x5fc1, 0x11d2,
 		  { 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } },
-		3, "Image",
+		2, 3, "Image",
 		{ { 10, "Load" }, { 2, "UnLoad" }, { 3, "DCStart" },
 		  { 4, "DCEnd" } },
 		{
@@ -123,6 +177,157 @@ static const struct etw_tk_class etw_tk_classes[] = {
 			ETW_TK_P("FileName", UNICODESTRING, NULL),
 		},
 	},
+	{
+		/* PerfInfoGuid, SampledProfile */
+		ETW_TK_PERF_INFO, 2, 0, "PerfInfo",
+		{ { 46, "SampleProf" } },
+		{
+			ETW_TK_PTR("InstructionPointer"),
+			ETW_TK_P("ThreadId", UINT32, NULL),
+			ETW_TK_P("Count", UINT32, NULL),
+		},
+	},
+	{
+		/* PageFaultGuid, PageFault_HardFault */
+		ETW_TK_PAGE_FAULT, 2, 0, "PageFault",
+		{ { 32, "HardFault" } },
+		{
+			ETW_TK_P("InitialTime", UINT64, NULL),
+			ETW_TK_P("ReadOffset", UINT64, NULL),
+			ETW_TK_PTR("VirtualAddress"),
+			ETW_TK_PTR("FileObject"),
+			ETW_TK_P("TThreadId", UINT32, NULL),
+			ETW_TK_P("ByteCount", UINT32, NULL),
+		},
+	},
+	{
+		/* DiskIoGuid, DiskIo_TypeGroup1 */
+		ETW_TK_DISK_IO, 3, 0, "DiskIo",
+		{ { 10, "Read" }, { 11, "Write" } },
+		{
+			ETW_TK_P("DiskNumber", UINT32, NULL),
+			ETW_TK_P("IrpFlags", UINT32, HEXINT32),
+			ETW_TK_P("TransferSize", UINT32, NULL),
+			ETW_TK_P("Reserved", UINT32, NULL),
+			ETW_TK_P("ByteOffset", INT64, NULL),
+			ETW_TK_PTR("FileObject"),
+			ETW_TK_PTR("Irp"),
+			ETW_TK_P("HighResResponseTime", UINT64, NULL),
+			ETW_TK_P("IssuingThreadId", UINT32, NULL),
+		},
+	},
+	{
+		/* DiskIoGuid, DiskIo_TypeGroup2 */
+		ETW_TK_DISK_IO, 3, 0, "DiskIo",
+		{ { 14, "FlushBuffers" } },
+		{
+			ETW_TK_P("DiskNumber", UINT32, NULL),
+			ETW_TK_P("IrpFlags", UINT32, HEXINT32),
+			ETW_TK_P("HighResResponseTime", UINT64, NULL),
+			ETW_TK_PTR("Irp"),
+			ETW_TK_P("IssuingThreadId", UINT32, NULL),
+		},
+	},
+	{
+		/* DiskIoGuid, DiskIo_TypeGroup3 */
+		ETW_TK_DISK_IO, 3, 0, "DiskIo",
+		{ { 12, "ReadInit" }, { 13, "WriteInit" }, { 15, "FlushInit" } },
+		{
+			ETW_TK_PTR("Irp"),
+			ETW_TK_P("IssuingThreadId", UINT32, NULL),
+		},
+	},
+	{
+		/* FileIoGuid, FileIo_Name */
+		ETW_TK_FILE_IO, 2, 0, "FileIo",
+		{ { 0, "Name" }, { 32, "FileCreate" }, { 35, "FileDelete" },
+		  { 36, "FileRundown" } },
+		{
+			ETW_TK_PTR("FileObject"),
+			ETW_TK_P("FileName", UNICODESTRING, NULL),
+		},
+	},
+	{
+		/* TcpIpGuid, TcpIp_SendIPV4 */
+		ETW_TK_TCP_IP, 2, 0, "TcpIp",
+		{ { 10, "SendIPV4" } },
+		{ ETW_TK_IP4_HEAD, ETW_TK_SEND_TIMES, ETW_TK_SEQ_CONN },
+	},
+	{
+		/* TcpIpGuid, TcpIp_TypeGroup1 */
+		ETW_TK_TCP_IP, 2, 0, "TcpIp",
+		{ { 11, "RecvIPV4" }, { 13, "DisconnectIPV4" },
+		  { 14, "RetransmitIPV4" }, { 16, "ReconnectIPV4" },
+		  { 18, "TCPCopyIPV4" } },
+		{ ETW_TK_IP4_HEAD, ETW_TK_SEQ_CONN },
+	},
+	{
+		/* TcpIpGuid, TcpIp_TypeGroup2 */
+		ETW_TK_TCP_IP, 2, 0, "TcpIp",
+		{ { 12, "ConnectIPV4" }, { 15, "AcceptIPV4" } },
+		{ ETW_TK_IP4_HEAD, ETW_TK_TCP_OPTIONS, ETW_TK_SEQ_CONN },
+	},
+	{
+		/* TcpIpGuid, TcpIp_SendIPV6 */
+		ETW_TK_TCP_IP, 2, 0, "TcpIp",
+		{ { 26, "SendIPV6" } },
+		{ ETW_TK_IP6_HEAD, ETW_TK_SEND_TIMES, ETW_TK_SEQ_CONN },
+	},
+	{
+		/* TcpIpGuid, TcpIp_TypeGroup3 */
+		ETW_TK_TCP_IP, 2, 0, "TcpIp",
+		{ { 27, "RecvIPV6" }, { 29, "DisconnectIPV6" },
+		  { 30, "RetransmitIPV6" }, { 32, "ReconnectIPV6" },
+		  { 34, "TCPCopyIPV6" } },
+		{ ETW_TK_IP6_HEAD, ETW_TK_SEQ_CONN },
+	},
+	{
+		/* TcpIpGuid, TcpIp_TypeGroup4 */
+		ETW_TK_TCP_IP, 2, 0, "TcpIp",
+		{ { 28, "ConnectIPV6" }, { 31, "AcceptIPV6" } },
+		{ ETW_TK_IP6_HEAD, ETW_TK_TCP_OPTIONS, ETW_TK_SEQ_CONN },
+	},
+	{
+		/* TcpIpGuid, TcpIp_Fail */
+		ETW_TK_TCP_IP, 2, 0, "TcpIp",
+		{ { 17, "Fail" } },
+		{
+			ETW_TK_P("Proto", UINT16, NULL),
+			ETW_TK_P("FailureCode", UINT16, NULL),
+		},
+	},
+	{
+		/* UdpIpGuid, UdpIp_TypeGroup1 */
+		ETW_TK_UDP_IP, 2, 0, "UdpIp",
+		{ { 10, "SendIPV4" }, { 11, "RecvIPV4" } },
+		{ ETW_TK_IP4_HEAD, ETW_TK_SEQ_CONN },
+	},
+	{
+		/* UdpIpGuid, UdpIp_TypeGroup2 */
+		ETW_TK_UDP_IP, 2, 0, "UdpIp",
+		{ { 26, "SendIPV6" }, { 27, "RecvIPV6" } },
+		{ ETW_TK_IP6_HEAD, ETW_TK_SEQ_CONN },
+	},
+	{
+		/* StackWalkGuid, StackWalk_Event */
+		ETW_TK_STACK_WALK, 2, 0, "StackWalk",
+		{ { 32, "Stack" } },
+		{
+			ETW_TK_P("EventTimeStamp", UINT64, NULL),
+			ETW_TK_P("StackProcess", UINT32, HEXINT32),
+			ETW_TK_P("StackThread", UINT32, NULL),
+			ETW_TK_FRAMES("Stack"),
+		},
+	},
+	{
+		/* UdpIpGuid, UdpIp_Fail */
+		ETW_TK_UDP_IP, 2, 0, "UdpIp",
+		{ { 17, "Fail" } },
+		{
+			ETW_TK_P("Proto", UINT16, NULL),
+			ETW_TK_P("FailureCode", UINT16, NULL),
+		},
+	},
 };
 
 /* The class and event type name of a kernel record, or NULL. */
@@ -138,7 +343,9 @@ static const struct etw_tk_class *etw_tk_find(const EVENT_RECORD *ev,
 	for (i = 0; i < sizeof(etw_tk_classes) / sizeof(*c); i++) {
 		c = &etw_tk_classes[i];
 		if (memcmp(&c->guid, &h->ProviderId, sizeof(GUID)) ||
-		    c->version != h->EventDescriptor.Version)
+		    h->EventDescriptor.Version < c->version ||
+		    h->EventDescriptor.Version > (c->max_version ?:
+						  c->version))
 			continue;
 		for (j = 0; j < ETW_TK_MAX_TYPES; j++) {
 			if (c->types[j].name &&
@@ -151,29 +358,60 @@ static const struct etw_tk_class *etw_tk_find(const EVENT_RECORD *ev,
 	return NULL;
 }
 
+/* The fields of @c, its repeated pointers left out. */
 static uint32_t etw_tk_nprops(const struct etw_tk_class *c)
 {
 	uint32_t n = 0;
 
-	while (n < ETW_TK_MAX_PROPS && c->props[n].name)
+	while (n < ETW_TK_MAX_PROPS && c->props[n].name &&
+	       c->props[n].len != ETW_TK_REPEAT)
 		n++;
 	return n;
 }
 
-static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
-			     uint32_t n, ULONG ptr_size)
+/*
+ * The Stack1 ... pointers of @c after its fields in @ev's payload: as
+ * many as it holds whole.
+ */
+static uint32_t etw_tk_nframes(const struct etw_tk_class *c, uint32_t n,
+			       const EVENT_RECORD *ev, ULONG ptr_size)
 {
+	uint32_t fixed = 0, i, frames;
+
+	if (n == ETW_TK_MAX_PROPS || c->props[n].len != ETW_TK_REPEAT)
+		return 0;
+	for (i = 0; i < n; i++)
+		fixed += c->props[i].len ?:
+			 etw_tdh_fixed_size(c->props[i].in, ptr_size);
+	if (ev->UserDataLength <= fixed)
+		return 0;
+	frames = (ev->UserDataLength - fixed) / ptr_size;
+	return frames < ETW_TK_MAX_FRAMES ? frames : ETW_TK_MAX_FRAMES;
+}
+
+static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
+			     uint32_t n, uint32_t frames, ULONG ptr_size)
+{
+	const struct etw_tk_prop *prop;
 	EVENT_PROPERTY_INFO epi;
+	char name[32];
 	uint32_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n + frames; i++) {
+		prop = &c->props[i < n ? i : n];
 		memset(&epi, 0, sizeof(epi));
-		epi.NameOffset = etw_mf_put(o, c->props[i].name);
-		epi.nonStructType.InType = c->props[i].in;
-		epi.nonStructType.OutType = c->props[i].out;
+		if (i < n) {
+			epi.NameOffset = etw_mf_put(o, prop->name);
+		} else {
+			snprintf(name, sizeof(name), "%s%u", prop->name,
+				 i - n + 1);
+			epi.NameOffset = etw_mf_put(o, name);
+		}
+		epi.nonStructType.InType = prop->in;
+		epi.nonStructType.OutType = prop->out;
 		epi.count = 1;
-		epi.length = (USHORT)etw_tdh_fixed_size(c->props[i].in,
-							 ptr_size);
+		epi.length = i < n && prop->len ? prop->len :
+			     (USHORT)etw_tdh_fixed_size(prop->in, ptr_size);
 		if (o->off <= o->cap)
 			memcpy(o->buf + offsetof(TRACE_EVENT_INFO,
 						 EventPropertyInfoArray) +
@@ -190,8 +428,8 @@ static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
  * @needed: out: bytes it takes
  *
  * Context: any thread.
- * Return: ERROR_SUCCESS; ERROR_NOT_FOUND when @ev is not a Process,
- * Thread or Image event of a version described here;
+ * Return: ERROR_SUCCESS; ERROR_NOT_FOUND when @ev is not a kernel event
+ * of a class, version and event type described here;
  * ERROR_INSUFFICIENT_BUFFER when @cap is less than *@needed.
  */
 ULONG etw_tdh_kernel_build(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
@@ -201,25 +439,26 @@ ULONG etw_tdh_kernel_build(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
 	const struct etw_tk_class *c;
 	TRACE_EVENT_INFO tei;
 	const char *type;
-	uint32_t n;
+	uint32_t n, frames;
 
 	c = etw_tk_find(ev, &type);
 	if (!c)
 		return ERROR_NOT_FOUND;
 	n = etw_tk_nprops(c);
+	frames = etw_tk_nframes(c, n, ev, ptr_size);
 	o.off = offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) +
-		n * sizeof(EVENT_PROPERTY_INFO);
+		(n + frames) * sizeof(EVENT_PROPERTY_INFO);
 	memset(&tei, 0, sizeof(tei));
 	tei.ProviderGuid = etw_tk_system_trace;
 	tei.EventGuid = c->guid;
 	tei.EventDescriptor = ev->EventHeader.EventDescriptor;
 	tei.DecodingSource = DecodingSourceWbem;
-	tei.PropertyCount = n;
-	tei.TopLevelPropertyCount = n;
+	tei.PropertyCount = n + frames;
+	tei.TopLevelPropertyCount = n + frames;
 	tei.ProviderNameOffset = etw_mf_put(&o, "MSNT_SystemTrace");
 	tei.TaskNameOffset = etw_mf_put(&o, c->name);
 	tei.OpcodeNameOffset = etw_mf_put(&o, type);
-	etw_tk_put_props(&o, c, n, ptr_size);
+	etw_tk_put_props(&o, c, n, frames, ptr_size);
 	if (o.off <= o.cap)
 		memcpy(o.buf, &tei, offsetof(TRACE_EVENT_INFO,
 					     EventPropertyInfoArray));

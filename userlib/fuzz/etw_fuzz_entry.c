@@ -13,6 +13,7 @@
  * a write one byte past them; what libetw returns is checked against the
  * layout it documents (etw_fuzz_check_tei()).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@
 #define ETW_FUZZ_MAX_MEMBERS	4
 /* PROPERTY_DATA_DESCRIPTOR.ArrayIndex of a whole property. */
 #define ETW_FUZZ_ALL		0xffffffffu
+/* Bytes etw_fuzz_xpress() compresses again at most. */
+#define ETW_FUZZ_XPRESS_TRIP	8192
 /* Events of one file, or of one manifest, decoded at most. */
 #define ETW_FUZZ_MAX_EVENTS	256
 
@@ -500,6 +503,62 @@ ULONG etw_fuzz_etl(const uint8_t *data, size_t size)
 	ETW_FUZZ_CHECK(CloseTrace(h[0]) == ERROR_SUCCESS);
 	ETW_FUZZ_CHECK(CloseTrace(h[1]) == ERROR_SUCCESS);
 	return ret;
+}
+
+/* --- XPRESS ---------------------------------------------------------------- */
+
+/*
+ * @src (@len bytes) compressed, then inflated into exactly @len bytes,
+ * must come back.
+ */
+static void etw_fuzz_xpress_round_trip(const uint8_t *src, size_t len)
+{
+	size_t cap = len + len / 8 + 16, n = 0;
+	uint8_t *z = malloc(cap), *back = malloc(len ? len : 1);
+	ssize_t zlen;
+
+	ETW_FUZZ_CHECK(z && back);
+	zlen = etw_xpress_compress(src, len, z, cap);
+	ETW_FUZZ_CHECK(zlen > 0 && (size_t)zlen <= cap);
+	ETW_FUZZ_CHECK(!etw_xpress_decompress(z, zlen, back, len, &n));
+	ETW_FUZZ_CHECK(n == len && !memcmp(back, src, len));
+	free(z);
+	free(back);
+}
+
+/**
+ * etw_fuzz_xpress - inflate one stream; compress what came out again
+ * @data: a plain LZ77 stream
+ * @size: its bytes
+ *
+ * The stream inflates into a buffer of exactly %ETW_FUZZ_XPRESS_OUT
+ * bytes, so that AddressSanitizer sees a write past it.  Whatever it
+ * gives, the first %ETW_FUZZ_XPRESS_TRIP inflated bytes (or of the input
+ * itself, when it did not inflate) must survive a round trip through the
+ * compressor: more would slow every run down to compress data mostly of
+ * long runs.
+ *
+ * Return: ERROR_SUCCESS when the stream inflated, ERROR_INVALID_DATA
+ * when the decompressor refused it.
+ */
+ULONG etw_fuzz_xpress(const uint8_t *data, size_t size)
+{
+	uint8_t *out = malloc(ETW_FUZZ_XPRESS_OUT);
+	size_t n = 0;
+	int ret;
+
+	ETW_FUZZ_CHECK(out);
+	ret = etw_xpress_decompress(data, size, out, ETW_FUZZ_XPRESS_OUT, &n);
+	ETW_FUZZ_CHECK(ret == 0 || ret == -EBADMSG);
+	ETW_FUZZ_CHECK(n <= ETW_FUZZ_XPRESS_OUT);
+	if (ret)
+		etw_fuzz_xpress_round_trip(data, size < ETW_FUZZ_XPRESS_TRIP ?
+					   size : ETW_FUZZ_XPRESS_TRIP);
+	else
+		etw_fuzz_xpress_round_trip(out, n < ETW_FUZZ_XPRESS_TRIP ?
+					   n : ETW_FUZZ_XPRESS_TRIP);
+	free(out);
+	return ret ? ERROR_INVALID_DATA : ERROR_SUCCESS;
 }
 
 /* --- TraceLogging metadata ------------------------------------------------ */

@@ -13,6 +13,9 @@
  * per group of field macros), in etw_fuzz_tl()'s input format.
  * OUTDIR/manifest: each manifest alone, and followed by a NUL and 64
  * bytes of user data for its events.
+ * OUTDIR/xpress: the compressed streams of the first buffers of each ETL
+ * file that has them, and what etw_xpress_compress() makes of a run, of
+ * text and of counters.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -255,6 +258,50 @@ static int fuzz_seeds_copy(const char *dir, const char *path,
 	return ret;
 }
 
+/* The streams of the first few compressed buffers of an ETL file. */
+static int fuzz_seeds_streams(const char *dir, const char *path)
+{
+	struct etw_etl_reader *r;
+	struct etw_etl_stored st;
+	size_t len = 0, hs = ETW_BUFFER_HEADER_SIZE;
+	uint8_t *file;
+	uint64_t b;
+	int n = 0, ret = 0;
+
+	if (etw_etl_reader_open(path, &r))
+		return 0;	/* fuzz_seeds_etl_events() said why */
+	file = fuzz_seeds_read(path, &len);
+	for (b = 0; file && !ret && n < 8 &&
+	     !etw_etl_reader_stored(r, b, &st); b++)
+		if (st.compressed && st.offset + st.size <= len)
+			ret = fuzz_seeds_write(dir, fuzz_seeds_base(path), n++,
+					       file + st.offset + hs,
+					       st.size - hs, NULL, 0);
+	free(file);
+	etw_etl_reader_close(r);
+	return ret;
+}
+
+/* The compressor's streams of a few shapes of data. */
+static int fuzz_seeds_compressed(const char *dir)
+{
+	static uint8_t in[4096], z[4096 + 4096 / 8 + 16];
+	ssize_t len;
+	int i, ret = 0;
+	size_t j;
+
+	for (i = 0; !ret && i < 3; i++) {
+		for (j = 0; j < sizeof(in); j++)
+			in[j] = i == 0 ? 'a' : i == 1 ?
+				"lorem ipsum dolor "[j % 18 ^ (j / 64 % 3)] :
+				(uint8_t)(j / 2 >> (8 * (j % 2)));
+		len = etw_xpress_compress(in, sizeof(in), z, sizeof(z));
+		ret = len > 0 ? fuzz_seeds_write(dir, "compressed", i, z, len,
+						 NULL, 0) : -1;
+	}
+	return ret;
+}
+
 static int fuzz_seeds_mkdir(char *path, size_t size, const char *out,
 			    const char *sub)
 {
@@ -268,7 +315,7 @@ static int fuzz_seeds_mkdir(char *path, size_t size, const char *out,
 
 int main(int argc, char **argv)
 {
-	char etl[4096], tl[4096], mf[4096];
+	char etl[4096], tl[4096], mf[4096], xp[4096];
 	uint8_t user[1 + 64];
 	struct tle_capture *c = malloc(sizeof(*c));
 	const char *expect;
@@ -282,7 +329,8 @@ int main(int argc, char **argv)
 	if (fuzz_seeds_mkdir(etl, sizeof(etl), argv[1], "") ||
 	    fuzz_seeds_mkdir(etl, sizeof(etl), argv[1], "etl") ||
 	    fuzz_seeds_mkdir(tl, sizeof(tl), argv[1], "tl") ||
-	    fuzz_seeds_mkdir(mf, sizeof(mf), argv[1], "manifest"))
+	    fuzz_seeds_mkdir(mf, sizeof(mf), argv[1], "manifest") ||
+	    fuzz_seeds_mkdir(xp, sizeof(xp), argv[1], "xpress"))
 		return 1;
 	for (i = 0; i < (int)sizeof(user); i++)
 		user[i] = (uint8_t)(i * 7);
@@ -296,8 +344,11 @@ int main(int argc, char **argv)
 					      sizeof(user), 1);
 		else
 			ret = fuzz_seeds_copy(etl, argv[i], NULL, 0, 0) ||
-			      fuzz_seeds_etl_events(tl, argv[i]);
+			      fuzz_seeds_etl_events(tl, argv[i]) ||
+			      fuzz_seeds_streams(xp, argv[i]);
 	}
+	if (!ret)
+		ret = fuzz_seeds_compressed(xp);
 	for (i = 0; !ret && tle_run_c(i, c, &expect) == 0; i++)
 		ret = fuzz_seeds_tl(tl, "tracelogging", i,
 				    i % 2 ? ETW_FUZZ_TL_TRAITS : 0,

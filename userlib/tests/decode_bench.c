@@ -11,8 +11,8 @@
  * The modes: read (the file with read(), the baseline), process
  * (ProcessTrace, empty callback), tdh (ProcessTrace,
  * TdhGetEventInformation and TdhFormatProperty of every property),
- * dump, dump-json and dump-csv (ETWCTL dump [--format json|csv] FILE >
- * /dev/null).  Each pass runs in
+ * stats (ETWCTL stats FILE > /dev/null), dump, dump-json and dump-csv
+ * (ETWCTL dump [--format json|csv] FILE > /dev/null).  Each pass runs in
  * a child, so its peak RSS is its own.
  *
  * The generated file is what a TraceLogging provider writes through the
@@ -298,7 +298,7 @@ static int bench_process(const char *path, PEVENT_RECORD_CALLBACK cb)
 	return err != ERROR_SUCCESS;
 }
 
-/* @format: "json", "csv", or NULL for dump's table. */
+/* @format: "json", "csv", NULL for dump's table, "stats" for stats. */
 static int bench_dump(const char *etwctl, const char *path,
 		      const char *format)
 {
@@ -306,7 +306,9 @@ static int bench_dump(const char *etwctl, const char *path,
 
 	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
 		return 1;
-	if (format)
+	if (format && !strcmp(format, "stats"))
+		execl(etwctl, etwctl, "stats", path, NULL);
+	else if (format)
 		execl(etwctl, etwctl, "dump", "--format", format, path, NULL);
 	else
 		execl(etwctl, etwctl, "dump", path, NULL);
@@ -314,7 +316,7 @@ static int bench_dump(const char *etwctl, const char *path,
 }
 
 static const char *const bench_modes[] = {
-	"read", "process", "tdh", "dump", "dump-json", "dump-csv",
+	"read", "process", "tdh", "stats", "dump", "dump-json", "dump-csv",
 };
 
 static int bench_mode(const char *mode, const char *path,
@@ -326,6 +328,8 @@ static int bench_mode(const char *mode, const char *path,
 		return bench_process(path, bench_empty_cb);
 	if (!strcmp(mode, "tdh"))
 		return bench_process(path, bench_tdh_cb);
+	if (!strcmp(mode, "stats"))
+		return bench_dump(etwctl, path, "stats");
 	if (!strcmp(mode, "dump"))
 		return bench_dump(etwctl, path, NULL);
 	if (!strcmp(mode, "dump-json"))
@@ -435,6 +439,6 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: decode_bench gen FILE EVENTS\n"
 		"       decode_bench table FILE ETWCTL\n"
 		"       decode_bench read|process|tdh FILE\n"
-		"       decode_bench dump|dump-json|dump-csv FILE ETWCTL\n");
+		"       decode_bench stats|dump|dump-json|dump-csv FILE ETWCTL\n");
 	return 2;
 }

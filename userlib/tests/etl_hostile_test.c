@@ -443,7 +443,8 @@ TEST_F(file, bad_header_buffer)
 	EXPECT_EQ(-EBADMSG, PATCH(0x00, uint32_t, 8192));
 	EXPECT_EQ(-EBADMSG, PATCH(0x30, uint32_t, 0x48));
 	EXPECT_EQ(-EBADMSG, PATCH(0x30, uint32_t, 0x10000));
-	EXPECT_EQ(-EOPNOTSUPP, PATCH(0x34, uint16_t, 0x61));
+	/* The header buffer is never compressed. */
+	EXPECT_EQ(-EBADMSG, PATCH(0x34, uint16_t, 0x61));
 }
 
 TEST_F(file, bad_header_event)
@@ -455,9 +456,23 @@ TEST_F(file, bad_header_event)
 	EXPECT_EQ(-EBADMSG, PATCH(0x4c, uint16_t, 0xffff));
 	EXPECT_EQ(-EBADMSG, PATCH(0x4e, uint16_t, 0x0050));
 	EXPECT_EQ(-EBADMSG, PATCH(0x68 + 0x2c, uint32_t, 5));
-	EXPECT_EQ(-EBADMSG, PATCH(0x68 + 0x00, uint32_t, 8192));
-	EXPECT_EQ(-EOPNOTSUPP, PATCH(0x68 + 0x20, uint32_t,
-				     ETW_ETL_MODE_COMPRESSED));
+	/* BufferSize below the header buffer's, or past the largest. */
+	EXPECT_EQ(-EBADMSG, PATCH(0x68 + 0x00, uint32_t, 2048));
+	EXPECT_EQ(-EBADMSG, PATCH(0x68 + 0x00, uint32_t,
+				  ETW_ETL_MAX_BUFFER_SIZE + 1));
+}
+
+/*
+ * Buffers larger than the header buffer, or compressed mode: the buffers
+ * are chained by their own sizes, which read the same file.
+ */
+TEST_F(file, chained_layouts_open)
+{
+	EXPECT_EQ(0, PATCH(0x68 + 0x00, uint32_t, 8192));
+	EXPECT_EQ(8, etl_count_events(self->path, NULL, NULL));
+	EXPECT_EQ(0, PATCH(0x68 + 0x20, uint32_t,
+			   ETW_ETL_MODE_SEQUENTIAL | ETW_ETL_MODE_COMPRESSED));
+	EXPECT_EQ(8, etl_count_events(self->path, NULL, NULL));
 }
 
 /* Names running to the end of the record without a NUL stay bounded. */

@@ -32,6 +32,7 @@ static const struct class_row rows[] = {
 	{ "config",   0x0b0a, "01853a65-418f-4f36-aefc-dc0f1d2fd235" },
 	{ "perfinfo", 0x0f2e, "ce1dbfb4-137e-4da6-87b0-3f59aa102cbc" },
 	{ "image",    0x140a, "2cb15d1d-5fc1-11d2-abe1-00a0c911f518" },
+	{ "stackwalk", 0x1820, "def2fe46-7bd6-4b80-bd94-f57fe20d0ce3" },
 	{ "alpc",     0x1a21, "45d8cccd-539f-4b72-a8b7-5c683142609a" },
 	{ "splitio",  0x1b20, "d837ca92-12b9-44a5-ad6a-3a65b3578aa8" },
 	{ "group_ff", 0xff01, NULL },

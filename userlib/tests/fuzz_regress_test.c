@@ -36,7 +36,8 @@ static const struct regress_entry regress_table[] = {
 	REGRESS_INPUTS(REGRESS_ENTRY)
 };
 
-static const char *const regress_targets[] = { "etl", "tl", "manifest" };
+static const char *const regress_targets[] = { "etl", "tl", "manifest",
+						 "xpress" };
 
 static uint8_t *regress_read(const char *target, const char *name,
 			     size_t *len)
@@ -70,6 +71,8 @@ static ULONG replay_input(const char *target, const uint8_t *data,
 		return etw_fuzz_etl(data, len);
 	if (!strcmp(target, "tl"))
 		return etw_fuzz_tl(data, len);
+	if (!strcmp(target, "xpress"))
+		return etw_fuzz_xpress(data, len);
 	return etw_fuzz_manifest(data, len);
 }
 

@@ -273,4 +273,58 @@ TEST(pointer_size_follows_the_context)
 	free(tei);
 }
 
+/*
+ * StackWalk_Event: StackN fields for the pointers the payload holds, of
+ * the record's width; a partial pointer at the end is not one.
+ */
+TEST(stackwalk_frames_follow_the_payload)
+{
+	static const GUID stackwalk = { 0xdef2fe46, 0x7bd6, 0x4b80,
+		{ 0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3 } };
+	static const struct {
+		USHORT flags;
+		USHORT len;
+		ULONG props;
+		USHORT frame_len;
+	} rows[] = {
+		{ EVENT_HEADER_FLAG_64_BIT_HEADER, 16, 3, 0 },
+		{ EVENT_HEADER_FLAG_64_BIT_HEADER, 24, 4, 8 },
+		{ EVENT_HEADER_FLAG_64_BIT_HEADER, 31, 4, 8 },
+		{ EVENT_HEADER_FLAG_64_BIT_HEADER, 16 + 8 * 200, 3 + 192, 8 },
+		{ EVENT_HEADER_FLAG_32_BIT_HEADER, 28, 6, 4 },
+	};
+	static uint8_t data[16 + 8 * 200];
+	TRACE_EVENT_INFO *tei;
+	EVENT_RECORD r;
+	char s[32];
+	ULONG st;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		kernel_event(&r, data, rows[i].len, &stackwalk, 2, 32);
+		r.EventHeader.Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER |
+				      rows[i].flags;
+		tei = tdh_info(&r, &st);
+		ASSERT_NE(NULL, tei) TH_LOG("row %zu: %lu", i,
+					    (unsigned long)st);
+		EXPECT_EQ(rows[i].props, tei->TopLevelPropertyCount)
+			TH_LOG("row %zu", i);
+		EXPECT_STREQ("StackThread",
+			     tdh_tei_str(tei,
+					 tei->EventPropertyInfoArray[2].NameOffset,
+					 s, sizeof(s)));
+		if (rows[i].props > 3) {
+			snprintf(s, sizeof(s), "Stack%lu",
+				 (unsigned long)rows[i].props - 3);
+			EXPECT_STREQ(s, tdh_tei_str(tei,
+				tei->EventPropertyInfoArray[rows[i].props - 1]
+				.NameOffset, s + 16, 16));
+			EXPECT_EQ(rows[i].frame_len,
+				  tei->EventPropertyInfoArray[rows[i].props - 1]
+				  .length);
+		}
+		free(tei);
+	}
+}
+
 TEST_HARNESS_MAIN

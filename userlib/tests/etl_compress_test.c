@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * Compressed ETL files as the writer makes them (ETW_ETL_MODE_COMPRESSED)
+ * and the reader reads them back: the layout Windows' relogger uses, and
+ * buffers that come back byte for byte.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "etl_test.h"
+#include "kselftest_harness.h"
+#include "testdata.h"
+
+#define NET	TESTDATA "/etl/net.4.5.2.x86.etl"
+#define NBUF	6
+
+FIXTURE(z) {
+	char *dir;
+	char *path;
+	struct etw_etl_writer_params p;
+	uint8_t bufs[NBUF][ETL_TEST_BS];
+};
+
+FIXTURE_SETUP(z)
+{
+	unsigned int i;
+
+	self->dir = etl_mkdtemp();
+	ASSERT_NE(NULL, self->dir);
+	self->path = etl_path(self->dir, "z.etl");
+	self->p = etl_test_params();
+	self->p.log_file_mode = ETW_ETL_MODE_COMPRESSED;
+	for (i = 0; i < NBUF; i++)
+		etl_buf_fill(self->bufs[i], i % 2, 10 + 5 * i, 1,
+			     ETL_TEST_START_RAW + 1000 * i, 10);
+}
+
+FIXTURE_TEARDOWN(z)
+{
+	free(self->path);
+	etl_rmdir(self->dir);
+}
+
+static int write_bufs(const char *path,
+		      const struct etw_etl_writer_params *p,
+		      uint8_t (*bufs)[ETL_TEST_BS], unsigned int n)
+{
+	struct etw_etl_writer *w;
+	unsigned int i;
+	int ret;
+
+	ret = etw_etl_writer_open(path, ETW_ETL_MODE_SEQUENTIAL, p, &w);
+	if (ret)
+		return ret;
+	for (i = 0; !ret && i < n; i++)
+		ret = etw_etl_writer_append(w, bufs[i]);
+	return etw_etl_writer_close(w, NULL) ?: ret;
+}
+
+TEST_F(z, buffers_come_back)
+{
+	struct etw_buffer_header in, out;
+	uint8_t back[ETL_TEST_BS];
+	struct etw_etl_reader *r;
+	struct etw_etl_stored st;
+	uint64_t next;
+	unsigned int i;
+
+	ASSERT_EQ(0, write_bufs(self->path, &self->p, self->bufs, NBUF));
+	ASSERT_EQ(0, etw_etl_reader_open(self->path, &r));
+	EXPECT_EQ((uint64_t)NBUF + 1, etw_etl_reader_buffer_count(r));
+	EXPECT_EQ(ETL_TEST_BS, etw_etl_reader_buffer_size(r));
+	EXPECT_EQ((uint32_t)ETW_ETL_MODE_COMPRESSED | ETW_ETL_MODE_SEQUENTIAL,
+		  etw_etl_reader_header(r)->log_file_mode);
+	EXPECT_EQ((uint32_t)NBUF + 1,
+		  etw_etl_reader_header(r)->buffers_written);
+	ASSERT_EQ(0, etw_etl_reader_stored(r, 0, &st));
+	EXPECT_EQ(512u, st.size);
+	EXPECT_FALSE(st.compressed);
+	next = 512;
+	for (i = 0; i < NBUF; i++) {
+		ASSERT_EQ(0, etw_etl_reader_stored(r, i + 1, &st));
+		EXPECT_EQ(next, st.offset);
+		EXPECT_TRUE(st.compressed);
+		memcpy(&in, self->bufs[i], sizeof(in));
+		EXPECT_GT(in.offset / 2, st.size) TH_LOG("buffer %u", i);
+		next += st.size;
+		ASSERT_EQ(0, etw_etl_reader_buffer(r, i + 1, back));
+		memcpy(&out, back, sizeof(out));
+		EXPECT_EQ(in.offset, out.offset);
+		EXPECT_EQ(ETL_TEST_BS, out.buffer_size);
+		EXPECT_EQ(in.buffer_flag, out.buffer_flag);
+		EXPECT_EQ(i + 1, out.sequence_number);
+		EXPECT_EQ(0, memcmp(self->bufs[i] + ETW_BUFFER_HEADER_SIZE,
+				    back + ETW_BUFFER_HEADER_SIZE,
+				    in.offset - ETW_BUFFER_HEADER_SIZE));
+	}
+	EXPECT_EQ((off_t)next, etl_file_size(self->path));
+	etw_etl_reader_close(r);
+	EXPECT_EQ(10 + 15 + 20 + 25 + 30 + 35,
+		  etl_count_events(self->path, NULL, NULL));
+}
+
+/* Records compression cannot shrink are stored as filled. */
+TEST_F(z, incompressible_buffer_stored_as_filled)
+{
+	struct etw_buffer_header bh;
+	uint8_t back[ETL_TEST_BS];
+	struct etw_etl_reader *r;
+	struct etw_etl_stored st;
+	uint32_t s = 9, i;
+
+	memcpy(&bh, self->bufs[0], sizeof(bh));
+	for (i = ETW_BUFFER_HEADER_SIZE + 80; i < bh.offset; i++) {
+		s = s * 1103515245u + 12345u;
+		self->bufs[0][i] = s >> 24;
+	}
+	/* One record of random payload, filling the buffer. */
+	self->bufs[0][ETW_BUFFER_HEADER_SIZE] =
+		(bh.offset - ETW_BUFFER_HEADER_SIZE) & 0xff;
+	self->bufs[0][ETW_BUFFER_HEADER_SIZE + 1] =
+		(bh.offset - ETW_BUFFER_HEADER_SIZE) >> 8;
+	ASSERT_EQ(0, write_bufs(self->path, &self->p, self->bufs, 2));
+	ASSERT_EQ(0, etw_etl_reader_open(self->path, &r));
+	ASSERT_EQ(0, etw_etl_reader_stored(r, 1, &st));
+	EXPECT_FALSE(st.compressed);
+	EXPECT_EQ(bh.offset, st.size);
+	ASSERT_EQ(0, etw_etl_reader_stored(r, 2, &st));
+	EXPECT_TRUE(st.compressed);
+	ASSERT_EQ(0, etw_etl_reader_buffer(r, 1, back));
+	EXPECT_EQ(0, memcmp(self->bufs[0] + ETW_BUFFER_HEADER_SIZE,
+			    back + ETW_BUFFER_HEADER_SIZE,
+			    bh.offset - ETW_BUFFER_HEADER_SIZE));
+	EXPECT_EQ(0xff, back[bh.offset]);
+	etw_etl_reader_close(r);
+}
+
+TEST_F(z, log_file_name)
+{
+	struct etw_etl_reader *r;
+
+	self->p.log_file_name = "[multiple files]";
+	ASSERT_EQ(0, write_bufs(self->path, &self->p, self->bufs, 1));
+	ASSERT_EQ(0, etw_etl_reader_open(self->path, &r));
+	EXPECT_STREQ("[multiple files]", etw_etl_reader_file_name(r));
+	etw_etl_reader_close(r);
+}
+
+/* Compressed files are sequential, without a size limit. */
+TEST_F(z, modes_refused)
+{
+	static const uint32_t modes[] = { ETW_ETL_MODE_CIRCULAR,
+		ETW_ETL_MODE_APPEND, ETW_ETL_MODE_APPEND |
+		ETW_ETL_MODE_SEQUENTIAL };
+	struct etw_etl_writer *w;
+	char *pattern = etl_path(self->dir, "z_%d.etl");
+	unsigned int i;
+
+	self->p.max_file_size = 1;
+	for (i = 0; i < sizeof(modes) / sizeof(*modes); i++)
+		EXPECT_EQ(-EINVAL, etw_etl_writer_open(self->path, modes[i],
+						       &self->p, &w));
+	EXPECT_EQ(-EINVAL, etw_etl_writer_open(pattern, ETW_ETL_MODE_NEWFILE,
+					       &self->p, &w));
+	EXPECT_EQ(-EINVAL, etw_etl_writer_open(self->path,
+					       ETW_ETL_MODE_SEQUENTIAL,
+					       &self->p, &w));
+	self->p.max_file_size = 0;
+	EXPECT_EQ(-EINVAL, etw_etl_writer_open(self->path,
+					       ETW_ETL_MODE_CIRCULAR,
+					       &self->p, &w));
+	free(pattern);
+}
+
+/*
+ * Appending writes fixed slots: a compressed file is not appended to
+ * (before, the buffer went to slot 1, over the first compressed one).
+ */
+TEST_F(z, not_appended_to)
+{
+	struct etw_etl_writer_params p = etl_test_params();
+	struct etw_etl_writer *w;
+	unsigned int i;
+
+	/* More than one buffer size in all, as an appendable file has. */
+	ASSERT_EQ(0, etw_etl_writer_open(self->path, ETW_ETL_MODE_SEQUENTIAL,
+					 &self->p, &w));
+	for (i = 0; i < 8 * NBUF; i++)
+		ASSERT_EQ(0, etw_etl_writer_append(w, self->bufs[i % NBUF]));
+	ASSERT_EQ(0, etw_etl_writer_close(w, NULL));
+	ASSERT_LT(2 * ETL_TEST_BS, etl_file_size(self->path));
+	EXPECT_EQ(-EBADMSG, etw_etl_writer_open(self->path,
+						ETW_ETL_MODE_APPEND, &p, &w));
+	EXPECT_EQ(8 * (10 + 15 + 20 + 25 + 30 + 35),
+		  etl_count_events(self->path, NULL, NULL));
+}
+
+/*
+ * The compressor against Windows' on the buffers of a Windows file:
+ * every buffer inflated and compressed again takes no more bytes in
+ * total than Windows' relogger stored.
+ */
+TEST(as_small_as_windows)
+{
+	uint64_t i, ours = 0, theirs = 0;
+	struct etw_buffer_header bh;
+	struct etw_etl_stored st;
+	struct etw_etl_reader *r;
+	uint8_t *buf, *z, *back;
+	size_t n;
+	ssize_t len;
+
+	REQUIRE_TESTDATA();
+	ASSERT_EQ(0, etw_etl_reader_open(NET, &r));
+	buf = malloc(65536);
+	z = malloc(65536);
+	back = malloc(65536);
+	for (i = 1; i < etw_etl_reader_buffer_count(r); i++) {
+		ASSERT_EQ(0, etw_etl_reader_stored(r, i, &st));
+		ASSERT_EQ(0, etw_etl_reader_buffer(r, i, buf));
+		memcpy(&bh, buf, sizeof(bh));
+		len = etw_xpress_compress(buf + 0x48, bh.offset - 0x48, z,
+					  65536 - 0x48);
+		ASSERT_LT(0, len);
+		ASSERT_EQ(0, etw_xpress_decompress(z, len, back, 65536, &n));
+		ASSERT_EQ(bh.offset - 0x48, n);
+		ASSERT_EQ(0, memcmp(buf + 0x48, back, n));
+		ours += 0x48 + len;
+		theirs += st.size;
+	}
+	TH_LOG("compressed: ours %llu bytes, Windows' %llu",
+	       (unsigned long long)ours, (unsigned long long)theirs);
+	EXPECT_GE(theirs, ours);
+	etw_etl_reader_close(r);
+	free(buf);
+	free(z);
+	free(back);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * TDH's kernel logger classes on a trace Windows recorded
+ * (testdata/etl/net.4.5.2.x86.etl): every NT Kernel Logger record of a
+ * class described here decodes, its fields taking exactly its payload,
+ * and the records of other classes are ERROR_NOT_FOUND (printed raw by
+ * etwctl).  A StackWalk_Event has as many StackN fields as its payload
+ * holds pointers.  The counts per class and event type are the file's
+ * (etl_census.py's hooks); the values of the sample records were read
+ * from their bytes by hand.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evntcons.h"
+#include "kselftest_harness.h"
+#include "tdh_test.h"
+#include "testdata.h"
+
+#define NET		TESTDATA "/etl/net.4.5.2.x86.etl"
+#define MAX_KEYS	64
+#define LINE		1024
+
+struct key_count {
+	char key[48];
+	int n;
+};
+
+/* What the callback saw; @line: the record at @want_ts, as "Name=value". */
+static struct {
+	struct key_count keys[MAX_KEYS];
+	int nkeys;
+	int kernel;
+	int decoded;
+	int not_found;
+	int other_error;
+	int misfit;
+	char misfit_key[48];
+	LONGLONG want_ts;
+	char want_task[32];
+	char line[LINE];
+} seen;
+
+static void count_key(const char *key)
+{
+	int i;
+
+	for (i = 0; i < seen.nkeys; i++) {
+		if (!strcmp(seen.keys[i].key, key)) {
+			seen.keys[i].n++;
+			return;
+		}
+	}
+	if (seen.nkeys < MAX_KEYS) {
+		snprintf(seen.keys[seen.nkeys].key, sizeof(seen.keys[0].key),
+			 "%s", key);
+		seen.keys[seen.nkeys++].n = 1;
+	}
+}
+
+static int key_n(const char *key)
+{
+	int i;
+
+	for (i = 0; i < seen.nkeys; i++)
+		if (!strcmp(seen.keys[i].key, key))
+			return seen.keys[i].n;
+	return 0;
+}
+
+/*
+ * Each property through TdhFormatProperty, "Name=value" joined by
+ * spaces into @line; the bytes they took in *@used.
+ */
+static ULONG format_all(PEVENT_RECORD r, TRACE_EVENT_INFO *tei, char *line,
+			ULONG *used)
+{
+	ULONG ptr = r->EventHeader.Flags & EVENT_HEADER_FLAG_32_BIT_HEADER ?
+		    4 : 8;
+	const BYTE *p = r->UserData;
+	USHORT left = r->UserDataLength, took;
+	const EVENT_PROPERTY_INFO *e;
+	WCHAR text[512];
+	char name[64], value[512];
+	size_t pos = 0;
+	ULONG i, size, st;
+
+	line[0] = '\0';
+	for (i = 0; i < tei->TopLevelPropertyCount; i++) {
+		e = &tei->EventPropertyInfoArray[i];
+		size = sizeof(text);
+		st = TdhFormatProperty(tei, NULL, ptr, e->nonStructType.InType,
+				       e->nonStructType.OutType, e->length,
+				       left, (PBYTE)p, &size, text, &took);
+		if (st)
+			return st;
+		tdh_tei_str(tei, e->NameOffset, name, sizeof(name));
+		tdh_utf8(text, value, sizeof(value));
+		pos += snprintf(line + pos, LINE - pos, "%s%s=%s",
+				i ? " " : "", name, value);
+		if (pos >= LINE)
+			pos = LINE - 1;
+		p += took;
+		left -= took;
+	}
+	*used = r->UserDataLength - left;
+	return ERROR_SUCCESS;
+}
+
+static VOID WINAPI on_record(PEVENT_RECORD r)
+{
+	union {
+		TRACE_EVENT_INFO tei;
+		char bytes[8192];
+	} buf;
+	char task[32], op[32], key[48], line[LINE];
+	ULONG size = sizeof(buf), st, used = 0;
+
+	if (!(r->EventHeader.Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER) ||
+	    r->EventHeader.HeaderType == 0xc014 ||
+	    r->EventHeader.HeaderType == 0xc00a)
+		return;
+	seen.kernel++;
+	st = TdhGetEventInformation(r, 0, NULL, &buf.tei, &size);
+	if (st == ERROR_NOT_FOUND) {
+		seen.not_found++;
+		return;
+	}
+	if (st) {
+		seen.other_error++;
+		return;
+	}
+	seen.decoded++;
+	tdh_tei_str(&buf.tei, buf.tei.TaskNameOffset, task, sizeof(task));
+	tdh_tei_str(&buf.tei, buf.tei.OpcodeNameOffset, op, sizeof(op));
+	snprintf(key, sizeof(key), "%s %s v%u", task, op,
+		 r->EventHeader.EventDescriptor.Version);
+	count_key(key);
+	st = format_all(r, &buf.tei, line, &used);
+	if (st || used != r->UserDataLength) {
+		if (!seen.misfit++)
+			snprintf(seen.misfit_key, sizeof(seen.misfit_key),
+				 "%s", key);
+		return;
+	}
+	if (r->EventHeader.TimeStamp.QuadPart == seen.want_ts &&
+	    !strcmp(task, seen.want_task))
+		snprintf(seen.line, sizeof(seen.line), "%s %s", op, line);
+}
+
+/* Process the file with raw timestamps, keeping the record at @ts. */
+static ULONG process(LONGLONG ts, const char *task)
+{
+	EVENT_TRACE_LOGFILEA lf = { 0 };
+	PROCESSTRACE_HANDLE h;
+	ULONG st;
+
+	memset(&seen, 0, sizeof(seen));
+	seen.want_ts = ts;
+	snprintf(seen.want_task, sizeof(seen.want_task), "%s", task);
+	lf.LogFileName = (LPSTR)NET;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD |
+			      PROCESS_TRACE_MODE_RAW_TIMESTAMP;
+	lf.EventRecordCallback = on_record;
+	h = OpenTraceA(&lf);
+	if (h == INVALID_PROCESSTRACE_HANDLE)
+		return GetLastError();
+	st = ProcessTrace(&h, 1, NULL, NULL);
+	CloseTrace(h);
+	return st;
+}
+
+/* Class, event type and version as TDH names them, and the file's count. */
+static const struct key_count want_counts[] = {
+	{ "PerfInfo SampleProf v2", 88809 },
+	{ "PageFault HardFault v2", 394 },
+	{ "DiskIo Read v3", 2339 },
+	{ "DiskIo Write v3", 50 },
+	{ "DiskIo ReadInit v3", 2339 },
+	{ "DiskIo WriteInit v3", 50 },
+	{ "DiskIo FlushBuffers v3", 4 },
+	{ "DiskIo FlushInit v3", 4 },
+	{ "FileIo FileCreate v2", 86 },
+	{ "FileIo FileDelete v2", 27 },
+	{ "FileIo FileRundown v2", 2917 },
+	{ "TcpIp SendIPV4 v2", 2 },
+	{ "TcpIp RecvIPV4 v2", 1 },
+	{ "TcpIp DisconnectIPV4 v2", 1 },
+	{ "TcpIp AcceptIPV4 v2", 1 },
+	{ "TcpIp SendIPV6 v2", 232 },
+	{ "TcpIp RecvIPV6 v2", 241 },
+	{ "UdpIp SendIPV4 v2", 16 },
+	{ "UdpIp RecvIPV4 v2", 14 },
+	{ "UdpIp SendIPV6 v2", 12 },
+	{ "UdpIp RecvIPV6 v2", 6 },
+	{ "Image UnLoad v2", 47 },
+	{ "Image DCStart v2", 141 + 1669 },
+	{ "Image DCEnd v2", 141 + 1679 },
+	{ "Process Start v4", 1 },
+	{ "Process End v4", 1 },
+	{ "Process DCStart v4", 35 },
+	{ "Process DCEnd v4", 35 },
+	{ "Thread Start v3", 16 },
+	{ "Thread End v3", 29 },
+	{ "Thread DCStart v3", 705 },
+	{ "Thread DCEnd v3", 692 },
+	{ "StackWalk Stack v2", 229 },
+};
+
+TEST(every_kernel_record_decodes_or_is_unknown)
+{
+	int i, total = 0;
+
+	REQUIRE_TESTDATA();
+	ASSERT_EQ(ERROR_SUCCESS, process(0, ""));
+	/* SYSTEM and PERFINFO records: the census's 0xc001/2/0xc011. */
+	EXPECT_EQ(2 + 4472 + 115091, seen.kernel);
+	EXPECT_EQ(0, seen.other_error);
+	EXPECT_EQ(0, seen.misfit) TH_LOG("first misfit: %s", seen.misfit_key);
+	for (i = 0; i < (int)(sizeof(want_counts) / sizeof(*want_counts));
+	     i++) {
+		EXPECT_EQ(want_counts[i].n, key_n(want_counts[i].key))
+			TH_LOG("%s", want_counts[i].key);
+		total += want_counts[i].n;
+	}
+	EXPECT_EQ(total, seen.decoded);
+	EXPECT_EQ(seen.kernel - total, seen.not_found);
+	EXPECT_EQ((int)(sizeof(want_counts) / sizeof(*want_counts)),
+		  seen.nkeys);
+}
+
+/* One record of each class, at its raw timestamp, against its bytes. */
+static const struct {
+	LONGLONG ts;
+	const char *task;
+	const char *line;
+} samples[] = {
+	{ 1534538769, "PerfInfo", "SampleProf "
+	  "InstructionPointer=0xFFFFF80021561F43 ThreadId=2784 "
+	  "Count=5767169" },
+	{ 1534736794, "PageFault", "HardFault InitialTime=1534626086 "
+	  "ReadOffset=197632 VirtualAddress=0x776812E4 "
+	  "FileObject=0xFFFFF8A0016B9140 TThreadId=2784 ByteCount=20480" },
+	{ 1534735873, "DiskIo", "Read DiskNumber=0 IrpFlags=0x60043 "
+	  "TransferSize=20480 Reserved=0 ByteOffset=5669618688 "
+	  "FileObject=0xFFFFF8A0016B9140 Irp=0xFFFFFA83033B3680 "
+	  "HighResResponseTime=109469 IssuingThreadId=2784" },
+	{ 1534553926, "TcpIp", "SendIPV6 PID=4 size=65652 "
+	  "daddr=2001:4898:e0:81:7cb9:ab:cd5:e6af "
+	  "saddr=2001:4898:f0:26:b18e:e85f:db5d:8e8 dport=445 sport=64022 "
+	  "startime=1534 endtime=1534 seqnum=0 connid=0x0" },
+	{ 1534548812, "StackWalk", "Stack EventTimeStamp=1534548763 "
+	  "StackProcess=0xF94 StackThread=2784 Stack1=0xFFFFF880016B39C5" },
+	{ 1534984486, "FileIo", "FileCreate FileObject=0xFFFFF8A002D5AA70 "
+	  "FileName=\\Device\\Mup\\clrmain\\public\\PerfInvestigations\\"
+	  "20-07-28.TestTraces\\net.4.5.2.x86.etl" },
+};
+
+TEST(sample_values)
+{
+	size_t i;
+
+	REQUIRE_TESTDATA();
+	for (i = 0; i < sizeof(samples) / sizeof(*samples); i++) {
+		ASSERT_EQ(ERROR_SUCCESS, process(samples[i].ts,
+						 samples[i].task));
+		EXPECT_STREQ(samples[i].line, seen.line);
+	}
+}
+
+TEST_HARNESS_MAIN
