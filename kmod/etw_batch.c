@@ -236,6 +236,28 @@ static bool etw_batch_tsc_usable(void)
 }
 #endif
 
+/**
+ * etw_batch_rate() - a clock's rate from an interval
+ * @ns: CLOCK_MONOTONIC nanoseconds the interval took
+ * @ticks: TSC ticks it took, not 0
+ *
+ * The bound is tested before dividing: mul_u64_u64_div_u64() traps on
+ * x86 when the quotient does not fit in 64 bits.
+ *
+ * Context: any.
+ * Return: ns per tick << %ETW_BATCH_RATE_SHIFT, or 0 when that is 0 or
+ * does not fit in 32 bits (2^8 ns per tick or more).
+ */
+VISIBLE_IF_KUNIT u32 etw_batch_rate(u64 ns, u64 ticks)
+{
+	/* ns / ticks < 2^8; no bound to test when ticks << 8 overflows. */
+	if (ticks <= U64_MAX >> (32 - ETW_BATCH_RATE_SHIFT) &&
+	    ns >= ticks << (32 - ETW_BATCH_RATE_SHIFT))
+		return 0;
+	return mul_u64_u64_div_u64(ns, 1ULL << ETW_BATCH_RATE_SHIFT, ticks);
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_batch_rate);
+
 /*
  * The drain's clock.  A TSC ring's rate is measured again once a second
  * has passed: the timekeeper's rate over that second, NTP's corrections
@@ -244,7 +266,7 @@ static bool etw_batch_tsc_usable(void)
 static void etw_batch_clock(struct etw_batch *b, struct etw_batch_clk *c)
 {
 	unsigned long flags;
-	u64 m;
+	u32 m;
 
 	lockdep_assert_held(&b->lock);
 	c->is_tsc = b->is_tsc;
@@ -258,10 +280,8 @@ static void etw_batch_clock(struct etw_batch *b, struct etw_batch_clk *c)
 	c->now = ktime_get_ns();
 	local_irq_restore(flags);
 	if (c->now - b->rate_ns >= ETW_BATCH_RATE_NS && c->tsc > b->rate_tsc) {
-		m = mul_u64_u64_div_u64(c->now - b->rate_ns,
-					1ULL << ETW_BATCH_RATE_SHIFT,
-					c->tsc - b->rate_tsc);
-		if (m && m <= U32_MAX)
+		m = etw_batch_rate(c->now - b->rate_ns, c->tsc - b->rate_tsc);
+		if (m)
 			b->mult = m;
 		b->rate_ns = c->now;
 		b->rate_tsc = c->tsc;

@@ -839,6 +839,9 @@ void etw_batch_drain_current(struct etw_file *f);
 void etw_batch_drain_file(struct etw_file *f);
 void etw_batch_drain_all(void);
 void etw_batch_end_image(struct etw_file *f);
+#if IS_ENABLED(CONFIG_KUNIT)
+u32 etw_batch_rate(u64 ns, u64 ticks);
+#endif
 
 /* the write path (etw_write.c) */
 int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
