@@ -18,10 +18,15 @@
  *  - before the route of one of the file's registrations changes (an
  *    enable, a disallow list, a session that stops, traits: every ring of
  *    the file, so that what was staged is routed as the route was);
- *  - when a session is flushed, stopped or its flush timer fires (every
- *    ring: the session cannot know whose events it would take);
- *  - when the thread exits (sched_process_exit, before its files close)
- *    or execs (etw_exec.c), and when the ring's file is released.
+ *  - when a session is flushed or its flush timer fires, once the caller
+ *    may control it: a private session's, the rings of its program
+ *    image (no other registration reaches it); a global session's, every
+ *    ring (it cannot know whose events it would take);
+ *  - when the thread exits or execs, and when the ring's file is
+ *    released.  The exit and exec tracepoints run atomically: they only
+ *    take the ring off the owners hash and queue its end as a task_work
+ *    of the thread, which runs where it may sleep (the exec'ing thread
+ *    before the new image starts, an exiting one as its files close).
  *
  * The thread can write the whole mapping at any time, also while the
  * kernel drains it, so nothing read from it is trusted twice.  The drain
@@ -47,15 +52,22 @@
  *
  * Once the thread has exited, or its program image has been replaced,
  * what is still staged is dropped: its registrations were the old
- * image's.  The mapping is not inherited by fork(), and only the owning
- * process may drain through the ring's file.
+ * image's.  A ring is the capability of the program image that opened
+ * it: only that process, before it execs, may map it or drain through
+ * its file (etw_batch_caller_ok()), whoever else holds the file.  The
+ * mapping is not inherited by fork(), also not after MADV_DOFORK (VM_IO
+ * refuses it, and get_user_pages() too), so no other process can stage
+ * in it.
  *
- * Locking: etw_batch_lock (a spinlock: the exit probe runs atomically)
- * protects the lists a ring is on: its file's @batches, the owners hash
- * and etw_batches; lookups walk them under RCU.  A ring's @lock
- * serialises its drains and protects what they change (see struct
- * etw_batch); the write path's locks nest inside it, etw_batch_lock is
- * never held with it.  Rings are freed after an RCU grace period.
+ * Locking: etw_batch_lock (a spinlock: the probes run atomically)
+ * protects the owners hash, which lookups walk under RCU.  A file's
+ * @batch_mutex protects its @batches, etw_batch_mutex etw_batches: the
+ * walks that drain many rings hold the mutex and may reschedule between
+ * rings.  A ring's @lock serialises its drains and protects what they
+ * change (see struct etw_batch); the write path's locks nest inside it,
+ * etw_batch_lock is never held with it, the mutexes may be held around
+ * it (and etw_mutex around a file's).  A ring is freed an RCU grace
+ * period after its last reference.
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -65,6 +77,7 @@
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/time_namespace.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
@@ -86,9 +99,12 @@ static_assert(sizeof(struct etw_staged_event) == ETW_STAGED_EVENT_SIZE);
 
 /**
  * struct etw_batch - one thread's staging ring
- * @fnode: on @file's batches; etw_batch_lock
- * @onode: in etw_batch_owners while @owner runs; etw_batch_lock
- * @gnode: on etw_batches; etw_batch_lock
+ * @fnode: on @file's batches; @file->batch_mutex
+ * @onode: in etw_batch_owners until @owner exits or execs, or the ring's
+ *	file is released; etw_batch_lock
+ * @gnode: on etw_batches; etw_batch_mutex
+ * @ref: the ring's file holds one, and @end_work while it is queued
+ * @end_work: the ring's end, queued on @owner by the exit and exec probes
  * @file: the /dev/etw file whose registrations the records name; referenced
  * @owner: the thread; compared, never dereferenced
  * @tgid: its process, referenced
@@ -114,6 +130,8 @@ struct etw_batch {
 	struct list_head fnode;
 	struct hlist_node onode;
 	struct list_head gnode;
+	refcount_t ref;
+	struct callback_head end_work;
 	struct etw_file *file;
 	const struct task_struct *owner;
 	struct pid *tgid;
@@ -136,8 +154,10 @@ struct etw_batch {
 
 static DEFINE_SPINLOCK(etw_batch_lock);
 static DEFINE_HASHTABLE(etw_batch_owners, 7);
+static DEFINE_MUTEX(etw_batch_mutex);
 static LIST_HEAD(etw_batches);
 static struct tracepoint *etw_batch_exit_tp;
+static struct tracepoint *etw_batch_exec_tp;
 
 static struct etw_batch_ctl *etw_batch_ctl(const struct etw_batch *b)
 {
@@ -149,6 +169,16 @@ static bool etw_batch_reg_ok(const struct etw_batch *b,
 			     const struct etw_reg *reg)
 {
 	return reg && reg->tgid == b->tgid && reg->exec_id == b->exec_id;
+}
+
+/*
+ * Is the caller the program image that opened @b (its process, no exec
+ * since)?  Nobody else may map the ring or drain it through its file.
+ */
+static bool etw_batch_caller_ok(const struct etw_batch *b)
+{
+	return b->tgid == task_tgid(current) &&
+	       b->exec_id == READ_ONCE(current->self_exec_id);
 }
 
 /*
@@ -236,6 +266,28 @@ static bool etw_batch_tsc_usable(void)
 }
 #endif
 
+/**
+ * etw_batch_rate() - a clock's rate from an interval
+ * @ns: CLOCK_MONOTONIC nanoseconds the interval took
+ * @ticks: TSC ticks it took, not 0
+ *
+ * The bound is tested before dividing: mul_u64_u64_div_u64() traps on
+ * x86 when the quotient does not fit in 64 bits.
+ *
+ * Context: any.
+ * Return: ns per tick << %ETW_BATCH_RATE_SHIFT, or 0 when that is 0 or
+ * does not fit in 32 bits (2^8 ns per tick or more).
+ */
+VISIBLE_IF_KUNIT u32 etw_batch_rate(u64 ns, u64 ticks)
+{
+	/* ns / ticks < 2^8; no bound to test when ticks << 8 overflows. */
+	if (ticks <= U64_MAX >> (32 - ETW_BATCH_RATE_SHIFT) &&
+	    ns >= ticks << (32 - ETW_BATCH_RATE_SHIFT))
+		return 0;
+	return mul_u64_u64_div_u64(ns, 1ULL << ETW_BATCH_RATE_SHIFT, ticks);
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_batch_rate);
+
 /*
  * The drain's clock.  A TSC ring's rate is measured again once a second
  * has passed: the timekeeper's rate over that second, NTP's corrections
@@ -244,7 +296,7 @@ static bool etw_batch_tsc_usable(void)
 static void etw_batch_clock(struct etw_batch *b, struct etw_batch_clk *c)
 {
 	unsigned long flags;
-	u64 m;
+	u32 m;
 
 	lockdep_assert_held(&b->lock);
 	c->is_tsc = b->is_tsc;
@@ -258,10 +310,8 @@ static void etw_batch_clock(struct etw_batch *b, struct etw_batch_clk *c)
 	c->now = ktime_get_ns();
 	local_irq_restore(flags);
 	if (c->now - b->rate_ns >= ETW_BATCH_RATE_NS && c->tsc > b->rate_tsc) {
-		m = mul_u64_u64_div_u64(c->now - b->rate_ns,
-					1ULL << ETW_BATCH_RATE_SHIFT,
-					c->tsc - b->rate_tsc);
-		if (m && m <= U32_MAX)
+		m = etw_batch_rate(c->now - b->rate_ns, c->tsc - b->rate_tsc);
+		if (m)
 			b->mult = m;
 		b->rate_ns = c->now;
 		b->rate_tsc = c->tsc;
@@ -733,8 +783,9 @@ void etw_batch_drain_current(struct etw_file *f)
 	struct etw_batch *b;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(b, &f->batches, fnode)
-		if (b->owner == current)
+	hash_for_each_possible_rcu(etw_batch_owners, b, onode,
+				   (unsigned long)current)
+		if (b->owner == current && b->file == f)
 			etw_batch_drain(b);
 	rcu_read_unlock();
 }
@@ -746,37 +797,49 @@ void etw_batch_drain_current(struct etw_file *f)
  * Before its unregistrations and at its release, and before the route of
  * one of its registrations changes (etw_provider.c).
  *
- * Context: process context; may hold etw_mutex.
+ * Context: process context, may sleep (between rings); takes
+ * @f->batch_mutex; may hold etw_mutex.
  */
 void etw_batch_drain_file(struct etw_file *f)
 {
 	struct etw_batch *b;
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(b, &f->batches, fnode)
+	mutex_lock(&f->batch_mutex);
+	list_for_each_entry(b, &f->batches, fnode) {
 		etw_batch_drain(b);
-	rcu_read_unlock();
+		cond_resched();
+	}
+	mutex_unlock(&f->batch_mutex);
 }
 
 /**
- * etw_batch_drain_all() - drain every ring
+ * etw_batch_drain_session() - drain the rings a session may take from
+ * @s: the session, which the caller may control
  *
- * For a session's flush timer, flush and stop: it may take any ring's
- * events.
+ * For a flush and the flush timer: a private session's, the rings of its
+ * program image, whose registrations alone reach it; a global session's,
+ * every ring.
  *
- * Context: process context.
+ * Context: process context, may sleep (between rings); takes
+ * etw_batch_mutex.
  */
-void etw_batch_drain_all(void)
+void etw_batch_drain_session(const struct etw_session *s)
 {
+	bool private = etw_session_is_private(s);
 	struct etw_batch *b;
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(b, &etw_batches, gnode)
+	mutex_lock(&etw_batch_mutex);
+	list_for_each_entry(b, &etw_batches, gnode) {
+		if (private && (b->tgid != s->owner_tgid ||
+				b->exec_id != s->owner_exec_id))
+			continue;
 		etw_batch_drain(b);
-	rcu_read_unlock();
+		cond_resched();
+	}
+	mutex_unlock(&etw_batch_mutex);
 }
 
-/* Drain @b a last time and drop what its thread stages after. */
+/* Drain @b a last time and drop what is staged after. */
 static void etw_batch_end(struct etw_batch *b)
 {
 	spin_lock(&b->lock);
@@ -789,41 +852,6 @@ static void etw_batch_end(struct etw_batch *b)
 	spin_unlock(&etw_batch_lock);
 }
 
-/**
- * etw_batch_end_image() - the calling thread replaced its program image
- * @f: a /dev/etw file it holds
- *
- * Its rings on @f are drained while the old image's registrations still
- * exist, then end.
- *
- * Context: process context, before the old image's registrations end.
- */
-void etw_batch_end_image(struct etw_file *f)
-{
-	struct etw_batch *b;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(b, &f->batches, fnode)
-		if (b->exec_id != READ_ONCE(current->self_exec_id) &&
-		    b->tgid == task_tgid(current))
-			etw_batch_end(b);
-	rcu_read_unlock();
-}
-
-static void etw_batch_exit_probe(void *data, struct task_struct *p)
-{
-	struct etw_batch *b;
-
-	if (p != current || list_empty(&etw_batches))
-		return;
-	rcu_read_lock();
-	hash_for_each_possible_rcu(etw_batch_owners, b, onode,
-				   (unsigned long)p)
-		if (b->owner == p)
-			etw_batch_end(b);
-	rcu_read_unlock();
-}
-
 static void etw_batch_free_rcu(struct rcu_head *rcu)
 {
 	struct etw_batch *b = container_of(rcu, struct etw_batch, rcu);
@@ -834,30 +862,104 @@ static void etw_batch_free_rcu(struct rcu_head *rcu)
 	kfree(b);
 }
 
+static void etw_batch_put(struct etw_batch *b)
+{
+	if (refcount_dec_and_test(&b->ref))
+		call_rcu(&b->rcu, etw_batch_free_rcu);
+}
+
+/* The task_work the probes queue: the thread's ring ends. */
+static void etw_batch_end_work(struct callback_head *head)
+{
+	struct etw_batch *b = container_of(head, struct etw_batch, end_work);
+
+	etw_batch_end(b);
+	etw_batch_put(b);
+	/* Taken by etw_batch_end_owned(); the ring's file may be gone. */
+	module_put(THIS_MODULE);
+}
+
+/*
+ * The calling thread @p exits (@exec false) or has replaced its program
+ * image: its rings (the old image's) leave the owners hash, so that its
+ * ioctls neither drain nor count them, and each one's end is queued on
+ * it.  Atomic context: nothing is drained here.
+ */
+static void etw_batch_end_owned(struct task_struct *p, bool exec)
+{
+	u64 exec_id = READ_ONCE(p->self_exec_id);
+	struct hlist_node *tmp;
+	struct etw_batch *b;
+
+	spin_lock(&etw_batch_lock);
+	hash_for_each_possible_safe(etw_batch_owners, b, tmp, onode,
+				    (unsigned long)p) {
+		if (b->owner != p || (exec && b->exec_id == exec_id))
+			continue;
+		hash_del_rcu(&b->onode);
+		/* Hashed: the file's reference is not dropped yet. */
+		refcount_inc(&b->ref);
+		__module_get(THIS_MODULE);
+		init_task_work(&b->end_work, etw_batch_end_work);
+		/*
+		 * Fails only after exit_task_work(), later than both
+		 * tracepoints; the ring then ends at its file's release.
+		 */
+		if (task_work_add(p, &b->end_work, TWA_RESUME)) {
+			refcount_dec(&b->ref);
+			module_put(THIS_MODULE);
+		}
+	}
+	spin_unlock(&etw_batch_lock);
+}
+
+static void etw_batch_exit_probe(void *data, struct task_struct *p)
+{
+	if (p == current && !list_empty(&etw_batches))
+		etw_batch_end_owned(p, false);
+}
+
+static void etw_batch_exec_probe(void *data, struct task_struct *p,
+				 pid_t old_pid, struct linux_binprm *bprm)
+{
+	if (p == current && !list_empty(&etw_batches))
+		etw_batch_end_owned(p, true);
+}
+
 static int etw_batch_release(struct inode *inode, struct file *file)
 {
 	struct etw_batch *b = file->private_data;
+	struct etw_file *f = b->file;
 
 	etw_batch_end(b);
-	spin_lock(&etw_batch_lock);
-	list_del_rcu(&b->fnode);
-	list_del_rcu(&b->gnode);
-	spin_unlock(&etw_batch_lock);
-	call_rcu(&b->rcu, etw_batch_free_rcu);
+	mutex_lock(&f->batch_mutex);
+	list_del(&b->fnode);
+	mutex_unlock(&f->batch_mutex);
+	mutex_lock(&etw_batch_mutex);
+	list_del(&b->gnode);
+	mutex_unlock(&etw_batch_mutex);
+	etw_batch_put(b);
 	return 0;
 }
 
-/* The whole area, shared and writable, at offset 0; never inherited. */
+/*
+ * The whole area, shared and writable, at offset 0, for the program
+ * image that opened the ring only; never inherited: VM_IO makes
+ * MADV_DOFORK fail (and get_user_pages(), so that nothing pins it).
+ */
 static int etw_batch_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct etw_batch *b = file->private_data;
 	unsigned long off, len = vma->vm_end - vma->vm_start;
 	int ret;
 
+	if (!etw_batch_caller_ok(b))
+		return -EPERM;
 	if (vma->vm_pgoff || len != ETW_BATCH_CTL_SIZE + b->size ||
 	    !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	etw_vma_set_flags(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	etw_vma_set_flags(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP |
+			  VM_IO);
 	for (off = 0; off < len; off += PAGE_SIZE) {
 		ret = vm_insert_page(vma, vma->vm_start + off,
 				     vmalloc_to_page(b->area + off));
@@ -874,7 +976,7 @@ static long etw_batch_ioctl(struct file *file, unsigned int cmd,
 
 	if (cmd != ETW_IOC_BATCH_DRAIN)
 		return -ENOTTY;
-	if (b->tgid != task_tgid(current))
+	if (!etw_batch_caller_ok(b))
 		return -EPERM;
 	etw_batch_drain(b);
 	return 0;
@@ -894,8 +996,9 @@ static bool etw_batch_has_ring(struct etw_file *f)
 	struct etw_batch *b;
 
 	lockdep_assert_held(&etw_batch_lock);
-	list_for_each_entry(b, &f->batches, fnode)
-		if (b->owner == current && !b->gone)
+	hash_for_each_possible(etw_batch_owners, b, onode,
+			       (unsigned long)current)
+		if (b->owner == current && b->file == f)
 			return true;
 	return false;
 }
@@ -940,6 +1043,7 @@ static struct etw_batch *etw_batch_alloc(struct etw_file *f, u32 size,
 	}
 	spin_lock_init(&b->lock);
 	INIT_HLIST_NODE(&b->onode);
+	refcount_set(&b->ref, 1);
 	b->copy_max = U32_MAX;
 	b->size = size;
 	etw_batch_ctl(b)->ring_size = size;
@@ -1006,9 +1110,13 @@ int etw_batch_open(struct etw_file *f, u32 flags, u32 *ring_size,
 		ret = PTR_ERR(file);
 		goto out_put_fd;
 	}
+	mutex_lock(&f->batch_mutex);
+	list_add_tail(&b->fnode, &f->batches);
+	mutex_unlock(&f->batch_mutex);
+	mutex_lock(&etw_batch_mutex);
+	list_add_tail(&b->gnode, &etw_batches);
+	mutex_unlock(&etw_batch_mutex);
 	spin_lock(&etw_batch_lock);
-	list_add_tail_rcu(&b->fnode, &f->batches);
-	list_add_tail_rcu(&b->gnode, &etw_batches);
 	hash_add_rcu(etw_batch_owners, &b->onode, (unsigned long)current);
 	spin_unlock(&etw_batch_lock);
 	*ring_size = size;
@@ -1027,31 +1135,54 @@ out_free:
 }
 
 /**
- * etw_batch_init() - hook thread exit
+ * etw_batch_init() - hook thread exit and execve()
  *
  * Context: module init.
- * Return: 0, or the tracepoint's registration error.  Without the
- * tracepoint a ring is drained at its file's release, not at exit.
+ * Return: 0, or a tracepoint's registration error.  Without a tracepoint
+ * a ring ends at its file's release, not at exit or exec.
  */
 int etw_batch_init(void)
 {
+	int ret;
+
 	etw_batch_exit_tp = etw_tracepoint_find("sched_process_exit");
-	if (!etw_batch_exit_tp)
-		return 0;
-	return tracepoint_probe_register(etw_batch_exit_tp,
-					 etw_batch_exit_probe, NULL);
+	etw_batch_exec_tp = etw_tracepoint_find("sched_process_exec");
+	if (etw_batch_exit_tp) {
+		ret = tracepoint_probe_register(etw_batch_exit_tp,
+						etw_batch_exit_probe, NULL);
+		if (ret)
+			return ret;
+	}
+	if (etw_batch_exec_tp) {
+		ret = tracepoint_probe_register(etw_batch_exec_tp,
+						etw_batch_exec_probe, NULL);
+		if (ret)
+			goto out_unregister_exit;
+	}
+	return 0;
+
+out_unregister_exit:
+	if (etw_batch_exit_tp) {
+		tracepoint_probe_unregister(etw_batch_exit_tp,
+					    etw_batch_exit_probe, NULL);
+		tracepoint_synchronize_unregister();
+	}
+	return ret;
 }
 
 /**
- * etw_batch_exit() - unhook thread exit; no probe runs on return
+ * etw_batch_exit() - unhook thread exit and execve(); no probe runs on
+ * return
  *
  * Context: module exit.
  */
 void etw_batch_exit(void)
 {
-	if (!etw_batch_exit_tp)
-		return;
-	tracepoint_probe_unregister(etw_batch_exit_tp, etw_batch_exit_probe,
-				    NULL);
+	if (etw_batch_exit_tp)
+		tracepoint_probe_unregister(etw_batch_exit_tp,
+					    etw_batch_exit_probe, NULL);
+	if (etw_batch_exec_tp)
+		tracepoint_probe_unregister(etw_batch_exec_tp,
+					    etw_batch_exec_probe, NULL);
 	tracepoint_synchronize_unregister();
 }

@@ -139,6 +139,7 @@ static int etw_open(struct inode *inode, struct file *file)
 	spin_lock_init(&f->nlock);
 	INIT_LIST_HEAD(&f->notifications);
 	init_waitqueue_head(&f->nwait);
+	mutex_init(&f->batch_mutex);
 	INIT_LIST_HEAD(&f->batches);
 	file->private_data = f;
 	etw_exec_file_opened();
@@ -357,9 +358,6 @@ static long etw_ioctl_session(struct etw_file *f, unsigned int cmd,
 	}
 	/* Output only: what goes back is the kernel's, zeroes included. */
 	memset(&a->stats, 0, sizeof(a->stats));
-	/* What threads staged before a flush or stop is in the session. */
-	if (cmd == ETW_IOC_FLUSH || cmd == ETW_IOC_STOP)
-		etw_batch_drain_all();
 	if (cmd == ETW_IOC_START)
 		ret = etw_session_start(f, a);
 	else

@@ -13,9 +13,11 @@
  * new image is committed, in atomic context.  When the task still holds a
  * /dev/etw file (one without O_CLOEXEC), the probe queues a task_work,
  * which runs in process context before the new image's first instruction
- * and ends the stale objects on each such file under etw_mutex.  Without
- * the tracepoint (a kernel without tracepoints), the stale objects stay
- * inert until their file is closed.
+ * and ends the stale objects on each such file under etw_mutex, after
+ * draining the file's staging rings.  The image's rings themselves end
+ * whether or not a file survives (etw_batch.c hooks the same tracepoint).
+ * Without the tracepoint (a kernel without tracepoints), the stale
+ * objects stay inert until their file is closed.
  */
 #include <linux/fdtable.h>
 #include <linux/file.h>
@@ -70,7 +72,7 @@ static void etw_exec_work(struct callback_head *head)
 			continue;
 		if (file->f_op == &etw_fops) {
 			/* While the old image's registrations still exist. */
-			etw_batch_end_image(file->private_data);
+			etw_batch_drain_file(file->private_data);
 			mutex_lock(&etw_mutex);
 			etw_providers_end_image(file->private_data);
 			etw_sessions_end_image(file->private_data);

@@ -94,8 +94,8 @@ extern wait_queue_head_t etw_ack_wq;
  * @acked_seq: every notification up to this one is handled
  * @nwait: read() and poll() wait here for notifications
  * @released: the file was closed; protected by etw_mutex
- * @batches: staging rings opened on it (etw_batch.c); walked under RCU,
- *	changed under etw_batch_lock
+ * @batch_mutex: protects @batches
+ * @batches: staging rings opened on it (etw_batch.c)
  */
 struct etw_file {
 	struct kref ref;
@@ -111,6 +111,7 @@ struct etw_file {
 	u64 acked_seq;
 	wait_queue_head_t nwait;
 	bool released;
+	struct mutex batch_mutex;	/* @batches */
 	struct list_head batches;
 };
 
@@ -837,8 +838,10 @@ int etw_batch_open(struct etw_file *f, u32 flags, u32 *ring_size,
 		   u32 *ctl_size, u32 *clock, struct file **filep);
 void etw_batch_drain_current(struct etw_file *f);
 void etw_batch_drain_file(struct etw_file *f);
-void etw_batch_drain_all(void);
-void etw_batch_end_image(struct etw_file *f);
+void etw_batch_drain_session(const struct etw_session *s);
+#if IS_ENABLED(CONFIG_KUNIT)
+u32 etw_batch_rate(u64 ns, u64 ticks);
+#endif
 
 /* the write path (etw_write.c) */
 int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,

@@ -22,6 +22,8 @@
 #define ETW_DEFAULT_BUFFER_KB		64
 #define ETW_DEFAULT_SPARE_BUFFERS	20
 #define ETW_DEFAULT_RT_FLUSH_MS		1000
+/* Anyone may start private sessions: their timers run no more often. */
+#define ETW_MIN_PRIVATE_FLUSH_MS	100
 #define ETW_MAX_SESSION_BYTES		(256UL << 20)
 #define ETW_MAX_PRIVATE_BYTES		(32UL << 20)
 #define ETW_FIRST_PRIVATE_ID		(ETW_MAX_GLOBAL_SESSIONS + 1)
@@ -198,6 +200,9 @@ static int etw_config_check(struct etw_session_config *c, bool private)
 		c->flush_timer_ms = ETW_DEFAULT_RT_FLUSH_MS;
 	if (c->mode & ETW_MODE_BUFFERING)
 		c->flush_timer_ms = 0;
+	if (private && c->flush_timer_ms)
+		c->flush_timer_ms = max_t(u32, c->flush_timer_ms,
+					  ETW_MIN_PRIVATE_FLUSH_MS);
 	return 0;
 }
 
@@ -207,8 +212,8 @@ static void etw_flush_work(struct work_struct *work)
 					     struct etw_session, flush_work);
 	u32 ms = READ_ONCE(s->cfg.flush_timer_ms);
 
-	/* Staged events are due too; any ring may hold some for @s. */
-	etw_batch_drain_all();
+	/* Staged events are due too. */
+	etw_batch_drain_session(s);
 	etw_buffers_seal_all(s, true);
 	if (ms && !READ_ONCE(s->stopped))
 		schedule_delayed_work(&s->flush_work, msecs_to_jiffies(ms));
@@ -481,6 +486,8 @@ static int etw_session_update(struct etw_session *s,
 	/* Real time on: the default timer, as at START, if it has none. */
 	if (!flush && !cur->flush_timer_ms && (cur->mode & ETW_MODE_REAL_TIME))
 		flush = ETW_DEFAULT_RT_FLUSH_MS;
+	if (flush && etw_session_is_private(s))
+		flush = max_t(u32, flush, ETW_MIN_PRIVATE_FLUSH_MS);
 	if (flush && !(cur->mode & ETW_MODE_BUFFERING)) {
 		WRITE_ONCE(cur->flush_timer_ms, flush);
 		mod_delayed_work(system_wq, &s->flush_work,
@@ -515,6 +522,12 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 	s = etw_lookup(a->logger_id, a->name, &ret);
 	if (!s)
 		return ret;
+	/*
+	 * What threads staged before a flush is in the session; at a stop,
+	 * unrouting the session drains the files it reached (etw_provider.c).
+	 */
+	if (cmd == ETW_IOC_FLUSH)
+		etw_batch_drain_session(s);
 	/* The kernel logger's DCEnd rundown reads memory: not under etw_mutex. */
 	klog = cmd == ETW_IOC_STOP && s->kernel_logger;
 	if (klog) {

@@ -599,6 +599,9 @@ static void *scribble(void *arg)
 TEST_F(batch, scribbled_ring_is_survived)
 {
 	struct thread_arg ta = { .self = self, .r = self->r };
+	struct etw_session_args q;
+	struct etw_staged_event *se;
+	__u64 dropped;
 	pthread_t t;
 	int i;
 
@@ -608,7 +611,32 @@ TEST_F(batch, scribbled_ring_is_survived)
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	ASSERT_EQ(0, ring_drain(&self->r));
 	EXPECT_EQ(self->r.ctl->head, self->r.ctl->tail);
-	EXPECT_LE(0, collect(self));
+	/* Random words are no records: nothing routed or lost, all dropped. */
+	dropped = self->r.ctl->dropped;
+	EXPECT_LT(0, dropped);
+	EXPECT_EQ(0, collect(self));
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id, &q));
+	EXPECT_EQ(0, q.stats.events_written);
+	EXPECT_EQ(0, q.stats.events_lost);
+	EXPECT_EQ(dropped, self->r.ctl->dropped);
+	/* The ring goes on where the scribbles left it. */
+	stage_ev(&self->r, self->reg, 1, raw_now_ns(), 1);
+	stage_ev(&self->r, self->reg, 2, raw_now_ns(), 2);
+	/* The second one, just before the head, gets a reserved field set. */
+	se = (void *)(self->r.data + ((self->r.ctl->head -
+				       RAW_ALIGN8(sizeof(*se) +
+						  sizeof(struct raw_payload))) &
+				      (self->r.size - 1)));
+	se->reserved1 = 1;
+	stage_ev(&self->r, self->reg, 3, raw_now_ns(), 3);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(dropped + 1, self->r.ctl->dropped);
+	ASSERT_EQ(2, collect(self));
+	EXPECT_EQ(1, self->seen->r[0].tag);
+	EXPECT_EQ(3, self->seen->r[1].tag);
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id, &q));
+	EXPECT_EQ(2, q.stats.events_written);
+	EXPECT_EQ(0, q.stats.events_lost);
 }
 
 /* Several sessions take the general path, each its copy. */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A seeded, multi-threaded fuzzer of /dev/etw: ioctl, mmap, read, poll,
- * fork, exec and close in random order, with garbage and with
+ * fork, exec and close in random order, staging rings too (opened, mapped
+ * also from a fork child or an exec'd image, staged in, drained), with
+ * garbage and with
  * valid-looking arguments that use the ids it obtained (logger ids,
  * registration ids, consumer files).  One worker process runs as root, one
  * dropped to uid 1000 (the VM's user "etw"); both share the GUIDs and
@@ -41,10 +43,11 @@
 #define NSID		12
 #define NREG		32
 #define NMAP		4
+#define NRING		4
 #define MAX_THREADS	8
 #define MAX_GLOBAL	6	/* live global sessions the root worker keeps */
 #define EXEC_ENV	"ETW_FUZZ_EXEC"
-#define NOPS		28
+#define NOPS		32
 
 /* --- shared between the worker processes and the parent ------------------ */
 
@@ -125,6 +128,9 @@ struct pool {
 	void *maps[NMAP];
 	size_t map_len[NMAP];
 	void *bad_page;		/* PROT_NONE */
+	int rfds[NRING];		/* staging rings' files */
+	void *rmaps[NRING];		/* their mappings, with @map_lock */
+	size_t rmap_len[NRING];
 	int unpriv;
 	int nthreads;
 	__u64 seed;
@@ -656,6 +662,96 @@ static void op_mmap(struct worker *w)
 		munmap(old, old_len ? old_len : 4096);
 }
 
+/* --- staging rings: open, map (also another's), stage, drain -------------- */
+
+static void op_batch_open(struct worker *w)
+{
+	struct etw_batch_args a = {
+		.size = sizeof(a), .flags = chance(&w->r, 2) ? O_CLOEXEC : 0,
+		.ring_size = chance(&w->r, 2) ? 0 : 4096u << rn(&w->r, 10),
+		.clock = rn(&w->r, 3),
+	};
+	int fd;
+
+	mutate(w, &a, sizeof(a));
+	fd = ioctl(pick_fd(w), ETW_IOC_BATCH_OPEN, arg_ptr(w, &a));
+	if (fd >= 0)
+		put_fd(w, pool.rfds, NRING, fd);
+}
+
+/*
+ * Map a ring file of the pool: one another thread opened, or, in a fork
+ * child or an exec'd image, one inherited from another program image.
+ */
+static void op_batch_map(struct worker *w)
+{
+	size_t len = 4096 + (chance(&w->r, 4) ? 4096u << rn(&w->r, 10) :
+			     ETW_BATCH_DEFAULT_RING);
+	int slot = rn(&w->r, NRING), fd = pool.rfds[slot];
+	void *m, *old;
+	size_t old_len;
+
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 chance(&w->r, 16) ? MAP_PRIVATE : MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return;
+	if (chance(&w->r, 4))
+		madvise(m, len, chance(&w->r, 2) ? MADV_DOFORK : MADV_DONTFORK);
+	pthread_mutex_lock(&pool.map_lock);
+	old = pool.rmaps[slot];
+	old_len = pool.rmap_len[slot];
+	pool.rmaps[slot] = m;
+	pool.rmap_len[slot] = len;
+	pthread_mutex_unlock(&pool.map_lock);
+	if (old)
+		munmap(old, old_len);
+}
+
+/* Publish records, well-formed or not, in a mapped ring; then drain. */
+static void op_batch_stage(struct worker *w)
+{
+	int slot = rn(&w->r, NRING), i, n = 1 + rn(&w->r, 8);
+	struct etw_batch_ctl *ctl;
+	__u32 size;
+	char *ring;
+
+	pthread_mutex_lock(&pool.map_lock);
+	ctl = pool.rmaps[slot];
+	size = pool.rmap_len[slot] - 4096;
+	ring = (char *)ctl + 4096;
+	for (i = 0; ctl && i < n; i++) {
+		struct etw_staged_event se = { .size = 80 + 8 * rn(&w->r, 16),
+					       .reg_id = pick_reg(w).id,
+					       .timestamp = rnd(&w->r) };
+		__u64 head = ctl->head;
+		__u32 off = head & (size - 1);
+
+		if (chance(&w->r, 8))
+			rnd_bytes(&w->r, &se, sizeof(se));
+		if (size - off < 80 + 8 * 16) {
+			*(__u32 *)(ring + off) = ETW_STAGED_WRAP;
+			head += size - off;
+			off = 0;
+		}
+		memcpy(ring + off, &se, sizeof(se));
+		__atomic_store_n(&ctl->head, chance(&w->r, 32) ? rnd(&w->r) :
+				 head + RAW_ALIGN8(se.size), __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&pool.map_lock);
+	ioctl(pool.rfds[rn(&w->r, NRING)], ETW_IOC_BATCH_DRAIN);
+}
+
+/* FLUSH or STOP of a global session by id or name: EPERM when unprivileged. */
+static void op_session_foreign(struct worker *w)
+{
+	struct etw_session_args a;
+
+	raw_session_init(&a, 1 + rn(&w->r, ETW_MAX_GLOBAL_SESSIONS));
+	if (chance(&w->r, 2))
+		session_name(w, a.name);
+	ioctl(pick_fd(w), chance(&w->r, 4) ? ETW_IOC_STOP : ETW_IOC_FLUSH, &a);
+}
+
 static void op_get_info(struct worker *w)
 {
 	struct etw_info i = { .size = sizeof(i) };
@@ -692,6 +788,8 @@ static void op_fork(struct worker *w)
 	pid = fork();
 	if (!pid) {
 		w->child = true;
+		/* The rings are not mapped here (their files are inherited). */
+		memset(pool.rmaps, 0, sizeof(pool.rmaps));
 		run_ops(w, 10);
 		_exit(0);
 	}
@@ -718,6 +816,9 @@ static void op_exec(struct worker *w)
 		for (i = 0; i < NCFD; i++)
 			if (pool.cfds[i] >= 0 && chance(&w->r, 2))
 				fcntl(pool.cfds[i], F_SETFD, 0);
+		for (i = 0; i < NRING; i++)
+			if (pool.rfds[i] >= 0 && chance(&w->r, 2))
+				fcntl(pool.rfds[i], F_SETFD, 0);
 		setenv(EXEC_ENV, env, 1);
 		execl("/proc/self/exe", "fuzz_test", NULL);
 		_exit(127);
@@ -756,6 +857,10 @@ static void run_op(struct worker *w, int op)
 	case 25: if (chance(&w->r, 8)) op_fork(w); break;
 	case 26: if (chance(&w->r, 16)) op_exec(w); break;
 	case 27: op_get_disallow(w); break;
+	case 28: op_batch_open(w); break;
+	case 29: op_batch_map(w); break;
+	case 30: op_batch_stage(w); break;
+	case 31: op_session_foreign(w); break;
 	}
 }
 
@@ -803,6 +908,8 @@ static void worker_main(int unpriv, __u64 seed, int nthreads)
 		pool.fds[i] = -1;
 	for (i = 0; i < NCFD; i++)
 		pool.cfds[i] = -1;
+	for (i = 0; i < NRING; i++)
+		pool.rfds[i] = -1;
 	memset(pool.sids, 0, sizeof(pool.sids));
 	memset(pool.regs, 0, sizeof(pool.regs));
 	pool.unpriv = unpriv;
@@ -832,7 +939,7 @@ __attribute__((constructor)) static void exec_main(void)
 {
 	static struct worker w;
 	const char *v = getenv(EXEC_ENV);
-	int fd, n = 0, m = 0, i;
+	int fd, n = 0, m = 0, r = 0, i;
 
 	if (!v)
 		return;
@@ -842,6 +949,8 @@ __attribute__((constructor)) static void exec_main(void)
 		pool.fds[i] = -1;
 	for (i = 0; i < NCFD; i++)
 		pool.cfds[i] = -1;
+	for (i = 0; i < NRING; i++)
+		pool.rfds[i] = -1;
 	/* Only etw files: a pipe the harness left open could block a read. */
 	for (fd = 3; fd < 256; fd++) {
 		char path[32], target[64] = "";
@@ -853,6 +962,8 @@ __attribute__((constructor)) static void exec_main(void)
 			pool.fds[n++] = fd;
 		else if (strstr(target, "etw-consumer") && m < NCFD)
 			pool.cfds[m++] = fd;
+		else if (strstr(target, "etw-batch") && r < NRING)
+			pool.rfds[r++] = fd;
 	}
 	for (i = 0; i < NSID; i++)
 		pool.sids[i] = 1 + rn(&w.r, 80);
