@@ -7,10 +7,12 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <grp.h>
 
@@ -663,6 +665,176 @@ TEST_F_TIMEOUT(slow, full_notification_queue_keeps_newest_state, 300)
 	EXPECT_EQ(1 + 5001 % 5, last.level);
 	global_stop(&gs);
 	close(fd);
+}
+
+/* --- a faulted notification read racing UNREGISTER ---------------------- */
+
+#define HAMMER_BYTES	(64 << 20)
+
+struct faulting_reader {
+	int fd;
+	void *bad;		/* PROT_NONE: every copy to it faults */
+	pid_t tid;
+	sem_t go;
+	sem_t done;
+	bool stop;
+	ssize_t ret;
+	int err;
+};
+
+static void *faulting_reader_thread(void *arg)
+{
+	struct faulting_reader *r = arg;
+
+	r->tid = syscall(SYS_gettid);
+	sem_post(&r->done);
+	for (;;) {
+		sem_wait(&r->go);
+		if (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+			return NULL;
+		r->ret = read(r->fd, r->bad, 4096);
+		r->err = errno;
+		sem_post(&r->done);
+	}
+}
+
+struct mmap_hammer {
+	void *p;
+	bool stop;
+};
+
+/*
+ * mprotect() of a large populated mapping holds the mmap lock for writing
+ * a while, over and over: a fault in a copy to user memory waits for it.
+ */
+static void *mmap_hammer_thread(void *arg)
+{
+	struct mmap_hammer *h = arg;
+	unsigned int i = 0;
+
+	while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE))
+		mprotect(h->p, HAMMER_BYTES,
+			 i++ & 1 ? PROT_READ : PROT_READ | PROT_WRITE);
+	return NULL;
+}
+
+/* The state letter (R, S, D, ...) of this process's thread @tid, or 0. */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Wait for the RCU callbacks of what was unregistered (in all likelihood). */
+static void private_session_churn(int fd)
+{
+	__u32 id;
+	int i;
+
+	/* STOP waits for an RCU grace period. */
+	for (i = 0; i < 2; i++)
+		if (!raw_start(fd, "churn", ETW_MODE_PRIVATE, 4, 0, &id))
+			raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+}
+
+/*
+ * As uid 1000: a read() of a notification into memory that faults while
+ * the mmap lock is held elsewhere, and UNREGISTER of its registration
+ * meanwhile.  The notification must go with the registration, not come
+ * back pointing at it; when the read faulted and nothing unregistered, it
+ * is put back whole.
+ */
+TEST_F_TIMEOUT(slow, faulted_notification_read_races_unregister, 300)
+{
+	struct etw_guid g = raw_guid(0xfa17, 0);
+	struct faulting_reader r = { 0 };
+	struct mmap_hammer h = { 0 };
+	struct etw_notification n;
+	unsigned int i, raced = 0;
+	pthread_t rt, ht;
+	__u32 id, reg;
+	ssize_t got;
+
+	ASSERT_EQ(0, drop_to_user());
+	r.fd = open(ETW_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(0, raw_start(r.fd, "fault-read", ETW_MODE_PRIVATE, 4, 0, &id));
+	ASSERT_EQ(0, raw_enable(r.fd, id, &g, 4, 0x5, 0));
+	r.bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	h.p = mmap(NULL, HAMMER_BYTES, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ASSERT_NE(MAP_FAILED, r.bad);
+	ASSERT_NE(MAP_FAILED, h.p);
+	ASSERT_EQ(0, sem_init(&r.go, 0, 0));
+	ASSERT_EQ(0, sem_init(&r.done, 0, 0));
+	ASSERT_EQ(0, pthread_create(&rt, NULL, faulting_reader_thread, &r));
+	sem_wait(&r.done);
+	ASSERT_EQ(0, pthread_create(&ht, NULL, mmap_hammer_thread, &h));
+	for (i = 0; i < 3000 && raced < 20; i++) {
+		bool in_copy = false;
+
+		/* Its one notification (ENABLE) is the file's (i + 1)th. */
+		ASSERT_EQ(0, raw_register(r.fd, &g, 0, 0xc0de + i, &reg, NULL));
+		sem_post(&r.go);
+		while (sem_trywait(&r.done)) {
+			/* Asleep in read(): only its copy's fault waits. */
+			if (thread_state(r.tid) == 'D') {
+				in_copy = true;
+				ASSERT_EQ(0, raw_unregister(r.fd, reg));
+				sem_wait(&r.done);
+				break;
+			}
+		}
+		ASSERT_EQ(-1, r.ret);
+		ASSERT_EQ(EFAULT, r.err);
+		if (in_copy) {
+			raced++;
+			private_session_churn(r.fd);
+			/* Gone with its registration. */
+			got = read(r.fd, &n, sizeof(n));
+			ASSERT_EQ(-1, got);
+			ASSERT_EQ(EAGAIN, errno);
+			continue;
+		}
+		/* Put back whole: the next read gets it. */
+		memset(&n, 0xcc, sizeof(n));
+		got = read(r.fd, &n, sizeof(n));
+		ASSERT_EQ((ssize_t)sizeof(n), got);
+		EXPECT_EQ(sizeof(n), n.size);
+		EXPECT_EQ(reg, n.reg_id);
+		EXPECT_EQ(0xc0de + i, n.cookie);
+		EXPECT_EQ(i + 1, n.seq);
+		EXPECT_EQ(ETW_CONTROL_ENABLE, n.control_code);
+		EXPECT_EQ(4, n.level);
+		EXPECT_EQ(0x5, n.match_any);
+		EXPECT_EQ(0, n.match_all);
+		EXPECT_EQ(0, n.filter_size);
+		ASSERT_EQ(0, raw_unregister(r.fd, reg));
+	}
+	__atomic_store_n(&h.stop, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&r.stop, true, __ATOMIC_RELEASE);
+	sem_post(&r.go);
+	pthread_join(ht, NULL);
+	pthread_join(rt, NULL);
+	/* The race was run, and nothing is left over. */
+	EXPECT_LT(0, raced);
+	EXPECT_EQ(-1, read(r.fd, &n, sizeof(n)));
+	EXPECT_EQ(EAGAIN, errno);
+	TH_LOG("%u of %u reads faulted with UNREGISTER in between", raced, i);
+	close(r.fd);
 }
 
 /* --- 9. concurrent reads of one consumer --------------------------------- */
