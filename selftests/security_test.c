@@ -1005,6 +1005,166 @@ TEST(pid_namespace_views)
 	EXPECT_EQ(0, wait_exit(pid));
 }
 
+/* --- LIST_PROVIDERS shows global sessions only to those controlling them */
+
+/* The LIST_PROVIDERS entry of @g registered by process @pid, or -errno. */
+static int listed_entry(const struct etw_guid *g, pid_t pid,
+			struct etw_provider_info *out)
+{
+	struct etw_provider_info *info = calloc(1024, sizeof(*info));
+	struct etw_list_providers_args l = { .size = sizeof(l), .count = 1024,
+					     .info_ptr = (uintptr_t)info,
+					     .info_size = sizeof(*info) };
+	int fd = etw_open(), ret = -ENOENT;
+	__u32 i;
+
+	if (fd < 0 || !info) {
+		free(info);
+		return -ENOMEM;
+	}
+	if (etw_ioctl(fd, ETW_IOC_LIST_PROVIDERS, &l))
+		ret = -errno;
+	for (i = 0; ret == -ENOENT && i < l.count; i++)
+		if (raw_guid_eq(&info[i].guid, g) && info[i].pid == (__u32)pid) {
+			*out = info[i];
+			ret = 0;
+		}
+	close(fd);
+	free(info);
+	return ret;
+}
+
+/* What a listing child saw: the ioctl's result and the entry. */
+struct listed {
+	int ret;
+	__u32 private_id;
+	struct etw_provider_info info;
+};
+
+/* In a child with @ngroups groups @groups as uid 1000: list @pid's @g. */
+static int list_as_user(const struct etw_guid *g, pid_t pid, int ngroups,
+			const gid_t *groups, struct listed *out)
+{
+	int p[2];
+	pid_t child;
+
+	if (pipe(p))
+		return -1;
+	child = fork();
+	if (!child) {
+		struct listed l = { 0 };
+
+		if (setgroups(ngroups, groups) ||
+		    setresgid(USER_UID, USER_UID, USER_UID) ||
+		    setresuid(USER_UID, USER_UID, USER_UID))
+			_exit(101);
+		l.ret = listed_entry(g, pid, &l.info);
+		_exit(write(p[1], &l, sizeof(l)) == sizeof(l) ? 0 : 102);
+	}
+	close(p[1]);
+	if (read(p[0], out, sizeof(*out)) != sizeof(*out))
+		out->ret = -EIO;
+	close(p[0]);
+	return wait_exit(child);
+}
+
+static void expect_session(struct __test_metadata *_metadata,
+			   const struct etw_provider_session *ps, __u32 id,
+			   __u8 level, __u32 properties, __u64 any)
+{
+	EXPECT_EQ(id, ps->logger_id);
+	EXPECT_EQ(level, ps->level);
+	EXPECT_EQ(properties, ps->properties);
+	EXPECT_EQ(any, ps->match_any);
+	EXPECT_EQ(0, ps->match_all);
+}
+
+/*
+ * A global session (level 5, keywords 0xf0, SID) and a private one of the
+ * registering uid-1000 process (level 3, keywords 0x3) enable one GUID.
+ * The process's own listing shows the combined state and its private
+ * session only; root and a member of control_gid also see the global one.
+ */
+TEST(list_providers_shows_global_sessions_to_controllers_only)
+{
+	static const struct etw_provider_session none;
+	struct etw_guid g = raw_guid(0x1157, 0);
+	struct global_fixture gs;
+	struct etw_enable_args e;
+	struct etw_provider_info root;
+	struct listed own, member, other;
+	gid_t control = CONTROL_GROUP;
+	int ready[2], go[2];
+	char v[16];
+	pid_t pid;
+
+	ASSERT_EQ(0, global_start(&gs, "list-global"));
+	raw_enable_init(&e, gs.id, &g, 5, 0xf0, 0);
+	e.properties = ETW_ENABLE_SID;
+	ASSERT_EQ(0, etw_ioctl(gs.fd, ETW_IOC_ENABLE, &e));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	if (!pid) {
+		struct listed l = { 0 };
+		int fd;
+		__u32 reg;
+
+		close(ready[0]);
+		if (drop_to_user())
+			_exit(101);
+		fd = etw_open();
+		if (fd < 0 || raw_register(fd, &g, 0, 0, &reg, NULL) ||
+		    raw_start(fd, "list-private", ETW_MODE_PRIVATE, 4, 0,
+			      &l.private_id) ||
+		    raw_enable(fd, l.private_id, &g, 3, 0x3, 0))
+			_exit(102);
+		l.ret = listed_entry(&g, getpid(), &l.info);
+		if (write(ready[1], &l, sizeof(l)) != sizeof(l))
+			_exit(103);
+		raw_wait_byte(go[0]);
+		_exit(0);
+	}
+	close(ready[1]);
+	ASSERT_EQ((ssize_t)sizeof(own), read(ready[0], &own, sizeof(own)));
+	ASSERT_EQ(0, listed_entry(&g, pid, &root));
+	snprintf(v, sizeof(v), "%d", CONTROL_GROUP);
+	ASSERT_EQ(0, write_file(CONTROL_GID, v));
+	EXPECT_EQ(0, list_as_user(&g, pid, 1, &control, &member));
+	EXPECT_EQ(0, list_as_user(&g, pid, 0, NULL, &other));
+	write_file(CONTROL_GID, "-1");
+	raw_post_byte(go[1]);
+	EXPECT_EQ(0, wait_exit(pid));
+	global_stop(&gs);
+
+	/* The process itself: combined state, its private session alone. */
+	ASSERT_EQ(0, own.ret);
+	EXPECT_EQ(1, own.info.enabled);
+	EXPECT_EQ(5, own.info.level);
+	EXPECT_EQ(0xf3, own.info.match_any);
+	EXPECT_EQ(0, own.info.match_all);
+	EXPECT_EQ(0, own.info.session_mask);
+	ASSERT_EQ(1, own.info.session_count);
+	expect_session(_metadata, &own.info.sessions[0], own.private_id, 3, 0,
+		       0x3);
+	EXPECT_EQ(0, memcmp(&none, &own.info.sessions[1], sizeof(none)));
+	/* Root: both, the global one first. */
+	EXPECT_EQ(1, root.enabled);
+	EXPECT_EQ(5, root.level);
+	EXPECT_EQ(0xf3, root.match_any);
+	EXPECT_EQ(1ULL << (gs.id - 1), root.session_mask);
+	ASSERT_EQ(2, root.session_count);
+	expect_session(_metadata, &root.sessions[0], gs.id, 5, ETW_ENABLE_SID,
+		       0xf0);
+	expect_session(_metadata, &root.sessions[1], own.private_id, 3, 0,
+		       0x3);
+	/* A member of control_gid: what root sees. */
+	ASSERT_EQ(0, member.ret);
+	EXPECT_EQ(0, memcmp(&root, &member.info, sizeof(root)));
+	/* Another uid-1000 process: not listed at all. */
+	EXPECT_EQ(-ENOENT, other.ret);
+}
+
 /* --- 15. name probing ---------------------------------------------------- */
 
 TEST(unprivileged_cannot_probe_global_names)
