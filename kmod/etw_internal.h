@@ -537,6 +537,8 @@ struct etw_stream {
  * @rt_buffers_lost: statistics
  * @buffers_overwritten: statistics
  * @events_overwritten: statistics
+ * @event_keys: a private session's last EVENT_KEY (it numbers its own
+ *	events; see etw_extdata.c)
  */
 struct etw_session {
 	struct kref ref;
@@ -576,6 +578,7 @@ struct etw_session {
 	atomic64_t rt_buffers_lost;
 	atomic64_t buffers_overwritten;
 	atomic64_t events_overwritten;
+	atomic64_t event_keys;
 };
 
 static inline bool etw_session_is_private(const struct etw_session *s)
