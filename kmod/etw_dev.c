@@ -138,6 +138,7 @@ static int etw_open(struct inode *inode, struct file *file)
 	kref_init(&f->ref);
 	spin_lock_init(&f->nlock);
 	INIT_LIST_HEAD(&f->notifications);
+	INIT_LIST_HEAD(&f->reading);
 	init_waitqueue_head(&f->nwait);
 	mutex_init(&f->batch_mutex);
 	INIT_LIST_HEAD(&f->batches);

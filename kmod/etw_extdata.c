@@ -16,8 +16,11 @@
  *                    (walked through frame pointers: code built without them
  *                    ends the walk early), the kernel stack for in-kernel
  *                    providers (its first frames are etw's write path).
- * EVENT_KEY          a per-boot event sequence number, the same in every
- *                    session's copy of one event.
+ * EVENT_KEY          in global sessions a per-boot event sequence number,
+ *                    the same in every global session's copy of one event;
+ *                    a private session numbers the events it takes itself
+ *                    (1, 2, ...), so that its keys do not count the events
+ *                    of the system's other sessions.
  * PROCESS_START_KEY  the process's start time (CLOCK_BOOTTIME, kept in the
  *                    thread-group leader and across execve()) in 4 ms units
  *                    in the high 42 bits and its pid in the low 22 bits
@@ -26,8 +29,8 @@
  *
  * The write path takes nothing from here unless a route asks (etw_route.ext),
  * then holds this CPU's struct etw_xdata of its context level for the
- * write: the stack is captured and the event key drawn once, whatever the
- * number of sessions.
+ * write: the stack is captured and the global event key drawn once,
+ * whatever the number of sessions.
  */
 #include <linux/atomic.h>
 #include <linux/compat.h>
@@ -159,8 +162,9 @@ static u32 etw_xdata_len(const struct etw_xdata *x, u32 ext)
  * @e: the session's route entry, which takes the event
  * @xlen: out: bytes of the items
  *
- * Captures the stack and draws the event key the first time a session
- * needs them.
+ * Captures the stack and draws the global event key the first time a
+ * session needs them; a private session's key is drawn as its record is
+ * written (etw_xdata_put()).
  *
  * Context: the write path (preemption disabled; page faults disabled for
  * user providers); any context but NMI.
@@ -176,7 +180,8 @@ u32 etw_xdata_target(struct etw_xdata *x, const struct etw_route_entry *e,
 		ext &= ~ETW_ENABLE_STACK_TRACE;
 	if ((ext & ETW_ENABLE_STACK_TRACE) && !x->stacked)
 		etw_xdata_stack(x);
-	if ((ext & ETW_ENABLE_EVENT_KEY) && !x->key)
+	if ((ext & ETW_ENABLE_EVENT_KEY) && !x->key &&
+	    !etw_session_is_private(e->session))
 		x->key = atomic64_inc_return(&etw_event_keys);
 	*xlen = etw_xdata_len(x, ext);
 	return ext;
@@ -228,13 +233,15 @@ static u64 etw_process_start_key(void)
  * etw_xdata_put() - write a session's items
  * @x: the write's extended data, after etw_xdata_target()
  * @ext: what etw_xdata_target() returned for the session
+ * @s: the session; a private one draws its event key here
  * @p: where the items go (8-byte aligned)
  * @last: no other item follows them
  *
  * Context: as etw_xdata_target().
  * Return: the byte after the items.
  */
-void *etw_xdata_put(const struct etw_xdata *x, u32 ext, void *p, bool last)
+void *etw_xdata_put(const struct etw_xdata *x, u32 ext, struct etw_session *s,
+		    void *p, bool last)
 {
 	u32 left = ext;
 
@@ -256,7 +263,10 @@ void *etw_xdata_put(const struct etw_xdata *x, u32 ext, void *p, bool last)
 	}
 	if (ext & ETW_ENABLE_EVENT_KEY) {
 		left &= ~ETW_ENABLE_EVENT_KEY;
-		p = etw_put_u64(p, ETW_EXT_EVENT_KEY, x->key, last && !left);
+		p = etw_put_u64(p, ETW_EXT_EVENT_KEY,
+				etw_session_is_private(s) ?
+				atomic64_inc_return(&s->event_keys) : x->key,
+				last && !left);
 	}
 	if (ext & ETW_ENABLE_PROCESS_START_KEY)
 		p = etw_put_u64(p, ETW_EXT_PROCESS_START_KEY,

@@ -20,7 +20,7 @@
  * @user: written by a user provider: its user-mode stack is captured
  * @stacked: @frames holds the stack
  * @nframes: entries of @frames in use
- * @key: the event key, 0 until a session asks for it
+ * @key: the global sessions' event key, 0 until one asks for it
  * @frames: return addresses, innermost first
  *
  * One per CPU and context level (task, softirq, hardirq): a write holds
@@ -58,6 +58,7 @@ static inline void *etw_put_ext(void *p, u16 type, u32 size, bool last)
 struct etw_xdata *etw_xdata_get(u16 id, bool user);
 u32 etw_xdata_target(struct etw_xdata *x, const struct etw_route_entry *e,
 		     u16 *xlen);
-void *etw_xdata_put(const struct etw_xdata *x, u32 ext, void *p, bool last);
+void *etw_xdata_put(const struct etw_xdata *x, u32 ext, struct etw_session *s,
+		    void *p, bool last);
 
 #endif /* _ETW_EXTDATA_H */

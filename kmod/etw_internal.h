@@ -84,9 +84,11 @@ extern wait_queue_head_t etw_ack_wq;
  * @nregs: registrations on this file; protected by etw_mutex
  * @enable_map: what user space maps at %ETW_MMAP_ENABLE; written under
  *	etw_mutex
- * @nlock: protects @notifications, @nqueued, @nbytes, @seq, @read_seq,
- *	@acked_seq and each registration's @nqueued
+ * @nlock: protects @notifications, @reading, @nqueued, @nbytes, @seq,
+ *	@read_seq, @acked_seq and each registration's @nqueued
  * @notifications: queued struct etw_notify_node, oldest first
+ * @reading: the nodes read() took off @notifications and is copying out;
+ *	the reader owns them, unregistering only detaches them
  * @nqueued: entries in @notifications
  * @nbytes: bytes of the entries in @notifications
  * @seq: last sequence number handed out
@@ -104,6 +106,7 @@ struct etw_file {
 	struct etw_enable_state *enable_map;
 	spinlock_t nlock;	/* the notification queue, see above */
 	struct list_head notifications;
+	struct list_head reading;
 	unsigned int nqueued;
 	size_t nbytes;
 	u64 seq;
@@ -535,6 +538,8 @@ struct etw_stream {
  * @rt_buffers_lost: statistics
  * @buffers_overwritten: statistics
  * @events_overwritten: statistics
+ * @event_keys: a private session's last EVENT_KEY (it numbers its own
+ *	events; see etw_extdata.c)
  */
 struct etw_session {
 	struct kref ref;
@@ -574,6 +579,7 @@ struct etw_session {
 	atomic64_t rt_buffers_lost;
 	atomic64_t buffers_overwritten;
 	atomic64_t events_overwritten;
+	atomic64_t event_keys;
 };
 
 static inline bool etw_session_is_private(const struct etw_session *s)

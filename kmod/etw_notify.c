@@ -14,6 +14,13 @@
  * every registration stays queued); only if there is none (which the
  * limits make impossible: 1024 registrations per file) is the new one
  * dropped.  A dropped notification counts as handled for waiters.
+ *
+ * read() takes a notification off the queue onto the file's reading list
+ * before copying it out, and puts it back at the head when the copy
+ * faults.  Unregistering drops the registration's queued notifications
+ * and detaches those being read (their @reg becomes NULL), which are then
+ * freed instead of put back: a registration is freed after an RCU grace
+ * period, while a copy out may wait on the user's memory for any time.
  */
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -31,7 +38,8 @@ DECLARE_WAIT_QUEUE_HEAD(etw_ack_wq);
 /**
  * struct etw_notify_node - one queued notification
  * @node: on the file's queue
- * @reg: the registration it is for
+ * @reg: the registration it is for; NULL once that was unregistered
+ *	while read() copied the notification out
  * @n: the notification
  * @filter: its filter data, @n.filter_size bytes
  */
@@ -201,6 +209,10 @@ void etw_notify_drop_reg(struct etw_file *f, struct etw_reg *reg)
 		etw_notify_unlink_locked(f, nn);
 		list_add(&nn->node, &gone);
 	}
+	/* Their readers free them: @reg must not be queued again. */
+	list_for_each_entry(nn, &f->reading, node)
+		if (nn->reg == reg)
+			nn->reg = NULL;
 	etw_notify_settle_locked(f);
 	spin_unlock(&f->nlock);
 	list_for_each_entry_safe(nn, tmp, &gone, node)
@@ -244,6 +256,8 @@ ssize_t etw_notify_read(struct etw_file *f, char __user *buf, size_t len,
 	}
 	for (;;) {
 		struct etw_notify_node *nn;
+		unsigned long fault;
+		u32 size;
 
 		spin_lock(&f->nlock);
 		nn = list_first_entry_or_null(&f->notifications,
@@ -253,20 +267,27 @@ ssize_t etw_notify_read(struct etw_file *f, char __user *buf, size_t len,
 			break;
 		}
 		etw_notify_unlink_locked(f, nn);
+		list_add_tail(&nn->node, &f->reading);
 		f->read_seq = max(f->read_seq, nn->n.seq);
+		size = nn->n.size;
 		spin_unlock(&f->nlock);
 
-		if (copy_to_user(buf + total, &nn->n, nn->n.size)) {
-			spin_lock(&f->nlock);
+		fault = copy_to_user(buf + total, &nn->n, size);
+		spin_lock(&f->nlock);
+		list_del(&nn->node);
+		if (fault && nn->reg) {
+			/* Still registered: it stays the next to read. */
 			list_add(&nn->node, &f->notifications);
 			f->nqueued++;
 			f->nbytes += nn->n.size;
 			nn->reg->nqueued++;
-			spin_unlock(&f->nlock);
-			return total ? total : -EFAULT;
+			nn = NULL;
 		}
-		total += nn->n.size;
+		spin_unlock(&f->nlock);
 		kfree(nn);
+		if (fault)
+			return total ? total : -EFAULT;
+		total += size;
 	}
 	return total ? total : -EINVAL;
 }

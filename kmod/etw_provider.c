@@ -1528,17 +1528,22 @@ static void etw_info_session(struct etw_provider_info *p,
 	ps->match_all = e->match_all;
 }
 
-/* The sessions of @reg's route: what etw_route_build() routes to. */
+/*
+ * The sessions of @reg's route: what etw_route_build() routes to; only the
+ * private ones (its own process's) unless @all.
+ */
 static void etw_info_reg_sessions(struct etw_provider_info *p,
-				  const struct etw_reg *reg)
+				  const struct etw_reg *reg, bool all)
 {
 	const struct etw_enable *direct[ETW_MAX_ROUTE];
 	const struct etw_gentry *grp = reg->group;
 	unsigned int i, n = etw_direct_enables(reg, direct);
 
 	for (i = 0; i < n; i++)
-		etw_info_session(p, direct[i]);
-	for (i = 0; grp && i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
+		if (all || etw_session_is_private(direct[i]->session))
+			etw_info_session(p, direct[i]);
+	/* Private sessions never enable groups. */
+	for (i = 0; all && grp && i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
 		const struct etw_enable *e = grp->group_enables[i];
 
 		if (e && etw_group_enable_reaches(e, reg))
@@ -1546,7 +1551,9 @@ static void etw_info_reg_sessions(struct etw_provider_info *p,
 	}
 }
 
-static void etw_info_reg(struct etw_provider_info *p, struct etw_reg *reg)
+/* @all: the caller may control global sessions and sees them. */
+static void etw_info_reg(struct etw_provider_info *p, struct etw_reg *reg,
+			 bool all)
 {
 	const struct etw_enable_state *es;
 	const struct etw_route *r;
@@ -1567,13 +1574,13 @@ static void etw_info_reg(struct etw_provider_info *p, struct etw_reg *reg)
 	p->match_any = es->match_any;
 	p->match_all = es->match_all;
 	r = rcu_dereference_protected(reg->route, lockdep_is_held(&etw_mutex));
-	for (i = 0; r && i < r->count; i++) {
+	for (i = 0; all && r && i < r->count; i++) {
 		u16 id = r->e[i].session->logger_id;
 
 		if (id <= ETW_MAX_GLOBAL_SESSIONS)
 			p->session_mask |= BIT_ULL(id - 1);
 	}
-	etw_info_reg_sessions(p, reg);
+	etw_info_reg_sessions(p, reg, all);
 }
 
 static bool etw_enable_live(const struct etw_enable *e)
@@ -1629,11 +1636,14 @@ static struct etw_provider_info *etw_info_at(struct etw_provider_info *info,
  * @info: out: up to @count entries, from the @start'th visible on
  * @start: visible registrations to skip
  * @count: in: room in @info; out: registrations visible to the caller
- * @all: list every process's registrations (privileged callers)
+ * @all: the caller may control global sessions: list every process's
+ *	registrations and the global sessions they go to; else only the
+ *	caller's own registrations and, of their sessions, its private ones
  * @flags: ETW_LIST_*; pre-enabled GUIDs are listed only with @all
  *
  * Process ids are given in the caller's PID namespace (0 when the process
- * is not visible there).
+ * is not visible there).  The combined state is listed either way: the
+ * caller's enable area shows it for its own registrations.
  *
  * Context: process context; takes etw_mutex.
  * Return: 0.
@@ -1661,7 +1671,7 @@ int etw_list_providers(struct etw_provider_info *info, u32 start,
 				continue;
 			p = etw_info_at(info, n++, start, *count);
 			if (p)
-				etw_info_reg(p, reg);
+				etw_info_reg(p, reg, all);
 		}
 	}
 	mutex_unlock(&etw_mutex);

@@ -502,7 +502,7 @@ static __always_inline int etw_build_record(struct etw_event *ev, bool user,
 	h->activity_id = *ev->activity;
 
 	if (unlikely(etw_t_ext(t, xd)))
-		p = etw_xdata_put(xd, t->ext, p, !ev->ext_len);
+		p = etw_xdata_put(xd, t->ext, t->s, p, !ev->ext_len);
 	if (ev->ext_len) {
 		ret = etw_build_ext(ev, user, plain, &p);
 		if (ret)
@@ -618,10 +618,16 @@ static noinline bool etw_target_xdata(struct etw_target *r,
 	return rec_len + r->xlen <= ETW_MAX_EVENT_SIZE;
 }
 
+/* A private session's event key: a record of its own, not a copy. */
+static __always_inline bool etw_t_own_key(const struct etw_target *t)
+{
+	return (t->ext & ETW_ENABLE_EVENT_KEY) && etw_session_is_private(t->s);
+}
+
 /*
  * @t's record from @rec, the first target's (@t0), when they carry
- * different items: the header, @t's items, then the event's items and
- * payload (@alen bytes without items, header included).
+ * different items or event keys: the header, @t's items, then the event's
+ * items and payload (@alen bytes without items, header included).
  */
 static noinline void etw_copy_xrecord(const struct etw_event *ev, void *h,
 				      const void *rec,
@@ -638,7 +644,7 @@ static noinline void etw_copy_xrecord(const struct etw_event *ev, void *h,
 	hh->flags &= ~ETW_EVENT_FLAG_EXTENDED_INFO;
 	if (ev->ext_len || t->ext)
 		hh->flags |= ETW_EVENT_FLAG_EXTENDED_INFO;
-	p = etw_xdata_put(xd, t->ext, h + hlen, !ev->ext_len);
+	p = etw_xdata_put(xd, t->ext, t->s, h + hlen, !ev->ext_len);
 	memcpy(p, rec + hlen + t0->xlen, alen - hlen);
 }
 
@@ -786,7 +792,8 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	for (i = 1; i < nres; i++) {
 		void *h = t[i].b->data + t[i].off;
 
-		if (!xd || t[i].ext == t[0].ext)
+		if (!xd || (t[i].ext == t[0].ext && !etw_t_own_key(&t[i]) &&
+			    !etw_t_own_key(&t[0])))
 			etw_copy_record(h, rec, alen + etw_t_xlen(&t[i], xd));
 		else
 			etw_copy_xrecord(ev, h, rec, &t[0], &t[i], alen, xd);

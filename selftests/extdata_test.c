@@ -4,9 +4,9 @@
  * through bare ioctls: each item present only when its session asked, with
  * its type and size; the SID of uid 0 and of uid 1000, the session id, the
  * process start key across threads and processes, the event key across
- * sessions, the user stack of the writer, the STACKWALK filter, and the
- * enable arguments the kernel refuses; then the same through libetw's
- * EnableTraceEx2.
+ * global sessions and a private session's own, the user stack of the
+ * writer, the STACKWALK filter, and the enable arguments the kernel
+ * refuses; then the same through libetw's EnableTraceEx2.
  *
  * Built with frame pointers (Makefile): the kernel walks user stacks
  * through them.
@@ -353,6 +353,80 @@ TEST_F(ext, event_key_shared_by_sessions)
 		  item_u64(rec_item(&b.r[0], ETW_EXT_EVENT_KEY), 0));
 	EXPECT_NE(item_u64(rec_item(&a.r[0], ETW_EXT_EVENT_KEY), 0),
 		  item_u64(rec_item(&a.r[1], ETW_EXT_EVENT_KEY), 0));
+}
+
+/* Stop session @id (consumer @cfd) and read its records of @g. */
+static long collect_guid(int fd, __u32 id, int cfd, const struct etw_guid *g,
+			 struct recs *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	rs->guid = *g;
+	if (raw_session_op(fd, ETW_IOC_STOP, id, NULL))
+		return -1;
+	return raw_drain(cfd, BUF_KB * 1024, rec_fn, rs);
+}
+
+static __u64 rec_key(const struct rec *r)
+{
+	const struct item *x = rec_item(r, ETW_EXT_EVENT_KEY);
+
+	return x ? item_u64(x, 0) : 0;
+}
+
+/*
+ * A private session numbers its events itself, 1, 2, 3, whatever the
+ * global sessions take meanwhile (another provider's events, its own
+ * provider's at a level it does not take); the global sessions' keys
+ * count every event one of them took.
+ */
+TEST_F(ext, private_session_event_keys_are_its_own)
+{
+	static const __u16 taken[] = { 1, 4, 5 };
+	struct etw_guid g2 = raw_guid(FAMILY, 2);
+	struct etw_enable_args e;
+	struct recs a, b, p;
+	__u32 pid, reg2, i;
+	__u64 k;
+	int pcfd;
+
+	ASSERT_EQ(0, raw_start(self->fd, "extdata-private",
+			       ETW_MODE_PRIVATE | ETW_MODE_NO_PER_PROCESSOR,
+			       BUF_KB, 0, &pid));
+	pcfd = raw_consumer(self->fd, pid);
+	ASSERT_LE(0, pcfd);
+	ASSERT_EQ(0, raw_register(self->fd, &g2, 0, 0, &reg2, NULL));
+	ASSERT_EQ(0, enable(self, 0, ETW_ENABLE_EVENT_KEY));
+	ASSERT_EQ(0, raw_control(self->fd, self->id[1], &g2,
+				 ETW_CONTROL_ENABLE, ETW_ENABLE_EVENT_KEY));
+	raw_enable_init(&e, pid, &self->guid, 4, 0, 0);
+	e.properties = ETW_ENABLE_EVENT_KEY;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 1, 4, 0));
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, raw_write(self->fd, reg2, 2, 4, 0));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 3, 5, 0));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 4, 4, 0));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 5, 4, 0));
+
+	ASSERT_EQ(3, collect_guid(self->fd, pid, pcfd, &self->guid, &p));
+	ASSERT_EQ(4, collect(self, 0, &a));
+	ASSERT_EQ(3, collect_guid(self->fd, self->id[1], self->cfd[1], &g2,
+				  &b));
+	close(pcfd);
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(taken[i], p.r[i].h.descriptor.id);
+		EXPECT_EQ(i + 1, rec_key(&p.r[i]));
+	}
+	/* One global count: 4 events of the first provider, 3 of the other. */
+	k = rec_key(&a.r[0]);
+	EXPECT_NE(0, k);
+	EXPECT_EQ(k + 1, rec_key(&b.r[0]));
+	EXPECT_EQ(k + 2, rec_key(&b.r[1]));
+	EXPECT_EQ(k + 3, rec_key(&b.r[2]));
+	EXPECT_EQ(k + 4, rec_key(&a.r[1]));
+	EXPECT_EQ(k + 5, rec_key(&a.r[2]));
+	EXPECT_EQ(k + 6, rec_key(&a.r[3]));
 }
 
 /* The items a session asked for come before the event's own. */

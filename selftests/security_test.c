@@ -7,10 +7,12 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <grp.h>
 
@@ -665,6 +667,176 @@ TEST_F_TIMEOUT(slow, full_notification_queue_keeps_newest_state, 300)
 	close(fd);
 }
 
+/* --- a faulted notification read racing UNREGISTER ---------------------- */
+
+#define HAMMER_BYTES	(64 << 20)
+
+struct faulting_reader {
+	int fd;
+	void *bad;		/* PROT_NONE: every copy to it faults */
+	pid_t tid;
+	sem_t go;
+	sem_t done;
+	bool stop;
+	ssize_t ret;
+	int err;
+};
+
+static void *faulting_reader_thread(void *arg)
+{
+	struct faulting_reader *r = arg;
+
+	r->tid = syscall(SYS_gettid);
+	sem_post(&r->done);
+	for (;;) {
+		sem_wait(&r->go);
+		if (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+			return NULL;
+		r->ret = read(r->fd, r->bad, 4096);
+		r->err = errno;
+		sem_post(&r->done);
+	}
+}
+
+struct mmap_hammer {
+	void *p;
+	bool stop;
+};
+
+/*
+ * mprotect() of a large populated mapping holds the mmap lock for writing
+ * a while, over and over: a fault in a copy to user memory waits for it.
+ */
+static void *mmap_hammer_thread(void *arg)
+{
+	struct mmap_hammer *h = arg;
+	unsigned int i = 0;
+
+	while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE))
+		mprotect(h->p, HAMMER_BYTES,
+			 i++ & 1 ? PROT_READ : PROT_READ | PROT_WRITE);
+	return NULL;
+}
+
+/* The state letter (R, S, D, ...) of this process's thread @tid, or 0. */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Wait for the RCU callbacks of what was unregistered (in all likelihood). */
+static void private_session_churn(int fd)
+{
+	__u32 id;
+	int i;
+
+	/* STOP waits for an RCU grace period. */
+	for (i = 0; i < 2; i++)
+		if (!raw_start(fd, "churn", ETW_MODE_PRIVATE, 4, 0, &id))
+			raw_session_op(fd, ETW_IOC_STOP, id, NULL);
+}
+
+/*
+ * As uid 1000: a read() of a notification into memory that faults while
+ * the mmap lock is held elsewhere, and UNREGISTER of its registration
+ * meanwhile.  The notification must go with the registration, not come
+ * back pointing at it; when the read faulted and nothing unregistered, it
+ * is put back whole.
+ */
+TEST_F_TIMEOUT(slow, faulted_notification_read_races_unregister, 300)
+{
+	struct etw_guid g = raw_guid(0xfa17, 0);
+	struct faulting_reader r = { 0 };
+	struct mmap_hammer h = { 0 };
+	struct etw_notification n;
+	unsigned int i, raced = 0;
+	pthread_t rt, ht;
+	__u32 id, reg;
+	ssize_t got;
+
+	ASSERT_EQ(0, drop_to_user());
+	r.fd = open(ETW_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(0, raw_start(r.fd, "fault-read", ETW_MODE_PRIVATE, 4, 0, &id));
+	ASSERT_EQ(0, raw_enable(r.fd, id, &g, 4, 0x5, 0));
+	r.bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	h.p = mmap(NULL, HAMMER_BYTES, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ASSERT_NE(MAP_FAILED, r.bad);
+	ASSERT_NE(MAP_FAILED, h.p);
+	ASSERT_EQ(0, sem_init(&r.go, 0, 0));
+	ASSERT_EQ(0, sem_init(&r.done, 0, 0));
+	ASSERT_EQ(0, pthread_create(&rt, NULL, faulting_reader_thread, &r));
+	sem_wait(&r.done);
+	ASSERT_EQ(0, pthread_create(&ht, NULL, mmap_hammer_thread, &h));
+	for (i = 0; i < 3000 && raced < 20; i++) {
+		bool in_copy = false;
+
+		/* Its one notification (ENABLE) is the file's (i + 1)th. */
+		ASSERT_EQ(0, raw_register(r.fd, &g, 0, 0xc0de + i, &reg, NULL));
+		sem_post(&r.go);
+		while (sem_trywait(&r.done)) {
+			/* Asleep in read(): only its copy's fault waits. */
+			if (thread_state(r.tid) == 'D') {
+				in_copy = true;
+				ASSERT_EQ(0, raw_unregister(r.fd, reg));
+				sem_wait(&r.done);
+				break;
+			}
+		}
+		ASSERT_EQ(-1, r.ret);
+		ASSERT_EQ(EFAULT, r.err);
+		if (in_copy) {
+			raced++;
+			private_session_churn(r.fd);
+			/* Gone with its registration. */
+			got = read(r.fd, &n, sizeof(n));
+			ASSERT_EQ(-1, got);
+			ASSERT_EQ(EAGAIN, errno);
+			continue;
+		}
+		/* Put back whole: the next read gets it. */
+		memset(&n, 0xcc, sizeof(n));
+		got = read(r.fd, &n, sizeof(n));
+		ASSERT_EQ((ssize_t)sizeof(n), got);
+		EXPECT_EQ(sizeof(n), n.size);
+		EXPECT_EQ(reg, n.reg_id);
+		EXPECT_EQ(0xc0de + i, n.cookie);
+		EXPECT_EQ(i + 1, n.seq);
+		EXPECT_EQ(ETW_CONTROL_ENABLE, n.control_code);
+		EXPECT_EQ(4, n.level);
+		EXPECT_EQ(0x5, n.match_any);
+		EXPECT_EQ(0, n.match_all);
+		EXPECT_EQ(0, n.filter_size);
+		ASSERT_EQ(0, raw_unregister(r.fd, reg));
+	}
+	__atomic_store_n(&h.stop, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&r.stop, true, __ATOMIC_RELEASE);
+	sem_post(&r.go);
+	pthread_join(ht, NULL);
+	pthread_join(rt, NULL);
+	/* The race was run, and nothing is left over. */
+	EXPECT_LT(0, raced);
+	EXPECT_EQ(-1, read(r.fd, &n, sizeof(n)));
+	EXPECT_EQ(EAGAIN, errno);
+	TH_LOG("%u of %u reads faulted with UNREGISTER in between", raced, i);
+	close(r.fd);
+}
+
 /* --- 9. concurrent reads of one consumer --------------------------------- */
 
 struct reader {
@@ -831,6 +1003,166 @@ TEST(pid_namespace_views)
 		_exit(wait_exit(inner));
 	}
 	EXPECT_EQ(0, wait_exit(pid));
+}
+
+/* --- LIST_PROVIDERS shows global sessions only to those controlling them */
+
+/* The LIST_PROVIDERS entry of @g registered by process @pid, or -errno. */
+static int listed_entry(const struct etw_guid *g, pid_t pid,
+			struct etw_provider_info *out)
+{
+	struct etw_provider_info *info = calloc(1024, sizeof(*info));
+	struct etw_list_providers_args l = { .size = sizeof(l), .count = 1024,
+					     .info_ptr = (uintptr_t)info,
+					     .info_size = sizeof(*info) };
+	int fd = etw_open(), ret = -ENOENT;
+	__u32 i;
+
+	if (fd < 0 || !info) {
+		free(info);
+		return -ENOMEM;
+	}
+	if (etw_ioctl(fd, ETW_IOC_LIST_PROVIDERS, &l))
+		ret = -errno;
+	for (i = 0; ret == -ENOENT && i < l.count; i++)
+		if (raw_guid_eq(&info[i].guid, g) && info[i].pid == (__u32)pid) {
+			*out = info[i];
+			ret = 0;
+		}
+	close(fd);
+	free(info);
+	return ret;
+}
+
+/* What a listing child saw: the ioctl's result and the entry. */
+struct listed {
+	int ret;
+	__u32 private_id;
+	struct etw_provider_info info;
+};
+
+/* In a child with @ngroups groups @groups as uid 1000: list @pid's @g. */
+static int list_as_user(const struct etw_guid *g, pid_t pid, int ngroups,
+			const gid_t *groups, struct listed *out)
+{
+	int p[2];
+	pid_t child;
+
+	if (pipe(p))
+		return -1;
+	child = fork();
+	if (!child) {
+		struct listed l = { 0 };
+
+		if (setgroups(ngroups, groups) ||
+		    setresgid(USER_UID, USER_UID, USER_UID) ||
+		    setresuid(USER_UID, USER_UID, USER_UID))
+			_exit(101);
+		l.ret = listed_entry(g, pid, &l.info);
+		_exit(write(p[1], &l, sizeof(l)) == sizeof(l) ? 0 : 102);
+	}
+	close(p[1]);
+	if (read(p[0], out, sizeof(*out)) != sizeof(*out))
+		out->ret = -EIO;
+	close(p[0]);
+	return wait_exit(child);
+}
+
+static void expect_session(struct __test_metadata *_metadata,
+			   const struct etw_provider_session *ps, __u32 id,
+			   __u8 level, __u32 properties, __u64 any)
+{
+	EXPECT_EQ(id, ps->logger_id);
+	EXPECT_EQ(level, ps->level);
+	EXPECT_EQ(properties, ps->properties);
+	EXPECT_EQ(any, ps->match_any);
+	EXPECT_EQ(0, ps->match_all);
+}
+
+/*
+ * A global session (level 5, keywords 0xf0, SID) and a private one of the
+ * registering uid-1000 process (level 3, keywords 0x3) enable one GUID.
+ * The process's own listing shows the combined state and its private
+ * session only; root and a member of control_gid also see the global one.
+ */
+TEST(list_providers_shows_global_sessions_to_controllers_only)
+{
+	static const struct etw_provider_session none;
+	struct etw_guid g = raw_guid(0x1157, 0);
+	struct global_fixture gs;
+	struct etw_enable_args e;
+	struct etw_provider_info root;
+	struct listed own, member, other;
+	gid_t control = CONTROL_GROUP;
+	int ready[2], go[2];
+	char v[16];
+	pid_t pid;
+
+	ASSERT_EQ(0, global_start(&gs, "list-global"));
+	raw_enable_init(&e, gs.id, &g, 5, 0xf0, 0);
+	e.properties = ETW_ENABLE_SID;
+	ASSERT_EQ(0, etw_ioctl(gs.fd, ETW_IOC_ENABLE, &e));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	if (!pid) {
+		struct listed l = { 0 };
+		int fd;
+		__u32 reg;
+
+		close(ready[0]);
+		if (drop_to_user())
+			_exit(101);
+		fd = etw_open();
+		if (fd < 0 || raw_register(fd, &g, 0, 0, &reg, NULL) ||
+		    raw_start(fd, "list-private", ETW_MODE_PRIVATE, 4, 0,
+			      &l.private_id) ||
+		    raw_enable(fd, l.private_id, &g, 3, 0x3, 0))
+			_exit(102);
+		l.ret = listed_entry(&g, getpid(), &l.info);
+		if (write(ready[1], &l, sizeof(l)) != sizeof(l))
+			_exit(103);
+		raw_wait_byte(go[0]);
+		_exit(0);
+	}
+	close(ready[1]);
+	ASSERT_EQ((ssize_t)sizeof(own), read(ready[0], &own, sizeof(own)));
+	ASSERT_EQ(0, listed_entry(&g, pid, &root));
+	snprintf(v, sizeof(v), "%d", CONTROL_GROUP);
+	ASSERT_EQ(0, write_file(CONTROL_GID, v));
+	EXPECT_EQ(0, list_as_user(&g, pid, 1, &control, &member));
+	EXPECT_EQ(0, list_as_user(&g, pid, 0, NULL, &other));
+	write_file(CONTROL_GID, "-1");
+	raw_post_byte(go[1]);
+	EXPECT_EQ(0, wait_exit(pid));
+	global_stop(&gs);
+
+	/* The process itself: combined state, its private session alone. */
+	ASSERT_EQ(0, own.ret);
+	EXPECT_EQ(1, own.info.enabled);
+	EXPECT_EQ(5, own.info.level);
+	EXPECT_EQ(0xf3, own.info.match_any);
+	EXPECT_EQ(0, own.info.match_all);
+	EXPECT_EQ(0, own.info.session_mask);
+	ASSERT_EQ(1, own.info.session_count);
+	expect_session(_metadata, &own.info.sessions[0], own.private_id, 3, 0,
+		       0x3);
+	EXPECT_EQ(0, memcmp(&none, &own.info.sessions[1], sizeof(none)));
+	/* Root: both, the global one first. */
+	EXPECT_EQ(1, root.enabled);
+	EXPECT_EQ(5, root.level);
+	EXPECT_EQ(0xf3, root.match_any);
+	EXPECT_EQ(1ULL << (gs.id - 1), root.session_mask);
+	ASSERT_EQ(2, root.session_count);
+	expect_session(_metadata, &root.sessions[0], gs.id, 5, ETW_ENABLE_SID,
+		       0xf0);
+	expect_session(_metadata, &root.sessions[1], own.private_id, 3, 0,
+		       0x3);
+	/* A member of control_gid: what root sees. */
+	ASSERT_EQ(0, member.ret);
+	EXPECT_EQ(0, memcmp(&root, &member.info, sizeof(root)));
+	/* Another uid-1000 process: not listed at all. */
+	EXPECT_EQ(-ENOENT, other.ret);
 }
 
 /* --- 15. name probing ---------------------------------------------------- */
