@@ -243,16 +243,30 @@ static int try_global_start(void)
 	return -ret;
 }
 
-/* A member of the control group, in the initial user namespace. */
-static int start_as_member(void)
+/*
+ * uid 1000 as a member of the control group (a supplementary group), in
+ * the initial user namespace or, with @userns, after entering a new one:
+ * there it is still a member, but the group no longer counts.
+ */
+static int start_as_member(bool userns)
 {
 	gid_t g = CONTROL_GROUP;
+	char map[64];
 	pid_t pid = fork();
 
 	if (!pid) {
 		if (setgroups(1, &g) || setresgid(USER_UID, USER_UID, USER_UID) ||
-		    setresuid(USER_UID, USER_UID, USER_UID))
+		    setresuid(USER_UID, USER_UID, USER_UID) ||
+		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 			_exit(101);
+		if (userns) {
+			snprintf(map, sizeof(map), "0 %d 1", USER_UID);
+			if (unshare(CLONE_NEWUSER) ||
+			    write_file("/proc/self/uid_map", map))
+				_exit(102);
+			if (getgroups(1, &g) != 1 || g == CONTROL_GROUP)
+				_exit(103);	/* unmapped in there: overflow gid */
+		}
 		_exit(try_global_start());
 	}
 	return wait_exit(pid);
@@ -287,7 +301,9 @@ TEST(control_gid_not_from_user_namespace)
 	snprintf(v, sizeof(v), "%d", CONTROL_GROUP);
 	ASSERT_EQ(0, write_file(CONTROL_GID, v));
 	/* The group works for its real members... */
-	EXPECT_EQ(0, start_as_member());
+	EXPECT_EQ(0, start_as_member(false));
+	/* ...not for the same members in a user namespace... */
+	EXPECT_EQ(EPERM, start_as_member(true));
 	/* ...and not for a gid mapped onto it from an owned namespace. */
 	EXPECT_EQ(EPERM, start_from_own_userns());
 	write_file(CONTROL_GID, "-1");
