@@ -16,6 +16,11 @@
  *                    (walked through frame pointers: code built without them
  *                    ends the walk early), the kernel stack for in-kernel
  *                    providers (its first frames are etw's write path).
+ *                    The frames are zeros where the session's starter may
+ *                    not see them (struct etw_viewer): kernel addresses
+ *                    without CAP_SYSLOG, CAP_PERFMON or CAP_SYS_ADMIN, a
+ *                    process's user stack where /proc/PID/maps would be
+ *                    refused to it.
  * EVENT_KEY          in global sessions a per-boot event sequence number,
  *                    the same in every global session's copy of one event;
  *                    a private session numbers the events it takes itself
@@ -134,6 +139,15 @@ static void etw_xdata_stack(struct etw_xdata *x)
 	x->stacked = true;
 }
 
+/* Whether the starter of @s may see the frames @x captured. */
+static bool etw_xdata_stack_shown(const struct etw_xdata *x,
+				  const struct etw_session *s)
+{
+	if (!x->user)
+		return s->viewer.kaddr;
+	return etw_viewer_may_read(&s->viewer, current, current->mm);
+}
+
 static u32 etw_stack_size(const struct etw_xdata *x)
 {
 	return sizeof(struct etw_stack64) + x->nframes * sizeof(u64);
@@ -168,7 +182,8 @@ static u32 etw_xdata_len(const struct etw_xdata *x, u32 ext)
  *
  * Context: the write path (preemption disabled; page faults disabled for
  * user providers); any context but NMI.
- * Return: the ETW_ENABLE_* bits whose items the session's record carries.
+ * Return: the ETW_ENABLE_* bits whose items the session's record carries,
+ * and %ETW_XDATA_STACK_HIDDEN when its stack frames are zeros.
  */
 u32 etw_xdata_target(struct etw_xdata *x, const struct etw_route_entry *e,
 		     u16 *xlen)
@@ -180,6 +195,9 @@ u32 etw_xdata_target(struct etw_xdata *x, const struct etw_route_entry *e,
 		ext &= ~ETW_ENABLE_STACK_TRACE;
 	if ((ext & ETW_ENABLE_STACK_TRACE) && !x->stacked)
 		etw_xdata_stack(x);
+	if ((ext & ETW_ENABLE_STACK_TRACE) &&
+	    !etw_xdata_stack_shown(x, e->session))
+		ext |= ETW_XDATA_STACK_HIDDEN;
 	if ((ext & ETW_ENABLE_EVENT_KEY) && !x->key &&
 	    !etw_session_is_private(e->session))
 		x->key = atomic64_inc_return(&etw_event_keys);
@@ -208,7 +226,8 @@ static void *etw_put_u64(void *p, u16 type, u64 v, bool last)
 	return p + etw_ext_size(sizeof(v));
 }
 
-static void *etw_put_stack(const struct etw_xdata *x, void *p, bool last)
+static void *etw_put_stack(const struct etw_xdata *x, void *p, bool hidden,
+			   bool last)
 {
 	struct etw_stack64 *st;
 	u32 i;
@@ -216,7 +235,7 @@ static void *etw_put_stack(const struct etw_xdata *x, void *p, bool last)
 	st = etw_put_ext(p, ETW_EXT_STACK_TRACE64, etw_stack_size(x), last);
 	st->match_id = 0;
 	for (i = 0; i < x->nframes; i++)
-		st->addr[i] = x->frames[i];
+		st->addr[i] = hidden ? 0 : x->frames[i];
 	return p + etw_ext_size(etw_stack_size(x));
 }
 
@@ -243,7 +262,7 @@ static u64 etw_process_start_key(void)
 void *etw_xdata_put(const struct etw_xdata *x, u32 ext, struct etw_session *s,
 		    void *p, bool last)
 {
-	u32 left = ext;
+	u32 left = ext & ~ETW_XDATA_STACK_HIDDEN;
 
 	/* In EVENT_HEADER_EXT_TYPE order; the last one carries @last. */
 	if (ext & ETW_ENABLE_SID) {
@@ -259,7 +278,8 @@ void *etw_xdata_put(const struct etw_xdata *x, u32 ext, struct etw_session *s,
 	}
 	if (ext & ETW_ENABLE_STACK_TRACE) {
 		left &= ~ETW_ENABLE_STACK_TRACE;
-		p = etw_put_stack(x, p, last && !left);
+		p = etw_put_stack(x, p, ext & ETW_XDATA_STACK_HIDDEN,
+				  last && !left);
 	}
 	if (ext & ETW_ENABLE_EVENT_KEY) {
 		left &= ~ETW_ENABLE_EVENT_KEY;

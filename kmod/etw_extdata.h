@@ -13,6 +13,13 @@
 #include "etw_internal.h"
 
 #define ETW_EXT_HDR		sizeof(struct etw_ext_item)
+/*
+ * In etw_xdata_target()'s result: the stack item's frames are zeros.  A
+ * bit no item uses, within the 16 bits the write path keeps per target.
+ */
+#define ETW_XDATA_STACK_HIDDEN	BIT(15)
+static_assert(!(ETW_ENABLE_EXT_PROPS & ETW_XDATA_STACK_HIDDEN));
+static_assert(ETW_ENABLE_EXT_PROPS < ETW_XDATA_STACK_HIDDEN);
 
 /**
  * struct etw_xdata - what one write gathered for the sessions that asked

@@ -494,6 +494,25 @@ struct etw_stream {
 };
 
 /**
+ * struct etw_viewer - what a session's records may show its starter
+ * @fsuid: the starter's fsuid
+ * @fsgid: the starter's fsgid
+ * @kaddr: it had CAP_SYSLOG, CAP_PERFMON or CAP_SYS_ADMIN in the initial
+ *	user namespace: kernel stacks are recorded, else zeroed
+ * @all_tasks: it had CAP_SYS_PTRACE in the initial user namespace: every
+ *	process's command line, mappings and user stack are recorded
+ *
+ * Taken when the session starts (etw_viewer_init()): events are recorded
+ * later, in other tasks' contexts, and the buffers go to its controllers.
+ */
+struct etw_viewer {
+	kuid_t fsuid;
+	kgid_t fsgid;
+	bool kaddr;
+	bool all_tasks;
+};
+
+/**
  * struct etw_session - a tracing session
  * @ref: the session table, each consumer, each control operation in flight
  * @logger_id: 1..64 for global sessions, above for private ones
@@ -506,6 +525,8 @@ struct etw_stream {
  * @owner_exec_id: private sessions: the owner's program image (task
  *	self_exec_id); only registrations of the same image are reached
  * @owner_uid: who started it
+ * @viewer: what its starter may see: the kernel addresses and other
+ *	processes' command lines, mappings and stacks its records carry
  * @start_ns: session clock at start
  * @stopped: no longer routed to; set under etw_mutex
  * @kernel_logger: the kernel logger (etw_syslog.c); set at start
@@ -550,6 +571,7 @@ struct etw_session {
 	struct pid *owner_tgid;
 	u64 owner_exec_id;
 	kuid_t owner_uid;
+	struct etw_viewer viewer;
 	u64 start_ns;
 	bool stopped;
 	bool kernel_logger;
@@ -593,6 +615,9 @@ static inline bool etw_session_independent(const struct etw_session *s)
 }
 
 bool etw_may_control(void);
+void etw_viewer_init(struct etw_viewer *v);
+bool etw_viewer_may_read(const struct etw_viewer *v, struct task_struct *t,
+			 struct mm_struct *mm);
 int etw_session_start(struct etw_file *f, struct etw_session_args *a);
 int etw_session_control(struct etw_file *f, unsigned int cmd,
 			struct etw_session_args *a);

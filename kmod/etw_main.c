@@ -3,8 +3,11 @@
  * etw_main.c - module init and exit, the /dev/etw misc device, parameters,
  * etw_mutex.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/sched/coredump.h>
 #include <linux/user_namespace.h>
 
 #include "compat.h"
@@ -46,6 +49,63 @@ bool etw_may_control(void)
 	kgid = make_kgid(&init_user_ns, gid);
 	return gid_valid(kgid) && in_group_p(kgid);
 }
+
+/**
+ * etw_viewer_init() - what the caller may see in the records it gets
+ * @v: filled in from the caller's credentials
+ *
+ * The kernel's own rules: kernel addresses where kptr_restrict and
+ * perf_event_paranoid would show them (CAP_SYSLOG, CAP_PERFMON or
+ * CAP_SYS_ADMIN in the initial user namespace); another process's command
+ * line, mappings and user stack where /proc/PID/maps would
+ * (etw_viewer_may_read()).
+ *
+ * Context: process context.
+ */
+void etw_viewer_init(struct etw_viewer *v)
+{
+	const struct cred *c = current_cred();
+
+	v->fsuid = c->fsuid;
+	v->fsgid = c->fsgid;
+	v->kaddr = ns_capable_noaudit(&init_user_ns, CAP_SYSLOG) ||
+		   ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
+		   ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+	v->all_tasks = ns_capable_noaudit(&init_user_ns, CAP_SYS_PTRACE);
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_viewer_init);
+
+/**
+ * etw_viewer_may_read() - may @v see @t's command line, mappings and stack
+ * @v: the viewer
+ * @t: the task
+ * @mm: @t's address space, or NULL
+ *
+ * ptrace_may_access(PTRACE_MODE_READ_FSCREDS), the rule of /proc/PID/maps,
+ * with @v's credentials and without the LSM hook: CAP_SYS_PTRACE, or
+ * @v's fsuid and fsgid equal to each of @t's real, effective and saved
+ * ids and @mm dumpable.
+ *
+ * Context: any; takes the RCU read lock.
+ * Return: true when @v may see them.
+ */
+bool etw_viewer_may_read(const struct etw_viewer *v, struct task_struct *t,
+			 struct mm_struct *mm)
+{
+	const struct cred *tc;
+	bool same;
+
+	if (v->all_tasks)
+		return true;
+	rcu_read_lock();
+	tc = __task_cred(t);
+	same = uid_eq(v->fsuid, tc->uid) && uid_eq(v->fsuid, tc->euid) &&
+	       uid_eq(v->fsuid, tc->suid) && gid_eq(v->fsgid, tc->gid) &&
+	       gid_eq(v->fsgid, tc->egid) && gid_eq(v->fsgid, tc->sgid);
+	rcu_read_unlock();
+	return same && (!mm || get_dumpable(mm) == SUID_DUMP_USER);
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_viewer_may_read);
 
 static struct miscdevice etw_misc = {
 	.minor = MISC_DYNAMIC_MINOR,

@@ -13,11 +13,12 @@
  * - a private session reaches only registrations made by the program
  *   image that started it (same process, no execve() since) and cannot
  *   enable groups;
- * - while a GUID has a classic registration, every route of the GUID uses
- *   classic keyword rules, and a classic registration's own route holds
- *   one session: the newest enable that reaches it.  Enabling the GUID
- *   from another global session replaces the global enables (the newest
- *   wins); nothing an unprivileged caller does removes a global enable;
+ * - a classic registration's own route holds one session, the newest
+ *   enable that reaches it, with classic keyword rules; every other
+ *   registration of the GUID keeps all its enables and its own rules, so
+ *   that no registration changes what a session receives of another's
+ *   events, and nothing an unprivileged caller does removes a global
+ *   enable;
  * - a PID filter is applied when routes are built (at enable and at
  *   registration), also for group enables; an event-ID filter applies on
  *   every event, but not through groups;
@@ -266,16 +267,6 @@ struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a,
 	return e;
 }
 
-static bool etw_gentry_is_classic(const struct etw_gentry *g)
-{
-	const struct etw_reg *reg;
-
-	list_for_each_entry(reg, &g->regs, gnode)
-		if (reg->classic)
-			return true;
-	return false;
-}
-
 /* Is @guid on @s's disallow list: @s's group enables skip it. */
 static bool etw_disallowed(const struct etw_session *s,
 			   const struct etw_guid *guid)
@@ -428,7 +419,6 @@ static void etw_route_every(struct etw_route *r)
 static struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 {
 	const struct etw_enable *direct[ETW_MAX_ROUTE];
-	bool classic = etw_gentry_is_classic(reg->gentry);
 	const struct etw_gentry *grp = reg->group;
 	unsigned int i, n = etw_direct_enables(reg, direct);
 	struct etw_route *r;
@@ -437,7 +427,7 @@ static struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 	if (!r)
 		return NULL;
 	for (i = 0; i < n; i++)
-		etw_route_fill(&r->e[r->count++], direct[i], classic,
+		etw_route_fill(&r->e[r->count++], direct[i], reg->classic,
 			       etw_enable_bit(direct[i]), true);
 	for (i = 0; grp && i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
 		const struct etw_enable *e = grp->group_enables[i];
@@ -741,44 +731,22 @@ static void etw_enables_free_later(struct list_head *gone)
 		etw_enable_free(e);
 }
 
-/* Add every other registration of @g, whose keyword rules change. */
-static int etw_op_add_others(struct etw_op *op, struct etw_gentry *g,
-			     struct etw_reg *except)
-{
-	struct etw_reg *reg;
-	int ret;
-
-	list_for_each_entry(reg, &g->regs, gnode) {
-		if (reg == except)
-			continue;
-		ret = etw_op_add(op, reg, ETW_NOTIFY_ON_CHANGE);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /* Register @reg (fields set, not linked) and notify it if enabled. */
 static int etw_reg_attach(struct etw_reg *reg)
 {
 	struct etw_gentry *g;
 	struct etw_op op;
-	bool was_classic;
 	int ret;
 
 	lockdep_assert_held(&etw_mutex);
 	g = etw_gentry_get(&reg->guid);
 	if (!g)
 		return -ENOMEM;
-	was_classic = etw_gentry_is_classic(g);
 	reg->gentry = g;
 	list_add_tail(&reg->gnode, &g->regs);
 
 	etw_op_init(&op, NULL, GFP_KERNEL_ACCOUNT, NULL);
 	ret = etw_op_add(&op, reg, ETW_NOTIFY_ON_CHANGE);
-	/* The first classic registration changes every route's rules. */
-	if (!ret && reg->classic && !was_classic)
-		ret = etw_op_add_others(&op, g, reg);
 	if (!ret)
 		ret = etw_op_finish(&op);
 	else
@@ -872,13 +840,6 @@ static void etw_reg_detach(struct etw_reg *reg)
 	etw_state_publish(reg, &off);
 	if (reg->file)
 		etw_notify_drop_reg(reg->file, reg);
-	/* The last classic registration gone: the others' rules change. */
-	if (reg->classic && !etw_gentry_is_classic(g)) {
-		struct etw_reg *other;
-
-		list_for_each_entry(other, &g->regs, gnode)
-			etw_reg_update_nofail(other, ETW_NOTIFY_ON_CHANGE);
-	}
 	/* Last: the group may be the registration's own GUID. */
 	if (reg->group && reg->group != g)
 		etw_gentry_put(reg->group);
@@ -1159,15 +1120,15 @@ static struct etw_enable *etw_table_find(const struct etw_table *t,
 }
 
 /*
- * Put @e into the table for its session; replaced enables go to @gone.
- * A classic GUID follows the newest global session: an enable from a
- * global session replaces the other global sessions' enables.
+ * Put @e into the table for its session; the enable it replaces goes to
+ * @gone.  Classic registrations pick the newest enable from the table
+ * (etw_newest_reaching()): no enable is removed for them.
  */
 static int etw_table_set(const struct etw_table *t, struct etw_enable *e,
 			 struct etw_table_undo *u, struct list_head *gone)
 {
 	struct etw_enable *old;
-	int slot, i;
+	int slot;
 
 	if (t->private) {
 		old = etw_private_find(t->g, e->session);
@@ -1184,14 +1145,6 @@ static int etw_table_set(const struct etw_table *t, struct etw_enable *e,
 	}
 	memcpy(u->slots, t->slots, sizeof(u->slots));
 	slot = etw_find_slot(t->slots, e->session);
-	if (slot < 0 && !t->group && etw_gentry_is_classic(t->g)) {
-		for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-			if (t->slots[i]) {
-				list_add_tail(&t->slots[i]->gone, gone);
-				t->slots[i] = NULL;
-			}
-		}
-	}
 	if (slot < 0)
 		slot = etw_free_slot(t->slots);
 	if (slot < 0)
@@ -1282,21 +1235,18 @@ static bool etw_table_reaches(const struct etw_table *t,
 
 /*
  * Add @reg if an enable change reaches it: @new (or NULL) replaced @old
- * (or NULL) of the same session, and the enables on @gone other than
- * @old were replaced by the classic rule.  An identical re-enable
- * notifies only if the combined state changed.  @new == @old is a
- * capture-state request by that enable (@gone unused): it reaches what
- * the enable reaches, on a classic registration only as the newest.
+ * (or NULL) of the same session.  An identical re-enable notifies only if
+ * the combined state changed.  @new == @old is a capture-state request by
+ * that enable: it reaches what the enable reaches, on a classic
+ * registration only as the newest.
  */
 static int etw_op_add_if_reached(struct etw_op *op, const struct etw_table *t,
 				 struct etw_reg *reg,
 				 const struct etw_enable *new,
-				 const struct etw_enable *old,
-				 struct list_head *gone)
+				 const struct etw_enable *old)
 {
 	bool reach_new = etw_table_reaches(t, new, reg);
 	bool reach_old = etw_table_reaches(t, old, reg);
-	const struct etw_enable *e;
 
 	if (new == old) {
 		if (!reach_new || (!t->group && reg->classic &&
@@ -1308,31 +1258,27 @@ static int etw_op_add_if_reached(struct etw_op *op, const struct etw_table *t,
 		return etw_op_add(op, reg, ETW_NOTIFY_ON_CHANGE);
 	if (reach_new || reach_old)
 		return etw_op_add(op, reg, ETW_NOTIFY_REACHED);
-	list_for_each_entry(e, gone, gone)
-		if (e != old && etw_table_reaches(t, e, reg))
-			return etw_op_add(op, reg, ETW_NOTIFY_ON_CHANGE);
 	return 0;
 }
 
 /* etw_op_add_if_reached() for each registration (or member) of @t. */
 static int etw_op_add_reached(struct etw_op *op, const struct etw_table *t,
 			      const struct etw_enable *new,
-			      const struct etw_enable *old,
-			      struct list_head *gone)
+			      const struct etw_enable *old)
 {
 	struct etw_reg *reg;
 	int ret;
 
 	if (t->group) {
 		list_for_each_entry(reg, &t->g->members, mnode) {
-			ret = etw_op_add_if_reached(op, t, reg, new, old, gone);
+			ret = etw_op_add_if_reached(op, t, reg, new, old);
 			if (ret)
 				return ret;
 		}
 		return 0;
 	}
 	list_for_each_entry(reg, &t->g->regs, gnode) {
-		ret = etw_op_add_if_reached(op, t, reg, new, old, gone);
+		ret = etw_op_add_if_reached(op, t, reg, new, old);
 		if (ret)
 			return ret;
 	}
@@ -1354,7 +1300,7 @@ static int etw_enable_capture(struct etw_session *s, const struct etw_guid *guid
 	e = etw_table_find(&t, s);
 	if (!e)
 		return 0;
-	ret = etw_op_add_reached(op, &t, e, e, NULL);
+	ret = etw_op_add_reached(op, &t, e, e);
 	if (ret) {
 		etw_op_abort(op);
 		return ret;
@@ -1422,12 +1368,12 @@ int etw_enable(struct etw_session *s, struct etw_enable_args *a,
 			etw_table_undo(&t, &u, &gone);
 			goto out_put;
 		}
-		ret = etw_op_add_reached(&op, &t, e, old, &gone);
+		ret = etw_op_add_reached(&op, &t, e, old);
 	} else {
 		old = etw_table_clear(&t, s, &u, &gone);
 		if (!old)
 			goto out_put;
-		ret = etw_op_add_reached(&op, &t, NULL, old, &gone);
+		ret = etw_op_add_reached(&op, &t, NULL, old);
 	}
 	if (!ret)
 		ret = etw_op_finish(&op);

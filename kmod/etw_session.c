@@ -232,6 +232,7 @@ static struct etw_session *etw_session_alloc(const struct etw_session_args *a)
 	s->cfg = a->config;
 	s->buf_bytes = a->config.buffer_kb * 1024;
 	s->owner_uid = current_uid();
+	etw_viewer_init(&s->viewer);
 	INIT_LIST_HEAD(&s->node);
 	raw_spin_lock_init(&s->lock);
 	INIT_LIST_HEAD(&s->free);

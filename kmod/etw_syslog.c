@@ -27,6 +27,12 @@
  * and executable file mapping when the session starts, DCEnd events when
  * it stops.
  *
+ * A process's command line and its mappings (ImageBase, ImageSize,
+ * DefaultBase, FileName) are recorded only where the session's starter
+ * could read /proc/PID/maps (etw_viewer_may_read()); elsewhere the line is
+ * empty and the Image fields zero.  The checks use the credentials that
+ * started the session, whichever task the probe runs in.
+ *
  * Sources: the sched_process_fork, _exec and _exit tracepoints, the raw
  * syscall tracepoints sys_enter (munmap, mmap, mprotect, mremap) and
  * sys_exit (mmap, mremap), and mmap_lock_acquire_returned (an address
@@ -402,21 +408,24 @@ static u32 etw_syslog_thread(u8 *out, struct task_struct *t)
  * @file_base: DefaultBase: where the file's offset 0 would be mapped
  *	(ImageBase less the mapping's file offset), for symbolisers
  * @path: the file's path, as d_path() returned it, or an ERR_PTR
+ * @shown: the viewer may see the mapping: else only @pid is recorded
  *
  * Context: any.
  * Return: the payload's bytes.
  */
 static u32 etw_syslog_image(u8 *out, u32 pid, u64 base, u64 size,
-			    u64 file_base, const char *path)
+			    u64 file_base, const char *path, bool shown)
 {
 	struct etw_image_rec *r = (void *)out;
 
 	memset(r, 0, sizeof(*r));
-	r->image_base = cpu_to_le64(base);
-	r->image_size = cpu_to_le64(size);
 	r->process_id = cpu_to_le32(pid);
-	r->default_base = cpu_to_le64(file_base);
-	if (IS_ERR(path))
+	if (shown) {
+		r->image_base = cpu_to_le64(base);
+		r->image_size = cpu_to_le64(size);
+		r->default_base = cpu_to_le64(file_base);
+	}
+	if (IS_ERR(path) || !shown)
 		path = "";
 	return sizeof(*r) + etw_syslog_utf16(out + sizeof(*r),
 					     ETW_SYSLOG_MAX_CHARS, path,
@@ -478,6 +487,13 @@ static void etw_syslog_lost(struct etw_syslog *k)
 	preempt_enable();
 }
 
+/* May the logger's starter see @t's command line and mappings. */
+static bool etw_syslog_shown(const struct etw_syslog *k, struct task_struct *t,
+			     struct mm_struct *mm)
+{
+	return etw_viewer_may_read(&k->s->viewer, t, mm);
+}
+
 /*
  * The current process's command line, from its own memory without
  * faulting: the arguments are resident at fork() and right after execve(),
@@ -532,11 +548,14 @@ static void etw_syslog_put_thread(struct etw_syslog *k,
 static void etw_syslog_put_file(struct etw_syslog *k,
 				struct etw_syslog_scratch *x, u32 pid,
 				struct file *file, unsigned long start,
-				unsigned long end, u64 file_base, u8 type)
+				unsigned long end, u64 file_base, u8 type,
+				bool shown)
 {
-	const char *path = d_path(&file->f_path, x->text, sizeof(x->text));
+	const char *path = shown ? d_path(&file->f_path, x->text,
+					  sizeof(x->text)) : "";
 	u32 len = etw_syslog_image(x->rec + sizeof(struct etw_system_header),
-				   pid, start, end - start, file_base, path);
+				   pid, start, end - start, file_base, path,
+				   shown);
 
 	etw_syslog_emit(k, x->rec, len, ETW_GROUP_IMAGE, type,
 			ETW_IMAGE_VERSION);
@@ -545,11 +564,11 @@ static void etw_syslog_put_file(struct etw_syslog *k,
 static void etw_syslog_put_vma(struct etw_syslog *k,
 			       struct etw_syslog_scratch *x, u32 pid,
 			       struct vm_area_struct *vma, unsigned long start,
-			       unsigned long end, u8 type)
+			       unsigned long end, u8 type, bool shown)
 {
 	etw_syslog_put_file(k, x, pid, vma->vm_file, start, end,
 			    vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT),
-			    type);
+			    type, shown);
 }
 
 static bool etw_syslog_is_image(const struct vm_area_struct *vma)
@@ -558,23 +577,25 @@ static bool etw_syslog_is_image(const struct vm_area_struct *vma)
 }
 
 /*
- * The executable file mappings of @mm in [@start, @end), each cut to the
- * range; @mm's mmap_lock is held.
+ * The executable file mappings of @mm, @p's, in [@start, @end), each cut
+ * to the range; @mm's mmap_lock is held.
  */
 static void etw_syslog_put_images(struct etw_syslog *k,
 				  struct etw_syslog_scratch *x,
-				  struct mm_struct *mm, u32 pid,
+				  struct task_struct *p, struct mm_struct *mm,
 				  unsigned long start, unsigned long end,
 				  u8 type)
 {
 	VMA_ITERATOR(vmi, mm, start);
+	bool shown = etw_syslog_shown(k, p, mm);
+	u32 pid = task_tgid_nr(p);
 	struct vm_area_struct *vma;
 
 	for_each_vma_range(vmi, vma, end)
 		if (etw_syslog_is_image(vma))
 			etw_syslog_put_vma(k, x, pid, vma,
 					   max(vma->vm_start, start),
-					   min(vma->vm_end, end), type);
+					   min(vma->vm_end, end), type, shown);
 }
 
 static void etw_syslog_fork(void *data, struct task_struct *parent,
@@ -583,8 +604,11 @@ static void etw_syslog_fork(void *data, struct task_struct *parent,
 	struct etw_syslog *k = data;
 	struct etw_syslog_scratch *x = this_cpu_ptr(k->pcpu);
 
+	/* The child's line is the parent's, and so are its credentials. */
 	if ((k->flags & ETW_KFLAG_PROCESS) && thread_group_leader(child))
-		etw_syslog_put_process(k, x, child, etw_syslog_own_cmdline(x->text),
+		etw_syslog_put_process(k, x, child,
+				       etw_syslog_shown(k, current, current->mm) ?
+				       etw_syslog_own_cmdline(x->text) : 0,
 				       ETW_TYPE_START);
 	if (k->flags & ETW_KFLAG_THREAD)
 		etw_syslog_put_thread(k, x, child, ETW_TYPE_START);
@@ -600,7 +624,9 @@ static void etw_syslog_exec(void *data, struct task_struct *p, pid_t old_pid,
 	if (p != current || !mm)
 		return;
 	if (k->flags & ETW_KFLAG_PROCESS)
-		etw_syslog_put_process(k, x, p, etw_syslog_own_cmdline(x->text),
+		etw_syslog_put_process(k, x, p,
+				       etw_syslog_shown(k, p, mm) ?
+				       etw_syslog_own_cmdline(x->text) : 0,
 				       ETW_TYPE_START);
 	if (!(k->flags & ETW_KFLAG_IMAGE_LOAD))
 		return;
@@ -609,8 +635,7 @@ static void etw_syslog_exec(void *data, struct task_struct *p, pid_t old_pid,
 		etw_syslog_lost(k);
 		return;
 	}
-	etw_syslog_put_images(k, x, mm, task_tgid_nr(p), 0, ULONG_MAX,
-			      ETW_TYPE_LOAD);
+	etw_syslog_put_images(k, x, p, mm, 0, ULONG_MAX, ETW_TYPE_LOAD);
 	mmap_read_unlock(mm);
 }
 
@@ -671,9 +696,8 @@ static void etw_syslog_mm_locked(void *data, struct mm_struct *mm,
 	if (own ? own == mm || !current->in_execve :
 		  !(current->flags & PF_EXITING))
 		return;
-	etw_syslog_put_images(k, this_cpu_ptr(k->pcpu), mm,
-			      task_tgid_nr(current), 0, ULONG_MAX,
-			      ETW_TYPE_UNLOAD);
+	etw_syslog_put_images(k, this_cpu_ptr(k->pcpu), current, mm, 0,
+			      ULONG_MAX, ETW_TYPE_UNLOAD);
 }
 
 /* A native (not compat) system call's arguments, or false. */
@@ -715,9 +739,8 @@ static void etw_syslog_unload_range(struct etw_syslog *k, unsigned long start,
 		return;
 	}
 	preempt_disable();
-	etw_syslog_put_images(k, this_cpu_ptr(k->pcpu), mm,
-			      task_tgid_nr(current), start, end,
-			      ETW_TYPE_UNLOAD);
+	etw_syslog_put_images(k, this_cpu_ptr(k->pcpu), current, mm, start,
+			      end, ETW_TYPE_UNLOAD);
 	preempt_enable();
 	mmap_read_unlock(mm);
 }
@@ -734,13 +757,14 @@ static void etw_syslog_protect(struct etw_syslog *k, unsigned long start,
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	unsigned long at = start, want;
-	bool rier, was, will;
+	bool rier, was, will, shown;
 
 	rier = (current->personality & READ_IMPLIES_EXEC) && (prot & PROT_READ);
 	if (!mmap_read_trylock(mm)) {
 		etw_syslog_lost(k);
 		return;
 	}
+	shown = etw_syslog_shown(k, current, mm);
 	preempt_disable();
 	for_each_vma_range(vmi, vma, end) {
 		want = calc_vm_prot_bits(prot, 0);
@@ -757,7 +781,8 @@ static void etw_syslog_protect(struct etw_syslog *k, unsigned long start,
 					   task_tgid_nr(current), vma,
 					   max(vma->vm_start, start),
 					   min(vma->vm_end, end),
-					   will ? ETW_TYPE_LOAD : ETW_TYPE_UNLOAD);
+					   will ? ETW_TYPE_LOAD : ETW_TYPE_UNLOAD,
+					   shown);
 	}
 	preempt_enable();
 	mmap_read_unlock(mm);
@@ -817,21 +842,23 @@ static void etw_syslog_remapped(struct etw_syslog *k,
 	u64 file_base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
 	u32 pid = task_tgid_nr(current);
 	struct file *file = vma->vm_file;
+	bool shown = etw_syslog_shown(k, current, current->mm);
 
 	if (to == from) {
 		if (new_end > old_end)
 			etw_syslog_put_vma(k, x, pid, vma, old_end, new_end,
-					   ETW_TYPE_LOAD);
+					   ETW_TYPE_LOAD, shown);
 		else if (new_end < old_end)
 			etw_syslog_put_file(k, x, pid, file, new_end, old_end,
-					    file_base, ETW_TYPE_UNLOAD);
+					    file_base, ETW_TYPE_UNLOAD, shown);
 		return;
 	}
 	if (old_end != from && !(args[3] & MREMAP_DONTUNMAP))
 		etw_syslog_put_file(k, x, pid, file, from, old_end,
-				    file_base - to + from, ETW_TYPE_UNLOAD);
+				    file_base - to + from, ETW_TYPE_UNLOAD,
+				    shown);
 	etw_syslog_put_vma(k, x, pid, vma, to, min(vma->vm_end, new_end),
-			   ETW_TYPE_LOAD);
+			   ETW_TYPE_LOAD, shown);
 }
 
 /* After a successful mmap() with PROT_EXEC of a file or mremap(). */
@@ -861,7 +888,8 @@ static void etw_syslog_sys_exit(void *data, struct pt_regs *regs, long ret)
 					   task_tgid_nr(current), vma, ret,
 					   min(vma->vm_end,
 					       ret + PAGE_ALIGN(args[1])),
-					   ETW_TYPE_LOAD);
+					   ETW_TYPE_LOAD,
+					   etw_syslog_shown(k, current, mm));
 	}
 	preempt_enable();
 	mmap_read_unlock(mm);
@@ -926,13 +954,18 @@ static int etw_syslog_register(struct etw_syslog *k)
 
 /* --- rundown ------------------------------------------------------------- */
 
-/* Another process's command line; empty when it cannot be read. */
-static u32 etw_syslog_cmdline(struct task_struct *p, struct mm_struct *mm,
-			      char *buf)
+/*
+ * Another process's command line; empty when it cannot be read or the
+ * logger's starter may not see it.
+ */
+static u32 etw_syslog_cmdline(struct etw_syslog *k, struct task_struct *p,
+			      struct mm_struct *mm, char *buf)
 {
 	unsigned long start, end;
 	int n;
 
+	if (!etw_syslog_shown(k, p, mm))
+		return 0;
 	spin_lock(&mm->arg_lock);
 	start = mm->arg_start;
 	end = mm->arg_end;
@@ -940,7 +973,7 @@ static u32 etw_syslog_cmdline(struct task_struct *p, struct mm_struct *mm,
 	end = min(end, start + ETW_SYSLOG_MAX_CHARS);
 	if (end <= start)
 		return 0;
-	n = access_process_vm(p, start, buf, end - start, FOLL_FORCE);
+	n = access_process_vm(p, start, buf, end - start, 0);
 	return max(n, 0);
 }
 
@@ -954,7 +987,7 @@ static void etw_syslog_rundown_task(struct etw_syslog *k, struct task_struct *p,
 
 	if (k->flags & ETW_KFLAG_PROCESS)
 		etw_syslog_put_process(k, x, p,
-				       mm ? etw_syslog_cmdline(p, mm, x->text) : 0,
+				       mm ? etw_syslog_cmdline(k, p, mm, x->text) : 0,
 				       type);
 	if (k->flags & ETW_KFLAG_THREAD) {
 		rcu_read_lock();
@@ -965,8 +998,7 @@ static void etw_syslog_rundown_task(struct etw_syslog *k, struct task_struct *p,
 	if (!mm)
 		return;
 	if ((k->flags & ETW_KFLAG_IMAGE_LOAD) && !mmap_read_lock_killable(mm)) {
-		etw_syslog_put_images(k, x, mm, task_tgid_nr(p), 0, ULONG_MAX,
-				      type);
+		etw_syslog_put_images(k, x, p, mm, 0, ULONG_MAX, type);
 		mmap_read_unlock(mm);
 	}
 	mmput(mm);

@@ -5,7 +5,8 @@
  * its type and size; the SID of uid 0 and of uid 1000, the session id, the
  * process start key across threads and processes, the event key across
  * global sessions and a private session's own, the user stack of the
- * writer, the STACKWALK filter, and the enable arguments the kernel
+ * writer (zeros for a session whose starter may not see the writer's
+ * layout), the STACKWALK filter, and the enable arguments the kernel
  * refuses; then the same through libetw's EnableTraceEx2.
  *
  * Built with frame pointers (Makefile): the kernel walks user stacks
@@ -489,6 +490,96 @@ TEST_F(ext, user_stack_holds_the_callers_return)
 	for (i = 0; i < n; i++)
 		found |= item_u64(x, 1 + i) == stack_ret;
 	EXPECT_TRUE(found);
+}
+
+#define CONTROL_GID	"/sys/module/etw/parameters/control_gid"
+#define CONTROL_GROUP	1001	/* the VM's group "etwctl" */
+
+static int write_file(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, v, strlen(v));
+	close(fd);
+	return n == (ssize_t)strlen(v) ? 0 : -1;
+}
+
+/*
+ * As uid 1000, a member of control_gid: a global session with STACK_TRACE
+ * for @g; posts on @ready, waits on @go for root's write (id 1), writes
+ * its own (id 2) and checks both: 0, or which check failed.
+ */
+static int member_stacks(const struct etw_guid *g, int ready, int go)
+{
+	gid_t grp = CONTROL_GROUP;
+	const struct item *x;
+	unsigned int i, n;
+	struct recs rs = { .guid = *g };
+	int fd, cfd, found = 0;
+	__u32 id, reg;
+	char c;
+
+	if (setgroups(1, &grp) || setresgid(USER_UID, USER_UID, USER_UID) ||
+	    setresuid(USER_UID, USER_UID, USER_UID) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return 101;
+	fd = etw_open();
+	if (fd < 0 || raw_start(fd, "member-stacks", ETW_MODE_NO_PER_PROCESSOR,
+				BUF_KB, 0, &id) ||
+	    raw_control(fd, id, g, ETW_CONTROL_ENABLE, ETW_ENABLE_STACK_TRACE) ||
+	    raw_register(fd, g, 0, 0, &reg, NULL))
+		return 102;
+	cfd = raw_consumer(fd, id);
+	if (cfd < 0 || write(ready, "", 1) != 1 || read(go, &c, 1) != 1)
+		return 103;
+	if (stack_writer(fd, reg, 2) ||
+	    raw_session_op(fd, ETW_IOC_STOP, id, NULL) ||
+	    raw_drain(cfd, BUF_KB * 1024, rec_fn, &rs) != 2)
+		return 104;
+	/* Root's stack: its frames (and MatchId), all zero. */
+	x = rec_item(&rs.r[0], ETW_EXT_STACK_TRACE64);
+	if (rs.r[0].h.descriptor.id != 1 || !x || (x->size - 8) / 8 < 2)
+		return 105;
+	n = (x->size - 8) / 8;
+	for (i = 0; i <= n; i++)
+		if (item_u64(x, i))
+			return 106;
+	/* Its own: the frames. */
+	x = rec_item(&rs.r[1], ETW_EXT_STACK_TRACE64);
+	if (rs.r[1].h.descriptor.id != 2 || !x)
+		return 107;
+	n = (x->size - 8) / 8;
+	for (i = 0; i < n; i++)
+		found |= item_u64(x, 1 + i) == stack_ret;
+	return found ? 0 : 108;
+}
+
+/*
+ * A session started by a control_gid member who is not root records its
+ * own processes' user stacks and zeros for root's.
+ */
+TEST_F(ext, member_session_gets_no_root_stack)
+{
+	int ready[2], go[2];
+	char gid[16], c;
+	pid_t pid;
+
+	snprintf(gid, sizeof(gid), "%d", CONTROL_GROUP);
+	ASSERT_EQ(0, write_file(CONTROL_GID, gid));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(member_stacks(&self->guid, ready[1], go[0]));
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ(0, stack_writer(self->fd, self->reg, 1));
+	ASSERT_EQ(1, write(go[1], "", 1));
+	EXPECT_EQ(0, etw_wait_child(pid));
+	write_file(CONTROL_GID, "-1");
 }
 
 /* EVENT_FILTER_TYPE_STACKWALK: stacks only for the listed ids (or not). */

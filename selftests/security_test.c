@@ -245,16 +245,30 @@ static int try_global_start(void)
 	return -ret;
 }
 
-/* A member of the control group, in the initial user namespace. */
-static int start_as_member(void)
+/*
+ * uid 1000 as a member of the control group (a supplementary group), in
+ * the initial user namespace or, with @userns, after entering a new one:
+ * there it is still a member, but the group no longer counts.
+ */
+static int start_as_member(bool userns)
 {
 	gid_t g = CONTROL_GROUP;
+	char map[64];
 	pid_t pid = fork();
 
 	if (!pid) {
 		if (setgroups(1, &g) || setresgid(USER_UID, USER_UID, USER_UID) ||
-		    setresuid(USER_UID, USER_UID, USER_UID))
+		    setresuid(USER_UID, USER_UID, USER_UID) ||
+		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 			_exit(101);
+		if (userns) {
+			snprintf(map, sizeof(map), "0 %d 1", USER_UID);
+			if (unshare(CLONE_NEWUSER) ||
+			    write_file("/proc/self/uid_map", map))
+				_exit(102);
+			if (getgroups(1, &g) != 1 || g == CONTROL_GROUP)
+				_exit(103);	/* unmapped in there: overflow gid */
+		}
 		_exit(try_global_start());
 	}
 	return wait_exit(pid);
@@ -289,7 +303,9 @@ TEST(control_gid_not_from_user_namespace)
 	snprintf(v, sizeof(v), "%d", CONTROL_GROUP);
 	ASSERT_EQ(0, write_file(CONTROL_GID, v));
 	/* The group works for its real members... */
-	EXPECT_EQ(0, start_as_member());
+	EXPECT_EQ(0, start_as_member(false));
+	/* ...not for the same members in a user namespace... */
+	EXPECT_EQ(EPERM, start_as_member(true));
 	/* ...and not for a gid mapped onto it from an owned namespace. */
 	EXPECT_EQ(EPERM, start_from_own_userns());
 	write_file(CONTROL_GID, "-1");
@@ -489,6 +505,92 @@ TEST(classic_private_enable_keeps_global_enable)
 	EXPECT_EQ(0, unpriv_classic_enable(&g));
 	EXPECT_EQ(1, global_receives(&gs, &g));
 	global_stop(&gs);
+}
+
+/*
+ * As uid 1000: register @g classic and, with @private, enable it from a
+ * private session (level 5, MatchAny 0xffffffff); post on @ready[1], then
+ * hold both until @hold[1] is closed.
+ */
+static pid_t unpriv_classic_hold(const struct etw_guid *g, bool private,
+				 const int *ready, const int *hold)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		int fd;
+		__u32 id, reg;
+
+		close(ready[0]);
+		close(hold[1]);
+		if (drop_to_user())
+			_exit(101);
+		fd = etw_open();
+		if (fd < 0 || raw_register(fd, g, ETW_REGISTER_CLASSIC, 0, &reg,
+					   NULL))
+			_exit(102);
+		if (private &&
+		    (raw_start(fd, "classic-hold", ETW_MODE_PRIVATE, 4, 0, &id) ||
+		     raw_enable(fd, id, g, 5, 0xffffffff, 0)))
+			_exit(103);
+		raw_post_byte(ready[1]);
+		raw_wait_byte(hold[0]);
+		_exit(0);
+	}
+	return pid;
+}
+
+/* Events of one write (level 4, keyword 0x1) of @reg that @gs receives. */
+static long global_receives_write(struct global_fixture *gs, int fd,
+				  __u32 reg, const struct etw_guid *g)
+{
+	struct raw_seen seen = { .guid = *g };
+
+	if (raw_write(fd, reg, 1, 4, 0x1) ||
+	    raw_flush_seen(gs->fd, gs->id, gs->cfd, gs->buf_bytes, &seen))
+		return -1;
+	return seen.n;
+}
+
+FIXTURE(classic_other_user) {};
+FIXTURE_VARIANT(classic_other_user) { bool private; };
+FIXTURE_VARIANT_ADD(classic_other_user, registers) { .private = false };
+FIXTURE_VARIANT_ADD(classic_other_user, registers_and_enables) {
+	.private = true,
+};
+FIXTURE_SETUP(classic_other_user) {}
+FIXTURE_TEARDOWN(classic_other_user) {}
+
+/*
+ * Root's global session enables G at level 0, MatchAny 0 ("everything")
+ * and receives a keyword-0x1 event of root's manifest registration; uid
+ * 1000 registering G classic must not change that.
+ */
+TEST_F(classic_other_user, keeps_global_keyword_rules)
+{
+	struct etw_guid g = raw_guid(0xc1a6, variant->private);
+	struct global_fixture gs;
+	int fd = etw_open(), ready[2], hold[2];
+	__u32 reg;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(hold));
+	ASSERT_EQ(0, global_start(&gs, "classic-rules"));
+	ASSERT_EQ(0, raw_enable(gs.fd, gs.id, &g, 0, 0, 0));
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(1, global_receives_write(&gs, fd, reg, &g));
+	pid = unpriv_classic_hold(&g, variant->private, ready, hold);
+	close(ready[1]);
+	close(hold[0]);
+	ASSERT_TRUE(raw_wait_byte(ready[0]));
+	EXPECT_EQ(1, global_receives_write(&gs, fd, reg, &g));
+	close(hold[1]);
+	EXPECT_EQ(0, wait_exit(pid));
+	close(ready[0]);
+	global_stop(&gs);
+	close(fd);
 }
 
 /*

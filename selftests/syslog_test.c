@@ -1264,4 +1264,193 @@ TEST(user_namespace_root_gets_eperm)
 	EXPECT_EQ(EPERM, start_as(true));
 }
 
+/* --- what a delegated controller's logger shows -------------------------- */
+
+#define CONTROL_GID	"/sys/module/etw/parameters/control_gid"
+#define CONTROL_GROUP	1001	/* the VM's group "etwctl" */
+
+/* A child of this image and line that lives until @hold[1] is closed. */
+static pid_t holder(const int *hold)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		char c;
+
+		close(hold[1]);
+		_exit(read(hold[0], &c, 1) == 0 ? 0 : 1);
+	}
+	return pid;
+}
+
+/* The first executable mapping of @file in @pid's maps, or -1. */
+static int exec_mapping(pid_t pid, const char *file, __u64 *base,
+			__u64 *default_base)
+{
+	char path[64], line[PATH_MAX + 128], perms[8], name[PATH_MAX];
+	unsigned long start, end, off;
+	FILE *f;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	while (f && ret && fgets(line, sizeof(line), f)) {
+		name[0] = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095s", &start, &end,
+			   perms, &off, name) < 4)
+			continue;
+		if (perms[2] == 'x' && !strcmp(name, file)) {
+			*base = start;
+			*default_base = start - off;
+			ret = 0;
+		}
+	}
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/* What the rundown should show of one process. */
+struct view {
+	pid_t pid;
+	bool shown;		/* its line and mappings, or nothing */
+	char cmd[KTEXT];
+	char exe[PATH_MAX];
+	__u64 base, default_base;
+};
+
+/* The view of @pid, a holder of this test's image, as /proc shows it. */
+static int view_of(struct view *v, pid_t pid, bool shown)
+{
+	v->pid = pid;
+	v->shown = shown;
+	own_cmdline(v->cmd, sizeof(v->cmd));
+	if (!realpath("/proc/self/exe", v->exe))
+		return -1;
+	return shown ? exec_mapping(pid, v->exe, &v->base, &v->default_base) :
+		       0;
+}
+
+/* 0 when the rundown @rs shows @v; else which check failed (1..6). */
+static int check_view(const struct krecs *rs, const struct view *v)
+{
+	const struct krec *k;
+	size_t i, images = 0;
+
+	k = find(rs, ETW_GROUP_PROCESS, T_DC_START, v->pid);
+	if (!k)
+		return 1;
+	if (strcmp(k->cmd, v->shown ? v->cmd : ""))
+		return 2;
+	if (v->shown) {
+		k = find_image(rs, T_DC_START, v->pid, v->exe);
+		if (!k)
+			return 3;
+		return k->base == v->base && k->size &&
+		       k->default_base == v->default_base ? 0 : 4;
+	}
+	for (i = 0; i < rs->n; i++) {
+		k = &rs->r[i];
+		if (k->h.hook_id != (ETW_GROUP_IMAGE << 8 | T_DC_START) ||
+		    k->pid != (__u32)v->pid)
+			continue;
+		images++;
+		if (k->base || k->size || k->default_base || k->file[0])
+			return 5;
+	}
+	return images ? 0 : 6;
+}
+
+/*
+ * Start and stop a kernel logger (processes and images) and check its
+ * rundowns' view of each of @v: 0, or 10 * (index + 1) + the failed check.
+ */
+static int klog_views(const struct view *v, int n)
+{
+	struct krecs rs;
+	int fd = etw_open(), cfd, i, ret = 0;
+	__u32 id;
+
+	if (fd < 0 || klog_start(fd, KLOG, 0,
+				 ETW_KFLAG_PROCESS | ETW_KFLAG_IMAGE_LOAD, &id,
+				 &cfd))
+		return 7;
+	if (klog_stop(fd, id, cfd, &rs) || rs.bad)
+		ret = 8;
+	for (i = 0; !ret && i < n; i++) {
+		ret = check_view(&rs, &v[i]);
+		if (ret)
+			ret += 10 * (i + 1);
+	}
+	free(rs.r);
+	close(fd);
+	return ret;
+}
+
+/* A root logger sees a root process's line and images. */
+TEST(root_logger_sees_lines_and_images)
+{
+	struct view v;
+	int hold[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(hold));
+	pid = holder(hold);
+	ASSERT_LT(0, pid);
+	close(hold[0]);
+	ASSERT_EQ(0, view_of(&v, pid, true));
+	EXPECT_EQ(0, klog_views(&v, 1));
+	close(hold[1]);
+	EXPECT_EQ(0, etw_wait_child(pid));
+}
+
+/*
+ * A member of control_gid (uid 1000) runs a kernel logger: it sees its own
+ * process's line and images, and of a root process neither.
+ */
+static int member_views(pid_t root_pid)
+{
+	gid_t g = CONTROL_GROUP;
+	struct view v[2];
+	int hold[2], ret;
+	pid_t own;
+
+	if (setgroups(1, &g) || setresgid(USER_UID, USER_UID, USER_UID) ||
+	    setresuid(USER_UID, USER_UID, USER_UID) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) || pipe(hold))
+		return 101;
+	own = holder(hold);
+	if (own < 0)
+		return 102;
+	close(hold[0]);
+	if (view_of(&v[0], root_pid, false) || view_of(&v[1], own, true))
+		return 103;
+	ret = klog_views(v, 2);
+	close(hold[1]);
+	return etw_wait_child(own) ? 104 : ret;
+}
+
+TEST(control_group_logger_sees_only_its_user)
+{
+	char gid[16];
+	int hold[2];
+	pid_t root_pid, pid;
+
+	snprintf(gid, sizeof(gid), "%d", CONTROL_GROUP);
+	ASSERT_EQ(0, write_file(CONTROL_GID, gid));
+	ASSERT_EQ(0, pipe(hold));
+	root_pid = holder(hold);
+	ASSERT_LT(0, root_pid);
+	close(hold[0]);
+	pid = fork();
+	if (!pid) {
+		close(hold[1]);
+		_exit(member_views(root_pid));
+	}
+	EXPECT_EQ(0, etw_wait_child(pid));
+	close(hold[1]);
+	EXPECT_EQ(0, etw_wait_child(root_pid));
+	write_file(CONTROL_GID, "-1");
+}
+
 TEST_HARNESS_MAIN

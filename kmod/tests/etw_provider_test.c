@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of etw_provider.c: enable tables, the combined state, the
- * classic one-session rule, groups and disallow lists, private sessions,
+ * classic rules of a classic registration's own route, groups and
+ * disallow lists, private sessions,
  * and the routes built from all of them.
  *
  * Registrations are made on a real /dev/etw file, so that closing it at
@@ -112,6 +113,7 @@ struct etw_pt_lk {
 	u8 level;
 	u64 any;
 	u64 all;
+	u32 props;
 };
 
 /* Enable @g (or group @g) on @s; returns etw_enable()'s result. */
@@ -130,7 +132,7 @@ static int etw_pt_enable_ids(struct kunit *test, struct etw_session *s,
 	e->level = lk->level;
 	e->match_any = lk->any;
 	e->match_all = lk->all;
-	e->properties = group ? ETW_ENABLE_PROVIDER_GROUP : 0;
+	e->properties = (group ? ETW_ENABLE_PROVIDER_GROUP : 0) | lk->props;
 	e->ids = ids;
 	ret = etw_test_control(s, g, group, ETW_CONTROL_ENABLE, e);
 	if (!ret) {
@@ -493,11 +495,101 @@ static void etw_provider_classic_registers_late_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, etw_pt_nroute(test, other), 3);
 	id = etw_pt_register(test, &g, true);
 	KUNIT_EXPECT_PTR_EQ(test, etw_pt_sole(test, id), s[2]);
-	/*
-	 * Registering removes no enable: the other registration keeps its
-	 * three sessions (now with classic keyword rules).
-	 */
+	/* Registering removes no enable: the other keeps its three. */
 	KUNIT_EXPECT_EQ(test, etw_pt_nroute(test, other), 3);
+}
+
+/*
+ * A second global session takes a classic registration from the first,
+ * and only that registration: a manifest registration of the GUID keeps
+ * both.  When the newest goes, the classic one is back with the first.
+ */
+static void etw_provider_classic_takes_own_route_only_test(struct kunit *test)
+{
+	struct etw_session *a = etw_pt_session(test, 0);
+	struct etw_session *b = etw_pt_session(test, 0);
+	struct etw_guid g;
+	u32 man, cls;
+
+	etw_test_guid(&g);
+	man = etw_pt_register(test, &g, false);
+	cls = etw_pt_register(test, &g, true);
+	KUNIT_ASSERT_EQ(test, etw_pt_enable(test, a, &g, false), 0);
+	KUNIT_ASSERT_EQ(test, etw_pt_enable(test, b, &g, false), 0);
+	KUNIT_EXPECT_PTR_EQ(test, etw_pt_sole(test, cls), b);
+	KUNIT_EXPECT_EQ(test, etw_pt_nroute(test, man), 2);
+	KUNIT_EXPECT_NOT_NULL(test, etw_pt_entry(test, man, a));
+	KUNIT_EXPECT_NOT_NULL(test, etw_pt_entry(test, man, b));
+	KUNIT_ASSERT_EQ(test, etw_pt_disable(b, &g), 0);
+	KUNIT_EXPECT_PTR_EQ(test, etw_pt_sole(test, cls), a);
+	KUNIT_EXPECT_PTR_EQ(test, etw_pt_sole(test, man), a);
+}
+
+/*
+ * The keyword rules of each registration's own route, with a manifest
+ * and a classic registration of one GUID enabled by one session: the
+ * classic registration's never change the manifest one's, whichever
+ * registered first.
+ */
+struct etw_rules_case {
+	const char *name;
+	bool classic_first;
+	struct etw_pt_lk enable;
+	struct etw_level_kw manifest;
+	struct etw_level_kw classic;
+};
+
+static const struct etw_rules_case etw_rules_cases[] = {
+	{ "MatchAny 0, classic registers last", false, { 0, 0, 0 },
+	  { 255, false, ~0ULL, 0 }, { 255, false, 0, 0 } },
+	{ "MatchAny 0, classic registers first", true, { 0, 0, 0 },
+	  { 255, false, ~0ULL, 0 }, { 255, false, 0, 0 } },
+	{ "high MatchAny bits and MatchAll", false,
+	  { 4, 0xf00000001ULL, 0x3 },
+	  { 4, false, 0xf00000001ULL, 0x3 }, { 4, false, 0x1, 0 } },
+	{ "IGNORE_KEYWORD_0", true,
+	  { 5, 0xffffffffULL, 0, ETW_ENABLE_IGNORE_KEYWORD_0 },
+	  { 5, true, 0xffffffffULL, 0 }, { 5, false, 0xffffffffULL, 0 } },
+};
+
+static void etw_rules_desc(const struct etw_rules_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_rules, etw_rules_cases, etw_rules_desc);
+
+static void etw_pt_expect_lk(struct kunit *test,
+			     const struct etw_route_entry *re,
+			     const struct etw_level_kw *want)
+{
+	KUNIT_ASSERT_NOT_NULL(test, re);
+	KUNIT_EXPECT_EQ(test, re->lk.level, want->level);
+	KUNIT_EXPECT_EQ(test, re->lk.ignore_keyword0, want->ignore_keyword0);
+	KUNIT_EXPECT_EQ(test, re->lk.match_any, want->match_any);
+	KUNIT_EXPECT_EQ(test, re->lk.match_all, want->match_all);
+}
+
+static void etw_provider_classic_rules_own_route_test(struct kunit *test)
+{
+	const struct etw_rules_case *c = test->param_value;
+	struct etw_session *s = etw_pt_session(test, 0);
+	struct etw_guid g;
+	u32 man, cls = 0;
+
+	etw_test_guid(&g);
+	if (c->classic_first)
+		cls = etw_pt_register(test, &g, true);
+	man = etw_pt_register(test, &g, false);
+	KUNIT_ASSERT_EQ(test, etw_pt_enable_ids(test, s, &g, false, &c->enable,
+						NULL), 0);
+	if (!c->classic_first)
+		cls = etw_pt_register(test, &g, true);
+	etw_pt_expect_lk(test, etw_pt_entry(test, man, s), &c->manifest);
+	etw_pt_expect_lk(test, etw_pt_entry(test, cls, s), &c->classic);
+	KUNIT_EXPECT_EQ(test, etw_pt_state(test, man)->match_any,
+			c->manifest.match_any);
+	KUNIT_EXPECT_EQ(test, etw_pt_state(test, man)->match_all,
+			c->manifest.match_all);
 }
 
 static void etw_provider_classic_keywords_test(struct kunit *test)
@@ -691,6 +783,9 @@ static struct kunit_case etw_provider_cases[] = {
 	KUNIT_CASE(etw_provider_classic_newest_wins_test),
 	KUNIT_CASE(etw_provider_classic_registers_late_test),
 	KUNIT_CASE(etw_provider_classic_keywords_test),
+	KUNIT_CASE(etw_provider_classic_takes_own_route_only_test),
+	KUNIT_CASE_PARAM(etw_provider_classic_rules_own_route_test,
+			 etw_rules_gen_params),
 	KUNIT_CASE(etw_provider_group_disallow_test),
 	KUNIT_CASE(etw_provider_group_joins_late_test),
 	KUNIT_CASE(etw_provider_group_no_id_filter_test),

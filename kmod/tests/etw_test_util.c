@@ -46,6 +46,7 @@ struct etw_session *etw_test_session(struct kunit *test, u32 mode,
 	s->cfg.min_buffers = nbuffers;
 	s->cfg.max_buffers = nbuffers;
 	s->buf_bytes = ETW_MIN_BUFFER_KB * 1024;
+	etw_viewer_init(&s->viewer);
 	INIT_LIST_HEAD(&s->node);
 	raw_spin_lock_init(&s->lock);
 	INIT_LIST_HEAD(&s->free);

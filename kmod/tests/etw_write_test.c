@@ -5,10 +5,12 @@
  * it lands in a buffer, filtering, losses, sessions that take an event
  * all or nothing, and a write from hard-irq context while a reservation
  * of the interrupted code is open on the same CPU; the extended items
- * enable properties add, the kernel stack among them.
+ * enable properties add, the kernel stack among them, and what a session's
+ * starter may see of it (struct etw_viewer).
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/cred.h>
 #include <linux/etw_kapi.h>
 #include <linux/irq_work.h>
 #include <linux/sched.h>
@@ -456,6 +458,130 @@ static void etw_write_kernel_stack_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, found);
 }
 
+/* The frames of the STACK_TRACE64 item of @s's first record; @n: how many. */
+static const u64 *etw_wt_stack(struct kunit *test, struct etw_session *s,
+			       u32 *n)
+{
+	const struct etw_event_header *h = etw_wt_first(test, s);
+	const struct etw_ext_item *it = (const void *)(h + 1);
+
+	KUNIT_ASSERT_EQ(test, it->ext_type, ETW_EXT_STACK_TRACE64);
+	*n = (it->data_size - 8) / 8;
+	return (const u64 *)(it + 1) + 1;
+}
+
+/*
+ * One write, two sessions: the one whose starter may see kernel addresses
+ * gets the frames, the other as many zeros.
+ */
+static void etw_write_kernel_stack_hidden_test(struct kunit *test)
+{
+	struct etw_wt *wt = test->priv;
+	struct etw_session *shown, *hidden;
+	const u64 *a, *b;
+	bool found = false;
+	u32 i, na, nb;
+
+	shown = etw_wt_session_props(test, ETW_MODE_NO_PER_PROCESSOR, 4, 0x1,
+				     ETW_ENABLE_STACK_TRACE);
+	hidden = etw_wt_session_props(test, ETW_MODE_NO_PER_PROCESSOR, 4, 0x1,
+				      ETW_ENABLE_STACK_TRACE);
+	KUNIT_ASSERT_TRUE(test, shown->viewer.kaddr);
+	hidden->viewer.kaddr = false;
+	KUNIT_ASSERT_EQ(test, etw_wt_stack_writer(wt->kp), 0);
+	a = etw_wt_stack(test, shown, &na);
+	b = etw_wt_stack(test, hidden, &nb);
+	KUNIT_EXPECT_GT(test, na, 0);
+	KUNIT_EXPECT_EQ(test, nb, na);
+	for (i = 0; i < na; i++)
+		found |= a[i] == etw_wt_stack_ret;
+	KUNIT_EXPECT_TRUE(test, found);
+	for (i = 0; i < nb; i++)
+		KUNIT_EXPECT_EQ(test, b[i], 0);
+}
+
+/* What etw_viewer_init() makes of the starter's capabilities. */
+struct etw_viewer_case {
+	const char *name;
+	int cap;	/* the one capability kept, or -1 */
+	bool kaddr;
+	bool all_tasks;
+};
+
+static const struct etw_viewer_case etw_viewer_cases[] = {
+	{ "no capability", -1, false, false },
+	{ "CAP_SYSLOG", CAP_SYSLOG, true, false },
+	{ "CAP_PERFMON", CAP_PERFMON, true, false },
+	{ "CAP_SYS_ADMIN", CAP_SYS_ADMIN, true, false },
+	{ "CAP_SYS_PTRACE", CAP_SYS_PTRACE, false, true },
+	{ "CAP_NET_ADMIN", CAP_NET_ADMIN, false, false },
+};
+
+static void etw_viewer_desc(const struct etw_viewer_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_viewer, etw_viewer_cases, etw_viewer_desc);
+
+static void etw_write_viewer_init_test(struct kunit *test)
+{
+	const struct etw_viewer_case *c = test->param_value;
+	const struct cred *old;
+	struct etw_viewer v;
+	struct cred *cred;
+
+	cred = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	cap_clear(cred->cap_effective);
+	if (c->cap >= 0)
+		cap_raise(cred->cap_effective, c->cap);
+	cred->fsuid = KUIDT_INIT(1000);
+	cred->fsgid = KGIDT_INIT(1001);
+	old = override_creds(cred);
+	etw_viewer_init(&v);
+	revert_creds(old);
+	put_cred(cred);
+	KUNIT_EXPECT_EQ(test, v.kaddr, c->kaddr);
+	KUNIT_EXPECT_EQ(test, v.all_tasks, c->all_tasks);
+	KUNIT_EXPECT_EQ(test, __kuid_val(v.fsuid), 1000);
+	KUNIT_EXPECT_EQ(test, __kgid_val(v.fsgid), 1001);
+}
+
+/* etw_viewer_may_read() of this kernel thread (root, no address space). */
+struct etw_may_read_case {
+	const char *name;
+	struct etw_viewer v;
+	bool expect;
+};
+
+static const struct etw_may_read_case etw_may_read_cases[] = {
+	{ "same uid and gid", { KUIDT_INIT(0), KGIDT_INIT(0), false, false },
+	  true },
+	{ "another uid", { KUIDT_INIT(1000), KGIDT_INIT(0), false, false },
+	  false },
+	{ "another gid", { KUIDT_INIT(0), KGIDT_INIT(1001), false, false },
+	  false },
+	{ "another user with CAP_SYS_PTRACE",
+	  { KUIDT_INIT(1000), KGIDT_INIT(1001), false, true }, true },
+	{ "another user with kernel addresses",
+	  { KUIDT_INIT(1000), KGIDT_INIT(1001), true, false }, false },
+};
+
+static void etw_may_read_desc(const struct etw_may_read_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_may_read, etw_may_read_cases, etw_may_read_desc);
+
+static void etw_write_viewer_may_read_test(struct kunit *test)
+{
+	const struct etw_may_read_case *c = test->param_value;
+
+	KUNIT_ASSERT_TRUE(test, uid_eq(current_uid(), GLOBAL_ROOT_UID));
+	KUNIT_EXPECT_EQ(test, etw_viewer_may_read(&c->v, current, NULL),
+			c->expect);
+}
+
 static void etw_wt_irq_all_fn(struct irq_work *work)
 {
 	struct etw_wt_irq *iw = container_of(work, struct etw_wt_irq, work);
@@ -514,6 +640,10 @@ static struct kunit_case etw_write_cases[] = {
 	KUNIT_CASE_PARAM(etw_write_all_or_nothing_test, etw_all_gen_params),
 	KUNIT_CASE(etw_write_from_irq_test),
 	KUNIT_CASE(etw_write_kernel_stack_test),
+	KUNIT_CASE(etw_write_kernel_stack_hidden_test),
+	KUNIT_CASE_PARAM(etw_write_viewer_init_test, etw_viewer_gen_params),
+	KUNIT_CASE_PARAM(etw_write_viewer_may_read_test,
+			 etw_may_read_gen_params),
 	KUNIT_CASE(etw_write_ext_from_irq_test),
 	{}
 };
