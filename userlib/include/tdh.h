@@ -19,17 +19,6 @@
 #include <evntprov.h>
 #include <evntcons.h>
 
-/* Win32 codes the TDH functions return beyond windows.h's. */
-#ifndef ERROR_NOT_FOUND
-#define ERROR_NOT_FOUND				1168
-#endif
-#ifndef ERROR_XML_PARSE_ERROR
-#define ERROR_XML_PARSE_ERROR			1465
-#endif
-#ifndef ERROR_EVT_INVALID_EVENT_DATA
-#define ERROR_EVT_INVALID_EVENT_DATA		15005
-#endif
-
 typedef ULONG TDHSTATUS;
 
 #ifdef __cplusplus
