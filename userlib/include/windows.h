@@ -764,4 +764,84 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 EXTERN_C DWORD WINAPI GetLastError(void);
 EXTERN_C VOID WINAPI SetLastError(DWORD dwErrCode);
 
+/* ------------------------------------------------------------------------ */
+/*
+ * The Win32 functions around ETW code (libetw's etw_win32.c), as
+ * Documentation/libetw.rst ("The Windows C runtime") describes them.
+ */
+
+EXTERN_C BOOL WINAPI FileTimeToSystemTime(const FILETIME *lpFileTime,
+					  LPSYSTEMTIME lpSystemTime);
+EXTERN_C BOOL WINAPI SystemTimeToFileTime(const SYSTEMTIME *lpSystemTime,
+					  LPFILETIME lpFileTime);
+EXTERN_C BOOL WINAPI SystemTimeToTzSpecificLocalTime(
+	const TIME_ZONE_INFORMATION *lpTimeZoneInformation,
+	const SYSTEMTIME *lpUniversalTime, LPSYSTEMTIME lpLocalTime);
+EXTERN_C VOID WINAPI GetSystemTimeAsFileTime(LPFILETIME lpFileTime);
+EXTERN_C VOID WINAPI GetSystemTime(LPSYSTEMTIME lpSystemTime);
+
+EXTERN_C int WINAPI StringFromGUID2(REFGUID rguid, LPOLESTR lpsz,
+				    int cchMax);
+EXTERN_C HRESULT WINAPI CLSIDFromString(LPCOLESTR lpsz, LPCLSID pclsid);
+EXTERN_C HRESULT WINAPI IIDFromString(LPCOLESTR lpsz, LPIID lpiid);
+
+#define LMEM_FIXED		0x0000
+#define LMEM_ZEROINIT		0x0040
+#define LPTR			LMEM_ZEROINIT
+#define GMEM_FIXED		0x0000
+#define GMEM_ZEROINIT		0x0040
+#define GPTR			GMEM_ZEROINIT
+EXTERN_C HLOCAL WINAPI LocalAlloc(UINT uFlags, SIZE_T uBytes);
+EXTERN_C HLOCAL WINAPI LocalFree(HLOCAL hMem);
+EXTERN_C HGLOBAL WINAPI GlobalAlloc(UINT uFlags, SIZE_T dwBytes);
+EXTERN_C HGLOBAL WINAPI GlobalFree(HGLOBAL hMem);
+
+EXTERN_C LPSTR WINAPI GetCommandLineA(void);
+EXTERN_C LPWSTR WINAPI GetCommandLineW(void);
+
+#define FORMAT_MESSAGE_ALLOCATE_BUFFER	0x00000100
+#define FORMAT_MESSAGE_IGNORE_INSERTS	0x00000200
+#define FORMAT_MESSAGE_FROM_STRING	0x00000400
+#define FORMAT_MESSAGE_FROM_HMODULE	0x00000800
+#define FORMAT_MESSAGE_FROM_SYSTEM	0x00001000
+#define FORMAT_MESSAGE_ARGUMENT_ARRAY	0x00002000
+#define FORMAT_MESSAGE_MAX_WIDTH_MASK	0x000000FF
+#define LANG_NEUTRAL			0x00
+#define LANG_ENGLISH			0x09
+#define SUBLANG_NEUTRAL			0x00
+#define SUBLANG_DEFAULT			0x01
+#define MAKELANGID(p, s)		((((WORD)(s)) << 10) | (WORD)(p))
+EXTERN_C DWORD WINAPI FormatMessageA(DWORD dwFlags, LPCVOID lpSource,
+				     DWORD dwMessageId, DWORD dwLanguageId,
+				     LPSTR lpBuffer, DWORD nSize,
+				     va_list *Arguments);
+EXTERN_C DWORD WINAPI FormatMessageW(DWORD dwFlags, LPCVOID lpSource,
+				     DWORD dwMessageId, DWORD dwLanguageId,
+				     LPWSTR lpBuffer, DWORD nSize,
+				     va_list *Arguments);
+
+#define CP_ACP			0
+#define CP_OEMCP		1
+#define CP_UTF8			65001
+#define MB_ERR_INVALID_CHARS	0x00000008
+EXTERN_C int WINAPI MultiByteToWideChar(UINT CodePage, DWORD dwFlags,
+					LPCSTR lpMultiByteStr, int cbMultiByte,
+					LPWSTR lpWideCharStr, int cchWideChar);
+EXTERN_C int WINAPI WideCharToMultiByte(UINT CodePage, DWORD dwFlags,
+					LPCWSTR lpWideCharStr, int cchWideChar,
+					LPSTR lpMultiByteStr, int cbMultiByte,
+					LPCSTR lpDefaultChar,
+					LPBOOL lpUsedDefaultChar);
+
+#ifdef UNICODE
+#define FormatMessage		FormatMessageW
+#define GetCommandLine		GetCommandLineW
+#else
+#define FormatMessage		FormatMessageA
+#define GetCommandLine		GetCommandLineA
+#endif
+
+/* MSVC's C runtime on WCHAR strings (wprintf, wcscpy_s, ...). */
+#include <etw_crt.h>
+
 #endif /* _WINDOWS_ */

@@ -141,6 +141,8 @@ TEST_F_TIMEOUT(header_mode, each_header_stands_alone, 300)
 	static const char *const headers[] = {
 		"windows.h", "wmistr.h", "evntprov.h", "evntrace.h",
 		"evntcons.h", "guiddef.h", "initguid.h", "tdh.h",
+		"strsafe.h", "tchar.h", "shellapi.h", "objbase.h",
+		"etw_crt.h",
 	};
 	char cmd[1024];
 	unsigned int h;
@@ -220,7 +222,8 @@ TEST(headers_resolve_in_windows_spelling)
 	static const char *const headers[] = {
 		"Windows.h", "Evntrace.h", "EvnTrace.h", "Evntprov.h",
 		"Evntcons.h", "Tdh.h", "WinMeta.h", "Wmistr.h",
-		"InitGuid.h", "Initguid.h", "Guiddef.h",
+		"InitGuid.h", "Initguid.h", "Guiddef.h", "StrSafe.h",
+		"Strsafe.h", "ShellAPI.h", "ObjBase.h",
 	};
 	char cmd[1024];
 	unsigned int h;
