@@ -13,12 +13,16 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "testdata.h"
 
 #define WARNINGS	"-Wall -Wextra -Werror"
 #define INCLUDES	"-Iuserlib/include -Iuapi"
 #define LIBS		"userlib/libetw-wmain.a userlib/libetw.a -lxml2 -lpthread"
 #define PROG		"userlib/tests/data/win32/crt_print.c"
 #define EXPECTED	"userlib/tests/data/win32/crt_print.expected"
+#define CONSUMER	"userlib/tests/data/win32/tdh_consumer.c"
+#define CONSUMED	"userlib/tests/data/win32/tdh_consumer.expected"
+#define PRIMITIVE	TESTDATA "/etl/primitive-types.etl"
 
 static int run(const char *cmd)
 {
@@ -105,6 +109,25 @@ TEST_F_TIMEOUT(crt, sample_prints_expected_output, 120)
 		 "%s %s -fshort-wchar " WARNINGS " " INCLUDES " -o %s/p " PROG
 		 " -x none " LIBS " && %s/p '\303\244rg x' > %s/out && "
 		 "diff -u " EXPECTED " %s/out >&2",
+		 variant->compiler, variant->flags, self->dir, self->dir,
+		 self->dir, self->dir);
+	EXPECT_EQ(0, run(cmd));
+}
+
+/*
+ * A consumer in the shape of Microsoft's TdhFormatProperty sample reads
+ * the ETL file Windows wrote and prints each property as the file holds
+ * it (the int64_type field is declared UINT64 in its metadata).
+ */
+TEST_F_TIMEOUT(crt, consumer_prints_windows_file, 120)
+{
+	char cmd[2048];
+
+	REQUIRE_TESTDATA();
+	snprintf(cmd, sizeof(cmd),
+		 "%s %s -fshort-wchar " WARNINGS " " INCLUDES " -o %s/c "
+		 CONSUMER " -x none " LIBS " && %s/c '" PRIMITIVE "' > %s/out"
+		 " && diff -u " CONSUMED " %s/out >&2",
 		 variant->compiler, variant->flags, self->dir, self->dir,
 		 self->dir, self->dir);
 	EXPECT_EQ(0, run(cmd));
