@@ -177,6 +177,17 @@ TEST_F_TIMEOUT(wmain, forms_in_cxx, 120)
 	EXPECT_EQ(0, system(cmd));
 }
 
+/* ...and the sample is Windows code: MinGW-w64 compiles it, ANSI and UNICODE. */
+TEST(sample_compiles_for_windows)
+{
+	if (!have("x86_64-w64-mingw32-gcc"))
+		SKIP(return, "x86_64-w64-mingw32-gcc not installed");
+	EXPECT_EQ(0, run("x86_64-w64-mingw32-gcc -municode " WARNINGS
+			 " -fsyntax-only " PROG));
+	EXPECT_EQ(0, run("x86_64-w64-mingw32-gcc -municode -DUNICODE "
+			 "-D_UNICODE " WARNINGS " -fsyntax-only " PROG));
+}
+
 /*
  * glibc's fortified wide functions would bypass the renaming: a
  * -fshort-wchar build with _FORTIFY_SOURCE stops with the message.

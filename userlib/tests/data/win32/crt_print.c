@@ -15,6 +15,8 @@
 #include <windows.h>
 #include <stdio.h>
 #include <tchar.h>
+/* swprintf and wcscpy_s are used too, as the SDK then asks. */
+#define STRSAFE_NO_DEPRECATE
 #include <strsafe.h>
 #include <shellapi.h>
 #include <objbase.h>
