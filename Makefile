@@ -109,7 +109,7 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # --- libetw ---------------------------------------------------------------
-lib: userlib/libetw.so userlib/libetw.a userlib/libetw.pc
+lib: userlib/libetw.so userlib/libetw.a userlib/libetw.pc userlib/libetw-wmain.a
 
 LIB_DEFS := -DETW_MANIFEST_DIR='"$(MANIFESTDIR)"'
 # Frame pointers let a STACK_TRACE walk pass through EventWrite to the
@@ -132,6 +132,13 @@ userlib/etw_tdh_path.o userlib/etw_tdh_path.pic.o: build/manifestdir
 userlib/libetw.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
+
+# The main() that calls a program's wmain (userlib/wmain/etw_wmain.c):
+# position-independent, so that it links into PIE and non-PIE programs.
+userlib/libetw-wmain.a: userlib/wmain/etw_wmain.c $(wildcard userlib/include/*.h)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -c -o userlib/wmain/etw_wmain.o $<
+	rm -f $@
+	ar rcs $@ userlib/wmain/etw_wmain.o
 
 userlib/libetw.so: $(LIB_PIC_OBJS) userlib/libetw.map
 	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=userlib/libetw.map \
@@ -303,6 +310,9 @@ userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
 userlib/tests/%_bench: userlib/tests/%_bench.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a $(LIBETW_LIBS)
 
+# Links the programs it builds with libetw-wmain.
+userlib/tests/win32_crt_test: userlib/libetw-wmain.a
+
 ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS) \
 		$(wildcard ctl/*.h ctl/tests/*.h) $(CTL_TEST_SRCS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(CTL_TEST_SRCS) \
@@ -459,7 +469,7 @@ mutate:
 install: lib ctl man
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/etw/linux $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANIFESTDIR)
-	install -m 644 userlib/libetw.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 userlib/libetw.a userlib/libetw-wmain.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 userlib/libetw.so $(DESTDIR)$(LIBDIR)/libetw.so.$(VERSION)
 	ln -sf libetw.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libetw.so
@@ -505,7 +515,8 @@ clean:
 	find kmod \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 		-o -name '.*.cmd' -o -name '*.a' \) -delete
 	rm -f Module.symvers modules.order kmod/Module.symvers kmod/modules.order
-	rm -f userlib/*.o userlib/libetw.a userlib/libetw.so userlib/$(SONAME) userlib/libetw.pc
+	rm -f userlib/*.o userlib/libetw.a userlib/libetw.so userlib/$(SONAME) userlib/libetw.pc \
+		userlib/wmain/*.o userlib/libetw-wmain.a
 	rm -f $(BT2_PLUGIN) bt2/tests/tl_etl_gen
 	rm -f ctl/etwctl $(SELFTESTS) $(BENCHES) $(HOSTTESTS) $(EXAMPLES) selftests/wide_cxx.o \
 		selftests/stack_symbols_lib.so \

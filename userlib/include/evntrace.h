@@ -17,6 +17,8 @@
 #include <windows.h>
 #include <wmistr.h>
 #include <evntprov.h>
+/* Read here again: DEFINE_GUID below follows INITGUID as it is now. */
+#include <guiddef.h>
 
 /* ------------------------------------------------------------------------ */
 /* Well-known GUIDs.  Define INITGUID before including to define them. */

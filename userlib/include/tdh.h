@@ -19,17 +19,6 @@
 #include <evntprov.h>
 #include <evntcons.h>
 
-/* Win32 codes the TDH functions return beyond windows.h's. */
-#ifndef ERROR_NOT_FOUND
-#define ERROR_NOT_FOUND				1168
-#endif
-#ifndef ERROR_XML_PARSE_ERROR
-#define ERROR_XML_PARSE_ERROR			1465
-#endif
-#ifndef ERROR_EVT_INVALID_EVENT_DATA
-#define ERROR_EVT_INVALID_EVENT_DATA		15005
-#endif
-
 typedef ULONG TDHSTATUS;
 
 #ifdef __cplusplus
@@ -360,6 +349,60 @@ TDHSTATUS WINAPI TdhLoadManifest(PWSTR Manifest);
 TDHSTATUS WINAPI TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData);
 TDHSTATUS WINAPI TdhUnloadManifest(PWSTR Manifest);
 TDHSTATUS WINAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData);
+
+/*
+ * The rest of the Windows 10 SDK's TDH (Documentation/libetw.rst, "The
+ * other TDH functions").  TdhEnumerateProvidersForDecodingSource answers
+ * for XML manifests as TdhEnumerateProviders does, and for MOF classes
+ * with none; decoding handles keep their parameters.  What needs a source
+ * libetw does not read (WPP's TMF files, a PE file's compiled
+ * WEVT_TEMPLATE manifest, payload filters, which etw sessions do not
+ * apply, and a manifest's filters) returns ERROR_NOT_SUPPORTED (50).
+ */
+TDHSTATUS WINAPI TdhEnumerateProvidersForDecodingSource(
+		DECODING_SOURCE filter, PPROVIDER_ENUMERATION_INFO buffer,
+		ULONG bufferSize, PULONG bufferRequired);
+TDHSTATUS WINAPI TdhLoadManifestFromBinary(PWSTR BinaryPath);
+
+typedef HANDLE TDH_HANDLE, *PTDH_HANDLE;
+TDHSTATUS WINAPI TdhOpenDecodingHandle(PTDH_HANDLE Handle);
+TDHSTATUS WINAPI TdhSetDecodingParameter(TDH_HANDLE Handle,
+		PTDH_CONTEXT TdhContext);
+TDHSTATUS WINAPI TdhGetDecodingParameter(TDH_HANDLE Handle,
+		PTDH_CONTEXT TdhContext);
+TDHSTATUS WINAPI TdhCloseDecodingHandle(TDH_HANDLE Handle);
+TDHSTATUS WINAPI TdhGetWppProperty(TDH_HANDLE Handle,
+		PEVENT_RECORD EventRecord, PWSTR PropertyName,
+		PULONG BufferSize, PBYTE Buffer);
+TDHSTATUS WINAPI TdhGetWppMessage(TDH_HANDLE Handle,
+		PEVENT_RECORD EventRecord, PULONG BufferSize, PBYTE Buffer);
+
+/* PAYLOAD_FILTER_PREDICATE and PAYLOADFIELD_*: <evntprov.h>. */
+TDHSTATUS WINAPI TdhCreatePayloadFilter(LPCGUID ProviderGuid,
+		PCEVENT_DESCRIPTOR EventDescriptor, BOOLEAN EventMatchANY,
+		ULONG PayloadPredicateCount,
+		PPAYLOAD_FILTER_PREDICATE PayloadPredicates,
+		PVOID *PayloadFilter);
+TDHSTATUS WINAPI TdhDeletePayloadFilter(PVOID *PayloadFilter);
+TDHSTATUS WINAPI TdhAggregatePayloadFilters(ULONG PayloadFilterCount,
+		PVOID *PayloadFilterPtrs, PBOOLEAN EventMatchALLFlags,
+		PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
+TDHSTATUS WINAPI TdhCleanupPayloadEventFilterDescriptor(
+		PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
+
+typedef struct _PROVIDER_FILTER_INFO {
+	UCHAR Id;
+	UCHAR Version;
+	ULONG MessageOffset;
+	ULONG Reserved;
+	ULONG PropertyCount;
+	EVENT_PROPERTY_INFO EventPropertyInfoArray[ANYSIZE_ARRAY];
+} PROVIDER_FILTER_INFO, *PPROVIDER_FILTER_INFO;
+
+TDHSTATUS WINAPI TdhEnumerateProviderFilters(LPGUID Guid,
+		ULONG TdhContextCount, PTDH_CONTEXT TdhContext,
+		ULONG *FilterCount, PPROVIDER_FILTER_INFO *Buffer,
+		ULONG *BufferSize);
 
 /* The SDK's accessors for the strings a TRACE_EVENT_INFO points to. */
 #define TEI_PROVIDER_NAME(tei) \

@@ -25,9 +25,47 @@
 #ifndef _WINDOWS_
 #define _WINDOWS_
 
+/*
+ * SAL 1's __in and __out (below) are names libstdc++ gives parameters
+ * and uses in function bodies.  So that they can be empty macros in C++
+ * too, the C++ standard headers that use them are read first, before
+ * anything here is defined: included again after <windows.h>, they are
+ * already done.  Other libstdc++ headers using the names (<tr1/...>,
+ * <ext/...>, <experimental/...>, the parallel mode) must come before
+ * <windows.h>.  ETW_NO_SAL1, defined before the include, leaves out both
+ * the standard headers and the two macros.
+ */
+#if defined(__cplusplus) && !defined(ETW_NO_SAL1)
+#include <algorithm>
+#include <istream>
+#include <locale>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <utility>
+#if __cplusplus >= 201103L
+#include <regex>
+#include <thread>
+#include <tuple>
+#endif
+#endif
+
+/*
+ * What the base headers of the Windows SDK and MinGW-w64 bring in, and
+ * Windows code therefore uses without including: malloc and free,
+ * memcpy, toupper, errno, the limits; <wchar.h> and <stdio.h> for the
+ * wide-character functions declared in <etw_win32crt.h>.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #ifdef __cplusplus
 #define EXTERN_C	extern "C"
@@ -229,6 +267,12 @@ typedef intptr_t	SSIZE_T, *PSSIZE_T;
 typedef void		*HANDLE, **PHANDLE, **LPHANDLE;
 typedef LONG		NTSTATUS, *PNTSTATUS;
 typedef LONG		HRESULT;
+typedef float		FLOAT, *PFLOAT;
+typedef double		DOUBLE;
+typedef HANDLE		HMODULE, HINSTANCE, HLOCAL, HGLOBAL, HKEY, HWND;
+typedef DWORD		LCID;
+typedef WORD		LANGID;
+typedef int		WINBOOL;
 
 /*
  * _ETW_WIDE("...") is a literal of WCHARs: L"..." when wchar_t is 16 bits
@@ -248,26 +292,6 @@ typedef WCHAR		*PWCHAR, *LPWCH, *PWCH, *PWSTR, *LPWSTR;
 typedef const WCHAR	*LPCWCH, *PCWCH, *PCWSTR, *LPCWSTR;
 /* libetw reads every WCHAR string as 16-bit units, whichever type it is. */
 typedef char _etw_wchar_is_16_bits[sizeof(WCHAR) == 2 ? 1 : -1];
-
-/*
- * glibc's wcslen counts 4-byte units, wrong for -fshort-wchar strings, and
- * Windows code calls it on WCHAR strings (mc.exe's win:UnicodeString
- * templates do): with the flag, wcslen counts 16-bit units.  <wchar.h>
- * comes first so that its declaration keeps its name; C++'s <cwchar>
- * undefines the macro, so C++ includes it before this header.
- */
-#if defined(__WCHAR_MAX__) && __WCHAR_MAX__ == 0xffff
-#include <wchar.h>
-static __inline__ size_t _etw_wcslen(const wchar_t *s)
-{
-	const wchar_t *p = s;
-
-	while (*p)
-		p++;
-	return (size_t)(p - s);
-}
-#define wcslen(s)	_etw_wcslen(s)
-#endif
 
 /*
  * With a 32-bit wchar_t, C++ rejects L"..." for a WCHAR string with a bare
@@ -296,6 +320,27 @@ template <typename _Etw_T> struct _etw_short_wchar_needed {
 #else
 #define _ETW_WCHAR_T_GUARD(name, params)
 #endif
+
+typedef WCHAR		OLECHAR, *LPOLESTR;
+typedef const WCHAR	*LPCOLESTR;
+#define UNICODE_NULL	((WCHAR)0)
+#define ANSI_NULL	((CHAR)0)
+
+/* Windows' limits of its own types (LLP64: a ULONG is 32 bits). */
+#define MAXUCHAR	0xff
+#define MAXUSHORT	0xffff
+#define MAXULONG	0xffffffffU
+#define MAXLONG		0x7fffffff
+#define MAXDWORD	0xffffffffU
+#define MAXLONGLONG	((LONGLONG)0x7fffffffffffffffLL)
+#define MAXULONGLONG	((ULONGLONG)~0ULL)
+#define USHORT_MAX	0xffff
+#define WORD_MAX	0xffff
+#define DWORD_MAX	0xffffffffU
+#define ULONGLONG_MAX	0xffffffffffffffffULL
+#define ULONG64_MAX	0xffffffffffffffffULL
+#define DWORD64_MAX	0xffffffffffffffffULL
+#define LONG64_MAX	0x7fffffffffffffffLL
 
 #ifdef UNICODE
 typedef WCHAR		TCHAR, *PTCHAR;
@@ -364,80 +409,36 @@ typedef struct _TIME_ZONE_INFORMATION {
 	LONG DaylightBias;
 } TIME_ZONE_INFORMATION, *PTIME_ZONE_INFORMATION, *LPTIME_ZONE_INFORMATION;
 
+/* Security identifiers (winnt.h), as ETW events carry them. */
+typedef struct _SID_IDENTIFIER_AUTHORITY {
+	BYTE Value[6];
+} SID_IDENTIFIER_AUTHORITY, *PSID_IDENTIFIER_AUTHORITY;
+
+typedef struct _SID {
+	BYTE Revision;
+	BYTE SubAuthorityCount;
+	SID_IDENTIFIER_AUTHORITY IdentifierAuthority;
+	DWORD SubAuthority[ANYSIZE_ARRAY];
+} SID, *PISID;
+
+typedef PVOID		PSID;
+#define SID_REVISION			1
+#define SID_MAX_SUB_AUTHORITIES		15
+#define SECURITY_MAX_SID_SIZE		68
+
+typedef struct _SID_AND_ATTRIBUTES {
+	PSID Sid;
+	DWORD Attributes;
+} SID_AND_ATTRIBUTES, *PSID_AND_ATTRIBUTES;
+
+typedef struct _TOKEN_USER {
+	SID_AND_ATTRIBUTES User;
+} TOKEN_USER, *PTOKEN_USER;
+
 /* ------------------------------------------------------------------------ */
-/* GUIDs (guiddef.h). */
+/* GUIDs: GUID, IsEqualGUID, DEFINE_GUID. */
 
-#ifndef GUID_DEFINED
-#define GUID_DEFINED
-typedef struct _GUID {
-	uint32_t Data1;
-	uint16_t Data2;
-	uint16_t Data3;
-	uint8_t Data4[8];
-} GUID;
-#endif
-
-typedef GUID		*LPGUID, *PGUID;
-typedef const GUID	*LPCGUID, *PCGUID;
-typedef GUID		IID, CLSID;
-
-#ifdef __cplusplus
-#define REFGUID		const GUID &
-#define REFIID		const IID &
-#define REFCLSID	const IID &
-#else
-#define REFGUID		const GUID *
-#define REFIID		const IID *
-#define REFCLSID	const IID *
-#endif
-
-/*
- * DEFINE_GUID declares the GUID; in the one place that defines INITGUID
- * before including the headers it defines it as well.  The definition is
- * weak (see DECLSPEC_SELECTANY), so several INITGUID units may coexist.
- */
-#undef DEFINE_GUID
-#ifdef INITGUID
-#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)	\
-	_ETW_GUID_LINKAGE const GUID DECLSPEC_SELECTANY name =		\
-		{ l, w1, w2, { b1, b2, b3, b4, b5, b6, b7, b8 } }
-#else
-#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)	\
-	EXTERN_C const GUID name
-#endif
-/* C warns on "extern" with an initialiser; C++ needs extern "C" for it. */
-#ifdef __cplusplus
-#define _ETW_GUID_LINKAGE	extern "C"
-#else
-#define _ETW_GUID_LINKAGE
-#endif
-
-#ifdef __cplusplus
-__inline__ int InlineIsEqualGUID(REFGUID a, REFGUID b)
-{
-	return memcmp(&a, &b, sizeof(GUID)) == 0;
-}
-
-__inline__ int IsEqualGUID(REFGUID a, REFGUID b)
-{
-	return memcmp(&a, &b, sizeof(GUID)) == 0;
-}
-
-__inline__ bool operator==(REFGUID a, REFGUID b)
-{
-	return IsEqualGUID(a, b) != 0;
-}
-
-__inline__ bool operator!=(REFGUID a, REFGUID b)
-{
-	return !(a == b);
-}
-#else
-#define InlineIsEqualGUID(a, b)	(memcmp((a), (b), sizeof(GUID)) == 0)
-#define IsEqualGUID(a, b)	(memcmp((a), (b), sizeof(GUID)) == 0)
-#endif
-#define IsEqualIID(a, b)	IsEqualGUID(a, b)
-#define IsEqualCLSID(a, b)	IsEqualGUID(a, b)
+#include <guiddef.h>
 
 /* ------------------------------------------------------------------------ */
 /* Helper macros. */
@@ -560,12 +561,8 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define _IRQL_requires_max_(l)
 #define _Function_class_(n)
 #define _Analysis_assume_(e)
-/*
- * libstdc++ names parameters __in and __out (<istream>, <ostream>, ...):
- * as empty macros they would break every C++ standard header included
- * after this one, so C++ code gets the SAL 2 names (_In_, _Out_) only.
- */
-#ifndef __cplusplus
+/* SAL 1; in C++ __in and __out as the top of this header says. */
+#if !defined(__cplusplus) || !defined(ETW_NO_SAL1)
 #define __in
 #define __out
 #endif
@@ -676,13 +673,16 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define ERROR_ALREADY_EXISTS			183
 #define ERROR_MORE_DATA				234
 #define ERROR_NO_MORE_ITEMS			259
+#define ERROR_MR_MID_NOT_FOUND			317
 #define ERROR_ARITHMETIC_OVERFLOW		534
 #define ERROR_NOACCESS				998
 #define ERROR_INVALID_FLAGS			1004
+#define ERROR_NOT_FOUND				1168
 #define ERROR_CANCELLED				1223
 #define ERROR_FILE_CORRUPT			1392
 #define ERROR_NO_SYSTEM_RESOURCES		1450
 #define ERROR_TIMEOUT				1460
+#define ERROR_XML_PARSE_ERROR			1465
 #define ERROR_INVALID_TIME			1901
 #define ERROR_ACTIVE_CONNECTIONS		2402
 #define ERROR_WMI_GUID_NOT_FOUND		4200
@@ -701,6 +701,7 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define ERROR_WMI_READ_ONLY			4213
 #define ERROR_WMI_SET_FAILURE			4214
 #define ERROR_CTX_CLOSE_PENDING			7007
+#define ERROR_EVT_INVALID_EVENT_DATA		15005
 
 /* ------------------------------------------------------------------------ */
 /* HRESULTs (winerror.h): severity bit 31, facility bits 16-28, code. */
@@ -750,6 +751,7 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define E_NOT_SUFFICIENT_BUFFER	_HRESULT_TYPEDEF_(0x8007007AL)
 #define E_NOT_SET		_HRESULT_TYPEDEF_(0x80070490L)
 #define E_NOT_VALID_STATE	_HRESULT_TYPEDEF_(0x8007139FL)
+#define CO_E_CLASSSTRING	_HRESULT_TYPEDEF_(0x800401F3L)
 
 /* NTSTATUS values the ETW documentation says the Win32 functions return. */
 #define STATUS_SUCCESS				((NTSTATUS)0x00000000L)
@@ -761,5 +763,85 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
  */
 EXTERN_C DWORD WINAPI GetLastError(void);
 EXTERN_C VOID WINAPI SetLastError(DWORD dwErrCode);
+
+/* ------------------------------------------------------------------------ */
+/*
+ * The Win32 functions around ETW code (libetw's etw_win32.c), as
+ * Documentation/libetw.rst ("The Windows C runtime") describes them.
+ */
+
+EXTERN_C BOOL WINAPI FileTimeToSystemTime(const FILETIME *lpFileTime,
+					  LPSYSTEMTIME lpSystemTime);
+EXTERN_C BOOL WINAPI SystemTimeToFileTime(const SYSTEMTIME *lpSystemTime,
+					  LPFILETIME lpFileTime);
+EXTERN_C BOOL WINAPI SystemTimeToTzSpecificLocalTime(
+	const TIME_ZONE_INFORMATION *lpTimeZoneInformation,
+	const SYSTEMTIME *lpUniversalTime, LPSYSTEMTIME lpLocalTime);
+EXTERN_C VOID WINAPI GetSystemTimeAsFileTime(LPFILETIME lpFileTime);
+EXTERN_C VOID WINAPI GetSystemTime(LPSYSTEMTIME lpSystemTime);
+
+EXTERN_C int WINAPI StringFromGUID2(REFGUID rguid, LPOLESTR lpsz,
+				    int cchMax);
+EXTERN_C HRESULT WINAPI CLSIDFromString(LPCOLESTR lpsz, LPCLSID pclsid);
+EXTERN_C HRESULT WINAPI IIDFromString(LPCOLESTR lpsz, LPIID lpiid);
+
+#define LMEM_FIXED		0x0000
+#define LMEM_ZEROINIT		0x0040
+#define LPTR			LMEM_ZEROINIT
+#define GMEM_FIXED		0x0000
+#define GMEM_ZEROINIT		0x0040
+#define GPTR			GMEM_ZEROINIT
+EXTERN_C HLOCAL WINAPI LocalAlloc(UINT uFlags, SIZE_T uBytes);
+EXTERN_C HLOCAL WINAPI LocalFree(HLOCAL hMem);
+EXTERN_C HGLOBAL WINAPI GlobalAlloc(UINT uFlags, SIZE_T dwBytes);
+EXTERN_C HGLOBAL WINAPI GlobalFree(HGLOBAL hMem);
+
+EXTERN_C LPSTR WINAPI GetCommandLineA(void);
+EXTERN_C LPWSTR WINAPI GetCommandLineW(void);
+
+#define FORMAT_MESSAGE_ALLOCATE_BUFFER	0x00000100
+#define FORMAT_MESSAGE_IGNORE_INSERTS	0x00000200
+#define FORMAT_MESSAGE_FROM_STRING	0x00000400
+#define FORMAT_MESSAGE_FROM_HMODULE	0x00000800
+#define FORMAT_MESSAGE_FROM_SYSTEM	0x00001000
+#define FORMAT_MESSAGE_ARGUMENT_ARRAY	0x00002000
+#define FORMAT_MESSAGE_MAX_WIDTH_MASK	0x000000FF
+#define LANG_NEUTRAL			0x00
+#define LANG_ENGLISH			0x09
+#define SUBLANG_NEUTRAL			0x00
+#define SUBLANG_DEFAULT			0x01
+#define MAKELANGID(p, s)		((((WORD)(s)) << 10) | (WORD)(p))
+EXTERN_C DWORD WINAPI FormatMessageA(DWORD dwFlags, LPCVOID lpSource,
+				     DWORD dwMessageId, DWORD dwLanguageId,
+				     LPSTR lpBuffer, DWORD nSize,
+				     va_list *Arguments);
+EXTERN_C DWORD WINAPI FormatMessageW(DWORD dwFlags, LPCVOID lpSource,
+				     DWORD dwMessageId, DWORD dwLanguageId,
+				     LPWSTR lpBuffer, DWORD nSize,
+				     va_list *Arguments);
+
+#define CP_ACP			0
+#define CP_OEMCP		1
+#define CP_UTF8			65001
+#define MB_ERR_INVALID_CHARS	0x00000008
+EXTERN_C int WINAPI MultiByteToWideChar(UINT CodePage, DWORD dwFlags,
+					LPCSTR lpMultiByteStr, int cbMultiByte,
+					LPWSTR lpWideCharStr, int cchWideChar);
+EXTERN_C int WINAPI WideCharToMultiByte(UINT CodePage, DWORD dwFlags,
+					LPCWSTR lpWideCharStr, int cchWideChar,
+					LPSTR lpMultiByteStr, int cbMultiByte,
+					LPCSTR lpDefaultChar,
+					LPBOOL lpUsedDefaultChar);
+
+#ifdef UNICODE
+#define FormatMessage		FormatMessageW
+#define GetCommandLine		GetCommandLineW
+#else
+#define FormatMessage		FormatMessageA
+#define GetCommandLine		GetCommandLineA
+#endif
+
+/* MSVC's C runtime on WCHAR strings (wprintf, wcscpy_s, ...). */
+#include <etw_crt.h>
 
 #endif /* _WINDOWS_ */

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * objbase.h - of COM, the GUID string functions (StringFromGUID2,
+ * CLSIDFromString, IIDFromString), which <windows.h> declares.
+ */
+#include <windows.h>
