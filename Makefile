@@ -273,6 +273,11 @@ hosttests: $(HOSTTESTS)
 # (userlib/tests/testdata.h).  Tests that read it skip without it.
 TESTDATA ?= $(CURDIR)/../shared/testdata
 
+# The directory is compiled in: the host tests are rebuilt when it changes.
+build/testdata: FORCE
+	@mkdir -p $(@D)
+	@echo '$(TESTDATA)' | cmp -s - $@ || echo '$(TESTDATA)' > $@
+
 # -Wno-clobbered: the harness's fork and longjmp around fixtures with setup
 # and teardown (as for the kselftests).
 HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
@@ -280,7 +285,7 @@ HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
 	-DTESTDATA='"$(TESTDATA)"' -DSRC_DIR='"$(CURDIR)"'
 
 HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \
-	userlib/tests/data/*.h uapi/linux/*.h)
+	userlib/tests/data/*.h uapi/linux/*.h) build/testdata
 
 userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a $(LIBETW_LIBS)
