@@ -18,6 +18,7 @@ packages=(
 	valgrind
 	libbpf-dev bpftool
 	liblttng-ust-dev lttng-tools
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 )
 
 missing=()
