@@ -19,9 +19,10 @@ WARN := -Wall -Wextra -Wno-unused-parameter -Wstrict-prototypes -Wshadow
 CPPFLAGS += -Iuapi -Iuserlib/include -D_GNU_SOURCE
 
 # The kernel tree to build the module against: the running kernel's headers
-# when present, otherwise the cached test kernel (built on first use).
-KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
-	echo /lib/modules/$$(uname -r)/build; else scripts/build-kernel.sh; fi)
+# when present, otherwise the cached test kernel (built on first use); with
+# KVER=6.1 or 6.12, that test kernel.
+KDIR ?= $(shell if [ -z "$(KVER)" ] && [ -d /lib/modules/$$(uname -r)/build ]; then \
+	echo /lib/modules/$$(uname -r)/build; else KVER=$(KVER) scripts/build-kernel.sh; fi)
 # kselftest_harness.h, used by the selftests and the host tests.
 KSFT_INC ?= $(shell scripts/ksft-headers.sh)
 
@@ -83,9 +84,11 @@ all: module lib ctl selftests examples $(if $(HAVE_BT2),bt2)
 help:
 	@echo "make            build etw.ko, etw_test.ko, libetw, etwctl, selftests, examples"
 	@echo "make bt2        the babeltrace2 plugin bt2/babeltrace-plugin-etw.so"
-	@echo "make check      run every test (host tests, 6.1 build, KUnit and kselftests in the VM)"
+	@echo "make check      run every test (host tests, 6.1 build, KUnit and kselftests in the VM);"
+	@echo "                KVER=6.1: the VM suites on the 6.1 test kernel; TESTDATA=DIR: the"
+	@echo "                Windows sample files (default ../shared/testdata)"
 	@echo "make demo       the main job: record a trace in the VM and decode it"
-	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run)"
+	@echo "make bench      benchmarks in the VM (ratios against baselines of the same run); KVER=6.1"
 	@echo "make bench-host reading and decoding ETL files on the host: events/s, RSS"
 	@echo "make fuzz       fuzz /dev/etw in the VM for SECONDS=N (60), SEED=S, THREADS=T;"
 	@echo "                then each libFuzzer target of userlib/fuzz/ for SECONDS"
@@ -294,6 +297,11 @@ hosttests: $(HOSTTESTS)
 # (userlib/tests/testdata.h).  Tests that read it skip without it.
 TESTDATA ?= $(CURDIR)/../shared/testdata
 
+# The directory is compiled in: the host tests are rebuilt when it changes.
+build/testdata: FORCE
+	@mkdir -p $(@D)
+	@echo '$(TESTDATA)' | cmp -s - $@ || echo '$(TESTDATA)' > $@
+
 # -Wno-clobbered: the harness's fork and longjmp around fixtures with setup
 # and teardown (as for the kselftests).
 HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
@@ -301,7 +309,7 @@ HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
 	-DTESTDATA='"$(TESTDATA)"' -DSRC_DIR='"$(CURDIR)"'
 
 HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \
-	userlib/tests/data/*.h uapi/linux/*.h)
+	userlib/tests/data/*.h uapi/linux/*.h) build/testdata
 
 userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a $(LIBETW_LIBS)

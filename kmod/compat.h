@@ -62,4 +62,82 @@ static inline void etw_vma_set_flags(struct vm_area_struct *vma,
 #endif
 }
 
+/*
+ * For the KUnit suites (kmod/tests/), which include <kunit/test.h> before
+ * this file: what older kernels' KUnit lacks.
+ */
+#ifdef _KUNIT_TEST_H
+#include <kunit/resource.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+/* KUNIT_EXPECT_MEMEQ() came in 6.2; before, the bytes are not shown. */
+#ifndef KUNIT_EXPECT_MEMEQ
+#define KUNIT_EXPECT_MEMEQ(test, left, right, size)			\
+	KUNIT_EXPECT_TRUE_MSG(test, !memcmp(left, right, size),		\
+			      "%s and %s differ in their first %zu bytes", \
+			      #left, #right, (size_t)(size))
+#endif
+
+/* Deferred actions came in 6.4: before, a resource whose free runs one. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
+typedef void (kunit_action_t)(void *);
+
+struct etw_kunit_action {
+	kunit_action_t *fn;
+	void *ctx;
+};
+
+static inline int etw_kunit_action_init(struct kunit_resource *res,
+					void *ctx)
+{
+	res->data = ctx;
+	return 0;
+}
+
+static inline void etw_kunit_action_free(struct kunit_resource *res)
+{
+	struct etw_kunit_action *a = res->data;
+
+	a->fn(a->ctx);
+	kfree(a);
+}
+
+/* As in 6.4: @fn(@ctx) when the test ends, or at once on -ENOMEM. */
+static inline int kunit_add_action_or_reset(struct kunit *test,
+					    kunit_action_t *fn, void *ctx)
+{
+	struct etw_kunit_action *a = kmalloc(sizeof(*a), GFP_KERNEL);
+
+	if (a) {
+		a->fn = fn;
+		a->ctx = ctx;
+		if (kunit_alloc_resource(test, etw_kunit_action_init,
+					 etw_kunit_action_free, GFP_KERNEL, a))
+			return 0;
+		kfree(a);
+	}
+	fn(ctx);
+	return -ENOMEM;
+}
+#endif
+
+/*
+ * kunit_vm_mmap() came in 6.12.  Before, a KUnit thread has no mm and a
+ * module cannot make one (mm_alloc() is not exported): the case that
+ * needs user memory is skipped; the kselftests read from user memory.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+static inline unsigned long kunit_vm_mmap(struct kunit *test,
+					  struct file *file,
+					  unsigned long addr, unsigned long len,
+					  unsigned long prot, unsigned long flag,
+					  unsigned long offset)
+{
+	kunit_skip(test, "kunit_vm_mmap() needs Linux 6.12");
+	return 0;
+}
+#endif
+#endif /* _KUNIT_TEST_H */
+
 #endif /* _ETW_COMPAT_H */

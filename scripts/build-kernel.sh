@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build (once) the test kernel from Debian's linux-source-6.12 with the
-# fragment scripts/etw-test.config (or, with --bench, the benchmark kernel
+# Build (once) the test kernel from Debian's linux-source-$KVER (KVER 6.12,
+# the default, or 6.1: Debian 12's own kernel) with the fragment
+# scripts/etw-test.config (or, with --bench, the benchmark kernel
 # from scripts/etw-bench.config; with --coverage or --kcsan, the test kernel
 # overlaid with scripts/etw-coverage.config or scripts/etw-kcsan.config),
 # and print the build directory (KDIR).
@@ -32,7 +33,14 @@ case "${1:-}" in
 	overlay=$here/etw-kcsan.config
 	flavour=kcsan- ;;
 esac
-tarball=/usr/src/linux-source-6.12.tar.xz
+kver=${KVER:-6.12}
+case "$kver" in
+6.1|6.12) ;;
+*)
+	echo "build-kernel: KVER=$kver: the test kernels are 6.12 and 6.1" >&2
+	exit 1 ;;
+esac
+tarball=/usr/src/linux-source-$kver.tar.xz
 cache=${ETW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/etw}
 jobs=${JOBS:-$(($(nproc) + 1))}
 
@@ -40,7 +48,7 @@ log() { echo "build-kernel: $*" >&2; }
 
 [ -r "$tarball" ] || { log "$tarball missing (run scripts/deps.sh)"; exit 1; }
 
-version=$(dpkg-query -W -f '${Version}' linux-source-6.12)
+version=$(dpkg-query -W -f '${Version}' "linux-source-$kver")
 recipe=2
 # A flavour with an overlay is the test fragment with every symbol the
 # overlay names replaced by the overlay's line, composed here at each run so

@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
 	build-essential bc bison flex libelf-dev libdw-dev libssl-dev dwarves cpio
 	xz-utils kmod pkg-config python3 sparse
-	linux-source-6.12 linux-headers-amd64
+	linux-source-6.12 linux-source-6.1 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	mingw-w64 python3-docutils libxml2-dev
 	libcurl4-openssl-dev systemd-journal-remote openssl iproute2
@@ -18,6 +18,7 @@ packages=(
 	valgrind
 	libbpf-dev bpftool
 	liblttng-ust-dev lttng-tools
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 )
 
 missing=()

@@ -254,7 +254,9 @@ static __always_inline void etw_batch_stamp(void *t)
 	memcpy(t, &lo, sizeof(lo));
 	memcpy((uint8_t *)t + sizeof(lo), &hi, sizeof(hi));
 #else
-	*t = etw_batch_fast_now();
+	uint64_t now = etw_batch_fast_now();
+
+	memcpy(t, &now, sizeof(now));
 #endif
 }
 

@@ -128,6 +128,7 @@ static uint32_t etw_etl_cpuinfo_mhz(const char *root)
 	return mhz;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 static uint64_t etw_etl_mono_ns(void)
 {
 	struct timespec ts;
@@ -135,6 +136,7 @@ static uint64_t etw_etl_mono_ns(void)
 	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 	return (uint64_t)ts.tv_sec * ETW_ETL_NS_PER_SEC + ts.tv_nsec;
 }
+#endif
 
 /*
  * Cycles per microsecond over 10 ms.  Without a cycle counter, 1: the

@@ -2,9 +2,10 @@
 /*
  * forward_gen: write an ETL file of N synthetic events for forward_test.sh.
  *
- *   forward_gen FILE N
+ *   forward_gen FILE N [FIRST]
  *
- * Events are 1 us apart on four CPUs (64 KiB buffers).  Event i has id
+ * The events are numbered FIRST (default 0) to FIRST + N - 1, so that
+ * files of different FIRST hold different events.  Events are 1 us apart on four CPUs (64 KiB buffers).  Event i has id
  * i % 65536, level i % 6, task i % 7, opcode i % 11, keyword 1 << (i % 64),
  * process 100 + i % 5, an activity id on every third event, and every
  * seventh is a string-only event whose text has a newline (the journal
@@ -64,21 +65,22 @@ int main(int argc, char **argv)
 	struct etw_etl_writer_params p = etl_test_params();
 	static uint8_t bufs[GEN_CPUS][GEN_BS];
 	struct etw_etl_writer *w;
-	unsigned long n, i;
+	unsigned long n, i, first;
 	unsigned int cpu;
 	uint64_t ts;
 	int ret;
 
-	n = argc == 3 ? strtoul(argv[2], NULL, 0) : 0;
+	n = argc == 3 || argc == 4 ? strtoul(argv[2], NULL, 0) : 0;
+	first = argc == 4 ? strtoul(argv[3], NULL, 0) : 0;
 	if (!n) {
-		fprintf(stderr, "usage: forward_gen FILE N\n");
+		fprintf(stderr, "usage: forward_gen FILE N [FIRST]\n");
 		return 2;
 	}
 	p.buffer_size = GEN_BS;
 	ret = etw_etl_writer_open(argv[1], ETW_ETL_MODE_SEQUENTIAL, &p, &w);
 	for (cpu = 0; cpu < GEN_CPUS; cpu++)
 		etl_buf_init(bufs[cpu], GEN_BS, (uint16_t)cpu);
-	for (i = 0; i < n && !ret; i++) {
+	for (i = first; i < first + n && !ret; i++) {
 		cpu = i % GEN_CPUS;
 		ts = ETL_TEST_START_RAW + 1000 + i * 1000;
 		if (gen_event(bufs[cpu], i, ts))

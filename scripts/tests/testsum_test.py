@@ -59,13 +59,17 @@ def drop_line(text, line):
 def test_kunit_fewer_results_than_planned_fails():
     text = drop_line(sample('kunit-pass.txt'), '    ok 8 etw_combine_level0_test')
     s = testsum.parse_ktap_suite('etw_filter', text)
-    assert s.failures == ['kunit etw_filter: plan 1..8, 7 results'], s.failures
+    assert s.failures == ['kunit etw_filter: totals say pass:26 fail:0 skip:0, '
+                          'the results pass:25 fail:0 skip:0',
+                          'kunit etw_filter: plan 1..8, 7 results'], s.failures
 
 
 def test_ksft_fewer_results_than_planned_fails():
     text = drop_line(sample('ksft-pass.txt'), 'ok 8 dev.get_info_rejects_bad_pointers')
     s, = testsum.parse_ksft('kselftest', 'dev_test', text, 0)
-    assert s.failures == ['kselftest dev_test: plan 1..8, 7 results'], s.failures
+    assert s.failures == ['kselftest dev_test: totals say pass:8 fail:0 xfail:0 xpass:0 '
+                          'skip:0, the results pass:7 fail:0 xfail:0 xpass:0 skip:0',
+                          'kselftest dev_test: plan 1..8, 7 results'], s.failures
 
 
 def test_ksft_layout_results_are_counted_apart():
@@ -198,7 +202,7 @@ def clean_run(**changes):
 
 def test_whole_run_passes():
     rc, lines = run_summary(clean_run())
-    assert (rc, lines[-1]) == (0, '46 passed, 0 failed, 0 skipped'), lines
+    assert (rc, lines[-1]) == (0, '34 passed, 0 failed, 0 skipped'), lines
 
 
 def test_whole_run_prints_behaviour_and_layout_apart():
@@ -207,9 +211,9 @@ def test_whole_run_prints_behaviour_and_layout_apart():
               '# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:0 error:0\n')
     files = clean_run(**{'host-layout_test.out': layout, 'host-layout_test.rc': '0\n'})
     rc, lines = run_summary(files, host=('layout_test',))
-    assert lines[-3:] == ['behaviour: 47 passed, 0 failed, 0 skipped',
+    assert lines[-3:] == ['behaviour: 35 passed, 0 failed, 0 skipped',
                           'layout, one per struct table: 1 passed, 0 failed, 0 skipped',
-                          '48 passed, 0 failed, 0 skipped'], lines
+                          '36 passed, 0 failed, 0 skipped'], lines
 
 
 def test_whole_run_fails_on_kunit_failure():
@@ -262,6 +266,9 @@ def test_expected_host_test_that_did_not_run_fails():
     assert (rc, failures(lines)) == (1, ['host guid_test: expected, did not run']), lines
 
 
+STEPS = ("steps (builds, lint, VM boots and console logs, fuzzing, testsum's "
+         "self-tests): %d passed, %d failed, %d skipped")
+
 # What scripts/fuzz-host.sh writes for a libFuzzer target.
 def fuzz_tap(ok):
     return ('TAP version 13\n1..1\n'
@@ -278,7 +285,10 @@ def test_expected_fuzz_target_that_did_not_run_fails():
 def test_fuzz_target_run_counts_one_result():
     files = clean_run(**{'host-fuzz-tl.out': fuzz_tap(1), 'host-fuzz-tl.rc': '0\n'})
     rc, lines = run_summary(files, fuzz=('tl',))
-    assert (rc, lines[-1]) == (0, '47 passed, 0 failed, 0 skipped'), lines
+    assert (rc, lines[-4:]) == (0, [STEPS % (13, 0, 0),
+                                    'behaviour: 34 passed, 0 failed, 0 skipped',
+                                    'layout, one per struct table: 0 passed, 0 failed, 0 skipped',
+                                    '34 passed, 0 failed, 0 skipped']), lines
 
 
 def test_fuzz_target_crash_fails():
@@ -348,6 +358,185 @@ def test_expected_host_names_are_expected():
     files = clean_run(**{'expected-host': 'testsum_test layout_test\n'})
     rc, lines = run_summary(files, host=('testsum_test',))
     assert (rc, failures(lines)) == (1, ['host layout_test: expected, did not run']), lines
+
+
+def ksft_text(results, totals):
+    """Kselftest TAP: RESULTS lines under their plan, then TOTALS
+    (pass fail xfail xpass skip)."""
+    return ('TAP version 13\n1..%d\n' % len(results) + ''.join(r + '\n' for r in results) +
+            '# Totals: pass:%d fail:%d xfail:%d xpass:%d skip:%d error:0\n' % totals)
+
+
+def host_run(name, text, rc, **changes):
+    """A passing run's files plus host test NAME's output and status."""
+    return clean_run(**{'host-%s.out' % name: text, 'host-%s.rc' % name: '%d\n' % rc},
+                     **changes)
+
+
+# ETW_INJECT_FAILURE=no-tests: a host test run with a filter no test matches.
+def test_ksft_plan_and_totals_only_ran_no_test():
+    text = ksft_text([], (0, 0, 0, 0, 0))
+    s, = testsum.parse_ksft('host', 'guid_test', text, 0)
+    assert s.failures == ['host guid_test: ran no test'], vars(s)
+
+
+def test_ksft_totals_only_ran_no_test():
+    text = '# Totals: pass:3 fail:0 xfail:0 xpass:0 skip:0 error:0\n'
+    s, = testsum.parse_ksft('host', 'guid_test', text, 0)
+    assert s.failures == ['host guid_test: ran no test'], vars(s)
+
+
+def test_ksft_bare_empty_plan_ran_no_test():
+    s, = testsum.parse_ksft('host', 'guid_test', 'TAP version 13\n1..0\n', 0)
+    assert s.failures == ['host guid_test: ran no test (exit 0)'], vars(s)
+
+
+# ETW_INJECT_FAILURE=totals: the harness's totals count a failure no
+# result line shows.
+def test_ksft_totals_disagreeing_with_results_fail():
+    text = ksft_text(['ok 1 a.b', 'ok 2 a.c'], (2, 1, 0, 0, 0))
+    s, = testsum.parse_ksft('host', 'guid_test', text, 0)
+    assert s.failures == ['host guid_test: totals say pass:2 fail:1 xfail:0 xpass:0 '
+                          'skip:0, the results pass:2 fail:0 xfail:0 xpass:0 skip:0'], vars(s)
+
+
+def test_kunit_totals_disagreeing_with_results_fail():
+    text = sample('kunit-pass.txt').replace('# Totals: pass:26', '# Totals: pass:27')
+    s = testsum.parse_ktap_suite('etw_filter', text)
+    assert s.failures == ['kunit etw_filter: totals say pass:27 fail:0 skip:0, '
+                          'the results pass:26 fail:0 skip:0'], vars(s)
+
+
+def test_kunit_skipped_case_agrees_with_totals():
+    text = (sample('kunit-pass.txt')
+            .replace('    ok 8 etw_combine_level0_test', '    ok 8 etw_combine_level0_test # SKIP no')
+            .replace('# Totals: pass:26 fail:0 skip:0', '# Totals: pass:25 fail:0 skip:1'))
+    s = testsum.parse_ktap_suite('etw_filter', text)
+    assert (s.passed, s.failed, s.skipped, s.failures) == (25, 0, 1, []), vars(s)
+
+
+def test_ksft_xfail_is_not_a_pass():
+    text = ksft_text(['ok 1 a.b', 'ok 2 a.c # XFAIL known bug'], (1, 0, 1, 0, 0))
+    s, = testsum.parse_ksft('host', 'guid_test', text, 0)
+    assert (s.passed, s.failed, s.skipped, s.xfails) == (1, 0, 0, ['a.c']), vars(s)
+
+
+def test_whole_run_prints_xfail_apart():
+    text = ksft_text(['ok 1 a.b', 'ok 2 a.c # XFAIL known bug'], (1, 0, 1, 0, 0))
+    rc, lines = run_summary(host_run('guid_test', text, 0), host=('guid_test',))
+    assert rc == 0, lines
+    assert 'host/guid_test                      1 passed, 0 failed, 0 skipped, 1 xfail' \
+        in lines, lines
+    i = lines.index('expected failures (XFAIL), not counted as passes: 1')
+    assert lines[i + 1] == '    XFAIL: host/guid_test: a.c', lines
+    assert lines[-1] == '35 passed, 0 failed, 0 skipped', lines
+
+
+def test_ksft_xpass_fails():
+    text = ksft_text(['ok 1 a.b # XPASS'], (0, 0, 0, 1, 0))
+    s, = testsum.parse_ksft('host', 'guid_test', text, 1)
+    assert s.failures == ['a.b: passed, but expected to fail (XPASS)'], vars(s)
+
+
+# ETW_INJECT_FAILURE=all-skipped: forward_test run as a user it skips for.
+def test_program_that_skipped_everything_fails():
+    text = 'TAP version 13\n1..0 # SKIP needs root\n'
+    rc, lines = run_summary(host_run('forward_test', text, 4))
+    assert (rc, failures(lines)) == (1, ['host forward_test: every test skipped '
+                                         '(needs root)']), lines
+
+
+def test_every_test_skipped_as_results_fails():
+    text = ksft_text(['ok 1 a.b # SKIP no mingw', 'ok 2 a.c # SKIP no mingw'], (0, 0, 0, 0, 2))
+    rc, lines = run_summary(host_run('guid_test', text, 0), host=('guid_test',))
+    assert (rc, failures(lines)) == (1, ['host guid_test: every test skipped (no mingw)']), lines
+
+
+def test_program_with_a_pass_and_skips_passes():
+    text = ksft_text(['ok 1 a.b # SKIP no mingw', 'ok 2 a.c'], (1, 0, 0, 0, 1))
+    rc, lines = run_summary(host_run('guid_test', text, 0), host=('guid_test',))
+    assert (rc, lines[-1]) == (0, '35 passed, 0 failed, 1 skipped'), lines
+
+
+NO_DATA = 'no Windows sample files in /nowhere/testdata (No such file or directory)'
+
+
+def test_skips_for_missing_windows_samples_are_expected_and_counted():
+    text = ksft_text(['ok 1 a.b # SKIP ' + NO_DATA, 'ok 2 a.c # SKIP ' + NO_DATA],
+                     (0, 0, 0, 0, 2))
+    files = host_run('guid_test', text, 0, testdata='/nowhere/testdata\n')
+    rc, lines = run_summary(files, host=('guid_test',))
+    assert (rc, failures(lines)) == (0, []), lines
+    assert ('skipped for want of the Windows sample files: 2 (not in /nowhere/testdata; '
+            'README, "The Windows sample files", says how to get them; TESTDATA=DIR '
+            'points at them)') in lines, lines
+    assert lines[-1] == '34 passed, 0 failed, 2 skipped', lines
+
+
+def test_skip_for_windows_samples_that_are_there_fails():
+    text = ksft_text(['ok 1 a.b # SKIP ' + NO_DATA], (0, 0, 0, 0, 1))
+    with tempfile.TemporaryDirectory() as data:
+        files = host_run('guid_test', text, 0, testdata=data + '\n')
+        rc, lines = run_summary(files, host=('guid_test',))
+    assert (rc, failures(lines)) == (1, ['host guid_test: every test skipped (%s)'
+                                         % NO_DATA]), lines
+    assert not any(l.startswith('skipped for want') for l in lines), lines
+
+
+def test_steps_are_counted_apart_from_the_product():
+    files = clean_run(**{'step-build.rc': '1\n', 'step-build.out': 'error\n'})
+    rc, lines = run_summary(files)
+    assert (rc, failures(lines)) == (1, ['build']), lines
+    assert lines[-4:] == [STEPS % (12, 1, 0), 'behaviour: 34 passed, 0 failed, 0 skipped',
+                          'layout, one per struct table: 0 passed, 0 failed, 0 skipped',
+                          '34 passed, 0 failed, 0 skipped'], lines
+
+
+def test_kmemleak_scan_is_a_step():
+    leak = ('ok 1 kmemleak: no unreferenced object after rmmod etw\n'
+            '# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0\n')
+    out = vm_out() + '@@KSFT-BEGIN@@ kmemleak\n' + leak + '@@KSFT-END@@ kmemleak 0\n'
+    rc, lines = run_summary(clean_run(**{'vm.out': out}))
+    assert (rc, lines[-4], lines[-1]) == (0, STEPS % (13, 0, 0),
+                                          '34 passed, 0 failed, 0 skipped'), lines
+
+
+def test_second_kernel_suites_are_expected():
+    rc, lines = run_summary(clean_run(kernels='6.12 6.1\n'))
+    assert (rc, failures(lines)) == (1, ['vm-run: did not run (no vm.rc)',
+                                         'guest did not reach the end of KUnit', 'rmmod etw',
+                                         'console log: missing',
+                                         'kunit etw_x@6.1: expected, did not run',
+                                         'kselftest dev_test@6.1: expected, did not run']), lines
+
+
+def test_second_kernel_run_counts_its_suites():
+    files = clean_run(**{'kernels': '6.12 6.1\n', 'vm@6.1.out': vm_out(),
+                         'vm@6.1.rc': '0\n', 'console@6.1.log': sample('console-clean.txt')})
+    rc, lines = run_summary(files)
+    assert (rc, lines[-1]) == (0, '68 passed, 0 failed, 0 skipped'), lines
+    assert 'kunit/etw_x@6.1                    26 passed, 0 failed, 0 skipped' in lines, lines
+    assert 'VM suites ran on each kernel: 6.12 6.1 (NAME@6.1: the 6.1 kernel)' in lines
+
+
+def test_second_kernel_failure_is_named():
+    files = clean_run(**{'kernels': '6.12 6.1\n',
+                         'vm@6.1.out': vm_out(ksft=sample('ksft-fail.txt'), ksft_rc=1),
+                         'vm@6.1.rc': '0\n', 'console@6.1.log': sample('console-kasan.txt')})
+    rc, lines = run_summary(files)
+    assert rc == 1, lines
+    assert failures(lines)[0] == 'global.harness_injected_failure', lines
+    assert failures(lines)[1].startswith('console log reports: '), lines
+    i = lines.index('    FAILED: global.harness_injected_failure')
+    assert lines[i - 1].startswith('kselftest/dev_test@6.1 '), lines
+
+
+def test_host_phase_expects_no_vm_and_no_fuzzing():
+    files = {k: v for k, v in clean_run(phases='host\n').items()
+             if k.startswith('host-') or k == 'phases'}
+    rc, lines = run_summary(files, fuzz=('tl',))
+    assert (rc, failures(lines)) == (0, []), lines
+    assert 'phases run: host' in lines, lines
 
 
 def main():

@@ -4,7 +4,10 @@
  * name-to-GUID vectors): the directory TESTDATA, which the Makefile sets
  * from its TESTDATA variable (by default shared/testdata beside the
  * checkout).  A test that reads it starts with REQUIRE_TESTDATA(), so that
- * without the data it is skipped, not failed.
+ * without the data it is skipped, not failed.  The reason it gives starts
+ * with "no Windows sample files in ", which scripts/testsum.py counts as a
+ * skip expected where the files are not (README, "The Windows sample
+ * files").
  */
 #ifndef _TESTDATA_H
 #define _TESTDATA_H
@@ -20,7 +23,7 @@
 /* SKIP the calling harness test when the TESTDATA directory is not there. */
 #define REQUIRE_TESTDATA() do {					\
 	if (access(TESTDATA, R_OK | X_OK))				\
-		SKIP(return, "no test data in \"%s\" (%s): set TESTDATA", \
+		SKIP(return, "no Windows sample files in %s (%s): set TESTDATA", \
 		     TESTDATA, strerror(errno));			\
 } while (0)
 
