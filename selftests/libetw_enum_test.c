@@ -527,6 +527,53 @@ TEST_F(en, enumerate_trace_guids_reports_session)
 	EventUnregister(h2);
 }
 
+/*
+ * The kernel hides global sessions from a caller that may not control
+ * them, but not whether its provider is enabled (EventEnabled tells it):
+ * EnumerateTraceGuids still reports the provider enabled, with the
+ * combined level and keywords and no logger id.
+ */
+static int unprivileged_enumerate(const GUID *own)
+{
+	TRACE_GUID_PROPERTIES v[64], *pv[64];
+	ULONG n = 0, i;
+	REGHANDLE h;
+
+	if (setgid(1000) || setuid(1000))
+		return 10;
+	if (EventRegister(own, NULL, NULL, &h))
+		return 11;
+	for (i = 0; i < 64; i++)
+		pv[i] = &v[i];
+	if (EnumerateTraceGuids(pv, 64, &n) != ERROR_SUCCESS)
+		return 12;
+	for (i = 0; i < n; i++) {
+		if (!IsEqualGUID(&v[i].Guid, own))
+			continue;
+		if (!v[i].IsEnable)
+			return 13;
+		if (v[i].LoggerId != 0)
+			return 14;
+		if (v[i].EnableLevel != 4 || v[i].EnableFlags != 0x1234)
+			return 15;
+		return 0;
+	}
+	return 16;
+}
+
+TEST_F(en, enumerate_trace_guids_unprivileged_sees_enabled)
+{
+	GUID own = test_guid(9);
+	pid_t pid;
+
+	ASSERT_EQ(0, EnableTraceEx2(self->s, &own, 1, 4, 0x1234, 0, 0, NULL));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(unprivileged_enumerate(&own));
+	EXPECT_EQ(0, etw_wait_child(pid));
+}
+
 TEST(enumerate_trace_guids_argument_errors)
 {
 	TRACE_GUID_PROPERTIES v;

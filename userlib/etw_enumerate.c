@@ -440,12 +440,20 @@ static void etw_enum_props(TRACE_GUID_PROPERTIES *t,
 	memset(t, 0, sizeof(*t));
 	memcpy(&t->Guid, &p->guid, sizeof(t->Guid));
 	/* GuidType 0: a control GUID (not an event-class GUID). */
-	if (!p->session_count)
-		return;
-	t->IsEnable = TRUE;
-	t->LoggerId = s->logger_id;
-	t->EnableLevel = s->level;
-	t->EnableFlags = (ULONG)s->match_any;
+	if (p->session_count) {
+		t->IsEnable = TRUE;
+		t->LoggerId = s->logger_id;
+		t->EnableLevel = s->level;
+		t->EnableFlags = (ULONG)s->match_any;
+	} else if (p->enabled) {
+		/*
+		 * Enabled by sessions the kernel does not show this caller
+		 * (another user's global sessions): the combined state.
+		 */
+		t->IsEnable = TRUE;
+		t->EnableLevel = p->level;
+		t->EnableFlags = (ULONG)p->match_any;
+	}
 }
 
 /**
@@ -456,7 +464,9 @@ static void etw_enum_props(TRACE_GUID_PROPERTIES *t,
  *
  * One entry per GUID: IsEnable when a session enables any instance of it,
  * with the first such session's logger id, level and the low 32 bits of
- * its MatchAnyKeyword as EnableFlags.
+ * its MatchAnyKeyword as EnableFlags.  A caller that may not control
+ * global sessions is not shown them: for an instance only they enable it
+ * gets LoggerId 0 and the instance's combined level and keywords.
  *
  * Context: any thread; reads /dev/etw.
  * Return: 0; ERROR_MORE_DATA when there are more GUIDs than entries (the
@@ -487,7 +497,7 @@ ULONG WMIAPI EnumerateTraceGuids(PTRACE_GUID_PROPERTIES *GuidPropertiesArray,
 		/* The first instance of the GUID that a session enables. */
 		for (j = i; j < l.n; j++)
 			if (etw_enum_guid_eq(&l.v[i].guid, &l.v[j].guid) &&
-			    l.v[j].session_count)
+			    (l.v[j].session_count || l.v[j].enabled))
 				break;
 		if (n < PropertyArrayCount)
 			etw_enum_props(GuidPropertiesArray[n],
