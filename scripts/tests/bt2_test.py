@@ -23,6 +23,7 @@ kselftest-style TAP so that make check counts these like the rest.
                              events to CTF and print events/s
 """
 import datetime
+import ipaddress
 import json
 import os
 import re
@@ -218,8 +219,9 @@ ISO_TIME = re.compile(r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?$')
 def same(bt, js):
     """A babeltrace2 value against etwctl's JSON value: the same value,
     each as its tool shows it.  etwctl shows hexadecimal integers and
-    binary as "0x..." text, a raw payload as hex digits, Booleans as
-    true/false (CTF 1.8 stores them as integers), a UTC SYSTEMTIME
+    binary as "0x..." text (an IPv6 address as TDH formats one), a raw
+    payload as hex digits, Booleans as true/false (CTF 1.8 stores them
+    as integers), a UTC SYSTEMTIME
     without the "Z" TdhFormatProperty gives, and a mapped value that is
     a number (no name in the map) as a number, where it is TDH's text
     for both."""
@@ -236,6 +238,8 @@ def same(bt, js):
         return False
     if isinstance(bt, int) and js.startswith('0x'):
         return bt == int(js, 16)
+    if isinstance(bt, list) and len(bt) == 16 and ':' in js:
+        return bt == list(ipaddress.IPv6Address(js).packed)
     if isinstance(bt, list):
         digits = js[2:] if js.startswith('0x') else js
         return bt == list(bytes.fromhex(digits))
