@@ -288,12 +288,19 @@ static const struct file_operations etw_consumer_fops = {
  * @logger_id: the session
  * @flags: O_CLOEXEC and O_NONBLOCK only
  *
+ * The caller's own rights must cover what the session's records may show
+ * (etw_viewer_covers()): controlling a session is not enough to read it.
+ * Checked here only, as for any file: the descriptor, passed on, reads
+ * with the opener's rights.
+ *
  * Context: process context; takes etw_mutex.
- * Return: a new file descriptor, -EINVAL, -ENOENT, -EPERM, -ENOMEM or
- * -EMFILE.
+ * Return: a new file descriptor, -EINVAL, -ENOENT, -EPERM (no privilege
+ * for a global session, or rights that do not cover its records), -ENOMEM
+ * or -EMFILE.
  */
 int etw_consumer_open(struct etw_file *f, u32 logger_id, u32 flags)
 {
+	struct etw_viewer reader;
 	struct etw_consumer *c;
 	struct etw_session *s;
 	int ret;
@@ -303,6 +310,11 @@ int etw_consumer_open(struct etw_file *f, u32 logger_id, u32 flags)
 	s = etw_session_find(f, logger_id);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
+	etw_viewer_init(&reader);
+	if (!etw_viewer_covers(&s->viewer, &reader)) {
+		ret = -EPERM;
+		goto out_put_session;
+	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c) {
 		ret = -ENOMEM;

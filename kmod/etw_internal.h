@@ -503,7 +503,8 @@ struct etw_stream {
  *	process's command line, mappings and user stack are recorded
  *
  * Taken when the session starts (etw_viewer_init()): events are recorded
- * later, in other tasks' contexts, and the buffers go to its controllers.
+ * later, in other tasks' contexts.  A consumer's, taken at ETW_IOC_CONSUME,
+ * must cover the session's (etw_viewer_covers()).
  */
 struct etw_viewer {
 	kuid_t fsuid;
@@ -618,6 +619,8 @@ bool etw_may_control(void);
 void etw_viewer_init(struct etw_viewer *v);
 bool etw_viewer_may_read(const struct etw_viewer *v, struct task_struct *t,
 			 struct mm_struct *mm);
+bool etw_viewer_covers(const struct etw_viewer *session,
+		       const struct etw_viewer *reader);
 int etw_session_start(struct etw_file *f, struct etw_session_args *a);
 int etw_session_control(struct etw_file *f, unsigned int cmd,
 			struct etw_session_args *a);

@@ -107,6 +107,34 @@ bool etw_viewer_may_read(const struct etw_viewer *v, struct task_struct *t,
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_viewer_may_read);
 
+/**
+ * etw_viewer_covers() - may @reader see all that @session's records show
+ * @session: what the session's records may show (its starter's viewer)
+ * @reader: the would-be reader's, from etw_viewer_init()
+ *
+ * The records carry kernel addresses only with @session->kaddr, and the
+ * command lines, mappings and stacks of every process with
+ * @session->all_tasks, else of processes running as @session's fsuid and
+ * fsgid.  So @reader needs each of @session's capabilities and, without
+ * CAP_SYS_PTRACE, @session's fsuid and fsgid: else a control_gid member
+ * would read the KASLR offsets and the layouts of root's processes in a
+ * session root started.
+ *
+ * Context: any.
+ * Return: true when @reader may read @session's records.
+ */
+bool etw_viewer_covers(const struct etw_viewer *session,
+		       const struct etw_viewer *reader)
+{
+	if (session->kaddr && !reader->kaddr)
+		return false;
+	if (reader->all_tasks)
+		return true;
+	return !session->all_tasks && uid_eq(session->fsuid, reader->fsuid) &&
+	       gid_eq(session->fsgid, reader->fsgid);
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_viewer_covers);
+
 static struct miscdevice etw_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "etw",

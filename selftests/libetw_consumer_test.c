@@ -2,10 +2,12 @@
 /*
  * libetw's consumer API over /dev/etw: a real-time consumer receiving the
  * events a forked child writes, CloseTrace from a callback and from
- * another thread, BufferCallback cancelling, OpenTrace errors, and
+ * another thread, BufferCallback cancelling, OpenTrace errors (a
+ * control_gid member opening root's session among them), and
  * ProcessTrace over a file written by a StartTrace session that outlived
  * the process which started it.  Providers use the raw ABI.
  */
+#include <grp.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -470,6 +472,89 @@ TEST(open_without_privilege_is_access_denied)
 	}
 	EXPECT_EQ(0, etw_wait_child(pid));
 	EXPECT_EQ(ERROR_SUCCESS, stop_name("libetw-priv"));
+}
+
+#define CONTROL_GID	"/sys/module/etw/parameters/control_gid"
+#define CONTROL_GROUP	1001	/* the VM's group "etwctl" */
+
+static int write_control_gid(const char *v)
+{
+	int fd = open(CONTROL_GID, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, v, strlen(v));
+	close(fd);
+	return n == (ssize_t)strlen(v) ? 0 : -1;
+}
+
+/*
+ * As uid 1000 in control_gid: OpenTrace of @name, started first by this
+ * child when @start.  0 when OpenTrace's result is @want, else which
+ * step failed.
+ */
+static int open_as_member(const char *name, bool start, ULONG want)
+{
+	gid_t g = CONTROL_GROUP;
+	EVENT_TRACE_LOGFILEA lf;
+	PROCESSTRACE_HANDLE t;
+	CONTROLTRACE_ID h;
+	struct props b;
+
+	if (setgroups(1, &g) || setgid(1000) || setuid(1000))
+		return 100;
+	props_init(&b, EVENT_TRACE_REAL_TIME_MODE);
+	if (start && StartTraceA(&h, name, &b.p) != ERROR_SUCCESS)
+		return 101;
+	memset(&lf, 0, sizeof(lf));
+	lf.LoggerName = (LPSTR)name;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME;
+	t = OpenTraceA(&lf);
+	if (want != ERROR_SUCCESS)
+		return t == INVALID_PROCESSTRACE_HANDLE &&
+		       GetLastError() == want ? 0 : 102;
+	if (t == INVALID_PROCESSTRACE_HANDLE)
+		return 103;
+	return CloseTrace(t) == ERROR_SUCCESS ? 0 : 104;
+}
+
+/* Controlling root's session is not reading it: the records are root's. */
+TEST(member_open_of_roots_session_is_access_denied)
+{
+	CONTROLTRACE_ID h;
+	struct props b;
+	pid_t pid;
+	char gid[16];
+
+	snprintf(gid, sizeof(gid), "%d", CONTROL_GROUP);
+	ASSERT_EQ(0, write_control_gid(gid));
+	props_init(&b, EVENT_TRACE_REAL_TIME_MODE);
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&h, "libetw-root", &b.p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(open_as_member("libetw-root", false,
+				     ERROR_ACCESS_DENIED));
+	EXPECT_EQ(0, etw_wait_child(pid));
+	EXPECT_EQ(ERROR_SUCCESS, stop_name("libetw-root"));
+	write_control_gid("-1");
+}
+
+TEST(member_opens_its_session)
+{
+	char gid[16];
+	pid_t pid;
+
+	snprintf(gid, sizeof(gid), "%d", CONTROL_GROUP);
+	ASSERT_EQ(0, write_control_gid(gid));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(open_as_member("libetw-member", true, ERROR_SUCCESS));
+	EXPECT_EQ(0, etw_wait_child(pid));
+	EXPECT_EQ(ERROR_SUCCESS, stop_name("libetw-member"));
+	write_control_gid("-1");
 }
 
 /*

@@ -722,7 +722,7 @@ TEST_F(lim, record_one_byte_over_a_buffer_is_emsgsize)
 
 enum {
 	UP_REGISTER, UP_PRIVATE_START, UP_GLOBAL_START, UP_QUERY, UP_ENABLE,
-	UP_CONSUME, UP_DISALLOW,
+	UP_CONSUME, UP_DISALLOW, UP_FLUSH,
 };
 
 FIXTURE(unpriv) {
@@ -786,14 +786,18 @@ static int unpriv_op(int op, __u32 id)
 	case UP_ENABLE:
 		return raw_enable(fd, id, &g, 0, 0, 0);
 	case UP_CONSUME:
-		return raw_consumer(fd, id) < 0 ? -errno : 0;
+		ret = raw_consumer(fd, id);
+		return ret < 0 ? ret : 0;
+	case UP_FLUSH:
+		return raw_session_op(fd, ETW_IOC_FLUSH, id, NULL);
 	default:
 		return etw_ioctl(fd, ETW_IOC_SET_DISALLOW, &d);
 	}
 }
 
-/* Fork, drop to uid/gid 1000 (with @groups), run @op: its errno. */
-static int as_user(int op, __u32 id, const gid_t *groups, int ngroups)
+/* Fork, drop to uid/gid @uid (with @groups), run @op: its errno. */
+static int as_uid(uid_t uid, int op, __u32 id, const gid_t *groups,
+		  int ngroups)
 {
 	int status;
 	pid_t pid = fork();
@@ -801,13 +805,18 @@ static int as_user(int op, __u32 id, const gid_t *groups, int ngroups)
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		if (setgroups(ngroups, groups) || setgid(1000) || setuid(1000))
+		if (setgroups(ngroups, groups) || setgid(uid) || setuid(uid))
 			_exit(200);
 		_exit(-unpriv_op(op, id));
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+static int as_user(int op, __u32 id, const gid_t *groups, int ngroups)
+{
+	return as_uid(1000, op, id, groups, ngroups);
 }
 
 TEST_F(unpriv, uid_1000)
@@ -831,6 +840,7 @@ static int set_control_gid(const char *v)
 FIXTURE(gid) {
 	int fd;
 	__u32 id;
+	__u32 member_id;	/* a session a member started, or 0 */
 };
 
 FIXTURE_SETUP(gid)
@@ -839,12 +849,15 @@ FIXTURE_SETUP(gid)
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, raw_start(self->fd, "gid", ETW_MODE_REAL_TIME, 4, 0,
 			       &self->id));
+	self->member_id = 0;
 	ASSERT_EQ(0, set_control_gid("1001"));
 }
 
 FIXTURE_TEARDOWN(gid)
 {
 	set_control_gid("-1");
+	if (self->member_id)
+		raw_session_op(self->fd, ETW_IOC_STOP, self->member_id, NULL);
 	raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
 	close(self->fd);
 }
@@ -852,13 +865,114 @@ FIXTURE_TEARDOWN(gid)
 TEST_F(gid, control_group_member_may_control_global_sessions)
 {
 	static const gid_t control = 1001;
-	static const int ops[] = { UP_QUERY, UP_ENABLE, UP_CONSUME,
+	static const int ops[] = { UP_QUERY, UP_ENABLE, UP_FLUSH,
 				   UP_DISALLOW };
 	unsigned int k;
 
 	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
 		EXPECT_EQ(0, as_user(ops[k], self->id, &control, 1))
 			TH_LOG("op %d", ops[k]);
+}
+
+/*
+ * Reading a session needs rights covering what its records may show:
+ * root's show kernel addresses and every process's layout.
+ */
+TEST_F(gid, control_group_member_may_not_consume_roots_session)
+{
+	static const gid_t control = 1001;
+
+	EXPECT_EQ(EPERM, as_user(UP_CONSUME, self->id, &control, 1));
+}
+
+TEST_F(gid, root_may_consume_its_session)
+{
+	int cfd = raw_consumer(self->fd, self->id);
+
+	EXPECT_LE(0, cfd);
+	close(cfd);
+}
+
+/*
+ * As uid/gid @uid in control_gid: start a global session, consume it,
+ * leave it running and pass its logger id on @out.  0, or which step
+ * failed.
+ */
+static int member_start(uid_t uid, int out)
+{
+	gid_t control = 1001;
+	__u32 id;
+	int fd, cfd;
+
+	if (setgroups(1, &control) || setgid(uid) || setuid(uid))
+		return 101;
+	fd = etw_open();
+	if (fd < 0 ||
+	    raw_start(fd, "gid-member", ETW_MODE_REAL_TIME, 4, 0, &id))
+		return 102;
+	cfd = raw_consumer(fd, id);
+	if (cfd < 0)
+		return 200 + (-cfd & 0x3f);
+	close(cfd);
+	return write(out, &id, sizeof(id)) == sizeof(id) ? 0 : 103;
+}
+
+/* A session a member started as @uid; its logger id, or 0. */
+static __u32 start_as_member(struct __test_metadata *_metadata, uid_t uid)
+{
+	__u32 id = 0;
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return 0;
+	pid = fork();
+	if (!pid) {
+		close(p[0]);
+		_exit(member_start(uid, p[1]));
+	}
+	close(p[1]);
+	EXPECT_EQ(0, etw_wait_child(pid));
+	if (read(p[0], &id, sizeof(id)) != sizeof(id))
+		id = 0;
+	close(p[0]);
+	return id;
+}
+
+TEST_F(gid, control_group_member_may_consume_its_session)
+{
+	self->member_id = start_as_member(_metadata, 1000);
+	EXPECT_NE(0, self->member_id);
+}
+
+TEST_F(gid, control_group_member_may_consume_same_users_session)
+{
+	static const gid_t control = 1001;
+
+	self->member_id = start_as_member(_metadata, 1000);
+	ASSERT_NE(0, self->member_id);
+	EXPECT_EQ(0, as_user(UP_CONSUME, self->member_id, &control, 1));
+}
+
+TEST_F(gid, control_group_member_may_not_consume_other_users_session)
+{
+	static const gid_t control = 1001;
+
+	self->member_id = start_as_member(_metadata, 1000);
+	ASSERT_NE(0, self->member_id);
+	EXPECT_EQ(EPERM, as_uid(1002, UP_CONSUME, self->member_id, &control,
+				1));
+}
+
+TEST_F(gid, root_may_consume_members_session)
+{
+	int cfd;
+
+	self->member_id = start_as_member(_metadata, 1000);
+	ASSERT_NE(0, self->member_id);
+	cfd = raw_consumer(self->fd, self->member_id);
+	EXPECT_LE(0, cfd);
+	close(cfd);
 }
 
 TEST_F(gid, control_group_member_may_start_global_session)

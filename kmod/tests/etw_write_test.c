@@ -5,8 +5,8 @@
  * it lands in a buffer, filtering, losses, sessions that take an event
  * all or nothing, and a write from hard-irq context while a reservation
  * of the interrupted code is open on the same CPU; the extended items
- * enable properties add, the kernel stack among them, and what a session's
- * starter may see of it (struct etw_viewer).
+ * enable properties add, the kernel stack among them, what a session's
+ * starter may see of it (struct etw_viewer) and who may read that.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -582,6 +582,64 @@ static void etw_write_viewer_may_read_test(struct kunit *test)
 			c->expect);
 }
 
+/* etw_viewer_covers(): may a reader consume what a session's starter saw. */
+#define ETW_V(uid, gid, kaddr, all) \
+	{ KUIDT_INIT(uid), KGIDT_INIT(gid), kaddr, all }
+#define ETW_V_ROOT	ETW_V(0, 0, true, true)
+#define ETW_V_MEMBER	ETW_V(1000, 1000, false, false)
+
+struct etw_covers_case {
+	const char *name;
+	struct etw_viewer session;
+	struct etw_viewer reader;
+	bool expect;
+};
+
+static const struct etw_covers_case etw_covers_cases[] = {
+	{ "root's session, root", ETW_V_ROOT, ETW_V_ROOT, true },
+	{ "root's session, member", ETW_V_ROOT, ETW_V_MEMBER, false },
+	{ "root's session, uid 0 without capabilities", ETW_V_ROOT,
+	  ETW_V(0, 0, false, false), false },
+	{ "root's session, kernel addresses only", ETW_V_ROOT,
+	  ETW_V(0, 0, true, false), false },
+	{ "root's session, CAP_SYS_PTRACE only", ETW_V_ROOT,
+	  ETW_V(0, 0, false, true), false },
+	{ "member's session, same member", ETW_V_MEMBER, ETW_V_MEMBER, true },
+	{ "member's session, root", ETW_V_MEMBER, ETW_V_ROOT, true },
+	{ "member's session, another uid", ETW_V_MEMBER,
+	  ETW_V(1001, 1000, false, false), false },
+	{ "member's session, another gid", ETW_V_MEMBER,
+	  ETW_V(1000, 1001, false, false), false },
+	{ "member's session, another user with CAP_SYS_PTRACE", ETW_V_MEMBER,
+	  ETW_V(1001, 1001, false, true), true },
+	{ "member's session, another user with kernel addresses",
+	  ETW_V_MEMBER, ETW_V(1001, 1001, true, false), false },
+	{ "kernel addresses, same user without", ETW_V(1000, 1000, true, false),
+	  ETW_V_MEMBER, false },
+	{ "kernel addresses, same user with", ETW_V(1000, 1000, true, false),
+	  ETW_V(1000, 1000, true, false), true },
+	{ "kernel addresses, another user with", ETW_V(1000, 1000, true, false),
+	  ETW_V(1001, 1001, true, false), false },
+	{ "CAP_SYS_PTRACE, same user without", ETW_V(1000, 1000, false, true),
+	  ETW_V_MEMBER, false },
+	{ "CAP_SYS_PTRACE, another user with", ETW_V(1000, 1000, false, true),
+	  ETW_V(1001, 1001, false, true), true },
+};
+
+static void etw_covers_desc(const struct etw_covers_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_covers, etw_covers_cases, etw_covers_desc);
+
+static void etw_write_viewer_covers_test(struct kunit *test)
+{
+	const struct etw_covers_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, etw_viewer_covers(&c->session, &c->reader),
+			c->expect);
+}
+
 static void etw_wt_irq_all_fn(struct irq_work *work)
 {
 	struct etw_wt_irq *iw = container_of(work, struct etw_wt_irq, work);
@@ -644,6 +702,7 @@ static struct kunit_case etw_write_cases[] = {
 	KUNIT_CASE_PARAM(etw_write_viewer_init_test, etw_viewer_gen_params),
 	KUNIT_CASE_PARAM(etw_write_viewer_may_read_test,
 			 etw_may_read_gen_params),
+	KUNIT_CASE_PARAM(etw_write_viewer_covers_test, etw_covers_gen_params),
 	KUNIT_CASE(etw_write_ext_from_irq_test),
 	{}
 };
