@@ -17,7 +17,7 @@ make -s -j"$(nproc)" lib ctl selftests
 mods=$top/build/bench-kmod
 rm -rf "$mods"
 mkdir -p "$mods"
-cp -r Kbuild kmod uapi "$mods/"
+cp -r Kbuild VERSION kmod uapi "$mods/"
 find "$mods" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
 make -s -C "$kdir" M="$mods" modules
 # lttng_bench runs inside an LTTng session, which lttng_session.sh makes.

@@ -11,7 +11,7 @@ kdir=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | sort -V | tail -1)
 
 work=$(mktemp -d /tmp/etw-6.1.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-cp -r "$top/Kbuild" "$top/kmod" "$top/uapi" "$work/"
+cp -r "$top/Kbuild" "$top/VERSION" "$top/kmod" "$top/uapi" "$work/"
 find "$work" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
 echo "build-6.1: $kdir"
 make -C "$kdir" M="$work" KCFLAGS=-Werror modules

@@ -219,7 +219,7 @@ for k in $kvers_more; do
 	# Without its kernel or module, no vm@K.rc: its suites did not run.
 	[ -n "$kd" ] || continue
 	mkdir -p "$scratch"
-	cp -r Kbuild kmod uapi "$scratch/"
+	cp -r Kbuild VERSION kmod uapi "$scratch/"
 	find "$scratch" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
 		-o -name '*.a' -o -name 'Module.symvers' -o -name 'modules.order' \) -delete
 	make -s -j"$(nproc)" -C "$kd" M="$scratch" KCFLAGS=-Werror modules \

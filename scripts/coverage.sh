@@ -38,7 +38,7 @@ kdir=$(scripts/build-kernel.sh --coverage) || exit 1
 export KDIR_TEST=$kdir
 
 echo "== build (gcov etw.ko in $tree)" >&2
-cp -a Kbuild kmod uapi "$tree/"
+cp -a Kbuild VERSION kmod uapi "$tree/"
 find "$tree" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
 	-o -name '*.gcno' -o -name '*.gcda' -o -name '*.a' -o -name 'modules.order' \
 	-o -name 'Module.symvers' \) -delete

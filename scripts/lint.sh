@@ -28,7 +28,7 @@ checkpatch)
 sparse)
 	work=$(mktemp -d /tmp/etw-sparse.XXXXXX)
 	trap 'rm -rf "$work"' EXIT
-	cp -r Kbuild kmod uapi "$work/"
+	cp -r Kbuild VERSION kmod uapi "$work/"
 	find "$work" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
 	out=$(make -s -C "$kdir" M="$work" C=2 modules 2>&1 | grep -v '^  \(CHECK\|CC\|LD\|MODPOST\)')
 	[ -z "$out" ] || { echo "$out"; exit 1; } ;;

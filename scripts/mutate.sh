@@ -81,7 +81,7 @@ echo "== build ${#lines[@]} mutants" >&2
 ktree=$out/tree/kmod
 utree=$out/tree/userlib
 mkdir -p "$ktree" "$utree"
-cp -a Kbuild kmod uapi "$ktree/"
+cp -a Kbuild VERSION kmod uapi "$ktree/"
 cp -a Makefile userlib uapi "$utree/"
 find "$ktree" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
 	-o -name '*.a' -o -name 'modules.order' -o -name 'Module.symvers' \) -delete
