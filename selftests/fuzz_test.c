@@ -788,8 +788,16 @@ static void op_fork(struct worker *w)
 	pid = fork();
 	if (!pid) {
 		w->child = true;
-		/* The rings are not mapped here (their files are inherited). */
+		/*
+		 * Forget the parent's mappings: a ring's (VM_DONTCOPY, also
+		 * one op_mmap() made of a ring file) is a hole here that a
+		 * later mmap() may fill, and unmapping it by the old entry
+		 * would unmap what this child mapped since.  The lock may
+		 * have been held by another thread at fork().
+		 */
+		memset(pool.maps, 0, sizeof(pool.maps));
 		memset(pool.rmaps, 0, sizeof(pool.rmaps));
+		pthread_mutex_init(&pool.map_lock, NULL);
 		run_ops(w, 10);
 		_exit(0);
 	}
