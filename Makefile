@@ -92,6 +92,7 @@ help:
 	@echo "make bench-host reading and decoding ETL files on the host: events/s, RSS"
 	@echo "make fuzz       fuzz /dev/etw in the VM for SECONDS=N (60), SEED=S, THREADS=T;"
 	@echo "                then each libFuzzer target of userlib/fuzz/ for SECONDS"
+	@echo "                (HOST_SECONDS=N, TRINITY_SECONDS=N: their own length, 0: none)"
 	@echo "make fuzz-host  build the libFuzzer targets (ASan, UBSan) and their seeds"
 	@echo "make kernel     build (or find) the cached test kernel and print its path"
 	@echo "make coverage   KUnit and kselftests on a gcov etw.ko: line coverage per file"
@@ -447,8 +448,8 @@ bench:
 bench-host:
 	@scripts/bench-host.sh
 
-# The etw fuzzer and trinity in the VM; SEED and THREADS reach fuzz.sh as
-# environment variables.
+# The etw fuzzer and trinity in the VM; SEED, THREADS, HOST_SECONDS and
+# TRINITY_SECONDS reach fuzz.sh as environment variables.
 SECONDS ?= 60
 fuzz:
 	@scripts/fuzz.sh $(SECONDS)

@@ -9,7 +9,9 @@
 #   3. a kmemleak scan, rmmod etw, and a scan of the console log.
 # Before the VM boots, each libFuzzer target of userlib/fuzz/ runs on the
 # host for N seconds too (scripts/fuzz-host.sh, a line per target); a crash
-# there also fails the run.
+# there also fails the run.  HOST_SECONDS=N and TRINITY_SECONDS=N give those
+# two parts their own length (default: SECONDS); 0 leaves the part out, for
+# a long run of the etw fuzzer alone.
 # The last line reads "fuzz: seed S, E executions in D s, K kernel reports".
 # Logs go to build/fuzz/ (vm.out, console.log) and build/fuzz-host/.
 set -uo pipefail
@@ -19,6 +21,15 @@ cd "$top"
 seconds=${1:-60}
 seed=${SEED:-$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')}
 threads=${THREADS:-3}
+host_seconds=${HOST_SECONDS:-$seconds}
+trinity_seconds=${TRINITY_SECONDS:-$seconds}
+for n in "$seconds" "$host_seconds" "$trinity_seconds"; do
+	case "$n" in
+	''|*[!0-9]*)
+		echo "fuzz: $n: seconds must be a whole number" >&2
+		exit 1 ;;
+	esac
+done
 out=$top/build/fuzz
 rm -rf "$out"
 mkdir -p "$out"
@@ -32,12 +43,16 @@ make -s -j"$(nproc)" all KDIR="$kdir" > "$out/build.out" 2>&1 || {
 }
 
 # libetw's parsers on the host: the ETL reader, TDH, manifests.
-scripts/fuzz-host.sh "$seconds"
-host_rc=$?
+host_rc=0
+if [ "$host_seconds" != 0 ]; then
+	scripts/fuzz-host.sh "$host_seconds"
+	host_rc=$?
+fi
 
 # trinity: Debian's package, installed here only (make check does not need it).
 adds=()
-if ! command -v trinity > /dev/null; then
+trinity_bin=
+if [ "$trinity_seconds" != 0 ] && ! command -v trinity > /dev/null; then
 	if [ "$(id -u)" = 0 ] && apt-cache policy trinity 2>/dev/null |
 			grep -q 'Candidate: [0-9]'; then
 		echo "fuzz: installing trinity" >&2
@@ -48,7 +63,7 @@ if ! command -v trinity > /dev/null; then
 		echo "fuzz: trinity is not installed and cannot be installed here" >&2
 	fi
 fi
-trinity_bin=$(command -v trinity || true)
+[ "$trinity_seconds" = 0 ] || trinity_bin=$(command -v trinity || true)
 [ -n "$trinity_bin" ] && adds+=(--add "$trinity_bin")
 
 # What runs in the guest.
@@ -68,7 +83,7 @@ if [ -n "$trinity_bin" ]; then
 	mkdir -p /tmp/trinity && chmod 777 /tmp/trinity && cd /tmp/trinity
 	echo "@@TRINITY-BEGIN@@"
 	# It counts down 10 s and sets up for a while before the first call.
-	timeout -s INT $((seconds + 30)) "$trinity_bin" --dangerous -X -q -C 2 \\
+	timeout -s INT $((trinity_seconds + 30)) "$trinity_bin" --dangerous -X -q -C 2 \\
 		-s $seed -V /dev/etw -c ioctl -c mmap -c read -c pread64 \\
 		-c poll -c close -c openat -c munmap -c fcntl -c dup \\
 		--disable-fds=sockets,pipes,perf,epoll,eventfd,timerfd,memfd,drm,testfile \\
@@ -89,7 +104,7 @@ echo "@@RMMOD@@ \$?"
 EOF
 chmod +x "$guest"
 
-vm_timeout=$((2 * seconds + 960))
+vm_timeout=$((seconds + trinity_seconds + 960))
 scripts/vm-run --log "$out/console.log" --timeout "$vm_timeout" \
 	--add "$guest" ${adds[@]+"${adds[@]}"} -- sh "$guest" > "$out/vm.out" 2>&1
 vm_rc=$?
