@@ -36,6 +36,8 @@
  * the standard headers and the two macros.
  */
 #if defined(__cplusplus) && !defined(ETW_NO_SAL1)
+/* extern "C++": code may include <windows.h> inside extern "C". */
+extern "C++" {
 #include <algorithm>
 #include <istream>
 #include <locale>
@@ -48,6 +50,7 @@
 #include <thread>
 #include <tuple>
 #endif
+}
 #endif
 
 /*
