@@ -724,13 +724,405 @@ static DWORD format_message(DWORD flags, DWORD id, void *buffer, DWORD size,
 	return (DWORD)units;
 }
 
+/*
+ * FORMAT_MESSAGE_FROM_STRING: the message definition's text, its escapes
+ * and inserts (%1 to %99, each "%n!printf format!" or a string), built
+ * as UTF-16 whichever function was called.
+ */
+struct msg_text {
+	WCHAR *buf;
+	size_t len, cap;
+	int oom;
+};
+
+static void msg_put(struct msg_text *t, const WCHAR *s, size_t n)
+{
+	WCHAR *nb;
+	size_t cap;
+
+	if (t->oom)
+		return;
+	if (t->len + n + 1 > t->cap) {
+		cap = (t->len + n + 1) * 2;
+		nb = realloc(t->buf, cap * sizeof(WCHAR));
+		if (!nb) {
+			t->oom = 1;
+			return;
+		}
+		t->buf = nb;
+		t->cap = cap;
+	}
+	memcpy(t->buf + t->len, s, n * sizeof(WCHAR));
+	t->len += n;
+}
+
+static void msg_putc(struct msg_text *t, WCHAR c)
+{
+	msg_put(t, &c, 1);
+}
+
+/* Inserts past this many arguments are refused (ERROR_INVALID_PARAMETER). */
+#define MSG_ARGS_MAX	256
+
+/*
+ * The arguments: an array of DWORD_PTRs, or a va_list whose values are
+ * read as such, in order, as far as the inserts ask.  An insert's '*'
+ * width and precision take the insert's own argument and then those
+ * after the highest used so far, as Windows counts them in an array.
+ */
+struct msg_args {
+	const DWORD_PTR *array;
+	va_list *list;
+	DWORD_PTR read[MSG_ARGS_MAX];
+	size_t nread, last;
+};
+
+static int msg_arg(struct msg_args *a, size_t nr, DWORD_PTR *v)
+{
+	if (!nr || nr > MSG_ARGS_MAX || (!a->array && !a->list))
+		return -1;
+	if (a->array) {
+		*v = a->array[nr - 1];
+	} else {
+		while (a->nread < nr)
+			a->read[a->nread++] = va_arg(*a->list, DWORD_PTR);
+		*v = a->read[nr - 1];
+	}
+	if (nr > a->last)
+		a->last = nr;
+	return 0;
+}
+
+/* libetw's MSVC-format printf, for one value. */
+static int msg_snprintf_w(WCHAR *buf, size_t count, const WCHAR *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = etw_crt_vsnprintf_w(buf, count, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static int msg_snprintf_a(char *buf, size_t count, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = etw_crt_vsnprintf_a(buf, count, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* How an insert's value is passed: a pointer, 64 or 32 bits. */
+enum msg_kind { MSG_PTR, MSG_64, MSG_32 };
+
+static int msg_format1(void *buf, size_t count, const void *spec, int wide,
+		       enum msg_kind kind, DWORD_PTR v)
+{
+	if (wide)
+		return kind == MSG_PTR ?
+			msg_snprintf_w(buf, count, spec, (void *)v) :
+			kind == MSG_64 ?
+			msg_snprintf_w(buf, count, spec, (long long)v) :
+			msg_snprintf_w(buf, count, spec, (int)v);
+	return kind == MSG_PTR ? msg_snprintf_a(buf, count, spec, (void *)v) :
+		kind == MSG_64 ? msg_snprintf_a(buf, count, spec, (long long)v) :
+		msg_snprintf_a(buf, count, spec, (int)v);
+}
+
+/*
+ * One value by printf format @spec (UTF-16, NUL-terminated), formatted
+ * as the W or the A function's format reads it, appended as UTF-16.
+ */
+static int msg_printf(struct msg_text *t, const WCHAR *spec, int wide,
+		      enum msg_kind kind, DWORD_PTR v)
+{
+	size_t usz = wide ? sizeof(WCHAR) : 1, i, n;
+	char aspec[40];
+	const void *fmt = spec;
+	void *buf;
+	WCHAR *w;
+	int len;
+
+	if (!wide) {
+		for (i = 0; spec[i]; i++)
+			aspec[i] = (char)spec[i];
+		aspec[i] = 0;
+		fmt = aspec;
+	}
+	len = msg_format1(NULL, 0, fmt, wide, kind, v);
+	if (len < 0)
+		return -1;
+	buf = malloc(((size_t)len + 1) * usz);
+	if (!buf)
+		return -1;
+	msg_format1(buf, (size_t)len + 1, fmt, wide, kind, v);
+	if (wide) {
+		msg_put(t, buf, (size_t)len);
+		free(buf);
+		return 0;
+	}
+	n = utf8_to_utf16(buf, (size_t)len, NULL);
+	w = malloc((n + 1) * sizeof(WCHAR));
+	if (!w) {
+		free(buf);
+		return -1;
+	}
+	utf8_to_utf16(buf, (size_t)len, w);
+	msg_put(t, w, n);
+	free(w);
+	free(buf);
+	return 0;
+}
+
+/*
+ * The insert %@nr whose "!format!" (if any) starts at @p; returns the
+ * units read after the number, or -1 for a bad format or argument.
+ */
+static long msg_insert(struct msg_text *t, const WCHAR *p, size_t nr,
+		       struct msg_args *a, int wide)
+{
+	WCHAR spec[40];
+	size_t i = 0, j, k = 1, o = 0, arg = nr;
+	enum msg_kind kind = MSG_32;
+	DWORD_PTR v;
+	char num[24];
+
+	spec[o++] = '%';
+	if (p[0] == '!') {
+		for (i = 1; p[i] && p[i] != '!'; i++)
+			;
+		if (p[i] != '!' || i > 30)
+			return -1;
+		/* p[k .. i-1] is the format, '*' replaced by its number. */
+		for (; k < i; k++) {
+			if (p[k] == '*') {
+				if (msg_arg(a, arg, &v))
+					return -1;
+				arg = a->last + 1;
+				snprintf(num, sizeof(num), "%d", (int)v);
+				for (j = 0; num[j] && o < 38; j++)
+					spec[o++] = (WCHAR)num[j];
+				continue;
+			}
+			if (o >= 38)
+				return -1;
+			spec[o++] = p[k];
+		}
+		i++;
+	} else {
+		spec[o++] = 's';
+	}
+	spec[o] = 0;
+	/* Flags, width, precision, a size, one conversion; no floats, no %n. */
+	for (k = 1; k < o && spec[k] < 0x80 && strchr("-+ #0", spec[k]); k++)
+		;
+	while (k < o && ((spec[k] >= '0' && spec[k] <= '9') || spec[k] == '.'))
+		k++;
+	if (k + 3 < o && spec[k] == 'I' && spec[k + 1] == '6' &&
+	    spec[k + 2] == '4') {
+		kind = MSG_64;
+		k += 3;
+	} else if (k + 3 < o && spec[k] == 'I' && spec[k + 1] == '3' &&
+		   spec[k + 2] == '2') {
+		k += 3;
+	} else if (k + 2 < o && spec[k] == 'l' && spec[k + 1] == 'l') {
+		kind = MSG_64;
+		k += 2;
+	} else if (k + 2 < o && spec[k] == 'h' && spec[k + 1] == 'h') {
+		k += 2;
+	} else if (k + 1 < o && (spec[k] == 'I' || spec[k] == 'z')) {
+		kind = MSG_64;
+		k++;
+	} else if (k + 1 < o && (spec[k] == 'h' || spec[k] == 'l' ||
+				 spec[k] == 'w')) {
+		k++;
+	}
+	if (k + 1 != o || spec[k] >= 0x80 || !strchr("diouxXcCsSp", spec[k]))
+		return -1;
+	if (spec[k] == 's' || spec[k] == 'S' || spec[k] == 'p')
+		kind = MSG_PTR;
+	if (msg_arg(a, arg, &v) || msg_printf(t, spec, wide, kind, v))
+		return -1;
+	return (long)i;
+}
+
+/*
+ * Expands @src (UTF-16) into @t.  Line breaks become "\r\n", or a space
+ * with FORMAT_MESSAGE_MAX_WIDTH_MASK; %0 ends the text; %n is "\r\n",
+ * %r "\r", %t a tab, %% %! %. and "% " the character.  Returns 0, or -1
+ * for a bad escape, format or argument (ERROR_INVALID_PARAMETER).
+ */
+static int msg_expand(struct msg_text *t, const WCHAR *src, DWORD flags,
+		      struct msg_args *a, int wide)
+{
+	static const WCHAR crlf[] = { '\r', '\n' };
+	int join = (flags & FORMAT_MESSAGE_MAX_WIDTH_MASK) != 0;
+	const WCHAR *p = src;
+	size_t nr, digits;
+	long used;
+
+	while (*p) {
+		if (*p == '\r' || *p == '\n') {
+			p += p[0] == '\r' && p[1] == '\n' ? 2 : 1;
+			if (join)
+				msg_putc(t, ' ');
+			else
+				msg_put(t, crlf, 2);
+			continue;
+		}
+		if (*p != '%') {
+			msg_putc(t, *p++);
+			continue;
+		}
+		p++;
+		if (*p >= '1' && *p <= '9') {
+			nr = 0;
+			for (digits = 0; digits < 2 && *p >= '0' && *p <= '9';
+			     digits++)
+				nr = nr * 10 + (size_t)(*p++ - '0');
+			if (flags & FORMAT_MESSAGE_IGNORE_INSERTS) {
+				msg_putc(t, '%');
+				msg_put(t, p - digits, digits);
+				continue;
+			}
+			used = msg_insert(t, p, nr, a, wide);
+			if (used < 0)
+				return -1;
+			p += used;
+			continue;
+		}
+		switch (*p) {
+		case 0:
+			return -1;
+		case '0':
+			return 0;
+		case 'n':
+			msg_put(t, crlf, 2);
+			break;
+		case 'r':
+			msg_putc(t, '\r');
+			break;
+		case 't':
+			msg_putc(t, '\t');
+			break;
+		default:
+			msg_putc(t, *p);
+			break;
+		}
+		p++;
+	}
+	return 0;
+}
+
+/* Stores @len units of @text as FormatMessage does; its answer. */
+static DWORD msg_store(DWORD flags, const WCHAR *text, size_t len,
+		       void *buffer, DWORD size, int wide)
+{
+	size_t units = wide ? len :
+		(size_t)(len ? WideCharToMultiByte(CP_UTF8, 0, text, (int)len,
+						  NULL, 0, NULL, NULL) : 0);
+	size_t usz = wide ? sizeof(WCHAR) : 1;
+	unsigned char *dst;
+
+	if (units > 0x7FFFFFFF) {
+		SetLastError(ERROR_MORE_DATA);
+		return 0;
+	}
+	if (flags & FORMAT_MESSAGE_ALLOCATE_BUFFER) {
+		size_t alloc = (units > size ? units : size) + 1;
+
+		dst = LocalAlloc(0, alloc * usz);
+		if (!dst)
+			return 0;
+		*(void **)buffer = dst;
+	} else {
+		if (units + 1 > size) {
+			SetLastError(ERROR_INSUFFICIENT_BUFFER);
+			return 0;
+		}
+		dst = buffer;
+	}
+	if (wide) {
+		memcpy(dst, text, len * sizeof(WCHAR));
+		((WCHAR *)dst)[len] = 0;
+	} else {
+		if (units)
+			WideCharToMultiByte(CP_UTF8, 0, text, (int)len,
+					    (char *)dst, (int)units, NULL, NULL);
+		dst[units] = 0;
+	}
+	return (DWORD)units;
+}
+
+static DWORD message_from_string(DWORD flags, LPCVOID source, void *buffer,
+				 DWORD size, va_list *args, int wide)
+{
+	struct msg_text t = { .buf = NULL };
+	struct msg_args *a;
+	WCHAR *src = NULL;
+	size_t n;
+	DWORD ret = 0;
+	int bad;
+
+	if ((flags & ~(DWORD)(FORMAT_MESSAGE_FROM_STRING |
+			      FORMAT_MESSAGE_ALLOCATE_BUFFER |
+			      FORMAT_MESSAGE_IGNORE_INSERTS |
+			      FORMAT_MESSAGE_ARGUMENT_ARRAY |
+			      FORMAT_MESSAGE_MAX_WIDTH_MASK)) ||
+	    ((flags & FORMAT_MESSAGE_MAX_WIDTH_MASK) &&
+	     (flags & FORMAT_MESSAGE_MAX_WIDTH_MASK) !=
+	     FORMAT_MESSAGE_MAX_WIDTH_MASK) || !source || !buffer) {
+		SetLastError(ERROR_INVALID_PARAMETER);
+		return 0;
+	}
+	if (!wide) {
+		n = strlen(source);
+		src = malloc((utf8_to_utf16(source, n, NULL) + 1) *
+			     sizeof(WCHAR));
+		if (!src) {
+			SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+			return 0;
+		}
+		src[utf8_to_utf16(source, n, src)] = 0;
+		source = src;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		free(src);
+		SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+		return 0;
+	}
+	if (flags & FORMAT_MESSAGE_ARGUMENT_ARRAY)
+		a->array = (const DWORD_PTR *)args;
+	else
+		a->list = args;
+	bad = msg_expand(&t, source, flags, a, wide);
+	if (t.oom)
+		SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+	else if (bad)
+		SetLastError(ERROR_INVALID_PARAMETER);
+	else if (!t.len)
+		SetLastError(ERROR_NO_WORK_DONE);
+	else
+		ret = msg_store(flags, t.buf, t.len, buffer, size, wide);
+	free(t.buf);
+	free(a);
+	free(src);
+	return ret;
+}
+
 DWORD WINAPI FormatMessageW(DWORD flags, LPCVOID source, DWORD id,
 			    DWORD lang, LPWSTR buffer, DWORD size,
 			    va_list *args)
 {
-	(void)source;
 	(void)lang;
-	(void)args;
+	if (flags & FORMAT_MESSAGE_FROM_STRING)
+		return message_from_string(flags, source, buffer, size, args,
+					   1);
 	return format_message(flags, id, buffer, size, 1);
 }
 
@@ -738,9 +1130,10 @@ DWORD WINAPI FormatMessageA(DWORD flags, LPCVOID source, DWORD id,
 			    DWORD lang, LPSTR buffer, DWORD size,
 			    va_list *args)
 {
-	(void)source;
 	(void)lang;
-	(void)args;
+	if (flags & FORMAT_MESSAGE_FROM_STRING)
+		return message_from_string(flags, source, buffer, size, args,
+					   0);
 	return format_message(flags, id, buffer, size, 0);
 }
 

@@ -43,6 +43,8 @@ typedef GUID		IID, CLSID, *LPIID, *LPCLSID;
 #endif
 
 #ifdef __cplusplus
+/* extern "C++": overloads, and code may include this inside extern "C". */
+extern "C++" {
 __inline__ int InlineIsEqualGUID(REFGUID a, REFGUID b)
 {
 	return memcmp(&a, &b, sizeof(GUID)) == 0;
@@ -61,6 +63,7 @@ __inline__ bool operator==(REFGUID a, REFGUID b)
 __inline__ bool operator!=(REFGUID a, REFGUID b)
 {
 	return !(a == b);
+}
 }
 #else
 #define InlineIsEqualGUID(a, b)	(memcmp((a), (b), sizeof(GUID)) == 0)

@@ -36,6 +36,8 @@
  * the standard headers and the two macros.
  */
 #if defined(__cplusplus) && !defined(ETW_NO_SAL1)
+/* extern "C++": code may include <windows.h> inside extern "C". */
+extern "C++" {
 #include <algorithm>
 #include <istream>
 #include <locale>
@@ -48,6 +50,7 @@
 #include <thread>
 #include <tuple>
 #endif
+}
 #endif
 
 /*
@@ -668,10 +671,13 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define ERROR_BUFFER_OVERFLOW			111
 #define ERROR_DISK_FULL				112
 #define ERROR_INSUFFICIENT_BUFFER		122
+#define ERROR_MOD_NOT_FOUND			126
+#define ERROR_PROC_NOT_FOUND			127
 #define ERROR_BAD_PATHNAME			161
 #define ERROR_BUSY				170
 #define ERROR_ALREADY_EXISTS			183
 #define ERROR_MORE_DATA				234
+#define ERROR_NO_WORK_DONE			235
 #define ERROR_NO_MORE_ITEMS			259
 #define ERROR_MR_MID_NOT_FOUND			317
 #define ERROR_ARITHMETIC_OVERFLOW		534
@@ -679,6 +685,7 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define ERROR_INVALID_FLAGS			1004
 #define ERROR_NOT_FOUND				1168
 #define ERROR_CANCELLED				1223
+#define ERROR_INVALID_SID			1337
 #define ERROR_FILE_CORRUPT			1392
 #define ERROR_NO_SYSTEM_RESOURCES		1450
 #define ERROR_TIMEOUT				1460
@@ -833,15 +840,145 @@ EXTERN_C int WINAPI WideCharToMultiByte(UINT CodePage, DWORD dwFlags,
 					LPCSTR lpDefaultChar,
 					LPBOOL lpUsedDefaultChar);
 
+/*
+ * Modules: the DLLs whose functions libetw has, tdh.dll and advapi32.dll,
+ * are always loaded; GetProcAddress finds libetw's own functions in them.
+ */
+/* Unprototyped, as Windows has it: a cast makes it any function's type. */
+#ifdef __cplusplus
+typedef INT_PTR (WINAPI *FARPROC)();
+#else
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+typedef INT_PTR (WINAPI *FARPROC)();
+#pragma GCC diagnostic pop
+#endif
+EXTERN_C HMODULE WINAPI LoadLibraryA(LPCSTR lpLibFileName);
+EXTERN_C HMODULE WINAPI LoadLibraryW(LPCWSTR lpLibFileName);
+EXTERN_C FARPROC WINAPI GetProcAddress(HMODULE hModule, LPCSTR lpProcName);
+EXTERN_C BOOL WINAPI FreeLibrary(HMODULE hLibModule);
+
+/* The Windows version: that of the API libetw has, Windows 10. */
+#define VER_PLATFORM_WIN32_NT	2
+#define VER_NT_WORKSTATION	1
+#define _ETW_VERSION_MAJOR	10
+#define _ETW_VERSION_MINOR	0
+#define _ETW_VERSION_BUILD	10240
+
+typedef struct _OSVERSIONINFOA {
+	DWORD dwOSVersionInfoSize;
+	DWORD dwMajorVersion;
+	DWORD dwMinorVersion;
+	DWORD dwBuildNumber;
+	DWORD dwPlatformId;
+	CHAR szCSDVersion[128];
+} OSVERSIONINFOA, *POSVERSIONINFOA, *LPOSVERSIONINFOA;
+
+typedef struct _OSVERSIONINFOW {
+	DWORD dwOSVersionInfoSize;
+	DWORD dwMajorVersion;
+	DWORD dwMinorVersion;
+	DWORD dwBuildNumber;
+	DWORD dwPlatformId;
+	WCHAR szCSDVersion[128];
+} OSVERSIONINFOW, *POSVERSIONINFOW, *LPOSVERSIONINFOW;
+
+typedef struct _OSVERSIONINFOEXA {
+	DWORD dwOSVersionInfoSize;
+	DWORD dwMajorVersion;
+	DWORD dwMinorVersion;
+	DWORD dwBuildNumber;
+	DWORD dwPlatformId;
+	CHAR szCSDVersion[128];
+	WORD wServicePackMajor;
+	WORD wServicePackMinor;
+	WORD wSuiteMask;
+	BYTE wProductType;
+	BYTE wReserved;
+} OSVERSIONINFOEXA, *POSVERSIONINFOEXA, *LPOSVERSIONINFOEXA;
+
+typedef struct _OSVERSIONINFOEXW {
+	DWORD dwOSVersionInfoSize;
+	DWORD dwMajorVersion;
+	DWORD dwMinorVersion;
+	DWORD dwBuildNumber;
+	DWORD dwPlatformId;
+	WCHAR szCSDVersion[128];
+	WORD wServicePackMajor;
+	WORD wServicePackMinor;
+	WORD wSuiteMask;
+	BYTE wProductType;
+	BYTE wReserved;
+} OSVERSIONINFOEXW, *POSVERSIONINFOEXW, *LPOSVERSIONINFOEXW;
+
+/*
+ * Fills what the size says is there (OSVERSIONINFO or OSVERSIONINFOEX);
+ * another size is refused as Windows refuses it.  szCSDVersion (the
+ * service pack) is empty.  A WCHAR and a CHAR 0 are both a zero fill.
+ */
+FORCEINLINE BOOL _etw_get_version(DWORD *info, DWORD base_size,
+				  DWORD ex_size)
+{
+	if (!info || (info[0] != base_size && info[0] != ex_size)) {
+		SetLastError(ERROR_INSUFFICIENT_BUFFER);
+		return FALSE;
+	}
+	memset(info + 1, 0, info[0] - sizeof(DWORD));
+	info[1] = _ETW_VERSION_MAJOR;
+	info[2] = _ETW_VERSION_MINOR;
+	info[3] = _ETW_VERSION_BUILD;
+	info[4] = VER_PLATFORM_WIN32_NT;
+	return TRUE;
+}
+
+FORCEINLINE BOOL GetVersionExA(LPOSVERSIONINFOA lpVersionInformation)
+{
+	BOOL ok = _etw_get_version((DWORD *)lpVersionInformation,
+				   sizeof(OSVERSIONINFOA),
+				   sizeof(OSVERSIONINFOEXA));
+
+	if (ok && lpVersionInformation->dwOSVersionInfoSize ==
+	    sizeof(OSVERSIONINFOEXA))
+		((LPOSVERSIONINFOEXA)lpVersionInformation)->wProductType =
+			VER_NT_WORKSTATION;
+	return ok;
+}
+
+FORCEINLINE BOOL GetVersionExW(LPOSVERSIONINFOW lpVersionInformation)
+{
+	BOOL ok = _etw_get_version((DWORD *)lpVersionInformation,
+				   sizeof(OSVERSIONINFOW),
+				   sizeof(OSVERSIONINFOEXW));
+
+	if (ok && lpVersionInformation->dwOSVersionInfoSize ==
+	    sizeof(OSVERSIONINFOEXW))
+		((LPOSVERSIONINFOEXW)lpVersionInformation)->wProductType =
+			VER_NT_WORKSTATION;
+	return ok;
+}
+
 #ifdef UNICODE
 #define FormatMessage		FormatMessageW
 #define GetCommandLine		GetCommandLineW
+#define LoadLibrary		LoadLibraryW
+#define GetVersionEx		GetVersionExW
+typedef OSVERSIONINFOW		OSVERSIONINFO, *POSVERSIONINFO, *LPOSVERSIONINFO;
+typedef OSVERSIONINFOEXW	OSVERSIONINFOEX, *POSVERSIONINFOEX,
+				*LPOSVERSIONINFOEX;
 #else
 #define FormatMessage		FormatMessageA
 #define GetCommandLine		GetCommandLineA
+#define LoadLibrary		LoadLibraryA
+#define GetVersionEx		GetVersionExA
+typedef OSVERSIONINFOA		OSVERSIONINFO, *POSVERSIONINFO, *LPOSVERSIONINFO;
+typedef OSVERSIONINFOEXA	OSVERSIONINFOEX, *POSVERSIONINFOEX,
+				*LPOSVERSIONINFOEX;
 #endif
 
 /* MSVC's C runtime on WCHAR strings (wprintf, wcscpy_s, ...). */
 #include <etw_crt.h>
+
+/* GetDateFormat and GetTimeFormat, which Windows' <windows.h> declares too. */
+#include <winnls.h>
 
 #endif /* _WINDOWS_ */

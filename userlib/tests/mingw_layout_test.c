@@ -20,6 +20,8 @@
 
 #include "kselftest_harness.h"
 #include "data/layout_table.h"
+#include <intsafe.h>
+#include <sddl.h>
 
 #define MINGW_CC	"x86_64-w64-mingw32-gcc"
 
@@ -27,7 +29,11 @@ static const char mingw_preamble[] =
 	"#define WINVER 0x0A00\n"
 	"#define _WIN32_WINNT 0x0A00\n"
 	"#define WIN32_LEAN_AND_MEAN\n"
+	"#include <winsock2.h>\n"
 	"#include <windows.h>\n"
+	"#include <ws2ipdef.h>\n"
+	"#include <intsafe.h>\n"
+	"#include <sddl.h>\n"
 	"#include <wmistr.h>\n"
 	"#include <evntprov.h>\n"
 	"#include <evntrace.h>\n"

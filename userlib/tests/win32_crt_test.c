@@ -6,7 +6,10 @@
  * and C++, ANSI and UNICODE, with the C++ standard headers before and
  * after <windows.h>, by gcc and clang, with -fshort-wchar and a wmain
  * entry point, and its output must be data/win32/crt_print.expected, byte
- * for byte.  The compilers run from the project root, SRC_DIR.
+ * for byte.  So must two consumers': data/win32/tdh_consumer.c's (C and
+ * C++) and data/win32/xml_consumer.cpp's, which has the headers and the
+ * Win32 calls of Microsoft's EtwConsumer sample (C++).  The compilers run
+ * from the project root, SRC_DIR.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,11 @@
 #define CONSUMER	"userlib/tests/data/win32/tdh_consumer.c"
 #define CONSUMED	"userlib/tests/data/win32/tdh_consumer.expected"
 #define PRIMITIVE	TESTDATA "/etl/primitive-types.etl"
+#define CLR_GC		TESTDATA "/etl/clr-gc-events.etl"
+#define XML		"userlib/tests/data/win32/xml_consumer"
+/* Windows' own casts of GetProcAddress's FARPROC, which -Wextra reports. */
+#define XML_BUILD	" -fshort-wchar " WARNINGS " -Wno-cast-function-type " \
+	INCLUDES " -o %s/x " XML ".cpp -x none " LIBS
 
 static int run(const char *cmd)
 {
@@ -134,6 +142,95 @@ TEST_F_TIMEOUT(crt, consumer_prints_windows_file, 120)
 }
 
 /*
+ * A consumer in the shape of Microsoft's EtwConsumer sample (the same
+ * headers in the same order, inside extern "C"; LoadLibrary and
+ * GetProcAddress for TdhFormatProperty; GetDateFormatW, GetTimeFormatW,
+ * FormatMessageW for the event message ...), built as C++ by g++ and
+ * clang++: its table of Win32 answers, its XML for the Windows file and
+ * the CLR events' messages must be the expected ones.
+ */
+FIXTURE(consumer) {
+	char dir[32];
+};
+
+FIXTURE_VARIANT(consumer) {
+	const char *compiler;
+	const char *flags;
+};
+
+FIXTURE_VARIANT_ADD(consumer, gxx_cxx98) {
+	.compiler = "g++", .flags = "-x c++ -std=c++98",
+};
+
+FIXTURE_VARIANT_ADD(consumer, gxx_cxx17_unicode) {
+	.compiler = "g++", .flags = "-x c++ -std=c++17 -DUNICODE -D_UNICODE",
+};
+
+FIXTURE_VARIANT_ADD(consumer, clangxx_cxx14) {
+	.compiler = "clang++", .flags = "-x c++ -std=c++14",
+};
+
+FIXTURE_VARIANT_ADD(consumer, clangxx_cxx17_unicode) {
+	.compiler = "clang++", .flags = "-x c++ -std=c++17 -DUNICODE",
+};
+
+FIXTURE_SETUP(consumer)
+{
+	char cmd[2048];
+
+	if (!have(variant->compiler))
+		SKIP(return, "%s not installed", variant->compiler);
+	strcpy(self->dir, "/tmp/etw-xml-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(cmd, sizeof(cmd), "%s %s" XML_BUILD, variant->compiler,
+		 variant->flags, self->dir);
+	ASSERT_EQ(0, run(cmd));
+}
+
+FIXTURE_TEARDOWN(consumer)
+{
+	char cmd[64];
+
+	if (!self->dir[0])
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/* GetVersionEx, LoadLibrary, GetDateFormat, FormatMessage ... per case. */
+TEST_F_TIMEOUT(consumer, win32_answers, 120)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "%s/x checks > %s/out && diff -u "
+		 XML ".expected %s/out >&2", self->dir, self->dir, self->dir);
+	EXPECT_EQ(0, run(cmd));
+}
+
+TEST_F_TIMEOUT(consumer, xml_of_windows_file, 120)
+{
+	char cmd[1024];
+
+	REQUIRE_TESTDATA();
+	snprintf(cmd, sizeof(cmd), "%s/x '" PRIMITIVE "' -xml > %s/out && "
+		 "diff -u " XML "_primitive.expected %s/out >&2", self->dir,
+		 self->dir, self->dir);
+	EXPECT_EQ(0, run(cmd));
+}
+
+/* The CLR manifest's messages, their inserts from the events' fields. */
+TEST_F_TIMEOUT(consumer, messages_of_clr_events, 120)
+{
+	char cmd[1024];
+
+	REQUIRE_TESTDATA();
+	snprintf(cmd, sizeof(cmd), "ETW_MANIFEST_PATH=userlib/tests/clr_gc.man "
+		 "%s/x '" CLR_GC "' > %s/out && diff -u " XML "_clr.expected "
+		 "%s/out >&2", self->dir, self->dir, self->dir);
+	EXPECT_EQ(0, run(cmd));
+}
+
+/*
  * libetw-wmain calls C++'s wmain in each of its forms: wmain(),
  * wmain(int, wchar_t **) and wmain(int, wchar_t **, wchar_t **); the exit
  * status says which ran and that it saw its arguments.
@@ -187,6 +284,7 @@ TEST(sample_compiles_for_windows)
 	EXPECT_EQ(0, run("x86_64-w64-mingw32-gcc -municode -DUNICODE "
 			 "-D_UNICODE " WARNINGS " -fsyntax-only " PROG));
 }
+
 
 /*
  * glibc's fortified wide functions would bypass the renaming: a

@@ -14,7 +14,9 @@
 
 #include <stddef.h>
 
+#include <winsock2.h>
 #include <windows.h>
+#include <ws2ipdef.h>
 #include <wmistr.h>
 #include <evntprov.h>
 #include <evntrace.h>
@@ -92,6 +94,62 @@ static const struct etw_field etw_fields_TIME_ZONE_INFORMATION[] = {
 	F(DaylightBias, 168),
 };
 LAYOUT(TIME_ZONE_INFORMATION, 172);
+#undef LAYOUT_T
+
+#define LAYOUT_T OSVERSIONINFOA
+static const struct etw_field etw_fields_OSVERSIONINFOA[] = {
+	F(dwOSVersionInfoSize, 0), F(dwMajorVersion, 4), F(dwMinorVersion, 8),
+	F(dwBuildNumber, 12), F(dwPlatformId, 16), F(szCSDVersion, 20),
+};
+LAYOUT(OSVERSIONINFOA, 148);
+#undef LAYOUT_T
+
+#define LAYOUT_T OSVERSIONINFOEXW
+static const struct etw_field etw_fields_OSVERSIONINFOEXW[] = {
+	F(dwOSVersionInfoSize, 0), F(dwMajorVersion, 4), F(dwMinorVersion, 8),
+	F(dwBuildNumber, 12), F(dwPlatformId, 16), F(szCSDVersion, 20),
+	F(wServicePackMajor, 276), F(wServicePackMinor, 278),
+	F(wSuiteMask, 280), F(wProductType, 282), F(wReserved, 283),
+};
+LAYOUT(OSVERSIONINFOEXW, 284);
+#undef LAYOUT_T
+
+/* winsock2.h, in6addr.h, ws2ipdef.h ------------------------------------- */
+
+#define LAYOUT_T IN_ADDR
+static const struct etw_field etw_fields_IN_ADDR[] = {
+	F(S_un.S_un_b.s_b4, 3), F(S_un.S_un_w.s_w2, 2), F(S_un.S_addr, 0),
+};
+LAYOUT(IN_ADDR, 4);
+#undef LAYOUT_T
+
+#define LAYOUT_T SOCKADDR_IN
+static const struct etw_field etw_fields_SOCKADDR_IN[] = {
+	F(sin_family, 0), F(sin_port, 2), F(sin_addr, 4), F(sin_zero, 8),
+};
+LAYOUT(SOCKADDR_IN, 16);
+#undef LAYOUT_T
+
+#define LAYOUT_T SOCKADDR_STORAGE
+static const struct etw_field etw_fields_SOCKADDR_STORAGE[] = {
+	F(ss_family, 0), F(__ss_pad1, 2), F(__ss_align, 8), F(__ss_pad2, 16),
+};
+LAYOUT(SOCKADDR_STORAGE, 128);
+#undef LAYOUT_T
+
+#define LAYOUT_T IN6_ADDR
+static const struct etw_field etw_fields_IN6_ADDR[] = {
+	F(u.Byte, 0), F(u.Word, 0),
+};
+LAYOUT(IN6_ADDR, 16);
+#undef LAYOUT_T
+
+#define LAYOUT_T SOCKADDR_IN6
+static const struct etw_field etw_fields_SOCKADDR_IN6[] = {
+	F(sin6_family, 0), F(sin6_port, 2), F(sin6_flowinfo, 4),
+	F(sin6_addr, 8), F(sin6_scope_id, 24), F(sin6_scope_struct, 24),
+};
+LAYOUT(SOCKADDR_IN6, 28);
 #undef LAYOUT_T
 
 /* wmistr.h -------------------------------------------------------------- */
@@ -528,7 +586,9 @@ LAYOUT(EVENT_RECORD, 112);
 /* Every struct above, for table-driven tests (FIXTURE_VARIANT_ADD). */
 #define ETW_LAYOUTS(X)							\
 	X(GUID) X(LARGE_INTEGER) X(ULARGE_INTEGER) X(FILETIME)		\
-	X(SYSTEMTIME) X(TIME_ZONE_INFORMATION) X(WNODE_HEADER)		\
+	X(SYSTEMTIME) X(TIME_ZONE_INFORMATION) X(OSVERSIONINFOA)	\
+	X(OSVERSIONINFOEXW) X(IN_ADDR) X(SOCKADDR_IN)			\
+	X(SOCKADDR_STORAGE) X(IN6_ADDR) X(SOCKADDR_IN6) X(WNODE_HEADER)	\
 	X(EVENT_DESCRIPTOR) X(EVENT_DATA_DESCRIPTOR)			\
 	X(EVENT_FILTER_DESCRIPTOR) X(EVENT_FILTER_HEADER)		\
 	X(EVENT_FILTER_EVENT_ID) X(EVENT_FILTER_EVENT_NAME)		\
