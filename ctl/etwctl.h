@@ -155,9 +155,6 @@ int etwctl_traits_name(const void *traits, size_t len, char *out,
 		       size_t size);
 void etwctl_filetime_format(int64_t ft, char *out, size_t size);
 int etwctl_time_parse(const char *s, int64_t start, int64_t *ft);
-int etwctl_utf8_len(const unsigned char *p);
-size_t etwctl_json_plain(const unsigned char *p);
-size_t etwctl_u64_text(uint64_t v, char *out);
 
 enum etwctl_format {
 	ETWCTL_FORMAT_TABLE,
@@ -197,7 +194,7 @@ void etwctl_print_begin(FILE *f, const struct etwctl_output *out);
 int etwctl_print_event(FILE *f, const struct etwctl_output *out,
 		       const struct etw_etl_event *ev);
 
-/* output.c */
+/* put.c */
 /**
  * etwctl_put - write @n bytes of @s to @f
  * @f: the stream
@@ -224,6 +221,9 @@ static inline void etwctl_put(FILE *f, const char *s, size_t n)
 	fwrite_unlocked(s, 1, n, f);
 }
 
+int etwctl_utf8_len(const unsigned char *p);
+size_t etwctl_json_plain(const unsigned char *p);
+size_t etwctl_u64_text(uint64_t v, char *out);
 void etwctl_puts(FILE *f, const char *s);
 void etwctl_put_u64(FILE *f, uint64_t v, int width);
 void etwctl_put_hex(FILE *f, uint64_t v);

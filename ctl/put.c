@@ -1,17 +1,114 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * output.c: what dump writes for every event, without printf: text,
- * numbers, JSON string literals, and the copy of a decoded field.
+ * put.c: what dump writes for every event, without printf: text,
+ * numbers in decimal and hex, JSON string literals, and the pieces the
+ * decoder builds its values from (digits, UTF-8 sequences, the runs of
+ * bytes JSON keeps as they are).
  *
  * glibc's fprintf parses its format, looks up the locale and goes
  * through the stream's vtable once per conversion, and fputs and fputc
  * take the stream's lock: thousands of instructions for a row, more than
  * reading and decoding the event.  These write into the stream's buffer.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "etwctl.h"
+
+/**
+ * etwctl_u64_text - @v in decimal, as "%llu" writes it, without a NUL
+ * @v: the number
+ * @out: out: at least %ETWCTL_U64_LEN bytes
+ *
+ * Return: the number of digits.
+ */
+size_t etwctl_u64_text(uint64_t v, char *out)
+{
+	/* Two digits a step: "00" to "99". */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	size_t n = 1, i;
+	uint64_t t;
+
+	/* Counted first, then written from the last digit, in place. */
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	i = n;
+	while (v >= 100) {
+		i -= 2;
+		memcpy(out + i, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(out + i - 2, pairs + 2 * v, 2);
+	else
+		out[i - 1] = (char)('0' + v);
+	return n;
+}
+
+/**
+ * etwctl_utf8_len - the length of the UTF-8 sequence at @p
+ * @p: NUL-terminated bytes
+ *
+ * ANSI strings in events are bytes of any code page; JSON output must be
+ * UTF-8, so invalid sequences are replaced by U+FFFD there.
+ *
+ * Return: 1-4 for a valid (shortest-form, non-surrogate) sequence, 0 for
+ * an invalid one.
+ */
+int etwctl_utf8_len(const unsigned char *p)
+{
+	uint32_t cp;
+	int n, i;
+
+	if (*p < 0x80)
+		return 1;
+	if ((*p & 0xe0) == 0xc0)
+		n = 2, cp = *p & 0x1f;
+	else if ((*p & 0xf0) == 0xe0)
+		n = 3, cp = *p & 0x0f;
+	else if ((*p & 0xf8) == 0xf0)
+		n = 4, cp = *p & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp < 0xe000))
+		return 0;
+	return n;
+}
+
+/**
+ * etwctl_json_plain - the run of bytes at @p a JSON string keeps as is
+ * @p: NUL-terminated bytes
+ *
+ * Printable ASCII other than '"' and '\\': what most text is made of,
+ * copied in one go instead of a character at a time.
+ *
+ * Return: the length of the run, 0 when @p needs escaping or is not ASCII.
+ */
+size_t etwctl_json_plain(const unsigned char *p)
+{
+	static const bool plain[256] = {
+		[0x20 ... 0x21] = true,		/* not '"' */
+		[0x23 ... 0x5b] = true,		/* not '\\' */
+		[0x5d ... 0x7f] = true,
+	};
+	const unsigned char *q = p;
+
+	while (plain[*q])
+		q++;
+	return (size_t)(q - p);
+}
 
 /**
  * etwctl_puts - fputs(@s, @f), as etwctl_put() writes
