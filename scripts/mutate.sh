@@ -37,6 +37,8 @@ declare -A SUITES=(
 	[kmod/etw_consumer.c]="kunit session_test libetw_consumer_test limits_test write_test stress_test etwctl_test"
 	[kmod/etw_provider.c]="kunit routing_test group_test notify_test notify_queue_test security_test libetw_provider_test libetw_classic_test limits_test"
 	[userlib/etw_provider.c]="libetw_provider_test libetw_classic_test libetw_promises_test write_test etwctl_test"
+	[userlib/etw_provider.h]="libetw_provider_test libetw_classic_test libetw_promises_test write_test etwctl_test"
+	[userlib/etw_write.c]="libetw_provider_test libetw_classic_test libetw_promises_test write_test etwctl_test"
 )
 
 rm -rf "$out"

@@ -51,7 +51,7 @@ union etw_batch_gate {
 /**
  * struct etw_batch_last - the event the thread staged last: a write of the
  * same event skips the handle and enable checks while nothing they read
- * has changed (etw_provider.c)
+ * has changed (etw_write_batched.c)
  * @handle: its REGHANDLE
  * @gen: etw_prov_gen when the handle was looked up; 0: nothing here
  * @keyword: its keyword
