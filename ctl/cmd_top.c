@@ -118,7 +118,7 @@ static int etwctl_top_check_event(const char *event,
 		return etwctl_fail("top", "no tracepoint etw/%s in tracefs "
 				   "(etw.ko without tracepoints, or tracefs "
 				   "not mounted)", event);
-	ret = etwctl_top_format_check(format, want, n, why, sizeof(why));
+	ret = etwctl_top_layout_check(format, want, n, why, sizeof(why));
 	free(format);
 	if (ret)
 		return etwctl_fail("top", "etw/%s: %s: etw.ko and etwctl differ",

@@ -155,9 +155,6 @@ int etwctl_traits_name(const void *traits, size_t len, char *out,
 		       size_t size);
 void etwctl_filetime_format(int64_t ft, char *out, size_t size);
 int etwctl_time_parse(const char *s, int64_t start, int64_t *ft);
-int etwctl_utf8_len(const unsigned char *p);
-size_t etwctl_json_plain(const unsigned char *p);
-size_t etwctl_u64_text(uint64_t v, char *out);
 
 enum etwctl_format {
 	ETWCTL_FORMAT_TABLE,
@@ -197,7 +194,7 @@ void etwctl_print_begin(FILE *f, const struct etwctl_output *out);
 int etwctl_print_event(FILE *f, const struct etwctl_output *out,
 		       const struct etw_etl_event *ev);
 
-/* output.c */
+/* put.c */
 /**
  * etwctl_put - write @n bytes of @s to @f
  * @f: the stream
@@ -222,6 +219,71 @@ static inline void etwctl_put(FILE *f, const char *s, size_t n)
 		return;
 	}
 	fwrite_unlocked(s, 1, n, f);
+}
+
+size_t etwctl_u64_text(uint64_t v, char *out);
+
+/*
+ * The scans of text for JSON, inline: decode.c's quoted values and put.c's
+ * JSON strings run them on every string, where a call costs about what a
+ * short scan does and makes the caller keep more registers across it.
+ */
+
+/**
+ * etwctl_utf8_len - the length of the UTF-8 sequence at @p
+ * @p: NUL-terminated bytes
+ *
+ * ANSI strings in events are bytes of any code page; JSON output must be
+ * UTF-8, so invalid sequences are replaced by U+FFFD there.
+ *
+ * Return: 1-4 for a valid (shortest-form, non-surrogate) sequence, 0 for
+ * an invalid one.
+ */
+static inline int etwctl_utf8_len(const unsigned char *p)
+{
+	uint32_t cp;
+	int n, i;
+
+	if (*p < 0x80)
+		return 1;
+	if ((*p & 0xe0) == 0xc0)
+		n = 2, cp = *p & 0x1f;
+	else if ((*p & 0xf0) == 0xe0)
+		n = 3, cp = *p & 0x0f;
+	else if ((*p & 0xf8) == 0xf0)
+		n = 4, cp = *p & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp < 0xe000))
+		return 0;
+	return n;
+}
+
+extern const bool etwctl_json_plain_bytes[256];
+
+/**
+ * etwctl_json_plain - the run of bytes at @p a JSON string keeps as is
+ * @p: NUL-terminated bytes
+ *
+ * Printable ASCII other than '"' and '\\': what most text is made of,
+ * copied in one go instead of a character at a time.
+ *
+ * Return: the length of the run, 0 when @p needs escaping or is not ASCII.
+ */
+static inline size_t etwctl_json_plain(const unsigned char *p)
+{
+	const unsigned char *q = p;
+
+	while (etwctl_json_plain_bytes[*q])
+		q++;
+	return (size_t)(q - p);
 }
 
 void etwctl_puts(FILE *f, const char *s);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * top.h: etwctl top's snapshots and rows (top.c) and the check of the
- * tracepoint layouts it counts from (top_format.c).
+ * tracepoint layouts it counts from (top_layout.c).
  */
 #ifndef _ETWCTL_TOP_H
 #define _ETWCTL_TOP_H
@@ -105,7 +105,7 @@ struct etwctl_top_field {
 	unsigned int size;
 };
 
-int etwctl_top_format_check(const char *format,
+int etwctl_top_layout_check(const char *format,
 			    const struct etwctl_top_field *want, size_t n,
 			    char *why, size_t why_len);
 

@@ -5,7 +5,7 @@
  * the write path pays nothing for them while they are off.
  *
  * The records' layouts are ABI for etwctl top, which checks them against
- * each event's format file (ctl/top_format.c): a field changed here must
+ * each event's format file (ctl/top_layout.c): a field changed here must
  * change there too.
  */
 #undef TRACE_SYSTEM

@@ -31,7 +31,7 @@
 
 #define LIBETW_TEST_TAG "libetw-promises"
 #include "libetw_selftest.h"
-#include "promises.h"
+#include "etw_child.h"
 
 #define OPEN_MAX_HANDLES	1024	/* libetw.rst: "at most 1,024" */
 #define NAME_OFF		sizeof(EVENT_TRACE_PROPERTIES)
@@ -302,7 +302,7 @@ TEST(unprivileged_query_all_traces_lists_only_own_private_sessions)
 	ASSERT_LE(0, priv_fd);
 	ASSERT_EQ(0, raw_start(priv_fd, LIBETW_TEST_TAG "-all-private",
 			       ETW_MODE_PRIVATE, 4, 0, &priv_id));
-	EXPECT_EQ(0, promises_in_child(unpriv_query_all, NULL, 1));
+	EXPECT_EQ(0, child_run(unpriv_query_all, NULL, 1));
 	close(priv_fd);
 	ctl_stop(&global);
 }

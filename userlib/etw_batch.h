@@ -51,7 +51,7 @@ union etw_batch_gate {
 /**
  * struct etw_batch_last - the event the thread staged last: a write of the
  * same event skips the handle and enable checks while nothing they read
- * has changed (etw_provider.c)
+ * has changed (etw_write_batched.c)
  * @handle: its REGHANDLE
  * @gen: etw_prov_gen when the handle was looked up; 0: nothing here
  * @keyword: its keyword
@@ -267,6 +267,31 @@ static __always_inline uint64_t etw_batch_now(const struct etw_batch *b)
 }
 
 /*
+ * Store a record's fields at @e: size, @flags and @reg_id with the
+ * reserved fields 0 as two little-endian words, the time (*@now, or the
+ * fast clock's stamp taken here when @now is NULL), the descriptor and
+ * the activity.  The provider and processor-time fields are left as they
+ * are: the kernel does not read them.  The payload is the caller's to
+ * copy, after @e.
+ */
+static __always_inline void
+etw_batch_store(struct etw_staged_event *e, uint64_t size, uint16_t flags,
+		uint32_t reg_id, const uint64_t *now,
+		const EVENT_DESCRIPTOR *desc, const GUID *activity)
+{
+	uint64_t *w = (uint64_t *)e;
+
+	w[0] = size | (uint64_t)flags << 32;
+	w[1] = reg_id;
+	if (now)
+		e->timestamp = *now;
+	else
+		etw_batch_stamp(&e->timestamp);
+	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
+	memcpy(&e->activity_id, activity, sizeof(e->activity_id));
+}
+
+/*
  * What etw_batch_stage_one() may stage, from @tail as just read: up to
  * the end of the head's lap (a record never wraps) or a ring past @tail,
  * and a drain once over half of the ring is staged.  A signal handler
@@ -306,8 +331,7 @@ static __always_inline void etw_batch_drain_more(struct etw_batch *b)
  * caller writes it directly and the kernel reports it: more than
  * ETW_MAX_DATA_DESCRIPTORS, a NULL array or a NULL piece with a size, a
  * record over @b->max_record (which covers every record over
- * ETW_MAX_EVENT_SIZE).  The provider and processor-time fields are left
- * as they are: the kernel does not read them.
+ * ETW_MAX_EVENT_SIZE).
  */
 static __always_inline bool
 etw_batch_put(struct etw_batch *b, uint32_t reg_id,
@@ -355,15 +379,7 @@ etw_batch_put(struct etw_batch *b, uint32_t reg_id,
 	head += need;
 	drain = head - tail > ring / 2;
 	b->head = head;
-	e->size = (uint16_t)size;
-	e->reserved1 = 0;
-	e->flags = flags;
-	e->reserved2 = 0;
-	e->reg_id = reg_id;
-	e->reserved3 = 0;
-	e->timestamp = now;
-	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
-	memcpy(&e->activity_id, activity, sizeof(e->activity_id));
+	etw_batch_store(e, size, flags, reg_id, &now, desc, activity);
 	etw_batch_payload_copy(e + 1, count, data);
 	/*
 	 * Pairs with the kernel's load-acquire of head before it reads the
@@ -440,7 +456,6 @@ etw_batch_stage_one(struct etw_batch *b, bool open, const uint32_t *reg_id,
 	uint64_t head = b->head, size, pad;
 	struct etw_staged_event *e;
 	const void *src;
-	uint64_t *w;
 
 	if (!open || count != 1 || !data)
 		return ETW_BATCH_SLOW;
@@ -454,17 +469,11 @@ etw_batch_stage_one(struct etw_batch *b, bool open, const uint32_t *reg_id,
 	/* Against a signal handler on this thread: the compiler's order. */
 	atomic_signal_fence(memory_order_seq_cst);
 	e = (struct etw_staged_event *)(b->ring + (head & b->mask));
-	w = (uint64_t *)e;
 	/*
-	 * Size, flags 0 and the reserved fields, registration: two words.
 	 * @reg_id is read here, past the fence: a register less to keep
 	 * across the checks.
 	 */
-	w[0] = size;
-	w[1] = *reg_id;
-	etw_batch_stamp(&e->timestamp);
-	memcpy(&e->descriptor, desc, sizeof(e->descriptor));
-	memcpy(&e->activity_id, activity, sizeof(e->activity_id));
+	etw_batch_store(e, size, 0, *reg_id, NULL, desc, activity);
 	etw_batch_copy(e + 1, src, data->Size);
 	head += pad;
 	b->head = head;

@@ -5,11 +5,11 @@
  * One thread per process, started by the first registration (and again by
  * the first registration in a fork() child, where it does not exist).  It
  * reads struct etw_notification records from the process's /dev/etw file,
- * hands each to the dispatch function it was started with (etw_provider.c
- * runs the registration's enable callback there), and acknowledges each
- * record with ETW_IOC_ACK, which is what a controller's EnableTraceEx2
- * Timeout waits for.  Callbacks therefore run one at a time, in the order
- * the kernel queued them.
+ * hands each to the dispatch function it was started with
+ * (etw_provider_handle.c runs the registration's enable callback there),
+ * and acknowledges each record with ETW_IOC_ACK, which is what a
+ * controller's EnableTraceEx2 Timeout waits for.  Callbacks therefore run
+ * one at a time, in the order the kernel queued them.
  *
  * This file knows nothing of registrations, so that it does not call back
  * into the provider code that starts it.

@@ -3,7 +3,7 @@
  * libetw internals: the notification thread (etw_callback.c), which reads
  * the process's /dev/etw file and hands each notification to the function
  * it was started with.  It knows nothing of registrations: the provider
- * code (etw_provider.c) passes what to call.  Not installed.
+ * code (etw_provider_handle.c) passes what to call.  Not installed.
  */
 #ifndef _ETW_CALLBACK_H
 #define _ETW_CALLBACK_H

@@ -3,7 +3,7 @@
  * top_maps.h: what etwctl top's BPF programs (top.bpf.c) and etwctl share:
  * the tracepoint records as kmod/etw_trace.h lays them out, and the map
  * they count in.  etwctl checks the layouts against tracefs' format files
- * before it attaches (ctl/top_format.c).
+ * before it attaches (ctl/top_layout.c).
  */
 #ifndef _ETWCTL_TOP_MAPS_H
 #define _ETWCTL_TOP_MAPS_H

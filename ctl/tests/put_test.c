@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dump's printf-free formatting (ctl/output.c and the helpers in
- * ctl/decode.c) writes the bytes libc's printf writes: numbers at the
+ * dump's printf-free formatting (ctl/put.c and etwctl_filetime_format()
+ * in ctl/decode.c) writes the bytes libc's printf writes: numbers at the
  * edges of each digit count, in decimal with widths and in hex; the run
  * of bytes a JSON string keeps; text in every buffering mode; GUIDs; and
  * FILETIMEs across second and day boundaries.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etwctl top without BPF (ctl/top.c, ctl/top_format.c): the check of a
+ * etwctl top without BPF (ctl/top.c, ctl/top_layout.c): the check of a
  * tracepoint's format file against the offsets the BPF programs read, the
  * sums per (provider, session), the rows per provider and per session,
  * busiest first, and their rates in the JSON line.
@@ -64,7 +64,7 @@ static const struct {
 	{ "no format at all", "", -1, "no field logger_id" },
 };
 
-TEST(format_check_table)
+TEST(layout_check_table)
 {
 	char why[160];
 	size_t i;
@@ -72,7 +72,7 @@ TEST(format_check_table)
 	for (i = 0; i < sizeof(format_cases) / sizeof(format_cases[0]); i++) {
 		why[0] = 0;
 		EXPECT_EQ(format_cases[i].ret,
-			  etwctl_top_format_check(format_cases[i].format,
+			  etwctl_top_layout_check(format_cases[i].format,
 						  write_fields, 3, why,
 						  sizeof(why)))
 			TH_LOG("%s", format_cases[i].name);

@@ -1,17 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * output.c: what dump writes for every event, without printf: text,
- * numbers, JSON string literals, and the copy of a decoded field.
+ * put.c: what dump writes for every event, without printf: text,
+ * numbers in decimal and hex, JSON string literals, and the pieces the
+ * decoder builds its values from (digits, UTF-8 sequences, the runs of
+ * bytes JSON keeps as they are).
  *
  * glibc's fprintf parses its format, looks up the locale and goes
  * through the stream's vtable once per conversion, and fputs and fputc
  * take the stream's lock: thousands of instructions for a row, more than
  * reading and decoding the event.  These write into the stream's buffer.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "etwctl.h"
+
+/**
+ * etwctl_u64_text - @v in decimal, as "%llu" writes it, without a NUL
+ * @v: the number
+ * @out: out: at least %ETWCTL_U64_LEN bytes
+ *
+ * Return: the number of digits.
+ */
+size_t etwctl_u64_text(uint64_t v, char *out)
+{
+	/* Two digits a step: "00" to "99". */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	size_t n = 1, i;
+	uint64_t t;
+
+	/* Counted first, then written from the last digit, in place. */
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	i = n;
+	while (v >= 100) {
+		i -= 2;
+		memcpy(out + i, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(out + i - 2, pairs + 2 * v, 2);
+	else
+		out[i - 1] = (char)('0' + v);
+	return n;
+}
+
+/* The bytes etwctl_json_plain() (etwctl.h) lets through. */
+const bool etwctl_json_plain_bytes[256] = {
+	[0x20 ... 0x21] = true,		/* not '"' */
+	[0x23 ... 0x5b] = true,		/* not '\\' */
+	[0x5d ... 0x7f] = true,
+};
 
 /**
  * etwctl_puts - fputs(@s, @f), as etwctl_put() writes

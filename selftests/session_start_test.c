@@ -11,7 +11,7 @@
  * Sessions are private where the rule allows (they end with their file).
  */
 #include "kselftest_harness.h"
-#include "promises.h"
+#include "etw_raw.h"
 
 #define MIB		(1024u * 1024u)
 #define PRIVATE_CAP	(32u * MIB)	/* abi.rst: 32 MiB for a private one */
@@ -26,7 +26,7 @@ static int start_query(int fd, const char *tag, const struct etw_session_config 
 	int ret;
 
 	raw_session_init(&a, 0);
-	snprintf(a.name, sizeof(a.name), "promises-%s-%d", tag, getpid());
+	snprintf(a.name, sizeof(a.name), "session-start-%s-%d", tag, getpid());
 	a.config = *c;
 	ret = etw_ioctl(fd, ETW_IOC_START, &a);
 	if (ret)

@@ -11,14 +11,14 @@
  *   must show the session exactly as before.
  *
  * An EFAULT from copying the result back comes after the update took
- * effect; promises_efault_test.c has that case (a known kernel bug).  The
+ * effect; session_efault_test.c has that case (a known kernel bug).  The
  * numbering of the points is not the same from one call to the next (a
  * slab may or may not need a new page, kmemleak's own allocations count
  * too and fall back to its pool), so a sweep may step over a point; this
  * test checks what each failure it gets leaves behind.
  */
 #include "kselftest_harness.h"
-#include "promises.h"
+#include "etw_fail_nth.h"
 
 #define NPP		ETW_MODE_NO_PER_PROCESSOR
 #define MAX_NTH		2000	/* far more points than one UPDATE has */
@@ -76,7 +76,7 @@ TEST_F(upd, real_time_turned_on)
 {
 	struct etw_session_args before, u, q;
 
-	ASSERT_EQ(0, start(self->fd, "promises-upd-on", 0, &self->id));
+	ASSERT_EQ(0, start(self->fd, "session-update-on", 0, &self->id));
 	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id,
 				    &before));
 	ASSERT_EQ(NPP, before.config.mode);
@@ -98,7 +98,7 @@ TEST_F(upd, real_time_turned_off)
 {
 	struct etw_session_args before, u, q;
 
-	ASSERT_EQ(0, start(self->fd, "promises-upd-off", ETW_MODE_REAL_TIME,
+	ASSERT_EQ(0, start(self->fd, "session-update-off", ETW_MODE_REAL_TIME,
 			   &self->id));
 	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id,
 				    &before));
@@ -116,7 +116,7 @@ TEST_F(upd, real_time_turned_off_and_on_again)
 {
 	struct etw_session_args q;
 
-	ASSERT_EQ(0, start(self->fd, "promises-upd-again", ETW_MODE_REAL_TIME,
+	ASSERT_EQ(0, start(self->fd, "session-update-again", ETW_MODE_REAL_TIME,
 			   &self->id));
 	ASSERT_EQ(0, update(self->fd, self->id, NPP, 0, 0, NULL));
 	ASSERT_EQ(0, update(self->fd, self->id, NPP | ETW_MODE_REAL_TIME, 0, 0,
@@ -151,7 +151,7 @@ TEST_F(upd, other_mode_change_is_einval)
 		struct etw_session_args before, q;
 		__u32 id;
 
-		ASSERT_EQ(0, start(self->fd, "promises-upd-bad", t->start,
+		ASSERT_EQ(0, start(self->fd, "session-update-bad", t->start,
 				   &id));
 		ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, id,
 					    &before));
@@ -188,16 +188,16 @@ static int fi_try(int fd, int nth_fd, unsigned int nth, struct fi_result *r)
 	__u32 id;
 	int ret;
 
-	ret = start(fd, "promises-upd-fi", 0, &id);
+	ret = start(fd, "session-update-fi", 0, &id);
 	if (!ret)
 		ret = raw_session_op(fd, ETW_IOC_QUERY, id, &r->before);
 	if (!ret)
-		ret = promises_fail_nth_set(nth_fd, nth);
+		ret = fail_nth_set(nth_fd, nth);
 	if (ret)
 		return ret;
 	r->ret = update(fd, id, NPP | ETW_MODE_REAL_TIME, FI_MAX, FI_FLUSH,
 			NULL);
-	r->fired = promises_fail_nth_fired(nth_fd);
+	r->fired = fail_nth_fired(nth_fd);
 	ret = raw_session_op(fd, ETW_IOC_QUERY, id, &r->after);
 	raw_session_op(fd, ETW_IOC_STOP, id, NULL);
 	return ret;
@@ -230,15 +230,15 @@ FIXTURE_SETUP(fi)
 {
 	self->fd = etw_open();
 	ASSERT_LE(0, self->fd);
-	if (promises_fault_injection_setup())
+	if (fail_nth_setup())
 		SKIP(return, "no fault injection (debugfs failslab etc.)");
-	self->nth_fd = promises_fail_nth_open();
+	self->nth_fd = fail_nth_open();
 	ASSERT_LE(0, self->nth_fd);
 }
 
 FIXTURE_TEARDOWN(fi)
 {
-	promises_fault_injection_restore();
+	fail_nth_restore();
 	close(self->nth_fd);
 	close(self->fd);
 }

@@ -11,7 +11,7 @@
  *   consumer without FLUSH or STOP.
  */
 #include "kselftest_harness.h"
-#include "promises.h"
+#include "etw_child.h"
 
 #define FAMILY		0x9a0e2000
 #define BUF_BYTES	4096
@@ -119,9 +119,9 @@ FIXTURE_SETUP(ts)
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, raw_register(self->fd, &self->got.guid, 0, 0, &self->reg,
 				  NULL));
-	ASSERT_EQ(0, sess_start(self->fd, "promises-ts-a", ETW_MODE_PRIVATE,
+	ASSERT_EQ(0, sess_start(self->fd, "write-ts-a", ETW_MODE_PRIVATE,
 				&self->got.guid, &self->a));
-	ASSERT_EQ(0, sess_start(self->fd, "promises-ts-b", ETW_MODE_PRIVATE,
+	ASSERT_EQ(0, sess_start(self->fd, "write-ts-b", ETW_MODE_PRIVATE,
 				&self->got.guid, &self->b));
 }
 
@@ -215,7 +215,7 @@ FIXTURE_SETUP(fork)
 	ASSERT_EQ(0, raw_register(self->fd, &self->got.guid, 0, 0, &self->reg,
 				  NULL));
 	/* Global: it takes every process's events. */
-	ASSERT_EQ(0, sess_start(self->fd, "promises-fork", ETW_MODE_REAL_TIME,
+	ASSERT_EQ(0, sess_start(self->fd, "write-fork", ETW_MODE_REAL_TIME,
 				&self->got.guid, &self->s));
 }
 
@@ -249,7 +249,7 @@ TEST_F(fork, child_write_under_parents_registration_is_ebadf)
 {
 	struct fork_ctx c = { self->fd, self->reg };
 
-	EXPECT_EQ(EBADF, promises_in_child(child_write, &c, 0));
+	EXPECT_EQ(EBADF, child_run(child_write, &c, 0));
 	/* Nothing was recorded; the parent's own write still is. */
 	ASSERT_EQ(0, collect(self->fd, self->s.id, self->s.cfd, &self->got));
 	EXPECT_EQ(0, self->got.n);
@@ -263,7 +263,7 @@ TEST_F(fork, child_unregister_of_parents_registration_is_ebadf)
 {
 	struct fork_ctx c = { self->fd, self->reg };
 
-	EXPECT_EQ(EBADF, promises_in_child(child_unregister, &c, 0));
+	EXPECT_EQ(EBADF, child_run(child_unregister, &c, 0));
 	/* Still registered for the parent. */
 	ASSERT_EQ(0, raw_write(self->fd, self->reg, 1, 0, 0));
 	ASSERT_EQ(0, collect(self->fd, self->s.id, self->s.cfd, &self->got));
@@ -317,7 +317,7 @@ TEST_F(timer, real_time_session_default_timer_delivers_partial_buffer)
 {
 	struct etw_session_args q;
 
-	ASSERT_EQ(0, sess_start(self->fd, "promises-timer-rt",
+	ASSERT_EQ(0, sess_start(self->fd, "write-timer-rt",
 				ETW_MODE_REAL_TIME, &self->got.guid,
 				&self->s));
 	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->s.id, &q));
@@ -332,7 +332,7 @@ TEST_F(timer, private_session_timer_delivers_partial_buffer)
 	struct etw_session_args a;
 
 	raw_session_init(&a, 0);
-	snprintf(a.name, sizeof(a.name), "promises-timer-priv-%d", getpid());
+	snprintf(a.name, sizeof(a.name), "write-timer-priv-%d", getpid());
 	a.config.buffer_kb = 4;
 	a.config.flush_timer_ms = 100;
 	a.config.mode = ETW_MODE_PRIVATE | ETW_MODE_NO_PER_PROCESSOR;
@@ -352,7 +352,7 @@ TEST_F(timer, timer_set_by_update_delivers_partial_buffer)
 {
 	struct etw_session_args a, q;
 
-	ASSERT_EQ(0, sess_start(self->fd, "promises-timer-upd", 0,
+	ASSERT_EQ(0, sess_start(self->fd, "write-timer-upd", 0,
 				&self->got.guid, &self->s));
 	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->s.id, &q));
 	ASSERT_EQ(0, q.config.flush_timer_ms);

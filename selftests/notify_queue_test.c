@@ -13,7 +13,7 @@
  * the SourceId, so the ones read back say which were kept.
  */
 #include "kselftest_harness.h"
-#include "promises.h"
+#include "etw_raw.h"
 
 #define FAMILY		0x9a0e1000
 #define QUEUE_MAX	4096	/* abi.rst: "at most 4096 notifications" */
@@ -32,7 +32,7 @@ FIXTURE_SETUP(queue)
 	self->prov = open(ETW_DEV, O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	ASSERT_LE(0, self->ctl);
 	ASSERT_LE(0, self->prov);
-	ASSERT_EQ(0, raw_start(self->ctl, "promises-queue",
+	ASSERT_EQ(0, raw_start(self->ctl, "notify-queue",
 			       ETW_MODE_REAL_TIME, 4, 0, &self->id));
 	self->guid = raw_guid(FAMILY, 0);
 	ASSERT_EQ(0, raw_register(self->prov, &self->guid, 0, 0x5eed,

@@ -12,7 +12,7 @@
  * sees them all (the check that the lists are not simply empty).
  */
 #include "kselftest_harness.h"
-#include "promises.h"
+#include "etw_child.h"
 
 #define FAMILY		0x9a0e3000
 #define MAX_INFO	4096
@@ -78,9 +78,9 @@ FIXTURE_SETUP(others)
 	self->root_guid = raw_guid(FAMILY, 1);
 	ASSERT_EQ(0, raw_register(self->fd, &self->root_guid, 0, 0,
 				  &self->reg, NULL));
-	ASSERT_EQ(0, raw_start(self->fd, "promises-unpriv-global",
+	ASSERT_EQ(0, raw_start(self->fd, "list-visibility-global",
 			       ETW_MODE_REAL_TIME, 4, 0, &self->global_id));
-	ASSERT_EQ(0, raw_start(self->fd, "promises-unpriv-private",
+	ASSERT_EQ(0, raw_start(self->fd, "list-visibility-private",
 			       ETW_MODE_PRIVATE, 4, 0, &self->private_id));
 }
 
@@ -135,7 +135,7 @@ static int unpriv_list_providers(void *arg)
 
 TEST_F(others, unprivileged_list_providers_shows_only_own_process)
 {
-	EXPECT_EQ(0, promises_in_child(unpriv_list_providers, &self->root_guid,
+	EXPECT_EQ(0, child_run(unpriv_list_providers, &self->root_guid,
 				       1));
 }
 
@@ -147,7 +147,7 @@ static int unpriv_list_sessions(void *arg)
 	long n;
 
 	(void)arg;
-	if (fd < 0 || raw_start(fd, "promises-unpriv-own", ETW_MODE_PRIVATE, 4,
+	if (fd < 0 || raw_start(fd, "list-visibility-own", ETW_MODE_PRIVATE, 4,
 				0, &mine))
 		return 1;
 	n = list_sessions(fd, ids);
@@ -160,7 +160,7 @@ static int unpriv_list_sessions(void *arg)
 
 TEST_F(others, unprivileged_list_sessions_shows_only_own_sessions)
 {
-	EXPECT_EQ(0, promises_in_child(unpriv_list_sessions, NULL, 1));
+	EXPECT_EQ(0, child_run(unpriv_list_sessions, NULL, 1));
 }
 
 /* With none of its own, the unprivileged list is empty (count 0). */
@@ -181,7 +181,7 @@ static int unpriv_list_sessions_empty(void *arg)
 
 TEST_F(others, unprivileged_list_sessions_without_own_is_empty)
 {
-	EXPECT_EQ(0, promises_in_child(unpriv_list_sessions_empty, NULL, 1));
+	EXPECT_EQ(0, child_run(unpriv_list_sessions_empty, NULL, 1));
 }
 
 TEST_HARNESS_MAIN

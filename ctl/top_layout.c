@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * top_format.c: etwctl top reads etw.ko's tracepoint records at fixed
+ * top_layout.c: etwctl top reads etw.ko's tracepoint records at fixed
  * offsets (ctl/bpf/top_maps.h).  Before it attaches, each field it reads
  * is looked up in the event's tracefs format file, so that a module whose
  * layout differs is refused with a message instead of miscounted.
@@ -63,7 +63,7 @@ static bool etwctl_top_field_find(const char *format, const char *name,
 }
 
 /**
- * etwctl_top_format_check - does a format file lay out the fields we read
+ * etwctl_top_layout_check - does a format file lay out the fields we read
  * @format: the text of an event's tracefs format file
  * @want: the fields, where top_maps.h reads them
  * @n: entries at @want
@@ -73,7 +73,7 @@ static bool etwctl_top_field_find(const char *format, const char *name,
  * Return: 0 when every field of @want is at its offset with its size,
  * else -1 with @why filled in.
  */
-int etwctl_top_format_check(const char *format,
+int etwctl_top_layout_check(const char *format,
 			    const struct etwctl_top_field *want, size_t n,
 			    char *why, size_t why_len)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A session call that fails has not taken effect.  abi.rst promises it for
- * UPDATE's ENOMEM ("leaves the session as it was"; promises_update_test.c)
+ * UPDATE's ENOMEM ("leaves the session as it was"; session_update_test.c)
  * and REGISTER undoes itself when its result cannot be copied back; these
  * tests hold START and UPDATE to the same rule for the last failure they
  * can have: EFAULT from writing the result back.  The argument struct is
@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "promises.h"
+#include "etw_raw.h"
 
 /* @a copied into a fresh page that is then made read-only. */
 static struct etw_session_args *read_only_args(const struct etw_session_args *a)
@@ -57,7 +57,7 @@ TEST(update_returning_efault_has_not_taken_effect)
 	__u32 id;
 
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, raw_start(fd, "promises-efault-update",
+	ASSERT_EQ(0, raw_start(fd, "session-efault-update",
 			       ETW_MODE_NO_PER_PROCESSOR, 4, 0, &id));
 	ASSERT_EQ(0, raw_session_op(fd, ETW_IOC_QUERY, id, &before));
 	raw_session_init(&a, id);
@@ -82,13 +82,13 @@ TEST(start_returning_efault_has_started_no_session)
 
 	ASSERT_LE(0, fd);
 	raw_session_init(&a, 0);
-	snprintf(a.name, sizeof(a.name), "promises-efault-start-%d", getpid());
+	snprintf(a.name, sizeof(a.name), "session-efault-start-%d", getpid());
 	a.config.buffer_kb = 4;
 	a.config.mode = ETW_MODE_REAL_TIME | ETW_MODE_NO_PER_PROCESSOR;
 	ro = read_only_args(&a);
 	ASSERT_NE(NULL, ro);
 	EXPECT_EQ(-EFAULT, etw_ioctl(fd, ETW_IOC_START, ro));
-	found = exists(fd, "promises-efault-start", &id);
+	found = exists(fd, "session-efault-start", &id);
 	EXPECT_EQ(0, found);
 	/* A global session outlives this process: do not leave it behind. */
 	if (found)
