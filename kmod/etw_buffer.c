@@ -44,12 +44,18 @@ struct etw_buffer_chunk {
 	struct etw_buffer bufs[];
 };
 
+/*
+ * A session may have ETW_MAX_BUFFERS buffers: allocating or freeing them
+ * yields the CPU between buffers, or a debug kernel reports a soft lockup.
+ */
 static void etw_buffer_chunk_free(struct etw_buffer_chunk *c)
 {
 	u32 i;
 
-	for (i = 0; i < c->count; i++)
+	for (i = 0; i < c->count; i++) {
 		kvfree(c->bufs[i].data);
+		cond_resched();
+	}
 	kvfree(c);
 }
 
@@ -70,6 +76,7 @@ static struct etw_buffer_chunk *etw_buffer_chunk_alloc(u32 count, u32 bytes)
 			return NULL;
 		}
 		memset(c->bufs[i].data, 0xff, bytes);
+		cond_resched();
 	}
 	return c;
 }
@@ -122,7 +129,7 @@ EXPORT_SYMBOL_IF_KUNIT(etw_buffers_alloc);
  * etw_buffers_free() - free a session's buffers
  * @s: the session; no writer or consumer uses it any more
  *
- * Context: process context.
+ * Context: process context, may sleep.
  */
 void etw_buffers_free(struct etw_session *s)
 {

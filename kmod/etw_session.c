@@ -53,7 +53,8 @@ static void etw_session_free(struct kref *ref)
  * etw_session_put() - drop a session reference
  * @s: the session
  *
- * Context: process context.
+ * Context: process context, may sleep (the last reference frees the
+ * buffers).
  */
 void etw_session_put(struct etw_session *s)
 {
