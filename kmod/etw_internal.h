@@ -4,23 +4,23 @@
  *
  * Objects
  * -------
- * etw_file      one open /dev/etw: its provider registrations, the enable
- *               area it maps, its notification queue, its private sessions.
- * etw_reg       one registration of a provider GUID (user or in-kernel).
- * etw_gentry    everything known about one GUID: the sessions enabling it
- *               as a provider and as a provider group, its registrations
- *               and its group members.  Exists while any of those does.
- * etw_enable    one session's enable of one GUID (level, keywords, filters).
- * etw_route     per registration, the RCU-published list of sessions its
- *               events go to, with each session's filter, built from the
- *               enables of its GUID and of its group.
- * etw_session   a global or private session: per-CPU streams of buffers,
- *               the sealed buffers waiting for consumers, statistics.
+ * etw_file        one open /dev/etw: its provider registrations, the enable
+ *                 area it maps, its notification queue, its private sessions.
+ * etw_reg         one registration of a provider GUID (user or in-kernel).
+ * etw_guid_entry  everything known about one GUID: the sessions enabling it
+ *                 as a provider and as a provider group, its registrations
+ *                 and its group members.  Exists while any of those does.
+ * etw_enable      one session's enable of one GUID (level, keywords, filters).
+ * etw_route       per registration, the RCU-published list of sessions its
+ *                 events go to, with each session's filter, built from the
+ *                 enables of its GUID and of its group.
+ * etw_session     a global or private session: per-CPU streams of buffers,
+ *                 the sealed buffers waiting for consumers, statistics.
  *
  * Locking
  * -------
  * etw_mutex        Serialises every control operation: the session table,
- *                  the GUID table and all etw_gentry/etw_enable contents,
+ *                  the GUID table and all etw_guid_entry/etw_enable contents,
  *                  registration lists, disallow lists, route publication
  *                  and enable-area updates.  Never held across a user copy.
  * RCU              Protects the write path's lookups: etw_file.regs (a flat
@@ -196,8 +196,8 @@ struct etw_route {
  * @guid: provider GUID
  * @cookie: returned in notifications
  * @classic: registered with RegisterTraceGuids semantics
- * @gentry: the GUID's entry; protected by etw_mutex
- * @gnode: on @gentry's registration list; protected by etw_mutex
+ * @guid_entry: the GUID's entry; protected by etw_mutex
+ * @gnode: on @guid_entry's registration list; protected by etw_mutex
  * @group: the group's entry when the traits name one; protected by etw_mutex
  * @mnode: on @group's member list; protected by etw_mutex
  * @traits: the traits blob, set once; read by writers under RCU
@@ -219,9 +219,9 @@ struct etw_reg {
 	struct etw_guid guid;
 	u64 cookie;
 	bool classic;
-	struct etw_gentry *gentry;
+	struct etw_guid_entry *guid_entry;
 	struct list_head gnode;
-	struct etw_gentry *group;
+	struct etw_guid_entry *group;
 	struct list_head mnode;
 	const u8 *traits;
 	u16 traits_len;
@@ -272,7 +272,7 @@ struct etw_enable {
 };
 
 /**
- * struct etw_gentry - what is known about one GUID
+ * struct etw_guid_entry - what is known about one GUID
  * @node: in the GUID hash table
  * @guid: the GUID
  * @enables: global sessions enabling it as a provider
@@ -286,7 +286,7 @@ struct etw_enable {
  *
  * All fields are protected by etw_mutex.
  */
-struct etw_gentry {
+struct etw_guid_entry {
 	struct hlist_node node;
 	struct etw_guid guid;
 	struct etw_enable *enables[ETW_MAX_SESSIONS_PER_PROVIDER];

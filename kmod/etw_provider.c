@@ -3,9 +3,10 @@
  * etw_provider.c - provider registrations, enable tables, groups, routes.
  *
  * Every GUID that is registered, enabled, or named as a group has an
- * etw_gentry.  A registration's route is rebuilt from its GUID's enables
- * and its group's enables whenever one of them changes; then its combined
- * state is written to the enable area, then the provider is notified.
+ * etw_guid_entry.  A registration's route is rebuilt from its GUID's
+ * enables and its group's enables whenever one of them changes; then its
+ * combined state is written to the enable area, then the provider is
+ * notified.
  *
  * Rules (Documentation/abi.rst, "Providers"):
  * - up to 8 global sessions enable a GUID; a 9th gets -ENOSPC.  Private
@@ -116,9 +117,9 @@ static u32 etw_guid_hash(const struct etw_guid *g)
 	return jhash(g, sizeof(*g), etw_guid_seed);
 }
 
-static struct etw_gentry *etw_gentry_find(const struct etw_guid *guid)
+static struct etw_guid_entry *etw_guid_entry_find(const struct etw_guid *guid)
 {
-	struct etw_gentry *g;
+	struct etw_guid_entry *g;
 
 	lockdep_assert_held(&etw_mutex);
 	hash_for_each_possible(etw_guids, g, node, etw_guid_hash(guid))
@@ -127,9 +128,9 @@ static struct etw_gentry *etw_gentry_find(const struct etw_guid *guid)
 	return NULL;
 }
 
-static struct etw_gentry *etw_gentry_get(const struct etw_guid *guid)
+static struct etw_guid_entry *etw_guid_entry_get(const struct etw_guid *guid)
 {
-	struct etw_gentry *g = etw_gentry_find(guid);
+	struct etw_guid_entry *g = etw_guid_entry_find(guid);
 
 	if (g)
 		return g;
@@ -144,7 +145,7 @@ static struct etw_gentry *etw_gentry_get(const struct etw_guid *guid)
 	return g;
 }
 
-static void etw_gentry_put(struct etw_gentry *g)
+static void etw_guid_entry_put(struct etw_guid_entry *g)
 {
 	int i;
 
@@ -316,8 +317,8 @@ static u64 etw_enable_bit(const struct etw_enable *e)
 }
 
 /* The newest enable of @g that reaches @reg: a classic route's one. */
-static const struct etw_enable *etw_newest_reaching(const struct etw_gentry *g,
-						    const struct etw_reg *reg)
+static const struct etw_enable *
+etw_newest_reaching(const struct etw_guid_entry *g, const struct etw_reg *reg)
 {
 	const struct etw_enable *newest = NULL, *e;
 	int i;
@@ -342,7 +343,7 @@ static const struct etw_enable *etw_newest_reaching(const struct etw_gentry *g,
 static unsigned int etw_direct_enables(const struct etw_reg *reg,
 				       const struct etw_enable **out)
 {
-	const struct etw_gentry *g = reg->gentry;
+	const struct etw_guid_entry *g = reg->guid_entry;
 	const struct etw_enable *e;
 	unsigned int n = 0;
 	int i;
@@ -419,7 +420,7 @@ static void etw_route_every(struct etw_route *r)
 static struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 {
 	const struct etw_enable *direct[ETW_MAX_ROUTE];
-	const struct etw_gentry *grp = reg->group;
+	const struct etw_guid_entry *grp = reg->group;
 	unsigned int i, n = etw_direct_enables(reg, direct);
 	struct etw_route *r;
 
@@ -734,15 +735,15 @@ static void etw_enables_free_later(struct list_head *gone)
 /* Register @reg (fields set, not linked) and notify it if enabled. */
 static int etw_reg_attach(struct etw_reg *reg)
 {
-	struct etw_gentry *g;
+	struct etw_guid_entry *g;
 	struct etw_op op;
 	int ret;
 
 	lockdep_assert_held(&etw_mutex);
-	g = etw_gentry_get(&reg->guid);
+	g = etw_guid_entry_get(&reg->guid);
 	if (!g)
 		return -ENOMEM;
-	reg->gentry = g;
+	reg->guid_entry = g;
 	list_add_tail(&reg->gnode, &g->regs);
 
 	etw_op_init(&op, NULL, GFP_KERNEL_ACCOUNT, NULL);
@@ -753,7 +754,7 @@ static int etw_reg_attach(struct etw_reg *reg)
 		etw_op_abort(&op);
 	if (ret) {
 		list_del(&reg->gnode);
-		etw_gentry_put(g);
+		etw_guid_entry_put(g);
 	}
 	return ret;
 }
@@ -827,7 +828,7 @@ static void etw_reg_free_rcu(struct rcu_head *rcu)
 static void etw_reg_detach(struct etw_reg *reg)
 {
 	static const struct etw_combined off;
-	struct etw_gentry *g = reg->gentry;
+	struct etw_guid_entry *g = reg->guid_entry;
 	struct etw_route *r;
 
 	lockdep_assert_held(&etw_mutex);
@@ -842,8 +843,8 @@ static void etw_reg_detach(struct etw_reg *reg)
 		etw_notify_drop_reg(reg->file, reg);
 	/* Last: the group may be the registration's own GUID. */
 	if (reg->group && reg->group != g)
-		etw_gentry_put(reg->group);
-	etw_gentry_put(g);
+		etw_guid_entry_put(reg->group);
+	etw_guid_entry_put(g);
 }
 
 /**
@@ -949,7 +950,7 @@ int etw_register_kernel(struct etw_reg *reg)
 	return ret;
 }
 
-static int etw_group_may_join(struct etw_gentry *grp)
+static int etw_group_may_join(struct etw_guid_entry *grp)
 {
 	if (list_empty(&grp->members)) {
 		grp->group_owner = current_fsuid();
@@ -974,7 +975,7 @@ static int etw_group_may_join(struct etw_gentry *grp)
 int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len)
 {
 	static const struct etw_guid no_group;
-	struct etw_gentry *grp;
+	struct etw_guid_entry *grp;
 	struct etw_guid group;
 	struct etw_op op;
 	int ret;
@@ -988,7 +989,7 @@ int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len)
 	if (!memcmp(&group, &no_group, sizeof(group)))
 		goto out_publish;
 
-	grp = etw_gentry_get(&group);
+	grp = etw_guid_entry_get(&group);
 	if (!grp)
 		return -ENOMEM;
 	ret = etw_group_may_join(grp);
@@ -1016,7 +1017,7 @@ out_leave_group:
 	list_del_init(&reg->mnode);
 	reg->group = NULL;
 out_put_group:
-	etw_gentry_put(grp);
+	etw_guid_entry_put(grp);
 	return ret;
 }
 
@@ -1066,7 +1067,7 @@ static int etw_free_slot(struct etw_enable **table)
 	return -1;
 }
 
-static struct etw_enable *etw_private_find(struct etw_gentry *g,
+static struct etw_enable *etw_private_find(struct etw_guid_entry *g,
 					   struct etw_session *s)
 {
 	struct etw_enable *e;
@@ -1078,7 +1079,7 @@ static struct etw_enable *etw_private_find(struct etw_gentry *g,
 }
 
 /* The lowest exclude bit no other private session of the owner uses. */
-static int etw_private_slot(struct etw_gentry *g, struct etw_session *s)
+static int etw_private_slot(struct etw_guid_entry *g, struct etw_session *s)
 {
 	unsigned long used = 0;
 	struct etw_enable *e;
@@ -1091,7 +1092,7 @@ static int etw_private_slot(struct etw_gentry *g, struct etw_session *s)
 
 /* Where the enables of one GUID by one kind of session live. */
 struct etw_table {
-	struct etw_gentry *g;
+	struct etw_guid_entry *g;
 	struct etw_enable **slots;	/* global: direct or group */
 	bool group;
 	bool private;
@@ -1293,7 +1294,7 @@ static int etw_enable_capture(struct etw_session *s, const struct etw_guid *guid
 	const struct etw_enable *e;
 	int ret;
 
-	t.g = etw_gentry_find(guid);
+	t.g = etw_guid_entry_find(guid);
 	if (!t.g)
 		return 0;
 	t.slots = group ? t.g->group_enables : t.g->enables;
@@ -1347,8 +1348,8 @@ int etw_enable(struct etw_session *s, struct etw_enable_args *a,
 		ret = etw_enable_capture(s, &a->guid, group, &op);
 		goto out_unlock;
 	}
-	t.g = a->control_code == ETW_CONTROL_ENABLE ? etw_gentry_get(&a->guid) :
-						      etw_gentry_find(&a->guid);
+	t.g = a->control_code == ETW_CONTROL_ENABLE ?
+		etw_guid_entry_get(&a->guid) : etw_guid_entry_find(&a->guid);
 	if (!t.g) {
 		ret = a->control_code == ETW_CONTROL_ENABLE ? -ENOMEM : 0;
 		goto out_unlock;
@@ -1390,7 +1391,7 @@ int etw_enable(struct etw_session *s, struct etw_enable_args *a,
 		s->nenables--;
 	}
 out_put:
-	etw_gentry_put(t.g);
+	etw_guid_entry_put(t.g);
 out_unlock:
 	trace_etw_enable(s, a, ret);
 	mutex_unlock(&etw_mutex);
@@ -1437,7 +1438,7 @@ static void etw_table_drop_session(const struct etw_table *t,
 void etw_provider_session_gone(struct etw_session *s)
 {
 	struct etw_enable *e, *etmp;
-	struct etw_gentry *g;
+	struct etw_guid_entry *g;
 	struct hlist_node *tmp;
 	LIST_HEAD(gone);
 	int bkt;
@@ -1452,7 +1453,7 @@ void etw_provider_session_gone(struct etw_session *s)
 		etw_table_drop_session(&direct, s, &gone);
 		if (!direct.private)
 			etw_table_drop_session(&group, s, &gone);
-		etw_gentry_put(g);
+		etw_guid_entry_put(g);
 	}
 	s->nenables = 0;
 	/* No writer may still use a route that led to @s. */
@@ -1482,7 +1483,7 @@ static void etw_info_reg_sessions(struct etw_provider_info *p,
 				  const struct etw_reg *reg, bool all)
 {
 	const struct etw_enable *direct[ETW_MAX_ROUTE];
-	const struct etw_gentry *grp = reg->group;
+	const struct etw_guid_entry *grp = reg->group;
 	unsigned int i, n = etw_direct_enables(reg, direct);
 
 	for (i = 0; i < n; i++)
@@ -1535,7 +1536,7 @@ static bool etw_enable_live(const struct etw_enable *e)
 }
 
 /* Do sessions enable @g while nothing registered it. */
-static bool etw_gentry_pre_enabled(const struct etw_gentry *g)
+static bool etw_guid_entry_pre_enabled(const struct etw_guid_entry *g)
 {
 	const struct etw_enable *e;
 	int i;
@@ -1552,7 +1553,7 @@ static bool etw_gentry_pre_enabled(const struct etw_gentry *g)
 }
 
 static void etw_info_pre_enabled(struct etw_provider_info *p,
-				 const struct etw_gentry *g)
+				 const struct etw_guid_entry *g)
 {
 	const struct etw_enable *e;
 	int i;
@@ -1598,7 +1599,7 @@ int etw_list_providers(struct etw_provider_info *info, u32 start,
 		       u32 *count, bool all, u32 flags)
 {
 	struct etw_provider_info *p;
-	struct etw_gentry *g;
+	struct etw_guid_entry *g;
 	u32 n = 0;
 	int bkt;
 
@@ -1607,7 +1608,7 @@ int etw_list_providers(struct etw_provider_info *info, u32 start,
 		struct etw_reg *reg;
 
 		if (all && (flags & ETW_LIST_PRE_ENABLED) &&
-		    etw_gentry_pre_enabled(g)) {
+		    etw_guid_entry_pre_enabled(g)) {
 			p = etw_info_at(info, n++, start, *count);
 			if (p)
 				etw_info_pre_enabled(p, g);
@@ -1636,7 +1637,7 @@ int etw_list_providers(struct etw_provider_info *info, u32 start,
  */
 int etw_provider_regroup(struct etw_session *s)
 {
-	struct etw_gentry *g;
+	struct etw_guid_entry *g;
 	struct etw_reg *reg;
 	struct etw_op op;
 	int bkt, ret;
