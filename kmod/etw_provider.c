@@ -1,44 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw_provider.c - provider registrations, enable tables, groups, routes.
+ * etw_provider.c - the GUID table, provider registrations (user and
+ * in-kernel), their traits and the groups they join.
  *
  * Every GUID that is registered, enabled, or named as a group has an
- * etw_guid_entry.  A registration's route is rebuilt from its GUID's
- * enables and its group's enables whenever one of them changes; then its
- * combined state is written to the enable area, then the provider is
- * notified.
- *
- * Rules (Documentation/abi.rst, "Providers"):
- * - up to 8 global sessions enable a GUID; a 9th gets -ENOSPC.  Private
- *   sessions' enables are kept apart and never take one of those slots;
- * - a private session reaches only registrations made by the program
- *   image that started it (same process, no execve() since) and cannot
- *   enable groups;
- * - a classic registration's own route holds one session, the newest
- *   enable that reaches it, with classic keyword rules; every other
- *   registration of the GUID keeps all its enables and its own rules, so
- *   that no registration changes what a session receives of another's
- *   events, and nothing an unprivileged caller does removes a global
- *   enable;
- * - a PID filter is applied when routes are built (at enable and at
- *   registration), also for group enables; an event-ID filter applies on
- *   every event, but not through groups;
- * - joining a group: the first member's uid owns the group while it has
- *   members; other uids need etw_may_control().
- *
- * Every operation that can fail prepares all it changes first (each
- * affected registration's new route and notification, in a struct
- * etw_change), and publishes only once nothing can fail any more: a
- * failed operation changes nothing.  Stopping a session and unregistering
- * cannot fail; they allocate with __GFP_NOFAIL, one registration at a time.
- *
- * A registration is notified only when an operation reaches it: an
- * enable, disable or capture-state request by a session whose enable
- * reaches it, or a change of its combined state.
- *
- * All of this but building an enable (etw_enable_alloc()) runs under
- * etw_mutex.  Nothing here reads or writes user memory: etw_dev.c copies
- * every argument in and every result out.
+ * etw_guid_entry in the table, while any of those lasts.  Joining a
+ * group: the first member's uid owns the group while it has members;
+ * other uids need etw_may_control().  The other provider files are named
+ * in etw_provider.h, with the rules they keep.
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
@@ -48,11 +17,8 @@
 
 #include "compat.h"
 #include "etw_internal.h"
+#include "etw_provider.h"
 #include "etw_trace.h"
-
-/* Bits of etw_write_args.exclude_mask: direct, group, private enables. */
-#define ETW_GROUP_BIT0		ETW_MAX_SESSIONS_PER_PROVIDER
-#define ETW_PRIVATE_BIT0	(2 * ETW_MAX_SESSIONS_PER_PROVIDER)
 
 static DEFINE_HASHTABLE(etw_guids, 8);
 /* Chosen at load: a caller cannot pick GUIDs that share a bucket. */
@@ -266,226 +232,6 @@ struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a,
 		return ERR_PTR(ret);
 	}
 	return e;
-}
-
-/* Is @guid on @s's disallow list: @s's group enables skip it. */
-static bool etw_disallowed(const struct etw_session *s,
-			   const struct etw_guid *guid)
-{
-	u32 i;
-
-	lockdep_assert_held(&etw_mutex);
-	for (i = 0; i < s->ndisallow; i++)
-		if (!memcmp(&s->disallow[i], guid, sizeof(*guid)))
-			return true;
-	return false;
-}
-
-/* Would @e reach @reg while its session runs. */
-static bool etw_enable_would_reach(const struct etw_enable *e,
-				   const struct etw_reg *reg, bool group)
-{
-	const struct etw_session *s = e->session;
-
-	if (etw_session_is_private(s) &&
-	    (s->owner_tgid != reg->tgid || s->owner_exec_id != reg->exec_id))
-		return false;
-	if (group && etw_disallowed(s, &reg->guid))
-		return false;
-	return etw_pid_filter_match(e->pids, e->npids,
-				    reg->tgid ? pid_nr(reg->tgid) : 0);
-}
-
-static bool etw_enable_reaches(const struct etw_enable *e,
-			       const struct etw_reg *reg)
-{
-	return !e->session->stopped && etw_enable_would_reach(e, reg, false);
-}
-
-/* @e, a group enable, reaches @reg, a member of the group. */
-static bool etw_group_enable_reaches(const struct etw_enable *e,
-				     const struct etw_reg *reg)
-{
-	return !e->session->stopped && etw_enable_would_reach(e, reg, true);
-}
-
-static u64 etw_enable_bit(const struct etw_enable *e)
-{
-	if (etw_session_is_private(e->session))
-		return BIT_ULL(ETW_PRIVATE_BIT0 + e->slot);
-	return BIT_ULL(e->slot);
-}
-
-/* The newest enable of @g that reaches @reg: a classic route's one. */
-static const struct etw_enable *
-etw_newest_reaching(const struct etw_guid_entry *g, const struct etw_reg *reg)
-{
-	const struct etw_enable *newest = NULL, *e;
-	int i;
-
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-		e = g->enables[i];
-		if (e && etw_enable_reaches(e, reg) &&
-		    (!newest || e->stamp > newest->stamp))
-			newest = e;
-	}
-	list_for_each_entry(e, &g->private_enables, pnode)
-		if (etw_enable_reaches(e, reg) &&
-		    (!newest || e->stamp > newest->stamp))
-			newest = e;
-	return newest;
-}
-
-/*
- * The direct (not group) enables in @reg's route, into @out (room for
- * ETW_MAX_ROUTE).  Return: how many.
- */
-static unsigned int etw_direct_enables(const struct etw_reg *reg,
-				       const struct etw_enable **out)
-{
-	const struct etw_guid_entry *g = reg->guid_entry;
-	const struct etw_enable *e;
-	unsigned int n = 0;
-	int i;
-
-	if (reg->classic) {
-		e = etw_newest_reaching(g, reg);
-		if (e)
-			out[n++] = e;
-		return n;
-	}
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-		e = g->enables[i];
-		if (e && etw_enable_reaches(e, reg))
-			out[n++] = e;
-	}
-	list_for_each_entry(e, &g->private_enables, pnode)
-		if (etw_enable_reaches(e, reg))
-			out[n++] = e;
-	return n;
-}
-
-static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *e,
-			   bool classic, u64 bit, bool ids)
-{
-	re->session = e->session;
-	re->lk.level = etw_level_norm(e->level);
-	/* Classic providers ignore enable properties. */
-	re->lk.ignore_keyword0 = !classic &&
-				 (e->properties & ETW_ENABLE_IGNORE_KEYWORD_0);
-	re->lk.match_any = etw_match_any_norm(e->match_any, classic);
-	re->lk.match_all = classic ? 0 : e->match_all;
-	re->ids = ids ? e->ids : NULL;
-	re->instance_bit = bit;
-	/* Classic records carry no extended items. */
-	re->ext = classic ? 0 : e->properties & ETW_ENABLE_EXT_PROPS;
-	re->stack_ids = e->stack_ids;
-}
-
-/*
- * The filter of @r->every: the highest level every entry takes, a keyword
- * 0 only when no entry ignores it, MatchAny bits every entry's has and
- * MatchAll bits any entry's has.  An event that passes it passes each
- * entry's level and keyword filter.  Event-ID filters are not folded in:
- * with one in the route, it passes nothing, and each entry's own filters
- * decide.
- */
-static void etw_route_every(struct etw_route *r)
-{
-	struct etw_level_kw *f = &r->every;
-	unsigned int i;
-
-	f->level = U8_MAX;
-	f->ignore_keyword0 = false;
-	f->match_any = ~0ULL;
-	f->match_all = 0;
-	for (i = 0; i < r->count; i++) {
-		const struct etw_route_entry *e = &r->e[i];
-
-		if (e->ids) {
-			/* Level 0 and keyword 0 ignored: nothing passes. */
-			f->level = 0;
-			f->ignore_keyword0 = true;
-			f->match_any = 0;
-			return;
-		}
-		f->level = min(f->level, e->lk.level);
-		f->ignore_keyword0 |= e->lk.ignore_keyword0;
-		f->match_any &= e->lk.match_any;
-		f->match_all |= e->lk.match_all;
-	}
-}
-
-/* Build @reg's route from the enables of its GUID and of its group. */
-static struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
-{
-	const struct etw_enable *direct[ETW_MAX_ROUTE];
-	const struct etw_guid_entry *grp = reg->group;
-	unsigned int i, n = etw_direct_enables(reg, direct);
-	struct etw_route *r;
-
-	r = kzalloc(struct_size(r, e, ETW_MAX_ROUTE), gfp);
-	if (!r)
-		return NULL;
-	for (i = 0; i < n; i++)
-		etw_route_fill(&r->e[r->count++], direct[i], reg->classic,
-			       etw_enable_bit(direct[i]), true);
-	for (i = 0; grp && i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-		const struct etw_enable *e = grp->group_enables[i];
-
-		if (e && etw_group_enable_reaches(e, reg))
-			etw_route_fill(&r->e[r->count++], e, false,
-				       BIT_ULL(ETW_GROUP_BIT0 + i), false);
-	}
-	for (i = 0; i < r->count; i++)
-		r->ext |= r->e[i].ext;
-	etw_route_every(r);
-	return r;
-}
-
-static struct etw_enable_state *etw_reg_state(struct etw_reg *reg)
-{
-	if (reg->file)
-		return &reg->file->enable_map[reg->id - 1];
-	return &reg->state;
-}
-
-/*
- * Publish a combined state.  Readers (libetw's EventEnabled) check @seq
- * around their loads; libetw's write-path check and
- * etw_kprovider_enabled() read single fields.
- */
-static void etw_state_publish(struct etw_reg *reg, const struct etw_combined *c)
-{
-	struct etw_enable_state *es = etw_reg_state(reg);
-	u32 seq = READ_ONCE(es->seq);
-
-	WRITE_ONCE(es->seq, seq + 1);
-	/*
-	 * Odd seq before the fields: pairs with the read barrier before the
-	 * reader's second seq load, so a reader that saw new fields sees seq
-	 * changed.
-	 */
-	smp_wmb();
-	WRITE_ONCE(es->level, c->enabled ? c->level : 0);
-	WRITE_ONCE(es->match_any, c->enabled ? c->match_any : 0);
-	WRITE_ONCE(es->match_all, c->enabled ? c->match_all : 0);
-	WRITE_ONCE(es->enabled, c->enabled);
-	/*
-	 * Fields before the even seq: pairs with the acquire of the reader's
-	 * first seq load, so a reader that saw the new seq sees the fields.
-	 */
-	smp_wmb();
-	WRITE_ONCE(es->seq, seq + 2);
-}
-
-static void etw_route_combine(const struct etw_route *r, struct etw_combined *c)
-{
-	unsigned int i;
-
-	etw_combine_init(c);
-	for (i = 0; r && i < r->count; i++)
-		etw_combine_add(c, &r->e[i].lk);
 }
 
 static bool etw_combined_eq(const struct etw_combined *a,
