@@ -7,6 +7,7 @@
  *	their traits and the groups they join
  * etw_route.c: which enables reach a registration, the route built
  *	from them, the combined state published in the enable area
+ * etw_change.c: control operations, prepared in full, then published
  *
  * Every GUID that is registered, enabled, or named as a group has an
  * etw_guid_entry.  A registration's route is rebuilt from its GUID's
@@ -56,5 +57,36 @@ struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp);
 struct etw_enable_state *etw_reg_state(struct etw_reg *reg);
 void etw_state_publish(struct etw_reg *reg, const struct etw_combined *c);
 void etw_route_combine(const struct etw_route *r, struct etw_combined *c);
+
+/* control operations (etw_change.c) */
+/* When an etw_change notifies its registration. */
+enum etw_notify_rule {
+	ETW_NOTIFY_ON_CHANGE,	/* the combined state changed */
+	ETW_NOTIFY_REACHED,	/* the operation's session reaches it */
+	ETW_NOTIFY_CAPTURE,	/* a capture-state request; route kept */
+};
+
+/**
+ * struct etw_op - what one control operation changes
+ * @changes: struct etw_change, in preparation order
+ * @source: the controller's SourceId for notifications
+ * @gfp: allocation flags
+ * @w: the files an enabling controller waits for, or NULL
+ */
+struct etw_op {
+	struct list_head changes;
+	const struct etw_guid *source;
+	gfp_t gfp;
+	struct etw_waits *w;
+};
+
+void etw_op_init(struct etw_op *op, const struct etw_guid *source,
+		 gfp_t gfp, struct etw_waits *w);
+int etw_op_add(struct etw_op *op, struct etw_reg *reg,
+	       enum etw_notify_rule rule);
+void etw_op_abort(struct etw_op *op);
+void etw_op_commit(struct etw_op *op);
+int etw_op_finish(struct etw_op *op);
+void etw_reg_update_nofail(struct etw_reg *reg, enum etw_notify_rule rule);
 
 #endif /* _ETW_PROVIDER_H */
