@@ -350,7 +350,7 @@ int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
  *	or NULL; etw_enable_alloc() takes it
  * @data_size: bytes at @data
  *
- * etw_dev.c copies them in and checks their format; etw_provider.c builds
+ * etw_dev.c copies them in and checks their format; etw_enable.c builds
  * the enable from them and never reads user memory.
  */
 struct etw_enable_filters {
@@ -375,7 +375,6 @@ int etw_provider_regroup(struct etw_session *s);
 int etw_list_providers(struct etw_provider_info *info, u32 start,
 		       u32 *count, bool all, u32 flags);
 int etw_traits_parse(const u8 *blob, u32 len, struct etw_guid *group);
-void etw_enable_free(struct etw_enable *e);
 
 /* --- notifications ------------------------------------------------------- */
 

@@ -8,6 +8,8 @@
  * etw_route.c: which enables reach a registration, the route built
  *	from them, the combined state published in the enable area
  * etw_change.c: control operations, prepared in full, then published
+ * etw_enable.c: enables: built, kept in their GUID's tables, changed
+ *	by ENABLE, removed when their session stops
  *
  * Every GUID that is registered, enabled, or named as a group has an
  * etw_guid_entry.  A registration's route is rebuilt from its GUID's
@@ -40,7 +42,17 @@
 #ifndef _ETW_PROVIDER_H
 #define _ETW_PROVIDER_H
 
+#include <linux/hashtable.h>
+
 #include "etw_internal.h"
+
+/* the GUID table (etw_provider.c) */
+#define ETW_GUID_HASH_BITS	8
+extern DECLARE_HASHTABLE(etw_guids, ETW_GUID_HASH_BITS);
+
+struct etw_guid_entry *etw_guid_entry_find(const struct etw_guid *guid);
+struct etw_guid_entry *etw_guid_entry_get(const struct etw_guid *guid);
+void etw_guid_entry_put(struct etw_guid_entry *g);
 
 /* reach rules, routes, the enable area (etw_route.c) */
 bool etw_enable_would_reach(const struct etw_enable *e,
