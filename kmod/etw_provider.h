@@ -10,6 +10,7 @@
  * etw_change.c: control operations, prepared in full, then published
  * etw_enable.c: enables: built, kept in their GUID's tables, changed
  *	by ENABLE, removed when their session stops
+ * etw_provider_list.c: ETW_IOC_LIST_PROVIDERS
  *
  * Every GUID that is registered, enabled, or named as a group has an
  * etw_guid_entry.  A registration's route is rebuilt from its GUID's
