@@ -118,7 +118,19 @@ struct etw_file {
 	struct list_head batches;
 };
 
+/* What user space maps at %ETW_MMAP_ENABLE: one entry per registration. */
+#define ETW_ENABLE_MAP_SIZE \
+	PAGE_ALIGN(ETW_MAX_REGISTRATIONS * sizeof(struct etw_enable_state))
+
+/* A command without the argument size its number encodes. */
+#define ETW_IOC_ANYSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
+
+/* etw_file.c */
+struct etw_file *etw_file_alloc(void);
 void etw_file_put(struct etw_file *f);
+int etw_args_in(void *k, size_t ksize, size_t min, const void __user *u,
+		u32 *usize);
+int etw_args_out(void __user *u, void *k, size_t ksize, u32 usize);
 
 /**
  * etw_file_reg() - look up a registration by id
