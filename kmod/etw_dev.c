@@ -236,25 +236,6 @@ static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
 	return ret;
 }
 
-/**
- * etw_write_args_in() - ETW_IOC_WRITE's arguments, the general way
- * @a: out: the arguments
- * @uarg: the caller's struct
- *
- * For what etw_write_user() does not copy in one go: another size, or a
- * fault.
- *
- * Context: process context.
- * Return: 0, -EFAULT, -EINVAL or -E2BIG (see etw_args_in()).
- */
-int etw_write_args_in(struct etw_write_args *a, const void __user *uarg)
-{
-	u32 usize;
-
-	return etw_args_in(a, sizeof(*a), ETW_WRITE_ARGS_SIZE_VER0, uarg,
-			   &usize);
-}
-
 static long etw_ioctl_session(struct etw_file *f, unsigned int cmd,
 			      void __user *uarg)
 {
@@ -528,37 +509,6 @@ static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
 	if (a.reserved)
 		return -EINVAL;
 	return etw_consumer_open(f, a.logger_id, a.flags);
-}
-
-/**
- * etw_consumer_ioctl() - an ioctl on a consumer file
- * @s: the consumer's session
- * @cmd: the command
- * @uarg: its user argument
- *
- * ETW_IOC_CONSUMER_STATS is the one command; as on /dev/etw, the size its
- * number encodes does not matter.
- *
- * Context: process context.
- * Return: 0, -EFAULT, -EINVAL or -E2BIG (the argument struct), or -ENOTTY.
- */
-long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
-			void __user *uarg)
-{
-	struct etw_consumer_stats_args a;
-	u32 usize;
-	int ret;
-
-	if (ETW_IOC_ANYSIZE(cmd) != ETW_IOC_ANYSIZE(ETW_IOC_CONSUMER_STATS))
-		return -ENOTTY;
-	ret = etw_args_in(&a, sizeof(a), ETW_CONSUMER_STATS_ARGS_SIZE_VER0,
-			  uarg, &usize);
-	if (ret)
-		return ret;
-	if (a.flags)
-		return -EINVAL;
-	etw_session_stats_fill(s, &a.stats);
-	return etw_args_out(uarg, &a, sizeof(a), usize);
 }
 
 static long etw_ioctl_batch_open(struct etw_file *f, void __user *uarg)

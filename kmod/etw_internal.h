@@ -851,10 +851,8 @@ static inline void etw_record_pad(void *rec, u32 len, u32 rec_len)
 void etw_buffers_seal_all(struct etw_session *s, bool only_nonempty);
 void etw_buffers_release_retained(struct etw_session *s);
 
-/* consumer files (etw_consumer.c; their ioctl argument in etw_dev.c) */
+/* consumer files (etw_consumer.c) */
 int etw_consumer_open(struct etw_file *f, u32 logger_id, u32 flags);
-long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
-			void __user *uarg);
 ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
 			  char __user *ubuf, size_t len);
 bool etw_consumer_readable(struct etw_session *s, u64 cursor);
@@ -895,7 +893,6 @@ int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
 		     const void *payload, u32 len, const struct etw_writer *w,
 		     u64 ts);
 long etw_write_user(struct etw_file *f, const void __user *uarg);
-int etw_write_args_in(struct etw_write_args *a, const void __user *uarg);
 int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 		     const struct etw_guid *activity,
 		     const struct etw_guid *related, u32 count,
