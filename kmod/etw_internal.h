@@ -632,6 +632,7 @@ bool etw_viewer_may_read(const struct etw_viewer *v, struct task_struct *t,
 			 struct mm_struct *mm);
 bool etw_viewer_covers(const struct etw_viewer *session,
 		       const struct etw_viewer *reader);
+struct tracepoint *etw_tracepoint_find(const char *name);
 int etw_session_start(struct etw_file *f, struct etw_session_args *a);
 int etw_session_control(struct etw_file *f, unsigned int cmd,
 			struct etw_session_args *a);
@@ -648,7 +649,6 @@ void etw_sessions_release_file(struct etw_file *f);
 void etw_sessions_end_image(struct etw_file *f);
 
 /* execve() (etw_exec.c) */
-struct tracepoint *etw_tracepoint_find(const char *name);
 int etw_exec_init(void);
 void etw_exec_exit(void);
 void etw_exec_file_opened(void);
