@@ -35,7 +35,8 @@ declare -A SUITES=(
 	[kmod/etw_write.c]="kunit dev_test promises_write_test routing_test libetw_provider_test session_test limits_test stress_test"
 	[kmod/etw_buffer.c]="kunit session_test routing_test libetw_consumer_test limits_test promises_write_test stress_test etwctl_test"
 	[kmod/etw_consumer.c]="kunit session_test libetw_consumer_test limits_test promises_write_test stress_test etwctl_test"
-	[kmod/etw_provider.c]="kunit routing_test group_test notify_test promises_notify_test security_test libetw_provider_test libetw_classic_test limits_test"
+	[kmod/etw_route.c]="kunit routing_test group_test notify_test promises_notify_test security_test libetw_provider_test libetw_classic_test limits_test"
+	[kmod/etw_enable.c]="kunit routing_test group_test notify_test promises_notify_test security_test libetw_provider_test libetw_classic_test limits_test"
 	[userlib/etw_provider.c]="libetw_provider_test libetw_classic_test libetw_promises_test promises_write_test etwctl_test"
 )
 
