@@ -254,6 +254,29 @@ static __poll_t etw_consumer_fop_poll(struct file *file, poll_table *wait)
 	       EPOLLIN | EPOLLRDNORM : 0;
 }
 
+/*
+ * ETW_IOC_CONSUMER_STATS is the one command; as on /dev/etw, the size its
+ * number encodes does not matter.
+ */
+static long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
+			       void __user *uarg)
+{
+	struct etw_consumer_stats_args a;
+	u32 usize;
+	int ret;
+
+	if (ETW_IOC_ANYSIZE(cmd) != ETW_IOC_ANYSIZE(ETW_IOC_CONSUMER_STATS))
+		return -ENOTTY;
+	ret = etw_args_in(&a, sizeof(a), ETW_CONSUMER_STATS_ARGS_SIZE_VER0,
+			  uarg, &usize);
+	if (ret)
+		return ret;
+	if (a.flags)
+		return -EINVAL;
+	etw_session_stats_fill(s, &a.stats);
+	return etw_args_out(uarg, &a, sizeof(a), usize);
+}
+
 static long etw_consumer_fop_ioctl(struct file *file, unsigned int cmd,
 				   unsigned long arg)
 {

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw_dev.c - /dev/etw: file operations, ioctl argument handling.
+ * etw_dev.c - /dev/etw: its file operations and the ioctl dispatcher.
  *
- * Every ioctl argument struct starts with its size.  etw_args_in() reads
- * it, bounds it (at least the first published size, ETW_*_SIZE_VER0, else
- * -EINVAL; at most a page, else -E2BIG) and copies with
- * copy_struct_from_user(), so older callers get zeroes for new fields and
- * newer callers get -E2BIG for non-zero fields this module does not know.
- * Results go back truncated to the caller's size.  Commands are dispatched
- * with the size bits of the command number masked off: the struct's own
- * size field is the one that counts.
+ * Each command's handler copies its arguments in and its results out
+ * with etw_args_in() and etw_args_out() (etw_file.c) and leaves the work
+ * to the file that owns it.  Commands are dispatched with the size bits
+ * of the command number masked off: the struct's own size field is the
+ * one that counts.
  */
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -24,14 +21,9 @@
 #include "compat.h"
 #include "etw_internal.h"
 
-#define ETW_ENABLE_MAP_SIZE \
-	PAGE_ALIGN(ETW_MAX_REGISTRATIONS * sizeof(struct etw_enable_state))
 #define ETW_KNOWN_PROPERTIES \
 	(ETW_ENABLE_IGNORE_KEYWORD_0 | ETW_ENABLE_PROVIDER_GROUP | \
 	 ETW_ENABLE_EXT_PROPS)
-
-/* A command without the argument size its number encodes. */
-#define ETW_IOC_ANYSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
 
 /* Each published first size ends at a member of that version. */
 static_assert(offsetofend(struct etw_info, boot_offset_ns) ==
@@ -75,73 +67,12 @@ static_assert(offsetof(struct etw_filter_header, size) == 16);
 static_assert(offsetof(struct etw_filter_header, next_offset) == 20);
 static_assert(sizeof(struct etw_filter_header) == 24);
 
-static int etw_args_in(void *k, size_t ksize, size_t min,
-		       const void __user *u, u32 *usize)
-{
-	if (get_user(*usize, (const u32 __user *)u))
-		return -EFAULT;
-	if (*usize < min)
-		return -EINVAL;
-	if (*usize > PAGE_SIZE)
-		return -E2BIG;
-	return copy_struct_from_user(k, ksize, u, *usize);
-}
-
-static int etw_args_out(void __user *u, void *k, size_t ksize, u32 usize)
-{
-	u32 size = min_t(u32, usize, ksize);
-
-	/* The size field tells the caller how much is meaningful. */
-	*(u32 *)k = size;
-	return copy_to_user(u, k, size) ? -EFAULT : 0;
-}
-
-static void etw_file_free(struct kref *ref)
-{
-	struct etw_file *f = container_of(ref, struct etw_file, ref);
-
-	vfree(f->enable_map);
-	kvfree(f->regs);
-	kfree(f);
-}
-
-/**
- * etw_file_put() - drop a reference to an etw_file
- * @f: the file
- *
- * Context: process context, or an RCU callback (a staging ring's, see
- * etw_batch.c): the last reference's frees may run in softirq context.
- */
-void etw_file_put(struct etw_file *f)
-{
-	kref_put(&f->ref, etw_file_free);
-}
-
 static int etw_open(struct inode *inode, struct file *file)
 {
-	struct etw_file *f;
+	struct etw_file *f = etw_file_alloc();
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
-	/* Charged to the opener (vmalloc_user() is not); pages map singly. */
-	f->enable_map = __vmalloc(ETW_ENABLE_MAP_SIZE,
-				  GFP_KERNEL_ACCOUNT | __GFP_ZERO);
-	f->regs = kvcalloc(ETW_MAX_REGISTRATIONS, sizeof(*f->regs),
-			   GFP_KERNEL_ACCOUNT);
-	if (!f->enable_map || !f->regs) {
-		vfree(f->enable_map);
-		kvfree(f->regs);
-		kfree(f);
-		return -ENOMEM;
-	}
-	kref_init(&f->ref);
-	spin_lock_init(&f->nlock);
-	INIT_LIST_HEAD(&f->notifications);
-	INIT_LIST_HEAD(&f->reading);
-	init_waitqueue_head(&f->nwait);
-	mutex_init(&f->batch_mutex);
-	INIT_LIST_HEAD(&f->batches);
 	file->private_data = f;
 	etw_exec_file_opened();
 	return 0;
@@ -303,25 +234,6 @@ static long etw_ioctl_set_traits(struct etw_file *f, void __user *uarg)
 	if (ret)
 		kfree(blob);
 	return ret;
-}
-
-/**
- * etw_write_args_in() - ETW_IOC_WRITE's arguments, the general way
- * @a: out: the arguments
- * @uarg: the caller's struct
- *
- * For what etw_write_user() does not copy in one go: another size, or a
- * fault.
- *
- * Context: process context.
- * Return: 0, -EFAULT, -EINVAL or -E2BIG (see etw_args_in()).
- */
-int etw_write_args_in(struct etw_write_args *a, const void __user *uarg)
-{
-	u32 usize;
-
-	return etw_args_in(a, sizeof(*a), ETW_WRITE_ARGS_SIZE_VER0, uarg,
-			   &usize);
 }
 
 static long etw_ioctl_session(struct etw_file *f, unsigned int cmd,
@@ -597,37 +509,6 @@ static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
 	if (a.reserved)
 		return -EINVAL;
 	return etw_consumer_open(f, a.logger_id, a.flags);
-}
-
-/**
- * etw_consumer_ioctl() - an ioctl on a consumer file
- * @s: the consumer's session
- * @cmd: the command
- * @uarg: its user argument
- *
- * ETW_IOC_CONSUMER_STATS is the one command; as on /dev/etw, the size its
- * number encodes does not matter.
- *
- * Context: process context.
- * Return: 0, -EFAULT, -EINVAL or -E2BIG (the argument struct), or -ENOTTY.
- */
-long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
-			void __user *uarg)
-{
-	struct etw_consumer_stats_args a;
-	u32 usize;
-	int ret;
-
-	if (ETW_IOC_ANYSIZE(cmd) != ETW_IOC_ANYSIZE(ETW_IOC_CONSUMER_STATS))
-		return -ENOTTY;
-	ret = etw_args_in(&a, sizeof(a), ETW_CONSUMER_STATS_ARGS_SIZE_VER0,
-			  uarg, &usize);
-	if (ret)
-		return ret;
-	if (a.flags)
-		return -EINVAL;
-	etw_session_stats_fill(s, &a.stats);
-	return etw_args_out(uarg, &a, sizeof(a), usize);
 }
 
 static long etw_ioctl_batch_open(struct etw_file *f, void __user *uarg)

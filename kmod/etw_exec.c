@@ -98,37 +98,6 @@ static void etw_exec_probe(void *data, struct task_struct *p, pid_t old_pid,
 		kfree(work);
 }
 
-/* What etw_tracepoint_find() looks for, and what it found. */
-struct etw_tp_wanted {
-	const char *name;
-	struct tracepoint *tp;
-};
-
-static void etw_tracepoint_match(struct tracepoint *tp, void *priv)
-{
-	struct etw_tp_wanted *want = priv;
-
-	if (!strcmp(tp->name, want->name))
-		want->tp = tp;
-}
-
-/**
- * etw_tracepoint_find() - a core kernel tracepoint by name
- * @name: its name
- *
- * Most are not exported to modules; the kernel lists them all.
- *
- * Context: process context.
- * Return: the tracepoint, or NULL (a kernel without it).
- */
-struct tracepoint *etw_tracepoint_find(const char *name)
-{
-	struct etw_tp_wanted want = { .name = name };
-
-	for_each_kernel_tracepoint(etw_tracepoint_match, &want);
-	return want.tp;
-}
-
 /**
  * etw_exec_init() - hook execve()
  *

@@ -4,23 +4,23 @@
  *
  * Objects
  * -------
- * etw_file      one open /dev/etw: its provider registrations, the enable
- *               area it maps, its notification queue, its private sessions.
- * etw_reg       one registration of a provider GUID (user or in-kernel).
- * etw_gentry    everything known about one GUID: the sessions enabling it
- *               as a provider and as a provider group, its registrations
- *               and its group members.  Exists while any of those does.
- * etw_enable    one session's enable of one GUID (level, keywords, filters).
- * etw_route     per registration, the RCU-published list of sessions its
- *               events go to, with each session's filter, built from the
- *               enables of its GUID and of its group.
- * etw_session   a global or private session: per-CPU streams of buffers,
- *               the sealed buffers waiting for consumers, statistics.
+ * etw_file        one open /dev/etw: its provider registrations, the enable
+ *                 area it maps, its notification queue, its private sessions.
+ * etw_reg         one registration of a provider GUID (user or in-kernel).
+ * etw_guid_entry  everything known about one GUID: the sessions enabling it
+ *                 as a provider and as a provider group, its registrations
+ *                 and its group members.  Exists while any of those does.
+ * etw_enable      one session's enable of one GUID (level, keywords, filters).
+ * etw_route       per registration, the RCU-published list of sessions its
+ *                 events go to, with each session's filter, built from the
+ *                 enables of its GUID and of its group.
+ * etw_session     a global or private session: per-CPU streams of buffers,
+ *                 the sealed buffers waiting for consumers, statistics.
  *
  * Locking
  * -------
  * etw_mutex        Serialises every control operation: the session table,
- *                  the GUID table and all etw_gentry/etw_enable contents,
+ *                  the GUID table and all etw_guid_entry/etw_enable contents,
  *                  registration lists, disallow lists, route publication
  *                  and enable-area updates.  Never held across a user copy.
  * RCU              Protects the write path's lookups: etw_file.regs (a flat
@@ -118,7 +118,19 @@ struct etw_file {
 	struct list_head batches;
 };
 
+/* What user space maps at %ETW_MMAP_ENABLE: one entry per registration. */
+#define ETW_ENABLE_MAP_SIZE \
+	PAGE_ALIGN(ETW_MAX_REGISTRATIONS * sizeof(struct etw_enable_state))
+
+/* A command without the argument size its number encodes. */
+#define ETW_IOC_ANYSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
+
+/* etw_file.c */
+struct etw_file *etw_file_alloc(void);
 void etw_file_put(struct etw_file *f);
+int etw_args_in(void *k, size_t ksize, size_t min, const void __user *u,
+		u32 *usize);
+int etw_args_out(void __user *u, void *k, size_t ksize, u32 usize);
 
 /**
  * etw_file_reg() - look up a registration by id
@@ -196,8 +208,8 @@ struct etw_route {
  * @guid: provider GUID
  * @cookie: returned in notifications
  * @classic: registered with RegisterTraceGuids semantics
- * @gentry: the GUID's entry; protected by etw_mutex
- * @gnode: on @gentry's registration list; protected by etw_mutex
+ * @guid_entry: the GUID's entry; protected by etw_mutex
+ * @gnode: on @guid_entry's registration list; protected by etw_mutex
  * @group: the group's entry when the traits name one; protected by etw_mutex
  * @mnode: on @group's member list; protected by etw_mutex
  * @traits: the traits blob, set once; read by writers under RCU
@@ -219,9 +231,9 @@ struct etw_reg {
 	struct etw_guid guid;
 	u64 cookie;
 	bool classic;
-	struct etw_gentry *gentry;
+	struct etw_guid_entry *guid_entry;
 	struct list_head gnode;
-	struct etw_gentry *group;
+	struct etw_guid_entry *group;
 	struct list_head mnode;
 	const u8 *traits;
 	u16 traits_len;
@@ -272,7 +284,7 @@ struct etw_enable {
 };
 
 /**
- * struct etw_gentry - what is known about one GUID
+ * struct etw_guid_entry - what is known about one GUID
  * @node: in the GUID hash table
  * @guid: the GUID
  * @enables: global sessions enabling it as a provider
@@ -286,7 +298,7 @@ struct etw_enable {
  *
  * All fields are protected by etw_mutex.
  */
-struct etw_gentry {
+struct etw_guid_entry {
 	struct hlist_node node;
 	struct etw_guid guid;
 	struct etw_enable *enables[ETW_MAX_SESSIONS_PER_PROVIDER];
@@ -350,7 +362,7 @@ int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
  *	or NULL; etw_enable_alloc() takes it
  * @data_size: bytes at @data
  *
- * etw_dev.c copies them in and checks their format; etw_provider.c builds
+ * etw_dev.c copies them in and checks their format; etw_enable.c builds
  * the enable from them and never reads user memory.
  */
 struct etw_enable_filters {
@@ -375,7 +387,6 @@ int etw_provider_regroup(struct etw_session *s);
 int etw_list_providers(struct etw_provider_info *info, u32 start,
 		       u32 *count, bool all, u32 flags);
 int etw_traits_parse(const u8 *blob, u32 len, struct etw_guid *group);
-void etw_enable_free(struct etw_enable *e);
 
 /* --- notifications ------------------------------------------------------- */
 
@@ -621,6 +632,7 @@ bool etw_viewer_may_read(const struct etw_viewer *v, struct task_struct *t,
 			 struct mm_struct *mm);
 bool etw_viewer_covers(const struct etw_viewer *session,
 		       const struct etw_viewer *reader);
+struct tracepoint *etw_tracepoint_find(const char *name);
 int etw_session_start(struct etw_file *f, struct etw_session_args *a);
 int etw_session_control(struct etw_file *f, unsigned int cmd,
 			struct etw_session_args *a);
@@ -637,7 +649,6 @@ void etw_sessions_release_file(struct etw_file *f);
 void etw_sessions_end_image(struct etw_file *f);
 
 /* execve() (etw_exec.c) */
-struct tracepoint *etw_tracepoint_find(const char *name);
 int etw_exec_init(void);
 void etw_exec_exit(void);
 void etw_exec_file_opened(void);
@@ -840,10 +851,8 @@ static inline void etw_record_pad(void *rec, u32 len, u32 rec_len)
 void etw_buffers_seal_all(struct etw_session *s, bool only_nonempty);
 void etw_buffers_release_retained(struct etw_session *s);
 
-/* consumer files (etw_consumer.c; their ioctl argument in etw_dev.c) */
+/* consumer files (etw_consumer.c) */
 int etw_consumer_open(struct etw_file *f, u32 logger_id, u32 flags);
-long etw_consumer_ioctl(struct etw_session *s, unsigned int cmd,
-			void __user *uarg);
 ssize_t etw_consumer_read(struct etw_session *s, u64 *cursor,
 			  char __user *ubuf, size_t len);
 bool etw_consumer_readable(struct etw_session *s, u64 cursor);
@@ -884,7 +893,6 @@ int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
 		     const void *payload, u32 len, const struct etw_writer *w,
 		     u64 ts);
 long etw_write_user(struct etw_file *f, const void __user *uarg);
-int etw_write_args_in(struct etw_write_args *a, const void __user *uarg);
 int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 		     const struct etw_guid *activity,
 		     const struct etw_guid *related, u32 count,

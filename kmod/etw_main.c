@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * etw_main.c - module init and exit, the /dev/etw misc device, parameters,
- * etw_mutex.
+ * etw_mutex; and what every part of the module asks of the kernel: who
+ * may control sessions and see what records show, core tracepoints by
+ * name.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/sched/coredump.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <linux/user_namespace.h>
 
 #include "compat.h"
@@ -134,6 +138,37 @@ bool etw_viewer_covers(const struct etw_viewer *session,
 	       gid_eq(session->fsgid, reader->fsgid);
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_viewer_covers);
+
+/* What etw_tracepoint_find() looks for, and what it found. */
+struct etw_tp_wanted {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void etw_tracepoint_match(struct tracepoint *tp, void *priv)
+{
+	struct etw_tp_wanted *want = priv;
+
+	if (!strcmp(tp->name, want->name))
+		want->tp = tp;
+}
+
+/**
+ * etw_tracepoint_find() - a core kernel tracepoint by name
+ * @name: its name
+ *
+ * Most are not exported to modules; the kernel lists them all.
+ *
+ * Context: process context.
+ * Return: the tracepoint, or NULL (a kernel without it).
+ */
+struct tracepoint *etw_tracepoint_find(const char *name)
+{
+	struct etw_tp_wanted want = { .name = name };
+
+	for_each_kernel_tracepoint(etw_tracepoint_match, &want);
+	return want.tp;
+}
 
 static struct miscdevice etw_misc = {
 	.minor = MISC_DYNAMIC_MINOR,

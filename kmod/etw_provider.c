@@ -1,43 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw_provider.c - provider registrations, enable tables, groups, routes.
+ * etw_provider.c - the GUID table, provider registrations (user and
+ * in-kernel), their traits and the groups they join.
  *
  * Every GUID that is registered, enabled, or named as a group has an
- * etw_gentry.  A registration's route is rebuilt from its GUID's enables
- * and its group's enables whenever one of them changes; then its combined
- * state is written to the enable area, then the provider is notified.
- *
- * Rules (Documentation/abi.rst, "Providers"):
- * - up to 8 global sessions enable a GUID; a 9th gets -ENOSPC.  Private
- *   sessions' enables are kept apart and never take one of those slots;
- * - a private session reaches only registrations made by the program
- *   image that started it (same process, no execve() since) and cannot
- *   enable groups;
- * - a classic registration's own route holds one session, the newest
- *   enable that reaches it, with classic keyword rules; every other
- *   registration of the GUID keeps all its enables and its own rules, so
- *   that no registration changes what a session receives of another's
- *   events, and nothing an unprivileged caller does removes a global
- *   enable;
- * - a PID filter is applied when routes are built (at enable and at
- *   registration), also for group enables; an event-ID filter applies on
- *   every event, but not through groups;
- * - joining a group: the first member's uid owns the group while it has
- *   members; other uids need etw_may_control().
- *
- * Every operation that can fail prepares all it changes first (each
- * affected registration's new route and notification, in a struct
- * etw_change), and publishes only once nothing can fail any more: a
- * failed operation changes nothing.  Stopping a session and unregistering
- * cannot fail; they allocate with __GFP_NOFAIL, one registration at a time.
- *
- * A registration is notified only when an operation reaches it: an
- * enable, disable or capture-state request by a session whose enable
- * reaches it, or a change of its combined state.
- *
- * All of this but building an enable (etw_enable_alloc()) runs under
- * etw_mutex.  Nothing here reads or writes user memory: etw_dev.c copies
- * every argument in and every result out.
+ * etw_guid_entry in the table, while any of those lasts.  Joining a
+ * group: the first member's uid owns the group while it has members;
+ * other uids need etw_may_control().  The other provider files are named
+ * in etw_provider.h, with the rules they keep.
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
@@ -47,59 +17,12 @@
 
 #include "compat.h"
 #include "etw_internal.h"
-#include "etw_trace.h"
+#include "etw_provider.h"
 
-/* Bits of etw_write_args.exclude_mask: direct, group, private enables. */
-#define ETW_GROUP_BIT0		ETW_MAX_SESSIONS_PER_PROVIDER
-#define ETW_PRIVATE_BIT0	(2 * ETW_MAX_SESSIONS_PER_PROVIDER)
-
-static DEFINE_HASHTABLE(etw_guids, 8);
+/* Every etw_guid_entry, by GUID; protected by etw_mutex. */
+DEFINE_HASHTABLE(etw_guids, ETW_GUID_HASH_BITS);
 /* Chosen at load: a caller cannot pick GUIDs that share a bucket. */
 static u32 etw_guid_seed __read_mostly;
-static u64 etw_enable_stamp;
-
-/* When an etw_change notifies its registration. */
-enum etw_notify_rule {
-	ETW_NOTIFY_ON_CHANGE,	/* the combined state changed */
-	ETW_NOTIFY_REACHED,	/* the operation's session reaches it */
-	ETW_NOTIFY_CAPTURE,	/* a capture-state request; route kept */
-};
-
-/**
- * struct etw_change - one registration's prepared update
- * @node: on the operation's list
- * @reg: the registration
- * @route: its new route (NULL: no session takes its events)
- * @keep_route: publish nothing, only notify
- * @c: the combined state that goes with @route
- * @control: the notification's control code, or %ETW_CONTROL_NONE
- * @nn: the prepared notification of a user registration
- */
-struct etw_change {
-	struct list_head node;
-	struct etw_reg *reg;
-	struct etw_route *route;
-	bool keep_route;
-	struct etw_combined c;
-	int control;
-	struct etw_notify_node *nn;
-};
-
-/**
- * struct etw_op - what one control operation changes
- * @changes: struct etw_change, in preparation order
- * @source: the controller's SourceId for notifications
- * @gfp: allocation flags
- * @w: the files an enabling controller waits for, or NULL
- */
-struct etw_op {
-	struct list_head changes;
-	const struct etw_guid *source;
-	gfp_t gfp;
-	struct etw_waits *w;
-};
-
-static const struct etw_guid etw_null_guid;
 
 /**
  * etw_providers_init() - set up the GUID table at module load
@@ -116,9 +39,17 @@ static u32 etw_guid_hash(const struct etw_guid *g)
 	return jhash(g, sizeof(*g), etw_guid_seed);
 }
 
-static struct etw_gentry *etw_gentry_find(const struct etw_guid *guid)
+/**
+ * etw_guid_entry_find() - look up a GUID's entry
+ * @guid: the GUID
+ *
+ * Context: etw_mutex held.
+ * Return: the entry, or NULL when nothing registers, enables or names
+ * @guid as a group.
+ */
+struct etw_guid_entry *etw_guid_entry_find(const struct etw_guid *guid)
 {
-	struct etw_gentry *g;
+	struct etw_guid_entry *g;
 
 	lockdep_assert_held(&etw_mutex);
 	hash_for_each_possible(etw_guids, g, node, etw_guid_hash(guid))
@@ -127,9 +58,19 @@ static struct etw_gentry *etw_gentry_find(const struct etw_guid *guid)
 	return NULL;
 }
 
-static struct etw_gentry *etw_gentry_get(const struct etw_guid *guid)
+/**
+ * etw_guid_entry_get() - a GUID's entry, made if there is none
+ * @guid: the GUID
+ *
+ * A new entry stays in the table until etw_guid_entry_put() finds it
+ * unused.
+ *
+ * Context: process context; etw_mutex held.
+ * Return: the entry, or NULL when it cannot be allocated.
+ */
+struct etw_guid_entry *etw_guid_entry_get(const struct etw_guid *guid)
 {
-	struct etw_gentry *g = etw_gentry_find(guid);
+	struct etw_guid_entry *g = etw_guid_entry_find(guid);
 
 	if (g)
 		return g;
@@ -144,7 +85,15 @@ static struct etw_gentry *etw_gentry_get(const struct etw_guid *guid)
 	return g;
 }
 
-static void etw_gentry_put(struct etw_gentry *g)
+/**
+ * etw_guid_entry_put() - free a GUID's entry if nothing uses it any more
+ * @g: the entry
+ *
+ * An entry is used while it has registrations, group members or enables.
+ *
+ * Context: etw_mutex held.
+ */
+void etw_guid_entry_put(struct etw_guid_entry *g)
 {
 	int i;
 
@@ -159,590 +108,18 @@ static void etw_gentry_put(struct etw_gentry *g)
 	kfree(g);
 }
 
-/**
- * etw_enable_free() - free an enable no route refers to any more
- * @e: the enable, or NULL
- *
- * Context: process context, after an RCU grace period.
- */
-void etw_enable_free(struct etw_enable *e)
-{
-	if (!e)
-		return;
-	kfree(e->ids);
-	kfree(e->stack_ids);
-	kfree(e->filter_data);
-	kfree(e);
-}
-
-/*
- * A PID filter names processes as the controller sees them; routes compare
- * initial-namespace pids, so translate at enable time.  A pid the caller
- * cannot see matches nothing.
- */
-static void etw_pids_resolve(u32 *pids, u32 n)
-{
-	struct pid *pid;
-	u32 i;
-
-	rcu_read_lock();
-	for (i = 0; i < n; i++) {
-		if (!pids[i])	/* in-kernel providers */
-			continue;
-		pid = find_vpid(pids[i]);
-		pids[i] = pid ? pid_nr(pid) : ETW_PID_NONE;
-	}
-	rcu_read_unlock();
-}
-
-/* An event-ID filter of @n ids (sorted here), or NULL when @n is 0. */
-static int etw_id_filter_new(struct etw_id_filter **out, const u16 *ids,
-			     u32 n, bool in)
-{
-	struct etw_id_filter *f;
-
-	if (!n)
-		return 0;
-	f = kzalloc(struct_size(f, ids, n), GFP_KERNEL_ACCOUNT);
-	if (!f)
-		return -ENOMEM;
-	memcpy(f->ids, ids, n * sizeof(u16));
-	f->count = etw_id_filter_sort(f->ids, n);
-	f->filter_in = in;
-	*out = f;
-	return 0;
-}
-
-/* Give @e the filters in @in; @e takes @in->data. */
-static int etw_enable_filters(struct etw_enable *e,
-			      struct etw_enable_filters *in)
-{
-	e->filter_data = in->data;
-	e->filter_size = in->data_size;
-	in->data = NULL;
-	if (etw_id_filter_new(&e->ids, in->ids, in->nids, in->ids_in) ||
-	    etw_id_filter_new(&e->stack_ids, in->stack_ids, in->nstack_ids,
-			      in->stack_ids_in))
-		return -ENOMEM;
-	memcpy(e->pids, in->pids, in->npids * sizeof(u32));
-	e->npids = in->npids;
-	etw_pids_resolve(e->pids, e->npids);
-	return 0;
-}
-
-/**
- * etw_enable_alloc() - build an enable from ETW_IOC_ENABLE's arguments
- * @a: the arguments, for %ETW_CONTROL_ENABLE
- * @in: its filters, copied in and checked (etw_dev.c); the enable takes
- *	@in->data, also when this fails
- *
- * Sorts the event ids and translates the PID filter into initial-namespace
- * pids.
- *
- * Context: process context, may sleep; etw_mutex not held.
- * Return: the enable, for etw_enable(), or ERR_PTR(-ENOMEM).
- */
-struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a,
-				    struct etw_enable_filters *in)
-{
-	struct etw_enable *e;
-	int ret;
-
-	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
-	if (!e) {
-		kfree(in->data);
-		in->data = NULL;
-		return ERR_PTR(-ENOMEM);
-	}
-	e->level = a->level;
-	e->properties = a->properties;
-	e->match_any = a->match_any;
-	e->match_all = a->match_all;
-	e->source_id = a->source_id;
-	ret = etw_enable_filters(e, in);
-	if (ret) {
-		etw_enable_free(e);
-		return ERR_PTR(ret);
-	}
-	return e;
-}
-
-/* Is @guid on @s's disallow list: @s's group enables skip it. */
-static bool etw_disallowed(const struct etw_session *s,
-			   const struct etw_guid *guid)
-{
-	u32 i;
-
-	lockdep_assert_held(&etw_mutex);
-	for (i = 0; i < s->ndisallow; i++)
-		if (!memcmp(&s->disallow[i], guid, sizeof(*guid)))
-			return true;
-	return false;
-}
-
-/* Would @e reach @reg while its session runs. */
-static bool etw_enable_would_reach(const struct etw_enable *e,
-				   const struct etw_reg *reg, bool group)
-{
-	const struct etw_session *s = e->session;
-
-	if (etw_session_is_private(s) &&
-	    (s->owner_tgid != reg->tgid || s->owner_exec_id != reg->exec_id))
-		return false;
-	if (group && etw_disallowed(s, &reg->guid))
-		return false;
-	return etw_pid_filter_match(e->pids, e->npids,
-				    reg->tgid ? pid_nr(reg->tgid) : 0);
-}
-
-static bool etw_enable_reaches(const struct etw_enable *e,
-			       const struct etw_reg *reg)
-{
-	return !e->session->stopped && etw_enable_would_reach(e, reg, false);
-}
-
-/* @e, a group enable, reaches @reg, a member of the group. */
-static bool etw_group_enable_reaches(const struct etw_enable *e,
-				     const struct etw_reg *reg)
-{
-	return !e->session->stopped && etw_enable_would_reach(e, reg, true);
-}
-
-static u64 etw_enable_bit(const struct etw_enable *e)
-{
-	if (etw_session_is_private(e->session))
-		return BIT_ULL(ETW_PRIVATE_BIT0 + e->slot);
-	return BIT_ULL(e->slot);
-}
-
-/* The newest enable of @g that reaches @reg: a classic route's one. */
-static const struct etw_enable *etw_newest_reaching(const struct etw_gentry *g,
-						    const struct etw_reg *reg)
-{
-	const struct etw_enable *newest = NULL, *e;
-	int i;
-
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-		e = g->enables[i];
-		if (e && etw_enable_reaches(e, reg) &&
-		    (!newest || e->stamp > newest->stamp))
-			newest = e;
-	}
-	list_for_each_entry(e, &g->private_enables, pnode)
-		if (etw_enable_reaches(e, reg) &&
-		    (!newest || e->stamp > newest->stamp))
-			newest = e;
-	return newest;
-}
-
-/*
- * The direct (not group) enables in @reg's route, into @out (room for
- * ETW_MAX_ROUTE).  Return: how many.
- */
-static unsigned int etw_direct_enables(const struct etw_reg *reg,
-				       const struct etw_enable **out)
-{
-	const struct etw_gentry *g = reg->gentry;
-	const struct etw_enable *e;
-	unsigned int n = 0;
-	int i;
-
-	if (reg->classic) {
-		e = etw_newest_reaching(g, reg);
-		if (e)
-			out[n++] = e;
-		return n;
-	}
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-		e = g->enables[i];
-		if (e && etw_enable_reaches(e, reg))
-			out[n++] = e;
-	}
-	list_for_each_entry(e, &g->private_enables, pnode)
-		if (etw_enable_reaches(e, reg))
-			out[n++] = e;
-	return n;
-}
-
-static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *e,
-			   bool classic, u64 bit, bool ids)
-{
-	re->session = e->session;
-	re->lk.level = etw_level_norm(e->level);
-	/* Classic providers ignore enable properties. */
-	re->lk.ignore_keyword0 = !classic &&
-				 (e->properties & ETW_ENABLE_IGNORE_KEYWORD_0);
-	re->lk.match_any = etw_match_any_norm(e->match_any, classic);
-	re->lk.match_all = classic ? 0 : e->match_all;
-	re->ids = ids ? e->ids : NULL;
-	re->instance_bit = bit;
-	/* Classic records carry no extended items. */
-	re->ext = classic ? 0 : e->properties & ETW_ENABLE_EXT_PROPS;
-	re->stack_ids = e->stack_ids;
-}
-
-/*
- * The filter of @r->every: the highest level every entry takes, a keyword
- * 0 only when no entry ignores it, MatchAny bits every entry's has and
- * MatchAll bits any entry's has.  An event that passes it passes each
- * entry's level and keyword filter.  Event-ID filters are not folded in:
- * with one in the route, it passes nothing, and each entry's own filters
- * decide.
- */
-static void etw_route_every(struct etw_route *r)
-{
-	struct etw_level_kw *f = &r->every;
-	unsigned int i;
-
-	f->level = U8_MAX;
-	f->ignore_keyword0 = false;
-	f->match_any = ~0ULL;
-	f->match_all = 0;
-	for (i = 0; i < r->count; i++) {
-		const struct etw_route_entry *e = &r->e[i];
-
-		if (e->ids) {
-			/* Level 0 and keyword 0 ignored: nothing passes. */
-			f->level = 0;
-			f->ignore_keyword0 = true;
-			f->match_any = 0;
-			return;
-		}
-		f->level = min(f->level, e->lk.level);
-		f->ignore_keyword0 |= e->lk.ignore_keyword0;
-		f->match_any &= e->lk.match_any;
-		f->match_all |= e->lk.match_all;
-	}
-}
-
-/* Build @reg's route from the enables of its GUID and of its group. */
-static struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
-{
-	const struct etw_enable *direct[ETW_MAX_ROUTE];
-	const struct etw_gentry *grp = reg->group;
-	unsigned int i, n = etw_direct_enables(reg, direct);
-	struct etw_route *r;
-
-	r = kzalloc(struct_size(r, e, ETW_MAX_ROUTE), gfp);
-	if (!r)
-		return NULL;
-	for (i = 0; i < n; i++)
-		etw_route_fill(&r->e[r->count++], direct[i], reg->classic,
-			       etw_enable_bit(direct[i]), true);
-	for (i = 0; grp && i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-		const struct etw_enable *e = grp->group_enables[i];
-
-		if (e && etw_group_enable_reaches(e, reg))
-			etw_route_fill(&r->e[r->count++], e, false,
-				       BIT_ULL(ETW_GROUP_BIT0 + i), false);
-	}
-	for (i = 0; i < r->count; i++)
-		r->ext |= r->e[i].ext;
-	etw_route_every(r);
-	return r;
-}
-
-static struct etw_enable_state *etw_reg_state(struct etw_reg *reg)
-{
-	if (reg->file)
-		return &reg->file->enable_map[reg->id - 1];
-	return &reg->state;
-}
-
-/*
- * Publish a combined state.  Readers (libetw's EventEnabled) check @seq
- * around their loads; libetw's write-path check and
- * etw_kprovider_enabled() read single fields.
- */
-static void etw_state_publish(struct etw_reg *reg, const struct etw_combined *c)
-{
-	struct etw_enable_state *es = etw_reg_state(reg);
-	u32 seq = READ_ONCE(es->seq);
-
-	WRITE_ONCE(es->seq, seq + 1);
-	/*
-	 * Odd seq before the fields: pairs with the read barrier before the
-	 * reader's second seq load, so a reader that saw new fields sees seq
-	 * changed.
-	 */
-	smp_wmb();
-	WRITE_ONCE(es->level, c->enabled ? c->level : 0);
-	WRITE_ONCE(es->match_any, c->enabled ? c->match_any : 0);
-	WRITE_ONCE(es->match_all, c->enabled ? c->match_all : 0);
-	WRITE_ONCE(es->enabled, c->enabled);
-	/*
-	 * Fields before the even seq: pairs with the acquire of the reader's
-	 * first seq load, so a reader that saw the new seq sees the fields.
-	 */
-	smp_wmb();
-	WRITE_ONCE(es->seq, seq + 2);
-}
-
-static void etw_route_combine(const struct etw_route *r, struct etw_combined *c)
-{
-	unsigned int i;
-
-	etw_combine_init(c);
-	for (i = 0; r && i < r->count; i++)
-		etw_combine_add(c, &r->e[i].lk);
-}
-
-static bool etw_combined_eq(const struct etw_combined *a,
-			    const struct etw_combined *b)
-{
-	if (a->enabled != b->enabled)
-		return false;
-	return !a->enabled || (a->level == b->level &&
-			       a->match_any == b->match_any &&
-			       a->match_all == b->match_all);
-}
-
-/*
- * Prepare @ch's notification, with the schematized filter data of the
- * enables in the registration's route chained as ETW chains them: each
- * EVENT_FILTER_HEADER gets the session's exclude bit as InstanceId and
- * NextOffset to the next block.
- */
-static int etw_change_notify_prepare(struct etw_change *ch, struct etw_op *op)
-{
-	const struct etw_enable *direct[ETW_MAX_ROUTE];
-	unsigned int i, n, count = 0;
-	struct etw_filter_header *h, *prev = NULL;
-	struct etw_notify_node *nn;
-	u32 size = 0;
-	u8 *buf;
-
-	if (!ch->reg->file)
-		return 0;
-	n = etw_direct_enables(ch->reg, direct);
-	for (i = 0; i < n; i++) {
-		if (direct[i]->filter_size) {
-			size += ALIGN(direct[i]->filter_size, 8);
-			count++;
-		}
-	}
-	nn = etw_notify_alloc(ch->reg, ch->control, &ch->c, op->source, size,
-			      count, op->gfp);
-	if (!nn)
-		return -ENOMEM;
-	buf = etw_notify_filter(nn);
-	for (i = 0; i < n; i++) {
-		if (!direct[i]->filter_size)
-			continue;
-		h = (struct etw_filter_header *)buf;
-		memcpy(h, direct[i]->filter_data, direct[i]->filter_size);
-		h->instance_id = etw_enable_bit(direct[i]);
-		h->next_offset = 0;
-		if (prev)
-			prev->next_offset = (u8 *)h - (u8 *)prev;
-		prev = h;
-		buf += ALIGN(direct[i]->filter_size, 8);
-	}
-	ch->nn = nn;
-	return 0;
-}
-
-static int etw_notify_control(enum etw_notify_rule rule,
-			      const struct etw_combined *was,
-			      const struct etw_combined *c)
-{
-	switch (rule) {
-	case ETW_NOTIFY_CAPTURE:
-		return c->enabled ? ETW_CONTROL_CAPTURE_STATE : ETW_CONTROL_NONE;
-	case ETW_NOTIFY_ON_CHANGE:
-		if (etw_combined_eq(was, c))
-			return ETW_CONTROL_NONE;
-		break;
-	case ETW_NOTIFY_REACHED:
-		if (!was->enabled && !c->enabled)
-			return ETW_CONTROL_NONE;
-		break;
-	}
-	return c->enabled ? ETW_CONTROL_ENABLE : ETW_CONTROL_DISABLE;
-}
-
-/*
- * Prepare @reg's new route and notification and add them to @op.
- * Nothing is published.
- */
-static int etw_op_add(struct etw_op *op, struct etw_reg *reg,
-		      enum etw_notify_rule rule)
-{
-	struct etw_combined was;
-	struct etw_change *ch;
-	int ret;
-
-	lockdep_assert_held(&etw_mutex);
-	ch = kzalloc(sizeof(*ch), op->gfp);
-	if (!ch)
-		return -ENOMEM;
-	ch->reg = reg;
-	etw_route_combine(rcu_dereference_protected(reg->route,
-						    lockdep_is_held(&etw_mutex)),
-			  &was);
-	if (rule == ETW_NOTIFY_CAPTURE) {
-		ch->keep_route = true;
-		ch->c = was;
-	} else {
-		ch->route = etw_route_build(reg, op->gfp);
-		if (!ch->route) {
-			kfree(ch);
-			return -ENOMEM;
-		}
-		etw_route_combine(ch->route, &ch->c);
-		if (!ch->route->count) {
-			kfree(ch->route);
-			ch->route = NULL;
-		}
-	}
-	ch->control = etw_notify_control(rule, &was, &ch->c);
-	if (ch->control != ETW_CONTROL_NONE) {
-		ret = etw_change_notify_prepare(ch, op);
-		if (ret) {
-			kfree(ch->route);
-			kfree(ch);
-			return ret;
-		}
-	}
-	list_add_tail(&ch->node, &op->changes);
-	return 0;
-}
-
-static void etw_op_init(struct etw_op *op, const struct etw_guid *source,
-			gfp_t gfp, struct etw_waits *w)
-{
-	INIT_LIST_HEAD(&op->changes);
-	op->source = source ?: &etw_null_guid;
-	op->gfp = gfp;
-	op->w = w;
-}
-
-/* Drop everything @op prepared; nothing was published. */
-static void etw_op_abort(struct etw_op *op)
-{
-	struct etw_change *ch, *tmp;
-
-	list_for_each_entry_safe(ch, tmp, &op->changes, node) {
-		kfree(ch->route);
-		etw_notify_free(ch->nn);
-		kfree(ch);
-	}
-	INIT_LIST_HEAD(&op->changes);
-}
-
-/* Make room to record every notification @op queues; may fail. */
-static int etw_op_reserve_waits(struct etw_op *op)
-{
-	struct etw_waits *w = op->w;
-	struct etw_change *ch;
-	unsigned int n = 0;
-
-	if (!w)
-		return 0;
-	list_for_each_entry(ch, &op->changes, node)
-		n += !!ch->nn;
-	if (w->n + n <= w->cap)
-		return 0;
-	return etw_waits_grow(w, w->n + n);
-}
-
-/*
- * What threads staged for registrations whose routes change is routed as
- * the routes were: their files' rings are drained first (etw_batch.c).
- */
-static void etw_op_drain_staged(const struct etw_op *op)
-{
-	const struct etw_change *ch;
-
-	list_for_each_entry(ch, &op->changes, node)
-		if (!ch->keep_route && ch->reg->file)
-			etw_batch_drain_file(ch->reg->file);
-}
-
-/* Publish what @op prepared; cannot fail. */
-static void etw_op_commit(struct etw_op *op)
-{
-	struct etw_change *ch, *tmp;
-
-	etw_op_drain_staged(op);
-
-	list_for_each_entry_safe(ch, tmp, &op->changes, node) {
-		struct etw_reg *reg = ch->reg;
-
-		if (!ch->keep_route) {
-			struct etw_route *old;
-
-			old = rcu_replace_pointer(reg->route, ch->route,
-						  lockdep_is_held(&etw_mutex));
-			if (old)
-				kfree_rcu(old, rcu);
-			etw_state_publish(reg, &ch->c);
-		}
-		if (ch->control != ETW_CONTROL_NONE) {
-			if (reg->file) {
-				u64 seq = etw_notify_queue(reg, ch->nn);
-
-				if (seq && op->w)
-					etw_waits_add(op->w, reg->file, seq);
-			} else if (reg->notify) {
-				reg->notify(reg, ch->control, &ch->c);
-			}
-		}
-		kfree(ch);
-	}
-	INIT_LIST_HEAD(&op->changes);
-}
-
-/* Prepare and publish @op; on failure nothing changed. */
-static int etw_op_finish(struct etw_op *op)
-{
-	int ret = etw_op_reserve_waits(op);
-
-	if (ret) {
-		etw_op_abort(op);
-		return ret;
-	}
-	etw_op_commit(op);
-	return 0;
-}
-
-/*
- * Update one registration in an operation that cannot fail (session
- * stop, unregistration): __GFP_NOFAIL, one small allocation at a time.
- */
-static void etw_reg_update_nofail(struct etw_reg *reg, enum etw_notify_rule rule)
-{
-	struct etw_op op;
-
-	etw_op_init(&op, NULL, GFP_KERNEL | __GFP_NOFAIL, NULL);
-	if (!etw_op_add(&op, reg, rule))
-		etw_op_commit(&op);
-}
-
-/* Free unlinked enables once no writer can see them. */
-static void etw_enables_free_later(struct list_head *gone)
-{
-	struct etw_enable *e, *tmp;
-
-	if (list_empty(gone))
-		return;
-	synchronize_rcu();
-	list_for_each_entry_safe(e, tmp, gone, gone)
-		etw_enable_free(e);
-}
-
 /* Register @reg (fields set, not linked) and notify it if enabled. */
 static int etw_reg_attach(struct etw_reg *reg)
 {
-	struct etw_gentry *g;
+	struct etw_guid_entry *g;
 	struct etw_op op;
 	int ret;
 
 	lockdep_assert_held(&etw_mutex);
-	g = etw_gentry_get(&reg->guid);
+	g = etw_guid_entry_get(&reg->guid);
 	if (!g)
 		return -ENOMEM;
-	reg->gentry = g;
+	reg->guid_entry = g;
 	list_add_tail(&reg->gnode, &g->regs);
 
 	etw_op_init(&op, NULL, GFP_KERNEL_ACCOUNT, NULL);
@@ -753,7 +130,7 @@ static int etw_reg_attach(struct etw_reg *reg)
 		etw_op_abort(&op);
 	if (ret) {
 		list_del(&reg->gnode);
-		etw_gentry_put(g);
+		etw_guid_entry_put(g);
 	}
 	return ret;
 }
@@ -827,7 +204,7 @@ static void etw_reg_free_rcu(struct rcu_head *rcu)
 static void etw_reg_detach(struct etw_reg *reg)
 {
 	static const struct etw_combined off;
-	struct etw_gentry *g = reg->gentry;
+	struct etw_guid_entry *g = reg->guid_entry;
 	struct etw_route *r;
 
 	lockdep_assert_held(&etw_mutex);
@@ -842,8 +219,8 @@ static void etw_reg_detach(struct etw_reg *reg)
 		etw_notify_drop_reg(reg->file, reg);
 	/* Last: the group may be the registration's own GUID. */
 	if (reg->group && reg->group != g)
-		etw_gentry_put(reg->group);
-	etw_gentry_put(g);
+		etw_guid_entry_put(reg->group);
+	etw_guid_entry_put(g);
 }
 
 /**
@@ -949,7 +326,7 @@ int etw_register_kernel(struct etw_reg *reg)
 	return ret;
 }
 
-static int etw_group_may_join(struct etw_gentry *grp)
+static int etw_group_may_join(struct etw_guid_entry *grp)
 {
 	if (list_empty(&grp->members)) {
 		grp->group_owner = current_fsuid();
@@ -974,7 +351,7 @@ static int etw_group_may_join(struct etw_gentry *grp)
 int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len)
 {
 	static const struct etw_guid no_group;
-	struct etw_gentry *grp;
+	struct etw_guid_entry *grp;
 	struct etw_guid group;
 	struct etw_op op;
 	int ret;
@@ -988,7 +365,7 @@ int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len)
 	if (!memcmp(&group, &no_group, sizeof(group)))
 		goto out_publish;
 
-	grp = etw_gentry_get(&group);
+	grp = etw_guid_entry_get(&group);
 	if (!grp)
 		return -ENOMEM;
 	ret = etw_group_may_join(grp);
@@ -1016,7 +393,7 @@ out_leave_group:
 	list_del_init(&reg->mnode);
 	reg->group = NULL;
 out_put_group:
-	etw_gentry_put(grp);
+	etw_guid_entry_put(grp);
 	return ret;
 }
 
@@ -1045,617 +422,6 @@ int etw_set_traits(struct etw_file *f, u32 reg_id, u8 *blob, u16 len)
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_set_traits);
-
-static int etw_find_slot(struct etw_enable **table, struct etw_session *s)
-{
-	int i;
-
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++)
-		if (table[i] && table[i]->session == s)
-			return i;
-	return -1;
-}
-
-static int etw_free_slot(struct etw_enable **table)
-{
-	int i;
-
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++)
-		if (!table[i])
-			return i;
-	return -1;
-}
-
-static struct etw_enable *etw_private_find(struct etw_gentry *g,
-					   struct etw_session *s)
-{
-	struct etw_enable *e;
-
-	list_for_each_entry(e, &g->private_enables, pnode)
-		if (e->session == s)
-			return e;
-	return NULL;
-}
-
-/* The lowest exclude bit no other private session of the owner uses. */
-static int etw_private_slot(struct etw_gentry *g, struct etw_session *s)
-{
-	unsigned long used = 0;
-	struct etw_enable *e;
-
-	list_for_each_entry(e, &g->private_enables, pnode)
-		if (e->session->owner_tgid == s->owner_tgid)
-			__set_bit(e->slot, &used);
-	return find_first_zero_bit(&used, ETW_MAX_PRIVATE_SESSIONS);
-}
-
-/* Where the enables of one GUID by one kind of session live. */
-struct etw_table {
-	struct etw_gentry *g;
-	struct etw_enable **slots;	/* global: direct or group */
-	bool group;
-	bool private;
-};
-
-/*
- * The enable state of one table before an operation changed it, so that
- * a failed operation can put it back: the global slots, or the private
- * enable that was replaced or removed.
- */
-struct etw_table_undo {
-	struct etw_enable *slots[ETW_MAX_SESSIONS_PER_PROVIDER];
-	struct etw_enable *old_private;
-	struct etw_enable *new_private;
-};
-
-static struct etw_enable *etw_table_find(const struct etw_table *t,
-					 struct etw_session *s)
-{
-	int slot;
-
-	if (t->private)
-		return etw_private_find(t->g, s);
-	slot = etw_find_slot(t->slots, s);
-	return slot < 0 ? NULL : t->slots[slot];
-}
-
-/*
- * Put @e into the table for its session; the enable it replaces goes to
- * @gone.  Classic registrations pick the newest enable from the table
- * (etw_newest_reaching()): no enable is removed for them.
- */
-static int etw_table_set(const struct etw_table *t, struct etw_enable *e,
-			 struct etw_table_undo *u, struct list_head *gone)
-{
-	struct etw_enable *old;
-	int slot;
-
-	if (t->private) {
-		old = etw_private_find(t->g, e->session);
-		e->slot = old ? old->slot : etw_private_slot(t->g, e->session);
-		if (old) {
-			list_del(&old->pnode);
-			list_add_tail(&old->gone, gone);
-		}
-		u->old_private = old;
-		u->new_private = e;
-		e->stamp = ++etw_enable_stamp;
-		list_add_tail(&e->pnode, &t->g->private_enables);
-		return 0;
-	}
-	memcpy(u->slots, t->slots, sizeof(u->slots));
-	slot = etw_find_slot(t->slots, e->session);
-	if (slot < 0)
-		slot = etw_free_slot(t->slots);
-	if (slot < 0)
-		return -ENOSPC;
-	if (t->slots[slot])
-		list_add_tail(&t->slots[slot]->gone, gone);
-	e->slot = slot;
-	e->stamp = ++etw_enable_stamp;
-	t->slots[slot] = e;
-	return 0;
-}
-
-/* Remove @s's enable from the table; it goes to @gone. */
-static struct etw_enable *etw_table_clear(const struct etw_table *t,
-					  struct etw_session *s,
-					  struct etw_table_undo *u,
-					  struct list_head *gone)
-{
-	struct etw_enable *old;
-	int slot;
-
-	if (t->private) {
-		old = etw_private_find(t->g, s);
-		if (old)
-			list_del(&old->pnode);
-		u->old_private = old;
-	} else {
-		memcpy(u->slots, t->slots, sizeof(u->slots));
-		slot = etw_find_slot(t->slots, s);
-		old = slot < 0 ? NULL : t->slots[slot];
-		if (old)
-			t->slots[slot] = NULL;
-	}
-	if (old)
-		list_add_tail(&old->gone, gone);
-	return old;
-}
-
-/* Put the table back as @u saved it; @gone is emptied. */
-static void etw_table_undo(const struct etw_table *t,
-			   struct etw_table_undo *u, struct list_head *gone)
-{
-	if (t->private) {
-		if (u->new_private)
-			list_del(&u->new_private->pnode);
-		if (u->old_private)
-			list_add_tail(&u->old_private->pnode,
-				      &t->g->private_enables);
-	} else {
-		memcpy(t->slots, u->slots, sizeof(u->slots));
-	}
-	INIT_LIST_HEAD(gone);
-}
-
-static bool etw_id_filter_same(const struct etw_id_filter *a,
-			       const struct etw_id_filter *b)
-{
-	if (!a || !b)
-		return a == b;
-	return a->count == b->count && a->filter_in == b->filter_in &&
-	       !memcmp(a->ids, b->ids, a->count * sizeof(a->ids[0]));
-}
-
-static bool etw_enable_same(const struct etw_enable *a,
-			    const struct etw_enable *b)
-{
-	if (a->level != b->level || a->properties != b->properties ||
-	    a->match_any != b->match_any || a->match_all != b->match_all ||
-	    a->npids != b->npids || a->filter_size != b->filter_size)
-		return false;
-	if (memcmp(a->pids, b->pids, a->npids * sizeof(a->pids[0])) ||
-	    (a->filter_size &&
-	     memcmp(a->filter_data, b->filter_data, a->filter_size)))
-		return false;
-	return etw_id_filter_same(a->ids, b->ids) &&
-	       etw_id_filter_same(a->stack_ids, b->stack_ids);
-}
-
-static bool etw_table_reaches(const struct etw_table *t,
-			      const struct etw_enable *e,
-			      const struct etw_reg *reg)
-{
-	if (!e)
-		return false;
-	return t->group ? etw_group_enable_reaches(e, reg) :
-			  etw_enable_reaches(e, reg);
-}
-
-/*
- * Add @reg if an enable change reaches it: @new (or NULL) replaced @old
- * (or NULL) of the same session.  An identical re-enable notifies only if
- * the combined state changed.  @new == @old is a capture-state request by
- * that enable: it reaches what the enable reaches, on a classic
- * registration only as the newest.
- */
-static int etw_op_add_if_reached(struct etw_op *op, const struct etw_table *t,
-				 struct etw_reg *reg,
-				 const struct etw_enable *new,
-				 const struct etw_enable *old)
-{
-	bool reach_new = etw_table_reaches(t, new, reg);
-	bool reach_old = etw_table_reaches(t, old, reg);
-
-	if (new == old) {
-		if (!reach_new || (!t->group && reg->classic &&
-				   etw_newest_reaching(t->g, reg) != new))
-			return 0;
-		return etw_op_add(op, reg, ETW_NOTIFY_CAPTURE);
-	}
-	if (reach_new && reach_old && etw_enable_same(new, old))
-		return etw_op_add(op, reg, ETW_NOTIFY_ON_CHANGE);
-	if (reach_new || reach_old)
-		return etw_op_add(op, reg, ETW_NOTIFY_REACHED);
-	return 0;
-}
-
-/* etw_op_add_if_reached() for each registration (or member) of @t. */
-static int etw_op_add_reached(struct etw_op *op, const struct etw_table *t,
-			      const struct etw_enable *new,
-			      const struct etw_enable *old)
-{
-	struct etw_reg *reg;
-	int ret;
-
-	if (t->group) {
-		list_for_each_entry(reg, &t->g->members, mnode) {
-			ret = etw_op_add_if_reached(op, t, reg, new, old);
-			if (ret)
-				return ret;
-		}
-		return 0;
-	}
-	list_for_each_entry(reg, &t->g->regs, gnode) {
-		ret = etw_op_add_if_reached(op, t, reg, new, old);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int etw_enable_capture(struct etw_session *s, const struct etw_guid *guid,
-			      bool group, struct etw_op *op)
-{
-	struct etw_table t = { .group = group,
-			       .private = etw_session_is_private(s) };
-	const struct etw_enable *e;
-	int ret;
-
-	t.g = etw_gentry_find(guid);
-	if (!t.g)
-		return 0;
-	t.slots = group ? t.g->group_enables : t.g->enables;
-	e = etw_table_find(&t, s);
-	if (!e)
-		return 0;
-	ret = etw_op_add_reached(op, &t, e, e);
-	if (ret) {
-		etw_op_abort(op);
-		return ret;
-	}
-	return etw_op_finish(op);
-}
-
-/**
- * etw_enable() - ETW_IOC_ENABLE, once the session is found and checked
- * @s: the session (referenced)
- * @a: the arguments
- * @e: for ETW_CONTROL_ENABLE, the new enable with filters filled in
- *	(ownership passes); NULL otherwise
- * @w: out: files to wait on (referenced), when @a->timeout_ms is set
- *
- * A disable or capture-state request for a GUID the session does not
- * enable does nothing.
- *
- * Context: process context; takes etw_mutex.
- * Return: 0, -ENOSPC for a 9th global session, -EDQUOT past
- * %ETW_MAX_PRIVATE_ENABLES for a private session, -ENOENT when the
- * session stopped, -ENOMEM (nothing changed).
- */
-int etw_enable(struct etw_session *s, struct etw_enable_args *a,
-	       struct etw_enable *e, struct etw_waits *w)
-{
-	bool group = a->properties & ETW_ENABLE_PROVIDER_GROUP;
-	struct etw_table t = { .group = group,
-			       .private = etw_session_is_private(s) };
-	struct etw_table_undo u = {};
-	struct etw_enable *old = NULL;
-	struct etw_op op;
-	LIST_HEAD(gone);
-	int ret = 0;
-
-	etw_op_init(&op, &a->source_id, GFP_KERNEL_ACCOUNT,
-		    a->timeout_ms ? w : NULL);
-	mutex_lock(&etw_mutex);
-	if (s->stopped) {
-		ret = -ENOENT;
-		goto out_unlock;
-	}
-	if (a->control_code == ETW_CONTROL_CAPTURE_STATE) {
-		ret = etw_enable_capture(s, &a->guid, group, &op);
-		goto out_unlock;
-	}
-	t.g = a->control_code == ETW_CONTROL_ENABLE ? etw_gentry_get(&a->guid) :
-						      etw_gentry_find(&a->guid);
-	if (!t.g) {
-		ret = a->control_code == ETW_CONTROL_ENABLE ? -ENOMEM : 0;
-		goto out_unlock;
-	}
-	t.slots = group ? t.g->group_enables : t.g->enables;
-
-	if (a->control_code == ETW_CONTROL_ENABLE) {
-		old = etw_table_find(&t, s);
-		if (!old && t.private &&
-		    s->nenables >= ETW_MAX_PRIVATE_ENABLES) {
-			ret = -EDQUOT;
-			goto out_put;
-		}
-		e->session = s;
-		ret = etw_table_set(&t, e, &u, &gone);
-		if (ret) {
-			etw_table_undo(&t, &u, &gone);
-			goto out_put;
-		}
-		ret = etw_op_add_reached(&op, &t, e, old);
-	} else {
-		old = etw_table_clear(&t, s, &u, &gone);
-		if (!old)
-			goto out_put;
-		ret = etw_op_add_reached(&op, &t, NULL, old);
-	}
-	if (!ret)
-		ret = etw_op_finish(&op);
-	else
-		etw_op_abort(&op);
-	if (ret) {
-		etw_table_undo(&t, &u, &gone);
-		goto out_put;
-	}
-	if (a->control_code == ETW_CONTROL_ENABLE) {
-		s->nenables += !old;
-		e = NULL;
-	} else {
-		s->nenables--;
-	}
-out_put:
-	etw_gentry_put(t.g);
-out_unlock:
-	trace_etw_enable(s, a, ret);
-	mutex_unlock(&etw_mutex);
-	etw_enables_free_later(&gone);
-	etw_enable_free(e);
-	return ret;
-}
-EXPORT_SYMBOL_IF_KUNIT(etw_enable);
-
-/* Remove @s's enable from @t and update what it reached; cannot fail. */
-static void etw_table_drop_session(const struct etw_table *t,
-				   struct etw_session *s,
-				   struct list_head *gone)
-{
-	struct etw_table_undo u;
-	struct etw_enable *old;
-	struct etw_reg *reg;
-
-	old = etw_table_clear(t, s, &u, gone);
-	if (!old)
-		return;
-	/* @s is marked stopped: ask whether @old reached while it ran. */
-	if (t->group) {
-		list_for_each_entry(reg, &t->g->members, mnode)
-			if (etw_enable_would_reach(old, reg, true))
-				etw_reg_update_nofail(reg, ETW_NOTIFY_REACHED);
-	} else {
-		list_for_each_entry(reg, &t->g->regs, gnode)
-			if (etw_enable_would_reach(old, reg, false))
-				etw_reg_update_nofail(reg, ETW_NOTIFY_REACHED);
-	}
-}
-
-/**
- * etw_provider_session_gone() - unlink a stopping session from every GUID
- * @s: the session, already marked stopped
- *
- * Providers whose combined state changes are notified.  On return no
- * route refers to @s and no writer still uses an old route (an RCU grace
- * period has passed).
- *
- * Context: process context; etw_mutex held.
- */
-void etw_provider_session_gone(struct etw_session *s)
-{
-	struct etw_enable *e, *etmp;
-	struct etw_gentry *g;
-	struct hlist_node *tmp;
-	LIST_HEAD(gone);
-	int bkt;
-
-	lockdep_assert_held(&etw_mutex);
-	hash_for_each_safe(etw_guids, bkt, tmp, g, node) {
-		struct etw_table direct = { .g = g, .slots = g->enables,
-					    .private = etw_session_is_private(s) };
-		struct etw_table group = { .g = g, .slots = g->group_enables,
-					   .group = true };
-
-		etw_table_drop_session(&direct, s, &gone);
-		if (!direct.private)
-			etw_table_drop_session(&group, s, &gone);
-		etw_gentry_put(g);
-	}
-	s->nenables = 0;
-	/* No writer may still use a route that led to @s. */
-	synchronize_rcu();
-	list_for_each_entry_safe(e, etmp, &gone, gone)
-		etw_enable_free(e);
-}
-
-/* Append what the session of @e passed to @p's sessions. */
-static void etw_info_session(struct etw_provider_info *p,
-			     const struct etw_enable *e)
-{
-	struct etw_provider_session *ps = &p->sessions[p->session_count++];
-
-	ps->logger_id = e->session->logger_id;
-	ps->level = e->level;
-	ps->properties = e->properties;
-	ps->match_any = e->match_any;
-	ps->match_all = e->match_all;
-}
-
-/*
- * The sessions of @reg's route: what etw_route_build() routes to; only the
- * private ones (its own process's) unless @all.
- */
-static void etw_info_reg_sessions(struct etw_provider_info *p,
-				  const struct etw_reg *reg, bool all)
-{
-	const struct etw_enable *direct[ETW_MAX_ROUTE];
-	const struct etw_gentry *grp = reg->group;
-	unsigned int i, n = etw_direct_enables(reg, direct);
-
-	for (i = 0; i < n; i++)
-		if (all || etw_session_is_private(direct[i]->session))
-			etw_info_session(p, direct[i]);
-	/* Private sessions never enable groups. */
-	for (i = 0; all && grp && i < ETW_MAX_SESSIONS_PER_PROVIDER; i++) {
-		const struct etw_enable *e = grp->group_enables[i];
-
-		if (e && etw_group_enable_reaches(e, reg))
-			etw_info_session(p, e);
-	}
-}
-
-/* @all: the caller may control global sessions and sees them. */
-static void etw_info_reg(struct etw_provider_info *p, struct etw_reg *reg,
-			 bool all)
-{
-	const struct etw_enable_state *es;
-	const struct etw_route *r;
-	unsigned int i;
-
-	p->guid = reg->guid;
-	p->pid = reg->tgid ? pid_vnr(reg->tgid) : 0;
-	p->flags = reg->classic ? ETW_REGISTER_CLASSIC : 0;
-	if (reg->group)
-		p->group = reg->group->guid;
-	/* The name is NUL-terminated: etw_traits_parse() checked. */
-	if (reg->traits)
-		strscpy(p->name, reg->traits + ETW_TRAITS_NAME_OFFSET,
-			sizeof(p->name));
-	es = etw_reg_state(reg);
-	p->enabled = es->enabled;
-	p->level = es->level;
-	p->match_any = es->match_any;
-	p->match_all = es->match_all;
-	r = rcu_dereference_protected(reg->route, lockdep_is_held(&etw_mutex));
-	for (i = 0; all && r && i < r->count; i++) {
-		u16 id = r->e[i].session->logger_id;
-
-		if (id <= ETW_MAX_GLOBAL_SESSIONS)
-			p->session_mask |= BIT_ULL(id - 1);
-	}
-	etw_info_reg_sessions(p, reg, all);
-}
-
-static bool etw_enable_live(const struct etw_enable *e)
-{
-	return e && !e->session->stopped;
-}
-
-/* Do sessions enable @g while nothing registered it. */
-static bool etw_gentry_pre_enabled(const struct etw_gentry *g)
-{
-	const struct etw_enable *e;
-	int i;
-
-	if (!list_empty(&g->regs))
-		return false;
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++)
-		if (etw_enable_live(g->enables[i]))
-			return true;
-	list_for_each_entry(e, &g->private_enables, pnode)
-		if (etw_enable_live(e))
-			return true;
-	return false;
-}
-
-static void etw_info_pre_enabled(struct etw_provider_info *p,
-				 const struct etw_gentry *g)
-{
-	const struct etw_enable *e;
-	int i;
-
-	p->guid = g->guid;
-	p->flags = ETW_PROVIDER_PRE_ENABLED;
-	for (i = 0; i < ETW_MAX_SESSIONS_PER_PROVIDER; i++)
-		if (etw_enable_live(g->enables[i]))
-			etw_info_session(p, g->enables[i]);
-	list_for_each_entry(e, &g->private_enables, pnode)
-		if (etw_enable_live(e))
-			etw_info_session(p, e);
-}
-
-/* The zeroed entry of the @n'th listed item; NULL outside the page. */
-static struct etw_provider_info *etw_info_at(struct etw_provider_info *info,
-					     u32 n, u32 start, u32 room)
-{
-	if (n < start || n - start >= room)
-		return NULL;
-	memset(&info[n - start], 0, sizeof(*info));
-	return &info[n - start];
-}
-
-/**
- * etw_list_providers() - ETW_IOC_LIST_PROVIDERS
- * @info: out: up to @count entries, from the @start'th visible on
- * @start: visible registrations to skip
- * @count: in: room in @info; out: registrations visible to the caller
- * @all: the caller may control global sessions: list every process's
- *	registrations and the global sessions they go to; else only the
- *	caller's own registrations and, of their sessions, its private ones
- * @flags: ETW_LIST_*; pre-enabled GUIDs are listed only with @all
- *
- * Process ids are given in the caller's PID namespace (0 when the process
- * is not visible there).  The combined state is listed either way: the
- * caller's enable area shows it for its own registrations.
- *
- * Context: process context; takes etw_mutex.
- * Return: 0.
- */
-int etw_list_providers(struct etw_provider_info *info, u32 start,
-		       u32 *count, bool all, u32 flags)
-{
-	struct etw_provider_info *p;
-	struct etw_gentry *g;
-	u32 n = 0;
-	int bkt;
-
-	mutex_lock(&etw_mutex);
-	hash_for_each(etw_guids, bkt, g, node) {
-		struct etw_reg *reg;
-
-		if (all && (flags & ETW_LIST_PRE_ENABLED) &&
-		    etw_gentry_pre_enabled(g)) {
-			p = etw_info_at(info, n++, start, *count);
-			if (p)
-				etw_info_pre_enabled(p, g);
-		}
-		list_for_each_entry(reg, &g->regs, gnode) {
-			if (!all && reg->tgid != task_tgid(current))
-				continue;
-			p = etw_info_at(info, n++, start, *count);
-			if (p)
-				etw_info_reg(p, reg, all);
-		}
-	}
-	mutex_unlock(&etw_mutex);
-	*count = n;
-	return 0;
-}
-
-/**
- * etw_provider_regroup() - a session's disallow list changed
- * @s: the session
- *
- * Rebuilds the routes of every member of a group @s enables.
- *
- * Context: process context; etw_mutex held.
- * Return: 0, or -ENOMEM with no route changed.
- */
-int etw_provider_regroup(struct etw_session *s)
-{
-	struct etw_gentry *g;
-	struct etw_reg *reg;
-	struct etw_op op;
-	int bkt, ret;
-
-	lockdep_assert_held(&etw_mutex);
-	etw_op_init(&op, NULL, GFP_KERNEL_ACCOUNT, NULL);
-	hash_for_each(etw_guids, bkt, g, node) {
-		if (etw_find_slot(g->group_enables, s) < 0)
-			continue;
-		list_for_each_entry(reg, &g->members, mnode) {
-			ret = etw_op_add(&op, reg, ETW_NOTIFY_ON_CHANGE);
-			if (ret) {
-				etw_op_abort(&op);
-				return ret;
-			}
-		}
-	}
-	return etw_op_finish(&op);
-}
 
 /**
  * etw_unregister_kernel() - unlink an in-kernel provider's registration

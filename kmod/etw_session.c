@@ -526,7 +526,7 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 		return ret;
 	/*
 	 * What threads staged before a flush is in the session; at a stop,
-	 * unrouting the session drains the files it reached (etw_provider.c).
+	 * unrouting the session drains the files it reached (etw_change.c).
 	 */
 	if (cmd == ETW_IOC_FLUSH)
 		etw_batch_drain_session(s);

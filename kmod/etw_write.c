@@ -64,6 +64,20 @@ static_assert(offsetof(struct etw_classic_header, timestamp) ==
 static_assert(sizeof(struct etw_classic_header) == 48);
 
 /*
+ * ETW_IOC_WRITE's arguments the general way, for what etw_write_user()
+ * does not copy in one go (another size, or a fault); out of line, so
+ * that the common case's frame does not grow.
+ */
+static noinline int etw_write_args_in(struct etw_write_args *a,
+				      const void __user *uarg)
+{
+	u32 usize;
+
+	return etw_args_in(a, sizeof(*a), ETW_WRITE_ARGS_SIZE_VER0, uarg,
+			   &usize);
+}
+
+/*
  * Kept small: up to ETW_MAX_TARGETS of these live on the stack.  @ext and
  * @xlen are the ETW_ENABLE_* bits whose items the session's record carries
  * and their bytes (etw_xdata_target()), set and read only on a route that

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of etw_provider.c: enable tables, the combined state, the
+ * KUnit tests of the provider files (etw_provider.c, etw_enable.c,
+ * etw_route.c, etw_change.c): enable tables, the combined state, the
  * classic rules of a classic registration's own route, groups and
- * disallow lists, private sessions,
- * and the routes built from all of them.
+ * disallow lists, private sessions, and the routes built from all of them.
  *
  * Registrations are made on a real /dev/etw file, so that closing it at
  * the end of each test unregisters them whatever the test did.  Sessions
