@@ -633,6 +633,8 @@ bool etw_viewer_may_read(const struct etw_viewer *v, struct task_struct *t,
 bool etw_viewer_covers(const struct etw_viewer *session,
 		       const struct etw_viewer *reader);
 struct tracepoint *etw_tracepoint_find(const char *name);
+int etw_session_init(struct etw_session *s, const char *name,
+		     const struct etw_session_config *cfg);
 int etw_session_start(struct etw_file *f, struct etw_session_args *a);
 int etw_session_control(struct etw_file *f, unsigned int cmd,
 			struct etw_session_args *a);

@@ -220,18 +220,29 @@ static void etw_flush_work(struct work_struct *work)
 		schedule_delayed_work(&s->flush_work, msecs_to_jiffies(ms));
 }
 
-static struct etw_session *etw_session_alloc(const struct etw_session_args *a)
+/**
+ * etw_session_init() - set up a zeroed session and allocate its streams
+ * and buffers
+ * @s: the session, zero-filled and not yet visible to anyone
+ * @name: its name (truncated to ETW_MAX_NAME_LEN characters)
+ * @cfg: its configuration, as etw_config_check() completed it
+ *
+ * The session holds one reference and is in no table.  The KUnit helper
+ * etw_test_session() builds its sessions with this too, so that they are
+ * the sessions ETW_IOC_START makes.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -ENOMEM with nothing left allocated but @s itself.
+ */
+int etw_session_init(struct etw_session *s, const char *name,
+		     const struct etw_session_config *cfg)
 {
-	struct etw_session *s;
 	unsigned int i;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
-	if (!s)
-		return NULL;
 	kref_init(&s->ref);
-	strscpy(s->name, a->name, sizeof(s->name));
-	s->cfg = a->config;
-	s->buf_bytes = a->config.buffer_kb * 1024;
+	strscpy(s->name, name, sizeof(s->name));
+	s->cfg = *cfg;
+	s->buf_bytes = cfg->buffer_kb * 1024;
 	s->owner_uid = current_uid();
 	etw_viewer_init(&s->viewer);
 	INIT_LIST_HEAD(&s->node);
@@ -244,20 +255,32 @@ static struct etw_session *etw_session_alloc(const struct etw_session_args *a)
 	s->nstreams = (s->cfg.mode & ETW_MODE_NO_PER_PROCESSOR) ? 1 : nr_cpu_ids;
 	s->streams = kcalloc(s->nstreams, sizeof(*s->streams), GFP_KERNEL_ACCOUNT);
 	if (!s->streams)
-		goto out_free_session;
+		return -ENOMEM;
 	for (i = 0; i < s->nstreams; i++) {
 		raw_spin_lock_init(&s->streams[i].lock);
 		s->streams[i].cpu = i;
 	}
-	if (etw_buffers_alloc(s))
-		goto out_free_streams;
-	return s;
+	if (etw_buffers_alloc(s)) {
+		kfree(s->streams);
+		s->streams = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_session_init);
 
-out_free_streams:
-	kfree(s->streams);
-out_free_session:
-	kfree(s);
-	return NULL;
+static struct etw_session *etw_session_alloc(const struct etw_session_args *a)
+{
+	struct etw_session *s;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return NULL;
+	if (etw_session_init(s, a->name, &a->config)) {
+		kfree(s);
+		return NULL;
+	}
+	return s;
 }
 
 static int etw_private_count(void)

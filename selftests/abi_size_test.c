@@ -11,198 +11,11 @@
 #include <sys/ioctl.h>
 
 #include "kselftest_harness.h"
-#include "etw_raw.h"
+#include "ioc_table.h"
 
 #define FAMILY		0xab15a000
 #define PAGE		4096u
 #define ARGS_BYTES	(2 * PAGE)
-
-/* What the fill functions need: a session, a registration, fresh GUIDs. */
-struct ctx {
-	int fd;
-	int cfd;	/* a consumer of session @id */
-	__u32 id;
-	__u32 reg;
-	struct etw_guid guid;
-	__u16 n;
-};
-
-static __u8 traits[] = { 6, 0, 'a', 'b', 'i', 0 };
-static const __u8 payload[8] = "payload";
-
-static struct etw_guid fresh_guid(struct ctx *c)
-{
-	return raw_guid(FAMILY + 1, ++c->n);
-}
-
-/* Valid arguments for each ioctl, size field excluded. */
-
-static void fill_zero(struct ctx *c, void *a)
-{
-}
-
-static void fill_register(struct ctx *c, void *a)
-{
-	struct etw_register_args *r = a;
-
-	r->guid = fresh_guid(c);
-}
-
-static void fill_unregister(struct ctx *c, void *a)
-{
-	struct etw_unregister_args *u = a;
-	struct etw_guid g = fresh_guid(c);
-
-	raw_register(c->fd, &g, 0, 0, &u->reg_id, NULL);
-}
-
-static void fill_traits(struct ctx *c, void *a)
-{
-	struct etw_traits_args *t = a;
-	struct etw_guid g = fresh_guid(c);
-
-	raw_register(c->fd, &g, 0, 0, &t->reg_id, NULL);
-	t->traits_ptr = (uintptr_t)traits;
-	t->traits_len = sizeof(traits);
-}
-
-static void fill_write(struct ctx *c, void *a)
-{
-	static struct etw_data_descriptor d = {
-		.ptr = (uintptr_t)payload, .size = sizeof(payload) };
-	struct etw_write_args *w = a;
-
-	w->reg_id = c->reg;
-	w->data_count = 1;
-	w->data_ptr = (uintptr_t)&d;
-}
-
-static void fill_list_providers(struct ctx *c, void *a)
-{
-	static struct etw_provider_info info[4];
-	struct etw_list_providers_args *l = a;
-
-	l->count = 4;
-	l->info_ptr = (uintptr_t)info;
-	l->info_size = sizeof(info[0]);
-}
-
-static void fill_start(struct ctx *c, void *a)
-{
-	struct etw_session_args *s = a;
-
-	/* Private: it ends with the file, whatever the test does. */
-	snprintf(s->name, sizeof(s->name), "abi-%d-%u", getpid(), ++c->n);
-	s->config.mode = ETW_MODE_PRIVATE;
-	s->config.buffer_kb = 4;
-}
-
-static void fill_stop(struct ctx *c, void *a)
-{
-	struct etw_session_args *s = a;
-	char name[32];
-
-	snprintf(name, sizeof(name), "abi-stop-%u", ++c->n);
-	raw_start(c->fd, name, ETW_MODE_PRIVATE, 4, 0, &s->logger_id);
-}
-
-static void fill_session(struct ctx *c, void *a)
-{
-	struct etw_session_args *s = a;
-
-	s->logger_id = c->id;
-}
-
-static void fill_list_sessions(struct ctx *c, void *a)
-{
-	static __u32 ids[4];
-	struct etw_list_args *l = a;
-
-	l->count = 4;
-	l->ids_ptr = (uintptr_t)ids;
-}
-
-static void fill_enable(struct ctx *c, void *a)
-{
-	struct etw_enable_args *e = a;
-
-	e->logger_id = c->id;
-	e->control_code = ETW_CONTROL_ENABLE;
-	e->guid = fresh_guid(c);
-}
-
-static void fill_disallow(struct ctx *c, void *a)
-{
-	struct etw_disallow_args *d = a;
-
-	d->logger_id = c->id;
-}
-
-static void fill_consume(struct ctx *c, void *a)
-{
-	struct etw_consume_args *k = a;
-
-	k->logger_id = c->id;
-	k->flags = O_CLOEXEC;
-}
-
-struct ioc {
-	const char *name;
-	unsigned long cmd;
-	__u32 ksize;	/* this header's struct size */
-	__u32 ver0;	/* the first published size */
-	bool out;	/* the kernel writes the struct back */
-	bool consumer;	/* an ioctl of consumer files */
-	void (*fill)(struct ctx *c, void *a);
-};
-
-#define IOC(n, c, type, v, o, f) \
-	{ .name = n, .cmd = c, .ksize = sizeof(type), .ver0 = v, .out = o, \
-	  .fill = f }
-
-static const struct ioc iocs[] = {
-	IOC("get_info", ETW_IOC_GET_INFO, struct etw_info, ETW_INFO_SIZE_VER0,
-	    true, fill_zero),
-	IOC("register", ETW_IOC_REGISTER, struct etw_register_args,
-	    ETW_REGISTER_ARGS_SIZE_VER0, true, fill_register),
-	IOC("unregister", ETW_IOC_UNREGISTER, struct etw_unregister_args,
-	    ETW_UNREGISTER_ARGS_SIZE_VER0, false, fill_unregister),
-	IOC("set_traits", ETW_IOC_SET_TRAITS, struct etw_traits_args,
-	    ETW_TRAITS_ARGS_SIZE_VER0, false, fill_traits),
-	IOC("write", ETW_IOC_WRITE, struct etw_write_args,
-	    ETW_WRITE_ARGS_SIZE_VER0, false, fill_write),
-	/* Acknowledging sequence number 0 acknowledges nothing: valid. */
-	IOC("ack", ETW_IOC_ACK, struct etw_ack_args, ETW_ACK_ARGS_SIZE_VER0,
-	    false, fill_zero),
-	IOC("list_providers", ETW_IOC_LIST_PROVIDERS,
-	    struct etw_list_providers_args, ETW_LIST_PROVIDERS_ARGS_SIZE_VER0,
-	    true, fill_list_providers),
-	IOC("start", ETW_IOC_START, struct etw_session_args,
-	    ETW_SESSION_ARGS_SIZE_VER0, true, fill_start),
-	IOC("stop", ETW_IOC_STOP, struct etw_session_args,
-	    ETW_SESSION_ARGS_SIZE_VER0, true, fill_stop),
-	IOC("query", ETW_IOC_QUERY, struct etw_session_args,
-	    ETW_SESSION_ARGS_SIZE_VER0, true, fill_session),
-	IOC("update", ETW_IOC_UPDATE, struct etw_session_args,
-	    ETW_SESSION_ARGS_SIZE_VER0, true, fill_session),
-	IOC("flush", ETW_IOC_FLUSH, struct etw_session_args,
-	    ETW_SESSION_ARGS_SIZE_VER0, true, fill_session),
-	IOC("list_sessions", ETW_IOC_LIST_SESSIONS, struct etw_list_args,
-	    ETW_LIST_ARGS_SIZE_VER0, true, fill_list_sessions),
-	IOC("enable", ETW_IOC_ENABLE, struct etw_enable_args,
-	    ETW_ENABLE_ARGS_SIZE_VER0, false, fill_enable),
-	IOC("set_disallow", ETW_IOC_SET_DISALLOW, struct etw_disallow_args,
-	    ETW_DISALLOW_ARGS_SIZE_VER0, false, fill_disallow),
-	IOC("consume", ETW_IOC_CONSUME, struct etw_consume_args,
-	    ETW_CONSUME_ARGS_SIZE_VER0, false, fill_consume),
-	IOC("get_disallow", ETW_IOC_GET_DISALLOW, struct etw_disallow_args,
-	    ETW_DISALLOW_ARGS_SIZE_VER0, true, fill_disallow),
-	{ .name = "consumer_stats", .cmd = ETW_IOC_CONSUMER_STATS,
-	  .ksize = sizeof(struct etw_consumer_stats_args),
-	  .ver0 = ETW_CONSUMER_STATS_ARGS_SIZE_VER0, .out = true,
-	  .consumer = true, .fill = fill_zero },
-};
-#define NIOCS	(sizeof(iocs) / sizeof(iocs[0]))
 
 /* @cmd as a header whose struct has @size bytes would number it. */
 static unsigned long cmd_sized(unsigned long cmd, __u32 size)
@@ -212,12 +25,14 @@ static unsigned long cmd_sized(unsigned long cmd, __u32 size)
 }
 
 FIXTURE(abi) {
-	struct ctx c;
+	struct ioc_ctx c;
 	__u8 args[ARGS_BYTES];
 };
 
 FIXTURE_SETUP(abi)
 {
+	self->c.family = FAMILY + 1;
+	self->c.tag = "abi";
 	self->c.fd = etw_open();
 	ASSERT_LE(0, self->c.fd);
 	ASSERT_EQ(0, raw_start(self->c.fd, "abi-size", ETW_MODE_REAL_TIME, 4,
@@ -243,31 +58,15 @@ FIXTURE_TEARDOWN(abi)
 static void *args_for(FIXTURE_DATA(abi) *self, const struct ioc *i,
 		      __u32 size)
 {
-	memset(self->args, 0, sizeof(self->args));
-	i->fill(&self->c, self->args);
-	*(__u32 *)self->args = size;
-	return self->args;
-}
-
-/* ioctl() as 0 (a new fd counts as success: it is closed) or -errno. */
-static int call_cmd(struct ctx *c, const struct ioc *i, unsigned long cmd,
-		    void *a)
-{
-	int r = ioctl(i->consumer ? c->cfd : c->fd, cmd, a);
-
-	if (r < 0)
-		return -errno;
-	if (i->cmd == ETW_IOC_CONSUME)
-		close(r);
-	return 0;
+	return ioc_args(&self->c, i, self->args, sizeof(self->args), size);
 }
 
 /* Check one call's result; failures name the ioctl and the case. */
-static void expect_call(struct __test_metadata *_metadata, struct ctx *c,
+static void expect_call(struct __test_metadata *_metadata, struct ioc_ctx *c,
 			const struct ioc *i, unsigned long cmd, void *a,
 			int want, __u32 size)
 {
-	int got = call_cmd(c, i, cmd, a);
+	int got = ioc_call(c, i, cmd, a);
 
 	EXPECT_EQ(want, got) TH_LOG("%s at %u bytes", i->name, size);
 }

@@ -11,173 +11,33 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "etw_raw.h"
+#include "ioc_table.h"
 
 #define FAMILY		0x11a17000
 #define CONTROL_GID	"/sys/module/etw/parameters/control_gid"
 /* Kernel text with nokaslr: mapped, and never a user address. */
 #define KERNEL_ADDR	0xffffffff81000000ull
 
-/* What the fill functions need: a session, a registration, fresh GUIDs. */
-struct ctx {
-	int fd;
-	__u32 id;
-	__u32 reg;
-	struct etw_guid guid;
-	__u16 n;
+/*
+ * The ioctls these tests loop over; abi_size_test checks the sizes of the
+ * others, and bad_argument_address_is_efault checks unregister and ack.
+ */
+static const enum ioc_index lim_iocs[] = {
+	IX_GET_INFO, IX_REGISTER, IX_SET_TRAITS, IX_WRITE, IX_LIST_PROVIDERS,
+	IX_START, IX_STOP, IX_QUERY, IX_UPDATE, IX_FLUSH, IX_LIST_SESSIONS,
+	IX_ENABLE, IX_SET_DISALLOW, IX_CONSUME,
 };
-
-static __u8 traits[] = { 6, 0, 'l', 'i', 'm', 0 };
-static const __u8 payload[8] = "payload";
-
-static struct etw_guid fresh_guid(struct ctx *c)
-{
-	return raw_guid(FAMILY + 1, ++c->n);
-}
-
-/* Valid arguments for each ioctl, size field excluded. */
-
-/* All zero is valid (the list calls then ask for a count only). */
-static void fill_zero(struct ctx *c, void *a)
-{
-}
-
-static void fill_register(struct ctx *c, void *a)
-{
-	struct etw_register_args *r = a;
-
-	r->guid = fresh_guid(c);
-}
-
-static void fill_traits(struct ctx *c, void *a)
-{
-	struct etw_traits_args *t = a;
-	struct etw_guid g = fresh_guid(c);
-
-	raw_register(c->fd, &g, 0, 0, &t->reg_id, NULL);
-	t->traits_ptr = (uintptr_t)traits;
-	t->traits_len = sizeof(traits);
-}
-
-static void fill_write(struct ctx *c, void *a)
-{
-	static struct etw_data_descriptor d = {
-		.ptr = (uintptr_t)payload, .size = sizeof(payload) };
-	struct etw_write_args *w = a;
-
-	w->reg_id = c->reg;
-	w->data_count = 1;
-	w->data_ptr = (uintptr_t)&d;
-}
-
-static void fill_start(struct ctx *c, void *a)
-{
-	struct etw_session_args *s = a;
-
-	/* Private: it ends with the file, whatever the test does. */
-	snprintf(s->name, sizeof(s->name), "limits-%d-%u", getpid(), ++c->n);
-	s->config.mode = ETW_MODE_PRIVATE;
-	s->config.buffer_kb = 4;
-}
-
-static void fill_stop(struct ctx *c, void *a)
-{
-	struct etw_session_args *s = a;
-	char name[32];
-
-	snprintf(name, sizeof(name), "limits-stop-%u", ++c->n);
-	raw_start(c->fd, name, ETW_MODE_PRIVATE, 4, 0, &s->logger_id);
-}
-
-static void fill_session(struct ctx *c, void *a)
-{
-	struct etw_session_args *s = a;
-
-	s->logger_id = c->id;
-}
-
-static void fill_enable(struct ctx *c, void *a)
-{
-	struct etw_enable_args *e = a;
-
-	e->logger_id = c->id;
-	e->control_code = ETW_CONTROL_ENABLE;
-	e->guid = fresh_guid(c);
-}
-
-static void fill_disallow(struct ctx *c, void *a)
-{
-	struct etw_disallow_args *d = a;
-
-	d->logger_id = c->id;
-}
-
-static void fill_list_providers(struct ctx *c, void *a)
-{
-	struct etw_list_providers_args *l = a;
-
-	l->info_size = sizeof(struct etw_provider_info);
-}
-
-static void fill_consume(struct ctx *c, void *a)
-{
-	struct etw_consume_args *k = a;
-
-	k->logger_id = c->id;
-	k->flags = O_CLOEXEC;
-}
-
-struct ioc {
-	const char *name;
-	unsigned long cmd;
-	__u32 ksize;	/* this ABI's struct size */
-	__u32 min;	/* the smallest size accepted */
-	void (*fill)(struct ctx *c, void *a);
-};
-
-#define IOC(n, c, type, m, f) \
-	{ .name = n, .cmd = c, .ksize = sizeof(type), .min = m, .fill = f }
-
-static const struct ioc iocs[] = {
-	IOC("get_info", ETW_IOC_GET_INFO, struct etw_info, ETW_INFO_SIZE_VER0,
-	    fill_zero),
-	IOC("register", ETW_IOC_REGISTER, struct etw_register_args,
-	    ETW_REGISTER_ARGS_SIZE_VER0, fill_register),
-	IOC("set_traits", ETW_IOC_SET_TRAITS, struct etw_traits_args,
-	    ETW_TRAITS_ARGS_SIZE_VER0, fill_traits),
-	IOC("write", ETW_IOC_WRITE, struct etw_write_args,
-	    ETW_WRITE_ARGS_SIZE_VER0, fill_write),
-	IOC("list_providers", ETW_IOC_LIST_PROVIDERS,
-	    struct etw_list_providers_args, ETW_LIST_PROVIDERS_ARGS_SIZE_VER0,
-	    fill_list_providers),
-	IOC("start", ETW_IOC_START, struct etw_session_args,
-	    ETW_SESSION_ARGS_SIZE_VER0, fill_start),
-	IOC("stop", ETW_IOC_STOP, struct etw_session_args,
-	    ETW_SESSION_ARGS_SIZE_VER0, fill_stop),
-	IOC("query", ETW_IOC_QUERY, struct etw_session_args,
-	    ETW_SESSION_ARGS_SIZE_VER0, fill_session),
-	IOC("update", ETW_IOC_UPDATE, struct etw_session_args,
-	    ETW_SESSION_ARGS_SIZE_VER0, fill_session),
-	IOC("flush", ETW_IOC_FLUSH, struct etw_session_args,
-	    ETW_SESSION_ARGS_SIZE_VER0, fill_session),
-	IOC("list_sessions", ETW_IOC_LIST_SESSIONS, struct etw_list_args,
-	    ETW_LIST_ARGS_SIZE_VER0, fill_zero),
-	IOC("enable", ETW_IOC_ENABLE, struct etw_enable_args,
-	    ETW_ENABLE_ARGS_SIZE_VER0, fill_enable),
-	IOC("set_disallow", ETW_IOC_SET_DISALLOW, struct etw_disallow_args,
-	    ETW_DISALLOW_ARGS_SIZE_VER0, fill_disallow),
-	IOC("consume", ETW_IOC_CONSUME, struct etw_consume_args,
-	    ETW_CONSUME_ARGS_SIZE_VER0, fill_consume),
-};
-#define NIOCS	(sizeof(iocs) / sizeof(iocs[0]))
+#define NLIM	(sizeof(lim_iocs) / sizeof(lim_iocs[0]))
 
 FIXTURE(lim) {
-	struct ctx c;
+	struct ioc_ctx c;
 	__u8 args[8192];
 };
 
 FIXTURE_SETUP(lim)
 {
+	self->c.family = FAMILY + 1;
+	self->c.tag = "limits";
 	self->c.fd = etw_open();
 	ASSERT_LE(0, self->c.fd);
 	ASSERT_EQ(0, raw_start(self->c.fd, "limits", ETW_MODE_REAL_TIME, 4, 0,
@@ -200,30 +60,15 @@ FIXTURE_TEARDOWN(lim)
 static void *args_for(FIXTURE_DATA(lim) *self, const struct ioc *i,
 		      __u32 size)
 {
-	memset(self->args, 0, sizeof(self->args));
-	i->fill(&self->c, self->args);
-	*(__u32 *)self->args = size;
-	return self->args;
+	return ioc_args(&self->c, i, self->args, sizeof(self->args), size);
 }
 
-/* ioctl() as 0 (an fd counts as success: it is closed) or -errno. */
-static int call(int fd, const struct ioc *i, void *a)
-{
-	int r = ioctl(fd, i->cmd, a);
-
-	if (r < 0)
-		return -errno;
-	if (i->cmd == ETW_IOC_CONSUME)
-		close(r);
-	return 0;
-}
-
-/* Check one call's result; failures name the ioctl and the case. */
-static void expect_call(struct __test_metadata *_metadata, int fd,
+/* Check one call on @c's file; failures name the ioctl and the case. */
+static void expect_call(struct __test_metadata *_metadata, struct ioc_ctx *c,
 			const struct ioc *i, void *a, int want,
 			const char *what)
 {
-	int got = call(fd, i, a);
+	int got = ioc_call(c, i, i->cmd, a);
 
 	EXPECT_EQ(want, got) TH_LOG("%s: %s", i->name, what);
 }
@@ -232,21 +77,24 @@ TEST_F(lim, size_below_minimum_is_einval)
 {
 	unsigned int k;
 
-	for (k = 0; k < NIOCS; k++)
-		expect_call(_metadata, self->c.fd, &iocs[k],
-			    args_for(self, &iocs[k], iocs[k].min - 1), -EINVAL,
-			    "size");
+	for (k = 0; k < NLIM; k++) {
+		const struct ioc *i = &iocs[lim_iocs[k]];
+
+		expect_call(_metadata, &self->c, i,
+			    args_for(self, i, i->ver0 - 1), -EINVAL, "size");
+	}
 }
 
 TEST_F(lim, larger_size_with_nonzero_tail_is_e2big)
 {
 	unsigned int k;
 
-	for (k = 0; k < NIOCS; k++) {
-		__u8 *a = args_for(self, &iocs[k], iocs[k].ksize + 8);
+	for (k = 0; k < NLIM; k++) {
+		const struct ioc *i = &iocs[lim_iocs[k]];
+		__u8 *a = args_for(self, i, i->ksize + 8);
 
-		a[iocs[k].ksize + 3] = 1;
-		expect_call(_metadata, self->c.fd, &iocs[k], a, -E2BIG, "size");
+		a[i->ksize + 3] = 1;
+		expect_call(_metadata, &self->c, i, a, -E2BIG, "size");
 	}
 }
 
@@ -254,19 +102,24 @@ TEST_F(lim, larger_size_with_zero_tail_is_accepted)
 {
 	unsigned int k;
 
-	for (k = 0; k < NIOCS; k++)
-		expect_call(_metadata, self->c.fd, &iocs[k],
-			    args_for(self, &iocs[k], iocs[k].ksize + 8), 0,
-			    "size");
+	for (k = 0; k < NLIM; k++) {
+		const struct ioc *i = &iocs[lim_iocs[k]];
+
+		expect_call(_metadata, &self->c, i,
+			    args_for(self, i, i->ksize + 8), 0, "size");
+	}
 }
 
 TEST_F(lim, exact_size_is_accepted)
 {
 	unsigned int k;
 
-	for (k = 0; k < NIOCS; k++)
-		expect_call(_metadata, self->c.fd, &iocs[k],
-			    args_for(self, &iocs[k], iocs[k].ksize), 0, "size");
+	for (k = 0; k < NLIM; k++) {
+		const struct ioc *i = &iocs[lim_iocs[k]];
+
+		expect_call(_metadata, &self->c, i,
+			    args_for(self, i, i->ksize), 0, "size");
+	}
 }
 
 /* --- bad addresses ------------------------------------------------------- */
@@ -303,8 +156,8 @@ TEST_F(lim, bad_argument_address_is_efault)
 	unsigned int k, kind;
 
 	for (kind = 0; kind < 3; kind++) {
-		for (k = 0; k < NIOCS; k++)
-			expect_call(_metadata, self->c.fd, &iocs[k],
+		for (k = 0; k < NLIM; k++)
+			expect_call(_metadata, &self->c, &iocs[lim_iocs[k]],
 				    bad_addr(kind), -EFAULT, addr_kind[kind]);
 		for (k = 0; k < 2; k++)
 			EXPECT_EQ(-EFAULT, etw_ioctl(self->c.fd, plain[k],
@@ -316,7 +169,7 @@ TEST_F(lim, bad_argument_address_is_efault)
 /* A pointer inside valid arguments: which field, and the count it needs. */
 struct embedded {
 	const char *name;
-	int ioc;	/* index in iocs[] */
+	enum ioc_index ioc;
 	void (*point)(void *a, __u64 addr);
 };
 
@@ -376,15 +229,15 @@ static void pt_disallow(void *a, __u64 addr)
 }
 
 static const struct embedded embedded[] = {
-	{ "traits_ptr", 2, pt_traits },
-	{ "write data_ptr", 3, pt_write_array },
-	{ "write descriptor ptr", 3, pt_write_data },
-	{ "list_providers info_ptr", 4, pt_list_providers },
-	{ "list_sessions ids_ptr", 10, pt_list },
-	{ "enable event_ids_ptr", 11, pt_event_ids },
-	{ "enable pids_ptr", 11, pt_pids },
-	{ "enable filter_data_ptr", 11, pt_filter },
-	{ "disallow guids_ptr", 12, pt_disallow },
+	{ "traits_ptr", IX_SET_TRAITS, pt_traits },
+	{ "write data_ptr", IX_WRITE, pt_write_array },
+	{ "write descriptor ptr", IX_WRITE, pt_write_data },
+	{ "list_providers info_ptr", IX_LIST_PROVIDERS, pt_list_providers },
+	{ "list_sessions ids_ptr", IX_LIST_SESSIONS, pt_list },
+	{ "enable event_ids_ptr", IX_ENABLE, pt_event_ids },
+	{ "enable pids_ptr", IX_ENABLE, pt_pids },
+	{ "enable filter_data_ptr", IX_ENABLE, pt_filter },
+	{ "disallow guids_ptr", IX_SET_DISALLOW, pt_disallow },
 };
 
 TEST_F(lim, bad_embedded_address_is_efault)
@@ -402,7 +255,7 @@ TEST_F(lim, bad_embedded_address_is_efault)
 			e->point(a, (uintptr_t)bad_addr(kind));
 			snprintf(what, sizeof(what), "%s, %s address", e->name,
 				 addr_kind[kind]);
-			expect_call(_metadata, self->c.fd, i, a, -EFAULT, what);
+			expect_call(_metadata, &self->c, i, a, -EFAULT, what);
 		}
 	}
 }
@@ -411,7 +264,7 @@ TEST_F(lim, bad_embedded_address_is_efault)
 
 struct bad_field {
 	const char *name;
-	int ioc;
+	enum ioc_index ioc;
 	void (*spoil)(void *a);
 };
 
@@ -433,7 +286,7 @@ static void sp_write_flags(void *a)
 static void sp_write_desc_reserved(void *a)
 {
 	static struct etw_data_descriptor d = {
-		.ptr = (uintptr_t)payload, .size = 8, .reserved1 = 1 };
+		.ptr = (uintptr_t)ioc_payload, .size = 8, .reserved1 = 1 };
 
 	((struct etw_write_args *)a)->flags = ETW_WRITE_DESC_TYPES;
 	((struct etw_write_args *)a)->data_ptr = (uintptr_t)&d;
@@ -442,7 +295,7 @@ static void sp_write_desc_reserved(void *a)
 static void sp_write_desc_reserved2(void *a)
 {
 	static struct etw_data_descriptor d = {
-		.ptr = (uintptr_t)payload, .size = 8, .reserved2 = 1 };
+		.ptr = (uintptr_t)ioc_payload, .size = 8, .reserved2 = 1 };
 
 	((struct etw_write_args *)a)->flags = ETW_WRITE_DESC_TYPES;
 	((struct etw_write_args *)a)->data_ptr = (uintptr_t)&d;
@@ -451,7 +304,7 @@ static void sp_write_desc_reserved2(void *a)
 static void sp_write_desc_type(void *a)
 {
 	static struct etw_data_descriptor d = {
-		.ptr = (uintptr_t)payload, .size = 8, .type = 4 };
+		.ptr = (uintptr_t)ioc_payload, .size = 8, .type = 4 };
 
 	((struct etw_write_args *)a)->flags = ETW_WRITE_DESC_TYPES;
 	((struct etw_write_args *)a)->data_ptr = (uintptr_t)&d;
@@ -547,34 +400,35 @@ static void sp_consume_flags(void *a)
 }
 
 static const struct bad_field bad_fields[] = {
-	{ "register unknown flag", 1, sp_register_flags },
-	{ "traits flags", 2, sp_traits_flags },
-	{ "write unknown flag", 3, sp_write_flags },
-	{ "write descriptor reserved1", 3, sp_write_desc_reserved },
-	{ "write descriptor reserved2", 3, sp_write_desc_reserved2 },
-	{ "write descriptor unknown type", 3, sp_write_desc_type },
-	{ "start flags", 5, sp_session_flags },
-	{ "start reserved", 5, sp_session_reserved },
-	{ "start pad[0]", 5, sp_session_pad0 },
-	{ "start pad[6]", 5, sp_session_pad6 },
-	{ "start config.reserved", 5, sp_config_reserved },
-	{ "start unknown mode", 5, sp_config_mode },
-	{ "query flags", 7, sp_session_flags },
-	{ "query reserved", 7, sp_session_reserved },
-	{ "query pad[6]", 7, sp_session_pad6 },
-	{ "update config.reserved", 8, sp_config_reserved },
-	{ "flush pad[0]", 9, sp_session_pad0 },
-	{ "enable reserved[0]", 11, sp_enable_reserved0 },
-	{ "enable reserved[2]", 11, sp_enable_reserved2 },
-	{ "enable reserved1", 11, sp_enable_reserved1 },
-	{ "enable reserved2", 11, sp_enable_reserved2_field },
-	{ "enable unknown property", 11, sp_enable_properties },
-	{ "enable unknown control code", 11, sp_enable_control },
-	{ "enable event_ids_filter_in 2", 11, sp_enable_filter_in },
-	{ "enable filter_in without ids", 11, sp_enable_filter_in_no_ids },
-	{ "disallow reserved", 12, sp_disallow_reserved },
-	{ "consume reserved", 13, sp_consume_reserved },
-	{ "consume unknown flag", 13, sp_consume_flags },
+	{ "register unknown flag", IX_REGISTER, sp_register_flags },
+	{ "traits flags", IX_SET_TRAITS, sp_traits_flags },
+	{ "write unknown flag", IX_WRITE, sp_write_flags },
+	{ "write descriptor reserved1", IX_WRITE, sp_write_desc_reserved },
+	{ "write descriptor reserved2", IX_WRITE, sp_write_desc_reserved2 },
+	{ "write descriptor unknown type", IX_WRITE, sp_write_desc_type },
+	{ "start flags", IX_START, sp_session_flags },
+	{ "start reserved", IX_START, sp_session_reserved },
+	{ "start pad[0]", IX_START, sp_session_pad0 },
+	{ "start pad[6]", IX_START, sp_session_pad6 },
+	{ "start config.reserved", IX_START, sp_config_reserved },
+	{ "start unknown mode", IX_START, sp_config_mode },
+	{ "query flags", IX_QUERY, sp_session_flags },
+	{ "query reserved", IX_QUERY, sp_session_reserved },
+	{ "query pad[6]", IX_QUERY, sp_session_pad6 },
+	{ "update config.reserved", IX_UPDATE, sp_config_reserved },
+	{ "flush pad[0]", IX_FLUSH, sp_session_pad0 },
+	{ "enable reserved[0]", IX_ENABLE, sp_enable_reserved0 },
+	{ "enable reserved[2]", IX_ENABLE, sp_enable_reserved2 },
+	{ "enable reserved1", IX_ENABLE, sp_enable_reserved1 },
+	{ "enable reserved2", IX_ENABLE, sp_enable_reserved2_field },
+	{ "enable unknown property", IX_ENABLE, sp_enable_properties },
+	{ "enable unknown control code", IX_ENABLE, sp_enable_control },
+	{ "enable event_ids_filter_in 2", IX_ENABLE, sp_enable_filter_in },
+	{ "enable filter_in without ids", IX_ENABLE,
+	  sp_enable_filter_in_no_ids },
+	{ "disallow reserved", IX_SET_DISALLOW, sp_disallow_reserved },
+	{ "consume reserved", IX_CONSUME, sp_consume_reserved },
+	{ "consume unknown flag", IX_CONSUME, sp_consume_flags },
 };
 
 TEST_F(lim, nonzero_reserved_or_unknown_flag_is_einval)
@@ -586,7 +440,7 @@ TEST_F(lim, nonzero_reserved_or_unknown_flag_is_einval)
 		void *a = args_for(self, i, i->ksize);
 
 		bad_fields[k].spoil(a);
-		expect_call(_metadata, self->c.fd, i, a, -EINVAL,
+		expect_call(_metadata, &self->c, i, a, -EINVAL,
 			    bad_fields[k].name);
 	}
 }
@@ -619,7 +473,7 @@ static int write_descriptors(int fd, __u32 reg, __u32 n)
 	__u32 i;
 
 	for (i = 0; i < n; i++) {
-		d[i].ptr = (uintptr_t)payload;
+		d[i].ptr = (uintptr_t)ioc_payload;
 		d[i].size = 1;
 	}
 	raw_write_init(&w, reg, 1, 0, 0);

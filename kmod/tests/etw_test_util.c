@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Helpers shared by the KUnit suites: sessions built the way
- * etw_session_alloc() builds them, without entering the session table (so
- * the tests need no privilege and leave no trace), and freed with the test.
+ * Helpers shared by the KUnit suites: sessions built by etw_session_init(),
+ * as ETW_IOC_START builds them, without entering the session table (so the
+ * tests need no privilege and leave no trace), and freed with the test.
  */
 #include <kunit/resource.h>
 #include <linux/random.h>
@@ -11,15 +11,23 @@
 #include "../compat.h"
 #include "etw_test_util.h"
 
-static int etw_test_buffers_init(struct kunit_resource *res, void *context)
+static int etw_test_session_res_init(struct kunit_resource *res,
+				     void *context)
 {
 	res->data = context;
 	return 0;
 }
 
-static void etw_test_buffers_free(struct kunit_resource *res)
+/* What etw_session_init() allocated; the session itself is kunit's. */
+static void etw_test_session_free(struct etw_session *s)
 {
-	etw_buffers_free(res->data);
+	etw_buffers_free(s);
+	kfree(s->streams);
+}
+
+static void etw_test_session_res_free(struct kunit_resource *res)
+{
+	etw_test_session_free(res->data);
 }
 
 /**
@@ -33,39 +41,23 @@ static void etw_test_buffers_free(struct kunit_resource *res)
 struct etw_session *etw_test_session(struct kunit *test, u32 mode,
 				     u32 nbuffers)
 {
+	struct etw_session_config cfg = {
+		.mode = mode,
+		.buffer_kb = ETW_MIN_BUFFER_KB,
+		.min_buffers = nbuffers,
+		.max_buffers = nbuffers,
+	};
 	struct etw_session *s;
-	unsigned int i;
 	void *res;
 
 	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	kref_init(&s->ref);
+	KUNIT_ASSERT_EQ(test, etw_session_init(s, "", &cfg), 0);
 	s->logger_id = ETW_TEST_LOGGER_ID;
-	s->cfg.mode = mode;
-	s->cfg.buffer_kb = ETW_MIN_BUFFER_KB;
-	s->cfg.min_buffers = nbuffers;
-	s->cfg.max_buffers = nbuffers;
-	s->buf_bytes = ETW_MIN_BUFFER_KB * 1024;
-	etw_viewer_init(&s->viewer);
-	INIT_LIST_HEAD(&s->node);
-	raw_spin_lock_init(&s->lock);
-	INIT_LIST_HEAD(&s->free);
-	INIT_LIST_HEAD(&s->retained);
-	INIT_LIST_HEAD(&s->delivered);
-	init_waitqueue_head(&s->cwait);
-	s->nstreams = (mode & ETW_MODE_NO_PER_PROCESSOR) ? 1 : nr_cpu_ids;
-	s->streams = kunit_kcalloc(test, s->nstreams, sizeof(*s->streams),
-				   GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, s->streams);
-	for (i = 0; i < s->nstreams; i++) {
-		raw_spin_lock_init(&s->streams[i].lock);
-		s->streams[i].cpu = i;
-	}
-	KUNIT_ASSERT_EQ(test, etw_buffers_alloc(s), 0);
-	res = kunit_alloc_resource(test, etw_test_buffers_init,
-				   etw_test_buffers_free, GFP_KERNEL, s);
+	res = kunit_alloc_resource(test, etw_test_session_res_init,
+				   etw_test_session_res_free, GFP_KERNEL, s);
 	if (!res)
-		etw_buffers_free(s);
+		etw_test_session_free(s);
 	KUNIT_ASSERT_NOT_NULL(test, res);
 	return s;
 }
