@@ -530,7 +530,7 @@ struct etw_viewer {
  *	processes' command lines, mappings and stacks its records carry
  * @start_ns: session clock at start
  * @stopped: no longer routed to; set under etw_mutex
- * @kernel_logger: the kernel logger (etw_syslog.c); set at start
+ * @kernel_logger: the kernel logger (etw_klogger.c); set at start
  * @ended: stopped and every last buffer delivered: consumers reach end of
  *	file once they have read them; protected by @lock
  * @disallow: GUIDs excluded from group enables; protected by etw_mutex
@@ -643,14 +643,14 @@ void etw_exec_exit(void);
 void etw_exec_file_opened(void);
 void etw_exec_file_closed(void);
 
-/* the kernel logger (etw_syslog.c) */
-int etw_syslog_check(const char *name, const struct etw_session_config *c);
-void etw_syslog_lock(void);
-void etw_syslog_unlock(void);
-int etw_syslog_begin(struct etw_session *s);
-void etw_syslog_end(struct etw_session *s);
+/* the kernel logger (etw_klogger.c) */
+int etw_klogger_check(const char *name, const struct etw_session_config *c);
+void etw_klogger_lock(void);
+void etw_klogger_unlock(void);
+int etw_klogger_begin(struct etw_session *s);
+void etw_klogger_end(struct etw_session *s);
 #if IS_ENABLED(CONFIG_KUNIT)
-u32 etw_syslog_utf16(u8 *out, u32 max, const char *s, u32 len);
+u32 etw_klogger_utf16(u8 *out, u32 max, const char *s, u32 len);
 #endif
 
 /* buffers (etw_buffer.c) */
