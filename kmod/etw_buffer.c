@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * etw_buffer.c - a session's buffers, producer side: reserve, commit,
- * cancel, seal, deliver.
+ * cancel, give back, seal, deliver.  The state word, the streams and the
+ * writers' common case (the fast reservation, commit, a run's claim and
+ * commit) are inline in etw_buffer.h.
  *
  * A buffer is filled by one stream (one CPU, or the whole session with
  * ETW_MODE_NO_PER_PROCESSOR).  Writers reserve space with one cmpxchg on
@@ -20,6 +22,11 @@
  * The bytes after the last record are set to 0xff when the buffer is
  * finished, not when it is reused.
  *
+ * The batch drain claims a run of records in one piece (one cmpxchg and
+ * one writer reference), fills it, gives back the end it did not use as a
+ * cancel does, and commits the run with its record count in one atomic
+ * operation.
+ *
  * Delivered buffers sit on session.delivered in delivery order, for the
  * consumers (etw_consumer.c).  In buffering mode sealed buffers go to
  * session.retained instead, and the oldest is reused when no buffer is
@@ -34,6 +41,7 @@
 #include <linux/timekeeping.h>
 
 #include "compat.h"
+#include "etw_buffer.h"
 #include "etw_internal.h"
 #include "etw_trace.h"
 
@@ -444,6 +452,41 @@ void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
 	etw_buffer_state_changed(s, b, atomic64_sub_return(drop, &b->state));
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffer_cancel);
+
+/**
+ * etw_buffer_give_back() - give back the end of a run's claim
+ * @run: the claim (etw_buffer_claim_run()); its @bytes become @used
+ * @used: bytes of it the writer used, from its start; fewer than claimed
+ *
+ * As etw_buffer_cancel() does: the space is cleaned and given back while
+ * no writer claimed after it and the buffer is not sealed; otherwise it
+ * becomes a padding record (%ETW_PADDING_PROVIDER) that consumers skip.
+ *
+ * Context: any.
+ */
+void etw_buffer_give_back(struct etw_buffer_run *run, u32 used)
+{
+	struct etw_buffer *b = run->b;
+	u32 len = run->bytes - used;
+	void *rec = b->data + run->off + used;
+	u64 end = run->state & ETW_BS_OFF_MASK;
+	u64 cur = atomic64_read(&b->state);
+
+	run->bytes = used;
+	if ((cur & ETW_BS_OFF_MASK) == end && !(cur & ETW_BS_SEALED)) {
+		/* Clean before the space can be reserved again. */
+		memset(rec, 0xff, len);
+		/* Fully ordered, as the claim; other commits move the counts. */
+		do {
+			if (atomic64_try_cmpxchg(&b->state, &cur,
+						 cur - len / 8))
+				return;
+		} while ((cur & ETW_BS_OFF_MASK) == end &&
+			 !(cur & ETW_BS_SEALED));
+	}
+	etw_record_pad(rec, len, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_buffer_give_back);
 
 /**
  * etw_buffers_seal_all() - seal every stream's current buffer

@@ -75,6 +75,7 @@
 #include <asm/syscall.h>
 
 #include "compat.h"
+#include "etw_buffer.h"
 #include "etw_internal.h"
 
 #define ETW_KFLAGS_KNOWN \

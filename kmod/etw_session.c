@@ -16,6 +16,7 @@
 #include <linux/timekeeping.h>
 
 #include "compat.h"
+#include "etw_buffer.h"
 #include "etw_internal.h"
 #include "etw_trace.h"
 

@@ -17,6 +17,7 @@
 #include <linux/tracepoint.h>
 
 #include "compat.h"
+#include "etw_buffer.h"
 #include "etw_internal.h"
 
 /*

@@ -43,6 +43,7 @@
 #include <linux/uaccess.h>
 
 #include "compat.h"
+#include "etw_buffer.h"
 #include "etw_extdata.h"
 #include "etw_internal.h"
 #include "etw_trace.h"
