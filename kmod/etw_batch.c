@@ -91,7 +91,6 @@
 #include "etw_filter.h"
 #include "etw_buffer.h"
 #include "etw_internal.h"
-#include "etw_trace.h"
 
 #define ETW_BATCH_CTL_SIZE	PAGE_SIZE
 
@@ -502,29 +501,6 @@ static noinline u32 etw_batch_fill_any(struct etw_batch *b, u32 first,
 			      base, last_ts, false, events, cut);
 }
 
-/* Is the record at @rec padding (etw_record_pad())? */
-static bool etw_batch_is_pad(const void *rec)
-{
-	static const struct etw_guid pad = ETW_PADDING_PROVIDER;
-	const struct etw_event_header *h = rec;
-
-	return !memcmp(&h->provider_id, &pad, sizeof(pad));
-}
-
-/* The tracepoint for each event of @bytes at @rec, padding skipped. */
-static noinline void etw_batch_trace(const struct etw_session *s,
-				     const struct etw_reg *reg, const void *rec,
-				     u32 bytes)
-{
-	const void *end = rec + bytes;
-
-	for (; rec < end; rec += ALIGN(((const u16 *)rec)[0], 8))
-		if (!etw_batch_is_pad(rec))
-			trace_etw_write(s, reg,
-					&((const struct etw_event_header *)
-					  rec)->descriptor, rec);
-}
-
 /*
  * Write a run at @p, up to @lim bytes of the ring, whose first record
  * the caller found to be @first bytes of registration @reg_id: claim the
@@ -533,9 +509,10 @@ static noinline void etw_batch_trace(const struct etw_session *s,
  * early at most b->copy_max) in one piece (etw_buffer_claim_run()), copy
  * the ring there, walk the copy (etw_batch_fill_any()), give back what the
  * walk did not consume (etw_buffer_give_back()), then commit the run with
- * its record count (etw_buffer_commit_run()).  Records claimed after these
- * are newer than the drain's start and may not precede them: the claim
- * raises nothing, the newest time is raised to at the end.
+ * its record count (etw_buffer_commit_run(), which reports them).
+ * Records claimed after these are newer than the drain's start and may not
+ * precede them: the claim raises nothing, the newest time is raised to at
+ * the end.
  * Return: the bytes consumed, 0 when the buffer cannot take the first.
  */
 static u32 etw_batch_run_write(struct etw_batch *b, const void *p, u32 lim,
@@ -571,9 +548,7 @@ static u32 etw_batch_run_write(struct etw_batch *b, const void *p, u32 lim,
 	if (used < run.bytes)
 		etw_buffer_give_back(&run, used);
 	etw_buffer_raise_ts(run.b, run.last_ts, last);
-	if (trace_etw_write_enabled())
-		etw_batch_trace(s, reg, rec, used);
-	etw_buffer_commit_run(s, &run, events);
+	etw_buffer_commit_run(s, &run, events, &reg->guid);
 	return used;
 }
 

@@ -364,19 +364,30 @@ etw_stream_reserve(struct etw_session *s, struct etw_stream *st, u32 len,
 	}
 }
 
-/**
- * etw_stream_count_lost() - count one event a stream could not record
- * @s: the session
- * @st: the stream
- *
- * Context: any.
- */
-void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st)
+/* Count one event @st could not record. */
+static void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st)
 {
 	atomic_inc(&st->lost);
 	atomic64_inc(&s->events_lost);
 }
-EXPORT_SYMBOL_IF_KUNIT(etw_stream_count_lost);
+
+/**
+ * etw_record_lost() - count and report one event a session lost
+ * @s: the session
+ * @provider: the GUID the event is reported under (see etw_record_written())
+ * @id: its event id
+ * @error: why: -ENOBUFS, -EMSGSIZE, -E2BIG or -EBUSY (see etw:etw_lost)
+ *
+ * Counted in the current CPU's stream, once the write will not be retried.
+ *
+ * Context: any; preemption disabled.
+ */
+void etw_record_lost(struct etw_session *s, const struct etw_guid *provider,
+		     u16 id, int error)
+{
+	etw_stream_count_lost(s, etw_session_stream(s));
+	trace_etw_lost(s, provider, id, error);
+}
 
 /**
  * etw_buffer_reserve() - reserve space for one record
@@ -487,6 +498,42 @@ void etw_buffer_give_back(struct etw_buffer_run *run, u32 used)
 	etw_record_pad(rec, len, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffer_give_back);
+
+/* Is the record at @rec padding (etw_record_pad())? */
+static bool etw_record_is_pad(const void *rec)
+{
+	static const struct etw_guid pad = ETW_PADDING_PROVIDER;
+	const struct etw_event_header *h = rec;
+
+	return !memcmp(&h->provider_id, &pad, sizeof(pad));
+}
+
+/**
+ * etw_buffer_trace_run() - fire etw:etw_write for each record of a run
+ * @s: the session
+ * @run: the claim, less what was given back; EVENT_HEADER records
+ * @provider: the GUID they are reported under
+ *
+ * Padding is skipped.  Out of line: etw_buffer_commit_run() calls it only
+ * while the tracepoint is on.
+ *
+ * Context: any.
+ */
+void etw_buffer_trace_run(const struct etw_session *s,
+			  const struct etw_buffer_run *run,
+			  const struct etw_guid *provider)
+{
+	const void *rec = run->b->data + run->off, *end = rec + run->bytes;
+	const struct etw_event_header *h;
+
+	for (; rec < end; rec += ALIGN(h->size, 8)) {
+		h = rec;
+		if (!etw_record_is_pad(rec))
+			trace_etw_write(s, provider, h->descriptor.id,
+					h->size);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_buffer_trace_run);
 
 /**
  * etw_buffers_seal_all() - seal every stream's current buffer

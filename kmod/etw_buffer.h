@@ -11,7 +11,10 @@
  * (etw_buffer_cancel()).  A run of records (the batch drain) is claimed
  * in one piece (etw_buffer_claim_run()), filled, its unused end given
  * back (etw_buffer_give_back()) and committed with its record count
- * (etw_buffer_commit_run()).
+ * (etw_buffer_commit_run()).  Every producer reports what it wrote and
+ * lost here too: etw_record_written() and etw_buffer_commit_run() fire
+ * etw:etw_write before the commit, etw_record_lost() counts a loss and
+ * fires etw:etw_lost.
  */
 #ifndef _ETW_BUFFER_H
 #define _ETW_BUFFER_H
@@ -25,6 +28,7 @@
 #include <asm/local64.h>
 
 #include "etw_internal.h"
+#include "etw_trace.h"
 
 /*
  * struct etw_buffer.state packs what writers change, so that one atomic
@@ -149,7 +153,11 @@ void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
 		       struct etw_buffer *b, u32 off, u32 len, u32 rec_len,
 		       bool lost);
 void etw_buffer_give_back(struct etw_buffer_run *run, u32 used);
-void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st);
+void etw_buffer_trace_run(const struct etw_session *s,
+			  const struct etw_buffer_run *run,
+			  const struct etw_guid *provider);
+void etw_record_lost(struct etw_session *s, const struct etw_guid *provider,
+		     u16 id, int error);
 void etw_buffers_seal_all(struct etw_session *s, bool only_nonempty);
 void etw_buffers_release_retained(struct etw_session *s);
 
@@ -335,29 +343,57 @@ static __always_inline bool etw_buffer_claim_run(struct etw_session *s,
 }
 
 /**
- * etw_buffer_commit_run() - the records of a run are complete
+ * etw_buffer_commit_run() - report and commit the records of a run
  * @s: the session
  * @run: the claim (etw_buffer_claim_run()), less what was given back
  * @events: records in it, padding excluded
+ * @provider: the GUID its records are reported under
  *
- * Counts the records and drops the writer reference with one atomic
- * operation, which delivers the buffer when it was sealed meanwhile.
+ * Fires etw:etw_write for each record, then counts the records and drops
+ * the writer reference with one atomic operation, which delivers the
+ * buffer when it was sealed meanwhile.
  *
  * Context: any.
  */
 static __always_inline void etw_buffer_commit_run(struct etw_session *s,
 						  const struct etw_buffer_run *run,
-						  u32 events)
+						  u32 events,
+						  const struct etw_guid *provider)
 {
+	u64 old;
+
+	if (trace_etw_write_enabled())
+		etw_buffer_trace_run(s, run, provider);
 	/*
 	 * Fully ordered: the records are complete before a delivery; pairs
 	 * with the seal's cmpxchg, as etw_buffer_commit()'s.
 	 */
-	u64 old = atomic64_fetch_add(events * ETW_BS_EV_ONE - ETW_BS_WR_ONE,
-				     &run->b->state);
-
+	old = atomic64_fetch_add(events * ETW_BS_EV_ONE - ETW_BS_WR_ONE,
+				 &run->b->state);
 	if (unlikely(etw_bs_last_writer(old)))
 		etw_buffer_deliver(s, run->b);
+}
+
+/**
+ * etw_record_written() - report a record written to a session
+ * @s: the session
+ * @provider: the GUID the record is reported under: its registration's,
+ *	SystemTraceControlGuid for the kernel logger's
+ * @id: its event id (the kernel logger's: its hook id)
+ * @size: its size, header and extended items included
+ *
+ * Every producer reports each record here before its commit (a run's
+ * records: etw_buffer_commit_run()), and each loss to etw_record_lost():
+ * fires etw:etw_write.  The records themselves are counted when their
+ * buffer is delivered.
+ *
+ * Context: any.
+ */
+static __always_inline void etw_record_written(const struct etw_session *s,
+					       const struct etw_guid *provider,
+					       u16 id, u16 size)
+{
+	trace_etw_write(s, provider, id, size);
 }
 
 /**

@@ -46,8 +46,11 @@
  *
  * Probes run in the traced task with preemption disabled and build each
  * record in this CPU's scratch area, allocated when the logger starts:
- * nothing is allocated per event.  An event the session has no room for
- * is counted in its events_lost, as writes are.  The rundown runs in the
+ * nothing is allocated per event.  Records and losses are reported as
+ * writes are (etw_record_written(), etw_record_lost(): the etw:etw_write and
+ * etw:etw_lost tracepoints), under SystemTraceControlGuid with the hook id
+ * as event id; an event the session has no room for is counted in its
+ * events_lost.  The rundown runs in the
  * controller's process context (it sleeps to read other processes' memory)
  * with its own scratch area.
  *
@@ -225,6 +228,13 @@ struct etw_klogger_tp {
 	void *probe;
 	struct tracepoint *tp;
 };
+
+/*
+ * SystemTraceControlGuid, the kernel logger's provider: its records are
+ * reported under it (etw:etw_write, etw:etw_lost).
+ */
+static const struct etw_guid etw_klogger_guid = { 0x9e814aad, 0x3204, 0x11d2,
+	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
 
 static DEFINE_MUTEX(etw_klogger_mutex);
 static struct etw_klogger *etw_klogger_cur;	/* etw_klogger_mutex */
@@ -442,6 +452,9 @@ static u32 etw_klogger_image(u8 *out, u32 pid, u64 base, u64 size,
  * @type: the hook's type
  * @version: the class version
  *
+ * Reported as writes are (etw_record_written(), etw_record_lost()), under
+ * SystemTraceControlGuid and the hook id.
+ *
  * Context: any but NMI; takes care of preemption itself.
  */
 static void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
@@ -450,7 +463,6 @@ static void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
 	struct etw_system_header *h = (void *)rec;
 	u32 rec_len = sizeof(*h) + len, alen = ALIGN(rec_len, 8), off;
 	struct etw_session *s = k->s;
-	struct etw_stream *st;
 	struct etw_buffer *b;
 	u64 ts = 0;
 
@@ -465,26 +477,36 @@ static void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
 	h->user_time = 0;
 	memset(rec + rec_len, 0, alen - rec_len);
 	preempt_disable();
-	st = etw_session_stream(s);
-	b = alen <= s->buf_bytes - ETW_BUFFER_HEADER_SIZE ?
-	    etw_buffer_reserve(s, st, alen, &off, &ts) : NULL;
-	if (b) {
-		h->timestamp = ts;
-		memcpy(b->data + off, rec, alen);
-		etw_buffer_commit(s, b);
+	if (alen > s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
+		etw_record_lost(s, &etw_klogger_guid, h->hook_id, -EMSGSIZE);
 	} else {
-		etw_stream_count_lost(s, st);
+		b = etw_buffer_reserve(s, etw_session_stream(s), alen, &off,
+				       &ts);
+		if (b) {
+			h->timestamp = ts;
+			memcpy(b->data + off, rec, alen);
+			etw_record_written(s, &etw_klogger_guid, h->hook_id,
+					   h->size);
+			etw_buffer_commit(s, b);
+		} else {
+			etw_record_lost(s, &etw_klogger_guid, h->hook_id,
+					-ENOBUFS);
+		}
 	}
 	preempt_enable();
 }
 
 /* --- probes -------------------------------------------------------------- */
 
-/* An event the probe could not build: counted lost, as writes count. */
-static void etw_klogger_lost(struct etw_klogger *k)
+/*
+ * An image event of @type the probe could not build, the address space's
+ * lock being taken: counted lost, as writes count.
+ */
+static void etw_klogger_lost(struct etw_klogger *k, u8 type)
 {
 	preempt_disable();
-	etw_stream_count_lost(k->s, etw_session_stream(k->s));
+	etw_record_lost(k->s, &etw_klogger_guid, ETW_GROUP_IMAGE << 8 | type,
+			-EBUSY);
 	preempt_enable();
 }
 
@@ -633,7 +655,7 @@ static void etw_klogger_exec(void *data, struct task_struct *p, pid_t old_pid,
 		return;
 	/* Nobody else knows the new mm yet: the lock is free. */
 	if (!mmap_read_trylock(mm)) {
-		etw_klogger_lost(k);
+		etw_klogger_lost(k, ETW_TYPE_LOAD);
 		return;
 	}
 	etw_klogger_put_images(k, x, p, mm, 0, ULONG_MAX, ETW_TYPE_LOAD);
@@ -736,7 +758,7 @@ static void etw_klogger_unload_range(struct etw_klogger *k, unsigned long start,
 	struct mm_struct *mm = current->mm;
 
 	if (!mmap_read_trylock(mm)) {
-		etw_klogger_lost(k);
+		etw_klogger_lost(k, ETW_TYPE_UNLOAD);
 		return;
 	}
 	preempt_disable();
@@ -762,7 +784,9 @@ static void etw_klogger_protect(struct etw_klogger *k, unsigned long start,
 
 	rier = (current->personality & READ_IMPLIES_EXEC) && (prot & PROT_READ);
 	if (!mmap_read_trylock(mm)) {
-		etw_klogger_lost(k);
+		/* What it would have been for a mapping that changes. */
+		etw_klogger_lost(k, rier || (prot & PROT_EXEC) ?
+				 ETW_TYPE_LOAD : ETW_TYPE_UNLOAD);
 		return;
 	}
 	shown = etw_klogger_shown(k, current, mm);
@@ -876,7 +900,7 @@ static void etw_klogger_sys_exit(void *data, struct pt_regs *regs, long ret)
 	    (id == __NR_mmap && !(args[2] & PROT_EXEC)))
 		return;
 	if (!mmap_read_trylock(mm)) {
-		etw_klogger_lost(k);
+		etw_klogger_lost(k, ETW_TYPE_LOAD);
 		return;
 	}
 	vma = vma_lookup(mm, ret);

@@ -172,6 +172,10 @@ static void etw_buffer_cancel_earlier_pads_test(struct kunit *test)
 			ETW_BUFFER_FLAG_EVENTS_LOST);
 }
 
+/* The provider a run's records are reported under. */
+static const struct etw_guid etw_bt_provider = { 0x7e57b0f0, 1, 2,
+	{ 3, 4, 5, 6, 7, 8, 9, 10 } };
+
 /* Claim a run of up to 4 records after one, as the batch drain does. */
 static struct etw_buffer_run etw_bt_claim_run(struct kunit *test,
 					      struct etw_session *s)
@@ -203,7 +207,7 @@ static void etw_buffer_run_gives_back_test(struct kunit *test)
 	/* Cleaned as etw_buffer_cancel() cleans what it gives back. */
 	KUNIT_EXPECT_NULL(test, memchr_inv(run.b->data + end, 0xff,
 					   3 * ETW_BT_REC));
-	etw_buffer_commit_run(s, &run, 1);
+	etw_buffer_commit_run(s, &run, 1, &etw_bt_provider);
 	KUNIT_EXPECT_EQ(test, etw_buffer_events(run.b), 2);
 	etw_buffers_seal_all(s, false);
 	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 1);
@@ -230,7 +234,7 @@ static void etw_buffer_run_pads_before_later_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h->size, 3 * ETW_BT_REC);
 	KUNIT_EXPECT_MEMEQ(test, &h->provider_id, &padding, sizeof(padding));
 	etw_buffer_commit(s, b);
-	etw_buffer_commit_run(s, &run, 1);
+	etw_buffer_commit_run(s, &run, 1, &etw_bt_provider);
 	etw_buffers_seal_all(s, false);
 	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 1);
 	KUNIT_EXPECT_EQ(test, etw_bt_hdr(b)->events, 3);
