@@ -300,7 +300,8 @@ static bool etw_stream_seal(struct etw_session *s, struct etw_stream *st,
 	/*
 	 * The fully ordered cmpxchg publishes @seq, @seal_ts and @lost to
 	 * the writer whose commit finds the buffer sealed (its
-	 * atomic64_sub_return() in etw_buffer_commit()).
+	 * atomic64_fetch_sub() in etw_buffer_commit(), atomic64_fetch_add()
+	 * in etw_buffer_commit_run(), or a cancel's or give-back's update).
 	 */
 	do {
 		b->seal_ts = max_t(u64, ktime_get_ns(),

@@ -41,9 +41,20 @@
  *                  lists and the consumer list.  Nests inside
  *                  etw_stream.lock, hence raw too.
  * etw_file.nlock   The notification queue and its sequence numbers.
+ * etw_klogger_mutex  Serialises kernel logger starts and stops, their
+ *                  probes' registration and their rundowns (etw_klogger.c);
+ *                  never taken by a probe.  The logger's ended_lock is a
+ *                  leaf.
+ * etw_batch.lock   A staging ring's drains (etw_batch.c); the rings'
+ *                  lists are etw_file.batch_mutex's and etw_batch_mutex's,
+ *                  the owners hash etw_batch_lock's, never held with it.
+ * etw_consumer.read_lock  One consumer file's reads (etw_consumer.c).
  *
- * Order: etw_mutex -> etw_stream.lock -> etw_session.lock; etw_file.nlock
- * and etw_ack_wq are leaves.
+ * Order: etw_klogger_mutex -> etw_mutex -> etw_file.batch_mutex ->
+ * etw_batch.lock -> etw_stream.lock -> etw_session.lock;
+ * etw_batch_mutex -> etw_batch.lock; etw_klogger_mutex -> mmap_lock (a
+ * rundown) -> etw_stream.lock; etw_consumer.read_lock -> etw_session.lock.
+ * etw_batch_lock, etw_file.nlock and etw_ack_wq are leaves.
  */
 #ifndef _ETW_INTERNAL_H
 #define _ETW_INTERNAL_H
@@ -440,7 +451,8 @@ struct etw_viewer {
  * @disallow: GUIDs excluded from group enables; protected by etw_mutex
  * @ndisallow: entries in @disallow
  * @nenables: GUIDs this session enables; protected by etw_mutex
- * @node: on etw_private_sessions; protected by etw_mutex
+ * @node: private sessions: on etw_privates (etw_session.c); protected by
+ *	etw_mutex
  * @buf_bytes: bytes per buffer
  * @nstreams: entries in @streams
  * @streams: the streams
