@@ -89,8 +89,8 @@
 
 #include "compat.h"
 #include "etw_filter.h"
+#include "etw_buffer.h"
 #include "etw_internal.h"
-#include "etw_trace.h"
 
 #define ETW_BATCH_CTL_SIZE	PAGE_SIZE
 
@@ -501,59 +501,18 @@ static noinline u32 etw_batch_fill_any(struct etw_batch *b, u32 first,
 			      base, last_ts, false, events, cut);
 }
 
-/* Is the record at @rec padding (etw_record_pad())? */
-static bool etw_batch_is_pad(const void *rec)
-{
-	static const struct etw_guid pad = ETW_PADDING_PROVIDER;
-	const struct etw_event_header *h = rec;
-
-	return !memcmp(&h->provider_id, &pad, sizeof(pad));
-}
-
-/* The tracepoint for each event of @bytes at @rec, padding skipped. */
-static noinline void etw_batch_trace(const struct etw_session *s,
-				     const struct etw_reg *reg, const void *rec,
-				     u32 bytes)
-{
-	const void *end = rec + bytes;
-
-	for (; rec < end; rec += ALIGN(((const u16 *)rec)[0], 8))
-		if (!etw_batch_is_pad(rec))
-			trace_etw_write(s, reg,
-					&((const struct etw_event_header *)
-					  rec)->descriptor, rec);
-}
-
-/*
- * Give back the last @len bytes of a claim, at @rec, which left @buf's
- * state at @cur: while no writer claimed after it and the buffer is not
- * sealed (as etw_buffer_cancel() does), else they become padding.
- */
-static void etw_batch_give_back(struct etw_buffer *buf, u64 cur, void *rec,
-				u32 len)
-{
-	u64 end = cur & ETW_BS_OFF_MASK;
-
-	/* Fully ordered, as the claim; other commits only move the counts. */
-	while ((cur & ETW_BS_OFF_MASK) == end && !(cur & ETW_BS_SEALED))
-		if (atomic64_try_cmpxchg(&buf->state, &cur, cur - len / 8))
-			return;
-	etw_record_pad(rec, len, len);
-}
-
 /*
  * Write a run at @p, up to @lim bytes of the ring, whose first record
  * the caller found to be @first bytes of registration @reg_id: claim the
  * room the session's current buffer has (at most @lim, at most
  * %ETW_BATCH_COPY_MAX or the first record, and after a run that stopped
- * early at most b->copy_max) with one cmpxchg (a writer reference with
- * it), copy the ring there, walk the copy (etw_batch_fill_any()), give
- * back what the walk did not consume, or make it padding when another
- * writer claimed after it or the buffer was sealed, then count the events
- * and drop the reference with one atomic operation, which delivers the
- * buffer if it was sealed meanwhile.  Records claimed after these are
- * newer than the drain's start and may not precede them: the claim raises
- * nothing, the newest time is raised to at the end.
+ * early at most b->copy_max) in one piece (etw_buffer_claim_run()), copy
+ * the ring there, walk the copy (etw_batch_fill_any()), give back what the
+ * walk did not consume (etw_buffer_give_back()), then commit the run with
+ * its record count (etw_buffer_commit_run(), which reports them).
+ * Records claimed after these are newer than the drain's start and may not
+ * precede them: the claim raises nothing, the newest time is raised to at
+ * the end.
  * Return: the bytes consumed, 0 when the buffer cannot take the first.
  */
 static u32 etw_batch_run_write(struct etw_batch *b, const void *p, u32 lim,
@@ -563,63 +522,33 @@ static u32 etw_batch_run_write(struct etw_batch *b, const void *p, u32 lim,
 			       const struct etw_batch_clk *clk)
 {
 	struct etw_session *s = route->e[0].session;
-	struct etw_stream *st = etw_session_stream(s);
-	struct etw_buffer *buf = READ_ONCE(st->cur);
-	u32 room, bytes, used, unused, events, first_len = ALIGN(first, 8);
-	u64 old, cur, first_ts, last, ids, base;
+	struct etw_buffer_run run __uninitialized;
+	u32 want, used, events, first_len = ALIGN(first, 8);
+	u64 last, ids, base;
 	bool private, cut;
 	void *rec;
 
-	if (!buf)
+	want = min_t(u32, b->copy_max, ETW_BATCH_COPY_MAX);
+	want = min(lim, max(want, first_len));
+	if (!etw_buffer_claim_run(s, etw_session_stream(s), first_len, want,
+				  &run))
 		return 0;
-	/*
-	 * Dependent on @buf: ordered after the cmpxchg() that published it
-	 * in etw_stream_install().  Acquire: ordered before the second read
-	 * of @st->cur (see etw_buffer_reserve_fast()).
-	 */
-	old = atomic64_read_acquire(&buf->state);
-	if ((old & ETW_BS_SEALED) || READ_ONCE(st->cur) != buf)
-		return 0;
-	room = s->buf_bytes - min_t(u64, (old & ETW_BS_OFF_MASK) * 8,
-				    s->buf_bytes);
-	bytes = min_t(u32, b->copy_max, ETW_BATCH_COPY_MAX);
-	bytes = min3(lim, room, max(bytes, first_len));
-	if (first_len > bytes)
-		return 0;
-	/* What the walk leaves is nothing or a padding record's worth. */
-	if (bytes - first_len < sizeof(struct etw_event_header))
-		bytes = first_len;
-	first_ts = local64_read(&buf->last_ts);
-	cur = old + bytes / 8 + ETW_BS_WR_ONE;
-	/* Fully ordered: pairs with the seal's cmpxchg (etw_stream_seal()). */
-	if (!atomic64_try_cmpxchg(&buf->state, &old, cur))
-		return 0;
-	rec = buf->data + (old & ETW_BS_OFF_MASK) * 8;
-	etw_copy_record(rec, p, bytes);
-	last = first_ts;
+	rec = run.b->data + run.off;
+	etw_copy_record(rec, p, run.bytes);
+	last = run.last_ts;
 	private = etw_session_is_private(s);
 	ids = private ? b->writer.vtid | (u64)b->writer.vpid << 32 :
 			b->writer.tid | (u64)b->writer.pid << 32;
 	base = (u64)ETW_EVENT_HEADER_TYPE_64 << 16 |
 	       (u64)(private ? ETW_EVENT_FLAG_PRIVATE_SESSION : 0) <<
 	       ETW_STAGED_W0_FLAGS_SHIFT;
-	used = etw_batch_fill_any(b, first, reg_id, reg, route, rec, bytes,
+	used = etw_batch_fill_any(b, first, reg_id, reg, route, rec, run.bytes,
 				  clk, ids, base, &last, &events, &cut);
 	b->copy_max = cut ? U32_MAX : max_t(u32, 2 * used, ETW_BATCH_COPY_MIN);
-	unused = bytes - used;
-	if (unused)
-		etw_batch_give_back(buf, cur, rec + used, unused);
-	etw_buffer_raise_ts(buf, first_ts, last);
-	if (trace_etw_write_enabled())
-		etw_batch_trace(s, reg, rec, used);
-	/*
-	 * Fully ordered: the records are complete before a delivery; pairs
-	 * with the seal's cmpxchg, as etw_buffer_commit()'s.
-	 */
-	old = atomic64_fetch_add(events * ETW_BS_EV_ONE - ETW_BS_WR_ONE,
-				 &buf->state);
-	if (unlikely(etw_bs_last_writer(old)))
-		etw_buffer_deliver(s, buf);
+	if (used < run.bytes)
+		etw_buffer_give_back(&run, used);
+	etw_buffer_raise_ts(run.b, run.last_ts, last);
+	etw_buffer_commit_run(s, &run, events, &reg->guid);
 	return used;
 }
 

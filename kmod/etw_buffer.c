@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * etw_buffer.c - a session's buffers, producer side: reserve, commit,
- * cancel, seal, deliver.
+ * cancel, give back, seal, deliver.  The state word, the streams and the
+ * writers' common case (the fast reservation, commit, a run's claim and
+ * commit) are inline in etw_buffer.h.
  *
  * A buffer is filled by one stream (one CPU, or the whole session with
  * ETW_MODE_NO_PER_PROCESSOR).  Writers reserve space with one cmpxchg on
@@ -20,6 +22,11 @@
  * The bytes after the last record are set to 0xff when the buffer is
  * finished, not when it is reused.
  *
+ * The batch drain claims a run of records in one piece (one cmpxchg and
+ * one writer reference), fills it, gives back the end it did not use as a
+ * cancel does, and commits the run with its record count in one atomic
+ * operation.
+ *
  * Delivered buffers sit on session.delivered in delivery order, for the
  * consumers (etw_consumer.c).  In buffering mode sealed buffers go to
  * session.retained instead, and the oldest is reused when no buffer is
@@ -34,6 +41,7 @@
 #include <linux/timekeeping.h>
 
 #include "compat.h"
+#include "etw_buffer.h"
 #include "etw_internal.h"
 #include "etw_trace.h"
 
@@ -299,7 +307,8 @@ static bool etw_stream_seal(struct etw_session *s, struct etw_stream *st,
 	/*
 	 * The fully ordered cmpxchg publishes @seq, @seal_ts and @lost to
 	 * the writer whose commit finds the buffer sealed (its
-	 * atomic64_sub_return() in etw_buffer_commit()).
+	 * atomic64_fetch_sub() in etw_buffer_commit(), atomic64_fetch_add()
+	 * in etw_buffer_commit_run(), or a cancel's or give-back's update).
 	 */
 	do {
 		b->seal_ts = max_t(u64, ktime_get_ns(),
@@ -363,19 +372,30 @@ etw_stream_reserve(struct etw_session *s, struct etw_stream *st, u32 len,
 	}
 }
 
-/**
- * etw_stream_count_lost() - count one event a stream could not record
- * @s: the session
- * @st: the stream
- *
- * Context: any.
- */
-void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st)
+/* Count one event @st could not record. */
+static void etw_stream_count_lost(struct etw_session *s, struct etw_stream *st)
 {
 	atomic_inc(&st->lost);
 	atomic64_inc(&s->events_lost);
 }
-EXPORT_SYMBOL_IF_KUNIT(etw_stream_count_lost);
+
+/**
+ * etw_record_lost() - count and report one event a session lost
+ * @s: the session
+ * @provider: the GUID the event is reported under (see etw_record_written())
+ * @id: its event id
+ * @error: why: -ENOBUFS, -EMSGSIZE, -E2BIG or -EBUSY (see etw:etw_lost)
+ *
+ * Counted in the current CPU's stream, once the write will not be retried.
+ *
+ * Context: any; preemption disabled.
+ */
+void etw_record_lost(struct etw_session *s, const struct etw_guid *provider,
+		     u16 id, int error)
+{
+	etw_stream_count_lost(s, etw_session_stream(s));
+	trace_etw_lost(s, provider, id, error);
+}
 
 /**
  * etw_buffer_reserve() - reserve space for one record
@@ -451,6 +471,77 @@ void etw_buffer_cancel(struct etw_session *s, struct etw_stream *st,
 	etw_buffer_state_changed(s, b, atomic64_sub_return(drop, &b->state));
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffer_cancel);
+
+/**
+ * etw_buffer_give_back() - give back the end of a run's claim
+ * @run: the claim (etw_buffer_claim_run()); its @bytes become @used
+ * @used: bytes of it the writer used, from its start; fewer than claimed
+ *
+ * As etw_buffer_cancel() does: the space is cleaned and given back while
+ * no writer claimed after it and the buffer is not sealed; otherwise it
+ * becomes a padding record (%ETW_PADDING_PROVIDER) that consumers skip.
+ *
+ * Context: any.
+ */
+void etw_buffer_give_back(struct etw_buffer_run *run, u32 used)
+{
+	struct etw_buffer *b = run->b;
+	u32 len = run->bytes - used;
+	void *rec = b->data + run->off + used;
+	u64 end = run->state & ETW_BS_OFF_MASK;
+	u64 cur = atomic64_read(&b->state);
+
+	run->bytes = used;
+	if ((cur & ETW_BS_OFF_MASK) == end && !(cur & ETW_BS_SEALED)) {
+		/* Clean before the space can be reserved again. */
+		memset(rec, 0xff, len);
+		/* Fully ordered, as the claim; other commits move the counts. */
+		do {
+			if (atomic64_try_cmpxchg(&b->state, &cur,
+						 cur - len / 8))
+				return;
+		} while ((cur & ETW_BS_OFF_MASK) == end &&
+			 !(cur & ETW_BS_SEALED));
+	}
+	etw_record_pad(rec, len, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_buffer_give_back);
+
+/* Is the record at @rec padding (etw_record_pad())? */
+static bool etw_record_is_pad(const void *rec)
+{
+	static const struct etw_guid pad = ETW_PADDING_PROVIDER;
+	const struct etw_event_header *h = rec;
+
+	return !memcmp(&h->provider_id, &pad, sizeof(pad));
+}
+
+/**
+ * etw_buffer_trace_run() - fire etw:etw_write for each record of a run
+ * @s: the session
+ * @run: the claim, less what was given back; EVENT_HEADER records
+ * @provider: the GUID they are reported under
+ *
+ * Padding is skipped.  Out of line: etw_buffer_commit_run() calls it only
+ * while the tracepoint is on.
+ *
+ * Context: any.
+ */
+void etw_buffer_trace_run(const struct etw_session *s,
+			  const struct etw_buffer_run *run,
+			  const struct etw_guid *provider)
+{
+	const void *rec = run->b->data + run->off, *end = rec + run->bytes;
+	const struct etw_event_header *h;
+
+	for (; rec < end; rec += ALIGN(h->size, 8)) {
+		h = rec;
+		if (!etw_record_is_pad(rec))
+			trace_etw_write(s, provider, h->descriptor.id,
+					h->size);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_buffer_trace_run);
 
 /**
  * etw_buffers_seal_all() - seal every stream's current buffer

@@ -15,6 +15,7 @@
 #include <linux/uaccess.h>
 
 #include "compat.h"
+#include "etw_buffer.h"
 #include "etw_internal.h"
 
 /* Give a buffer nobody needs back to the free list. */

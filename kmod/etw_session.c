@@ -16,6 +16,7 @@
 #include <linux/timekeeping.h>
 
 #include "compat.h"
+#include "etw_buffer.h"
 #include "etw_internal.h"
 #include "etw_trace.h"
 
@@ -362,10 +363,10 @@ static void etw_session_stop_locked(struct etw_session *s);
  * @f: the caller's file (owner of a private session)
  * @a: the arguments; filled in with the started session
  *
- * A kernel logger (etw_syslog_check()) is hooked and run down once it is
+ * A kernel logger (etw_klogger_check()) is hooked and run down once it is
  * in the table, before the call returns; when that fails it is stopped.
  *
- * Context: process context, may sleep; takes etw_syslog_lock() for a
+ * Context: process context, may sleep; takes etw_klogger_lock() for a
  * kernel logger, then etw_mutex.
  * Return: 0, -EINVAL (bad name, flags or properties), -ENAMETOOLONG,
  * -EPERM (global without privilege), -EEXIST (name in use, or a kernel
@@ -383,7 +384,7 @@ int etw_session_start(struct etw_file *f, struct etw_session_args *a)
 	ret = etw_name_check(a);
 	if (ret)
 		return ret;
-	klog = etw_syslog_check(a->name, &a->config);
+	klog = etw_klogger_check(a->name, &a->config);
 	if (klog < 0)
 		return klog;
 	ret = etw_config_check(&a->config, private);
@@ -397,13 +398,13 @@ int etw_session_start(struct etw_file *f, struct etw_session_args *a)
 	s->kernel_logger = klog;
 
 	if (klog)
-		etw_syslog_lock();
+		etw_klogger_lock();
 	mutex_lock(&etw_mutex);
 	ret = etw_session_insert(f, s);
 	if (ret) {
 		mutex_unlock(&etw_mutex);
 		if (klog)
-			etw_syslog_unlock();
+			etw_klogger_unlock();
 		etw_buffers_free(s);
 		kfree(s->streams);
 		kfree(s);
@@ -419,14 +420,14 @@ int etw_session_start(struct etw_file *f, struct etw_session_args *a)
 	mutex_unlock(&etw_mutex);
 	if (!klog)
 		return 0;
-	ret = etw_syslog_begin(s);
+	ret = etw_klogger_begin(s);
 	if (ret) {
 		mutex_lock(&etw_mutex);
 		etw_session_stop_locked(s);
 		mutex_unlock(&etw_mutex);
 		etw_session_put(s);	/* the table's reference */
 	}
-	etw_syslog_unlock();
+	etw_klogger_unlock();
 	return ret;
 }
 
@@ -528,7 +529,7 @@ static int etw_session_update(struct etw_session *s,
  * @a: the arguments, naming the session; filled in on return
  *
  * Context: process context, may sleep; takes etw_mutex (and, to stop the
- * kernel logger, etw_syslog_lock() first).
+ * kernel logger, etw_klogger_lock() first).
  * Return: 0, -ENOENT, -EPERM, -EINVAL (update of something that cannot
  * change, non-zero reserved fields), -ENOMEM (update: the added buffers).
  */
@@ -556,8 +557,8 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 	/* The kernel logger's DCEnd rundown reads memory: not under etw_mutex. */
 	klog = cmd == ETW_IOC_STOP && s->kernel_logger;
 	if (klog) {
-		etw_syslog_lock();
-		etw_syslog_end(s);
+		etw_klogger_lock();
+		etw_klogger_end(s);
 	}
 
 	mutex_lock(&etw_mutex);
@@ -571,7 +572,7 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 		etw_session_fill(s, a);
 		mutex_unlock(&etw_mutex);
 		if (klog)
-			etw_syslog_unlock();
+			etw_klogger_unlock();
 		etw_session_put(s);	/* the table's reference */
 		etw_session_put(s);
 		return 0;
@@ -590,7 +591,7 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 out_unlock:
 	mutex_unlock(&etw_mutex);
 	if (klog)
-		etw_syslog_unlock();
+		etw_klogger_unlock();
 	etw_session_put(s);
 	return ret;
 }

@@ -7,6 +7,10 @@
  * The records' layouts are ABI for etwctl top, which checks them against
  * each event's format file (ctl/top_layout.c): a field changed here must
  * change there too.
+ *
+ * Included by etw_buffer.h, whose helpers fire etw_write and etw_lost for
+ * every producer; etw_trace.c includes etw_buffer.h before defining them,
+ * for struct etw_buffer.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM etw
@@ -19,46 +23,52 @@
 #include "compat.h"
 #include "etw_internal.h"
 
+struct etw_buffer;
+
 /*
  * One record written to one session: once per target session, before its
- * commit.  @size is the record's, header and extended items included (every
- * header type starts with its 16-bit size).
+ * commit (etw_record_written(), etw_buffer_commit_run()).  @provider: the
+ * registration's GUID, SystemTraceControlGuid for the kernel logger's
+ * records; @id: the event id, the kernel logger's hook id (group << 8 |
+ * type); @size: the record's, header and extended items included.
  */
 TRACE_EVENT(etw_write,
-	    TP_PROTO(const struct etw_session *s, const struct etw_reg *reg,
-		     const struct etw_event_descriptor *d, const void *rec),
-	    TP_ARGS(s, reg, d, rec),
+	    TP_PROTO(const struct etw_session *s,
+		     const struct etw_guid *provider, u16 id, u16 size),
+	    TP_ARGS(s, provider, id, size),
 	    TP_STRUCT__entry(__field(u32, logger_id)
 			     __field(u16, event_id)
 			     __field(u16, size)
 			     __array(u8, provider, sizeof(struct etw_guid))),
 	    TP_fast_assign(__entry->logger_id = s->logger_id;
-			   __entry->event_id = d->id;
-			   __entry->size = *(const u16 *)rec;
-			   memcpy(__entry->provider, &reg->guid, sizeof(reg->guid));),
+			   __entry->event_id = id;
+			   __entry->size = size;
+			   memcpy(__entry->provider, provider, sizeof(*provider));),
 	    TP_printk("session=%u provider=%pUl id=%u size=%u",
 		      __entry->logger_id, __entry->provider, __entry->event_id,
 		      __entry->size)
 );
 
 /*
- * One event a session lost, counted once the write will not be retried.
- * @error: the write's result, the first failure among its sessions:
- * -ENOBUFS (no free buffer), -EMSGSIZE (larger than a buffer), -E2BIG
- * (too large with the session's extended items).
+ * One event a session lost, counted once the write will not be retried
+ * (etw_record_lost()); @provider and @id as for etw_write.  @error: the
+ * write's result, the first failure among its sessions: -ENOBUFS (no free
+ * buffer), -EMSGSIZE (larger than a buffer), -E2BIG (too large with the
+ * session's extended items); the kernel logger's -EBUSY: it could not
+ * take an address space's lock to record its images.
  */
 TRACE_EVENT(etw_lost,
-	    TP_PROTO(const struct etw_session *s, const struct etw_reg *reg,
-		     const struct etw_event_descriptor *d, int error),
-	    TP_ARGS(s, reg, d, error),
+	    TP_PROTO(const struct etw_session *s,
+		     const struct etw_guid *provider, u16 id, int error),
+	    TP_ARGS(s, provider, id, error),
 	    TP_STRUCT__entry(__field(u32, logger_id)
 			     __field(s32, error)
 			     __array(u8, provider, sizeof(struct etw_guid))
 			     __field(u16, event_id)),
 	    TP_fast_assign(__entry->logger_id = s->logger_id;
 			   __entry->error = error;
-			   memcpy(__entry->provider, &reg->guid, sizeof(reg->guid));
-			   __entry->event_id = d->id;),
+			   memcpy(__entry->provider, provider, sizeof(*provider));
+			   __entry->event_id = id;),
 	    TP_printk("session=%u provider=%pUl id=%u error=%d",
 		      __entry->logger_id, __entry->provider, __entry->event_id,
 		      __entry->error)

@@ -43,9 +43,9 @@
 #include <linux/uaccess.h>
 
 #include "compat.h"
+#include "etw_buffer.h"
 #include "etw_extdata.h"
 #include "etw_internal.h"
-#include "etw_trace.h"
 
 /* Routes hold at most this many sessions (see etw_route_build()). */
 #define ETW_MAX_TARGETS		ETW_MAX_ROUTE
@@ -589,13 +589,15 @@ static noinline void etw_record_private(const struct etw_event *ev, bool user,
 	}
 }
 
-/* Mark and commit one target's record; the first target's goes last. */
+/* Report, mark and commit one target's record; the first's goes last. */
 static __always_inline void etw_target_commit(const struct etw_target *t,
 					      const struct etw_event *ev,
 					      bool user, bool plain)
 {
 	/* First: @t and @ev are in registers, so it costs a nop when off. */
-	trace_etw_write(t->s, ev->reg, ev->desc, t->b->data + t->off);
+	/* Every header type starts with its 16-bit size. */
+	etw_record_written(t->s, &ev->reg->guid, ev->desc->id,
+			   *(const u16 *)(t->b->data + t->off));
 	if (etw_session_is_private(t->s)) {
 		struct etw_event_header *h = t->b->data + t->off;
 
@@ -704,12 +706,9 @@ static noinline void etw_count_lost(const struct etw_event *ev,
 				    const struct etw_route *route,
 				    u32 failed, int err)
 {
-	struct etw_session *s;
-
 	while (failed) {
-		s = route->e[__ffs(failed)].session;
-		etw_stream_count_lost(s, etw_session_stream(s));
-		trace_etw_lost(s, ev->reg, ev->desc, err);
+		etw_record_lost(route->e[__ffs(failed)].session,
+				&ev->reg->guid, ev->desc->id, err);
 		failed &= failed - 1;
 	}
 }

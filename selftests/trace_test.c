@@ -3,7 +3,8 @@
  * etw.ko's tracepoints (events/etw) and etwctl top on them, in the VM:
  * each tracepoint's fields as ftrace prints them for a known session,
  * provider and event; nothing recorded while they are off; and etwctl
- * top's counts for a load with a known number of events written and lost.
+ * top's counts for a load with a known number of events written and lost,
+ * and for the kernel logger's records.
  */
 #include <sched.h>
 #include <stdarg.h>
@@ -257,10 +258,11 @@ static const char *etwctl_path(void)
 }
 
 /*
- * etwctl top --json for the lifetime of a command that waits for stdin's
- * end: it says "ready" on stderr once top is attached.
+ * etwctl top --json (--once too when @once: the same single refresh) for
+ * the lifetime of a command that waits for stdin's end: it says "ready" on
+ * stderr once top is attached.
  */
-static pid_t top_start(int *in, int *out, int *err)
+static pid_t top_start(int *in, int *out, int *err, bool once)
 {
 	int pin[2], pout[2], perr[2];
 	pid_t pid;
@@ -277,8 +279,12 @@ static pid_t top_start(int *in, int *out, int *err)
 	dup2(pin[0], 0);
 	dup2(pout[1], 1);
 	dup2(perr[1], 2);
-	execl(etwctl_path(), "etwctl", "top", "--json", "--", "sh", "-c",
-	      "echo ready >&2; read x", (char *)NULL);
+	if (once)
+		execl(etwctl_path(), "etwctl", "top", "--once", "--json", "--",
+		      "sh", "-c", "echo ready >&2; read x", (char *)NULL);
+	else
+		execl(etwctl_path(), "etwctl", "top", "--json", "--", "sh",
+		      "-c", "echo ready >&2; read x", (char *)NULL);
 	_exit(127);
 parent:
 	close(pin[0]);
@@ -326,7 +332,7 @@ TEST_F_TIMEOUT(trace, top_counts_what_was_written_and_lost, 300)
 	ASSERT_NE(NULL, json);
 	trace_session(_metadata, self, 2);
 	ASSERT_LE(0, raw_consumer(self->fd, self->id));
-	pid = top_start(&in, &out, &err);
+	pid = top_start(&in, &out, &err, false);
 	ASSERT_LT(0, pid);
 	ASSERT_LT(0, read(err, ready, sizeof(ready) - 1));
 	ASSERT_EQ(0, strncmp(ready, "ready", 5)) TH_LOG("etwctl: %s", ready);
@@ -360,6 +366,69 @@ TEST_F_TIMEOUT(trace, top_counts_what_was_written_and_lost, 300)
 	EXPECT_EQ(written, events);
 	EXPECT_EQ(written * REC_SIZE, bytes);
 	EXPECT_EQ(nlost, lost);
+	free(json);
+}
+
+/* SystemTraceControlGuid: the kernel logger's records are reported under it. */
+#define KLOG_PROVIDER	"9e814aad-3204-11d2-9a82-006008a86939"
+#define KLOG_CHILDREN	20
+/* A SYSTEM_TRACE_HEADER and Process_V4's fixed part: the least a record has. */
+#define KLOG_MIN_SIZE	(sizeof(struct etw_system_header) + 36)
+
+/*
+ * The kernel logger's records reach etwctl top as writes do: a process's
+ * Start at fork() and End at exit, under SystemTraceControlGuid in the
+ * logger's session.  A flight recorder: nothing is lost without a
+ * consumer.
+ */
+TEST_F_TIMEOUT(trace, top_counts_kernel_logger_events, 300)
+{
+	unsigned long long events, bytes, lost, sevents, sbytes, slost;
+	struct etw_session_args a;
+	char ready[16] = "", key[128], *json;
+	int in, out, err, status, i;
+	pid_t pid, child;
+
+	json = malloc(65536);
+	ASSERT_NE(NULL, json);
+	raw_session_init(&a, 0);
+	snprintf(a.name, sizeof(a.name), "%s", ETW_KERNEL_LOGGER_NAME);
+	a.config.buffer_kb = 64;
+	a.config.max_buffers = 8;
+	a.config.mode = ETW_MODE_BUFFERING;
+	a.config.enable_flags = ETW_KFLAG_PROCESS;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_START, &a));
+	self->id = a.logger_id;
+	pid = top_start(&in, &out, &err, true);
+	ASSERT_LT(0, pid);
+	ASSERT_LT(0, read(err, ready, sizeof(ready) - 1));
+	ASSERT_EQ(0, strncmp(ready, "ready", 5)) TH_LOG("etwctl: %s", ready);
+	for (i = 0; i < KLOG_CHILDREN; i++) {
+		child = fork();
+		ASSERT_LE(0, child);
+		if (!child)
+			_exit(0);
+		ASSERT_EQ(child, waitpid(child, &status, 0));
+	}
+	close(in);
+	read_all(out, json, 65536);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status) TH_LOG("%s", json);
+
+	ASSERT_TRUE(top_counts(json, "{\"provider\":\"" KLOG_PROVIDER "\"",
+			       &events, &bytes, &lost))
+		TH_LOG("%s", json);
+	EXPECT_LE(2 * KLOG_CHILDREN, events);
+	EXPECT_LE(events * KLOG_MIN_SIZE, bytes);
+	EXPECT_EQ(0, lost);
+	/* The logger's session has no other provider. */
+	snprintf(key, sizeof(key), "{\"logger_id\":%u,\"name\":\"%s\"",
+		 self->id, ETW_KERNEL_LOGGER_NAME);
+	ASSERT_TRUE(top_counts(json, key, &sevents, &sbytes, &slost))
+		TH_LOG("%s", json);
+	EXPECT_EQ(events, sevents);
+	EXPECT_EQ(bytes, sbytes);
+	EXPECT_EQ(0, slost);
 	free(json);
 }
 

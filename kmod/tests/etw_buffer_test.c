@@ -172,6 +172,74 @@ static void etw_buffer_cancel_earlier_pads_test(struct kunit *test)
 			ETW_BUFFER_FLAG_EVENTS_LOST);
 }
 
+/* The provider a run's records are reported under. */
+static const struct etw_guid etw_bt_provider = { 0x7e57b0f0, 1, 2,
+	{ 3, 4, 5, 6, 7, 8, 9, 10 } };
+
+/* Claim a run of up to 4 records after one, as the batch drain does. */
+static struct etw_buffer_run etw_bt_claim_run(struct kunit *test,
+					      struct etw_session *s)
+{
+	struct etw_buffer_run run;
+	bool claimed;
+
+	KUNIT_ASSERT_TRUE(test, etw_bt_write(s, ETW_BT_REC));
+	preempt_disable();
+	claimed = etw_buffer_claim_run(s, etw_session_stream(s), ETW_BT_REC,
+				       4 * ETW_BT_REC, &run);
+	preempt_enable();
+	KUNIT_ASSERT_TRUE(test, claimed);
+	KUNIT_EXPECT_EQ(test, run.off, ETW_BUFFER_HEADER_SIZE + ETW_BT_REC);
+	KUNIT_EXPECT_EQ(test, run.bytes, 4 * ETW_BT_REC);
+	memset(run.b->data + run.off, 0xab, run.bytes);
+	return run;
+}
+
+static void etw_buffer_run_gives_back_test(struct kunit *test)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	struct etw_buffer_run run = etw_bt_claim_run(test, s);
+	u32 end = run.off + ETW_BT_REC;
+
+	etw_buffer_give_back(&run, ETW_BT_REC);
+	KUNIT_EXPECT_EQ(test, run.bytes, ETW_BT_REC);
+	KUNIT_EXPECT_EQ(test, etw_buffer_reserved(run.b), end);
+	/* Cleaned as etw_buffer_cancel() cleans what it gives back. */
+	KUNIT_EXPECT_NULL(test, memchr_inv(run.b->data + end, 0xff,
+					   3 * ETW_BT_REC));
+	etw_buffer_commit_run(s, &run, 1, &etw_bt_provider);
+	KUNIT_EXPECT_EQ(test, etw_buffer_events(run.b), 2);
+	etw_buffers_seal_all(s, false);
+	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 1);
+	KUNIT_EXPECT_EQ(test, etw_bt_hdr(run.b)->events, 2);
+	KUNIT_EXPECT_EQ(test, etw_bt_hdr(run.b)->saved_offset, end);
+}
+
+static void etw_buffer_run_pads_before_later_test(struct kunit *test)
+{
+	static const struct etw_guid padding = ETW_PADDING_PROVIDER;
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	struct etw_buffer_run run = etw_bt_claim_run(test, s);
+	const struct etw_event_header *h;
+	struct etw_buffer *b;
+	u32 off;
+
+	/* A nested writer claims after the run. */
+	b = etw_bt_reserve(s, ETW_BT_REC, &off);
+	KUNIT_ASSERT_PTR_EQ(test, b, run.b);
+	KUNIT_EXPECT_EQ(test, off, run.off + run.bytes);
+	etw_buffer_give_back(&run, ETW_BT_REC);
+	KUNIT_EXPECT_EQ(test, etw_buffer_reserved(b), off + ETW_BT_REC);
+	h = b->data + run.off + ETW_BT_REC;
+	KUNIT_EXPECT_EQ(test, h->size, 3 * ETW_BT_REC);
+	KUNIT_EXPECT_MEMEQ(test, &h->provider_id, &padding, sizeof(padding));
+	etw_buffer_commit(s, b);
+	etw_buffer_commit_run(s, &run, 1, &etw_bt_provider);
+	etw_buffers_seal_all(s, false);
+	KUNIT_ASSERT_EQ(test, etw_test_ndelivered(s), 1);
+	KUNIT_EXPECT_EQ(test, etw_bt_hdr(b)->events, 3);
+}
+
 static void etw_buffer_none_free_test(struct kunit *test)
 {
 	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 2);
@@ -731,6 +799,8 @@ static struct kunit_case etw_buffer_cases[] = {
 	KUNIT_CASE(etw_buffer_flush_skips_empty_test),
 	KUNIT_CASE(etw_buffer_cancel_last_test),
 	KUNIT_CASE(etw_buffer_cancel_earlier_pads_test),
+	KUNIT_CASE(etw_buffer_run_gives_back_test),
+	KUNIT_CASE(etw_buffer_run_pads_before_later_test),
 	KUNIT_CASE(etw_buffer_none_free_test),
 	KUNIT_CASE(etw_buffer_grow_adds_free_test),
 	KUNIT_CASE(etw_buffer_ring_wraps_test),

@@ -7,6 +7,7 @@
 
 #include <kunit/test.h>
 
+#include "../etw_buffer.h"
 #include "../etw_internal.h"
 
 /* The logger id of every session the tests build. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syslog_bench: what a kernel logger costs the system calls it hooks and
+ * klogger_bench: what a kernel logger costs the system calls it hooks and
  * those it does not (Documentation/performance.rst):
  *
  *   getppid        a system call no flag records

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw_syslog.c - the kernel system provider: what the NT Kernel Logger
+ * etw_klogger.c - the kernel system provider: what the NT Kernel Logger
  * records of processes, threads and images.
  *
  * One global session at a time is the kernel logger (its name is
@@ -46,15 +46,18 @@
  *
  * Probes run in the traced task with preemption disabled and build each
  * record in this CPU's scratch area, allocated when the logger starts:
- * nothing is allocated per event.  An event the session has no room for
- * is counted in its events_lost, as writes are.  The rundown runs in the
+ * nothing is allocated per event.  Records and losses are reported as
+ * writes are (etw_record_written(), etw_record_lost(): the etw:etw_write and
+ * etw:etw_lost tracepoints), under SystemTraceControlGuid with the hook id
+ * as event id; an event the session has no room for is counted in its
+ * events_lost.  The rundown runs in the
  * controller's process context (it sleeps to read other processes' memory)
  * with its own scratch area.
  *
- * Locking: etw_syslog_mutex serialises starting and stopping the kernel
+ * Locking: etw_klogger_mutex serialises starting and stopping the kernel
  * logger, its probes and its rundowns; it nests outside etw_mutex (the
  * session start and stop) and outside mmap_lock (the rundown), and is never
- * taken by a probe.  A probe reads its struct etw_syslog through the
+ * taken by a probe.  A probe reads its struct etw_klogger through the
  * tracepoint's data pointer; it is freed only after the probes are
  * unregistered and tracepoint_synchronize_unregister() returned.
  */
@@ -75,6 +78,7 @@
 #include <asm/syscall.h>
 
 #include "compat.h"
+#include "etw_buffer.h"
 #include "etw_internal.h"
 
 #define ETW_KFLAGS_KNOWN \
@@ -92,7 +96,7 @@
 #define ETW_IMAGE_VERSION	3
 
 /* Characters of a command line or file name kept; the rest is cut. */
-#define ETW_SYSLOG_MAX_CHARS	1024
+#define ETW_KLOGGER_MAX_CHARS	1024
 #define ETW_UNIX_USER_AUTHORITY	22	/* S-1-22-1-<uid> */
 #define ETW_START_KEY_PID_BITS	22
 /* Windows' BasePriority of a normal thread, PagePriority, IoPriority. */
@@ -100,7 +104,7 @@
 #define ETW_NORMAL_PAGE_PRIO	5
 #define ETW_NORMAL_IO_PRIO	2
 /* Process keys remembered to report each process's End once. */
-#define ETW_SYSLOG_ENDED	64
+#define ETW_KLOGGER_ENDED	64
 
 /*
  * Process_V4 TypeGroup1's fixed part; UserSID, ImageFileName (ANSI),
@@ -171,24 +175,24 @@ static_assert(sizeof(struct etw_thread_rec) == 72);
 static_assert(sizeof(struct etw_image_rec) == 56);
 
 /* The largest record: a process with the longest command line. */
-#define ETW_SYSLOG_MAX_RECORD \
+#define ETW_KLOGGER_MAX_RECORD \
 	(sizeof(struct etw_system_header) + sizeof(struct etw_process_rec) + \
 	 sizeof(struct etw_token_sid) + TASK_COMM_LEN + \
-	 2 * ETW_SYSLOG_MAX_CHARS + 2 * 2)
+	 2 * ETW_KLOGGER_MAX_CHARS + 2 * 2)
 
 /**
- * struct etw_syslog_scratch - where one record is built
+ * struct etw_klogger_scratch - where one record is built
  * @text: a command line's bytes, or a file's path (d_path() fills it from
  *	the end)
  * @rec: the record, header first
  */
-struct etw_syslog_scratch {
+struct etw_klogger_scratch {
 	char text[PATH_MAX];
-	u8 rec[ALIGN(ETW_SYSLOG_MAX_RECORD, 8)] __aligned(8);
+	u8 rec[ALIGN(ETW_KLOGGER_MAX_RECORD, 8)] __aligned(8);
 };
 
 /**
- * struct etw_syslog - the running kernel logger
+ * struct etw_klogger - the running kernel logger
  * @s: its session (the session table's reference keeps it)
  * @flags: its ETW_KFLAG_* bits
  * @pcpu: the probes' scratch areas
@@ -197,13 +201,13 @@ struct etw_syslog_scratch {
  * @ended: the keys of the latest processes whose End was recorded
  * @ended_next: the slot of @ended to fill next
  */
-struct etw_syslog {
+struct etw_klogger {
 	struct etw_session *s;
 	u32 flags;
-	struct etw_syslog_scratch __percpu *pcpu;
-	struct etw_syslog_scratch *rundown;
+	struct etw_klogger_scratch __percpu *pcpu;
+	struct etw_klogger_scratch *rundown;
 	raw_spinlock_t ended_lock;	/* @ended, @ended_next */
-	u64 ended[ETW_SYSLOG_ENDED];
+	u64 ended[ETW_KLOGGER_ENDED];
 	unsigned int ended_next;
 };
 
@@ -218,15 +222,22 @@ enum {
 	ETW_TP_COUNT,
 };
 
-struct etw_syslog_tp {
+struct etw_klogger_tp {
 	const char *name;
 	u32 flags;
 	void *probe;
 	struct tracepoint *tp;
 };
 
-static DEFINE_MUTEX(etw_syslog_mutex);
-static struct etw_syslog *etw_syslog_cur;	/* etw_syslog_mutex */
+/*
+ * SystemTraceControlGuid, the kernel logger's provider: its records are
+ * reported under it (etw:etw_write, etw:etw_lost).
+ */
+static const struct etw_guid etw_klogger_guid = { 0x9e814aad, 0x3204, 0x11d2,
+	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
+
+static DEFINE_MUTEX(etw_klogger_mutex);
+static struct etw_klogger *etw_klogger_cur;	/* etw_klogger_mutex */
 
 /* --- building records ---------------------------------------------------- */
 
@@ -252,7 +263,7 @@ static u32 etw_utf8_lead(u8 c, u32 *cp)
 }
 
 /**
- * etw_syslog_utf16() - UTF-8 bytes as NUL-terminated UTF-16LE
+ * etw_klogger_utf16() - UTF-8 bytes as NUL-terminated UTF-16LE
  * @out: where the units go
  * @max: units of room at @out, the NUL included (at least 1)
  * @s: the bytes; a NUL among them becomes a space (command lines)
@@ -264,7 +275,7 @@ static u32 etw_utf8_lead(u8 c, u32 *cp)
  * Context: any.
  * Return: bytes written, the NUL included.
  */
-VISIBLE_IF_KUNIT u32 etw_syslog_utf16(u8 *out, u32 max, const char *s, u32 len)
+VISIBLE_IF_KUNIT u32 etw_klogger_utf16(u8 *out, u32 max, const char *s, u32 len)
 {
 	u32 i = 0, n = 0, cp, need, k;
 	u8 c;
@@ -298,10 +309,10 @@ VISIBLE_IF_KUNIT u32 etw_syslog_utf16(u8 *out, u32 max, const char *s, u32 len)
 	put_unaligned_le16(0, out + 2 * n);
 	return 2 * (n + 1);
 }
-EXPORT_SYMBOL_IF_KUNIT(etw_syslog_utf16);
+EXPORT_SYMBOL_IF_KUNIT(etw_klogger_utf16);
 
 /* PROCESS_START_KEY's formula (etw_extdata.c), for any task. */
-static u64 etw_syslog_process_key(struct task_struct *p)
+static u64 etw_klogger_process_key(struct task_struct *p)
 {
 	const struct task_struct *leader = READ_ONCE(p->group_leader);
 	u64 start = READ_ONCE(leader->start_boottime);
@@ -311,7 +322,7 @@ static u64 etw_syslog_process_key(struct task_struct *p)
 }
 
 /* The exit status a shell would report: the code, or 128 + the signal. */
-static u32 etw_syslog_exit_status(const struct task_struct *p)
+static u32 etw_klogger_exit_status(const struct task_struct *p)
 {
 	int code = READ_ONCE(p->exit_code);
 
@@ -319,8 +330,8 @@ static u32 etw_syslog_exit_status(const struct task_struct *p)
 }
 
 /**
- * etw_syslog_process() - build a Process_V4 TypeGroup1 payload
- * @out: where it goes (room for %ETW_SYSLOG_MAX_RECORD less the header)
+ * etw_klogger_process() - build a Process_V4 TypeGroup1 payload
+ * @out: where it goes (room for %ETW_KLOGGER_MAX_RECORD less the header)
  * @p: the process (any of its threads)
  * @cmd: its command line's bytes, NUL-separated arguments
  * @cmd_len: bytes at @cmd
@@ -329,8 +340,8 @@ static u32 etw_syslog_exit_status(const struct task_struct *p)
  * Context: any; RCU read section.
  * Return: the payload's bytes.
  */
-static u32 etw_syslog_process(u8 *out, struct task_struct *p, const char *cmd,
-			      u32 cmd_len, bool end)
+static u32 etw_klogger_process(u8 *out, struct task_struct *p, const char *cmd,
+			       u32 cmd_len, bool end)
 {
 	struct etw_process_rec *r = (void *)out;
 	struct etw_token_sid *sid = (void *)(r + 1);
@@ -338,11 +349,11 @@ static u32 etw_syslog_process(u8 *out, struct task_struct *p, const char *cmd,
 	u8 *q = (u8 *)(sid + 1);
 	u32 n, uid;
 
-	r->unique_process_key = cpu_to_le64(etw_syslog_process_key(p));
+	r->unique_process_key = cpu_to_le64(etw_klogger_process_key(p));
 	r->process_id = cpu_to_le32(task_tgid_nr(p));
 	r->parent_id = cpu_to_le32(task_tgid_nr(rcu_dereference(p->real_parent)));
 	r->session_id = cpu_to_le32(pid_nr(task_session(p)));
-	r->exit_status = cpu_to_le32(end ? etw_syslog_exit_status(p) : 0);
+	r->exit_status = cpu_to_le32(end ? etw_klogger_exit_status(p) : 0);
 	r->directory_table_base = 0;
 	r->flags = 0;
 	sid->sid_ptr = cpu_to_le64(offsetof(struct etw_token_sid, revision));
@@ -362,20 +373,20 @@ static u32 etw_syslog_process(u8 *out, struct task_struct *p, const char *cmd,
 	q += n + 1;
 	while (cmd_len && !cmd[cmd_len - 1])
 		cmd_len--;
-	q += etw_syslog_utf16(q, ETW_SYSLOG_MAX_CHARS, cmd, cmd_len);
+	q += etw_klogger_utf16(q, ETW_KLOGGER_MAX_CHARS, cmd, cmd_len);
 	/* PackageFullName and ApplicationId: empty. */
 	memset(q, 0, 4);
 	return q + 4 - out;
 }
 
 /* BasePriority from the nice value: 8 at 0, 14 at -20, 2 at 19. */
-static u8 etw_syslog_priority(const struct task_struct *p)
+static u8 etw_klogger_priority(const struct task_struct *p)
 {
 	return ETW_NORMAL_PRIORITY - task_nice(p) / 3;
 }
 
 /**
- * etw_syslog_thread() - build a Thread_V3 TypeGroup1 payload
+ * etw_klogger_thread() - build a Thread_V3 TypeGroup1 payload
  * @out: where it goes
  * @t: the thread
  *
@@ -385,7 +396,7 @@ static u8 etw_syslog_priority(const struct task_struct *p)
  * Context: any.
  * Return: the payload's bytes.
  */
-static u32 etw_syslog_thread(u8 *out, struct task_struct *t)
+static u32 etw_klogger_thread(u8 *out, struct task_struct *t)
 {
 	struct etw_thread_rec *r = (void *)out;
 
@@ -393,14 +404,14 @@ static u32 etw_syslog_thread(u8 *out, struct task_struct *t)
 	r->process_id = cpu_to_le32(task_tgid_nr(t));
 	r->thread_id = cpu_to_le32(task_pid_nr(t));
 	r->affinity = cpu_to_le64(cpumask_bits(t->cpus_ptr)[0]);
-	r->base_priority = etw_syslog_priority(t);
+	r->base_priority = etw_klogger_priority(t);
 	r->page_priority = ETW_NORMAL_PAGE_PRIO;
 	r->io_priority = ETW_NORMAL_IO_PRIO;
 	return sizeof(*r);
 }
 
 /**
- * etw_syslog_image() - build an Image_Load payload
+ * etw_klogger_image() - build an Image_Load payload
  * @out: where it goes
  * @pid: the process
  * @base: ImageBase: the mapping's start
@@ -413,8 +424,8 @@ static u32 etw_syslog_thread(u8 *out, struct task_struct *t)
  * Context: any.
  * Return: the payload's bytes.
  */
-static u32 etw_syslog_image(u8 *out, u32 pid, u64 base, u64 size,
-			    u64 file_base, const char *path, bool shown)
+static u32 etw_klogger_image(u8 *out, u32 pid, u64 base, u64 size,
+			     u64 file_base, const char *path, bool shown)
 {
 	struct etw_image_rec *r = (void *)out;
 
@@ -427,13 +438,13 @@ static u32 etw_syslog_image(u8 *out, u32 pid, u64 base, u64 size,
 	}
 	if (IS_ERR(path) || !shown)
 		path = "";
-	return sizeof(*r) + etw_syslog_utf16(out + sizeof(*r),
-					     ETW_SYSLOG_MAX_CHARS, path,
-					     strlen(path));
+	return sizeof(*r) + etw_klogger_utf16(out + sizeof(*r),
+					      ETW_KLOGGER_MAX_CHARS, path,
+					      strlen(path));
 }
 
 /**
- * etw_syslog_emit() - record one built event in the kernel logger
+ * etw_klogger_emit() - record one built event in the kernel logger
  * @k: the logger
  * @rec: the record: the payload after room for the header
  * @len: payload bytes
@@ -441,15 +452,17 @@ static u32 etw_syslog_image(u8 *out, u32 pid, u64 base, u64 size,
  * @type: the hook's type
  * @version: the class version
  *
+ * Reported as writes are (etw_record_written(), etw_record_lost()), under
+ * SystemTraceControlGuid and the hook id.
+ *
  * Context: any but NMI; takes care of preemption itself.
  */
-static void etw_syslog_emit(struct etw_syslog *k, u8 *rec, u32 len, u8 group,
-			    u8 type, u16 version)
+static void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
+			     u8 type, u16 version)
 {
 	struct etw_system_header *h = (void *)rec;
 	u32 rec_len = sizeof(*h) + len, alen = ALIGN(rec_len, 8), off;
 	struct etw_session *s = k->s;
-	struct etw_stream *st;
 	struct etw_buffer *b;
 	u64 ts = 0;
 
@@ -464,32 +477,42 @@ static void etw_syslog_emit(struct etw_syslog *k, u8 *rec, u32 len, u8 group,
 	h->user_time = 0;
 	memset(rec + rec_len, 0, alen - rec_len);
 	preempt_disable();
-	st = etw_session_stream(s);
-	b = alen <= s->buf_bytes - ETW_BUFFER_HEADER_SIZE ?
-	    etw_buffer_reserve(s, st, alen, &off, &ts) : NULL;
-	if (b) {
-		h->timestamp = ts;
-		memcpy(b->data + off, rec, alen);
-		etw_buffer_commit(s, b);
+	if (alen > s->buf_bytes - ETW_BUFFER_HEADER_SIZE) {
+		etw_record_lost(s, &etw_klogger_guid, h->hook_id, -EMSGSIZE);
 	} else {
-		etw_stream_count_lost(s, st);
+		b = etw_buffer_reserve(s, etw_session_stream(s), alen, &off,
+				       &ts);
+		if (b) {
+			h->timestamp = ts;
+			memcpy(b->data + off, rec, alen);
+			etw_record_written(s, &etw_klogger_guid, h->hook_id,
+					   h->size);
+			etw_buffer_commit(s, b);
+		} else {
+			etw_record_lost(s, &etw_klogger_guid, h->hook_id,
+					-ENOBUFS);
+		}
 	}
 	preempt_enable();
 }
 
 /* --- probes -------------------------------------------------------------- */
 
-/* An event the probe could not build: counted lost, as writes count. */
-static void etw_syslog_lost(struct etw_syslog *k)
+/*
+ * An image event of @type the probe could not build, the address space's
+ * lock being taken: counted lost, as writes count.
+ */
+static void etw_klogger_lost(struct etw_klogger *k, u8 type)
 {
 	preempt_disable();
-	etw_stream_count_lost(k->s, etw_session_stream(k->s));
+	etw_record_lost(k->s, &etw_klogger_guid, ETW_GROUP_IMAGE << 8 | type,
+			-EBUSY);
 	preempt_enable();
 }
 
 /* May the logger's starter see @t's command line and mappings. */
-static bool etw_syslog_shown(const struct etw_syslog *k, struct task_struct *t,
-			     struct mm_struct *mm)
+static bool etw_klogger_shown(const struct etw_klogger *k, struct task_struct *t,
+			      struct mm_struct *mm)
 {
 	return etw_viewer_may_read(&k->s->viewer, t, mm);
 }
@@ -499,7 +522,7 @@ static bool etw_syslog_shown(const struct etw_syslog *k, struct task_struct *t,
  * faulting: the arguments are resident at fork() and right after execve(),
  * which wrote them.  Empty when they cannot be read.
  */
-static u32 etw_syslog_own_cmdline(char *buf)
+static u32 etw_klogger_own_cmdline(char *buf)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long start, end;
@@ -510,68 +533,68 @@ static u32 etw_syslog_own_cmdline(char *buf)
 	start = mm->arg_start;
 	end = mm->arg_end;
 	spin_unlock(&mm->arg_lock);
-	end = min(end, start + ETW_SYSLOG_MAX_CHARS);
+	end = min(end, start + ETW_KLOGGER_MAX_CHARS);
 	if (end <= start ||
 	    copy_from_user_nofault(buf, (const void __user *)start, end - start))
 		return 0;
 	return end - start;
 }
 
-static void etw_syslog_put_process(struct etw_syslog *k,
-				   struct etw_syslog_scratch *x,
-				   struct task_struct *p, u32 cmd_len, u8 type)
+static void etw_klogger_put_process(struct etw_klogger *k,
+				    struct etw_klogger_scratch *x,
+				    struct task_struct *p, u32 cmd_len, u8 type)
 {
 	u32 len;
 
 	rcu_read_lock();
-	len = etw_syslog_process(x->rec + sizeof(struct etw_system_header), p,
-				 x->text, cmd_len, type == ETW_TYPE_END);
+	len = etw_klogger_process(x->rec + sizeof(struct etw_system_header), p,
+				  x->text, cmd_len, type == ETW_TYPE_END);
 	rcu_read_unlock();
-	etw_syslog_emit(k, x->rec, len, ETW_GROUP_PROCESS, type,
-			ETW_PROCESS_VERSION);
+	etw_klogger_emit(k, x->rec, len, ETW_GROUP_PROCESS, type,
+			 ETW_PROCESS_VERSION);
 }
 
-static void etw_syslog_put_thread(struct etw_syslog *k,
-				  struct etw_syslog_scratch *x,
-				  struct task_struct *t, u8 type)
+static void etw_klogger_put_thread(struct etw_klogger *k,
+				   struct etw_klogger_scratch *x,
+				   struct task_struct *t, u8 type)
 {
-	u32 len = etw_syslog_thread(x->rec + sizeof(struct etw_system_header), t);
+	u32 len = etw_klogger_thread(x->rec + sizeof(struct etw_system_header), t);
 
-	etw_syslog_emit(k, x->rec, len, ETW_GROUP_THREAD, type,
-			ETW_THREAD_VERSION);
+	etw_klogger_emit(k, x->rec, len, ETW_GROUP_THREAD, type,
+			 ETW_THREAD_VERSION);
 }
 
 /*
  * An Image event for [@start, @end) of @file, whose offset 0 would be
  * mapped at @file_base.
  */
-static void etw_syslog_put_file(struct etw_syslog *k,
-				struct etw_syslog_scratch *x, u32 pid,
-				struct file *file, unsigned long start,
-				unsigned long end, u64 file_base, u8 type,
-				bool shown)
+static void etw_klogger_put_file(struct etw_klogger *k,
+				 struct etw_klogger_scratch *x, u32 pid,
+				 struct file *file, unsigned long start,
+				 unsigned long end, u64 file_base, u8 type,
+				 bool shown)
 {
 	const char *path = shown ? d_path(&file->f_path, x->text,
 					  sizeof(x->text)) : "";
-	u32 len = etw_syslog_image(x->rec + sizeof(struct etw_system_header),
-				   pid, start, end - start, file_base, path,
-				   shown);
+	u32 len = etw_klogger_image(x->rec + sizeof(struct etw_system_header),
+				    pid, start, end - start, file_base, path,
+				    shown);
 
-	etw_syslog_emit(k, x->rec, len, ETW_GROUP_IMAGE, type,
-			ETW_IMAGE_VERSION);
+	etw_klogger_emit(k, x->rec, len, ETW_GROUP_IMAGE, type,
+			 ETW_IMAGE_VERSION);
 }
 
-static void etw_syslog_put_vma(struct etw_syslog *k,
-			       struct etw_syslog_scratch *x, u32 pid,
-			       struct vm_area_struct *vma, unsigned long start,
-			       unsigned long end, u8 type, bool shown)
+static void etw_klogger_put_vma(struct etw_klogger *k,
+				struct etw_klogger_scratch *x, u32 pid,
+				struct vm_area_struct *vma, unsigned long start,
+				unsigned long end, u8 type, bool shown)
 {
-	etw_syslog_put_file(k, x, pid, vma->vm_file, start, end,
-			    vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT),
-			    type, shown);
+	etw_klogger_put_file(k, x, pid, vma->vm_file, start, end,
+			     vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT),
+			     type, shown);
 }
 
-static bool etw_syslog_is_image(const struct vm_area_struct *vma)
+static bool etw_klogger_is_image(const struct vm_area_struct *vma)
 {
 	return vma->vm_file && (vma->vm_flags & VM_EXEC);
 }
@@ -580,62 +603,62 @@ static bool etw_syslog_is_image(const struct vm_area_struct *vma)
  * The executable file mappings of @mm, @p's, in [@start, @end), each cut
  * to the range; @mm's mmap_lock is held.
  */
-static void etw_syslog_put_images(struct etw_syslog *k,
-				  struct etw_syslog_scratch *x,
-				  struct task_struct *p, struct mm_struct *mm,
-				  unsigned long start, unsigned long end,
-				  u8 type)
+static void etw_klogger_put_images(struct etw_klogger *k,
+				   struct etw_klogger_scratch *x,
+				   struct task_struct *p, struct mm_struct *mm,
+				   unsigned long start, unsigned long end,
+				   u8 type)
 {
 	VMA_ITERATOR(vmi, mm, start);
-	bool shown = etw_syslog_shown(k, p, mm);
+	bool shown = etw_klogger_shown(k, p, mm);
 	u32 pid = task_tgid_nr(p);
 	struct vm_area_struct *vma;
 
 	for_each_vma_range(vmi, vma, end)
-		if (etw_syslog_is_image(vma))
-			etw_syslog_put_vma(k, x, pid, vma,
-					   max(vma->vm_start, start),
-					   min(vma->vm_end, end), type, shown);
+		if (etw_klogger_is_image(vma))
+			etw_klogger_put_vma(k, x, pid, vma,
+					    max(vma->vm_start, start),
+					    min(vma->vm_end, end), type, shown);
 }
 
-static void etw_syslog_fork(void *data, struct task_struct *parent,
-			    struct task_struct *child)
+static void etw_klogger_fork(void *data, struct task_struct *parent,
+			     struct task_struct *child)
 {
-	struct etw_syslog *k = data;
-	struct etw_syslog_scratch *x = this_cpu_ptr(k->pcpu);
+	struct etw_klogger *k = data;
+	struct etw_klogger_scratch *x = this_cpu_ptr(k->pcpu);
 
 	/* The child's line is the parent's, and so are its credentials. */
 	if ((k->flags & ETW_KFLAG_PROCESS) && thread_group_leader(child))
-		etw_syslog_put_process(k, x, child,
-				       etw_syslog_shown(k, current, current->mm) ?
-				       etw_syslog_own_cmdline(x->text) : 0,
-				       ETW_TYPE_START);
+		etw_klogger_put_process(k, x, child,
+					etw_klogger_shown(k, current, current->mm) ?
+					etw_klogger_own_cmdline(x->text) : 0,
+					ETW_TYPE_START);
 	if (k->flags & ETW_KFLAG_THREAD)
-		etw_syslog_put_thread(k, x, child, ETW_TYPE_START);
+		etw_klogger_put_thread(k, x, child, ETW_TYPE_START);
 }
 
-static void etw_syslog_exec(void *data, struct task_struct *p, pid_t old_pid,
-			    struct linux_binprm *bprm)
+static void etw_klogger_exec(void *data, struct task_struct *p, pid_t old_pid,
+			     struct linux_binprm *bprm)
 {
-	struct etw_syslog *k = data;
-	struct etw_syslog_scratch *x = this_cpu_ptr(k->pcpu);
+	struct etw_klogger *k = data;
+	struct etw_klogger_scratch *x = this_cpu_ptr(k->pcpu);
 	struct mm_struct *mm = p->mm;
 
 	if (p != current || !mm)
 		return;
 	if (k->flags & ETW_KFLAG_PROCESS)
-		etw_syslog_put_process(k, x, p,
-				       etw_syslog_shown(k, p, mm) ?
-				       etw_syslog_own_cmdline(x->text) : 0,
-				       ETW_TYPE_START);
+		etw_klogger_put_process(k, x, p,
+					etw_klogger_shown(k, p, mm) ?
+					etw_klogger_own_cmdline(x->text) : 0,
+					ETW_TYPE_START);
 	if (!(k->flags & ETW_KFLAG_IMAGE_LOAD))
 		return;
 	/* Nobody else knows the new mm yet: the lock is free. */
 	if (!mmap_read_trylock(mm)) {
-		etw_syslog_lost(k);
+		etw_klogger_lost(k, ETW_TYPE_LOAD);
 		return;
 	}
-	etw_syslog_put_images(k, x, p, mm, 0, ULONG_MAX, ETW_TYPE_LOAD);
+	etw_klogger_put_images(k, x, p, mm, 0, ULONG_MAX, ETW_TYPE_LOAD);
 	mmap_read_unlock(mm);
 }
 
@@ -645,34 +668,34 @@ static void etw_syslog_exec(void *data, struct task_struct *p, pid_t old_pid,
  * first of them records the End; the others find the process's key among
  * the latest ones recorded.
  */
-static bool etw_syslog_end_once(struct etw_syslog *k, u64 key)
+static bool etw_klogger_end_once(struct etw_klogger *k, u64 key)
 {
 	unsigned long flags;
 	bool first = true;
 	unsigned int i;
 
 	raw_spin_lock_irqsave(&k->ended_lock, flags);
-	for (i = 0; i < ETW_SYSLOG_ENDED && first; i++)
+	for (i = 0; i < ETW_KLOGGER_ENDED && first; i++)
 		first = k->ended[i] != key;
 	if (first) {
 		k->ended[k->ended_next] = key;
-		k->ended_next = (k->ended_next + 1) % ETW_SYSLOG_ENDED;
+		k->ended_next = (k->ended_next + 1) % ETW_KLOGGER_ENDED;
 	}
 	raw_spin_unlock_irqrestore(&k->ended_lock, flags);
 	return first;
 }
 
-static void etw_syslog_exit(void *data, struct task_struct *p)
+static void etw_klogger_exit(void *data, struct task_struct *p)
 {
-	struct etw_syslog *k = data;
-	struct etw_syslog_scratch *x = this_cpu_ptr(k->pcpu);
+	struct etw_klogger *k = data;
+	struct etw_klogger_scratch *x = this_cpu_ptr(k->pcpu);
 
 	if (k->flags & ETW_KFLAG_THREAD)
-		etw_syslog_put_thread(k, x, p, ETW_TYPE_END);
+		etw_klogger_put_thread(k, x, p, ETW_TYPE_END);
 	/* The last thread out ends the process (its mm is gone: no line). */
 	if ((k->flags & ETW_KFLAG_PROCESS) && !atomic_read(&p->signal->live) &&
-	    etw_syslog_end_once(k, etw_syslog_process_key(p)))
-		etw_syslog_put_process(k, x, p, 0, ETW_TYPE_END);
+	    etw_klogger_end_once(k, etw_klogger_process_key(p)))
+		etw_klogger_put_process(k, x, p, 0, ETW_TYPE_END);
 }
 
 /*
@@ -683,11 +706,11 @@ static void etw_syslog_exit(void *data, struct task_struct *p)
  * other task (a kernel thread, a task that held the mm for a moment, a
  * failed fork()) names no process and reports nothing.
  */
-static void etw_syslog_mm_locked(void *data, struct mm_struct *mm,
-				 const char *memcg_path, bool write,
-				 bool success)
+static void etw_klogger_mm_locked(void *data, struct mm_struct *mm,
+				  const char *memcg_path, bool write,
+				  bool success)
 {
-	struct etw_syslog *k = data;
+	struct etw_klogger *k = data;
 	struct mm_struct *own = current->mm;
 
 	if (write || !success || atomic_read(&mm->mm_users) ||
@@ -696,12 +719,12 @@ static void etw_syslog_mm_locked(void *data, struct mm_struct *mm,
 	if (own ? own == mm || !current->in_execve :
 		  !(current->flags & PF_EXITING))
 		return;
-	etw_syslog_put_images(k, this_cpu_ptr(k->pcpu), current, mm, 0,
-			      ULONG_MAX, ETW_TYPE_UNLOAD);
+	etw_klogger_put_images(k, this_cpu_ptr(k->pcpu), current, mm, 0,
+			       ULONG_MAX, ETW_TYPE_UNLOAD);
 }
 
 /* A native (not compat) system call's arguments, or false. */
-static bool etw_syslog_args(struct pt_regs *regs, unsigned long *args)
+static bool etw_klogger_args(struct pt_regs *regs, unsigned long *args)
 {
 	if (in_compat_syscall() || !current->mm)
 		return false;
@@ -713,8 +736,8 @@ static bool etw_syslog_args(struct pt_regs *regs, unsigned long *args)
  * The pages [@start, @start + @len) name, as munmap(), mprotect() and a
  * fixed mmap() round them; false for a range they refuse.
  */
-static bool etw_syslog_range(unsigned long start, unsigned long len,
-			     unsigned long *end)
+static bool etw_klogger_range(unsigned long start, unsigned long len,
+			      unsigned long *end)
 {
 	if (offset_in_page(start) || !len || len > TASK_SIZE ||
 	    start > TASK_SIZE - PAGE_ALIGN(len))
@@ -729,18 +752,18 @@ static bool etw_syslog_range(unsigned long start, unsigned long len,
  * cannot sleep for the mmap_lock: an event a contended lock hides is
  * counted lost.
  */
-static void etw_syslog_unload_range(struct etw_syslog *k, unsigned long start,
-				    unsigned long end)
+static void etw_klogger_unload_range(struct etw_klogger *k, unsigned long start,
+				     unsigned long end)
 {
 	struct mm_struct *mm = current->mm;
 
 	if (!mmap_read_trylock(mm)) {
-		etw_syslog_lost(k);
+		etw_klogger_lost(k, ETW_TYPE_UNLOAD);
 		return;
 	}
 	preempt_disable();
-	etw_syslog_put_images(k, this_cpu_ptr(k->pcpu), current, mm, start,
-			      end, ETW_TYPE_UNLOAD);
+	etw_klogger_put_images(k, this_cpu_ptr(k->pcpu), current, mm, start,
+			       end, ETW_TYPE_UNLOAD);
 	preempt_enable();
 	mmap_read_unlock(mm);
 }
@@ -750,8 +773,8 @@ static void etw_syslog_unload_range(struct etw_syslog *k, unsigned long start,
  * stops at the first hole or at a mapping that may not get @prot: a file
  * mapping gaining execute permission loads, one losing it unloads.
  */
-static void etw_syslog_protect(struct etw_syslog *k, unsigned long start,
-			       unsigned long end, unsigned long prot)
+static void etw_klogger_protect(struct etw_klogger *k, unsigned long start,
+				unsigned long end, unsigned long prot)
 {
 	VMA_ITERATOR(vmi, current->mm, start);
 	struct mm_struct *mm = current->mm;
@@ -761,10 +784,12 @@ static void etw_syslog_protect(struct etw_syslog *k, unsigned long start,
 
 	rier = (current->personality & READ_IMPLIES_EXEC) && (prot & PROT_READ);
 	if (!mmap_read_trylock(mm)) {
-		etw_syslog_lost(k);
+		/* What it would have been for a mapping that changes. */
+		etw_klogger_lost(k, rier || (prot & PROT_EXEC) ?
+				 ETW_TYPE_LOAD : ETW_TYPE_UNLOAD);
 		return;
 	}
-	shown = etw_syslog_shown(k, current, mm);
+	shown = etw_klogger_shown(k, current, mm);
 	preempt_disable();
 	for_each_vma_range(vmi, vma, end) {
 		want = calc_vm_prot_bits(prot, 0);
@@ -777,12 +802,12 @@ static void etw_syslog_protect(struct etw_syslog *k, unsigned long start,
 		was = vma->vm_flags & VM_EXEC;
 		will = want & VM_EXEC;
 		if (vma->vm_file && was != will)
-			etw_syslog_put_vma(k, this_cpu_ptr(k->pcpu),
-					   task_tgid_nr(current), vma,
-					   max(vma->vm_start, start),
-					   min(vma->vm_end, end),
-					   will ? ETW_TYPE_LOAD : ETW_TYPE_UNLOAD,
-					   shown);
+			etw_klogger_put_vma(k, this_cpu_ptr(k->pcpu),
+					    task_tgid_nr(current), vma,
+					    max(vma->vm_start, start),
+					    min(vma->vm_end, end),
+					    will ? ETW_TYPE_LOAD : ETW_TYPE_UNLOAD,
+					    shown);
 	}
 	preempt_enable();
 	mmap_read_unlock(mm);
@@ -794,35 +819,35 @@ static void etw_syslog_protect(struct etw_syslog *k, unsigned long start,
  * MREMAP_FIXED (the mappings they replace), mprotect().  A call refused
  * before it changed anything may thus have reported a change.
  */
-static void etw_syslog_sys_enter(void *data, struct pt_regs *regs, long id)
+static void etw_klogger_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	struct etw_syslog *k = data;
+	struct etw_klogger *k = data;
 	unsigned long args[6], end;
 
 	if ((id != __NR_munmap && id != __NR_mmap && id != __NR_mremap &&
 	     id != __NR_mprotect && id != __NR_pkey_mprotect) ||
-	    !etw_syslog_args(regs, args))
+	    !etw_klogger_args(regs, args))
 		return;
 	switch (id) {
 	case __NR_munmap:
-		if (etw_syslog_range(args[0], args[1], &end))
-			etw_syslog_unload_range(k, args[0], end);
+		if (etw_klogger_range(args[0], args[1], &end))
+			etw_klogger_unload_range(k, args[0], end);
 		break;
 	case __NR_mmap:
 		if ((args[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)) == MAP_FIXED &&
-		    etw_syslog_range(args[0], args[1], &end))
-			etw_syslog_unload_range(k, args[0], end);
+		    etw_klogger_range(args[0], args[1], &end))
+			etw_klogger_unload_range(k, args[0], end);
 		break;
 	case __NR_mremap:
 		if ((args[3] & MREMAP_FIXED) &&
-		    etw_syslog_range(args[4], args[2], &end))
-			etw_syslog_unload_range(k, args[4], end);
+		    etw_klogger_range(args[4], args[2], &end))
+			etw_klogger_unload_range(k, args[4], end);
 		break;
 	default:
 		if (!(args[2] & ~(PROT_READ | PROT_WRITE | PROT_EXEC |
 				  PROT_SEM)) &&
-		    etw_syslog_range(args[0], args[1], &end))
-			etw_syslog_protect(k, args[0], end, args[2]);
+		    etw_klogger_range(args[0], args[1], &end))
+			etw_klogger_protect(k, args[0], end, args[2]);
 	}
 }
 
@@ -832,120 +857,120 @@ static void etw_syslog_sys_enter(void *data, struct pt_regs *regs, long id)
  * old range keeps the file offset of its start.  With a zero old length
  * (a copy of a shared mapping) or MREMAP_DONTUNMAP the old range stays.
  */
-static void etw_syslog_remapped(struct etw_syslog *k,
-				struct vm_area_struct *vma,
-				const unsigned long *args, unsigned long to)
+static void etw_klogger_remapped(struct etw_klogger *k,
+				 struct vm_area_struct *vma,
+				 const unsigned long *args, unsigned long to)
 {
-	struct etw_syslog_scratch *x = this_cpu_ptr(k->pcpu);
+	struct etw_klogger_scratch *x = this_cpu_ptr(k->pcpu);
 	unsigned long from = args[0], old_end = from + PAGE_ALIGN(args[1]);
 	unsigned long new_end = to + PAGE_ALIGN(args[2]);
 	u64 file_base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
 	u32 pid = task_tgid_nr(current);
 	struct file *file = vma->vm_file;
-	bool shown = etw_syslog_shown(k, current, current->mm);
+	bool shown = etw_klogger_shown(k, current, current->mm);
 
 	if (to == from) {
 		if (new_end > old_end)
-			etw_syslog_put_vma(k, x, pid, vma, old_end, new_end,
-					   ETW_TYPE_LOAD, shown);
+			etw_klogger_put_vma(k, x, pid, vma, old_end, new_end,
+					    ETW_TYPE_LOAD, shown);
 		else if (new_end < old_end)
-			etw_syslog_put_file(k, x, pid, file, new_end, old_end,
-					    file_base, ETW_TYPE_UNLOAD, shown);
+			etw_klogger_put_file(k, x, pid, file, new_end, old_end,
+					     file_base, ETW_TYPE_UNLOAD, shown);
 		return;
 	}
 	if (old_end != from && !(args[3] & MREMAP_DONTUNMAP))
-		etw_syslog_put_file(k, x, pid, file, from, old_end,
-				    file_base - to + from, ETW_TYPE_UNLOAD,
-				    shown);
-	etw_syslog_put_vma(k, x, pid, vma, to, min(vma->vm_end, new_end),
-			   ETW_TYPE_LOAD, shown);
+		etw_klogger_put_file(k, x, pid, file, from, old_end,
+				     file_base - to + from, ETW_TYPE_UNLOAD,
+				     shown);
+	etw_klogger_put_vma(k, x, pid, vma, to, min(vma->vm_end, new_end),
+			    ETW_TYPE_LOAD, shown);
 }
 
 /* After a successful mmap() with PROT_EXEC of a file or mremap(). */
-static void etw_syslog_sys_exit(void *data, struct pt_regs *regs, long ret)
+static void etw_klogger_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	struct etw_syslog *k = data;
+	struct etw_klogger *k = data;
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	unsigned long args[6];
 	long id = syscall_get_nr(current, regs);
 
 	if ((id != __NR_mmap && id != __NR_mremap) ||
-	    IS_ERR_VALUE((unsigned long)ret) || !etw_syslog_args(regs, args) ||
+	    IS_ERR_VALUE((unsigned long)ret) || !etw_klogger_args(regs, args) ||
 	    (id == __NR_mmap && !(args[2] & PROT_EXEC)))
 		return;
 	if (!mmap_read_trylock(mm)) {
-		etw_syslog_lost(k);
+		etw_klogger_lost(k, ETW_TYPE_LOAD);
 		return;
 	}
 	vma = vma_lookup(mm, ret);
 	preempt_disable();
-	if (vma && etw_syslog_is_image(vma)) {
+	if (vma && etw_klogger_is_image(vma)) {
 		if (id == __NR_mremap)
-			etw_syslog_remapped(k, vma, args, ret);
+			etw_klogger_remapped(k, vma, args, ret);
 		else
-			etw_syslog_put_vma(k, this_cpu_ptr(k->pcpu),
-					   task_tgid_nr(current), vma, ret,
-					   min(vma->vm_end,
-					       ret + PAGE_ALIGN(args[1])),
-					   ETW_TYPE_LOAD,
-					   etw_syslog_shown(k, current, mm));
+			etw_klogger_put_vma(k, this_cpu_ptr(k->pcpu),
+					    task_tgid_nr(current), vma, ret,
+					    min(vma->vm_end,
+						ret + PAGE_ALIGN(args[1])),
+					    ETW_TYPE_LOAD,
+					    etw_klogger_shown(k, current, mm));
 	}
 	preempt_enable();
 	mmap_read_unlock(mm);
 }
 
-static struct etw_syslog_tp etw_syslog_tps[ETW_TP_COUNT] = {
+static struct etw_klogger_tp etw_klogger_tps[ETW_TP_COUNT] = {
 	[ETW_TP_FORK] = { "sched_process_fork",
-			  ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD, etw_syslog_fork },
+			  ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD, etw_klogger_fork },
 	[ETW_TP_EXEC] = { "sched_process_exec",
 			  ETW_KFLAG_PROCESS | ETW_KFLAG_IMAGE_LOAD,
-			  etw_syslog_exec },
+			  etw_klogger_exec },
 	[ETW_TP_EXIT] = { "sched_process_exit",
-			  ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD, etw_syslog_exit },
+			  ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD, etw_klogger_exit },
 	[ETW_TP_SYS_ENTER] = { "sys_enter", ETW_KFLAG_IMAGE_LOAD,
-			       etw_syslog_sys_enter },
+			       etw_klogger_sys_enter },
 	[ETW_TP_SYS_EXIT] = { "sys_exit", ETW_KFLAG_IMAGE_LOAD,
-			      etw_syslog_sys_exit },
+			      etw_klogger_sys_exit },
 	[ETW_TP_MM_LOCKED] = { "mmap_lock_acquire_returned",
-			       ETW_KFLAG_IMAGE_LOAD, etw_syslog_mm_locked },
+			       ETW_KFLAG_IMAGE_LOAD, etw_klogger_mm_locked },
 };
 
-static void etw_syslog_find(struct tracepoint *tp, void *priv)
+static void etw_klogger_find(struct tracepoint *tp, void *priv)
 {
 	unsigned int i;
 
 	for (i = 0; i < ETW_TP_COUNT; i++)
-		if (!strcmp(tp->name, etw_syslog_tps[i].name))
-			etw_syslog_tps[i].tp = tp;
+		if (!strcmp(tp->name, etw_klogger_tps[i].name))
+			etw_klogger_tps[i].tp = tp;
 }
 
-static void etw_syslog_unregister(struct etw_syslog *k, unsigned int n)
+static void etw_klogger_unregister(struct etw_klogger *k, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (etw_syslog_tps[i].flags & k->flags)
-			tracepoint_probe_unregister(etw_syslog_tps[i].tp,
-						    etw_syslog_tps[i].probe, k);
+		if (etw_klogger_tps[i].flags & k->flags)
+			tracepoint_probe_unregister(etw_klogger_tps[i].tp,
+						    etw_klogger_tps[i].probe, k);
 	tracepoint_synchronize_unregister();
 }
 
-static int etw_syslog_register(struct etw_syslog *k)
+static int etw_klogger_register(struct etw_klogger *k)
 {
 	unsigned int i;
 	int ret;
 
-	for_each_kernel_tracepoint(etw_syslog_find, NULL);
+	for_each_kernel_tracepoint(etw_klogger_find, NULL);
 	for (i = 0; i < ETW_TP_COUNT; i++) {
-		if (!(etw_syslog_tps[i].flags & k->flags))
+		if (!(etw_klogger_tps[i].flags & k->flags))
 			continue;
-		ret = etw_syslog_tps[i].tp ?
-		      tracepoint_probe_register(etw_syslog_tps[i].tp,
-						etw_syslog_tps[i].probe, k) :
+		ret = etw_klogger_tps[i].tp ?
+		      tracepoint_probe_register(etw_klogger_tps[i].tp,
+						etw_klogger_tps[i].probe, k) :
 		      -EOPNOTSUPP;
 		if (ret) {
-			etw_syslog_unregister(k, i);
+			etw_klogger_unregister(k, i);
 			return ret;
 		}
 	}
@@ -958,54 +983,54 @@ static int etw_syslog_register(struct etw_syslog *k)
  * Another process's command line; empty when it cannot be read or the
  * logger's starter may not see it.
  */
-static u32 etw_syslog_cmdline(struct etw_syslog *k, struct task_struct *p,
-			      struct mm_struct *mm, char *buf)
+static u32 etw_klogger_cmdline(struct etw_klogger *k, struct task_struct *p,
+			       struct mm_struct *mm, char *buf)
 {
 	unsigned long start, end;
 	int n;
 
-	if (!etw_syslog_shown(k, p, mm))
+	if (!etw_klogger_shown(k, p, mm))
 		return 0;
 	spin_lock(&mm->arg_lock);
 	start = mm->arg_start;
 	end = mm->arg_end;
 	spin_unlock(&mm->arg_lock);
-	end = min(end, start + ETW_SYSLOG_MAX_CHARS);
+	end = min(end, start + ETW_KLOGGER_MAX_CHARS);
 	if (end <= start)
 		return 0;
 	n = access_process_vm(p, start, buf, end - start, 0);
 	return max(n, 0);
 }
 
-static void etw_syslog_rundown_task(struct etw_syslog *k, struct task_struct *p,
-				    bool end)
+static void etw_klogger_rundown_task(struct etw_klogger *k, struct task_struct *p,
+				     bool end)
 {
-	struct etw_syslog_scratch *x = k->rundown;
+	struct etw_klogger_scratch *x = k->rundown;
 	u8 type = end ? ETW_TYPE_DC_END : ETW_TYPE_DC_START;
 	struct mm_struct *mm = get_task_mm(p);
 	struct task_struct *t;
 
 	if (k->flags & ETW_KFLAG_PROCESS)
-		etw_syslog_put_process(k, x, p,
-				       mm ? etw_syslog_cmdline(k, p, mm, x->text) : 0,
-				       type);
+		etw_klogger_put_process(k, x, p,
+					mm ? etw_klogger_cmdline(k, p, mm, x->text) : 0,
+					type);
 	if (k->flags & ETW_KFLAG_THREAD) {
 		rcu_read_lock();
 		for_each_thread(p, t)
-			etw_syslog_put_thread(k, x, t, type);
+			etw_klogger_put_thread(k, x, t, type);
 		rcu_read_unlock();
 	}
 	if (!mm)
 		return;
 	if ((k->flags & ETW_KFLAG_IMAGE_LOAD) && !mmap_read_lock_killable(mm)) {
-		etw_syslog_put_images(k, x, p, mm, 0, ULONG_MAX, type);
+		etw_klogger_put_images(k, x, p, mm, 0, ULONG_MAX, type);
 		mmap_read_unlock(mm);
 	}
 	mmput(mm);
 }
 
 /* Every process, its threads and images, in pid order. */
-static void etw_syslog_rundown(struct etw_syslog *k, bool end)
+static void etw_klogger_rundown(struct etw_klogger *k, bool end)
 {
 	struct task_struct *p;
 	struct pid *pid;
@@ -1025,7 +1050,7 @@ static void etw_syslog_rundown(struct etw_syslog *k, bool end)
 		rcu_read_unlock();
 		if (!p)
 			continue;
-		etw_syslog_rundown_task(k, p, end);
+		etw_klogger_rundown_task(k, p, end);
 		put_task_struct(p);
 		cond_resched();
 	}
@@ -1034,7 +1059,7 @@ static void etw_syslog_rundown(struct etw_syslog *k, bool end)
 /* --- the logger ---------------------------------------------------------- */
 
 /**
- * etw_syslog_check() - are a session's kernel-logger settings valid
+ * etw_klogger_check() - are a session's kernel-logger settings valid
  * @name: the session name
  * @c: its configuration
  *
@@ -1043,7 +1068,7 @@ static void etw_syslog_rundown(struct etw_syslog *k, bool end)
  * enable_flags on another session, unknown flags, or a private kernel
  * logger.
  */
-int etw_syslog_check(const char *name, const struct etw_session_config *c)
+int etw_klogger_check(const char *name, const struct etw_session_config *c)
 {
 	bool klog = !strcasecmp(name, ETW_KERNEL_LOGGER_NAME) ||
 		    (c->mode & ETW_MODE_SYSTEM_LOGGER);
@@ -1056,24 +1081,24 @@ int etw_syslog_check(const char *name, const struct etw_session_config *c)
 }
 
 /**
- * etw_syslog_lock() - serialise kernel logger starts and stops
+ * etw_klogger_lock() - serialise kernel logger starts and stops
  *
  * Context: process context; not under etw_mutex.
  */
-void etw_syslog_lock(void)
+void etw_klogger_lock(void)
 {
-	mutex_lock(&etw_syslog_mutex);
+	mutex_lock(&etw_klogger_mutex);
 }
 
 /**
- * etw_syslog_unlock() - release etw_syslog_lock()
+ * etw_klogger_unlock() - release etw_klogger_lock()
  */
-void etw_syslog_unlock(void)
+void etw_klogger_unlock(void)
 {
-	mutex_unlock(&etw_syslog_mutex);
+	mutex_unlock(&etw_klogger_mutex);
 }
 
-static void etw_syslog_free(struct etw_syslog *k)
+static void etw_klogger_free(struct etw_klogger *k)
 {
 	free_percpu(k->pcpu);
 	kfree(k->rundown);
@@ -1081,63 +1106,63 @@ static void etw_syslog_free(struct etw_syslog *k)
 }
 
 /**
- * etw_syslog_begin() - a kernel logger started: hook the kernel, run down
+ * etw_klogger_begin() - a kernel logger started: hook the kernel, run down
  * @s: the session, in the session table
  *
- * Context: process context, may sleep; etw_syslog_lock() held, etw_mutex
+ * Context: process context, may sleep; etw_klogger_lock() held, etw_mutex
  * not.
  * Return: 0; -ENOMEM; -EOPNOTSUPP when the kernel lacks a tracepoint the
  * flags need, or the registration's error.
  */
-int etw_syslog_begin(struct etw_session *s)
+int etw_klogger_begin(struct etw_session *s)
 {
-	struct etw_syslog *k;
+	struct etw_klogger *k;
 	int ret;
 
-	lockdep_assert_held(&etw_syslog_mutex);
+	lockdep_assert_held(&etw_klogger_mutex);
 	k = kzalloc(sizeof(*k), GFP_KERNEL_ACCOUNT);
 	if (!k)
 		return -ENOMEM;
 	k->s = s;
 	k->flags = s->cfg.enable_flags;
 	raw_spin_lock_init(&k->ended_lock);
-	k->pcpu = alloc_percpu_gfp(struct etw_syslog_scratch,
+	k->pcpu = alloc_percpu_gfp(struct etw_klogger_scratch,
 				   GFP_KERNEL_ACCOUNT);
 	k->rundown = kmalloc(sizeof(*k->rundown), GFP_KERNEL_ACCOUNT);
 	if (!k->pcpu || !k->rundown) {
-		etw_syslog_free(k);
+		etw_klogger_free(k);
 		return -ENOMEM;
 	}
-	ret = etw_syslog_register(k);
+	ret = etw_klogger_register(k);
 	if (ret) {
-		etw_syslog_free(k);
+		etw_klogger_free(k);
 		return ret;
 	}
-	etw_syslog_cur = k;
+	etw_klogger_cur = k;
 	if (k->flags)
-		etw_syslog_rundown(k, false);
+		etw_klogger_rundown(k, false);
 	return 0;
 }
 
 /**
- * etw_syslog_end() - a kernel logger stops: run down, unhook
+ * etw_klogger_end() - a kernel logger stops: run down, unhook
  * @s: the session
  *
  * Nothing happens unless @s is the running kernel logger.
  *
- * Context: process context, may sleep; etw_syslog_lock() held, etw_mutex
+ * Context: process context, may sleep; etw_klogger_lock() held, etw_mutex
  * not.
  */
-void etw_syslog_end(struct etw_session *s)
+void etw_klogger_end(struct etw_session *s)
 {
-	struct etw_syslog *k = etw_syslog_cur;
+	struct etw_klogger *k = etw_klogger_cur;
 
-	lockdep_assert_held(&etw_syslog_mutex);
+	lockdep_assert_held(&etw_klogger_mutex);
 	if (!k || k->s != s)
 		return;
 	if (k->flags)
-		etw_syslog_rundown(k, true);
-	etw_syslog_unregister(k, ETW_TP_COUNT);
-	etw_syslog_cur = NULL;
-	etw_syslog_free(k);
+		etw_klogger_rundown(k, true);
+	etw_klogger_unregister(k, ETW_TP_COUNT);
+	etw_klogger_cur = NULL;
+	etw_klogger_free(k);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel logger (kmod/etw_syslog.c) through bare ioctls: a program run
+ * The kernel logger (kmod/etw_klogger.c) through bare ioctls: a program run
  * here gives Process, Thread and Image events with its pid, parent, image
  * name, command line, threads and mappings, each record's header and
  * payload checked field by field against the layouts of
@@ -368,7 +368,7 @@ TEST_F(klog, program_run_gives_its_events)
 	ASSERT_NE(NULL, realpath("/bin/sh", sh));
 	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
 	ASSERT_EQ(0, prctl(PR_GET_NAME, comm, 0, 0, 0));
-	snprintf(marker, sizeof(marker), "etw-syslog-%d", getpid());
+	snprintf(marker, sizeof(marker), "etw-klogger-%d", getpid());
 	snprintf(cmd, sizeof(cmd), "/bin/sh -c exit 3 %s", marker);
 	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ALL_FLAGS, &self->id,
 				&self->cfd));

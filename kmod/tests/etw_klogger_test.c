@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of etw_syslog.c's UTF-8 to UTF-16 conversion, which every
+ * KUnit tests of etw_klogger.c's UTF-8 to UTF-16 conversion, which every
  * command line and file name of the kernel logger's records goes through.
  */
 #include <kunit/test.h>
@@ -59,14 +59,14 @@ static void etw_st_desc(const struct etw_st_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(etw_st, etw_st_cases, etw_st_desc);
 
-static void etw_syslog_utf16_test(struct kunit *test)
+static void etw_klogger_utf16_test(struct kunit *test)
 {
 	const struct etw_st_case *c = test->param_value;
 	u8 out[2 * ETW_ST_MAX_UNITS + 2];
 	u32 i, n;
 
 	memset(out, 0xaa, sizeof(out));
-	n = etw_syslog_utf16(out, c->max, c->in, c->in_len);
+	n = etw_klogger_utf16(out, c->max, c->in, c->in_len);
 	KUNIT_ASSERT_EQ(test, n, 2 * (c->nout + 1));
 	for (i = 0; i < c->nout; i++)
 		KUNIT_EXPECT_EQ_MSG(test, get_unaligned_le16(out + 2 * i),
@@ -76,13 +76,13 @@ static void etw_syslog_utf16_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out[n], 0xaa);
 }
 
-static struct kunit_case etw_syslog_cases[] = {
-	KUNIT_CASE_PARAM(etw_syslog_utf16_test, etw_st_gen_params),
+static struct kunit_case etw_klogger_cases[] = {
+	KUNIT_CASE_PARAM(etw_klogger_utf16_test, etw_st_gen_params),
 	{}
 };
 
-static struct kunit_suite etw_syslog_suite = {
-	.name = "etw_syslog",
-	.test_cases = etw_syslog_cases,
+static struct kunit_suite etw_klogger_suite = {
+	.name = "etw_klogger",
+	.test_cases = etw_klogger_cases,
 };
-kunit_test_suite(etw_syslog_suite);
+kunit_test_suite(etw_klogger_suite);
