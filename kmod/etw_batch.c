@@ -724,7 +724,7 @@ void etw_batch_drain_current(struct etw_file *f)
  * @f: the /dev/etw file
  *
  * Before its unregistrations and at its release, and before the route of
- * one of its registrations changes (etw_provider.c).
+ * one of its registrations changes (etw_change.c).
  *
  * Context: process context, may sleep (between rings); takes
  * @f->batch_mutex; may hold etw_mutex.
