@@ -244,10 +244,10 @@ selftests/wide_test: selftests/wide_test.c selftests/wide_cxx.o \
 		selftests/wide_cxx.o -Luserlib -letw $(LIBETW_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../userlib'
 
-# extdata_test finds its caller in the user stack the kernel walks through
-# frame pointers; extdata_bench times that walk.
-selftests/extdata_test: private CFLAGS += -fno-omit-frame-pointer
-selftests/bench/extdata_bench: private CFLAGS += -fno-omit-frame-pointer
+# ext_items_test finds its caller in the user stack the kernel walks through
+# frame pointers; ext_items_bench times that walk.
+selftests/ext_items_test: private CFLAGS += -fno-omit-frame-pointer
+selftests/bench/ext_items_bench: private CFLAGS += -fno-omit-frame-pointer
 
 # stack_symbols_test checks that dump names the frames of its call chain
 # and of stack_symbols_lib.so, which it dlopen()s: both need the frames.

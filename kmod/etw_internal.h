@@ -187,7 +187,7 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
  * @rcu: freed after a grace period
  * @count: entries in @e
  * @ext: OR of the entries' @ext: zero keeps writes off the extended-data
- *	path (etw_extdata.c)
+ *	path (etw_ext_items.c)
  * @every: a filter an event passes only if it passes every entry's level,
  *	keyword and event-ID filters (see etw_route_every()): one test then
  *	stands for those of each entry
@@ -488,7 +488,7 @@ struct etw_viewer {
  * @buffers_overwritten: statistics
  * @events_overwritten: statistics
  * @event_keys: a private session's last EVENT_KEY (it numbers its own
- *	events; see etw_extdata.c)
+ *	events; see etw_ext_items.c)
  */
 struct etw_session {
 	struct kref ref;

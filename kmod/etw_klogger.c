@@ -311,7 +311,7 @@ VISIBLE_IF_KUNIT u32 etw_klogger_utf16(u8 *out, u32 max, const char *s, u32 len)
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_klogger_utf16);
 
-/* PROCESS_START_KEY's formula (etw_extdata.c), for any task. */
+/* PROCESS_START_KEY's formula (etw_ext_items.c), for any task. */
 static u64 etw_klogger_process_key(struct task_struct *p)
 {
 	const struct task_struct *leader = READ_ONCE(p->group_leader);

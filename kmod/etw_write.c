@@ -28,7 +28,7 @@
  * has ended without a fault, so a retried event is counted once.
  *
  * Extended items that sessions asked for with enable properties
- * (etw_extdata.c) come first in their copy of the record: the first
+ * (etw_ext_items.c) come first in their copy of the record: the first
  * target's record is built with its items; a target whose items differ gets
  * the header, its own items, then the event's items and payload copied.
  * Routes that ask for none (etw_route.ext is 0) take a copy of the path in
@@ -44,7 +44,7 @@
 
 #include "compat.h"
 #include "etw_buffer.h"
-#include "etw_extdata.h"
+#include "etw_ext_items.h"
 #include "etw_internal.h"
 
 /* Routes hold at most this many sessions (see etw_route_build()). */
@@ -80,8 +80,8 @@ static noinline int etw_write_args_in(struct etw_write_args *a,
 /*
  * Kept small: up to ETW_MAX_TARGETS of these live on the stack.  @ext and
  * @xlen are the ETW_ENABLE_* bits whose items the session's record carries
- * and their bytes (etw_xdata_target()), set and read only on a route that
- * asks for items (see etw_t_ext()).
+ * and their bytes (etw_ext_items_target()), set and read only on a route that
+ * asks for items (see etw_t_ext_items()).
  */
 struct etw_target {
 	struct etw_session *s;
@@ -97,14 +97,14 @@ struct etw_target {
  * copy with @xd NULL, where these fold to 0 and the path is the one of
  * routes without items.
  */
-static __always_inline u32 etw_t_ext(const struct etw_target *t,
-				     const struct etw_xdata *xd)
+static __always_inline u32 etw_t_ext_items(const struct etw_target *t,
+					   const struct etw_ext_items *xd)
 {
 	return xd ? t->ext : 0;
 }
 
 static __always_inline u32 etw_t_xlen(const struct etw_target *t,
-				      const struct etw_xdata *xd)
+				      const struct etw_ext_items *xd)
 {
 	return xd ? t->xlen : 0;
 }
@@ -241,7 +241,7 @@ static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 	/* @traits_len is read only where @traits is set. */
 	if (ev->traits) {
 		ev->traits_len = ev->reg->traits_len;
-		ext += etw_ext_size(ev->traits_len);
+		ext += etw_ext_items_size(ev->traits_len);
 	}
 	if (!plain && ev->types) {
 		/* In memory for the call; the sum below stays in a register. */
@@ -253,9 +253,9 @@ static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 		payload = typed;
 		/* Only typed descriptors carry these. */
 		if (ev->traits_desc)
-			ext += etw_ext_size(ev->traits_desc->size);
+			ext += etw_ext_items_size(ev->traits_desc->size);
 		if (ev->schema)
-			ext += etw_ext_size(ev->schema->size);
+			ext += etw_ext_items_size(ev->schema->size);
 	} else {
 		for (i = 0; i < ev->count; i++)
 			payload += ev->data[i].size;
@@ -263,7 +263,7 @@ static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 	if (payload > ETW_MAX_EVENT_SIZE)
 		return -E2BIG;
 	if (!plain && ev->related)
-		ext += etw_ext_size(sizeof(struct etw_guid));
+		ext += etw_ext_items_size(sizeof(struct etw_guid));
 	ev->ext_len = ext;
 	if (!plain && unlikely(ev->classic)) {
 		if (ev->classic == ETW_INSTANCE_HEADER_TYPE_64 &&
@@ -376,8 +376,8 @@ static __always_inline int etw_copy_in(struct etw_event *ev, bool user,
  * on a user fault.  @plain: as for etw_event_size(); the event's related
  * activity and typed descriptors are then not set, and not read.
  */
-static __always_inline int etw_build_ext(struct etw_event *ev, bool user,
-					 bool plain, void **pp)
+static __always_inline int etw_build_ext_items(struct etw_event *ev, bool user,
+					       bool plain, void **pp)
 {
 	const struct etw_guid *related = plain ? NULL : ev->related;
 	const struct etw_data_descriptor *traits_desc =
@@ -389,21 +389,21 @@ static __always_inline int etw_build_ext(struct etw_event *ev, bool user,
 
 	nitems = !!related + !!(ev->traits || traits_desc) + !!schema;
 	if (related) {
-		p = etw_put_ext(p, ETW_EXT_RELATED_ACTIVITYID,
-				sizeof(*related), ++item == nitems);
+		p = etw_put_ext_item(p, ETW_EXT_RELATED_ACTIVITYID,
+				     sizeof(*related), ++item == nitems);
 		memcpy(p, related, sizeof(*related));
 		p += ALIGN(sizeof(*related), 8);
 	}
 	if (ev->traits) {
-		p = etw_put_ext(p, ETW_EXT_PROV_TRAITS, ev->traits_len,
-				++item == nitems);
+		p = etw_put_ext_item(p, ETW_EXT_PROV_TRAITS, ev->traits_len,
+				     ++item == nitems);
 		memcpy(p, ev->traits, ev->traits_len);
 		p += ALIGN(ev->traits_len, 8);
 	} else if (traits_desc) {
 		const struct etw_data_descriptor *d = traits_desc;
 
-		p = etw_put_ext(p, ETW_EXT_PROV_TRAITS, d->size,
-				++item == nitems);
+		p = etw_put_ext_item(p, ETW_EXT_PROV_TRAITS, d->size,
+				     ++item == nitems);
 		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
 		if (ret)
 			return ret;
@@ -412,8 +412,8 @@ static __always_inline int etw_build_ext(struct etw_event *ev, bool user,
 	if (schema) {
 		const struct etw_data_descriptor *d = schema;
 
-		p = etw_put_ext(p, ETW_EXT_EVENT_SCHEMA_TL, d->size,
-				++item == nitems);
+		p = etw_put_ext_item(p, ETW_EXT_EVENT_SCHEMA_TL, d->size,
+				     ++item == nitems);
 		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
 		if (ret)
 			return ret;
@@ -486,7 +486,7 @@ static __always_inline int etw_build_record(struct etw_event *ev, bool user,
 					    bool plain, void *rec,
 					    const struct etw_target *t,
 					    u32 alen,
-					    const struct etw_xdata *xd)
+					    const struct etw_ext_items *xd)
 {
 	struct etw_event_header *h = rec;
 	void *p = rec + sizeof(*h);
@@ -504,7 +504,7 @@ static __always_inline int etw_build_record(struct etw_event *ev, bool user,
 	/* Every field is set (the header has no holes): no memset first. */
 	h->size = ev->rec_len + etw_t_xlen(t, xd);
 	h->header_type = ETW_EVENT_HEADER_TYPE_64;
-	h->flags = ev->flags | ((ev->ext_len || etw_t_ext(t, xd)) ?
+	h->flags = ev->flags | ((ev->ext_len || etw_t_ext_items(t, xd)) ?
 				ETW_EVENT_FLAG_EXTENDED_INFO : 0);
 	h->event_property = 0;
 	h->thread_id = etw_ev_tid(ev, user);
@@ -515,10 +515,10 @@ static __always_inline int etw_build_record(struct etw_event *ev, bool user,
 	h->processor_time = 0;
 	h->activity_id = *ev->activity;
 
-	if (unlikely(etw_t_ext(t, xd)))
-		p = etw_xdata_put(xd, t->ext, t->s, p, !ev->ext_len);
+	if (unlikely(etw_t_ext_items(t, xd)))
+		p = etw_ext_items_put(xd, t->ext, t->s, p, !ev->ext_len);
 	if (ev->ext_len) {
-		ret = etw_build_ext(ev, user, plain, &p);
+		ret = etw_build_ext_items(ev, user, plain, &p);
 		if (ret)
 			return ret;
 	}
@@ -625,12 +625,12 @@ static __always_inline void etw_record_set_ts(const struct etw_event *ev,
 }
 
 /* @r's items; false when they would make the record too big. */
-static noinline bool etw_target_xdata(struct etw_target *r,
-				      struct etw_xdata *xd,
+static noinline bool etw_target_ext_items(struct etw_target *r,
+					  struct etw_ext_items *xd,
 				      const struct etw_route_entry *e,
 				      u32 rec_len)
 {
-	r->ext = etw_xdata_target(xd, e, &r->xlen);
+	r->ext = etw_ext_items_target(xd, e, &r->xlen);
 	return rec_len + r->xlen <= ETW_MAX_EVENT_SIZE;
 }
 
@@ -649,7 +649,7 @@ static noinline void etw_copy_xrecord(const struct etw_event *ev, void *h,
 				      const void *rec,
 				      const struct etw_target *t0,
 				      const struct etw_target *t, u32 alen,
-				      const struct etw_xdata *xd)
+				      const struct etw_ext_items *xd)
 {
 	struct etw_event_header *hh = h;
 	u32 hlen = sizeof(*hh);
@@ -660,7 +660,7 @@ static noinline void etw_copy_xrecord(const struct etw_event *ev, void *h,
 	hh->flags &= ~ETW_EVENT_FLAG_EXTENDED_INFO;
 	if (ev->ext_len || t->ext)
 		hh->flags |= ETW_EVENT_FLAG_EXTENDED_INFO;
-	p = etw_xdata_put(xd, t->ext, t->s, h + hlen, !ev->ext_len);
+	p = etw_ext_items_put(xd, t->ext, t->s, h + hlen, !ev->ext_len);
 	memcpy(p, rec + hlen + t0->xlen, alen - hlen);
 }
 
@@ -722,7 +722,7 @@ static noinline void etw_count_lost(const struct etw_event *ev,
  */
 static __always_inline int etw_route_event(struct etw_event *ev,
 					   const struct etw_route *route,
-					   struct etw_xdata *xd,
+					   struct etw_ext_items *xd,
 					   struct etw_target *t)
 {
 	/* etw_route_build() never makes more entries than ETW_MAX_TARGETS. */
@@ -749,8 +749,8 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		if (!now)
 			now = etw_ev_now(ev, ev->user);
 		r->ts = now;
-		if (xd && !etw_target_xdata(r, xd, &route->e[i],
-					    ev->rec_len)) {
+		if (xd && !etw_target_ext_items(r, xd, &route->e[i],
+						ev->rec_len)) {
 			err = -E2BIG;
 		} else {
 			err = etw_target_reserve(r, s, alen + etw_t_xlen(r, xd));
@@ -872,13 +872,13 @@ static noinline int etw_route_event_plain(struct etw_event *ev,
 }
 
 /* A route some session of which asked for extended data items. */
-static noinline int etw_route_event_xdata(struct etw_event *ev,
-					  const struct etw_route *route)
+static noinline int etw_route_event_ext_items(struct etw_event *ev,
+					      const struct etw_route *route)
 {
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 
 	return etw_route_event(ev, route,
-			       etw_xdata_get(ev->desc->id, ev->user), t);
+			       etw_ext_items_get(ev->desc->id, ev->user), t);
 }
 
 /*
@@ -912,7 +912,7 @@ static __always_inline int etw_route(struct etw_event *ev,
 	if (plain)
 		etw_event_plain(ev);
 	if (unlikely(route->ext) && !ev->classic)
-		return etw_route_event_xdata(ev, route);
+		return etw_route_event_ext_items(ev, route);
 	/*
 	 * Several sessions, or a classic event (it carries no items) on a
 	 * route that asked for items: the loop, where one target is rare.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etw_extdata.c - the extended data items enable properties ask for.
+ * etw_ext_items.c - the extended data items enable properties ask for.
  *
  * A session that enabled a provider with EVENT_ENABLE_PROPERTY_SID, _TS_ID,
  * _STACK_TRACE, _PROCESS_START_KEY or _EVENT_KEY gets, in each record of
@@ -33,7 +33,7 @@
  *                    would need one pid handed out twice within 4 ms.
  *
  * The write path takes nothing from here unless a route asks (etw_route.ext),
- * then holds this CPU's struct etw_xdata of its context level for the
+ * then holds this CPU's struct etw_ext_items of its context level for the
  * write: the stack is captured and the global event key drawn once,
  * whatever the number of sessions.
  */
@@ -49,7 +49,7 @@
 #include <linux/uaccess.h>
 
 #include "compat.h"
-#include "etw_extdata.h"
+#include "etw_ext_items.h"
 
 #define ETW_UNIX_USER_AUTHORITY	22	/* S-1-22-1-<uid> */
 #define ETW_START_KEY_PID_BITS	22
@@ -70,23 +70,24 @@ struct etw_stack64 {
 	u64 addr[];
 };
 
-#define ETW_XDATA_LEVELS	3	/* task, softirq, hardirq */
+#define ETW_EXT_ITEMS_LEVELS	3	/* task, softirq, hardirq */
 
 static atomic64_t etw_event_keys = ATOMIC64_INIT(0);
-static DEFINE_PER_CPU(struct etw_xdata[ETW_XDATA_LEVELS], etw_xdata_scratch);
+static DEFINE_PER_CPU(struct etw_ext_items[ETW_EXT_ITEMS_LEVELS],
+		      etw_ext_items_scratch);
 
 /**
- * etw_xdata_get() - this CPU's extended data for a write at this level
+ * etw_ext_items_get() - this CPU's extended data for a write at this level
  * @id: the event's id
  * @user: written by a user provider
  *
  * Context: preemption disabled; any context but NMI.
  * Return: the scratch, reset for the write.
  */
-struct etw_xdata *etw_xdata_get(u16 id, bool user)
+struct etw_ext_items *etw_ext_items_get(u16 id, bool user)
 {
 	unsigned int level = in_hardirq() ? 2 : in_serving_softirq() ? 1 : 0;
-	struct etw_xdata *x = this_cpu_ptr(&etw_xdata_scratch[level]);
+	struct etw_ext_items *x = this_cpu_ptr(&etw_ext_items_scratch[level]);
 
 	x->id = id;
 	x->user = user;
@@ -129,7 +130,7 @@ static unsigned int etw_stack_user(unsigned long *out, unsigned int max)
 	return n;
 }
 
-static void etw_xdata_stack(struct etw_xdata *x)
+static void etw_ext_items_stack(struct etw_ext_items *x)
 {
 	if (x->user)
 		x->nframes = etw_stack_user(x->frames, ETW_MAX_STACK_DEPTH);
@@ -140,53 +141,53 @@ static void etw_xdata_stack(struct etw_xdata *x)
 }
 
 /* Whether the starter of @s may see the frames @x captured. */
-static bool etw_xdata_stack_shown(const struct etw_xdata *x,
-				  const struct etw_session *s)
+static bool etw_ext_items_stack_shown(const struct etw_ext_items *x,
+				      const struct etw_session *s)
 {
 	if (!x->user)
 		return s->viewer.kaddr;
 	return etw_viewer_may_read(&s->viewer, current, current->mm);
 }
 
-static u32 etw_stack_size(const struct etw_xdata *x)
+static u32 etw_stack_size(const struct etw_ext_items *x)
 {
 	return sizeof(struct etw_stack64) + x->nframes * sizeof(u64);
 }
 
-static u32 etw_xdata_len(const struct etw_xdata *x, u32 ext)
+static u32 etw_ext_items_len(const struct etw_ext_items *x, u32 ext)
 {
 	u32 len = 0;
 
 	if (ext & ETW_ENABLE_SID)
-		len += etw_ext_size(sizeof(struct etw_unix_sid));
+		len += etw_ext_items_size(sizeof(struct etw_unix_sid));
 	if (ext & ETW_ENABLE_TS_ID)
-		len += etw_ext_size(sizeof(u32));
+		len += etw_ext_items_size(sizeof(u32));
 	if (ext & ETW_ENABLE_STACK_TRACE)
-		len += etw_ext_size(etw_stack_size(x));
+		len += etw_ext_items_size(etw_stack_size(x));
 	if (ext & ETW_ENABLE_EVENT_KEY)
-		len += etw_ext_size(sizeof(u64));
+		len += etw_ext_items_size(sizeof(u64));
 	if (ext & ETW_ENABLE_PROCESS_START_KEY)
-		len += etw_ext_size(sizeof(u64));
+		len += etw_ext_items_size(sizeof(u64));
 	return len;
 }
 
 /**
- * etw_xdata_target() - the items one session gets for this event
+ * etw_ext_items_target() - the items one session gets for this event
  * @x: the write's extended data
  * @e: the session's route entry, which takes the event
  * @xlen: out: bytes of the items
  *
  * Captures the stack and draws the global event key the first time a
  * session needs them; a private session's key is drawn as its record is
- * written (etw_xdata_put()).
+ * written (etw_ext_items_put()).
  *
  * Context: the write path (preemption disabled; page faults disabled for
  * user providers); any context but NMI.
  * Return: the ETW_ENABLE_* bits whose items the session's record carries,
- * and %ETW_XDATA_STACK_HIDDEN when its stack frames are zeros.
+ * and %ETW_EXT_ITEMS_STACK_HIDDEN when its stack frames are zeros.
  */
-u32 etw_xdata_target(struct etw_xdata *x, const struct etw_route_entry *e,
-		     u16 *xlen)
+u32 etw_ext_items_target(struct etw_ext_items *x,
+			 const struct etw_route_entry *e, u16 *xlen)
 {
 	u32 ext = e->ext;
 
@@ -194,14 +195,14 @@ u32 etw_xdata_target(struct etw_xdata *x, const struct etw_route_entry *e,
 	    !etw_event_id_match(e->stack_ids, x->id))
 		ext &= ~ETW_ENABLE_STACK_TRACE;
 	if ((ext & ETW_ENABLE_STACK_TRACE) && !x->stacked)
-		etw_xdata_stack(x);
+		etw_ext_items_stack(x);
 	if ((ext & ETW_ENABLE_STACK_TRACE) &&
-	    !etw_xdata_stack_shown(x, e->session))
-		ext |= ETW_XDATA_STACK_HIDDEN;
+	    !etw_ext_items_stack_shown(x, e->session))
+		ext |= ETW_EXT_ITEMS_STACK_HIDDEN;
 	if ((ext & ETW_ENABLE_EVENT_KEY) && !x->key &&
 	    !etw_session_is_private(e->session))
 		x->key = atomic64_inc_return(&etw_event_keys);
-	*xlen = etw_xdata_len(x, ext);
+	*xlen = etw_ext_items_len(x, ext);
 	return ext;
 }
 
@@ -210,33 +211,33 @@ static void *etw_put_sid(void *p, bool last)
 	struct etw_unix_sid *sid;
 	uid_t uid = from_kuid_munged(&init_user_ns, current_euid());
 
-	sid = etw_put_ext(p, ETW_EXT_SID, sizeof(*sid), last);
+	sid = etw_put_ext_item(p, ETW_EXT_SID, sizeof(*sid), last);
 	sid->revision = 1;
 	sid->count = ARRAY_SIZE(sid->sub);
 	memset(sid->authority, 0, sizeof(sid->authority));
 	sid->authority[5] = ETW_UNIX_USER_AUTHORITY;
 	sid->sub[0] = cpu_to_le32(1);
 	sid->sub[1] = cpu_to_le32(uid);
-	return p + etw_ext_size(sizeof(*sid));
+	return p + etw_ext_items_size(sizeof(*sid));
 }
 
 static void *etw_put_u64(void *p, u16 type, u64 v, bool last)
 {
-	put_unaligned(v, (u64 *)etw_put_ext(p, type, sizeof(v), last));
-	return p + etw_ext_size(sizeof(v));
+	put_unaligned(v, (u64 *)etw_put_ext_item(p, type, sizeof(v), last));
+	return p + etw_ext_items_size(sizeof(v));
 }
 
-static void *etw_put_stack(const struct etw_xdata *x, void *p, bool hidden,
+static void *etw_put_stack(const struct etw_ext_items *x, void *p, bool hidden,
 			   bool last)
 {
 	struct etw_stack64 *st;
 	u32 i;
 
-	st = etw_put_ext(p, ETW_EXT_STACK_TRACE64, etw_stack_size(x), last);
+	st = etw_put_ext_item(p, ETW_EXT_STACK_TRACE64, etw_stack_size(x), last);
 	st->match_id = 0;
 	for (i = 0; i < x->nframes; i++)
 		st->addr[i] = hidden ? 0 : x->frames[i];
-	return p + etw_ext_size(etw_stack_size(x));
+	return p + etw_ext_items_size(etw_stack_size(x));
 }
 
 static u64 etw_process_start_key(void)
@@ -249,20 +250,20 @@ static u64 etw_process_start_key(void)
 }
 
 /**
- * etw_xdata_put() - write a session's items
- * @x: the write's extended data, after etw_xdata_target()
- * @ext: what etw_xdata_target() returned for the session
+ * etw_ext_items_put() - write a session's items
+ * @x: the write's extended data, after etw_ext_items_target()
+ * @ext: what etw_ext_items_target() returned for the session
  * @s: the session; a private one draws its event key here
  * @p: where the items go (8-byte aligned)
  * @last: no other item follows them
  *
- * Context: as etw_xdata_target().
+ * Context: as etw_ext_items_target().
  * Return: the byte after the items.
  */
-void *etw_xdata_put(const struct etw_xdata *x, u32 ext, struct etw_session *s,
-		    void *p, bool last)
+void *etw_ext_items_put(const struct etw_ext_items *x, u32 ext,
+			struct etw_session *s, void *p, bool last)
 {
-	u32 left = ext & ~ETW_XDATA_STACK_HIDDEN;
+	u32 left = ext & ~ETW_EXT_ITEMS_STACK_HIDDEN;
 
 	/* In EVENT_HEADER_EXT_TYPE order; the last one carries @last. */
 	if (ext & ETW_ENABLE_SID) {
@@ -272,13 +273,13 @@ void *etw_xdata_put(const struct etw_xdata *x, u32 ext, struct etw_session *s,
 	if (ext & ETW_ENABLE_TS_ID) {
 		left &= ~ETW_ENABLE_TS_ID;
 		put_unaligned((u32)pid_nr(task_session(current)),
-			      (u32 *)etw_put_ext(p, ETW_EXT_TS_ID, sizeof(u32),
+			      (u32 *)etw_put_ext_item(p, ETW_EXT_TS_ID, sizeof(u32),
 						 last && !left));
-		p += etw_ext_size(sizeof(u32));
+		p += etw_ext_items_size(sizeof(u32));
 	}
 	if (ext & ETW_ENABLE_STACK_TRACE) {
 		left &= ~ETW_ENABLE_STACK_TRACE;
-		p = etw_put_stack(x, p, ext & ETW_XDATA_STACK_HIDDEN,
+		p = etw_put_stack(x, p, ext & ETW_EXT_ITEMS_STACK_HIDDEN,
 				  last && !left);
 	}
 	if (ext & ETW_ENABLE_EVENT_KEY) {

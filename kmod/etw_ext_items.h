@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The extended data items enable properties ask for (etw_extdata.c), and
+ * The extended data items enable properties ask for (etw_ext_items.c), and
  * the extended item header shared with the write path.
  */
-#ifndef _ETW_EXTDATA_H
-#define _ETW_EXTDATA_H
+#ifndef _ETW_EXT_ITEMS_H
+#define _ETW_EXT_ITEMS_H
 
 #include <linux/string.h>
 #include <linux/types.h>
@@ -14,15 +14,15 @@
 
 #define ETW_EXT_HDR		sizeof(struct etw_ext_item)
 /*
- * In etw_xdata_target()'s result: the stack item's frames are zeros.  A
+ * In etw_ext_items_target()'s result: the stack item's frames are zeros.  A
  * bit no item uses, within the 16 bits the write path keeps per target.
  */
-#define ETW_XDATA_STACK_HIDDEN	BIT(15)
-static_assert(!(ETW_ENABLE_EXT_PROPS & ETW_XDATA_STACK_HIDDEN));
-static_assert(ETW_ENABLE_EXT_PROPS < ETW_XDATA_STACK_HIDDEN);
+#define ETW_EXT_ITEMS_STACK_HIDDEN	BIT(15)
+static_assert(!(ETW_ENABLE_EXT_PROPS & ETW_EXT_ITEMS_STACK_HIDDEN));
+static_assert(ETW_ENABLE_EXT_PROPS < ETW_EXT_ITEMS_STACK_HIDDEN);
 
 /**
- * struct etw_xdata - what one write gathered for the sessions that asked
+ * struct etw_ext_items - what one write gathered for the sessions that asked
  * @id: the event's id, for the stack filters
  * @user: written by a user provider: its user-mode stack is captured
  * @stacked: @frames holds the stack
@@ -34,7 +34,7 @@ static_assert(ETW_ENABLE_EXT_PROPS < ETW_XDATA_STACK_HIDDEN);
  * it with preemption disabled, and only a write from a deeper level can
  * interrupt it.  Nothing is allocated, and the writer's stack stays small.
  */
-struct etw_xdata {
+struct etw_ext_items {
 	u16 id;
 	bool user;
 	bool stacked;
@@ -43,17 +43,17 @@ struct etw_xdata {
 	unsigned long frames[ETW_MAX_STACK_DEPTH];
 };
 
-static inline u32 etw_ext_size(u32 data)
+static inline u32 etw_ext_items_size(u32 data)
 {
 	return ETW_EXT_HDR + ALIGN(data, 8);
 }
 
 /* Append one extended item's header at @p; returns where its data goes. */
-static inline void *etw_put_ext(void *p, u16 type, u32 size, bool last)
+static inline void *etw_put_ext_item(void *p, u16 type, u32 size, bool last)
 {
 	struct etw_ext_item *it = p;
 
-	it->item_size = etw_ext_size(size);
+	it->item_size = etw_ext_items_size(size);
 	it->ext_type = type;
 	it->linkage = last ? 0 : ETW_EXT_LINKAGE;
 	it->data_size = size;
@@ -62,10 +62,10 @@ static inline void *etw_put_ext(void *p, u16 type, u32 size, bool last)
 	return p + ETW_EXT_HDR;
 }
 
-struct etw_xdata *etw_xdata_get(u16 id, bool user);
-u32 etw_xdata_target(struct etw_xdata *x, const struct etw_route_entry *e,
-		     u16 *xlen);
-void *etw_xdata_put(const struct etw_xdata *x, u32 ext, struct etw_session *s,
-		    void *p, bool last);
+struct etw_ext_items *etw_ext_items_get(u16 id, bool user);
+u32 etw_ext_items_target(struct etw_ext_items *x,
+			 const struct etw_route_entry *e, u16 *xlen);
+void *etw_ext_items_put(const struct etw_ext_items *x, u32 ext,
+			struct etw_session *s, void *p, bool last);
 
-#endif /* _ETW_EXTDATA_H */
+#endif /* _ETW_EXT_ITEMS_H */

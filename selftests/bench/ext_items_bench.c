@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * extdata_bench: what the extended items enable properties add cost a
+ * ext_items_bench: what the extended items enable properties add cost a
  * 16-byte write to one session (Documentation/performance.rst):
  *
  *   base       no property (the write path every other write takes)
@@ -43,7 +43,7 @@ static struct etw_write_args args;
 
 static void die(const char *what)
 {
-	fprintf(stderr, "extdata_bench: %s: %s\n", what, strerror(errno));
+	fprintf(stderr, "ext_items_bench: %s: %s\n", what, strerror(errno));
 	exit(1);
 }
 
@@ -101,7 +101,7 @@ static unsigned int frames_at(int depth)
 	const struct etw_event_header *h = (const void *)
 					   (buf + ETW_BUFFER_HEADER_SIZE);
 	const struct etw_ext_item *it = (const void *)(h + 1);
-	__u32 id = bench_start_session(fd, "extdata-bench-probe",
+	__u32 id = bench_start_session(fd, "ext-items-bench-probe",
 				       ETW_MODE_NO_PER_PROCESSOR);
 	int cfd;
 
@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 		       "operations per round, best of %d rounds\n", iters,
 		       ROUNDS);
 	/* A flight recorder: no consumer needed, buffers are reused. */
-	id = bench_start_session(fd, "extdata-bench", ETW_MODE_BUFFERING);
+	id = bench_start_session(fd, "ext-items-bench", ETW_MODE_BUFFERING);
 	bench_enable(fd, id, &bench_guid, ETW_CONTROL_ENABLE, 0);
 	report("write 16 B, no property (base)", DEPTH);
 	bench_enable(fd, id, &bench_guid, ETW_CONTROL_ENABLE,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The extended data items enable properties ask for (kmod/etw_extdata.c),
+ * The extended data items enable properties ask for (kmod/etw_ext_items.c),
  * through bare ioctls: each item present only when its session asked, with
  * its type and size; the SID of uid 0 and of uid 1000, the session id, the
  * process start key across threads and processes, the event key across
@@ -110,9 +110,9 @@ FIXTURE_SETUP(ext)
 	ASSERT_LE(0, self->fd);
 	self->guid = raw_guid(FAMILY, 1);
 	/* One stream each: records come back in write order. */
-	ASSERT_EQ(0, raw_start(self->fd, "extdata-a", ETW_MODE_NO_PER_PROCESSOR,
+	ASSERT_EQ(0, raw_start(self->fd, "ext-items-a", ETW_MODE_NO_PER_PROCESSOR,
 			       BUF_KB, 0, &self->id[0]));
-	ASSERT_EQ(0, raw_start(self->fd, "extdata-b", ETW_MODE_NO_PER_PROCESSOR,
+	ASSERT_EQ(0, raw_start(self->fd, "ext-items-b", ETW_MODE_NO_PER_PROCESSOR,
 			       BUF_KB, 0, &self->id[1]));
 	self->cfd[0] = raw_consumer(self->fd, self->id[0]);
 	self->cfd[1] = raw_consumer(self->fd, self->id[1]);
@@ -390,7 +390,7 @@ TEST_F(ext, private_session_event_keys_are_its_own)
 	__u64 k;
 	int pcfd;
 
-	ASSERT_EQ(0, raw_start(self->fd, "extdata-private",
+	ASSERT_EQ(0, raw_start(self->fd, "ext-items-private",
 			       ETW_MODE_PRIVATE | ETW_MODE_NO_PER_PROCESSOR,
 			       BUF_KB, 0, &pid));
 	pcfd = raw_consumer(self->fd, pid);
@@ -663,7 +663,7 @@ TEST(items_past_the_largest_record)
 	fd = etw_open();
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 2; i++) {
-		ASSERT_EQ(0, raw_start(fd, i ? "extdata-big-b" : "extdata-big-a",
+		ASSERT_EQ(0, raw_start(fd, i ? "ext-items-big-b" : "ext-items-big-a",
 				       ETW_MODE_INDEPENDENT |
 				       ETW_MODE_NO_PER_PROCESSOR, 128, 0,
 				       &id[i]));
