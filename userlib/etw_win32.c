@@ -664,6 +664,30 @@ static const char *message_text(DWORD code)
  * end).  Returns the text's length in @size units, and takes the text and
  * its length as @wide asks.
  */
+/*
+ * Where FormatMessage writes @units characters of @usz bytes and their
+ * terminator: a LocalAlloc()ed buffer stored through @buffer with
+ * FORMAT_MESSAGE_ALLOCATE_BUFFER (at least @size characters), else
+ * @buffer itself when @size holds them.  NULL with the last error set.
+ */
+static void *message_dest(DWORD flags, void *buffer, DWORD size,
+			  size_t units, size_t usz)
+{
+	void *dst;
+
+	if (!(flags & FORMAT_MESSAGE_ALLOCATE_BUFFER)) {
+		if (units + 1 > size) {
+			SetLastError(ERROR_INSUFFICIENT_BUFFER);
+			return NULL;
+		}
+		return buffer;
+	}
+	dst = LocalAlloc(0, ((units > size ? units : size) + 1) * usz);
+	if (dst)
+		*(void **)buffer = dst;
+	return dst;
+}
+
 static DWORD format_message(DWORD flags, DWORD id, void *buffer, DWORD size,
 			    int wide)
 {
@@ -690,20 +714,9 @@ static DWORD format_message(DWORD flags, DWORD id, void *buffer, DWORD size,
 	}
 	len = strlen(text);
 	units = len + (crlf ? 2 : 0);
-	if (flags & FORMAT_MESSAGE_ALLOCATE_BUFFER) {
-		size_t alloc = (units > size ? units : size) + 1;
-
-		dst = LocalAlloc(0, alloc * usz);
-		if (!dst)
-			return 0;
-		*(void **)buffer = dst;
-	} else {
-		if (units + 1 > size) {
-			SetLastError(ERROR_INSUFFICIENT_BUFFER);
-			return 0;
-		}
-		dst = buffer;
-	}
+	dst = message_dest(flags, buffer, size, units, usz);
+	if (!dst)
+		return 0;
 	if (wide) {
 		WCHAR *w = (WCHAR *)dst;
 		size_t i;
@@ -1032,20 +1045,9 @@ static DWORD msg_store(DWORD flags, const WCHAR *text, size_t len,
 		SetLastError(ERROR_MORE_DATA);
 		return 0;
 	}
-	if (flags & FORMAT_MESSAGE_ALLOCATE_BUFFER) {
-		size_t alloc = (units > size ? units : size) + 1;
-
-		dst = LocalAlloc(0, alloc * usz);
-		if (!dst)
-			return 0;
-		*(void **)buffer = dst;
-	} else {
-		if (units + 1 > size) {
-			SetLastError(ERROR_INSUFFICIENT_BUFFER);
-			return 0;
-		}
-		dst = buffer;
-	}
+	dst = message_dest(flags, buffer, size, units, usz);
+	if (!dst)
+		return 0;
 	if (wide) {
 		memcpy(dst, text, len * sizeof(WCHAR));
 		((WCHAR *)dst)[len] = 0;
