@@ -20,11 +20,13 @@ sh /etw/selftests/kmemleak_check.sh clear
 echo "@@KUNIT-BEGIN@@"
 if [ -e /lib/etw/etw_test.ko ]; then
 	if insmod /lib/etw/etw_test.ko $kunit_params; then
+		dmesg > /tmp/kunit.log
 		for d in /sys/kernel/debug/kunit/etw*; do
 			[ -e "$d/results" ] || continue
 			echo "@@KUNIT-SUITE@@ ${d##*/}"
-			cat "$d/results"
+			sh /etw/selftests/kunit_ktap.sh "${d##*/}" < /tmp/kunit.log
 		done
+		rm -f /tmp/kunit.log
 		rmmod etw_test || echo "@@KUNIT-RMMOD-FAILED@@"
 	else
 		echo "@@KUNIT-INSMOD-FAILED@@"

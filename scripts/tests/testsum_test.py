@@ -11,6 +11,7 @@ import glob
 import io
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -62,6 +63,43 @@ def test_kunit_fewer_results_than_planned_fails():
     assert s.failures == ['kunit etw_filter: totals say pass:26 fail:0 skip:0, '
                           'the results pass:25 fail:0 skip:0',
                           'kunit etw_filter: plan 1..8, 7 results'], s.failures
+
+
+def kunit_ktap(suite, log):
+    """Run selftests/kunit_ktap.sh SUITE on kernel-log text LOG."""
+    script = os.path.join(os.path.dirname(os.path.dirname(HERE)),
+                          'selftests', 'kunit_ktap.sh')
+    p = subprocess.run(['sh', script, suite], input=log, capture_output=True,
+                       text=True, check=False)
+    return p.returncode, p.stdout
+
+
+def test_kunit_ktap_from_kernel_log_counts_every_parameter():
+    # 6.1's debugfs log keeps 512 bytes per case; the kernel log keeps all.
+    rc, text = kunit_ktap('etw_filter', sample('kunit-6.1-dmesg.txt'))
+    s = testsum.parse_ktap_suite('etw_filter', text)
+    assert rc == 0, (rc, text)
+    assert (s.passed, s.failed, s.skipped, s.failures) == (26, 0, 0, []), vars(s)
+
+
+def test_kunit_ktap_takes_only_its_suite():
+    rc, text = kunit_ktap('etw_filter_other', sample('kunit-6.1-dmesg.txt'))
+    s = testsum.parse_ktap_suite('etw_filter_other', text)
+    assert rc == 0, (rc, text)
+    assert (s.passed, s.failed, s.failures) == (1, 0, []), vars(s)
+
+
+def test_kunit_ktap_missing_suite_fails():
+    rc, text = kunit_ktap('etw_absent', sample('kunit-6.1-dmesg.txt'))
+    assert rc == 1 and text == 'KTAP version 1\n1..1\n', (rc, text)
+
+
+def test_kunit_ktap_cut_log_fails():
+    log = sample('kunit-6.1-dmesg.txt')
+    rc, text = kunit_ktap('etw_filter', log[:log.index('] ok 2 etw_filter')])
+    s = testsum.parse_ktap_suite('etw_filter', text)
+    assert rc == 1, (rc, text)
+    assert 'kunit etw_filter: plan 1..1, 0 results' in s.failures, s.failures
 
 
 def test_ksft_fewer_results_than_planned_fails():
