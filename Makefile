@@ -72,7 +72,7 @@ EXAMPLES := $(EXAMPLE_SRCS:.c=)
 FORCE:
 
 .PHONY: all module lib ctl man selftests hosttests examples check demo bench bench-host fuzz \
-	fuzz-host install modules_install clean help kernel coverage soak kcsan mutate bt2 \
+	fuzz-host install modules_install clean help kernel coverage soak kcsan mutate mutate-check bt2 \
 	deb deb-test dkms-source version-check
 
 # The babeltrace2 plugin needs libbabeltrace2-dev (scripts/deps.sh installs
@@ -99,6 +99,7 @@ help:
 	@echo "make soak [MINUTES=10]   long churn run in the VM: exact accounting, slab back"
 	@echo "make kcsan      the stress tests on a KCSAN kernel"
 	@echo "make mutate     mutants of the filter, write, buffer and provider code: kill rate"
+	@echo "make mutate-check  every mutant of scripts/mutations still applies (no build)"
 	@echo "make install    libetw, headers, libetw.pc, etwctl, etwctl(1), bash completion under DESTDIR/PREFIX"
 	@echo "make modules_install   install etw.ko into the KDIR kernel's module tree"
 	@echo "make dkms-source       the module's source and dkms.conf in DESTDIR/usr/src/etw-VERSION"
@@ -473,6 +474,9 @@ kcsan:
 # MUTANTS="N ..." limits the run to those lines of scripts/mutations.
 mutate:
 	@scripts/mutate.sh
+
+mutate-check:
+	@scripts/mutate.sh --check
 
 # --- install --------------------------------------------------------------
 install: lib ctl man

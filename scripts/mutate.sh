@@ -21,6 +21,11 @@
 #   MUTANTS="N M ..." runs only those lines of the table (1-based, as
 #   printed); MUTATE_TEST_TIMEOUT (default 300) limits one kselftest run.
 # Logs in build/mutate/.
+#
+# scripts/mutate.sh --check (make mutate-check, part of make check) builds
+# and boots nothing: it checks that every line of the table still applies
+# (its ORIGINAL occurs exactly once in FILE, the mutant differs, SUITES
+# covers FILE), so the table cannot fall behind the code unnoticed.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,22 +47,10 @@ declare -A SUITES=(
 	[userlib/etw_write.c]="libetw_provider_test libetw_classic_test libetw_promises_test write_test etwctl_test"
 )
 
-rm -rf "$out"
-mkdir -p "$out/stage" "$out/vm"
-
-kdir=$(scripts/build-kernel.sh) || exit 1
-export KDIR_TEST=$kdir
-echo "== build" >&2
-if ! make -s -j2 all KDIR="$kdir" > "$out/build.out" 2>&1; then
-	cat "$out/build.out" >&2
-	exit 1
-fi
-
 # mutant N: FILE, ORIGINAL, MUTANT, EQUIVALENT (the table's line N).
 mapfile -t lines < <(grep -v '^#' "$table" | grep -v '^$')
 [ ${#lines[@]} -gt 0 ] || { echo "mutate: $table lists no mutant" >&2; exit 1; }
 field() { cut -f"$2" <<< "${lines[$1 - 1]}"; }
-ids=${MUTANTS:-$(seq 1 ${#lines[@]})}
 
 # apply FILE ORIGINAL MUTANT: replace the one occurrence, or fail.
 apply() {
@@ -70,6 +63,54 @@ if src.count(old) != 1:
 open(path, 'w').write(src.replace(old, new))
 EOF
 }
+
+# check N: line N of the table applies to the source as it is (TAP).
+check() {
+	local file orig mutant why=
+	file=$(field "$1" 1) orig=$(field "$1" 2) mutant=$(field "$1" 3)
+	if [ ! -f "$file" ]; then
+		why="$file does not exist"
+	elif [ -z "${SUITES[$file]:-}" ]; then
+		why="no suites for $file"
+	elif [ -z "$orig" ] || [ "$orig" = "$mutant" ]; then
+		why="the mutant is the original"
+	else
+		why=$(python3 -c 'import sys
+n = open(sys.argv[1]).read().count(sys.argv[2])
+print("" if n == 1 else "the original occurs %d times" % n)' "$file" "$orig")
+	fi
+	if [ -z "$why" ]; then
+		echo "ok $1 mutant $1 ($file)"
+	else
+		echo "not ok $1 mutant $1 ($file): $why"
+		return 1
+	fi
+}
+
+if [ "${1:-}" = --check ]; then
+	echo "TAP version 13"
+	echo "1..${#lines[@]}"
+	failed=0
+	for n in $(seq 1 ${#lines[@]}); do
+		check "$n" || failed=$((failed + 1))
+	done
+	echo "# Totals: pass:$((${#lines[@]} - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
+	[ "$failed" -eq 0 ]
+	exit
+fi
+
+rm -rf "$out"
+mkdir -p "$out/stage" "$out/vm"
+
+kdir=$(scripts/build-kernel.sh) || exit 1
+export KDIR_TEST=$kdir
+echo "== build" >&2
+if ! make -s -j2 all KDIR="$kdir" > "$out/build.out" 2>&1; then
+	cat "$out/build.out" >&2
+	exit 1
+fi
+
+ids=${MUTANTS:-$(seq 1 ${#lines[@]})}
 
 # The base: the unmutated module and library, every suite of the table.
 mkdir -p "$out/stage/base"
