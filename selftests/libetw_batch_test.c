@@ -159,6 +159,19 @@ static int collect(struct ctl *c, const GUID *g)
 	return n;
 }
 
+/*
+ * Events the session holds so far, without a FLUSH (which drains every
+ * ring): 0 after batched writes shows they were staged, not written.
+ */
+static __u64 routed(struct ctl *c)
+{
+	struct etw_session_args a;
+
+	if (raw_session_op(c->fd, ETW_IOC_QUERY, c->id, &a))
+		return ~0ULL;
+	return a.stats.events_written;
+}
+
 /* Write event @seq of @len payload bytes with EventWrite, id @seq. */
 static ULONG write_seq(REGHANDLE h, __u32 seq, __u32 len)
 {
@@ -229,6 +242,7 @@ TEST_F(batch, staged_events_keep_their_fields_and_the_thread_order)
 	EventDataDescCreate(&data[0], payload + 100, 8);
 	ASSERT_EQ(0, EventWriteEx(self->h, &d4, 0, 0, NULL, NULL, 1, data));
 	ASSERT_EQ(0, EventWriteString(self->h, 4, 0x10, text));
+	EXPECT_EQ(0, routed(&self->c));
 	/* Routes the thread's ring before the registration ends. */
 	ASSERT_EQ(0, EventUnregister(self->h));
 
@@ -289,6 +303,7 @@ TEST_F(batch, staged_events_carry_the_time_of_the_write)
 	ASSERT_EQ(0, write_seq(self->h, 2, 16));
 	t3 = raw_now_ns();
 	raw_sleep_ms(20);
+	EXPECT_EQ(0, routed(&self->c));
 	/* Drained here, 20 ms after t3. */
 	ASSERT_EQ(0, EventUnregister(self->h));
 
@@ -338,7 +353,11 @@ TEST_F(batch, a_thread_that_exits_has_its_events_routed)
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	ASSERT_EQ(0, w.err);
 
-	/* The registration lives on: nothing but the exit routed them. */
+	/*
+	 * The registration lives on and collect()'s FLUSH has not run: only
+	 * the thread's exit can have routed them into the session.
+	 */
+	EXPECT_EQ(3, routed(&self->c));
 	ASSERT_EQ(3, collect(&self->c, &self->guid));
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(w.tid, seen[i].h.thread_id);
@@ -394,6 +413,7 @@ TEST_F(batch, unregister_routes_what_other_threads_staged)
 	ASSERT_EQ(0, pthread_create(&t, NULL, writer_main, &w));
 	ASSERT_EQ(1, read(w.done[0], &c, 1));
 	/* The writer still runs, its events staged. */
+	EXPECT_EQ(0, routed(&self->c));
 	EXPECT_EQ(0, EventUnregister(self->h));
 	n = collect(&self->c, &self->guid);
 	ASSERT_EQ(1, write(w.go[1], &c, 1));
@@ -416,8 +436,11 @@ TEST_F(batch, a_direct_write_comes_after_the_staged_ones)
 
 	ASSERT_EQ(0, write_seq(self->h, 1, 16));
 	ASSERT_EQ(0, write_seq(self->h, 2, 16));
+	EXPECT_EQ(0, routed(&self->c));
 	/* A related activity is not plain: this one goes directly. */
 	ASSERT_EQ(0, EventWriteTransfer(self->h, &d, NULL, &related, 0, NULL));
+	/* After the two staged ones, drained first. */
+	EXPECT_EQ(3, routed(&self->c));
 	ASSERT_EQ(0, write_seq(self->h, 4, 16));
 	/* So does EventWriteEx with a flag. */
 	ASSERT_EQ(0, EventWriteEx(self->h, &ex, 0, EVENT_WRITE_FLAG_NO_FAULTING,
@@ -510,6 +533,7 @@ TEST_F(batch, writes_after_switching_off_come_after_the_staged_ones)
 
 	ASSERT_EQ(0, write_seq(self->h, 1, 16));
 	ASSERT_EQ(0, write_seq(self->h, 2, 16));
+	EXPECT_EQ(0, routed(&self->c));
 	ASSERT_EQ(0, EtwSetBatchedWrites(FALSE));
 	ASSERT_EQ(0, write_seq(self->h, 3, 16));
 	ASSERT_EQ(0, EventUnregister(self->h));
