@@ -95,10 +95,13 @@ VM_STATUS = {
 TESTDATA_SKIP = re.compile(r'^no Windows sample files in ')
 
 # Suites that are steps of the run rather than tests of the product: the
-# VM's boot and console, the leak scan after rmmod, libFuzzer runs and this
-# script's own tests (step/NAME are the builds and lint).
-STEP_SUITES = re.compile(r'^(step/|vm/|kselftest/kmemleak(@|$)|host/fuzz-|'
-                         r'host/testsum_test$)')
+# VM's boot and console, the leak scan after rmmod, the harness canaries
+# (a KUnit suite and a kselftest that fail only under ETW_INJECT_FAILURE),
+# libFuzzer runs and this script's own tests (step/NAME are the builds and
+# lint).
+STEP_SUITES = re.compile(r'^(step/|vm/|kselftest/kmemleak(@|$)|'
+                         r'kunit/etw_harness(@|$)|kselftest/harness_test(@|$)|'
+                         r'host/fuzz-|host/testsum_test$)')
 
 
 class Suite:
@@ -443,8 +446,9 @@ def summarize(d, tree=TREE):
         print('phases run: ' + ' '.join(phases))
     steps = [s for s in suites if s.step]
     product = [s for s in suites if not s.step]
-    print('steps (builds, lint, VM boots and console logs, fuzzing, testsum\'s '
-          'self-tests): %d passed, %d failed, %d skipped' % tuple(totals(steps)))
+    print('steps (builds, lint, VM boots and console logs, harness canaries, '
+          'fuzzing, testsum\'s self-tests): %d passed, %d failed, %d skipped'
+          % tuple(totals(steps)))
     for label, layout in (('behaviour', False), ('layout, one per struct table', True)):
         group = [s for s in product if s.layout == layout]
         print('%s: %d passed, %d failed, %d skipped' % (label, *totals(group)))

@@ -118,11 +118,4 @@ TEST(rmmod_refused_while_a_session_exists)
 	close(fd);
 }
 
-TEST(harness_injected_failure)
-{
-	EXPECT_FALSE(etw_injected_failure()) {
-		TH_LOG("failure injected with ETW_INJECT_FAILURE=kselftest");
-	}
-}
-
 TEST_HARNESS_MAIN

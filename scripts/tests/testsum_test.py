@@ -304,8 +304,8 @@ def test_expected_host_test_that_did_not_run_fails():
     assert (rc, failures(lines)) == (1, ['host guid_test: expected, did not run']), lines
 
 
-STEPS = ("steps (builds, lint, VM boots and console logs, fuzzing, testsum's "
-         "self-tests): %d passed, %d failed, %d skipped")
+STEPS = ("steps (builds, lint, VM boots and console logs, harness canaries, "
+         "fuzzing, testsum's self-tests): %d passed, %d failed, %d skipped")
 
 # What scripts/fuzz-host.sh writes for a libFuzzer target.
 def fuzz_tap(ok):
