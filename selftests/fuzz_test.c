@@ -196,6 +196,22 @@ static struct reg pick_reg(struct worker *w)
 	return g;
 }
 
+/*
+ * The PROT_NONE page, with a scratch page of its own below it: a buffer
+ * that runs into it starts there, so the bytes the kernel copies before
+ * the fault land in no other mapping (a thread's stack and descriptor
+ * are the next mappings down, a ring or an enable area may be).
+ */
+static void *map_bad_page(void)
+{
+	char *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED || mprotect(m + 4096, 4096, PROT_NONE))
+		return NULL;
+	return m + 4096;
+}
+
 /* A user pointer: mostly @p, sometimes NULL, unmapped, kernel or odd. */
 static __u64 rnd_ptr(struct worker *w, void *p)
 {
@@ -707,6 +723,14 @@ static void op_batch_map(struct worker *w)
 		munmap(old, old_len);
 }
 
+/* What op_batch_stage() last wrote to, for fault_report(). */
+static __thread struct {
+	const void *ctl;
+	__u32 size;
+	__u32 off;
+	__u64 head;
+} stage_seen;
+
 /* Publish records, well-formed or not, in a mapped ring; then drain. */
 static void op_batch_stage(struct worker *w)
 {
@@ -725,6 +749,11 @@ static void op_batch_stage(struct worker *w)
 					       .timestamp = rnd(&w->r) };
 		__u64 head = ctl->head;
 		__u32 off = head & (size - 1);
+
+		stage_seen.ctl = ctl;
+		stage_seen.size = size;
+		stage_seen.off = off;
+		stage_seen.head = head;
 
 		if (chance(&w->r, 8))
 			rnd_bytes(&w->r, &se, sizeof(se));
@@ -896,6 +925,39 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+/*
+ * A fault in the fuzzer itself (a worker dies of it): say where, what the
+ * last staging wrote to and what was mapped, then die of the signal.
+ */
+static void fault_report(int sig, siginfo_t *si, void *uc)
+{
+	char line[256];
+	ssize_t n;
+	int fd;
+
+	(void)uc;
+	n = snprintf(line, sizeof(line),
+		     "# fuzz: pid %d: signal %d at %p; last stage: ctl %p size %u off %u head %llu\n",
+		     getpid(), sig, si->si_addr, stage_seen.ctl, stage_seen.size,
+		     stage_seen.off, (unsigned long long)stage_seen.head);
+	if (write(1, line, n) != n)
+		_exit(128 + sig);
+	fd = open("/proc/self/maps", O_RDONLY);
+	while (fd >= 0 && (n = read(fd, line, sizeof(line))) > 0)
+		if (write(1, line, n) != n)
+			break;
+	raise(sig);
+}
+
+static void fault_report_init(void)
+{
+	struct sigaction sa = { .sa_sigaction = fault_report,
+				.sa_flags = SA_SIGINFO | SA_RESETHAND };
+
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 /* A worker process: threads fuzzing one pool of files and ids. */
 static void worker_main(int unpriv, __u64 seed, int nthreads)
 {
@@ -912,6 +974,7 @@ static void worker_main(int unpriv, __u64 seed, int nthreads)
 		       prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)))
 		_exit(101);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	fault_report_init();
 	for (i = 0; i < NFD; i++)
 		pool.fds[i] = -1;
 	for (i = 0; i < NCFD; i++)
@@ -921,8 +984,7 @@ static void worker_main(int unpriv, __u64 seed, int nthreads)
 	memset(pool.sids, 0, sizeof(pool.sids));
 	memset(pool.regs, 0, sizeof(pool.regs));
 	pool.unpriv = unpriv;
-	pool.bad_page = mmap(NULL, 4096, PROT_NONE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pool.bad_page = map_bad_page();
 	for (i = 0; i < 3; i++)
 		pool.fds[i] = open(ETW_DEV, O_RDWR | O_NONBLOCK);
 	for (i = 0; i < nthreads; i++) {
@@ -978,8 +1040,7 @@ __attribute__((constructor)) static void exec_main(void)
 	for (i = 0; i < NREG; i++)
 		pool.regs[i] = (struct reg){ pool.fds[rn(&w.r, NFD)],
 					     1 + rn(&w.r, 8) };
-	pool.bad_page = mmap(NULL, 4096, PROT_NONE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pool.bad_page = map_bad_page();
 	shm = calloc(1, sizeof(*shm));
 	run_ops(&w, 30);
 	_exit(0);
