@@ -52,16 +52,20 @@ mapfile -t lines < <(grep -v '^#' "$table" | grep -v '^$')
 [ ${#lines[@]} -gt 0 ] || { echo "mutate: $table lists no mutant" >&2; exit 1; }
 field() { cut -f"$2" <<< "${lines[$1 - 1]}"; }
 
+# occurs FILE STRING: how many times STRING occurs in FILE.
+occurs() {
+	python3 -c 'import sys; print(open(sys.argv[1]).read().count(sys.argv[2]))' "$1" "$2"
+}
+
 # apply FILE ORIGINAL MUTANT: replace the one occurrence, or fail.
 apply() {
-	python3 - "$@" <<'EOF'
-import sys
+	local n
+	n=$(occurs "$1" "$2")
+	[ "$n" = 1 ] || { echo "mutate: $1: \"$2\" occurs $n times" >&2; return 1; }
+	python3 -c 'import sys
 path, old, new = sys.argv[1:]
 src = open(path).read()
-if src.count(old) != 1:
-    sys.exit('mutate: %s: "%s" occurs %d times' % (path, old, src.count(old)))
-open(path, 'w').write(src.replace(old, new))
-EOF
+open(path, "w").write(src.replace(old, new))' "$@"
 }
 
 # check N: line N of the table applies to the source as it is (TAP).
@@ -74,10 +78,8 @@ check() {
 		why="no suites for $file"
 	elif [ -z "$orig" ] || [ "$orig" = "$mutant" ]; then
 		why="the mutant is the original"
-	else
-		why=$(python3 -c 'import sys
-n = open(sys.argv[1]).read().count(sys.argv[2])
-print("" if n == 1 else "the original occurs %d times" % n)' "$file" "$orig")
+	elif [ "$(occurs "$file" "$orig")" != 1 ]; then
+		why="the original occurs $(occurs "$file" "$orig") times"
 	fi
 	if [ -z "$why" ]; then
 		echo "ok $1 mutant $1 ($file)"
