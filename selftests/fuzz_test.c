@@ -940,6 +940,8 @@ static void fault_report(int sig, siginfo_t *si, void *uc)
 		     "# fuzz: pid %d: signal %d at %p; last stage: ctl %p size %u off %u head %llu\n",
 		     getpid(), sig, si->si_addr, stage_seen.ctl, stage_seen.size,
 		     stage_seen.off, (unsigned long long)stage_seen.head);
+	if (n > (ssize_t)sizeof(line) - 1)
+		n = sizeof(line) - 1;
 	if (write(1, line, n) != n)
 		_exit(128 + sig);
 	fd = open("/proc/self/maps", O_RDONLY);
