@@ -3,15 +3,18 @@
  * etw_tdh_kernel.c: the schemas of the kernel logger's events, which
  * Windows' TDH takes from the MOF classes of MSNT_SystemTrace
  * (Process_V4_TypeGroup1, Thread_V3_TypeGroup1, Image_Load,
- * SampledProfile, PageFault_HardFault, DiskIo_TypeGroup1/2/3,
- * FileIo_Name, the TcpIp and UdpIp type groups, StackWalk_Event;
- * Microsoft's class pages list their fields in this order).  An event matches a class by its
+ * Process_V2_TypeGroup2, SampledProfile, SampledProfileInterval_V3,
+ * PageFault_HardFault, DiskIo_TypeGroup1/2/3, FileIo_Name, the TcpIp and
+ * UdpIp type groups, StackWalk_Event and the stack-key classes of
+ * Windows 8 stack caching; Microsoft's class pages list their fields in
+ * this order), and of the image identity events xperf's merge adds
+ * (KernelTraceControl's ImageID class).  An event matches a class by its
  * class GUID (the ProviderId ProcessTrace gives a kernel record: the
  * event class of its hook's group), its version and its event type
- * (opcode).  The TRACE_EVENT_INFO is Windows'
- * for MOF events: DecodingSourceWbem, ProviderGuid the system trace
- * provider, EventGuid the class, the class as task name and the event
- * type's name as opcode name.
+ * (opcode).  The TRACE_EVENT_INFO is Windows' for MOF events:
+ * DecodingSourceWbem, ProviderGuid the system trace provider (or
+ * KernelTraceControl's), EventGuid the class, the class as task name and
+ * the event type's name as opcode name.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,6 +32,9 @@
 /* SystemTraceControlGuid: the provider of every kernel logger class. */
 static const GUID etw_tk_system_trace = { 0x9e814aad, 0x3204, 0x11d2,
 	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
+/* KernelTraceControl: the provider of the ImageID class xperf's merge writes. */
+static const GUID etw_tk_trace_control = { 0x28ad2447, 0x105b, 0x4fe2,
+	{ 0x95, 0x99, 0xe5, 0x9b, 0x2a, 0xa9, 0xa6, 0x34 } };
 
 /*
  * @len: bytes of a BINARY property (an IPv6 address); 0 for the InType's;
@@ -53,7 +59,7 @@ struct etw_tk_type {
  * @version: the oldest class version it describes
  * @max_version: the newest (0: @version only)
  * @name: the class's display name (TaskName)
- * @types: the event types it covers, and their names
+ * @types: the event types it covers, and their names ("": none)
  * @props: its fields in payload order
  */
 struct etw_tk_class {
@@ -67,6 +73,8 @@ struct etw_tk_class {
 
 #define ETW_TK_P(n, i, o) { n, TDH_INTYPE_##i, TDH_OUTTYPE_##o, 0 }
 #define ETW_TK_PTR(n) ETW_TK_P(n, POINTER, NULL)
+/* A SIZE_T of the class ("object" in the class page): pointer-sized. */
+#define ETW_TK_SIZE(n) ETW_TK_P(n, POINTER, NULL)
 #define ETW_TK_IPV6(n) { n, TDH_INTYPE_BINARY, TDH_OUTTYPE_IPV6, 16 }
 #define ETW_TK_FRAMES(n) { n, TDH_INTYPE_POINTER, TDH_OUTTYPE_NULL, \
 			   ETW_TK_REPEAT }
@@ -84,8 +92,28 @@ struct etw_tk_class {
 	{ 0xa0, 0x05, 0x2d, 0xf0, 0xb7, 0xc8, 0x0f, 0x80 } }
 #define ETW_TK_STACK_WALK { 0xdef2fe46, 0x7bd6, 0x4b80, \
 	{ 0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3 } }
+#define ETW_TK_PROCESS { 0x3d6fa8d0, 0xfe05, 0x11d0, \
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } }
+#define ETW_TK_IMAGE { 0x2cb15d1d, 0x5fc1, 0x11d2, \
+	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } }
+#define ETW_TK_IMAGE_ID { 0xb3e675d7, 0x2554, 0x4f18, \
+	{ 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde } }
+static const GUID etw_tk_image_id = ETW_TK_IMAGE_ID;
 #define ETW_TK_PERF_INFO { 0xce1dbfb4, 0x137e, 0x4da6, \
 	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } }
+
+/* Image_Load's fields, under the Image class and the process group. */
+#define ETW_TK_IMAGE_LOAD \
+	ETW_TK_PTR("ImageBase"), ETW_TK_PTR("ImageSize"), \
+	ETW_TK_P("ProcessId", UINT32, HEXINT32), \
+	ETW_TK_P("ImageCheckSum", UINT32, NULL), \
+	ETW_TK_P("TimeDateStamp", UINT32, NULL), \
+	ETW_TK_P("Reserved0", UINT32, NULL), ETW_TK_PTR("DefaultBase"), \
+	ETW_TK_P("Reserved1", UINT32, NULL), \
+	ETW_TK_P("Reserved2", UINT32, NULL), \
+	ETW_TK_P("Reserved3", UINT32, NULL), \
+	ETW_TK_P("Reserved4", UINT32, NULL), \
+	ETW_TK_P("FileName", UNICODESTRING, NULL)
 
 /* The fields TcpIp and UdpIp events of IPv4 and IPv6 start with. */
 #define ETW_TK_IP4_HEAD \
@@ -111,11 +139,9 @@ struct etw_tk_class {
 static const struct etw_tk_class etw_tk_classes[] = {
 	{
 		/* ProcessGuid, Process_V4_TypeGroup1 */
-		{ 0x3d6fa8d0, 0xfe05, 0x11d0,
-		  { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } },
-		4, 0, "Process",
+		ETW_TK_PROCESS, 4, 0, "Process",
 		{ { 1, "Start" }, { 2, "End" }, { 3, "DCStart" },
-		  { 4, "DCEnd" } },
+		  { 4, "DCEnd" }, { 39, "Defunct" } },
 		{
 			ETW_TK_PTR("UniqueProcessKey"),
 			ETW_TK_P("ProcessId", UINT32, HEXINT32),
@@ -129,6 +155,28 @@ static const struct etw_tk_class etw_tk_classes[] = {
 			ETW_TK_P("CommandLine", UNICODESTRING, NULL),
 			ETW_TK_P("PackageFullName", UNICODESTRING, NULL),
 			ETW_TK_P("ApplicationId", UNICODESTRING, NULL),
+		},
+	},
+	{
+		/* ProcessGuid, Process_V2_TypeGroup2: the counters */
+		ETW_TK_PROCESS, 2, 0, "Process",
+		{ { 32, "PerfCtr" }, { 33, "PerfCtrRundown" } },
+		{
+			ETW_TK_P("ProcessId", UINT32, NULL),
+			ETW_TK_P("PageFaultCount", UINT32, NULL),
+			ETW_TK_P("HandleCount", UINT32, NULL),
+			ETW_TK_P("Reserved", UINT32, NULL),
+			ETW_TK_SIZE("PeakVirtualSize"),
+			ETW_TK_SIZE("PeakWorkingSetSize"),
+			ETW_TK_SIZE("PeakPagefileUsage"),
+			ETW_TK_SIZE("QuotaPeakPagedPoolUsage"),
+			ETW_TK_SIZE("QuotaPeakNonPagedPoolUsage"),
+			ETW_TK_SIZE("VirtualSize"),
+			ETW_TK_SIZE("WorkingSetSize"),
+			ETW_TK_SIZE("PagefileUsage"),
+			ETW_TK_SIZE("QuotaPagedPoolUsage"),
+			ETW_TK_SIZE("QuotaNonPagedPoolUsage"),
+			ETW_TK_SIZE("PrivatePageCount"),
 		},
 	},
 	{
@@ -157,25 +205,31 @@ static const struct etw_tk_class etw_tk_classes[] = {
 	},
 	{
 		/* ImageLoadGuid, Image_Load */
-		{ 0x2cb15d1d, 0x5fc1, 0x11d2,
-		  { 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } },
-		2, 3, "Image",
+		ETW_TK_IMAGE, 2, 3, "Image",
 		{ { 10, "Load" }, { 2, "UnLoad" }, { 3, "DCStart" },
 		  { 4, "DCEnd" } },
-		{
-			ETW_TK_PTR("ImageBase"),
-			ETW_TK_PTR("ImageSize"),
-			ETW_TK_P("ProcessId", UINT32, HEXINT32),
-			ETW_TK_P("ImageCheckSum", UINT32, NULL),
-			ETW_TK_P("TimeDateStamp", UINT32, NULL),
-			ETW_TK_P("Reserved0", UINT32, NULL),
-			ETW_TK_PTR("DefaultBase"),
-			ETW_TK_P("Reserved1", UINT32, NULL),
-			ETW_TK_P("Reserved2", UINT32, NULL),
-			ETW_TK_P("Reserved3", UINT32, NULL),
-			ETW_TK_P("Reserved4", UINT32, NULL),
-			ETW_TK_P("FileName", UNICODESTRING, NULL),
-		},
+		{ ETW_TK_IMAGE_LOAD },
+	},
+	{
+		/*
+		 * The process group's LOAD hook (WMI_LOG_TYPE_PROCESS_LOAD_IMAGE)
+		 * carries an Image_Load: Windows logs the loads of a running
+		 * trace under it.
+		 */
+		ETW_TK_PROCESS, 2, 3, "Image",
+		{ { 10, "Load" } },
+		{ ETW_TK_IMAGE_LOAD },
+	},
+	{
+		/* ImageLoadGuid: where the kernel and the hypercall page are */
+		ETW_TK_IMAGE, 2, 0, "Image",
+		{ { 33, "KernelBase" } },
+		{ ETW_TK_PTR("ImageBase") },
+	},
+	{
+		ETW_TK_IMAGE, 2, 0, "Image",
+		{ { 34, "HypercallPage" } },
+		{ ETW_TK_PTR("HypercallPageVa") },
 	},
 	{
 		/* PerfInfoGuid, SampledProfile */
@@ -185,6 +239,18 @@ static const struct etw_tk_class etw_tk_classes[] = {
 			ETW_TK_PTR("InstructionPointer"),
 			ETW_TK_P("ThreadId", UINT32, NULL),
 			ETW_TK_P("Count", UINT32, NULL),
+		},
+	},
+	{
+		/* PerfInfoGuid, SampledProfileInterval_V3 */
+		ETW_TK_PERF_INFO, 3, 0, "PerfInfo",
+		{ { 72, "SetInterval" }, { 73, "CollectionStart" },
+		  { 74, "CollectionEnd" } },
+		{
+			ETW_TK_P("Source", UINT32, NULL),
+			ETW_TK_P("NewInterval", UINT32, NULL),
+			ETW_TK_P("OldInterval", UINT32, NULL),
+			ETW_TK_P("SourceName", UNICODESTRING, NULL),
 		},
 	},
 	{
@@ -320,6 +386,67 @@ static const struct etw_tk_class etw_tk_classes[] = {
 		},
 	},
 	{
+		/* StackWalkGuid: a stack cached under a key, and its frames */
+		ETW_TK_STACK_WALK, 2, 0, "StackWalk",
+		{ { 34, "KeyCreate" }, { 35, "KeyDelete" },
+		  { 36, "KeyRundown" } },
+		{ ETW_TK_PTR("StackKey"), ETW_TK_FRAMES("Stack") },
+	},
+	{
+		/* StackWalkGuid: an event's stack given by its key */
+		ETW_TK_STACK_WALK, 2, 0, "StackWalk",
+		{ { 37, "StackKeyKernel" }, { 38, "StackKeyUser" } },
+		{
+			ETW_TK_P("EventTimeStamp", UINT64, NULL),
+			ETW_TK_P("StackProcess", UINT32, HEXINT32),
+			ETW_TK_P("StackThread", UINT32, NULL),
+			ETW_TK_PTR("StackKey"),
+		},
+	},
+	{
+		/* KernelTraceControl's ImageID: an image's identity */
+		ETW_TK_IMAGE_ID, 2, 0, "ImageID",
+		{ { 0, "" } },
+		{
+			ETW_TK_PTR("ImageBase"),
+			ETW_TK_PTR("ImageSize"),
+			ETW_TK_P("ProcessId", UINT32, NULL),
+			ETW_TK_P("TimeDateStamp", UINT32, NULL),
+			ETW_TK_P("OriginalFileName", UNICODESTRING, NULL),
+		},
+	},
+	{
+		/* The CodeView record of an image's PDB (native, and IL) */
+		ETW_TK_IMAGE_ID, 2, 0, "ImageID",
+		{ { 36, "DbgID_RSDS" }, { 37, "DbgID_ILRSDS" } },
+		{
+			ETW_TK_P("ImageBase", UINT64, HEXINT64),
+			ETW_TK_P("ProcessId", UINT32, NULL),
+			ETW_TK_P("GuidSig", GUID, NULL),
+			ETW_TK_P("Age", UINT32, NULL),
+			ETW_TK_P("PdbFileName", ANSISTRING, NULL),
+		},
+	},
+	{
+		/* An image's version resource */
+		ETW_TK_IMAGE_ID, 0, 0, "ImageID",
+		{ { 64, "FileVersion" } },
+		{
+			ETW_TK_P("ImageSize", UINT32, NULL),
+			ETW_TK_P("TimeDateStamp", UINT32, NULL),
+			ETW_TK_P("OrigFileName", UNICODESTRING, NULL),
+			ETW_TK_P("FileDescription", UNICODESTRING, NULL),
+			ETW_TK_P("FileVersion", UNICODESTRING, NULL),
+			ETW_TK_P("BinFileVersion", UNICODESTRING, NULL),
+			ETW_TK_P("VerLanguage", UNICODESTRING, NULL),
+			ETW_TK_P("ProductName", UNICODESTRING, NULL),
+			ETW_TK_P("CompanyName", UNICODESTRING, NULL),
+			ETW_TK_P("ProductVersion", UNICODESTRING, NULL),
+			ETW_TK_P("FileId", UNICODESTRING, NULL),
+			ETW_TK_P("ProgramId", UNICODESTRING, NULL),
+		},
+	},
+	{
 		/* UdpIpGuid, UdpIp_Fail */
 		ETW_TK_UDP_IP, 2, 0, "UdpIp",
 		{ { 17, "Fail" } },
@@ -440,24 +567,30 @@ ULONG etw_tdh_kernel_build(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
 	TRACE_EVENT_INFO tei;
 	const char *type;
 	uint32_t n, frames;
+	bool control;
 
 	c = etw_tk_find(ev, &type);
 	if (!c)
 		return ERROR_NOT_FOUND;
+	control = !memcmp(&c->guid, &etw_tk_image_id, sizeof(GUID));
 	n = etw_tk_nprops(c);
 	frames = etw_tk_nframes(c, n, ev, ptr_size);
 	o.off = offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) +
 		(n + frames) * sizeof(EVENT_PROPERTY_INFO);
 	memset(&tei, 0, sizeof(tei));
-	tei.ProviderGuid = etw_tk_system_trace;
+	tei.ProviderGuid = control ? etw_tk_trace_control :
+					      etw_tk_system_trace;
 	tei.EventGuid = c->guid;
 	tei.EventDescriptor = ev->EventHeader.EventDescriptor;
 	tei.DecodingSource = DecodingSourceWbem;
 	tei.PropertyCount = n + frames;
 	tei.TopLevelPropertyCount = n + frames;
-	tei.ProviderNameOffset = etw_mf_put(&o, "MSNT_SystemTrace");
+	tei.ProviderNameOffset = etw_mf_put(&o, control ?
+					    "KernelTraceControl" :
+					    "MSNT_SystemTrace");
 	tei.TaskNameOffset = etw_mf_put(&o, c->name);
-	tei.OpcodeNameOffset = etw_mf_put(&o, type);
+	/* ImageID's event type 0 has no name, as on Windows. */
+	tei.OpcodeNameOffset = *type ? etw_mf_put(&o, type) : 0;
 	etw_tk_put_props(&o, c, n, frames, ptr_size);
 	if (o.off <= o.cap)
 		memcpy(o.buf, &tei, offsetof(TRACE_EVENT_INFO,

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * TDH's schemas of the kernel logger's Process (Process_V4_TypeGroup1),
- * Thread (Thread_V3_TypeGroup1) and Image (Image_Load) events: the field
- * names in the order of Microsoft's MOF class pages, typed in here from
- * them, and each field found at the offset of the layout etw.ko writes
- * (Documentation/abi.rst) with 8-byte pointers.
+ * TDH's schemas of the kernel logger's Process (Process_V4_TypeGroup1,
+ * Process_V2_TypeGroup2), Thread (Thread_V3_TypeGroup1), Image
+ * (Image_Load, also under the process group's LOAD hook, KernelBase,
+ * HypercallPage), PerfInfo (SampledProfileInterval_V3) and stack-key
+ * events, and of KernelTraceControl's ImageID: the field names in the
+ * order of Microsoft's MOF classes, typed in here from them, and each
+ * field found at the offset of its layout (for Process, Thread and
+ * Image, the one etw.ko writes, Documentation/abi.rst) with 8-byte
+ * pointers.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,7 +16,8 @@
 #include "tdh_test.h"
 #include "kselftest_harness.h"
 
-#define MAX_FIELDS	14
+#define MAX_FIELDS	15
+#define MAX_TYPES	5
 
 static const GUID process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
 	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
@@ -20,6 +25,14 @@ static const GUID thread_guid = { 0x3d6fa8d1, 0xfe05, 0x11d0,
 	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
 static const GUID image_guid = { 0x2cb15d1d, 0x5fc1, 0x11d2,
 	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } };
+static const GUID perfinfo_guid = { 0xce1dbfb4, 0x137e, 0x4da6,
+	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } };
+static const GUID stackwalk_guid = { 0xdef2fe46, 0x7bd6, 0x4b80,
+	{ 0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3 } };
+static const GUID image_id_guid = { 0xb3e675d7, 0x2554, 0x4f18,
+	{ 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde } };
+static const GUID trace_control = { 0x28ad2447, 0x105b, 0x4fe2,
+	{ 0x95, 0x99, 0xe5, 0x9b, 0x2a, 0xa9, 0xa6, 0x34 } };
 static const GUID system_trace = { 0x9e814aad, 0x3204, 0x11d2,
 	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
 
@@ -33,14 +46,21 @@ struct class_case {
 	const char *task;
 	const GUID *guid;
 	UCHAR version;
-	UCHAR opcodes[4];
-	const char *opnames[4];
+	UCHAR opcodes[MAX_TYPES];
+	const char *opnames[MAX_TYPES];
 	struct field f[MAX_FIELDS];
 };
 
+#define IMAGE_LOAD_FIELDS \
+	{ { "ImageBase", 0 }, { "ImageSize", 8 }, { "ProcessId", 16 }, \
+	  { "ImageCheckSum", 20 }, { "TimeDateStamp", 24 }, \
+	  { "Reserved0", 28 }, { "DefaultBase", 32 }, { "Reserved1", 40 }, \
+	  { "Reserved2", 44 }, { "Reserved3", 48 }, { "Reserved4", 52 }, \
+	  { "FileName", 56 } }
+
 static const struct class_case classes[] = {
-	{ "Process", &process_guid, 4, { 1, 2, 3, 4 },
-	  { "Start", "End", "DCStart", "DCEnd" },
+	{ "Process", &process_guid, 4, { 1, 2, 3, 4, 39 },
+	  { "Start", "End", "DCStart", "DCEnd", "Defunct" },
 	  { { "UniqueProcessKey", 0 }, { "ProcessId", 8 },
 	    { "ParentId", 12 }, { "SessionId", 16 }, { "ExitStatus", 20 },
 	    { "DirectoryTableBase", 24 }, { "Flags", 32 },
@@ -57,12 +77,44 @@ static const struct class_case classes[] = {
 	    { "PagePriority", 69 }, { "IoPriority", 70 },
 	    { "ThreadFlags", 71 } } },
 	{ "Image", &image_guid, 3, { 10, 2, 3, 4 },
-	  { "Load", "UnLoad", "DCStart", "DCEnd" },
+	  { "Load", "UnLoad", "DCStart", "DCEnd" }, IMAGE_LOAD_FIELDS },
+	{ "Image", &process_guid, 2, { 10 }, { "Load" }, IMAGE_LOAD_FIELDS },
+	{ "Image", &image_guid, 2, { 33 }, { "KernelBase" },
+	  { { "ImageBase", 0 } } },
+	{ "Image", &image_guid, 2, { 34 }, { "HypercallPage" },
+	  { { "HypercallPageVa", 0 } } },
+	{ "Process", &process_guid, 2, { 32, 33 },
+	  { "PerfCtr", "PerfCtrRundown" },
+	  { { "ProcessId", 0 }, { "PageFaultCount", 4 },
+	    { "HandleCount", 8 }, { "Reserved", 12 },
+	    { "PeakVirtualSize", 16 }, { "PeakWorkingSetSize", 24 },
+	    { "PeakPagefileUsage", 32 }, { "QuotaPeakPagedPoolUsage", 40 },
+	    { "QuotaPeakNonPagedPoolUsage", 48 }, { "VirtualSize", 56 },
+	    { "WorkingSetSize", 64 }, { "PagefileUsage", 72 },
+	    { "QuotaPagedPoolUsage", 80 }, { "QuotaNonPagedPoolUsage", 88 },
+	    { "PrivatePageCount", 96 } } },
+	{ "PerfInfo", &perfinfo_guid, 3, { 72, 73, 74 },
+	  { "SetInterval", "CollectionStart", "CollectionEnd" },
+	  { { "Source", 0 }, { "NewInterval", 4 }, { "OldInterval", 8 },
+	    { "SourceName", -1 } } },
+	{ "StackWalk", &stackwalk_guid, 2, { 37, 38 },
+	  { "StackKeyKernel", "StackKeyUser" },
+	  { { "EventTimeStamp", 0 }, { "StackProcess", 8 },
+	    { "StackThread", 12 }, { "StackKey", 16 } } },
+	{ "ImageID", &image_id_guid, 2, { 0 }, { "" },
 	  { { "ImageBase", 0 }, { "ImageSize", 8 }, { "ProcessId", 16 },
-	    { "ImageCheckSum", 20 }, { "TimeDateStamp", 24 },
-	    { "Reserved0", 28 }, { "DefaultBase", 32 }, { "Reserved1", 40 },
-	    { "Reserved2", 44 }, { "Reserved3", 48 }, { "Reserved4", 52 },
-	    { "FileName", 56 } } },
+	    { "TimeDateStamp", 20 }, { "OriginalFileName", -1 } } },
+	{ "ImageID", &image_id_guid, 2, { 36, 37 },
+	  { "DbgID_RSDS", "DbgID_ILRSDS" },
+	  { { "ImageBase", 0 }, { "ProcessId", 8 }, { "GuidSig", 12 },
+	    { "Age", 28 }, { "PdbFileName", -1 } } },
+	{ "ImageID", &image_id_guid, 0, { 64 }, { "FileVersion" },
+	  { { "ImageSize", 0 }, { "TimeDateStamp", 4 },
+	    { "OrigFileName", -1 }, { "FileDescription", -1 },
+	    { "FileVersion", -1 }, { "BinFileVersion", -1 },
+	    { "VerLanguage", -1 }, { "ProductName", -1 },
+	    { "CompanyName", -1 }, { "ProductVersion", -1 },
+	    { "FileId", -1 }, { "ProgramId", -1 } } },
 };
 
 /* A payload whose byte i is i, for the fixed-offset fields. */
@@ -102,12 +154,15 @@ TEST(classes_have_the_mof_fields_in_order)
 	char s[64];
 	ULONG st, i, n;
 	size_t k, t;
+	bool control;
 
 	for (k = 0; k < sizeof(classes) / sizeof(classes[0]); k++) {
 		c = &classes[k];
 		for (n = 0; n < MAX_FIELDS && c->f[n].name; n++)
 			;
-		for (t = 0; t < 4; t++) {
+		/* KernelTraceControl's class, not MSNT_SystemTrace's */
+		control = c->guid == &image_id_guid;
+		for (t = 0; t < MAX_TYPES && c->opnames[t]; t++) {
 			kernel_event(&r, data, sizeof(data), c->guid, c->version,
 				     c->opcodes[t]);
 			tei = tdh_info(&r, &st);
@@ -115,8 +170,9 @@ TEST(classes_have_the_mof_fields_in_order)
 						    c->opcodes[t],
 						    (unsigned long)st);
 			EXPECT_EQ(DecodingSourceWbem, tei->DecodingSource);
-			EXPECT_EQ(0, memcmp(&system_trace, &tei->ProviderGuid,
-					    sizeof(GUID)));
+			EXPECT_EQ(0, memcmp(control ? &trace_control :
+						 &system_trace,
+					    &tei->ProviderGuid, sizeof(GUID)));
 			EXPECT_EQ(0, memcmp(c->guid, &tei->EventGuid,
 					    sizeof(GUID)));
 			EXPECT_STREQ(c->task, tdh_tei_str(tei, tei->TaskNameOffset,
@@ -124,7 +180,8 @@ TEST(classes_have_the_mof_fields_in_order)
 			EXPECT_STREQ(c->opnames[t],
 				     tdh_tei_str(tei, tei->OpcodeNameOffset, s,
 						 sizeof(s)));
-			EXPECT_STREQ("MSNT_SystemTrace",
+			EXPECT_STREQ(control ? "KernelTraceControl" :
+				     "MSNT_SystemTrace",
 				     tdh_tei_str(tei, tei->ProviderNameOffset, s,
 						 sizeof(s)));
 			ASSERT_EQ(n, tei->PropertyCount) TH_LOG("%s", c->task);
@@ -228,7 +285,12 @@ struct miss_case {
 static const struct miss_case misses[] = {
 	{ "Process version 3", &process_guid, 3, 1, true },
 	{ "Thread version 2", &thread_guid, 2, 1, true },
-	{ "Process type 39 (Defunct)", &process_guid, 4, 39, true },
+	{ "Process type 40", &process_guid, 4, 40, true },
+	{ "Process counters version 4", &process_guid, 4, 32, true },
+	{ "Load under the process group, version 4", &process_guid, 4, 10,
+	  true },
+	{ "ImageID type 32", &image_id_guid, 2, 32, true },
+	{ "StackWalk type 33", &stackwalk_guid, 2, 33, true },
 	{ "Image type 1", &image_guid, 3, 1, true },
 	{ "not a classic record", &process_guid, 4, 1, false },
 	{ "another class", &system_trace, 4, 1, true },
@@ -322,6 +384,63 @@ TEST(stackwalk_frames_follow_the_payload)
 			EXPECT_EQ(rows[i].frame_len,
 				  tei->EventPropertyInfoArray[rows[i].props - 1]
 				  .length);
+		}
+		free(tei);
+	}
+}
+
+/*
+ * The stack-key events (34 KeyCreate, 35 KeyDelete, 36 KeyRundown): the
+ * StackKey, then Stack1 ... for each whole pointer after it.
+ */
+TEST(key_stacks_are_a_key_then_frames)
+{
+	static const struct {
+		UCHAR opcode;
+		USHORT flags;
+		USHORT len;
+		ULONG props;
+		USHORT ptr;
+	} rows[] = {
+		{ 34, EVENT_HEADER_FLAG_64_BIT_HEADER, 8, 1, 8 },
+		{ 35, EVENT_HEADER_FLAG_64_BIT_HEADER, 8 + 8 * 3, 4, 8 },
+		{ 36, EVENT_HEADER_FLAG_64_BIT_HEADER, 8 + 8 * 3 + 5, 4, 8 },
+		{ 36, EVENT_HEADER_FLAG_32_BIT_HEADER, 4 + 4 * 2, 3, 4 },
+	};
+	uint8_t data[64];
+	TRACE_EVENT_INFO *tei;
+	EVENT_RECORD r;
+	char s[32];
+	ULONG st, i;
+	size_t k;
+
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		kernel_event(&r, data, rows[k].len, &stackwalk_guid, 2,
+			     rows[k].opcode);
+		r.EventHeader.Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER |
+				      rows[k].flags;
+		tei = tdh_info(&r, &st);
+		ASSERT_NE(NULL, tei) TH_LOG("row %zu: %lu", k,
+					    (unsigned long)st);
+		ASSERT_EQ(rows[k].props, tei->TopLevelPropertyCount)
+			TH_LOG("row %zu", k);
+		EXPECT_STREQ("StackKey",
+			     tdh_tei_str(tei,
+					 tei->EventPropertyInfoArray[0].NameOffset,
+					 s, sizeof(s)));
+		for (i = 0; i < rows[k].props; i++) {
+			char want[16];
+
+			EXPECT_EQ(rows[k].ptr,
+				  tei->EventPropertyInfoArray[i].length);
+			if (!i)
+				continue;
+			snprintf(want, sizeof(want), "Stack%lu",
+				 (unsigned long)i);
+			EXPECT_STREQ(want,
+				     tdh_tei_str(tei,
+					tei->EventPropertyInfoArray[i].NameOffset,
+					s, sizeof(s)));
 		}
 		free(tei);
 	}
