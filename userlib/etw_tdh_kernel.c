@@ -2,7 +2,8 @@
 /*
  * etw_tdh_kernel.c: the schemas of the kernel logger's events, which
  * Windows' TDH takes from the MOF classes of MSNT_SystemTrace
- * (Process_V4_TypeGroup1, Thread_V3_TypeGroup1, Image_Load,
+ * (EventTrace_Header and its extension, the SystemConfig classes,
+ * Process_V4_TypeGroup1, Thread_V3_TypeGroup1, Image_Load,
  * Process_V2_TypeGroup2, SampledProfile, SampledProfileInterval_V3,
  * PageFault_HardFault, DiskIo_TypeGroup1/2/3, FileIo_Name, the TcpIp and
  * UdpIp type groups, StackWalk_Event and the stack-key classes of
@@ -23,7 +24,7 @@
 #include "etw_tdh.h"
 #include "etw_tdh_manifest.h"
 
-#define ETW_TK_MAX_PROPS	16
+#define ETW_TK_MAX_PROPS	24
 #define ETW_TK_MAX_TYPES	5
 /* StackWalk_Event: Stack1 .. Stack192, as many as the payload holds. */
 #define ETW_TK_MAX_FRAMES	192
@@ -37,7 +38,8 @@ static const GUID etw_tk_trace_control = { 0x28ad2447, 0x105b, 0x4fe2,
 	{ 0x95, 0x99, 0xe5, 0x9b, 0x2a, 0xa9, 0xa6, 0x34 } };
 
 /*
- * @len: bytes of a BINARY property (an IPv6 address); 0 for the InType's;
+ * @len: bytes of a BINARY property (an IPv6 address), characters of a
+ * fixed-length string; 0 for the InType's;
  * %ETW_TK_REPEAT for the last entry of a class whose payload ends in
  * pointers @name1, @name2 ... (StackWalk_Event's Stack1 ... Stack192).
  */
@@ -75,6 +77,9 @@ struct etw_tk_class {
 #define ETW_TK_PTR(n) ETW_TK_P(n, POINTER, NULL)
 /* A SIZE_T of the class ("object" in the class page): pointer-sized. */
 #define ETW_TK_SIZE(n) ETW_TK_P(n, POINTER, NULL)
+/* A char16 array of @chars characters, NUL-padded. */
+#define ETW_TK_WCHARS(n, chars) { n, TDH_INTYPE_UNICODESTRING, \
+				  TDH_OUTTYPE_NULL, chars }
 #define ETW_TK_IPV6(n) { n, TDH_INTYPE_BINARY, TDH_OUTTYPE_IPV6, 16 }
 #define ETW_TK_FRAMES(n) { n, TDH_INTYPE_POINTER, TDH_OUTTYPE_NULL, \
 			   ETW_TK_REPEAT }
@@ -99,6 +104,10 @@ struct etw_tk_class {
 #define ETW_TK_IMAGE_ID { 0xb3e675d7, 0x2554, 0x4f18, \
 	{ 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde } }
 static const GUID etw_tk_image_id = ETW_TK_IMAGE_ID;
+#define ETW_TK_EVENT_TRACE { 0x68fdd900, 0x4a3e, 0x11d1, \
+	{ 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } }
+#define ETW_TK_CONFIG { 0x01853a65, 0x418f, 0x4f36, \
+	{ 0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35 } }
 #define ETW_TK_PERF_INFO { 0xce1dbfb4, 0x137e, 0x4da6, \
 	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } }
 
@@ -137,6 +146,180 @@ static const GUID etw_tk_image_id = ETW_TK_IMAGE_ID;
 	ETW_TK_P("startime", UINT32, NULL), ETW_TK_P("endtime", UINT32, NULL)
 
 static const struct etw_tk_class etw_tk_classes[] = {
+	{
+		/* EventTraceGuid: the groups enabled, at start and at end */
+		ETW_TK_EVENT_TRACE, 2, 0, "EventTrace",
+		{ { 5, "Extension" }, { 32, "EndExtension" } },
+		{
+			ETW_TK_P("GroupMask1", UINT32, HEXINT32),
+			ETW_TK_P("GroupMask2", UINT32, HEXINT32),
+			ETW_TK_P("GroupMask3", UINT32, HEXINT32),
+			ETW_TK_P("GroupMask4", UINT32, HEXINT32),
+			ETW_TK_P("GroupMask5", UINT32, HEXINT32),
+			ETW_TK_P("GroupMask6", UINT32, HEXINT32),
+			ETW_TK_P("GroupMask7", UINT32, HEXINT32),
+			ETW_TK_P("GroupMask8", UINT32, HEXINT32),
+			ETW_TK_P("KernelEventVersion", UINT32, NULL),
+		},
+	},
+	{
+		/* EventTraceGuid: the rundown is over (no fields) */
+		ETW_TK_EVENT_TRACE, 2, 0, "EventTrace",
+		{ { 8, "RundownComplete" } },
+		{ { NULL } },
+	},
+	{
+		/* EventTraceConfigGuid, SystemConfig_V3_CPU */
+		ETW_TK_CONFIG, 3, 0, "SystemConfig",
+		{ { 10, "CPU" } },
+		{
+			ETW_TK_P("MHz", UINT32, NULL),
+			ETW_TK_P("NumberOfProcessors", UINT32, NULL),
+			ETW_TK_P("MemSize", UINT32, NULL),
+			ETW_TK_P("PageSize", UINT32, NULL),
+			ETW_TK_P("AllocationGranularity", UINT32, NULL),
+			ETW_TK_WCHARS("ComputerName", 256),
+			ETW_TK_WCHARS("DomainName", 134),
+			ETW_TK_PTR("HyperThreadingFlag"),
+			ETW_TK_PTR("HighestUserAddress"),
+			ETW_TK_P("ProcessorArchitecture", UINT16, NULL),
+			ETW_TK_P("ProcessorLevel", UINT16, NULL),
+			ETW_TK_P("ProcessorRevision", UINT16, NULL),
+			ETW_TK_P("PaeEnabled", UINT8, NULL),
+			ETW_TK_P("NxEnabled", UINT8, NULL),
+			ETW_TK_P("MemorySpeed", UINT32, NULL),
+		},
+	},
+	{
+		/* SystemConfig_PhyDisk */
+		ETW_TK_CONFIG, 2, 0, "SystemConfig",
+		{ { 11, "PhyDisk" } },
+		{
+			ETW_TK_P("DiskNumber", UINT32, NULL),
+			ETW_TK_P("BytesPerSector", UINT32, NULL),
+			ETW_TK_P("SectorsPerTrack", UINT32, NULL),
+			ETW_TK_P("TracksPerCylinder", UINT32, NULL),
+			ETW_TK_P("Cylinders", UINT64, NULL),
+			ETW_TK_P("SCSIPort", UINT32, NULL),
+			ETW_TK_P("SCSIPath", UINT32, NULL),
+			ETW_TK_P("SCSITarget", UINT32, NULL),
+			ETW_TK_P("SCSILun", UINT32, NULL),
+			ETW_TK_WCHARS("Manufacturer", 256),
+			ETW_TK_P("PartitionCount", UINT32, NULL),
+			ETW_TK_P("WriteCacheEnabled", UINT8, NULL),
+			ETW_TK_P("Pad", UINT8, NULL),
+			ETW_TK_WCHARS("BootDriveLetter", 3),
+			ETW_TK_WCHARS("Spare", 2),
+		},
+	},
+	{
+		/* SystemConfig_LogDisk */
+		ETW_TK_CONFIG, 2, 0, "SystemConfig",
+		{ { 12, "LogDisk" } },
+		{
+			ETW_TK_P("StartOffset", UINT64, NULL),
+			ETW_TK_P("PartitionSize", UINT64, NULL),
+			ETW_TK_P("DiskNumber", UINT32, NULL),
+			ETW_TK_P("Size", UINT32, NULL),
+			ETW_TK_P("DriveType", UINT32, NULL),
+			ETW_TK_WCHARS("DriveLetterString", 4),
+			ETW_TK_P("Pad1", UINT32, NULL),
+			ETW_TK_P("PartitionNumber", UINT32, NULL),
+			ETW_TK_P("SectorsPerCluster", UINT32, NULL),
+			ETW_TK_P("BytesPerSector", UINT32, NULL),
+			ETW_TK_P("Pad2", UINT32, NULL),
+			ETW_TK_P("NumberOfFreeClusters", INT64, NULL),
+			ETW_TK_P("TotalNumberOfClusters", INT64, NULL),
+			ETW_TK_WCHARS("FileSystem", 16),
+			ETW_TK_P("VolumeExt", UINT32, NULL),
+			ETW_TK_P("Pad3", UINT32, NULL),
+		},
+	},
+	{
+		/* SystemConfig_NIC */
+		ETW_TK_CONFIG, 2, 0, "SystemConfig",
+		{ { 13, "NIC" } },
+		{
+			ETW_TK_P("PhysicalAddr", UINT64, HEXINT64),
+			ETW_TK_P("PhysicalAddrLen", UINT32, NULL),
+			ETW_TK_P("Ipv4Index", UINT32, NULL),
+			ETW_TK_P("Ipv6Index", UINT32, NULL),
+			ETW_TK_P("NICDescription", UNICODESTRING, NULL),
+			ETW_TK_P("IpAddresses", UNICODESTRING, NULL),
+			ETW_TK_P("DnsServerAddresses", UNICODESTRING, NULL),
+		},
+	},
+	{
+		/* SystemConfig_V3_Services: the class page's, and two groups */
+		ETW_TK_CONFIG, 3, 0, "SystemConfig",
+		{ { 15, "Services" } },
+		{
+			ETW_TK_P("ProcessId", UINT32, HEXINT32),
+			ETW_TK_P("ServiceState", UINT32, HEXINT32),
+			ETW_TK_P("SubProcessTag", UINT32, HEXINT32),
+			ETW_TK_P("ServiceName", UNICODESTRING, NULL),
+			ETW_TK_P("DisplayName", UNICODESTRING, NULL),
+			ETW_TK_P("ProcessName", UNICODESTRING, NULL),
+			ETW_TK_P("LoadOrderGroup", UNICODESTRING, NULL),
+			ETW_TK_P("SvchostGroup", UNICODESTRING, NULL),
+		},
+	},
+	{
+		/* SystemConfig_Power */
+		ETW_TK_CONFIG, 2, 0, "SystemConfig",
+		{ { 16, "Power" } },
+		{
+			ETW_TK_P("s1", UINT8, NULL), ETW_TK_P("s2", UINT8, NULL),
+			ETW_TK_P("s3", UINT8, NULL), ETW_TK_P("s4", UINT8, NULL),
+			ETW_TK_P("s5", UINT8, NULL),
+			ETW_TK_P("Pad1", UINT8, NULL),
+			ETW_TK_P("Pad2", UINT8, NULL),
+			ETW_TK_P("Pad3", UINT8, NULL),
+		},
+	},
+	{
+		/* SystemConfig_IDEChannel */
+		ETW_TK_CONFIG, 2, 0, "SystemConfig",
+		{ { 23, "IDEChannel" } },
+		{
+			ETW_TK_P("TargetId", UINT32, NULL),
+			ETW_TK_P("DeviceType", UINT32, HEXINT32),
+			ETW_TK_P("DeviceTimingMode", UINT32, HEXINT32),
+			ETW_TK_P("LocationInformationLen", UINT32, NULL),
+			ETW_TK_P("LocationInformation", UNICODESTRING, NULL),
+		},
+	},
+	{
+		/* EventTraceGuid, EventTrace_Header: the logfile header */
+		ETW_TK_EVENT_TRACE, 2, 0, "EventTrace",
+		{ { 0, "" } },
+		{
+			ETW_TK_P("BufferSize", UINT32, NULL),
+			ETW_TK_P("Version", UINT32, HEXINT32),
+			ETW_TK_P("ProviderVersion", UINT32, NULL),
+			ETW_TK_P("NumberOfProcessors", UINT32, NULL),
+			ETW_TK_P("EndTime", UINT64, NULL),
+			ETW_TK_P("TimerResolution", UINT32, NULL),
+			ETW_TK_P("MaxFileSize", UINT32, NULL),
+			ETW_TK_P("LogFileMode", UINT32, HEXINT32),
+			ETW_TK_P("BuffersWritten", UINT32, NULL),
+			ETW_TK_P("StartBuffers", UINT32, NULL),
+			ETW_TK_P("PointerSize", UINT32, NULL),
+			ETW_TK_P("EventsLost", UINT32, NULL),
+			ETW_TK_P("CPUSpeed", UINT32, NULL),
+			ETW_TK_PTR("LoggerName"),
+			ETW_TK_PTR("LogFileName"),
+			{ "TimeZoneInformation", TDH_INTYPE_BINARY,
+			  TDH_OUTTYPE_NULL, 176 },
+			ETW_TK_P("BootTime", UINT64, NULL),
+			ETW_TK_P("PerfFreq", UINT64, NULL),
+			ETW_TK_P("StartTime", UINT64, NULL),
+			ETW_TK_P("ReservedFlags", UINT32, NULL),
+			ETW_TK_P("BuffersLost", UINT32, NULL),
+			ETW_TK_P("SessionNameString", UNICODESTRING, NULL),
+			ETW_TK_P("LogFileNameString", UNICODESTRING, NULL),
+		},
+	},
 	{
 		/* ProcessGuid, Process_V4_TypeGroup1 */
 		ETW_TK_PROCESS, 4, 0, "Process",

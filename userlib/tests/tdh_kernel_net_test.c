@@ -232,6 +232,17 @@ static const struct key_count want_counts[] = {
 	{ "StackWalk KeyRundown v2", 1024 },
 	{ "StackWalk StackKeyKernel v2", 3640 },
 	{ "StackWalk StackKeyUser v2", 8532 },
+	{ "EventTrace  v2", 1 },
+	{ "EventTrace Extension v2", 3 },
+	{ "EventTrace EndExtension v2", 2 },
+	{ "EventTrace RundownComplete v2", 2 },
+	{ "SystemConfig CPU v3", 1 },
+	{ "SystemConfig PhyDisk v2", 1 },
+	{ "SystemConfig LogDisk v2", 1 },
+	{ "SystemConfig NIC v2", 3 },
+	{ "SystemConfig Services v3", 157 },
+	{ "SystemConfig Power v2", 1 },
+	{ "SystemConfig IDEChannel v2", 2 },
 };
 
 TEST(every_kernel_record_decodes_or_is_unknown)
@@ -242,8 +253,8 @@ TEST(every_kernel_record_decodes_or_is_unknown)
 	ASSERT_EQ(ERROR_SUCCESS, process(0, "", NULL, false));
 	/* SYSTEM and PERFINFO records: the census's 0xc001/2/0xc011. */
 	EXPECT_EQ(2 + 4472 + 115091, seen.kernel);
-	/* Left: SystemConfig (0x0bTT) and the EventTrace group's 0x00TT. */
-	EXPECT_EQ(248 + 8, seen.not_found);
+	/* Left: SystemConfig's 0x0b11, 0x0b12, 0x0b16 (PnP), 0x0b19, 0x0b1c. */
+	EXPECT_EQ(1 + 1 + 78 + 1 + 1, seen.not_found);
 	EXPECT_EQ(0, seen.other_error);
 	EXPECT_EQ(0, seen.misfit) TH_LOG("first misfit: %s", seen.misfit_key);
 	for (i = 0; i < (int)(sizeof(want_counts) / sizeof(*want_counts));
@@ -356,6 +367,46 @@ static const struct {
 	  "ImageBase=0x77710000 ProcessId=4 "
 	  "GuidSig={EC83D8DF-5559-46E0-B630-133EBD979266} Age=2 "
 	  "PdbFileName=wntdll.pdb" },
+	{ 1639775443, "SystemConfig", NULL, false, "CPU MHz=3592 "
+	  "NumberOfProcessors=8 MemSize=4096 PageSize=4096 "
+	  "AllocationGranularity=65536 ComputerName=BRIANROB-W8 DomainName= "
+	  "HyperThreadingFlag=0x0 HighestUserAddress=0x7FFFFFEFFFF "
+	  "ProcessorArchitecture=9 ProcessorLevel=6 ProcessorRevision=15363 "
+	  "PaeEnabled=1 NxEnabled=1 MemorySpeed=0" },
+	{ 1645768982, "SystemConfig", NULL, false, "LogDisk "
+	  "StartOffset=368050176 PartitionSize=135996112896 DiskNumber=0 "
+	  "Size=112 DriveType=1 DriveLetterString=C: Pad1=0 PartitionNumber=2 "
+	  "SectorsPerCluster=8 BytesPerSector=512 Pad2=0 "
+	  "NumberOfFreeClusters=29901597 TotalNumberOfClusters=33202175 "
+	  "FileSystem=NTFS VolumeExt=0 Pad3=0" },
+	{ 1639979534, "SystemConfig", NULL, false, "Services ProcessId=0x0 "
+	  "ServiceState=0x1 SubProcessTag=0x1 ServiceName=AeLookupSvc "
+	  "DisplayName=Application Experience ProcessName= LoadOrderGroup= "
+	  "SvchostGroup=netsvcs" },
+	{ 1640774296, "SystemConfig", NULL, false, "IDEChannel TargetId=0 "
+	  "DeviceType=0x1 DeviceTimingMode=0x410 LocationInformationLen=9 "
+	  "LocationInformation=Channel 0" },
+	{ 1534352496, "EventTrace", "Extension", false, "Extension "
+	  "GroupMask1=0x0 GroupMask2=0x0 GroupMask3=0x0 GroupMask4=0x0 "
+	  "GroupMask5=0x0 GroupMask6=0x0 GroupMask7=0x0 GroupMask8=0x0 "
+	  "KernelEventVersion=42" },
+	{ 1534352496, "EventTrace", "", false, " BufferSize=65536 "
+	  "Version=0x20206 ProviderVersion=9200 NumberOfProcessors=8 "
+	  "EndTime=132404547910855393 TimerResolution=156250 MaxFileSize=500 "
+	  "LogFileMode=0x4010001 BuffersWritten=276 StartBuffers=1 "
+	  "PointerSize=8 EventsLost=0 CPUSpeed=3592 LoggerName=0x0 "
+	  "LogFileName=0x0 "
+	  "TimeZoneInformation=0x"
+	  "E0010000400074007A007200650073002E0064006C006C002C002D00"
+	  "32003100320000000000000000000000000000000000000000000000"
+	  "00000000000000000000000000000B00000001000200000000000000"
+	  "00000000400074007A007200650073002E0064006C006C002C002D00"
+	  "32003100310000000000000000000000000000000000000000000000"
+	  "00000000000000000000000000000300000002000200000000000000"
+	  "C4FFFFFF00000000"
+	  " BootTime=132404546264872939 PerfFreq=10000000 "
+	  "StartTime=132404547797984230 ReservedFlags=1 BuffersLost=0 "
+	  "SessionNameString=Relogger LogFileNameString=[multiple files]" },
 };
 
 TEST(sample_values)

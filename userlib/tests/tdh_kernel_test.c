@@ -16,7 +16,7 @@
 #include "tdh_test.h"
 #include "kselftest_harness.h"
 
-#define MAX_FIELDS	15
+#define MAX_FIELDS	24
 #define MAX_TYPES	5
 
 static const GUID process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
@@ -33,6 +33,10 @@ static const GUID image_id_guid = { 0xb3e675d7, 0x2554, 0x4f18,
 	{ 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde } };
 static const GUID trace_control = { 0x28ad2447, 0x105b, 0x4fe2,
 	{ 0x95, 0x99, 0xe5, 0x9b, 0x2a, 0xa9, 0xa6, 0x34 } };
+static const GUID event_trace_guid = { 0x68fdd900, 0x4a3e, 0x11d1,
+	{ 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } };
+static const GUID config_guid = { 0x01853a65, 0x418f, 0x4f36,
+	{ 0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35 } };
 static const GUID system_trace = { 0x9e814aad, 0x3204, 0x11d2,
 	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
 
@@ -101,6 +105,65 @@ static const struct class_case classes[] = {
 	  { "StackKeyKernel", "StackKeyUser" },
 	  { { "EventTimeStamp", 0 }, { "StackProcess", 8 },
 	    { "StackThread", 12 }, { "StackKey", 16 } } },
+	{ "EventTrace", &event_trace_guid, 2, { 0 }, { "" },
+	  { { "BufferSize", 0 }, { "Version", 4 }, { "ProviderVersion", 8 },
+	    { "NumberOfProcessors", 12 }, { "EndTime", 16 },
+	    { "TimerResolution", 24 }, { "MaxFileSize", 28 },
+	    { "LogFileMode", 32 }, { "BuffersWritten", 36 },
+	    { "StartBuffers", 40 }, { "PointerSize", 44 },
+	    { "EventsLost", 48 }, { "CPUSpeed", 52 }, { "LoggerName", 56 },
+	    { "LogFileName", 64 }, { "TimeZoneInformation", -1 },
+	    { "BootTime", 248 }, { "PerfFreq", 256 }, { "StartTime", 264 },
+	    { "ReservedFlags", 272 }, { "BuffersLost", 276 },
+	    { "SessionNameString", -1 }, { "LogFileNameString", -1 } } },
+	{ "EventTrace", &event_trace_guid, 2, { 5, 32 },
+	  { "Extension", "EndExtension" },
+	  { { "GroupMask1", 0 }, { "GroupMask2", 4 }, { "GroupMask3", 8 },
+	    { "GroupMask4", 12 }, { "GroupMask5", 16 }, { "GroupMask6", 20 },
+	    { "GroupMask7", 24 }, { "GroupMask8", 28 },
+	    { "KernelEventVersion", 32 } } },
+	{ "EventTrace", &event_trace_guid, 2, { 8 }, { "RundownComplete" },
+	  { { NULL } } },
+	{ "SystemConfig", &config_guid, 3, { 10 }, { "CPU" },
+	  { { "MHz", 0 }, { "NumberOfProcessors", 4 }, { "MemSize", 8 },
+	    { "PageSize", 12 }, { "AllocationGranularity", 16 },
+	    { "ComputerName", -1 }, { "DomainName", -1 },
+	    { "HyperThreadingFlag", 800 }, { "HighestUserAddress", 808 },
+	    { "ProcessorArchitecture", 816 }, { "ProcessorLevel", 818 },
+	    { "ProcessorRevision", 820 }, { "PaeEnabled", 822 },
+	    { "NxEnabled", 823 }, { "MemorySpeed", 824 } } },
+	{ "SystemConfig", &config_guid, 2, { 11 }, { "PhyDisk" },
+	  { { "DiskNumber", 0 }, { "BytesPerSector", 4 },
+	    { "SectorsPerTrack", 8 }, { "TracksPerCylinder", 12 },
+	    { "Cylinders", 16 }, { "SCSIPort", 24 }, { "SCSIPath", 28 },
+	    { "SCSITarget", 32 }, { "SCSILun", 36 }, { "Manufacturer", -1 },
+	    { "PartitionCount", 552 }, { "WriteCacheEnabled", 556 },
+	    { "Pad", 557 }, { "BootDriveLetter", 558 }, { "Spare", 564 } } },
+	{ "SystemConfig", &config_guid, 2, { 12 }, { "LogDisk" },
+	  { { "StartOffset", 0 }, { "PartitionSize", 8 },
+	    { "DiskNumber", 16 }, { "Size", 20 }, { "DriveType", 24 },
+	    { "DriveLetterString", 28 }, { "Pad1", 36 },
+	    { "PartitionNumber", 40 }, { "SectorsPerCluster", 44 },
+	    { "BytesPerSector", 48 }, { "Pad2", 52 },
+	    { "NumberOfFreeClusters", 56 }, { "TotalNumberOfClusters", 64 },
+	    { "FileSystem", -1 }, { "VolumeExt", 104 }, { "Pad3", 108 } } },
+	{ "SystemConfig", &config_guid, 2, { 13 }, { "NIC" },
+	  { { "PhysicalAddr", 0 }, { "PhysicalAddrLen", 8 },
+	    { "Ipv4Index", 12 }, { "Ipv6Index", 16 },
+	    { "NICDescription", -1 }, { "IpAddresses", -1 },
+	    { "DnsServerAddresses", -1 } } },
+	{ "SystemConfig", &config_guid, 3, { 15 }, { "Services" },
+	  { { "ProcessId", 0 }, { "ServiceState", 4 },
+	    { "SubProcessTag", 8 }, { "ServiceName", -1 },
+	    { "DisplayName", -1 }, { "ProcessName", -1 },
+	    { "LoadOrderGroup", -1 }, { "SvchostGroup", -1 } } },
+	{ "SystemConfig", &config_guid, 2, { 16 }, { "Power" },
+	  { { "s1", 0 }, { "s2", 1 }, { "s3", 2 }, { "s4", 3 }, { "s5", 4 },
+	    { "Pad1", 5 }, { "Pad2", 6 }, { "Pad3", 7 } } },
+	{ "SystemConfig", &config_guid, 2, { 23 }, { "IDEChannel" },
+	  { { "TargetId", 0 }, { "DeviceType", 4 },
+	    { "DeviceTimingMode", 8 }, { "LocationInformationLen", 12 },
+	    { "LocationInformation", -1 } } },
 	{ "ImageID", &image_id_guid, 2, { 0 }, { "" },
 	  { { "ImageBase", 0 }, { "ImageSize", 8 }, { "ProcessId", 16 },
 	    { "TimeDateStamp", 20 }, { "OriginalFileName", -1 } } },
@@ -150,7 +213,7 @@ TEST(classes_have_the_mof_fields_in_order)
 	const struct class_case *c;
 	TRACE_EVENT_INFO *tei;
 	EVENT_RECORD r;
-	uint8_t data[128];
+	uint8_t data[1024];
 	char s[64];
 	ULONG st, i, n;
 	size_t k, t;
@@ -200,7 +263,7 @@ TEST(classes_have_the_mof_fields_in_order)
 TEST(fields_sit_where_the_kernel_writes_them)
 {
 	const struct class_case *c;
-	uint8_t data[128], out[16];
+	uint8_t data[1024], out[16];
 	EVENT_RECORD r;
 	ULONG size, i;
 	size_t k;
