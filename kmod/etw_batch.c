@@ -677,8 +677,14 @@ static void etw_batch_drain_locked(struct etw_batch *b)
 	tail = b->tail;
 	if (head != tail) {
 		if (head - tail > b->size || head % 8) {
-			b->dropped++;
-			tail = head;
+			/*
+			 * Nothing up to @head can be found: dropped.  The
+			 * tail stays a multiple of 8, which every read of a
+			 * header at it relies on to stay inside the ring.
+			 */
+			if (round_down(head, 8) != tail)
+				b->dropped++;
+			tail = round_down(head, 8);
 		} else {
 			rcu_read_lock();
 			tail = etw_batch_route(b, tail, head);
