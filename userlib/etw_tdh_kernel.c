@@ -421,7 +421,9 @@ static const struct etw_tk_class etw_tk_classes[] = {
 		{
 			ETW_TK_PTR("InstructionPointer"),
 			ETW_TK_P("ThreadId", UINT32, NULL),
-			ETW_TK_P("Count", UINT32, NULL),
+			/* wmicore.mof's: the class page's uint32 is two. */
+			ETW_TK_P("Count", UINT16, NULL),
+			ETW_TK_P("Reserved", UINT16, NULL),
 		},
 	},
 	{

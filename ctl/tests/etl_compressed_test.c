@@ -73,7 +73,7 @@ TEST_F(net, dump_kernel_classes)
 	EXPECT_NE(NULL, strstr(run.out, " MSNT_SystemTrace - id=0 v=2 lvl=0 "
 			       "op=SampleProf task=PerfInfo kw=0x0 act=- "
 			       "InstructionPointer=\"0xFFFFF80021561F43\" "
-			       "ThreadId=2784 Count=5767169\n"));
+			       "ThreadId=2784 Count=1 Reserved=88\n"));
 	EXPECT_NE(NULL, strstr(run.out, " op=SendIPV6 task=TcpIp kw=0x0 act=- "
 			       "PID=4 size=65652 "
 			       "daddr=\"2001:4898:e0:81:7cb9:ab:cd5:e6af\" "

@@ -308,7 +308,7 @@ static const struct {
 } samples[] = {
 	{ 1534538769, "PerfInfo", NULL, false, "SampleProf "
 	  "InstructionPointer=0xFFFFF80021561F43 ThreadId=2784 "
-	  "Count=5767169" },
+	  "Count=1 Reserved=88" },
 	{ 1534736794, "PageFault", NULL, false, "HardFault InitialTime=1534626086 "
 	  "ReadOffset=197632 VirtualAddress=0x776812E4 "
 	  "FileObject=0xFFFFF8A0016B9140 TThreadId=2784 ByteCount=20480" },
