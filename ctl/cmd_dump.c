@@ -3,7 +3,8 @@
  * cmd_dump.c: "etwctl dump FILE... | --session NAME": print events as a
  * table, CSV or JSON, filtered by provider, id, level, keyword, process
  * and time, decoded with the manifests --manifest loads; stacks
- * symbolised through the trace's Image events.
+ * symbolised through the trace's Image events, and with --stacks the
+ * kernel logger's stack records joined to their events (stacks.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "etwctl.h"
+#include "stacks.h"
 #include "symbols.h"
 
 #define ETWCTL_MAX_IDS	64
@@ -40,6 +42,8 @@ static const char etwctl_dump_usage[] =
 "      --pid N          only events of process N\n"
 "      --from T         only events at or after T\n"
 "      --to T           only events at or before T\n"
+"      --stacks         join the kernel logger's stack records (StackWalk,\n"
+"                       stack keys) to their events, as their stack=\n"
 "      --no-symbols     stacks as addresses, not module!function+0xoff\n"
 "      --kallsyms FILE  name kernel addresses from FILE, a copy of\n"
 "                       /proc/kallsyms of the boot the trace comes from\n"
@@ -72,12 +76,15 @@ struct etwctl_filter {
  * @kallsyms: the --kallsyms file, or NULL
  * @files, @nfiles: the input files, when not a session
  * @images_read: the files' Image events are in the image map
+ * @stacks: with --stacks, the files' stacks, read before the events
  */
 struct etwctl_dump_opts {
 	const char *session;
 	enum etwctl_format format;
 	const char *fields;
 	bool no_symbols;
+	bool join_stacks;
+	struct etwctl_stacks *stacks;
 	const char *kallsyms;
 	char **files;
 	unsigned int nfiles;
@@ -97,6 +104,7 @@ enum {
 	OPT_MANIFEST,
 	OPT_NO_SYMBOLS,
 	OPT_KALLSYMS,
+	OPT_STACKS,
 };
 
 static const struct option etwctl_dump_options[] = {
@@ -114,6 +122,7 @@ static const struct option etwctl_dump_options[] = {
 	{ "manifest", required_argument, NULL, OPT_MANIFEST },
 	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "stacks", no_argument, NULL, OPT_STACKS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -171,6 +180,9 @@ static int etwctl_dump_option(struct etwctl_dump_opts *o, int c,
 		return 0;
 	case OPT_KALLSYMS:
 		o->kallsyms = arg;
+		return 0;
+	case OPT_STACKS:
+		o->join_stacks = true;
 		return 0;
 	}
 	return -EINVAL;
@@ -231,9 +243,13 @@ static int etwctl_dump_times(struct etwctl_filter *f, int64_t start)
 	return 0;
 }
 
-/* Every Image event of the input files into @syms. */
+/*
+ * Every Image event of the input files into @syms (when not NULL), and
+ * with @stacks every stack record, joined once all are read.
+ */
 static int etwctl_dump_images(const struct etwctl_dump_opts *o,
-			      struct etwctl_symbols *syms)
+			      struct etwctl_symbols *syms,
+			      struct etwctl_stacks *stacks)
 {
 	struct etwctl_source *src;
 	struct etw_etl_event ev;
@@ -249,12 +265,14 @@ static int etwctl_dump_images(const struct etwctl_dump_opts *o,
 			continue;
 		if (ret < 0)
 			break;
-		ret = etwctl_image_event(syms, &ev);
+		ret = syms ? etwctl_image_event(syms, &ev) : 0;
+		if (!ret && stacks)
+			ret = etwctl_stacks_record(stacks, &ev);
 		if (ret)
 			break;
 	}
 	etwctl_source_close(src);
-	return ret;
+	return ret ?: stacks ? etwctl_stacks_seal(stacks) : 0;
 }
 
 /*
@@ -271,7 +289,32 @@ static int etwctl_dump_symbols(struct etwctl_dump_opts *o,
 	    !etwctl_event_has_stack(ev))
 		return 0;
 	o->images_read = true;
-	return etwctl_dump_images(o, out->symbols);
+	return etwctl_dump_images(o, out->symbols, NULL);
+}
+
+/*
+ * With --stacks, an event as dump prints it: the stack its stack records
+ * give as a STACK_TRACE64 item (in @copy), and, when its header has no
+ * process and thread (SampledProfile's PERFINFO header), the stack's.
+ */
+static const struct etw_etl_event *
+etwctl_dump_join(const struct etwctl_dump_opts *o,
+		 const struct etw_etl_event *ev, struct etw_etl_event *copy)
+{
+	struct etwctl_stack st;
+
+	if (!o->stacks || ev->ext_count == ETW_ETL_MAX_EXT_ITEMS ||
+	    !etwctl_stacks_find(o->stacks, ev, &st))
+		return ev;
+	*copy = *ev;
+	copy->ext[copy->ext_count].type = EVENT_HEADER_EXT_TYPE_STACK_TRACE64;
+	copy->ext[copy->ext_count].size = st.size;
+	copy->ext[copy->ext_count++].data = st.item;
+	if (!copy->process_id && !copy->thread_id) {
+		copy->process_id = st.pid;
+		copy->thread_id = st.tid;
+	}
+	return copy;
 }
 
 /* One event: a session's map fed, the event printed if the filter takes it. */
@@ -279,13 +322,18 @@ static int etwctl_dump_one(struct etwctl_dump_opts *o,
 			   struct etwctl_output *out,
 			   const struct etw_etl_event *ev)
 {
+	struct etw_etl_event copy;
 	int ret = 0;
 
 	/* Image events that are not shown still map their images. */
 	if (o->session && out->symbols)
 		ret = etwctl_image_event(out->symbols, ev);
+	/* Joined stack records are shown under their events. */
 	if (ret || etwctl_event_is_metadata(ev) ||
-	    !etwctl_filter_match(&o->filter, ev))
+	    (o->stacks && etwctl_stacks_is_stack(ev)))
+		return ret;
+	ev = etwctl_dump_join(o, ev, &copy);
+	if (!etwctl_filter_match(&o->filter, ev))
 		return ret;
 	return etwctl_dump_symbols(o, out, ev) ?:
 	       etwctl_print_event(stdout, out, ev);
@@ -331,6 +379,29 @@ static int etwctl_dump_events(struct etwctl_source *src,
 	if (bad)
 		return etwctl_fail("dump", "%u corrupt or unreadable buffers "
 				   "or records skipped", bad);
+	return 0;
+}
+
+/*
+ * --stacks: the files' stack records (and their images) read first, as a
+ * stack's frames may be given at the end of the trace.
+ */
+static int etwctl_dump_stacks(struct etwctl_dump_opts *o,
+			      struct etwctl_output *out)
+{
+	int ret;
+
+	o->stacks = etwctl_stacks_new();
+	if (!o->stacks)
+		return etwctl_fail("dump", "out of memory");
+	o->images_read = true;
+	ret = etwctl_dump_images(o, out->symbols, o->stacks);
+	if (ret)
+		return etwctl_fail("dump", "%s", etwctl_errno_str(ret));
+	if (etwctl_stacks_unresolved(o->stacks))
+		fprintf(stderr, "etwctl dump: %llu stack key references "
+			"without their frames\n", (unsigned long long)
+			etwctl_stacks_unresolved(o->stacks));
 	return 0;
 }
 
@@ -400,6 +471,9 @@ int etwctl_cmd_dump(int argc, char **argv)
 	if (o.no_symbols && o.kallsyms)
 		return etwctl_usage("dump", "give --kallsyms or --no-symbols, "
 				    "not both");
+	if (o.join_stacks && o.session)
+		return etwctl_usage("dump", "--stacks reads files, not a "
+				    "session");
 	o.files = argv;
 	o.nfiles = (unsigned int)argc;
 	ret = etwctl_output_setup("dump", &out, o.format, o.fields);
@@ -410,12 +484,15 @@ int etwctl_cmd_dump(int argc, char **argv)
 	if (!ret)
 		ret = etwctl_dump_open(&o, argc, argv, &src);
 	if (!ret) {
-		ret = etwctl_dump_times(&o.filter,
-					etwctl_source_start_time(src));
+		ret = o.join_stacks ? etwctl_dump_stacks(&o, &out) : 0;
+		if (!ret)
+			ret = etwctl_dump_times(&o.filter,
+						etwctl_source_start_time(src));
 		if (!ret)
 			ret = etwctl_dump_events(src, &o, &out);
 		etwctl_source_close(src);
 	}
+	etwctl_stacks_free(o.stacks);
 	etwctl_symbols_free(out.symbols);
 	etwctl_output_free(&out);
 	return ret;

@@ -35,6 +35,15 @@ static const struct etw_guid etwctl_image_guid = {
 	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 }
 };
 
+/*
+ * ProcessGuid: Windows logs the loads of a running trace under the
+ * process group's LOAD hook, with Image_Load's layout.
+ */
+static const struct etw_guid etwctl_process_guid = {
+	0x3d6fa8d0, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c }
+};
+
 static uint64_t etwctl_u64_at(const struct etw_etl_ext *x, uint32_t off)
 {
 	uint64_t v;
@@ -256,8 +265,9 @@ static bool etwctl_image_op(uint8_t opcode, enum etwctl_image_op *op)
  * @ev: any event
  *
  * Takes 64-bit Image_Load records (versions 2 and 3 share the layout) of
- * opcodes Load, Unload, DCStart and DCEnd, at the event's time; other
- * events and records too short for their fields are passed over.
+ * opcodes Load, Unload, DCStart and DCEnd, and the loads Windows logs
+ * under the process group, at the event's time; other events and records
+ * too short for their fields are passed over.
  *
  * Return: 0, or -ENOMEM.
  */
@@ -270,14 +280,20 @@ int etwctl_image_event(struct etwctl_symbols *syms,
 	char *path;
 	int ret;
 
-	if (ev->kind != ETW_ETL_KIND_SYSTEM ||
-	    (ev->header_type != ETW_ETL_HT_SYSTEM64 &&
-	     ev->header_type != ETW_ETL_HT_COMPACT64) ||
-	    memcmp(&ev->provider_id, &etwctl_image_guid,
-		   sizeof(etwctl_image_guid)) ||
+	/* A relogged trace gives some of them PERFINFO headers. */
+	if ((ev->header_type != ETW_ETL_HT_SYSTEM64 &&
+	     ev->header_type != ETW_ETL_HT_COMPACT64 &&
+	     ev->header_type != ETW_ETL_HT_PERFINFO64) ||
 	    (ev->descriptor.version != 2 && ev->descriptor.version != 3) ||
-	    !etwctl_image_op(ev->descriptor.opcode, &op) ||
 	    ev->user_data_len <= ETWCTL_IMAGE_NAME)
+		return 0;
+	if (!memcmp(&ev->provider_id, &etwctl_process_guid,
+		    sizeof(etwctl_process_guid)) &&
+	    ev->descriptor.opcode == 10)
+		op = ETWCTL_IMAGE_LOAD;
+	else if (memcmp(&ev->provider_id, &etwctl_image_guid,
+			sizeof(etwctl_image_guid)) ||
+		 !etwctl_image_op(ev->descriptor.opcode, &op))
 		return 0;
 	memcpy(&img.base, p + ETWCTL_IMAGE_BASE, sizeof(img.base));
 	memcpy(&img.size, p + ETWCTL_IMAGE_SIZE, sizeof(img.size));

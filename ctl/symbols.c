@@ -693,7 +693,8 @@ static int etwctl_kernel_frame(const struct etwctl_symbols *s, uint64_t addr,
  * @buf: out: the text
  * @size: bytes at @buf; longer text is cut, as by snprintf()
  *
- * The text is "module!function+0xoff" when @pid had an image mapped over
+ * The text is "module!function+0xoff" when @pid (or else process 0, where
+ * a Windows trace puts the kernel's images) had an image mapped over
  * @addr at @time and its file names the function holding @addr - 1,
  * "module+0xoff" for an image without that symbol (from the file's
  * offset 0, as objdump and addr2line count) or whose file cannot be read
@@ -713,6 +714,11 @@ int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
 	Dwarf_Addr at, call;
 
 	m = p ? etwctl_mapping_at(p, addr, time) : NULL;
+	/* Windows' kernel and drivers: process 0's images, in every process. */
+	if (!m && pid) {
+		p = etwctl_proc_find(s, 0);
+		m = p ? etwctl_mapping_at(p, addr, time) : NULL;
+	}
 	if (!m)
 		return etwctl_kernel_frame(s, addr, buf, size);
 	if (!etwctl_elf_open(m->elf))
