@@ -244,38 +244,6 @@ static int etwctl_dump_times(struct etwctl_filter *f, int64_t start)
 }
 
 /*
- * Every Image event of the input files into @syms (when not NULL), and
- * with @stacks every stack record, joined once all are read.
- */
-static int etwctl_dump_images(const struct etwctl_dump_opts *o,
-			      struct etwctl_symbols *syms,
-			      struct etwctl_stacks *stacks)
-{
-	struct etwctl_source *src;
-	struct etw_etl_event ev;
-	const char *bad;
-	int ret;
-
-	ret = etwctl_source_open_files(o->files, o->nfiles, &src, &bad);
-	if (ret)
-		return ret;
-	while ((ret = etwctl_source_next(src, &ev)) != 0) {
-		/* Corrupt data is the main pass's to count. */
-		if (ret == -EBADMSG || ret == -EOPNOTSUPP)
-			continue;
-		if (ret < 0)
-			break;
-		ret = syms ? etwctl_image_event(syms, &ev) : 0;
-		if (!ret && stacks)
-			ret = etwctl_stacks_record(stacks, &ev);
-		if (ret)
-			break;
-	}
-	etwctl_source_close(src);
-	return ret ?: stacks ? etwctl_stacks_seal(stacks) : 0;
-}
-
-/*
  * The image map of files is filled when the first stack is printed, from
  * all their Image events: a rundown record after an event still names
  * what was mapped at its time, and a trace without stacks costs nothing.
@@ -289,7 +257,7 @@ static int etwctl_dump_symbols(struct etwctl_dump_opts *o,
 	    !etwctl_event_has_stack(ev))
 		return 0;
 	o->images_read = true;
-	return etwctl_dump_images(o, out->symbols, NULL);
+	return etwctl_source_prepass(o->files, o->nfiles, out->symbols, NULL);
 }
 
 /*
@@ -395,7 +363,8 @@ static int etwctl_dump_stacks(struct etwctl_dump_opts *o,
 	if (!o->stacks)
 		return etwctl_fail("dump", "out of memory");
 	o->images_read = true;
-	ret = etwctl_dump_images(o, out->symbols, o->stacks);
+	ret = etwctl_source_prepass(o->files, o->nfiles, out->symbols,
+				    o->stacks);
 	if (ret)
 		return etwctl_fail("dump", "%s", etwctl_errno_str(ret));
 	if (etwctl_stacks_unresolved(o->stacks))

@@ -24,10 +24,12 @@
 #include "etwctl.h"
 
 static const char etwctl_export_usage[] =
-"usage: etwctl export --format chrome-json [options] FILE...\n"
+"usage: etwctl export --format chrome-json|speedscope [options] FILE...\n"
 "Write the events of ETL files (merged in time order) in the Chrome\n"
-"Trace Event Format, for Perfetto UI, chrome://tracing and speedscope.\n"
-"  -f, --format FMT     chrome-json (the only format)\n"
+"Trace Event Format, for Perfetto UI, chrome://tracing and speedscope,\n"
+"or their CPU samples (SampledProfile) and stacks as speedscope's file\n"
+"format: a sampled profile per process and thread.\n"
+"  -f, --format FMT     chrome-json or speedscope\n"
 "  -o, --output OUT     write to OUT instead of stdout\n"
 "      --manifest XML   decode the events of this instrumentation\n"
 "                       manifest's providers (may be repeated)\n"
@@ -462,6 +464,20 @@ static int etwctl_export_files(struct etwctl_export *x, const char *output,
 	return ret;
 }
 
+/* --format speedscope: the samples, to @output or stdout. */
+static int etwctl_export_to(const char *output, int argc, char **argv)
+{
+	FILE *out = output ? fopen(output, "w") : stdout;
+	int ret;
+
+	if (!out)
+		return etwctl_fail("export", "%s: %s", output, strerror(errno));
+	ret = etwctl_export_speedscope(out, argv, (unsigned int)argc);
+	if (output && fclose(out) && !ret)
+		ret = etwctl_fail("export", "%s: %s", output, strerror(errno));
+	return ret;
+}
+
 /**
  * etwctl_cmd_export - "etwctl export"
  * @argc: argument count, argv[0] is "export"
@@ -508,11 +524,14 @@ int etwctl_cmd_export(int argc, char **argv)
 	}
 	if (!format)
 		return etwctl_usage("export", "no --format");
-	if (strcasecmp(format, "chrome-json"))
+	if (strcasecmp(format, "chrome-json") &&
+	    strcasecmp(format, "speedscope"))
 		return etwctl_usage("export", "bad value '%s' for '--format'",
 				    format);
 	if (optind == argc)
 		return etwctl_usage("export", "no input file");
+	if (!strcasecmp(format, "speedscope"))
+		return etwctl_export_to(output, argc - optind, argv + optind);
 	x.args = open_memstream(&x.args_text, &x.args_len);
 	if (!x.args)
 		return etwctl_fail("export", "out of memory");

@@ -337,6 +337,14 @@ void etwctl_source_progress(const struct etwctl_source *src,
 			    const char *what, const struct etw_etl_event *ev);
 void etwctl_source_close(struct etwctl_source *src);
 bool etwctl_event_is_metadata(const struct etw_etl_event *ev);
+struct etwctl_stacks;
+
+/* export_speedscope.c */
+int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles);
+
+int etwctl_source_prepass(char *const *paths, unsigned int count,
+			  struct etwctl_symbols *syms,
+			  struct etwctl_stacks *stacks);
 
 int etwctl_session_logger_id(const char *name, uint32_t *logger_id,
 			     uint32_t *buffer_kb);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "etwctl.h"
+#include "stacks.h"
 #include "etw_lib.h"
 
 #define ETWCTL_FT_UNIX_EPOCH	116444736000000000ll
@@ -321,4 +322,44 @@ void etwctl_source_close(struct etwctl_source *src)
 		close(src->fd);
 	free(src->buf);
 	free(src);
+}
+
+/**
+ * etwctl_source_prepass - what a pass over files must gather first
+ * @paths: the files
+ * @count: how many
+ * @syms: the image map their Image events go into, or NULL
+ * @stacks: the set their stack records go into (sealed at the end), or
+ *	NULL
+ *
+ * Corrupt data is passed over: it is the main pass's to count.
+ *
+ * Context: any thread.
+ * Return: 0 or a negative errno.
+ */
+int etwctl_source_prepass(char *const *paths, unsigned int count,
+			  struct etwctl_symbols *syms,
+			  struct etwctl_stacks *stacks)
+{
+	struct etwctl_source *src;
+	struct etw_etl_event ev;
+	const char *bad;
+	int ret;
+
+	ret = etwctl_source_open_files(paths, count, &src, &bad);
+	if (ret)
+		return ret;
+	while ((ret = etwctl_source_next(src, &ev)) != 0) {
+		if (ret == -EBADMSG || ret == -EOPNOTSUPP)
+			continue;
+		if (ret < 0)
+			break;
+		ret = syms ? etwctl_image_event(syms, &ev) : 0;
+		if (!ret && stacks)
+			ret = etwctl_stacks_record(stacks, &ev);
+		if (ret)
+			break;
+	}
+	etwctl_source_close(src);
+	return ret ?: stacks ? etwctl_stacks_seal(stacks) : 0;
 }

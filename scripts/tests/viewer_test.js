@@ -4,8 +4,11 @@
  * speedscope, a real trace viewer, in headless Chromium, and checks what
  * it shows against each file: the file is imported (not empty, no error),
  * and each thread of the file is a profile whose sandwich table lists
- * that thread's events by name and args.  Prints TAP with kselftest-style
- * totals, for scripts/testsum.py.
+ * that thread's events by name and args.  A file in speedscope's own
+ * format ("etwctl export --format speedscope") shows first the profile
+ * its activeProfileIndex names, whose sandwich table (sorted by self
+ * weight) lists the ten frames of most self weight in that profile.  Prints TAP
+ * with kselftest-style totals, for scripts/testsum.py.
  *
  *   node viewer_test.js SPEEDSCOPE_DIR SCREENSHOTS NAME=TRACE.json|NAME=SKIP:REASON...
  *
@@ -61,6 +64,9 @@ function serve(tracePath) {
  */
 function expected(tracePath) {
 	const trace = JSON.parse(fs.readFileSync(tracePath, 'utf8'));
+
+	if (trace.profiles)
+		return expectedProfile(trace);
 	const events = trace.traceEvents.filter(e => e.ph === 'X');
 	const key = e => String(e.pid).padStart(10, '0') + ':' +
 		String(e.tid).padStart(10, '0');
@@ -73,7 +79,36 @@ function expected(tracePath) {
 			threads.set(key(e), { pid: e.pid, tid: e.tid, names: new Set() });
 		threads.get(key(e)).names.add(`${e.name} ${JSON.stringify(e.args)}`);
 	}
-	return [...threads.keys()].sort().map(k => threads.get(k));
+	return [...threads.keys()].sort().map(k => threads.get(k)).map(t => ({
+		id: `thread_${t.pid}_${t.tid}`,
+		label: `pid ${t.pid}, tid ${t.tid}`,
+		names: t.names,
+	}));
+}
+
+/*
+ * A speedscope file: its shown profile, with the ten frames of most self
+ * weight (a sample's weight is its innermost frame's, the last).
+ */
+function expectedProfile(trace) {
+	const i = trace.activeProfileIndex || 0;
+	const p = trace.profiles[i];
+	const self = new Map();
+
+	if (!p || !p.samples.length)
+		throw new Error('no samples in the shown profile');
+	p.samples.forEach((s, k) => {
+		const f = s[s.length - 1];
+
+		self.set(f, (self.get(f) || 0) + p.weights[k]);
+	});
+	const top = [...self.entries()].sort((a, b) => b[1] - a[1])
+		.slice(0, 10).map(e => trace.shared.frames[e[0]].name);
+	const want = [{ id: 'profile', names: new Set(top), only: true,
+		label: `${p.name} (${i + 1}/${trace.profiles.length})` }];
+
+	want.title = trace.name;
+	return want;
 }
 
 async function run() {
@@ -138,13 +173,15 @@ async function show(browser, port, name, tracePath, want) {
 	await page.waitForTimeout(500);
 
 	const title = await page.title();
-	check(`viewer.${name}.imports`, title === `${file} - speedscope` &&
+	check(`viewer.${name}.imports`,
+		title === `${want.title || file} - speedscope` &&
 		!dialogs.length, `title "${title}", dialogs ${JSON.stringify(dialogs)}`);
 
 	/* Each profile in turn ("n" shows the next): its name and rows. */
 	for (let i = 0; i < want.length; i++) {
 		const t = want[i];
-		const label = `pid ${t.pid}, tid ${t.tid} (${i + 1}/${want.length})`;
+		const label = t.only ? t.label :
+			`${t.label} (${i + 1}/${want.length})`;
 
 		if (i) {
 			await page.keyboard.press('n');
@@ -156,9 +193,9 @@ async function show(browser, port, name, tracePath, want) {
 			.filter(l => t.names.has(l)));
 		const missing = [...t.names].filter(n => !rows.has(n));
 
-		check(`viewer.${name}.thread_${t.pid}_${t.tid}`,
+		check(`viewer.${name}.${t.id}`,
 			body.includes(label) && !missing.length,
-			`want "${label}" and ${t.names.size} events; ` +
+			`want "${label}" and ${t.names.size} rows; ` +
 			`${rows.size} shown, missing ${JSON.stringify(missing)}`);
 	}
 }

@@ -6,7 +6,8 @@
 # files (the CLR one decoded by its manifest; TESTDATA, default
 # ../shared/testdata beside the checkout: skipped without them), each
 # exported with --slices and opened in speedscope (npm) in Debian's
-# headless Chromium; viewer_test.js says what it checks.  Output is TAP
+# headless Chromium, and PerfView's trace (when there) exported as a
+# speedscope CPU profile; viewer_test.js says what it checks.  Output is TAP
 # with kselftest totals, counted by make check as host/viewer_test.
 #
 # npm packages are kept in ~/.cache/etw/npm (ETW_NPM_CACHE overrides), so
@@ -87,6 +88,16 @@ else
 	windows="windows=SKIP:no Windows sample files in $testdata"
 fi
 
+# A CPU profile: PerfView's trace's samples and stacks, speedscope's format.
+net=net=$out/net.speedscope.json
+if [ -r "$testdata/etl/net.4.5.2.x86.etl" ]; then
+	"$etwctl" export --format speedscope -o "$out/net.speedscope.json" \
+		"$testdata/etl/net.4.5.2.x86.etl" ||
+		fail "etwctl export --format speedscope of the PerfView trace failed"
+else
+	net="net=SKIP:no PerfView trace in $testdata"
+fi
+
 NODE_PATH=$modules exec node "$top/scripts/tests/viewer_test.js" \
 	"$modules/speedscope/dist/release" "$out/speedscope" \
-	"etw=$out/etw.json" "$windows"
+	"etw=$out/etw.json" "$windows" "$net"

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * export_speedscope.c: "etwctl export --format speedscope": a CPU profile
+ * in speedscope's own file format (https://www.speedscope.app/
+ * file-format-schema.json): one "sampled" profile per process and thread,
+ * a sample per SampledProfile record (the NT Kernel Logger's CPU sample),
+ * weighted by its Count, its frames from the outermost call to the
+ * sampled instruction.
+ *
+ * A sample's stack is the one its stack records give (stacks.c, read in
+ * a first pass with the trace's images), else its own STACK_TRACE64 item,
+ * else its InstructionPointer alone.  Frames are named as dump names them
+ * (symbols.c).  The frames are kept once each (an interned name table),
+ * the samples as their frame indices: memory grows with the samples.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etwctl.h"
+#include "stacks.h"
+#include "symbols.h"
+
+#define ETWCTL_SS_FRAME_LEN	512
+#define ETWCTL_PERFINFO_SAMPLE	46
+
+/* PerfInfoGuid: SampledProfile's event class. */
+static const struct etw_guid etwctl_ss_perfinfo = {
+	0xce1dbfb4, 0x137e, 0x4da6,
+	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc }
+};
+
+/*
+ * One thread's samples: @data holds, per sample, its frame count then
+ * its frame indices (outermost first); @weights one per sample.
+ */
+struct etwctl_ss_profile {
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t *data;
+	size_t ndata, data_cap;
+	uint32_t *weights;
+	size_t nsamples, weights_cap;
+	uint64_t total;
+};
+
+/*
+ * @names, @nnames: the frames' names, by index; @slots: an open-address
+ * hash of indices + 1 (0: free) with @nslots slots, a power of two
+ */
+struct etwctl_ss {
+	char **names;
+	size_t nnames, names_cap;
+	uint32_t *slots;
+	size_t nslots;
+	struct etwctl_ss_profile *profiles;
+	size_t nprofiles, profiles_cap;
+	struct etwctl_symbols *syms;
+	struct etwctl_stacks *stacks;
+};
+
+static int etwctl_ss_grow(void **v, size_t *cap, size_t n, size_t want,
+			  size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *p;
+
+	if (n + want <= *cap)
+		return 0;
+	while (c < n + want)
+		c *= 2;
+	p = realloc(*v, c * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+static uint64_t etwctl_ss_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+static int etwctl_ss_rehash(struct etwctl_ss *x)
+{
+	size_t n = x->nslots ? 2 * x->nslots : 1024, i, j;
+	uint32_t *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < x->nnames; i++) {
+		j = etwctl_ss_hash(x->names[i]) & (n - 1);
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(x->slots);
+	x->slots = slots;
+	x->nslots = n;
+	return 0;
+}
+
+/* The index of frame @name, added when new. */
+static int etwctl_ss_frame(struct etwctl_ss *x, const char *name,
+			   uint32_t *index)
+{
+	size_t j;
+
+	if (2 * (x->nnames + 1) > x->nslots && etwctl_ss_rehash(x))
+		return -ENOMEM;
+	for (j = etwctl_ss_hash(name) & (x->nslots - 1); x->slots[j];
+	     j = (j + 1) & (x->nslots - 1)) {
+		if (!strcmp(x->names[x->slots[j] - 1], name)) {
+			*index = x->slots[j] - 1;
+			return 0;
+		}
+	}
+	if (etwctl_ss_grow((void **)&x->names, &x->names_cap, x->nnames, 1,
+			   sizeof(*x->names)))
+		return -ENOMEM;
+	x->names[x->nnames] = strdup(name);
+	if (!x->names[x->nnames])
+		return -ENOMEM;
+	*index = (uint32_t)x->nnames++;
+	x->slots[j] = *index + 1;
+	return 0;
+}
+
+static struct etwctl_ss_profile *etwctl_ss_profile(struct etwctl_ss *x,
+						   uint32_t pid, uint32_t tid)
+{
+	struct etwctl_ss_profile *p;
+	size_t i;
+
+	for (i = x->nprofiles; i--;)
+		if (x->profiles[i].pid == pid && x->profiles[i].tid == tid)
+			return &x->profiles[i];
+	if (etwctl_ss_grow((void **)&x->profiles, &x->profiles_cap,
+			   x->nprofiles, 1, sizeof(*p)))
+		return NULL;
+	p = &x->profiles[x->nprofiles++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->tid = tid;
+	return p;
+}
+
+static uint64_t etwctl_ss_addr(const uint8_t *p, unsigned int ptr)
+{
+	uint64_t v = 0;
+	uint32_t v32;
+
+	if (ptr == 4) {
+		memcpy(&v32, p, sizeof(v32));
+		return v32;
+	}
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* @ev's stack as a STACK_TRACE64 item's frames: joined, or its own. */
+static bool etwctl_ss_stack(const struct etwctl_ss *x,
+			    const struct etw_etl_event *ev,
+			    const uint8_t **frames, uint32_t *n, uint32_t *pid)
+{
+	struct etwctl_stack st;
+	uint32_t i;
+
+	if (etwctl_stacks_find(x->stacks, ev, &st)) {
+		*frames = st.item + 8;
+		*n = (st.size - 8) / 8;
+		*pid = st.pid;
+		return true;
+	}
+	for (i = 0; i < ev->ext_count; i++) {
+		if (ev->ext[i].type != EVENT_HEADER_EXT_TYPE_STACK_TRACE64 ||
+		    ev->ext[i].size < 8 || ev->ext[i].size % 8)
+			continue;
+		*frames = (const uint8_t *)ev->ext[i].data + 8;
+		*n = (ev->ext[i].size - 8) / 8;
+		*pid = ev->process_id;
+		return true;
+	}
+	return false;
+}
+
+/* One SampledProfile record into its thread's profile. */
+static int etwctl_ss_sample(struct etwctl_ss *x,
+			    const struct etw_etl_event *ev)
+{
+	unsigned int ptr = ev->header_type == ETW_ETL_HT_PERFINFO32 ? 4 : 8;
+	const uint8_t *p = ev->user_data, *frames;
+	char name[ETWCTL_SS_FRAME_LEN];
+	struct etwctl_ss_profile *prof;
+	uint32_t tid, pid, n, i, k;
+	uint16_t count;
+	uint64_t ip;
+
+	if (ev->user_data_len < ptr + 6)
+		return 0;
+	ip = etwctl_ss_addr(p, ptr);
+	memcpy(&tid, p + ptr, sizeof(tid));
+	memcpy(&count, p + ptr + 4, sizeof(count));
+	if (!etwctl_ss_stack(x, ev, &frames, &n, &pid) || !n) {
+		frames = (const uint8_t *)&ip;
+		n = 1;
+		pid = ev->process_id;
+	}
+	prof = etwctl_ss_profile(x, pid, tid);
+	if (!prof ||
+	    etwctl_ss_grow((void **)&prof->data, &prof->data_cap, prof->ndata,
+			   n + 1, sizeof(*prof->data)) ||
+	    etwctl_ss_grow((void **)&prof->weights, &prof->weights_cap,
+			   prof->nsamples, 1, sizeof(*prof->weights)))
+		return -ENOMEM;
+	prof->data[prof->ndata] = n;
+	/* Innermost first in the stack, outermost first in speedscope. */
+	for (i = 0; i < n; i++) {
+		etwctl_symbols_frame(x->syms, pid, ev->timestamp,
+				     etwctl_ss_addr(frames + 8 * i, 8), name,
+				     sizeof(name));
+		if (etwctl_ss_frame(x, name, &k))
+			return -ENOMEM;
+		prof->data[prof->ndata + n - i] = k;
+	}
+	prof->ndata += n + 1;
+	prof->weights[prof->nsamples++] = count ?: 1;
+	prof->total += count ?: 1;
+	return 0;
+}
+
+static bool etwctl_ss_is_sample(const struct etw_etl_event *ev)
+{
+	return ev->kind == ETW_ETL_KIND_PERFINFO &&
+	       ev->descriptor.opcode == ETWCTL_PERFINFO_SAMPLE &&
+	       !memcmp(&ev->provider_id, &etwctl_ss_perfinfo,
+		       sizeof(etwctl_ss_perfinfo));
+}
+
+static int etwctl_ss_profile_cmp(const void *a, const void *b)
+{
+	const struct etwctl_ss_profile *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void etwctl_ss_write_profile(FILE *f,
+				    const struct etwctl_ss_profile *p)
+{
+	size_t i, at = 0;
+	uint32_t j;
+
+	fprintf(f, "{\"type\":\"sampled\",\"name\":\"pid %u, tid %u\","
+		"\"unit\":\"none\",\"startValue\":0,\"endValue\":%llu,"
+		"\"samples\":[", p->pid, p->tid,
+		(unsigned long long)p->total);
+	for (i = 0; i < p->nsamples; i++) {
+		fputs(i ? ",[" : "[", f);
+		for (j = 0; j < p->data[at]; j++)
+			fprintf(f, j ? ",%u" : "%u", p->data[at + 1 + j]);
+		putc(']', f);
+		at += p->data[at] + 1;
+	}
+	fputs("],\"weights\":[", f);
+	for (i = 0; i < p->nsamples; i++)
+		fprintf(f, i ? ",%u" : "%u", p->weights[i]);
+	fputs("]}", f);
+}
+
+/*
+ * The file: frames, then the profiles by process and thread, the one
+ * shown first the busiest of a process other than 0 (idle CPUs' samples).
+ */
+static void etwctl_ss_write(FILE *f, struct etwctl_ss *x, const char *name)
+{
+	size_t i, busiest = 0;
+
+	qsort(x->profiles, x->nprofiles, sizeof(*x->profiles),
+	      etwctl_ss_profile_cmp);
+	for (i = 1; i < x->nprofiles; i++)
+		if ((!x->profiles[busiest].pid && x->profiles[i].pid) ||
+		    (x->profiles[i].total > x->profiles[busiest].total &&
+		     (x->profiles[i].pid || !x->profiles[busiest].pid)))
+			busiest = i;
+	fputs("{\"$schema\":\"https://www.speedscope.app/"
+	      "file-format-schema.json\",\"exporter\":\"etwctl\",\"name\":", f);
+	etwctl_json_string(f, name);
+	fprintf(f, ",\"activeProfileIndex\":%zu,\"shared\":{\"frames\":[",
+		busiest);
+	for (i = 0; i < x->nnames; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		etwctl_json_string(f, x->names[i]);
+		putc('}', f);
+	}
+	fputs("]},\"profiles\":[", f);
+	for (i = 0; i < x->nprofiles; i++) {
+		if (i)
+			putc(',', f);
+		etwctl_ss_write_profile(f, &x->profiles[i]);
+	}
+	fputs("]}\n", f);
+}
+
+static void etwctl_ss_free(struct etwctl_ss *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nnames; i++)
+		free(x->names[i]);
+	free(x->names);
+	free(x->slots);
+	for (i = 0; i < x->nprofiles; i++) {
+		free(x->profiles[i].data);
+		free(x->profiles[i].weights);
+	}
+	free(x->profiles);
+	etwctl_stacks_free(x->stacks);
+	etwctl_symbols_free(x->syms);
+}
+
+/* Every sample of @src into @x; the corrupt records passed over. */
+static int etwctl_ss_read(struct etwctl_ss *x, struct etwctl_source *src,
+			  unsigned int *bad)
+{
+	struct etw_etl_event ev;
+	int ret;
+
+	while ((ret = etwctl_source_next(src, &ev)) != 0) {
+		if (ret == -EBADMSG || ret == -EOPNOTSUPP) {
+			(*bad)++;
+			continue;
+		}
+		if (ret < 0)
+			return ret;
+		etwctl_source_progress(src, "export", &ev);
+		if (etwctl_ss_is_sample(&ev)) {
+			ret = etwctl_ss_sample(x, &ev);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * etwctl_export_speedscope - writes the samples of files as speedscope's
+ * file format
+ * @out: where it goes
+ * @files: the ETL files
+ * @nfiles: how many
+ *
+ * Context: any thread.
+ * Return: the exit status, after a one-line message when it fails.
+ */
+int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles)
+{
+	struct etwctl_ss x = { 0 };
+	struct etwctl_source *src;
+	unsigned int bad = 0;
+	const char *badfile, *name;
+	int ret;
+
+	ret = etwctl_source_open_files(files, nfiles, &src, &badfile);
+	if (ret)
+		return etwctl_fail("export", "%s: %s",
+				   badfile ? badfile : files[0],
+				   etwctl_errno_str(ret));
+	x.syms = etwctl_symbols_new();
+	x.stacks = etwctl_stacks_new();
+	ret = x.syms && x.stacks ? 0 : -ENOMEM;
+	if (!ret)
+		ret = etwctl_source_prepass(files, nfiles, x.syms, x.stacks);
+	if (!ret)
+		ret = etwctl_ss_read(&x, src, &bad);
+	etwctl_progress_end();
+	etwctl_source_close(src);
+	if (!ret) {
+		name = strrchr(files[0], '/');
+		etwctl_ss_write(out, &x, name ? name + 1 : files[0]);
+		if (fflush(out) || ferror(out))
+			ret = etwctl_fail("export", "writing output: %s",
+					  strerror(errno));
+		else if (bad)
+			ret = etwctl_fail("export", "%u corrupt or unreadable "
+					  "buffers or records skipped", bad);
+	} else {
+		ret = etwctl_fail("export", "%s", etwctl_errno_str(ret));
+	}
+	etwctl_ss_free(&x);
+	return ret;
+}
