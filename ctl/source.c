@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "etwctl.h"
+#include "clr.h"
 #include "stacks.h"
 #include "etw_lib.h"
 
@@ -328,7 +329,8 @@ void etwctl_source_close(struct etwctl_source *src)
  * etwctl_source_prepass - what a pass over files must gather first
  * @paths: the files
  * @count: how many
- * @syms: the image map their Image events go into, or NULL
+ * @syms: the image map their Image events and the .NET runtime's
+ *	JIT-compiled methods (clr.c) go into, or NULL
  * @stacks: the set their stack records go into (sealed at the end), or
  *	NULL
  *
@@ -341,25 +343,34 @@ int etwctl_source_prepass(char *const *paths, unsigned int count,
 			  struct etwctl_symbols *syms,
 			  struct etwctl_stacks *stacks)
 {
+	struct etwctl_clr *clr = syms ? etwctl_clr_new() : NULL;
 	struct etwctl_source *src;
 	struct etw_etl_event ev;
 	const char *bad;
 	int ret;
 
+	if (syms && !clr)
+		return -ENOMEM;
 	ret = etwctl_source_open_files(paths, count, &src, &bad);
-	if (ret)
+	if (ret) {
+		etwctl_clr_free(clr);
 		return ret;
+	}
 	while ((ret = etwctl_source_next(src, &ev)) != 0) {
 		if (ret == -EBADMSG || ret == -EOPNOTSUPP)
 			continue;
 		if (ret < 0)
 			break;
-		ret = syms ? etwctl_image_event(syms, &ev) : 0;
+		ret = syms ? etwctl_image_event(syms, &ev) ?:
+			     etwctl_clr_event(clr, &ev) : 0;
 		if (!ret && stacks)
 			ret = etwctl_stacks_record(stacks, &ev);
 		if (ret)
 			break;
 	}
 	etwctl_source_close(src);
+	if (!ret && syms)
+		ret = etwctl_clr_finish(clr, syms);
+	etwctl_clr_free(clr);
 	return ret ?: stacks ? etwctl_stacks_seal(stacks) : 0;
 }

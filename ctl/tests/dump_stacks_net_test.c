@@ -256,7 +256,8 @@ TEST(every_sample_gets_the_stacks_that_name_it)
 
 /*
  * The first sample (raw time 1534538769, thread 2784): its StackWalk
- * record's frames, named from the trace's Image events.  ntoskrnl.exe's
+ * record's frames, named from the trace's Image events and the CLR's
+ * method events.  ntoskrnl.exe's
  * base is 0xFFFFF80021489000 (its Image rundown and the KernelBase
  * record); the sample's InstructionPointer 0xFFFFF80021561F43 is the
  * first frame.  A PERFINFO header has no process or thread: the sample
@@ -276,6 +277,17 @@ TEST(a_sample_stack_is_named_from_the_trace_images)
 	/* User frames of the WOW64 process, from its rundown and loads. */
 	EXPECT_NE(NULL, strstr(run.out, ",ntdll.dll+0x455b,wow64.dll+0x2aeb9,"
 			       "wow64.dll+0xc363,wow64cpu.dll+0x25a7,"));
+	/*
+	 * JIT-compiled methods, from the CLR's MethodDCEndVerbose records
+	 * and their modules' ModuleDCEnd: StartKernelSession lies at
+	 * 0xa58a3a0 (0xeb bytes) in OSExtensions, the frame is 0xa58a456;
+	 * the P/Invoke stub at 0xa58ab48 in WindowsBase, the frame 0xa58abba.
+	 */
+	EXPECT_NE(NULL, strstr(run.out, ",KernelTraceControl.dll+0x4a76,"
+			       "WindowsBase!dynamicClass.IL_STUB_PInvoke+0x72,"
+			       "OSExtensions!Microsoft.Diagnostics.Tracing."
+			       "Extensions.ETWKernelControl.StartKernelSession"
+			       "+0xb6,"));
 	ctl_run_free(&run);
 }
 

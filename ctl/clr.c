@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clr.c: the .NET runtime's JIT-compiled methods as stack frame names.
+ *
+ * JIT code is in no image: the CLR's own events say where each method
+ * lies.  MethodLoadVerbose (runtime provider, event 143) when a method is
+ * compiled, MethodUnloadVerbose (144) when it goes, and the rundown
+ * provider's MethodDCStartVerbose (143) and MethodDCEndVerbose (144) for
+ * those that existed when the trace started or stopped: MethodID,
+ * ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags,
+ * then MethodNamespace, MethodName and MethodSignature (UTF-16).  A
+ * method's module is named by ModuleLoad (152) or the rundown's
+ * ModuleDCStart/DCEnd (153, 154): ModuleID, AssemblyID, ModuleFlags, a
+ * reserved field, then ModuleILPath (a dynamic module has none).
+ * Rundown lists methods before their modules, so the methods are kept
+ * until the pass ends (etwctl_clr_finish()), then each
+ * goes into the image map as an image named module!Namespace.Name: its
+ * frames print as PerfView names them, with the offset in the method.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clr.h"
+#include "symbols.h"
+
+#define ETWCTL_CLR_METHOD_LOAD		143
+#define ETWCTL_CLR_METHOD_UNLOAD	144
+#define ETWCTL_CLR_MODULE_LOAD		152
+#define ETWCTL_CLR_MODULE_DC_START	153
+#define ETWCTL_CLR_MODULE_DC_END	154
+/* MethodID .. MethodFlags: the fixed part of a verbose method event. */
+#define ETWCTL_CLR_METHOD_HEAD		36
+/* ModuleID .. Reserved1: the fixed part of a module event. */
+#define ETWCTL_CLR_MODULE_HEAD		24
+
+/* Microsoft-Windows-DotNETRuntime and its rundown provider. */
+static const struct etw_guid etwctl_clr_runtime = {
+	0xe13c0d23, 0xccbc, 0x4e12,
+	{ 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 }
+};
+
+static const struct etw_guid etwctl_clr_rundown = {
+	0xa669021c, 0xc450, 0x4609,
+	{ 0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf, 0x18 }
+};
+
+struct etwctl_clr_method {
+	uint32_t pid;
+	uint64_t module;
+	uint64_t start;
+	uint32_t size;
+	int64_t time;
+	enum etwctl_image_op op;
+	char *name;
+};
+
+struct etwctl_clr_module {
+	uint32_t pid;
+	uint64_t id;
+	char *name;
+};
+
+struct etwctl_clr {
+	struct etwctl_clr_method *methods;
+	size_t nmethods, methods_cap;
+	struct etwctl_clr_module *modules;
+	size_t nmodules, modules_cap;
+};
+
+static int etwctl_clr_grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 64;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*v, c * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+/**
+ * etwctl_clr_new - an empty set of methods and modules
+ *
+ * Context: any thread; the set is the caller's alone.
+ * Return: the set, or NULL without memory.
+ */
+struct etwctl_clr *etwctl_clr_new(void)
+{
+	return calloc(1, sizeof(struct etwctl_clr));
+}
+
+/**
+ * etwctl_clr_free - frees a set
+ * @c: the set, or NULL
+ *
+ * Context: any thread.
+ */
+void etwctl_clr_free(struct etwctl_clr *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nmethods; i++)
+		free(c->methods[i].name);
+	for (i = 0; i < c->nmodules; i++)
+		free(c->modules[i].name);
+	free(c->methods);
+	free(c->modules);
+	free(c);
+}
+
+/* The UTF-16 string at *@off of @ev as UTF-8; *@off moves past it. */
+static char *etwctl_clr_string(const struct etw_etl_event *ev, uint32_t *off)
+{
+	const uint8_t *p = ev->user_data;
+	uint32_t n = 0, max;
+
+	if (*off >= ev->user_data_len)
+		return NULL;
+	max = (ev->user_data_len - *off) / 2;
+	while (n < max && (p[*off + 2 * n] || p[*off + 2 * n + 1]))
+		n++;
+	if (n == max)
+		return NULL;
+	*off += 2 * (n + 1);
+	return etw_etl_utf16_to_utf8(p + *off - 2 * (n + 1), n);
+}
+
+/* "Namespace.Name", with no path separator the image map would cut at. */
+static char *etwctl_clr_join(const char *ns, const char *name)
+{
+	size_t n = strlen(ns) + strlen(name) + 2;
+	char *s = malloc(n), *q;
+
+	if (!s)
+		return NULL;
+	snprintf(s, n, "%s%s%s", ns, *ns ? "." : "", name);
+	for (q = s; *q; q++)
+		if (*q == '/' || *q == '\\')
+			*q = '.';
+	return s;
+}
+
+static int etwctl_clr_method(struct etwctl_clr *c,
+			     const struct etw_etl_event *ev, bool rundown)
+{
+	const uint8_t *p = ev->user_data;
+	struct etwctl_clr_method m = { .pid = ev->process_id,
+				       .time = ev->timestamp };
+	uint32_t off = ETWCTL_CLR_METHOD_HEAD;
+	char *ns, *name;
+
+	if (ev->user_data_len < ETWCTL_CLR_METHOD_HEAD)
+		return 0;
+	memcpy(&m.module, p + 8, sizeof(m.module));
+	memcpy(&m.start, p + 16, sizeof(m.start));
+	memcpy(&m.size, p + 24, sizeof(m.size));
+	if (ev->descriptor.id == ETWCTL_CLR_METHOD_LOAD)
+		m.op = rundown ? ETWCTL_IMAGE_DCSTART : ETWCTL_IMAGE_LOAD;
+	else
+		m.op = rundown ? ETWCTL_IMAGE_DCEND : ETWCTL_IMAGE_UNLOAD;
+	ns = etwctl_clr_string(ev, &off);
+	name = ns ? etwctl_clr_string(ev, &off) : NULL;
+	if (name)
+		m.name = etwctl_clr_join(ns, name);
+	free(ns);
+	free(name);
+	if (!m.name)
+		return 0;
+	if (etwctl_clr_grow((void **)&c->methods, &c->methods_cap, c->nmethods,
+			    sizeof(m))) {
+		free(m.name);
+		return -ENOMEM;
+	}
+	c->methods[c->nmethods++] = m;
+	return 0;
+}
+
+/* The module's file name, less its directory and extension. */
+static int etwctl_clr_module(struct etwctl_clr *c,
+			     const struct etw_etl_event *ev)
+{
+	struct etwctl_clr_module m = { .pid = ev->process_id };
+	uint32_t off = ETWCTL_CLR_MODULE_HEAD;
+	char *path, *base, *dot;
+
+	if (ev->user_data_len < ETWCTL_CLR_MODULE_HEAD)
+		return 0;
+	memcpy(&m.id, ev->user_data, sizeof(m.id));
+	path = etwctl_clr_string(ev, &off);
+	if (!path)
+		return 0;
+	base = strrchr(path, '\\') ?: strrchr(path, '/');
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (dot && dot != base)
+		*dot = '\0';
+	m.name = strdup(base);
+	free(path);
+	if (!m.name ||
+	    etwctl_clr_grow((void **)&c->modules, &c->modules_cap, c->nmodules,
+			    sizeof(m))) {
+		free(m.name);
+		return -ENOMEM;
+	}
+	c->modules[c->nmodules++] = m;
+	return 0;
+}
+
+/**
+ * etwctl_clr_event - takes a CLR method or module event
+ * @c: the set
+ * @ev: any event; others are passed over
+ *
+ * Context: any thread.
+ * Return: 0, or -ENOMEM.
+ */
+int etwctl_clr_event(struct etwctl_clr *c, const struct etw_etl_event *ev)
+{
+	bool runtime, rundown;
+
+	if (ev->kind != ETW_ETL_KIND_EVENT)
+		return 0;
+	runtime = !memcmp(&ev->provider_id, &etwctl_clr_runtime,
+			  sizeof(etwctl_clr_runtime));
+	rundown = !memcmp(&ev->provider_id, &etwctl_clr_rundown,
+			  sizeof(etwctl_clr_rundown));
+	if (!runtime && !rundown)
+		return 0;
+	switch (ev->descriptor.id) {
+	case ETWCTL_CLR_METHOD_LOAD:
+	case ETWCTL_CLR_METHOD_UNLOAD:
+		return etwctl_clr_method(c, ev, rundown);
+	case ETWCTL_CLR_MODULE_LOAD:
+		return runtime ? etwctl_clr_module(c, ev) : 0;
+	case ETWCTL_CLR_MODULE_DC_START:
+	case ETWCTL_CLR_MODULE_DC_END:
+		return rundown ? etwctl_clr_module(c, ev) : 0;
+	}
+	return 0;
+}
+
+static const char *etwctl_clr_module_name(const struct etwctl_clr *c,
+					  uint32_t pid, uint64_t id)
+{
+	size_t i;
+
+	for (i = c->nmodules; i--;)
+		if (c->modules[i].id == id && c->modules[i].pid == pid)
+			return c->modules[i].name;
+	return NULL;
+}
+
+/**
+ * etwctl_clr_finish - every method taken into the image map
+ * @c: the set
+ * @syms: the map
+ *
+ * Context: any thread.
+ * Return: 0, or -ENOMEM.
+ */
+int etwctl_clr_finish(struct etwctl_clr *c, struct etwctl_symbols *syms)
+{
+	const struct etwctl_clr_method *m;
+	struct etwctl_image img;
+	const char *mod;
+	char *name;
+	size_t i, n;
+	int ret;
+
+	for (i = 0; i < c->nmethods; i++) {
+		m = &c->methods[i];
+		mod = etwctl_clr_module_name(c, m->pid, m->module);
+		if (mod && !*mod)
+			mod = NULL;
+		n = (mod ? strlen(mod) + 1 : 0) + strlen(m->name) + 1;
+		name = malloc(n);
+		if (!name)
+			return -ENOMEM;
+		snprintf(name, n, "%s%s%s", mod ?: "", mod ? "!" : "",
+			 m->name);
+		img.pid = m->pid;
+		img.base = m->start;
+		img.size = m->size;
+		img.path = name;
+		img.file_base = m->start;
+		ret = etwctl_symbols_image(syms, m->op, &img, m->time);
+		free(name);
+		if (ret)
+			return -ENOMEM;
+	}
+	return 0;
+}
