@@ -748,7 +748,11 @@ static void op_batch_stage(struct worker *w)
 					       .reg_id = pick_reg(w).id,
 					       .timestamp = rnd(&w->r) };
 		__u64 head = ctl->head;
-		__u32 off = head & (size - 1);
+		/*
+		 * A head published at random (below) need not be a multiple
+		 * of 8: this thread's own stores stay inside the ring.
+		 */
+		__u32 off = head & (size - 1) & ~7u;
 
 		stage_seen.ctl = ctl;
 		stage_seen.size = size;
