@@ -126,6 +126,9 @@ static VOID WINAPI on_record(PEVENT_RECORD r)
 	if (!(r->EventHeader.Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER) ||
 	    full != seen.full)
 		return;
+	/* Looking for one record: the others are not decoded. */
+	if (seen.want_ts && r->EventHeader.TimeStamp.QuadPart != seen.want_ts)
+		return;
 	seen.kernel++;
 	st = TdhGetEventInformation(r, 0, NULL, &buf.tei, &size);
 	if (st == ERROR_NOT_FOUND) {
