@@ -234,7 +234,7 @@ static int open_all(FIXTURE_DATA(handles) *self)
 	return 0;
 }
 
-TEST_F(handles, opentrace_1025th_handle_is_no_system_resources)
+TEST_F_TIMEOUT(handles, opentrace_1025th_handle_is_no_system_resources, 120)
 {
 	ASSERT_EQ(0, open_all(self)) {
 		TH_LOG("handle %d failed", self->n + 1);
@@ -244,7 +244,7 @@ TEST_F(handles, opentrace_1025th_handle_is_no_system_resources)
 	EXPECT_EQ(ERROR_NO_SYSTEM_RESOURCES, GetLastError());
 }
 
-TEST_F(handles, opentrace_after_closing_one_of_1024_succeeds)
+TEST_F_TIMEOUT(handles, opentrace_after_closing_one_of_1024_succeeds, 120)
 {
 	PROCESSTRACE_HANDLE h;
 
