@@ -283,15 +283,17 @@ if [ ! -r "$etl/primitive-types.etl" ] || [ ! -r "$etl/clr-gc-events.etl" ]; the
 		skip "$c" "no Windows-written files in $etl"
 	done
 else
-	# TraceLogging: the five events' own schema (userlib/tests/tdh_primitive_test.c).
+	# The file header by the kernel logger's schema, then TraceLogging: the
+	# five events' own schema (userlib/tests/tdh_primitive_test.c).
 	"$user/tdh_consumer" "$etl/primitive-types.etl" > "$work/prim.out" 2>&1
 	cat > "$work/prim.want" <<'EOF'
+MSNT_SystemTrace EventTrace BufferSize=8192 Version=0x501000A ProviderVersion=19043 NumberOfProcessors=8 EndTime=132756731820557985 TimerResolution=156250 MaxFileSize=0 LogFileMode=0x0 BuffersWritten=2 StartBuffers=1 PointerSize=8 EventsLost=0 CPUSpeed=2304 LoggerName=0xA LogFileName=0x7 TimeZoneInformation=0x88FFFFFF400074007A007200650073002E0064006C006C002C002D003300350032000000000000000000000000000000000000000000000000000000000000000000000000000A0000000500040000000000000000000000400074007A007200650073002E0064006C006C002C002D003300350031000000000000000000000000000000000000000000000000000000000000000000000000000300000005000300000000000000C4FFFFFF00000000 BootTime=132754128145000000 PerfFreq=10000000 StartTime=132756731728578510 ReservedFlags=1 BuffersLost=0 SessionNameString=solar_system LogFileNameString=C:\primitive-types_000004.etl
 solar_system PrimitiveTypesTest string_type=Mercury boolean_type=false char_type=M int16_type=-51 int32_type=-102 uint16_type=51 uint32_type=102 int64_type=18446744073709551412 uint64_type=204 guid_type={0AD614C4-0EF4-4225-8013-F44F37CB0397} file_time_type=2021-09-09T14:59:35.7990000Z system_time_type=2021-09-09T14:59:35.799
 solar_system PrimitiveTypesTest string_type=Venus boolean_type=true char_type=V int16_type=-95 int32_type=-190 uint16_type=95 uint32_type=190 int64_type=18446744073709551236 uint64_type=380 guid_type={E04FF801-9EA3-494F-A10E-8EF833E9099F} file_time_type=2021-09-09T14:59:36.2390000Z system_time_type=2021-09-09T14:59:36.239
 solar_system PrimitiveTypesTest string_type=Earth boolean_type=false char_type=E int16_type=-65 int32_type=-130 uint16_type=65 uint32_type=130 int64_type=18446744073709551356 uint64_type=260 guid_type={C7A6C80E-F2A6-4220-AB98-D7C21A58F9FB} file_time_type=2021-09-09T14:59:36.6710000Z system_time_type=2021-09-09T14:59:36.671
 solar_system PrimitiveTypesTest string_type=Mars boolean_type=false char_type=M int16_type=-29 int32_type=-58 uint16_type=29 uint32_type=58 int64_type=18446744073709551500 uint64_type=116 guid_type={0A922CEE-67C1-4108-B39D-B132E47033C4} file_time_type=2021-09-09T14:59:37.0480000Z system_time_type=2021-09-09T14:59:37.048
 solar_system PrimitiveTypesTest string_type=Jupiter boolean_type=true char_type=J int16_type=-69 int32_type=-138 uint16_type=69 uint32_type=138 int64_type=18446744073709551340 uint64_type=276 guid_type={BB11B97B-1110-4EB6-BC33-FD71219D322E} file_time_type=2021-09-09T14:59:37.4840000Z system_time_type=2021-09-09T14:59:37.484
-7 events, 5 decoded, 2 without a schema
+7 events, 6 decoded, 1 without a schema
 EOF
 	grep -v '^{68FDD900-4A3E-11D1-84F4-0000F80464E3} id=0 version=2: no schema' "$work/prim.out" |
 		diff "$work/prim.want" - > "$work/prim.diff"
@@ -302,15 +304,16 @@ EOF
 	fi
 
 	# A manifest TDH finds in the directory libetw.pc names: the CLR's 69
-	# GC events (tdh_clr_gc_test.c) decode with it, none without it.
+	# GC events (tdh_clr_gc_test.c) decode with it, none without it (the
+	# file header decodes either way).
 	mdir=$(pkg-config --variable=manifestdir libetw)
 	{
 		[ "$mdir" = /usr/share/etw/manifests ] && [ -d "$mdir" ] &&
 		"$user/tdh_consumer" "$etl/clr-gc-events.etl" | tail -n 1 |
-			grep -qx '71 events, 0 decoded, 71 without a schema' &&
+			grep -qx '71 events, 1 decoded, 70 without a schema' &&
 		cp "$top/userlib/tests/clr_gc.man" "$mdir/deb-test-clr_gc.man" &&
 		"$user/tdh_consumer" "$etl/clr-gc-events.etl" | tail -n 1 |
-			grep -qx '71 events, 69 decoded, 2 without a schema' &&
+			grep -qx '71 events, 70 decoded, 1 without a schema' &&
 		[ "$(etwctl dump -f csv --fields provider "$etl/clr-gc-events.etl" |
 			grep -cx Microsoft-Windows-DotNETRuntime)" = 69 ]
 	} > "$work/clr.out" 2>&1
