@@ -81,13 +81,36 @@ struct etwctl_mapping {
 	struct etwctl_elf *elf;
 };
 
-/* The mappings of process @pid, in the order they were reported. */
+/*
+ * The mappings of process @pid, @n of @cap at @v in the order they were
+ * reported, and two indexes, as a process may map thousands (a .NET
+ * process's JIT-compiled methods):
+ * @open: the mapping still mapped at each base (at most one), as struct
+ *	etwctl_open by base (a tsearch tree)
+ * @by_base: the positions in @v of the first @nsorted mappings, by base
+ * @reach: at @i, the highest end of the mappings at @by_base[0..i]: a
+ *	look-up walks down from the last base at or below an address while
+ *	a mapping there can reach it, then scans those added since
+ */
 struct etwctl_proc {
 	uint32_t pid;
 	struct etwctl_mapping *v;
 	size_t n;
 	size_t cap;
+	void *open;
+	size_t *by_base;
+	uint64_t *reach;
+	size_t nsorted;
 };
+
+/* The mapping @idx of a process, still mapped at @base. */
+struct etwctl_open {
+	uint64_t base;
+	size_t idx;
+};
+
+/* Mappings added since the index was sorted that a look-up scans. */
+#define ETWCTL_UNSORTED_MAX 32
 
 /*
  * A kernel text symbol: @name, then its module's name ("" for the
@@ -135,9 +158,22 @@ static int etwctl_elf_cmp(const void *a, const void *b)
 		      ((const struct etwctl_elf *)b)->path);
 }
 
-static void etwctl_proc_free(void *p)
+static int etwctl_open_cmp(const void *a, const void *b)
 {
-	free(((struct etwctl_proc *)p)->v);
+	uint64_t x = ((const struct etwctl_open *)a)->base;
+	uint64_t y = ((const struct etwctl_open *)b)->base;
+
+	return x < y ? -1 : x > y;
+}
+
+static void etwctl_proc_free(void *node)
+{
+	struct etwctl_proc *p = node;
+
+	tdestroy(p->open, free);
+	free(p->by_base);
+	free(p->reach);
+	free(p->v);
 	free(p);
 }
 
@@ -241,16 +277,14 @@ static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
 	return e;
 }
 
-/* The mapping at @base still mapped (the latest, should there be more). */
-static struct etwctl_mapping *etwctl_open_mapping(struct etwctl_proc *p,
-						  uint64_t base)
+/* The entry of the mapping still mapped at @base, or NULL. */
+static struct etwctl_open *etwctl_open_find(struct etwctl_proc *p,
+					    uint64_t base)
 {
-	size_t i = p->n;
+	struct etwctl_open key = { .base = base };
+	void *node = tfind(&key, &p->open, etwctl_open_cmp);
 
-	while (i--)
-		if (p->v[i].base == base && p->v[i].to == INT64_MAX)
-			return &p->v[i];
-	return NULL;
+	return node ? *(struct etwctl_open **)node : NULL;
 }
 
 static int etwctl_mapping_add(struct etwctl_symbols *s,
@@ -282,6 +316,38 @@ static int etwctl_mapping_add(struct etwctl_symbols *s,
 	return 0;
 }
 
+/* Mapping @idx, just added, is the one still mapped at its base. */
+static int etwctl_open_set(struct etwctl_proc *p, struct etwctl_open *open,
+			   size_t idx)
+{
+	void *node;
+
+	if (open) {
+		open->idx = idx;
+		return 0;
+	}
+	open = malloc(sizeof(*open));
+	if (!open)
+		return -1;
+	open->base = p->v[idx].base;
+	open->idx = idx;
+	node = tsearch(open, &p->open, etwctl_open_cmp);
+	if (!node || *(struct etwctl_open **)node != open) {
+		free(open);
+		return -1;
+	}
+	return 0;
+}
+
+/* The mapping @open names is unmapped at @time. */
+static void etwctl_open_end(struct etwctl_proc *p, struct etwctl_open *open,
+			    int64_t time)
+{
+	p->v[open->idx].to = time;
+	tdelete(open, &p->open, etwctl_open_cmp);
+	free(open);
+}
+
 /**
  * etwctl_symbols_image - one Image event into the map
  * @s: the map
@@ -301,43 +367,118 @@ int etwctl_symbols_image(struct etwctl_symbols *s, enum etwctl_image_op op,
 			 const struct etwctl_image *img, int64_t time)
 {
 	struct etwctl_proc *p = etwctl_proc_get(s, img->pid);
-	struct etwctl_mapping *open;
+	struct etwctl_open *open;
 
 	if (!p)
 		return -1;
-	open = etwctl_open_mapping(p, img->base);
+	open = etwctl_open_find(p, img->base);
 	switch (op) {
 	case ETWCTL_IMAGE_LOAD:
 		if (open)
-			open->to = time;
-		return etwctl_mapping_add(s, p, img, time, INT64_MAX);
+			p->v[open->idx].to = time;
+		if (etwctl_mapping_add(s, p, img, time, INT64_MAX))
+			return -1;
+		return etwctl_open_set(p, open, p->n - 1);
 	case ETWCTL_IMAGE_UNLOAD:
 		if (open) {
-			open->to = time;
+			etwctl_open_end(p, open, time);
 			return 0;
 		}
 		return etwctl_mapping_add(s, p, img, INT64_MIN, time);
 	case ETWCTL_IMAGE_DCSTART:
 	case ETWCTL_IMAGE_DCEND:
-		return open ? 0 : etwctl_mapping_add(s, p, img, INT64_MIN,
-						     INT64_MAX);
+		if (open)
+			return 0;
+		if (etwctl_mapping_add(s, p, img, INT64_MIN, INT64_MAX))
+			return -1;
+		return etwctl_open_set(p, NULL, p->n - 1);
 	}
 	return 0;
 }
 
-/* The mapping holding @addr at @time; the latest mapped, should two. */
-static const struct etwctl_mapping *
-etwctl_mapping_at(const struct etwctl_proc *p, uint64_t addr, int64_t time)
+static uint64_t etwctl_mapping_end(const struct etwctl_mapping *m)
 {
-	const struct etwctl_mapping *m, *best = NULL;
+	return m->base + m->size < m->base ? UINT64_MAX : m->base + m->size;
+}
+
+static int etwctl_by_base_cmp(const void *a, const void *b, void *arg)
+{
+	const struct etwctl_mapping *v = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (v[x].base != v[y].base)
+		return v[x].base < v[y].base ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Sort every mapping into @p's index when more than a few were added
+ * since; out of memory, the old index stays and look-ups scan the rest.
+ */
+static void etwctl_proc_index(struct etwctl_proc *p)
+{
+	size_t *by_base;
+	uint64_t *reach;
 	size_t i;
 
+	if (p->n - p->nsorted <= ETWCTL_UNSORTED_MAX)
+		return;
+	by_base = reallocarray(p->by_base, p->n, sizeof(*by_base));
+	if (!by_base)
+		return;
+	p->by_base = by_base;
+	reach = reallocarray(p->reach, p->n, sizeof(*reach));
+	if (!reach)
+		return;
+	p->reach = reach;
+	for (i = 0; i < p->n; i++)
+		by_base[i] = i;
+	qsort_r(by_base, p->n, sizeof(*by_base), etwctl_by_base_cmp, p->v);
 	for (i = 0; i < p->n; i++) {
-		m = &p->v[i];
-		if (addr - m->base < m->size && m->from <= time &&
-		    time < m->to && (!best || m->from > best->from))
-			best = m;
+		reach[i] = etwctl_mapping_end(&p->v[by_base[i]]);
+		if (i && reach[i - 1] > reach[i])
+			reach[i] = reach[i - 1];
 	}
+	p->nsorted = p->n;
+}
+
+/* @best, or mapping @idx if it holds @addr at @time and was mapped later. */
+static const struct etwctl_mapping *
+etwctl_mapping_later(const struct etwctl_proc *p, size_t idx, uint64_t addr,
+		     int64_t time, const struct etwctl_mapping *best)
+{
+	const struct etwctl_mapping *m = &p->v[idx];
+
+	if (addr < m->base || addr - m->base >= m->size || m->from > time ||
+	    time >= m->to)
+		return best;
+	/* Of two mapped at the same time, the one reported first. */
+	if (!best || m->from > best->from || (m->from == best->from && m < best))
+		return m;
+	return best;
+}
+
+/* The mapping holding @addr at @time; the latest mapped, should two. */
+static const struct etwctl_mapping *
+etwctl_mapping_at(struct etwctl_proc *p, uint64_t addr, int64_t time)
+{
+	const struct etwctl_mapping *best = NULL;
+	size_t lo = 0, hi, mid, i;
+
+	etwctl_proc_index(p);
+	/* lo: the first sorted mapping whose base is above @addr. */
+	hi = p->nsorted;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (p->v[p->by_base[mid]].base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- && p->reach[i] > addr;)
+		best = etwctl_mapping_later(p, p->by_base[i], addr, time, best);
+	for (i = p->nsorted; i < p->n; i++)
+		best = etwctl_mapping_later(p, i, addr, time, best);
 	return best;
 }
 

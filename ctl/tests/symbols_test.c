@@ -99,6 +99,90 @@ TEST(map_rules)
 	etwctl_symbols_free(s);
 }
 
+/* Add @n images of @size bytes to @pid from @base, @step apart, at @time. */
+static int add_images(struct etwctl_symbols *s, uint32_t pid, uint64_t base,
+		      uint64_t size, uint64_t step, unsigned int n,
+		      int64_t time)
+{
+	struct etwctl_image img = { pid, 0, size, "/nonexistent/libc.so", 0 };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		img.base = img.file_base = base + i * step;
+		if (etwctl_symbols_image(s, ETWCTL_IMAGE_LOAD, &img, time))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The rules again with a hundred images below and above each process's
+ * (more than a look-up scans unsorted: the sorted index answers).
+ */
+TEST(map_rules_among_many_images)
+{
+	struct etwctl_symbols *s = etwctl_symbols_new();
+	char buf[128];
+	unsigned int i;
+	uint32_t pid;
+
+	ASSERT_NE(NULL, s);
+	for (pid = 1; pid <= 5; pid++) {
+		ASSERT_EQ(0, add_images(s, pid, 0x100, 0x10, 0x10, 100, 0));
+		ASSERT_EQ(0, add_images(s, pid, 0x100000, 0x10, 0x10, 100, 0));
+	}
+	for (i = 0; i < sizeof(map_events) / sizeof(map_events[0]); i++)
+		ASSERT_EQ(0, etwctl_symbols_image(s, map_events[i].op,
+						  &map_events[i].img,
+						  map_events[i].time));
+	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++) {
+		TH_LOG("%s", map_cases[i].name);
+		etwctl_symbols_frame(s, map_cases[i].pid, map_cases[i].time,
+				     map_cases[i].addr, buf, sizeof(buf));
+		EXPECT_STREQ(map_cases[i].text, buf);
+	}
+	etwctl_symbols_free(s);
+}
+
+/*
+ * Methods JIT-compiled into a code heap that is itself mapped: an address
+ * is in the latest mapped that holds it, found past the heap's other
+ * methods, the heap's where no method holds it.
+ */
+TEST(nested_images)
+{
+	struct etwctl_image heap = { 6, 0x40000, 0x10000, A, 0x40000 };
+	struct etwctl_symbols *s = etwctl_symbols_new();
+	char buf[128];
+	static const struct {
+		int64_t time;
+		uint64_t addr;
+		const char *text;
+	} cases[] = {
+		{ 50, 0x40000, "liba.so+0x0" },
+		{ 50, 0x40100, "libc.so+0x0" },
+		{ 50, 0x4013f, "libc.so+0x3f" },
+		{ 50, 0x40140, "liba.so+0x140" },
+		{ 50, 0x47f00, "libc.so+0x0" },
+		{ 50, 0x4ffff, "liba.so+0xffff" },
+		{ 5, 0x40100, "liba.so+0x100" },
+		{ 50, 0x50000, "0x50000" },
+	};
+	unsigned int i;
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, etwctl_symbols_image(s, ETWCTL_IMAGE_LOAD, &heap, 0));
+	/* 127 methods of 0x40 bytes, 0x100 apart, from 0x40100. */
+	ASSERT_EQ(0, add_images(s, 6, 0x40100, 0x40, 0x100, 127, 10));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		TH_LOG("case %u", i);
+		etwctl_symbols_frame(s, 6, cases[i].time, cases[i].addr, buf,
+				     sizeof(buf));
+		EXPECT_STREQ(cases[i].text, buf);
+	}
+	etwctl_symbols_free(s);
+}
+
 /* Text longer than the buffer is cut; the whole length is returned. */
 TEST(frame_cut)
 {
