@@ -12,8 +12,10 @@
  * (ProcessTrace, empty callback), tdh (ProcessTrace,
  * TdhGetEventInformation and TdhFormatProperty of every property),
  * stats (ETWCTL stats FILE > /dev/null), dump, dump-json and dump-csv
- * (ETWCTL dump [--format json|csv] FILE > /dev/null).  Each pass runs in
- * a child, so its peak RSS is its own.
+ * (ETWCTL dump [--format json|csv] FILE > /dev/null), and for a file with
+ * CPU samples speedscope (ETWCTL export --format speedscope -o /dev/null
+ * FILE), its rates per SampledProfile record.  Each pass runs in a child,
+ * so its peak RSS is its own.
  *
  * The generated file is what a TraceLogging provider writes through the
  * kernel: 64 KiB buffers of two CPUs, EVENT_HEADER64 records with the
@@ -197,7 +199,14 @@ static int bench_gen(const char *path, uint64_t events)
 /* --- the modes ----------------------------------------------------------- */
 
 static uint64_t bench_events;
+static uint64_t bench_samples;
 static uint64_t bench_sink;
+
+/* PerfInfoGuid: the kernel logger's SampledProfile (opcode 46) class. */
+static const GUID bench_perfinfo = {
+	0xce1dbfb4, 0x137e, 0x4da6,
+	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc }
+};
 
 static int bench_read(const char *path)
 {
@@ -216,6 +225,9 @@ static int bench_read(const char *path)
 static VOID WINAPI bench_empty_cb(PEVENT_RECORD r)
 {
 	bench_events++;
+	bench_samples += r->EventHeader.EventDescriptor.Opcode == 46 &&
+			 IsEqualGUID(&r->EventHeader.ProviderId,
+				     &bench_perfinfo);
 }
 
 /* A property's values: each element, struct members in turn. */
@@ -298,7 +310,10 @@ static int bench_process(const char *path, PEVENT_RECORD_CALLBACK cb)
 	return err != ERROR_SUCCESS;
 }
 
-/* @format: "json", "csv", NULL for dump's table, "stats" for stats. */
+/*
+ * @format: "json", "csv", NULL for dump's table, "stats" for stats,
+ * "speedscope" for the export.
+ */
 static int bench_dump(const char *etwctl, const char *path,
 		      const char *format)
 {
@@ -308,6 +323,9 @@ static int bench_dump(const char *etwctl, const char *path,
 		return 1;
 	if (format && !strcmp(format, "stats"))
 		execl(etwctl, etwctl, "stats", path, NULL);
+	else if (format && !strcmp(format, "speedscope"))
+		execl(etwctl, etwctl, "export", "--format", format, "-o",
+		      "/dev/null", path, NULL);
 	else if (format)
 		execl(etwctl, etwctl, "dump", "--format", format, path, NULL);
 	else
@@ -336,6 +354,8 @@ static int bench_mode(const char *mode, const char *path,
 		return bench_dump(etwctl, path, "json");
 	if (!strcmp(mode, "dump-csv"))
 		return bench_dump(etwctl, path, "csv");
+	if (!strcmp(mode, "speedscope"))
+		return bench_dump(etwctl, path, "speedscope");
 	fprintf(stderr, "decode_bench: unknown mode '%s'\n", mode);
 	return 2;
 }
@@ -382,14 +402,51 @@ static double bench_child(const char *mode, const char *path,
 	return bench_now() - t0;
 }
 
+/* The best wall and CPU time of @rounds passes of @mode; their peak RSS. */
+struct bench_best {
+	double wall;
+	double cpu;
+	long rss_kb;
+};
+
+static int bench_rounds(const char *mode, const char *path,
+			const char *etwctl, int rounds, struct bench_best *b)
+{
+	double t, cpu;
+	long rss;
+	int r;
+
+	memset(b, 0, sizeof(*b));
+	for (r = 0; r < (rounds > 0 ? rounds : 1); r++) {
+		t = bench_child(mode, path, etwctl, &cpu, &rss);
+		if (t < 0) {
+			fprintf(stderr, "decode_bench: %s failed\n", mode);
+			return -1;
+		}
+		b->wall = !r || t < b->wall ? t : b->wall;
+		/* Clock ticks: a pass shorter than one counts one. */
+		cpu = cpu > 1e-3 ? cpu : 1e-3;
+		b->cpu = !r || cpu < b->cpu ? cpu : b->cpu;
+		b->rss_kb = rss > b->rss_kb ? rss : b->rss_kb;
+	}
+	return 0;
+}
+
+/* A row: rates per @n records (events or samples), ratios to @base. */
+static void bench_row(const char *mode, uint64_t n, const struct bench_best *b,
+		      const struct bench_best *base)
+{
+	printf("%-10s %10.0f %9.1f %8.2f %10.0f %9.1f %8.2f %6ld KiB\n",
+	       mode, n / b->wall, b->wall * 1e9 / n, b->wall / base->wall,
+	       n / b->cpu, b->cpu * 1e9 / n, b->cpu / base->cpu, b->rss_kb);
+}
+
 static int bench_table(const char *path, const char *etwctl)
 {
 	const char *env = getenv("BENCH_ROUNDS");
 	int rounds = env ? atoi(env) : BENCH_ROUNDS;
-	double best, best_cpu, t, cpu, base = 0, base_cpu = 0;
-	long rss, peak;
+	struct bench_best base, b;
 	size_t m;
-	int r;
 
 	if (bench_process(path, bench_empty_cb) || !bench_events)
 		return 1;
@@ -399,32 +456,19 @@ static int bench_table(const char *path, const char *etwctl)
 	       "ns/event", "x read()", "CPU ev/s", "CPU ns/ev", "x read()",
 	       "peak RSS");
 	for (m = 0; m < sizeof(bench_modes) / sizeof(bench_modes[0]); m++) {
-		best = best_cpu = 0;
-		peak = 0;
-		for (r = 0; r < (rounds > 0 ? rounds : 1); r++) {
-			t = bench_child(bench_modes[m], path, etwctl, &cpu,
-					&rss);
-			if (t < 0) {
-				fprintf(stderr, "decode_bench: %s failed\n",
-					bench_modes[m]);
-				return 1;
-			}
-			best = !r || t < best ? t : best;
-			/* Clock ticks: a pass shorter than one counts one. */
-			cpu = cpu > 1e-3 ? cpu : 1e-3;
-			best_cpu = !r || cpu < best_cpu ? cpu : best_cpu;
-			peak = rss > peak ? rss : peak;
-		}
-		if (!m) {
-			base = best;
-			base_cpu = best_cpu;
-		}
-		printf("%-10s %10.0f %9.1f %8.2f %10.0f %9.1f %8.2f %6ld KiB\n",
-		       bench_modes[m], bench_events / best,
-		       best * 1e9 / bench_events, best / base,
-		       bench_events / best_cpu, best_cpu * 1e9 / bench_events,
-		       best_cpu / base_cpu, peak);
+		if (bench_rounds(bench_modes[m], path, etwctl, rounds, &b))
+			return 1;
+		if (!m)
+			base = b;
+		bench_row(bench_modes[m], bench_events, &b, &base);
 	}
+	if (!bench_samples)
+		return 0;
+	printf("# %llu SampledProfile records: per sample, not per event\n",
+	       (unsigned long long)bench_samples);
+	if (bench_rounds("speedscope", path, etwctl, rounds, &b))
+		return 1;
+	bench_row("speedscope", bench_samples, &b, &base);
 	return 0;
 }
 
