@@ -87,6 +87,7 @@ void etw_combine_init(struct etw_combined *c)
 {
 	c->enabled = false;
 	c->level = 0;
+	c->session_level = 0;
 	c->match_any = 0;
 	c->match_all = ~0ULL;
 }
@@ -96,14 +97,21 @@ EXPORT_SYMBOL_IF_KUNIT(etw_combine_init);
  * etw_combine_add() - fold one session's filter into a combined state
  * @c: the state
  * @f: the session's normalised filter
+ * @session_level: the level the session passed (@f's before 0 became 255)
  *
  * The result is the least restrictive state: a provider-side check with it
  * may let through events no session takes, never the reverse.
  *
  * Context: any.
  */
-void etw_combine_add(struct etw_combined *c, const struct etw_level_kw *f)
+void etw_combine_add(struct etw_combined *c, const struct etw_level_kw *f,
+		     u8 session_level)
 {
+	/* 0 is the most verbose level as passed, so it wins. */
+	if (!c->enabled || (c->session_level && session_level))
+		c->session_level = max(c->session_level, session_level);
+	else
+		c->session_level = 0;
 	c->enabled = true;
 	c->level = max(c->level, f->level);
 	c->match_any |= f->match_any;

@@ -39,12 +39,14 @@ struct etw_id_filter {
  * struct etw_combined - a registration's combined enable state
  * @enabled: at least one session enables it
  * @level: the most verbose session level (0 mapped to 255)
+ * @session_level: the same as the sessions passed it: 0 when one passed 0
  * @match_any: OR of the sessions' MatchAnyKeyword
  * @match_all: AND of the sessions' MatchAllKeyword
  */
 struct etw_combined {
 	bool enabled;
 	u8 level;
+	u8 session_level;
 	u64 match_any;
 	u64 match_all;
 };
@@ -70,7 +72,8 @@ bool etw_event_id_listed(const struct etw_id_filter *f, u16 id);
 int etw_id_filter_sort(u16 *ids, u16 count);
 bool etw_pid_filter_match(const u32 *pids, unsigned int count, u32 pid);
 void etw_combine_init(struct etw_combined *c);
-void etw_combine_add(struct etw_combined *c, const struct etw_level_kw *f);
+void etw_combine_add(struct etw_combined *c, const struct etw_level_kw *f,
+		     u8 session_level);
 
 /*
  * The two predicates the write path applies per session and event are

@@ -204,6 +204,7 @@ struct etw_route {
 		const struct etw_id_filter *ids;
 		u64 instance_bit;
 		u32 ext;
+		u8 session_level;	/* as passed; @lk.level is it normalised */
 		const struct etw_id_filter *stack_ids;
 	} e[];
 };

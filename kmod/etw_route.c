@@ -164,6 +164,7 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 			   bool classic, u64 bit, bool ids)
 {
 	re->session = e->session;
+	re->session_level = e->level;
 	re->lk.level = etw_level_norm(e->level);
 	/* Classic providers ignore enable properties. */
 	re->lk.ignore_keyword0 = !classic &&
@@ -287,6 +288,7 @@ void etw_state_publish(struct etw_reg *reg, const struct etw_combined *c)
 	 */
 	smp_wmb();
 	WRITE_ONCE(es->level, c->enabled ? c->level : 0);
+	WRITE_ONCE(es->session_level, c->enabled ? c->session_level : 0);
 	WRITE_ONCE(es->match_any, c->enabled ? c->match_any : 0);
 	WRITE_ONCE(es->match_all, c->enabled ? c->match_all : 0);
 	WRITE_ONCE(es->enabled, c->enabled);
@@ -311,5 +313,5 @@ void etw_route_combine(const struct etw_route *r, struct etw_combined *c)
 
 	etw_combine_init(c);
 	for (i = 0; r && i < r->count; i++)
-		etw_combine_add(c, &r->e[i].lk);
+		etw_combine_add(c, &r->e[i].lk, r->e[i].session_level);
 }

@@ -40,6 +40,7 @@ struct request {
 	TRACEHANDLE logger;
 	ULONG flags;
 	UCHAR level;
+	DWORD level_error;	/* GetLastError() after GetTraceEnableLevel */
 	GUID guid;
 };
 
@@ -63,7 +64,9 @@ static ULONG WINAPI record_request(WMIDPREQUESTCODE code, PVOID ctx,
 		r->guid = ((WNODE_HEADER *)buffer)->Guid;
 		r->logger = GetTraceLoggerHandle(buffer);
 		r->flags = GetTraceEnableFlags(r->logger);
+		SetLastError(ERROR_SUCCESS);
 		r->level = GetTraceEnableLevel(r->logger);
+		r->level_error = GetLastError();
 	}
 	pthread_mutex_unlock(&log->lock);
 	return ERROR_SUCCESS;
@@ -188,6 +191,29 @@ TEST_F(classic, enable_passes_logger_flags_and_level)
 	EXPECT_NE(self->h, r->logger);
 	EXPECT_EQ(5, r->flags);
 	EXPECT_EQ(3, r->level);
+}
+
+/*
+ * Microsoft's page for GetTraceEnableLevel (learn.microsoft.com,
+ * windows/desktop/ETW/gettraceenablelevel): the EnableLevel the controller
+ * passed, and for 0 the last error left ERROR_SUCCESS, which is how a
+ * caller tells "the controller set the enable level to 0" from a failure.
+ */
+TEST_F(classic, enable_level_is_the_level_the_session_passed)
+{
+	static const __u8 levels[] = { 0, 1, 5, 254, 255 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(levels); i++) {
+		struct request *r = &self->log.r[i];
+
+		ASSERT_EQ(0, ctl_enable(&self->c, &self->guid,
+					ETW_CONTROL_ENABLE, levels[i], 1, 0));
+		ASSERT_EQ(i + 1, requests(&self->log));
+		EXPECT_EQ(WMI_ENABLE_EVENTS, r->code);
+		EXPECT_EQ(levels[i], r->level);
+		EXPECT_EQ(ERROR_SUCCESS, r->level_error);
+	}
 }
 
 TEST_F(classic, disable_is_wmi_disable_events)

@@ -286,8 +286,12 @@ ULONG WMIAPI GetTraceEnableFlags(TRACEHANDLE TraceHandle)
  * GetTraceEnableLevel() - the enabling session's level
  * @TraceHandle: a logger handle
  *
- * Return: the level (255 when the session passed 0; 0 while disabled), or
- * 0 with the last error ERROR_INVALID_HANDLE.
+ * Microsoft's page for GetTraceEnableLevel: the EnableLevel the controller
+ * passed, 0 included; a caller tells that 0 from a failure by clearing the
+ * last error first, so success leaves it alone.
+ *
+ * Return: the level the session passed (0 while disabled), or 0 with the
+ * last error ERROR_INVALID_HANDLE.
  */
 UCHAR WMIAPI GetTraceEnableLevel(TRACEHANDLE TraceHandle)
 {
@@ -297,7 +301,7 @@ UCHAR WMIAPI GetTraceEnableLevel(TRACEHANDLE TraceHandle)
 	if (!etw_logger_get(TraceHandle, &ref))
 		return 0;
 	etw_prov_state(&ref, &st);
-	return st.level;
+	return st.session_level;
 }
 
 /*

@@ -30,6 +30,8 @@ etw_state_read(const struct etw_enable_state *es, struct etw_prov_state *st)
 		seq = __atomic_load_n(&es->seq, __ATOMIC_ACQUIRE);
 		st->enabled = __atomic_load_n(&es->enabled, __ATOMIC_RELAXED);
 		st->level = __atomic_load_n(&es->level, __ATOMIC_RELAXED);
+		st->session_level = __atomic_load_n(&es->session_level,
+						    __ATOMIC_RELAXED);
 		st->match_any = __atomic_load_n(&es->match_any,
 						__ATOMIC_RELAXED);
 		st->match_all = __atomic_load_n(&es->match_all,

@@ -81,6 +81,7 @@ void etw_prov_set_desc_types(REGHANDLE handle, bool on);
 struct etw_prov_state {
 	bool enabled;
 	UCHAR level;
+	UCHAR session_level;	/* as the sessions passed it: 0 stays 0 */
 	ULONGLONG match_any;
 	ULONGLONG match_all;
 };

@@ -127,10 +127,11 @@ static void etw_combine_test(struct kunit *test)
 
 	etw_combine_init(&c);
 	KUNIT_EXPECT_FALSE(test, c.enabled);
-	etw_combine_add(&c, &a);
-	etw_combine_add(&c, &b);
+	etw_combine_add(&c, &a, 3);
+	etw_combine_add(&c, &b, 5);
 	KUNIT_EXPECT_TRUE(test, c.enabled);
 	KUNIT_EXPECT_EQ(test, c.level, 5);
+	KUNIT_EXPECT_EQ(test, c.session_level, 5);
 	KUNIT_EXPECT_EQ(test, c.match_any, 0x7ULL);
 	KUNIT_EXPECT_EQ(test, c.match_all, 0x1ULL);
 }
@@ -142,10 +143,36 @@ static void etw_combine_level0_test(struct kunit *test)
 	struct etw_combined c;
 
 	etw_combine_init(&c);
-	etw_combine_add(&c, &b);
-	etw_combine_add(&c, &a);
+	etw_combine_add(&c, &b, 2);
+	etw_combine_add(&c, &a, 0);
 	KUNIT_EXPECT_EQ(test, c.level, 255);
+	KUNIT_EXPECT_EQ(test, c.session_level, 0);
 	KUNIT_EXPECT_EQ(test, c.match_any, ~0ULL);
+}
+
+/* A session's 0 stays 0 as passed whichever order the sessions come in. */
+static void etw_combine_session_level_test(struct kunit *test)
+{
+	static const u8 cases[][3] = {
+		/* first, second, combined as passed */
+		{ 0, 2, 0 }, { 2, 0, 0 }, { 0, 0, 0 },
+		{ 255, 4, 255 }, { 4, 255, 255 }, { 1, 4, 4 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct etw_level_kw a = { .level = etw_level_norm(cases[i][0]) };
+		struct etw_level_kw b = { .level = etw_level_norm(cases[i][1]) };
+		struct etw_combined c;
+
+		etw_combine_init(&c);
+		etw_combine_add(&c, &a, cases[i][0]);
+		KUNIT_EXPECT_EQ(test, c.session_level, cases[i][0]);
+		etw_combine_add(&c, &b, cases[i][1]);
+		KUNIT_EXPECT_EQ_MSG(test, c.session_level, cases[i][2],
+				    "case %u", i);
+		KUNIT_EXPECT_EQ(test, c.level, etw_level_norm(cases[i][2]));
+	}
 }
 
 static struct kunit_case etw_filter_cases[] = {
@@ -157,6 +184,7 @@ static struct kunit_case etw_filter_cases[] = {
 	KUNIT_CASE(etw_pid_filter_test),
 	KUNIT_CASE(etw_combine_test),
 	KUNIT_CASE(etw_combine_level0_test),
+	KUNIT_CASE(etw_combine_session_level_test),
 	{}
 };
 

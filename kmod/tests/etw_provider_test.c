@@ -271,20 +271,21 @@ struct etw_comb_case {
 	unsigned int n;
 	struct etw_pt_lk lk[3];
 	struct etw_pt_lk expect;
+	u8 session_level;	/* expected, as the sessions passed it */
 };
 
 static const struct etw_comb_case etw_comb_cases[] = {
-	{ "one session", 1, { { 4, 0x1, 0x1 } }, { 4, 0x1, 0x1 } },
+	{ "one session", 1, { { 4, 0x1, 0x1 } }, { 4, 0x1, 0x1 }, 4 },
 	{ "most verbose level wins", 3, { { 3, 0x1, 0 }, { 5, 0x1, 0 },
-	  { 2, 0x1, 0 } }, { 5, 0x1, 0 } },
+	  { 2, 0x1, 0 } }, { 5, 0x1, 0 }, 5 },
 	{ "level 0 reads as 255", 2, { { 2, 0x1, 0 }, { 0, 0x1, 0 } },
-	  { 255, 0x1, 0 } },
+	  { 255, 0x1, 0 }, 0 },
 	{ "MatchAny is ORed", 3, { { 4, 0x1, 0 }, { 4, 0x6, 0 },
-	  { 4, 0x10, 0 } }, { 4, 0x17, 0 } },
+	  { 4, 0x10, 0 } }, { 4, 0x17, 0 }, 4 },
 	{ "MatchAny 0 reads as all", 2, { { 4, 0x1, 0 }, { 4, 0, 0 } },
-	  { 4, ~0ULL, 0 } },
+	  { 4, ~0ULL, 0 }, 4 },
 	{ "MatchAll is ANDed", 3, { { 4, 0xff, 0x7 }, { 4, 0xff, 0x3 },
-	  { 4, 0xff, 0x6 } }, { 4, 0xff, 0x2 } },
+	  { 4, 0xff, 0x6 } }, { 4, 0xff, 0x2 }, 4 },
 };
 
 static void etw_comb_desc(const struct etw_comb_case *c, char *desc)
@@ -318,6 +319,7 @@ static void etw_provider_combined_test(struct kunit *test)
 	es = etw_pt_state(test, id);
 	KUNIT_EXPECT_EQ(test, es->enabled, 1);
 	KUNIT_EXPECT_EQ(test, es->level, c->expect.level);
+	KUNIT_EXPECT_EQ(test, es->session_level, c->session_level);
 	KUNIT_EXPECT_EQ(test, es->match_any, c->expect.any);
 	KUNIT_EXPECT_EQ(test, es->match_all, c->expect.all);
 	KUNIT_EXPECT_EQ(test, es->seq % 2, 0);

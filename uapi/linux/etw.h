@@ -519,6 +519,8 @@ struct etw_write_args {
  * struct etw_enable_state - one registration's combined enable state
  * @enabled: non-zero when at least one session enables the registration
  * @level: the most verbose level of the enabling sessions, 0 mapped to 255
+ * @session_level: the level as the sessions passed it: 0 when one passed
+ *	0, else @level (GetTraceEnableLevel answers it)
  * @reserved: zero
  * @seq: even while stable; odd while the kernel rewrites the entry
  * @reserved2: zero
@@ -534,7 +536,8 @@ struct etw_write_args {
 struct etw_enable_state {
 	__u32 enabled;
 	__u8 level;
-	__u8 reserved[3];
+	__u8 session_level;
+	__u8 reserved[2];
 	__u32 seq;
 	__u32 reserved2;
 	__u64 match_any;
