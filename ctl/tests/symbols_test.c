@@ -76,13 +76,13 @@ static const struct {
 	  "0xffffffff81000000" },
 };
 
-TEST(map_rules)
+/* map_events into @s, then each of map_cases. */
+static void check_map_rules(struct __test_metadata *_metadata,
+			    struct etwctl_symbols *s)
 {
-	struct etwctl_symbols *s = etwctl_symbols_new();
 	char buf[128];
 	unsigned int i;
 
-	ASSERT_NE(NULL, s);
 	for (i = 0; i < sizeof(map_events) / sizeof(map_events[0]); i++)
 		ASSERT_EQ(0, etwctl_symbols_image(s, map_events[i].op,
 						  &map_events[i].img,
@@ -96,6 +96,14 @@ TEST(map_rules)
 					       sizeof(buf)));
 		EXPECT_STREQ(map_cases[i].text, buf);
 	}
+}
+
+TEST(map_rules)
+{
+	struct etwctl_symbols *s = etwctl_symbols_new();
+
+	ASSERT_NE(NULL, s);
+	check_map_rules(_metadata, s);
 	etwctl_symbols_free(s);
 }
 
@@ -122,8 +130,6 @@ static int add_images(struct etwctl_symbols *s, uint32_t pid, uint64_t base,
 TEST(map_rules_among_many_images)
 {
 	struct etwctl_symbols *s = etwctl_symbols_new();
-	char buf[128];
-	unsigned int i;
 	uint32_t pid;
 
 	ASSERT_NE(NULL, s);
@@ -131,16 +137,7 @@ TEST(map_rules_among_many_images)
 		ASSERT_EQ(0, add_images(s, pid, 0x100, 0x10, 0x10, 100, 0));
 		ASSERT_EQ(0, add_images(s, pid, 0x100000, 0x10, 0x10, 100, 0));
 	}
-	for (i = 0; i < sizeof(map_events) / sizeof(map_events[0]); i++)
-		ASSERT_EQ(0, etwctl_symbols_image(s, map_events[i].op,
-						  &map_events[i].img,
-						  map_events[i].time));
-	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++) {
-		TH_LOG("%s", map_cases[i].name);
-		etwctl_symbols_frame(s, map_cases[i].pid, map_cases[i].time,
-				     map_cases[i].addr, buf, sizeof(buf));
-		EXPECT_STREQ(map_cases[i].text, buf);
-	}
+	check_map_rules(_metadata, s);
 	etwctl_symbols_free(s);
 }
 
