@@ -576,26 +576,40 @@ static void etw_tdh_schema_free(struct etw_tdh_schema *s)
 	free(s->synth);
 }
 
-static ULONG etw_tdh_build(const EVENT_RECORD *ev, ULONG ptr_size,
-			   BYTE *buf, ULONG cap, ULONG *needed)
+/*
+ * A TraceLogging schema is a function of the metadata and traits bytes
+ * (an empty traits item differs from none) and the pointer size.
+ */
+static void etw_tdh_tl_key(const EVENT_HEADER_EXTENDED_DATA_ITEM *m,
+			   const EVENT_RECORD *ev, ULONG ptr_size,
+			   struct etw_tdh_cache_key *k)
 {
+	const EVENT_HEADER_EXTENDED_DATA_ITEM *t =
+		etw_tdh_ext(ev, EVENT_HEADER_EXT_TYPE_PROV_TRAITS);
+
+	k->tag = ETW_TDH_CACHE_TL | ptr_size << 8 | (t ? 1u << 16 : 0);
+	k->a = (const void *)(uintptr_t)m->DataPtr;
+	k->a_len = m->DataSize;
+	k->b = t ? (const void *)(uintptr_t)t->DataPtr : NULL;
+	k->b_len = t ? t->DataSize : 0;
+}
+
+static ULONG etw_tdh_tl_build(const EVENT_HEADER_EXTENDED_DATA_ITEM *m,
+			      const EVENT_RECORD *ev, ULONG ptr_size,
+			      BYTE *buf, ULONG cap, ULONG *needed)
+{
+	struct etw_tdh_cache_key k;
 	struct etw_tdh_schema s;
 	ULONG ret;
 
-	/*
-	 * No TraceLogging metadata: a kernel logger class or a loaded
-	 * manifest may describe it.
-	 */
-	if (!etw_tdh_ext(ev, EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL)) {
-		ret = etw_tdh_kernel_build(ev, ptr_size, buf, cap, needed);
-		if (ret != ERROR_NOT_FOUND)
-			return ret;
-		return etw_manifest_build(ev, &ev->EventHeader.ProviderId,
-					  &ev->EventHeader.EventDescriptor,
-					  ptr_size, buf, cap, needed);
-	}
-	if (etw_tdh_cache_lookup(ev, ptr_size, buf, cap, needed, &ret))
+	etw_tdh_tl_key(m, ev, ptr_size, &k);
+	if (etw_tdh_cache_lookup(&k, &ev->EventHeader.EventDescriptor, buf,
+				 cap, needed, &ret)) {
+		if (!ret)
+			((TRACE_EVENT_INFO *)buf)->ProviderGuid =
+				ev->EventHeader.ProviderId;
 		return ret;
+	}
 	memset(&s, 0, sizeof(s));
 	ret = etw_tdh_parse_event(ev, &s, ptr_size);
 	if (!ret) {
@@ -603,10 +617,31 @@ static ULONG etw_tdh_build(const EVENT_RECORD *ev, ULONG ptr_size,
 		if (*needed > cap)
 			ret = ERROR_INSUFFICIENT_BUFFER;
 		else
-			etw_tdh_cache_store(ev, ptr_size, buf, *needed);
+			etw_tdh_cache_store(&k, buf, *needed);
 	}
 	etw_tdh_schema_free(&s);
 	return ret;
+}
+
+static ULONG etw_tdh_build(const EVENT_RECORD *ev, ULONG ptr_size,
+			   BYTE *buf, ULONG cap, ULONG *needed)
+{
+	const EVENT_HEADER_EXTENDED_DATA_ITEM *m =
+		etw_tdh_ext(ev, EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL);
+	ULONG ret;
+
+	if (m)
+		return etw_tdh_tl_build(m, ev, ptr_size, buf, cap, needed);
+	/*
+	 * No TraceLogging metadata: a kernel logger class or a loaded
+	 * manifest may describe it.
+	 */
+	ret = etw_tdh_kernel_build(ev, ptr_size, buf, cap, needed);
+	if (ret != ERROR_NOT_FOUND)
+		return ret;
+	return etw_manifest_build(ev, &ev->EventHeader.ProviderId,
+				  &ev->EventHeader.EventDescriptor,
+				  ptr_size, buf, cap, needed);
 }
 
 /**

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <tdh.h>
@@ -20,10 +21,32 @@ ULONG etw_tdh_event_info(const EVENT_RECORD *ev, TRACE_EVENT_INFO **tei);
 ULONG etw_tdh_fixed_size(USHORT in, ULONG ptr_size);
 const EVENT_HEADER_EXTENDED_DATA_ITEM *
 etw_tdh_ext(const EVENT_RECORD *ev, USHORT type);
-bool etw_tdh_cache_lookup(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
-			  ULONG cap, ULONG *needed, ULONG *ret);
-void etw_tdh_cache_store(const EVENT_RECORD *ev, ULONG ptr_size,
-			 const BYTE *tei, ULONG size);
+
+/* Which builder a cached schema is from: the low byte of a key's @tag. */
+enum etw_tdh_cache_kind {
+	ETW_TDH_CACHE_TL = 1,
+	ETW_TDH_CACHE_KERNEL,
+	ETW_TDH_CACHE_MANIFEST,
+};
+
+/*
+ * What a cached schema is a function of (etw_tdh_cache.c): @tag, the
+ * kind and what else fits in 32 bits, then two byte strings (@b may be
+ * empty).
+ */
+struct etw_tdh_cache_key {
+	uint32_t tag;
+	uint32_t a_len;
+	uint32_t b_len;
+	const void *a;
+	const void *b;
+};
+
+bool etw_tdh_cache_lookup(const struct etw_tdh_cache_key *k,
+			  const EVENT_DESCRIPTOR *desc, BYTE *buf, ULONG cap,
+			  ULONG *needed, ULONG *ret);
+void etw_tdh_cache_store(const struct etw_tdh_cache_key *k, const BYTE *tei,
+			 ULONG size);
 ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
 			 ULONG ptr_size, const BYTE *p, size_t avail,
 			 ULONG *size);

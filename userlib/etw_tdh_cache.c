@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * etw_tdh_cache.c: the TRACE_EVENT_INFO of TraceLogging events, kept
- * per thread so that TdhGetEventInformation parses a metadata blob once
- * rather than for every event that carries it.
+ * etw_tdh_cache.c: the TRACE_EVENT_INFO TdhGetEventInformation built,
+ * kept per thread so that a schema is built once rather than for every
+ * event that has it.
  *
- * A TraceLogging schema is a function of the event's EVENT_SCHEMA_TL
- * bytes, its provider-traits bytes (the provider name) and the pointer
- * size; of the header only ProviderGuid and EventDescriptor are copied
- * in, and they are patched into the cached copy on every hit.  Entries
- * are keyed by those bytes themselves, compared in full, so two blobs
+ * Each builder states what its schemas are a function of as a key
+ * (struct etw_tdh_cache_key): TraceLogging's the EVENT_SCHEMA_TL and
+ * PROV_TRAITS bytes and the pointer size (etw_tdh.c), the kernel
+ * logger's the MOF class, event type, frame count and pointer size
+ * (etw_tdh_kernel.c), a manifest's the provider, event and the
+ * generation of the loaded manifests (etw_tdh_manifest_info.c).  The
+ * event's EventDescriptor is put into the copy on every hit.  Entries
+ * are keyed by those bytes themselves, compared in full, so two keys
  * that hash alike never share a schema.  The table is direct-mapped
  * with a fixed number of slots and a size limit per entry: its memory
  * does not grow with the number of events, whatever the trace holds.
@@ -23,20 +26,17 @@
 
 #include "etw_tdh.h"
 
-#define ETW_TDH_CACHE_SLOTS	64
-/* Larger metadata is rare enough to be parsed every time. */
+#define ETW_TDH_CACHE_SLOTS	256
+/* Larger keys and schemas are rare enough to be built every time. */
 #define ETW_TDH_CACHE_MAX_KEY	4096
+#define ETW_TDH_CACHE_MAX_TEI	16384
 
-/*
- * @key: the metadata bytes, then the traits bytes; @tei follows them
- * @has_traits: the event had a traits item (an empty one differs)
- */
+/* @key: the key's two byte strings; @tei follows them */
 struct etw_tdh_entry {
 	uint64_t hash;
-	uint32_t meta_len;
-	uint32_t traits_len;
-	bool has_traits;
-	ULONG ptr_size;
+	uint32_t tag;
+	uint32_t a_len;
+	uint32_t b_len;
 	ULONG size;
 	BYTE *tei;
 	uint8_t key[];
@@ -44,17 +44,6 @@ struct etw_tdh_entry {
 
 struct etw_tdh_cache {
 	struct etw_tdh_entry *slot[ETW_TDH_CACHE_SLOTS];
-};
-
-/* What identifies a schema: the two items' bytes and the pointer size. */
-struct etw_tdh_key {
-	const uint8_t *meta;
-	uint32_t meta_len;
-	const uint8_t *traits;
-	uint32_t traits_len;
-	bool has_traits;
-	ULONG ptr_size;
-	uint64_t hash;
 };
 
 static pthread_key_t etw_tdh_cache_key;
@@ -110,53 +99,32 @@ static uint64_t etw_tdh_hash(uint64_t h, const uint8_t *p, size_t n)
 	return h;
 }
 
-/* The key of @ev's schema; false when it is not to be cached. */
-static bool etw_tdh_key(const EVENT_RECORD *ev, ULONG ptr_size,
-			struct etw_tdh_key *k)
+static uint64_t etw_tdh_key_hash(const struct etw_tdh_cache_key *k)
 {
-	const EVENT_HEADER_EXTENDED_DATA_ITEM *m =
-		etw_tdh_ext(ev, EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL);
-	const EVENT_HEADER_EXTENDED_DATA_ITEM *t =
-		etw_tdh_ext(ev, EVENT_HEADER_EXT_TYPE_PROV_TRAITS);
+	uint64_t h = etw_tdh_hash(k->tag, k->a, k->a_len);
 
-	if (!m)
-		return false;
-	k->meta = (const uint8_t *)(uintptr_t)m->DataPtr;
-	k->meta_len = m->DataSize;
-	k->has_traits = t;
-	k->traits = t ? (const uint8_t *)(uintptr_t)t->DataPtr : NULL;
-	k->traits_len = t ? t->DataSize : 0;
-	k->ptr_size = ptr_size;
-	if (k->meta_len + k->traits_len > ETW_TDH_CACHE_MAX_KEY)
-		return false;
-	k->hash = etw_tdh_hash(ptr_size | (uint64_t)k->has_traits << 8,
-			       k->meta, k->meta_len);
-	k->hash = etw_tdh_hash(k->hash ^ k->meta_len, k->traits,
-			       k->traits_len);
-	return true;
+	return etw_tdh_hash(h ^ k->a_len, k->b, k->b_len);
 }
 
 static struct etw_tdh_entry **etw_tdh_slot(struct etw_tdh_cache *c,
-					   const struct etw_tdh_key *k)
+					   uint64_t hash)
 {
-	return &c->slot[(k->hash ^ k->hash >> 32) % ETW_TDH_CACHE_SLOTS];
+	return &c->slot[(hash ^ hash >> 32) % ETW_TDH_CACHE_SLOTS];
 }
 
 static bool etw_tdh_match(const struct etw_tdh_entry *e,
-			  const struct etw_tdh_key *k)
+			  const struct etw_tdh_cache_key *k, uint64_t hash)
 {
-	return e && e->hash == k->hash && e->meta_len == k->meta_len &&
-	       e->traits_len == k->traits_len &&
-	       e->has_traits == k->has_traits && e->ptr_size == k->ptr_size &&
-	       !memcmp(e->key, k->meta, k->meta_len) &&
-	       (!k->traits_len ||
-		!memcmp(e->key + k->meta_len, k->traits, k->traits_len));
+	return e && e->hash == hash && e->tag == k->tag &&
+	       e->a_len == k->a_len && e->b_len == k->b_len &&
+	       !memcmp(e->key, k->a, k->a_len) &&
+	       (!k->b_len || !memcmp(e->key + k->a_len, k->b, k->b_len));
 }
 
 /**
- * etw_tdh_cache_lookup - a TraceLogging event's schema, if cached
- * @ev: the event
- * @ptr_size: the pointer size the schema is laid out for
+ * etw_tdh_cache_lookup - a schema, if this thread has it cached
+ * @k: what the schema is a function of
+ * @desc: the event's descriptor, put into the copy
  * @buf: receives the TRACE_EVENT_INFO
  * @cap: bytes at @buf
  * @needed: out: the schema's size
@@ -166,18 +134,19 @@ static bool etw_tdh_match(const struct etw_tdh_entry *e,
  * Context: any thread.
  * Return: true when the schema was cached (*@needed and *@ret are set).
  */
-bool etw_tdh_cache_lookup(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
-			  ULONG cap, ULONG *needed, ULONG *ret)
+bool etw_tdh_cache_lookup(const struct etw_tdh_cache_key *k,
+			  const EVENT_DESCRIPTOR *desc, BYTE *buf, ULONG cap,
+			  ULONG *needed, ULONG *ret)
 {
 	struct etw_tdh_cache *c = etw_tdh_cache_get();
 	struct etw_tdh_entry *e;
-	TRACE_EVENT_INFO *tei;
-	struct etw_tdh_key k;
+	uint64_t hash;
 
-	if (!c || !etw_tdh_key(ev, ptr_size, &k))
+	if (!c || k->a_len + k->b_len > ETW_TDH_CACHE_MAX_KEY)
 		return false;
-	e = *etw_tdh_slot(c, &k);
-	if (!etw_tdh_match(e, &k))
+	hash = etw_tdh_key_hash(k);
+	e = *etw_tdh_slot(c, hash);
+	if (!etw_tdh_match(e, k, hash))
 		return false;
 	*needed = e->size;
 	if (cap < e->size) {
@@ -185,48 +154,44 @@ bool etw_tdh_cache_lookup(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
 		return true;
 	}
 	memcpy(buf, e->tei, e->size);
-	tei = (TRACE_EVENT_INFO *)buf;
-	tei->ProviderGuid = ev->EventHeader.ProviderId;
-	tei->EventDescriptor = ev->EventHeader.EventDescriptor;
+	((TRACE_EVENT_INFO *)buf)->EventDescriptor = *desc;
 	*ret = ERROR_SUCCESS;
 	return true;
 }
 
 /**
- * etw_tdh_cache_store - remember the schema just built for @ev
- * @ev: the event
- * @ptr_size: the pointer size it was laid out for
- * @tei: the TRACE_EVENT_INFO TdhGetEventInformation returned
+ * etw_tdh_cache_store - remember a schema just built
+ * @k: what it is a function of
+ * @tei: the TRACE_EVENT_INFO TdhGetEventInformation returns
  * @size: its bytes
  *
  * Replaces what the slot held.  Without memory nothing is cached.
  *
  * Context: any thread.
  */
-void etw_tdh_cache_store(const EVENT_RECORD *ev, ULONG ptr_size,
-			 const BYTE *tei, ULONG size)
+void etw_tdh_cache_store(const struct etw_tdh_cache_key *k, const BYTE *tei,
+			 ULONG size)
 {
 	struct etw_tdh_cache *c = etw_tdh_cache_get();
 	struct etw_tdh_entry *e, **slot;
-	struct etw_tdh_key k;
 
-	if (!c || !etw_tdh_key(ev, ptr_size, &k))
+	if (!c || k->a_len + k->b_len > ETW_TDH_CACHE_MAX_KEY ||
+	    size > ETW_TDH_CACHE_MAX_TEI)
 		return;
-	e = malloc(sizeof(*e) + k.meta_len + k.traits_len + size);
+	e = malloc(sizeof(*e) + k->a_len + k->b_len + size);
 	if (!e)
 		return;
-	e->hash = k.hash;
-	e->meta_len = k.meta_len;
-	e->traits_len = k.traits_len;
-	e->has_traits = k.has_traits;
-	e->ptr_size = ptr_size;
+	e->hash = etw_tdh_key_hash(k);
+	e->tag = k->tag;
+	e->a_len = k->a_len;
+	e->b_len = k->b_len;
 	e->size = size;
-	memcpy(e->key, k.meta, k.meta_len);
-	if (k.traits_len)
-		memcpy(e->key + k.meta_len, k.traits, k.traits_len);
-	e->tei = e->key + k.meta_len + k.traits_len;
+	memcpy(e->key, k->a, k->a_len);
+	if (k->b_len)
+		memcpy(e->key + k->a_len, k->b, k->b_len);
+	e->tei = e->key + k->a_len + k->b_len;
 	memcpy(e->tei, tei, size);
-	slot = etw_tdh_slot(c, &k);
+	slot = etw_tdh_slot(c, e->hash);
 	free(*slot);
 	*slot = e;
 }

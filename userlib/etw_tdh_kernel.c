@@ -731,6 +731,16 @@ static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
 	}
 }
 
+/*
+ * What a kernel event's schema is a function of, besides the pointer
+ * size: its class, event type and Stack1 ... count.
+ */
+struct etw_tk_schema_id {
+	const struct etw_tk_class *c;
+	const char *type;
+	uint32_t frames;
+};
+
 /**
  * etw_tdh_kernel_build - the TRACE_EVENT_INFO of a kernel logger event
  * @ev: the event
@@ -738,6 +748,8 @@ static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
  * @buf: where to write it, or NULL
  * @cap: bytes at @buf
  * @needed: out: bytes it takes
+ *
+ * The schema is kept in this thread's cache (etw_tdh_cache.c).
  *
  * Context: any thread.
  * Return: ERROR_SUCCESS; ERROR_NOT_FOUND when @ev is not a kernel event
@@ -748,18 +760,32 @@ ULONG etw_tdh_kernel_build(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
 			   ULONG cap, ULONG *needed)
 {
 	struct etw_mf_out o = { buf, buf ? cap : 0, 0 };
+	struct etw_tk_schema_id id;
+	struct etw_tdh_cache_key k = {
+		.tag = ETW_TDH_CACHE_KERNEL | ptr_size << 8,
+		.a = &id,
+		.a_len = sizeof(id),
+	};
 	const struct etw_tk_class *c;
 	TRACE_EVENT_INFO tei;
 	const char *type;
 	uint32_t n, frames;
 	bool control;
+	ULONG ret;
 
 	c = etw_tk_find(ev, &type);
 	if (!c)
 		return ERROR_NOT_FOUND;
-	control = !memcmp(&c->guid, &etw_tk_image_id, sizeof(GUID));
 	n = etw_tk_nprops(c);
 	frames = etw_tk_nframes(c, n, ev, ptr_size);
+	memset(&id, 0, sizeof(id));
+	id.c = c;
+	id.type = type;
+	id.frames = frames;
+	if (etw_tdh_cache_lookup(&k, &ev->EventHeader.EventDescriptor, buf,
+				 cap, needed, &ret))
+		return ret;
+	control = !memcmp(&c->guid, &etw_tk_image_id, sizeof(GUID));
 	o.off = offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) +
 		(n + frames) * sizeof(EVENT_PROPERTY_INFO);
 	memset(&tei, 0, sizeof(tei));
@@ -781,5 +807,8 @@ ULONG etw_tdh_kernel_build(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
 		memcpy(o.buf, &tei, offsetof(TRACE_EVENT_INFO,
 					     EventPropertyInfoArray));
 	*needed = o.off;
-	return o.off > o.cap ? ERROR_INSUFFICIENT_BUFFER : ERROR_SUCCESS;
+	if (o.off > o.cap)
+		return ERROR_INSUFFICIENT_BUFFER;
+	etw_tdh_cache_store(&k, buf, o.off);
+	return ERROR_SUCCESS;
 }

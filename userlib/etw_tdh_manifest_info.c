@@ -23,7 +23,14 @@
 #include "etw_tdh_manifest.h"
 
 static pthread_rwlock_t etw_mf_lock = PTHREAD_RWLOCK_INITIALIZER;
+/* Protected by etw_mf_lock. */
 static struct etw_manifest *etw_mf_loaded;
+/*
+ * Bumped with every change of etw_mf_loaded, protected by etw_mf_lock:
+ * part of the key of the schemas built from it, so that a thread's
+ * cache never answers with a manifest since unloaded or superseded.
+ */
+static uint64_t etw_mf_generation;
 
 /* @w (NUL-terminated, under MAX_PATH units) as UTF-8; NULL when not. */
 static char *etw_mf_path(const WCHAR *w, ULONG *err)
@@ -93,6 +100,7 @@ static ULONG etw_mf_load(char *path, const void *blob, size_t len,
 	if (!it) {
 		m->next = etw_mf_loaded;
 		etw_mf_loaded = m;
+		etw_mf_generation++;
 	}
 	pthread_rwlock_unlock(&etw_mf_lock);
 	if (it)
@@ -109,6 +117,7 @@ static ULONG etw_mf_unload(const char *path, const void *blob, size_t len)
 		if (etw_mf_same(*pp, path, blob, len)) {
 			m = *pp;
 			*pp = m->next;
+			etw_mf_generation++;
 			break;
 		}
 	pthread_rwlock_unlock(&etw_mf_lock);
@@ -397,6 +406,18 @@ static void etw_mf_emit(const struct etw_mf_provider *p,
 					      EventPropertyInfoArray));
 }
 
+/*
+ * What a manifest event's schema is a function of, besides the pointer
+ * size: the provider, the event's Id and Version, and which manifests
+ * were loaded (those on the path are read once and never change).
+ */
+struct etw_mf_schema_id {
+	GUID guid;
+	uint64_t generation;
+	USHORT id;
+	UCHAR version;
+};
+
 /**
  * etw_manifest_build - the TRACE_EVENT_INFO of a loaded manifest's event
  * @ev: the event, or NULL to take @guid and @desc alone
@@ -408,7 +429,8 @@ static void etw_mf_emit(const struct etw_mf_provider *p,
  * @needed: out: bytes it takes
  *
  * The TRACE_EVENT_INFO's EventDescriptor is @ev's own, or the manifest's
- * when @ev is NULL.
+ * when @ev is NULL.  With @ev, the schema is kept in this thread's cache
+ * (etw_tdh_cache.c).
  *
  * Context: any thread.
  * Return: ERROR_SUCCESS; ERROR_NOT_FOUND when no loaded manifest has the
@@ -421,10 +443,25 @@ ULONG etw_manifest_build(const EVENT_RECORD *ev, const GUID *guid,
 	const struct etw_mf_provider *p;
 	const struct etw_mf_event *e = NULL;
 	struct etw_mf_out o = { buf, buf ? cap : 0, 0 };
+	struct etw_mf_schema_id id;
+	struct etw_tdh_cache_key k = {
+		.tag = ETW_TDH_CACHE_MANIFEST | ptr_size << 8,
+		.a = &id,
+		.a_len = sizeof(id),
+	};
 	ULONG ret = ERROR_NOT_FOUND;
 	uint32_t i;
 
 	pthread_rwlock_rdlock(&etw_mf_lock);
+	memset(&id, 0, sizeof(id));
+	id.guid = *guid;
+	id.id = desc->Id;
+	id.version = desc->Version;
+	id.generation = etw_mf_generation;
+	if (ev && etw_tdh_cache_lookup(&k, desc, buf, cap, needed, &ret)) {
+		pthread_rwlock_unlock(&etw_mf_lock);
+		return ret;
+	}
 	p = etw_mf_provider_of(guid);
 	for (i = 0; p && i < p->nevents && !e; i++)
 		if (p->events[i].desc.Id == desc->Id &&
@@ -434,6 +471,8 @@ ULONG etw_manifest_build(const EVENT_RECORD *ev, const GUID *guid,
 		etw_mf_emit(p, e, ev ? desc : &e->desc, ptr_size, &o);
 		*needed = o.off;
 		ret = o.off > o.cap ? ERROR_INSUFFICIENT_BUFFER : ERROR_SUCCESS;
+		if (ev && !ret)
+			etw_tdh_cache_store(&k, buf, o.off);
 	}
 	pthread_rwlock_unlock(&etw_mf_lock);
 	return ret;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * The per-thread schema cache behind TdhGetEventInformation for
- * TraceLogging events (userlib/etw_tdh_cache.c): a second event with
- * the same metadata gets the schema the first one built, with its own
- * header fields, and whatever the schema depends on besides (the traits,
- * the metadata's bytes at the same address, the pointer size) gives a
- * schema of its own.
+ * The per-thread schema cache behind TdhGetEventInformation
+ * (userlib/etw_tdh_cache.c): a second event with the same schema gets
+ * the one the first built, with its own header fields, and whatever the
+ * schema depends on besides (TraceLogging's traits, the metadata's bytes
+ * at the same address, the pointer size, a kernel event's frame count,
+ * which manifests are loaded) gives a schema of its own.
  */
 #include <stdio.h>
 
@@ -115,6 +115,131 @@ TEST(pointer_size_is_in_the_key)
 						 &size));
 		EXPECT_EQ(want[i], buf.tei.EventPropertyInfoArray[0].length);
 	}
+}
+
+static const GUID process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const GUID stackwalk_guid = { 0xdef2fe46, 0x7bd6, 0x4b80,
+	{ 0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3 } };
+static const GUID system_trace = { 0x9e814aad, 0x3204, 0x11d2,
+	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
+
+static void kernel_event(EVENT_RECORD *r, uint8_t *data, size_t len,
+			 const GUID *guid, UCHAR version, UCHAR opcode)
+{
+	memset(r, 0, sizeof(*r));
+	memset(data, 0, len);
+	r->EventHeader.Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER |
+			       EVENT_HEADER_FLAG_64_BIT_HEADER;
+	r->EventHeader.ProviderId = *guid;
+	r->EventHeader.EventDescriptor.Version = version;
+	r->EventHeader.EventDescriptor.Opcode = opcode;
+	r->UserData = data;
+	r->UserDataLength = (USHORT)len;
+}
+
+/*
+ * A kernel class's schema is the class's: the second Process_V4 Start
+ * has its own Level, and ProviderGuid stays MSNT_SystemTrace's.
+ */
+TEST(kernel_header_fields_per_event)
+{
+	uint8_t data[128];
+	TRACE_EVENT_INFO *tei;
+	EVENT_RECORD r;
+	ULONG st;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		kernel_event(&r, data, sizeof(data), &process_guid, 4, 1);
+		r.EventHeader.EventDescriptor.Level = (UCHAR)(2 + i);
+		tei = tdh_info(&r, &st);
+		ASSERT_NE(NULL, tei);
+		EXPECT_EQ(2 + i, tei->EventDescriptor.Level);
+		EXPECT_EQ(1, tei->EventDescriptor.Opcode);
+		EXPECT_EQ(0, memcmp(&system_trace, &tei->ProviderGuid,
+				    sizeof(GUID)));
+		EXPECT_EQ(0, memcmp(&process_guid, &tei->EventGuid,
+				    sizeof(GUID)));
+		free(tei);
+	}
+}
+
+/* StackWalk's Stack1 ... follow each payload: 3, 1, then 3 frames again. */
+TEST(kernel_frame_count_is_in_the_key)
+{
+	static const ULONG frames[] = { 3, 1, 3 };
+	uint8_t data[16 + 8 * 3];
+	TRACE_EVENT_INFO *tei;
+	EVENT_RECORD r;
+	ULONG st;
+	size_t i;
+
+	for (i = 0; i < sizeof(frames) / sizeof(frames[0]); i++) {
+		kernel_event(&r, data, 16 + 8 * frames[i], &stackwalk_guid, 2,
+			     32);
+		tei = tdh_info(&r, &st);
+		ASSERT_NE(NULL, tei);
+		EXPECT_EQ(3 + frames[i], tei->TopLevelPropertyCount)
+			TH_LOG("event %zu", i);
+		free(tei);
+	}
+}
+
+#define MAN(field) \
+	"<instrumentationManifest xmlns=\"http://schemas.microsoft.com/" \
+	"win/2004/08/events\"><instrumentation><events>" \
+	"<provider name=\"P\" " \
+	"guid=\"{0BADF00D-0001-0002-0304-05060708090A}\">" \
+	"<templates><template tid=\"T\">" \
+	"<data name=\"" field "\" inType=\"win:UInt32\"/>" \
+	"</template></templates>" \
+	"<events><event value=\"1\" version=\"0\" template=\"T\"/>" \
+	"</events></provider></events></instrumentation>" \
+	"</instrumentationManifest>"
+
+/*
+ * A manifest's schema lasts as long as the manifest: unloaded, the event
+ * has none; loaded again with another template, it has the new one.
+ */
+TEST(manifest_changes_are_new_schemas)
+{
+	static const GUID prov = { 0x0badf00d, 0x0001, 0x0002,
+		{ 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a } };
+	static const char first[] = MAN("first"), second[] = MAN("second");
+	uint8_t data[4] = { 0 };
+	TRACE_EVENT_INFO *tei;
+	EVENT_RECORD r;
+	char s[32];
+	ULONG st;
+
+	memset(&r, 0, sizeof(r));
+	r.EventHeader.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
+	r.EventHeader.ProviderId = prov;
+	r.EventHeader.EventDescriptor.Id = 1;
+	r.UserData = data;
+	r.UserDataLength = sizeof(data);
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TdhLoadManifestFromMemory((PVOID)first, sizeof(first) - 1));
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	EXPECT_STREQ("first",
+		     tei_str(tei, tei->EventPropertyInfoArray[0].NameOffset, s));
+	free(tei);
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TdhUnloadManifestFromMemory((PVOID)first, sizeof(first) - 1));
+	EXPECT_EQ(NULL, tdh_info(&r, &st));
+	EXPECT_EQ(ERROR_NOT_FOUND, st);
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TdhLoadManifestFromMemory((PVOID)second, sizeof(second) - 1));
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	EXPECT_STREQ("second",
+		     tei_str(tei, tei->EventPropertyInfoArray[0].NameOffset, s));
+	free(tei);
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TdhUnloadManifestFromMemory((PVOID)second,
+					      sizeof(second) - 1));
 }
 
 /* A cached schema still answers a short buffer with the size it needs. */
