@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -811,6 +812,53 @@ static bool etwctl_elf_open(struct etwctl_elf *e)
 	return true;
 }
 
+/* @n bytes of @p at *@at of @buf, as many as fit before its last byte. */
+static void etwctl_frame_put(char *buf, size_t size, size_t *at,
+			     const char *p, size_t n)
+{
+	if (n > size - 1 - *at)
+		n = size - 1 - *at;
+	memcpy(buf + *at, p, n);
+	*at += n;
+}
+
+/*
+ * "@module!@function+0x@off" (without "!@function" when @function is
+ * NULL, "0x@off" alone when @module is) into @buf as snprintf()
+ * would write it, without its cost: a stack prints many frames.
+ */
+static int etwctl_frame_text(char *buf, size_t size, const char *module,
+			     const char *function, uint64_t off)
+{
+	char hex[2 + 16];
+	size_t a = module ? strlen(module) : 0;
+	size_t b = module && function ? strlen(function) : 0;
+	size_t h = sizeof(hex), len, at = 0;
+
+	do {
+		hex[--h] = "0123456789abcdef"[off & 0xf];
+		off >>= 4;
+	} while (off);
+	hex[--h] = 'x';
+	hex[--h] = '0';
+	len = (module ? a + (function ? 1 + b : 0) + 1 : 0) + sizeof(hex) - h;
+	if (len > INT_MAX)
+		return -1;
+	if (!size)
+		return (int)len;
+	if (module) {
+		etwctl_frame_put(buf, size, &at, module, a);
+		if (function) {
+			etwctl_frame_put(buf, size, &at, "!", 1);
+			etwctl_frame_put(buf, size, &at, function, b);
+		}
+		etwctl_frame_put(buf, size, &at, "+", 1);
+	}
+	etwctl_frame_put(buf, size, &at, hex + h, sizeof(hex) - h);
+	buf[at] = 0;
+	return (int)len;
+}
+
 /* An address outside the process's images: kallsyms' name, or hex. */
 static int etwctl_kernel_frame(const struct etwctl_symbols *s, uint64_t addr,
 			       char *buf, size_t size)
@@ -819,10 +867,9 @@ static int etwctl_kernel_frame(const struct etwctl_symbols *s, uint64_t addr,
 					     NULL;
 
 	if (!k)
-		return snprintf(buf, size, "0x%" PRIx64, addr);
-	return snprintf(buf, size, "%s!%s+0x%" PRIx64,
-			*k->module ? k->module : "vmlinux", k->name,
-			addr - k->addr);
+		return etwctl_frame_text(buf, size, NULL, NULL, addr);
+	return etwctl_frame_text(buf, size, *k->module ? k->module : "vmlinux",
+				 k->name, addr - k->addr);
 }
 
 /**
@@ -863,15 +910,15 @@ int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
 	if (!m)
 		return etwctl_kernel_frame(s, addr, buf, size);
 	if (!etwctl_elf_open(m->elf))
-		return snprintf(buf, size, "%s+0x%" PRIx64, m->elf->name,
-				addr - m->base);
+		return etwctl_frame_text(buf, size, m->elf->name, NULL,
+					 addr - m->base);
 	at = addr - m->file_base + m->elf->start;
 	/* The call before the return address; none before the base. */
 	call = at - (addr > m->file_base);
 	sym = etwctl_sym_at(m->elf, call);
 	if (sym)
-		return snprintf(buf, size, "%s!%s+0x%" PRIx64, m->elf->name,
-				sym->name, (uint64_t)(at - sym->addr));
-	return snprintf(buf, size, "%s+0x%" PRIx64, m->elf->name,
-			addr - m->file_base);
+		return etwctl_frame_text(buf, size, m->elf->name, sym->name,
+					 (uint64_t)(at - sym->addr));
+	return etwctl_frame_text(buf, size, m->elf->name, NULL,
+				 addr - m->file_base);
 }

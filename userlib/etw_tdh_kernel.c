@@ -654,7 +654,9 @@ static const struct etw_tk_class *etw_tk_find(const EVENT_RECORD *ev,
 		return NULL;
 	for (i = 0; i < sizeof(etw_tk_classes) / sizeof(*c); i++) {
 		c = &etw_tk_classes[i];
-		if (memcmp(&c->guid, &h->ProviderId, sizeof(GUID)) ||
+		/* Data1 first: it tells most classes apart, inline. */
+		if (c->guid.Data1 != h->ProviderId.Data1 ||
+		    memcmp(&c->guid, &h->ProviderId, sizeof(GUID)) ||
 		    h->EventDescriptor.Version < c->version ||
 		    h->EventDescriptor.Version > (c->max_version ?:
 						  c->version))
