@@ -504,21 +504,26 @@ static int etwctl_row_text(struct etwctl_row *row,
 {
 	const uint8_t *p = ev->user_data;
 	uint32_t i;
+	char *t;
 
 	if (ev->kind == ETW_ETL_KIND_EVENT &&
 	    (ev->flags & ETW_EVENT_FLAG_STRING_ONLY)) {
 		row->text = etw_etl_utf16_to_utf8(p, ev->user_data_len / 2);
 		return row->text ? 0 : -ENOMEM;
 	}
-	row->text = malloc(2 * ev->user_data_len + 1);
-	if (!row->text)
+	t = malloc(2 * ev->user_data_len + 1);
+	if (!t)
 		return -ENOMEM;
-	/* A table, not sprintf: dump spends its time here on big files. */
+	/*
+	 * A table, not sprintf: dump spends its time here on big files.  A
+	 * local pointer, as a store through row->text may alias row.
+	 */
 	for (i = 0; i < ev->user_data_len; i++) {
-		row->text[2 * i] = "0123456789abcdef"[p[i] >> 4];
-		row->text[2 * i + 1] = "0123456789abcdef"[p[i] & 0xf];
+		t[2 * i] = "0123456789abcdef"[p[i] >> 4];
+		t[2 * i + 1] = "0123456789abcdef"[p[i] & 0xf];
 	}
-	row->text[2 * i] = 0;
+	t[2 * i] = 0;
+	row->text = t;
 	return 0;
 }
 
