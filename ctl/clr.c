@@ -133,14 +133,30 @@ static char *etwctl_clr_string(const struct etw_etl_event *ev, uint32_t *off)
 }
 
 /* "Namespace.Name", with no path separator the image map would cut at. */
-static char *etwctl_clr_join(const char *ns, const char *name)
+/*
+ * "@a@sep@b" (just @b when @a is empty), malloc'ed; memcpy rather than
+ * snprintf, as a trace may list many thousands of methods.
+ */
+static char *etwctl_clr_cat(const char *a, char sep, const char *b)
 {
-	size_t n = strlen(ns) + strlen(name) + 2;
-	char *s = malloc(n), *q;
+	size_t na = strlen(a), nb = strlen(b) + 1;
+	char *s = malloc(na + 1 + nb);
 
 	if (!s)
 		return NULL;
-	snprintf(s, n, "%s%s%s", ns, *ns ? "." : "", name);
+	memcpy(s, a, na);
+	if (na)
+		s[na++] = sep;
+	memcpy(s + na, b, nb);
+	return s;
+}
+
+static char *etwctl_clr_join(const char *ns, const char *name)
+{
+	char *s = etwctl_clr_cat(ns, '.', name), *q;
+
+	if (!s)
+		return NULL;
 	for (q = s; *q; q++)
 		if (*q == '/' || *q == '\\')
 			*q = '.';
@@ -271,7 +287,7 @@ int etwctl_clr_finish(struct etwctl_clr *c, struct etwctl_symbols *syms)
 	struct etwctl_image img;
 	const char *mod;
 	char *name;
-	size_t i, n;
+	size_t i;
 	int ret;
 
 	for (i = 0; i < c->nmethods; i++) {
@@ -279,12 +295,9 @@ int etwctl_clr_finish(struct etwctl_clr *c, struct etwctl_symbols *syms)
 		mod = etwctl_clr_module_name(c, m->pid, m->module);
 		if (mod && !*mod)
 			mod = NULL;
-		n = (mod ? strlen(mod) + 1 : 0) + strlen(m->name) + 1;
-		name = malloc(n);
+		name = etwctl_clr_cat(mod ?: "", '!', m->name);
 		if (!name)
 			return -ENOMEM;
-		snprintf(name, n, "%s%s%s", mod ?: "", mod ? "!" : "",
-			 m->name);
 		img.pid = m->pid;
 		img.base = m->start;
 		img.size = m->size;

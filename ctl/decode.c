@@ -111,16 +111,20 @@ static void sb_i64(struct etwctl_sb *sb, int64_t v)
 /* "0x" and upper-case hex digits, as "0x%llX". */
 static void sb_hex64(struct etwctl_sb *sb, uint64_t v)
 {
-	char buf[18];
-	int i = sizeof(buf);
+	/* The digits, counted first, written in place: no copy. */
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
+	char *p;
 
-	do {
-		buf[--i] = "0123456789ABCDEF"[v & 0xf];
-		v >>= 4;
-	} while (v);
-	buf[--i] = 'x';
-	buf[--i] = '0';
-	sb_add(sb, buf + i, sizeof(buf) - i);
+	sb_reserve(sb, 2 + n);
+	if (sb->oom)
+		return;
+	p = sb->s + sb->len;
+	p[0] = '0';
+	p[1] = 'x';
+	for (i = n + 1; i > 1; i--, v >>= 4)
+		p[i] = "0123456789ABCDEF"[v & 0xf];
+	sb->len += 2 + n;
+	sb->s[sb->len] = 0;
 }
 
 /* @s as a JSON string literal (quotes included), valid UTF-8. */
