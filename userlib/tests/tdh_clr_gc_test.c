@@ -2,17 +2,18 @@
 /*
  * The .NET runtime's GC events Windows wrote (testdata/etl/clr-gc-events.etl)
  * decoded through TDH with clr_gc.man, the way a Windows consumer walks
- * them: TdhGetEventInformation, then TdhFormatProperty on every property
- * in turn, counts and lengths from the properties they name, each value
- * advancing by its UserDataConsumed.  Every event must be known and its
- * payload consumed to the byte; the values must then agree with what the
- * runtime documents and with each other.  Expected values were read from
- * the file's bytes with a throwaway script, not from this decoder.
+ * them (tdh_walk.h: TdhGetEventInformation, then TdhFormatProperty on
+ * every property in turn, counts and lengths from the properties they
+ * name, each value advancing by its UserDataConsumed).  Every event must
+ * be known and its payload consumed to the byte; the values must then
+ * agree with what the runtime documents and with each other.  Expected
+ * values were read from the file's bytes with a throwaway script, not
+ * from this decoder.
  */
 #include <stdio.h>
 
 #include "kselftest_harness.h"
-#include "tdh_test.h"
+#include "tdh_walk.h"
 #include "testdata.h"
 
 #define CLR_MAN	SRC_DIR "/userlib/tests/clr_gc.man"
@@ -27,13 +28,6 @@ static GUID clr_guid = { 0xe13c0d23, 0xccbc, 0x4e12,
 static GUID event_trace_guid = { 0x68fdd900, 0x4a3e, 0x11d1,
 	{ 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } };
 
-/* One formatted value: property name, TdhFormatProperty's text, integer. */
-struct clr_val {
-	char name[32];
-	char text[160];
-	uint64_t num;
-};
-
 struct clr_event {
 	USHORT id;
 	UCHAR version;
@@ -42,7 +36,7 @@ struct clr_event {
 	/* Top-level properties TdhGetPropertySize sized otherwise. */
 	ULONG size_mismatch;
 	int n;
-	struct clr_val v[MAX_VALS];
+	struct tdh_walk_val v[MAX_VALS];
 };
 
 static struct {
@@ -52,119 +46,10 @@ static struct {
 	int others;		/* records of any other provider */
 } clr;
 
-/* What one event's walk needs: the record, its schema, the cursor. */
-struct clr_walk {
-	PEVENT_RECORD r;
-	TRACE_EVENT_INFO *tei;
-	struct clr_event *e;
-	BYTE *data;
-	USHORT left;
-	ULONG ptr;
-	uint64_t last[MAX_VALS];	/* last value of each property index */
-};
-
-static bool is_int(USHORT in)
-{
-	return (in >= TDH_INTYPE_INT8 && in <= TDH_INTYPE_UINT64) ||
-	       in == TDH_INTYPE_POINTER || in == TDH_INTYPE_HEXINT32 ||
-	       in == TDH_INTYPE_HEXINT64;
-}
-
-static EVENT_MAP_INFO *map_of(struct clr_walk *w, const EVENT_PROPERTY_INFO *p)
-{
-	EVENT_MAP_INFO *m;
-	ULONG size = 0;
-
-	if (!p->nonStructType.MapNameOffset)
-		return NULL;
-	if (TdhGetEventMapInformation(w->r, TEI_MAP_NAME(w->tei, p), NULL,
-				      &size) != ERROR_INSUFFICIENT_BUFFER)
-		return NULL;
-	m = malloc(size);
-	if (m && TdhGetEventMapInformation(w->r, TEI_MAP_NAME(w->tei, p), m,
-					   &size)) {
-		free(m);
-		return NULL;
-	}
-	return m;
-}
-
-/* One element of non-struct property @i, recorded and consumed. */
-static ULONG format_one(struct clr_walk *w, ULONG i)
-{
-	const EVENT_PROPERTY_INFO *p = &w->tei->EventPropertyInfoArray[i];
-	USHORT len = p->Flags & PropertyParamLength ?
-		     (USHORT)w->last[p->lengthPropertyIndex] : p->length;
-	struct clr_val *v = &w->e->v[w->e->n];
-	EVENT_MAP_INFO *m = map_of(w, p);
-	WCHAR buf[256];
-	ULONG size = sizeof(buf), st;
-	USHORT used = 0, k;
-
-	st = TdhFormatProperty(w->tei, m, w->ptr, p->nonStructType.InType,
-			       p->nonStructType.OutType, len, w->left,
-			       w->data, &size, buf, &used);
-	free(m);
-	if (st)
-		return st;
-	if (!used || used > w->left || w->e->n >= MAX_VALS)
-		return ERROR_INVALID_DATA;
-	v->num = 0;
-	if (is_int(p->nonStructType.InType))
-		for (k = used; k-- > 0;)
-			v->num = v->num << 8 | w->data[k];
-	w->last[i] = v->num;
-	tdh_tei_str(w->tei, p->NameOffset, v->name, sizeof(v->name));
-	tdh_utf8(buf, v->text, sizeof(v->text));
-	w->e->n++;
-	w->data += used;
-	w->left -= used;
-	return ERROR_SUCCESS;
-}
-
-/* Property @i: every element, a struct's members in turn. */
-static ULONG format_prop(struct clr_walk *w, ULONG i)
-{
-	const EVENT_PROPERTY_INFO *p = &w->tei->EventPropertyInfoArray[i];
-	ULONG count = p->Flags & PropertyParamCount ?
-		      (ULONG)w->last[p->countPropertyIndex] : p->count;
-	ULONG k, j, end, st = ERROR_SUCCESS;
-
-	for (k = 0; k < count && !st; k++) {
-		if (!(p->Flags & PropertyStruct)) {
-			st = format_one(w, i);
-			continue;
-		}
-		end = p->structType.StructStartIndex +
-		      p->structType.NumOfStructMembers;
-		for (j = p->structType.StructStartIndex; j < end && !st; j++)
-			st = format_prop(w, j);
-	}
-	return st;
-}
-
-/* Does TdhGetPropertySize agree with what formatting consumed? */
-static bool size_agrees(struct clr_walk *w, ULONG i, ULONG consumed)
-{
-	const EVENT_PROPERTY_INFO *p = &w->tei->EventPropertyInfoArray[i];
-	PROPERTY_DATA_DESCRIPTOR d = {
-		.PropertyName = (uintptr_t)((BYTE *)w->tei + p->NameOffset),
-		.ArrayIndex = 0xFFFFFFFFu,
-	};
-	ULONG size = 0;
-
-	if (p->Flags & PropertyStruct)
-		return true;
-	return !TdhGetPropertySize(w->r, 0, NULL, 1, &d, &size) &&
-	       size == consumed;
-}
-
 static VOID WINAPI on_record(PEVENT_RECORD r)
 {
-	struct clr_walk w = { .r = r };
 	struct clr_event *e;
-	ULONG i, st = 0;
-	USHORT before;
+	struct tdh_walk w;
 
 	if (IsEqualGUID(&r->EventHeader.ProviderId, &event_trace_guid)) {
 		clr.headers++;
@@ -179,20 +64,14 @@ static VOID WINAPI on_record(PEVENT_RECORD r)
 	e = &clr.ev[clr.n++];
 	e->id = r->EventHeader.EventDescriptor.Id;
 	e->version = r->EventHeader.EventDescriptor.Version;
-	w.e = e;
-	w.data = r->UserData;
-	w.left = r->UserDataLength;
-	w.ptr = r->EventHeader.Flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 : 8;
-	w.tei = tdh_info(r, &st);
-	for (i = 0; w.tei && i < w.tei->TopLevelPropertyCount && !st; i++) {
-		before = w.left;
-		st = format_prop(&w, i);
-		if (!st && !size_agrees(&w, i, before - w.left))
-			e->size_mismatch++;
-	}
-	e->status = st;
+	tdh_walk(&w, r, e->v, MAX_VALS);
+	e->n = w.n;
+	/* Every value is kept: one more than MAX_VALS is a failure too. */
+	e->status = w.status ? w.status :
+		    w.seen > w.n ? ERROR_BUFFER_OVERFLOW : ERROR_SUCCESS;
 	e->left = w.left;
-	free(w.tei);
+	e->size_mismatch = w.size_mismatch;
+	tdh_walk_done(&w);
 }
 
 /* Every record of the file through OpenTrace/ProcessTrace, into clr. */
@@ -214,7 +93,7 @@ static void read_file(struct __test_metadata *_metadata)
 }
 
 /* The @k-th value named @name of @e (k from 0); NULL when there is none. */
-static const struct clr_val *val(const struct clr_event *e, const char *name,
+static const struct tdh_walk_val *val(const struct clr_event *e, const char *name,
 				 int k)
 {
 	int i;
@@ -227,14 +106,14 @@ static const struct clr_val *val(const struct clr_event *e, const char *name,
 
 static uint64_t num(const struct clr_event *e, const char *name, int k)
 {
-	const struct clr_val *v = val(e, name, k);
+	const struct tdh_walk_val *v = val(e, name, k);
 
 	return v ? v->num : ~0ull;
 }
 
 static const char *text(const struct clr_event *e, const char *name, int k)
 {
-	const struct clr_val *v = val(e, name, k);
+	const struct tdh_walk_val *v = val(e, name, k);
 
 	return v ? v->text : "(none)";
 }
