@@ -386,7 +386,7 @@ FUZZ_CFLAGS = $(CPPFLAGS) $(LIBXML2_CFLAGS) -Iuserlib -Iuserlib/fuzz -O1 -g \
 	$(FUZZ_MANIFEST_DEF) -DETW_MANIFEST_DIR='"$(CURDIR)/$(FUZZ_DIR)/no-manifests"'
 FUZZ_LIB_OBJS := $(LIB_SRCS:userlib/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/etw_fuzz_entry.o
 FUZZ_DEPS := $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h) userlib/fuzz/etw_fuzz_entry.h
-FUZZ_MANIFESTS := $(wildcard userlib/tests/*.man selftests/*.man)
+FUZZ_MANIFESTS := $(wildcard userlib/manifests/*.man userlib/tests/*.man selftests/*.man)
 # The etl target (and fuzz_regress_test) loads them: colon-separated paths.
 FUZZ_NOTHING :=
 FUZZ_MANIFEST_DEF = -DETW_FUZZ_MANIFESTS='"$(subst $(FUZZ_NOTHING) $(FUZZ_NOTHING),:,$(abspath $(FUZZ_MANIFESTS)))"'

@@ -311,7 +311,7 @@ EOF
 		[ "$mdir" = /usr/share/etw/manifests ] && [ -d "$mdir" ] &&
 		"$user/tdh_consumer" "$etl/clr-gc-events.etl" | tail -n 1 |
 			grep -qx '71 events, 1 decoded, 70 without a schema' &&
-		cp "$top/userlib/tests/clr_gc.man" "$mdir/deb-test-clr_gc.man" &&
+		cp "$top/userlib/manifests/clr.man" "$mdir/deb-test-clr_gc.man" &&
 		"$user/tdh_consumer" "$etl/clr-gc-events.etl" | tail -n 1 |
 			grep -qx '71 events, 70 decoded, 1 without a schema' &&
 		[ "$(etwctl dump -f csv --fields provider "$etl/clr-gc-events.etl" |

@@ -1012,17 +1012,18 @@ static bool count_undecoded(void *ctx, const struct jv *ev)
 
 /*
  * The CLR sample with its manifest: every one of its 69 events named by
- * task and opcode in the runtime's category, mapped values as names.
+ * the manifest's name of the event (the runtime's symbol for it) in the
+ * runtime's category, mapped values as names.
  */
 TEST_F(export, windows_clr_sample_named_by_its_manifest)
 {
-	struct find f = { .name = "GC/CreateSegment" };
+	struct find f = { .name = "GCCreateSegment_V1" };
 	int undecoded = 0;
 
 	REQUIRE_TESTDATA();
 	self->run = ctl_run(etwctl_cmd_export,
 			    CTL_ARGV("export", "-f", "chrome-json", "--manifest",
-				     SRC_DIR "/userlib/tests/clr_gc.man", CLR));
+				     SRC_DIR "/userlib/manifests/clr.man", CLR));
 	ASSERT_EQ(0, self->run.status) TH_LOG("%s", self->run.err);
 	self->t.visit = count_undecoded;
 	self->t.ctx = &undecoded;

@@ -363,7 +363,7 @@ TEST(json_bool_and_guid)
 	ctl_run_free(&r);
 }
 
-#define CLR_MAN	SRC_DIR "/userlib/tests/clr_gc.man"
+#define CLR_MAN	SRC_DIR "/userlib/manifests/clr.man"
 
 /*
  * Every CLR event Windows wrote decodes through the CLR manifest: named

@@ -42,7 +42,7 @@ TESTDATA = os.environ.get('TESTDATA', os.path.join(os.path.dirname(TOP), 'shared
 PRIMITIVE = os.path.join(TESTDATA, 'etl', 'primitive-types.etl')
 CLR = os.path.join(TESTDATA, 'etl', 'clr-gc-events.etl')
 MANIFEST = os.path.join(TOP, 'userlib', 'tests', 'tdh_manifest_sample.man')
-CLR_MANIFEST = os.path.join(TOP, 'userlib', 'tests', 'clr_gc.man')
+CLR_MANIFEST = os.path.join(TOP, 'userlib', 'manifests', 'clr.man')
 
 SCRATCH = tempfile.mkdtemp(prefix='bt2_test.')
 

@@ -81,7 +81,7 @@ windows=windows=$out/windows.json
 samples=("$testdata/etl/primitive-types.etl" "$testdata/etl/clr-gc-events.etl")
 if [ -r "${samples[0]}" ] && [ -r "${samples[1]}" ]; then
 	"$etwctl" export --format chrome-json --slices -o "$out/windows.json" \
-		--manifest "$top/userlib/tests/clr_gc.man" "${samples[@]}" ||
+		--manifest "$top/userlib/manifests/clr.man" "${samples[@]}" ||
 		fail "etwctl export of the Windows sample files failed"
 else
 	# The reason testsum.py counts as expected where the files are not.

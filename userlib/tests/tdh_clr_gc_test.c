@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * The .NET runtime's GC events Windows wrote (testdata/etl/clr-gc-events.etl)
- * decoded through TDH with clr_gc.man, the way a Windows consumer walks
- * them (tdh_walk.h: TdhGetEventInformation, then TdhFormatProperty on
- * every property in turn, counts and lengths from the properties they
- * name, each value advancing by its UserDataConsumed).  Every event must
- * be known and its payload consumed to the byte; the values must then
- * agree with what the runtime documents and with each other.  Expected
- * values were read from the file's bytes with a throwaway script, not
- * from this decoder.
+ * decoded through TDH with the CLR manifest libetw installs
+ * (userlib/manifests/clr.man), the way a Windows consumer walks them
+ * (tdh_walk.h: TdhGetEventInformation, then TdhFormatProperty on every
+ * property in turn, counts and lengths from the properties they name,
+ * each value advancing by its UserDataConsumed).  Every event must be
+ * known and its payload consumed to the byte; the values must then agree
+ * with what the runtime documents and with each other.  Expected values
+ * were read from the file's bytes with a throwaway script, not from this
+ * decoder.
  */
 #include <stdio.h>
 
@@ -16,7 +17,7 @@
 #include "tdh_walk.h"
 #include "testdata.h"
 
-#define CLR_MAN	SRC_DIR "/userlib/tests/clr_gc.man"
+#define CLR_MAN	SRC_DIR "/userlib/manifests/clr.man"
 #define CLR_ETL	TESTDATA "/etl/clr-gc-events.etl"
 #define MAX_EVENTS	80
 #define MAX_VALS	128
@@ -229,8 +230,8 @@ static bool documented_reason(const char *s)
 {
 	static const char *const reasons[] = {
 		"AllocSmall", "Induced", "LowMemory", "Empty", "AllocLarge",
-		"OutOfSpaceSOH", "OutOfSpaceLOH", "InducedNotForced",
-		"Stress", "InducedLowMemory",
+		"OutOfSpaceSmallObjectHeap", "OutOfSpaceLargeObjectHeap",
+		"InducedNoForce", "Stress", "InducedLowMemory",
 	};
 	size_t i;
 

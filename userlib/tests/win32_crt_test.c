@@ -224,7 +224,7 @@ TEST_F_TIMEOUT(consumer, messages_of_clr_events, 120)
 	char cmd[1024];
 
 	REQUIRE_TESTDATA();
-	snprintf(cmd, sizeof(cmd), "ETW_MANIFEST_PATH=userlib/tests/clr_gc.man "
+	snprintf(cmd, sizeof(cmd), "ETW_MANIFEST_PATH=userlib/manifests/clr.man "
 		 "%s/x '" CLR_GC "' > %s/out && diff -u " XML "_clr.expected "
 		 "%s/out >&2", self->dir, self->dir, self->dir);
 	EXPECT_EQ(0, run(cmd));
