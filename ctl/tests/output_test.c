@@ -393,6 +393,33 @@ TEST(manifest_clr_every_event)
 	ctl_run_free(&r);
 }
 
+#define NET	ETL_DIR "/net.4.5.2.x86.etl"
+
+/*
+ * A 32-bit program's event (an EVENT_HEADER record of type
+ * ETW_ETL_HT_EVENT32): its pointers are 4 bytes, as ProcessTrace says,
+ * so the exception after the 4-byte ExceptionEIP decodes to its end.
+ */
+TEST(manifest_32_bit_pointers)
+{
+	struct ctl_run r;
+
+	REQUIRE_TESTDATA();
+	r = ctl_run(etwctl_cmd_dump,
+		    CTL_ARGV("dump", "-f", "json", "--manifest", CLR_MAN,
+			     "--provider", "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4",
+			     "--id", "80", "--fields", "event,fields", NET));
+	EXPECT_EQ(0, r.status);
+	EXPECT_STREQ("{\"event\":\"ExceptionThrown_V1\",\"fields\":{"
+		     "\"ExceptionType\":\"System.IO.FileNotFoundException\","
+		     "\"ExceptionMessage\":\"The session PerfViewSessionHeap "
+		     "is not active.\",\"ExceptionEIP\":\"0xA3910F0\","
+		     "\"ExceptionHRESULT\":\"0x80070002\","
+		     "\"ExceptionFlags\":\"CLSCompliant\","
+		     "\"ClrInstanceID\":11}}\n", r.out);
+	ctl_run_free(&r);
+}
+
 /* libetw finds the manifest on ETW_MANIFEST_PATH: no --manifest needed. */
 TEST(manifest_from_path)
 {
