@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
-"""etl_census.py FILE: count what an ETL file holds, for etl_relogged_test.
+"""etl_census.py [--events] FILE: count what an ETL file holds, for
+etl_relogged_test and tdh_clr_test.
 
 An independent reader: its own XPRESS (plain LZ77, [MS-XCA] 2.4) decoder
 and buffer walk, written from the specification and the file layout, and
@@ -15,6 +16,12 @@ Prints one count a line:
     header 0xHHHH N         (the record header type)
     provider GUID N         (EVENT_HEADER records)
     hook 0xHHHH 0xGGTT N    (SYSTEM and PERFINFO records: group, type)
+
+With --events, only one line per event id and version of each provider
+of EVENT_HEADER records (the descriptor's Id and Version, at offsets 40
+and 42 of the record):
+
+    event GUID ID VERSION N
 """
 import struct
 import sys
@@ -77,7 +84,7 @@ def inflate(src, size):
 SIZE_IN_PACKET = {0xc001, 0xc002, 0xc003, 0xc004, 0xc010, 0xc011}
 
 
-def main(path):
+def main(path, events=False):
     data = open(path, 'rb').read()
     c = Counter()
     off = 0
@@ -107,13 +114,19 @@ def main(path):
             if ht in (0xc012, 0xc013):
                 g = uuid.UUID(bytes_le=buf[pos + 24:pos + 40])
                 c['provider %s' % g] += 1
+                eid, ver = struct.unpack_from('<HB', buf, pos + 40)
+                c['event %s %d %d' % (g, eid, ver)] += 1
             c['records'] += 1
             c['header 0x%04x' % ht] += 1
             pos += (rsize + 7) & ~7
         off += size
     for k in sorted(c):
-        print(k, c[k])
+        if k.startswith('event ') == events:
+            print(k, c[k])
 
 
 if __name__ == '__main__':
-    main(sys.argv[1])
+    if sys.argv[1] == '--events':
+        main(sys.argv[2], events=True)
+    else:
+        main(sys.argv[1])
