@@ -9,7 +9,8 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-# Instrumentation manifests TDH reads without TdhLoadManifest (libetw.rst).
+# Instrumentation manifests TDH reads without TdhLoadManifest (libetw.rst);
+# make install puts those of userlib/manifests there.
 MANIFESTDIR ?= $(PREFIX)/share/etw/manifests
 DESTDIR ?=
 
@@ -100,7 +101,8 @@ help:
 	@echo "make kcsan      the stress tests on a KCSAN kernel"
 	@echo "make mutate     mutants of the filter, write, buffer and provider code: kill rate"
 	@echo "make mutate-check  every mutant of scripts/mutations still applies (no build)"
-	@echo "make install    libetw, headers, libetw.pc, etwctl, etwctl(1), bash completion under DESTDIR/PREFIX"
+	@echo "make install    libetw, headers, libetw.pc, the manifests of userlib/manifests, etwctl,"
+	@echo "                etwctl(1), bash completion under DESTDIR/PREFIX"
 	@echo "make modules_install   install etw.ko into the KDIR kernel's module tree"
 	@echo "make dkms-source       the module's source and dkms.conf in DESTDIR/usr/src/etw-VERSION"
 	@echo "make deb       the Debian packages, built in a copy of the tree, into build/deb/"
@@ -489,6 +491,7 @@ install: lib ctl man
 	install -m 644 userlib/include/*.h $(DESTDIR)$(INCLUDEDIR)/etw/
 	install -m 644 uapi/linux/etw.h $(DESTDIR)$(INCLUDEDIR)/etw/linux/
 	install -m 644 userlib/libetw.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 644 userlib/manifests/*.man $(DESTDIR)$(MANIFESTDIR)/
 	install -m 755 ctl/etwctl $(DESTDIR)$(BINDIR)/
 	install -m 644 build/man/etwctl.1 $(DESTDIR)$(MANDIR)/man1/
 	install -d $(DESTDIR)$(BASHCOMPDIR)

@@ -277,9 +277,19 @@ for p in demo_provider tdh_consumer; do
 			  { ldd ./$p; exit 1; }; }"
 done
 
-if [ ! -r "$etl/primitive-types.etl" ] || [ ! -r "$etl/clr-gc-events.etl" ]; then
-	for c in "tdh_consumer: primitive-types.etl" "tdh_consumer: clr-gc-events.etl, installed manifest" \
-		 "etwctl dump: primitive-types.etl" "etwctl dump: clr-gc-events.etl, installed manifest"; do
+# The CLR's manifest, where libetw.pc says TDH finds manifests.
+mdir=$(pkg-config --variable=manifestdir libetw)
+check "libetw0: the CLR manifest in $mdir, as in userlib/manifests" \
+	sh -c "[ '$mdir' = /usr/share/etw/manifests ] &&
+		dpkg -L libetw$abi | grep -qx '$mdir/clr.man' &&
+		cmp '$mdir/clr.man' '$top/userlib/manifests/clr.man'"
+
+if [ ! -r "$etl/primitive-types.etl" ] || [ ! -r "$etl/clr-gc-events.etl" ] ||
+   [ ! -r "$etl/net.4.5.2.x86.etl" ]; then
+	for c in "tdh_consumer: primitive-types.etl" \
+		 "tdh_consumer and etwctl dump: clr-gc-events.etl, installed manifest" \
+		 "etwctl dump: net.4.5.2.x86.etl, installed manifest" \
+		 "etwctl dump: primitive-types.etl"; do
 		skip "$c" "no Windows-written files in $etl"
 	done
 else
@@ -303,27 +313,39 @@ EOF
 		ok "tdh_consumer: primitive-types.etl, the five events' values"
 	fi
 
-	# A manifest TDH finds in the directory libetw.pc names: the CLR's 69
-	# GC events (tdh_clr_gc_test.c) decode with it, none without it (the
-	# file header decodes either way).
-	mdir=$(pkg-config --variable=manifestdir libetw)
+	# The installed manifest, which TDH reads by itself (no --manifest,
+	# no ETW_MANIFEST_PATH): the CLR's 69 GC events (tdh_clr_gc_test.c)
+	# decode, the file header by the kernel logger's schema.
 	{
-		[ "$mdir" = /usr/share/etw/manifests ] && [ -d "$mdir" ] &&
-		"$user/tdh_consumer" "$etl/clr-gc-events.etl" | tail -n 1 |
-			grep -qx '71 events, 1 decoded, 70 without a schema' &&
-		cp "$top/userlib/manifests/clr.man" "$mdir/deb-test-clr_gc.man" &&
-		"$user/tdh_consumer" "$etl/clr-gc-events.etl" | tail -n 1 |
-			grep -qx '71 events, 70 decoded, 1 without a schema' &&
-		[ "$(etwctl dump -f csv --fields provider "$etl/clr-gc-events.etl" |
-			grep -cx Microsoft-Windows-DotNETRuntime)" = 69 ]
+		env -u ETW_MANIFEST_PATH ETW_MANIFEST_DEBUG=1 \
+			"$user/tdh_consumer" "$etl/clr-gc-events.etl" > "$work/clr.tdh" 2>&1
+		grep -x "libetw: $mdir/clr.man: 3 provider(s)" "$work/clr.tdh" &&
+		tail -n 1 "$work/clr.tdh" | grep -x '71 events, 70 decoded, 1 without a schema' &&
+		[ "$(env -u ETW_MANIFEST_PATH etwctl dump -f csv --fields provider \
+			"$etl/clr-gc-events.etl" | grep -cx Microsoft-Windows-DotNETRuntime)" = 69 ]
 	} > "$work/clr.out" 2>&1
-	clr=$?
-	rm -f "$mdir/deb-test-clr_gc.man"
-	if [ $clr = 0 ]; then
-		ok "tdh_consumer and etwctl dump: clr-gc-events.etl, 69 events by a manifest in $mdir"
+	if [ $? = 0 ]; then
+		ok "tdh_consumer and etwctl dump: clr-gc-events.etl, 69 events by the manifest in $mdir"
 	else
-		not_ok "tdh_consumer and etwctl dump: clr-gc-events.etl, by a manifest in the manifest directory" \
+		not_ok "tdh_consumer and etwctl dump: clr-gc-events.etl, installed manifest" \
 			"$work/clr.out"
+	fi
+
+	# PerfView's trace of a 32-bit .NET Framework program: each of the
+	# 39,302 events of the CLR's three providers named (tdh_clr_test.c).
+	env -u ETW_MANIFEST_PATH etwctl dump -f csv --fields provider,event \
+		"$etl/net.4.5.2.x86.etl" 2> "$work/net.err" |
+		grep '^Microsoft-Windows-DotNETRuntime' > "$work/net.out"
+	awk -F, '$2 == "" { print "no name: " $0 }' "$work/net.out" > "$work/net.bad"
+	grep -cx 'Microsoft-Windows-DotNETRuntimeRundown,MethodDCEndVerbose_V1' \
+		"$work/net.out" > "$work/net.dcend"
+	if [ "$(wc -l < "$work/net.out")" = 39302 ] && [ ! -s "$work/net.bad" ] &&
+	   [ "$(cat "$work/net.dcend")" = 13783 ]; then
+		ok "etwctl dump: net.4.5.2.x86.etl, 39302 CLR events named by the manifest in $mdir"
+	else
+		{ wc -l < "$work/net.out"; cat "$work/net.dcend" "$work/net.bad" "$work/net.err"; } \
+			> "$work/net.diff"
+		not_ok "etwctl dump: net.4.5.2.x86.etl, installed manifest" "$work/net.diff"
 	fi
 
 	etwctl dump -f csv --fields provider,event,fields.string_type,fields.int32_type \
