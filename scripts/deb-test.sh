@@ -337,7 +337,7 @@ EOF
 		"$etl/net.4.5.2.x86.etl" 2> "$work/net.err" |
 		grep '^Microsoft-Windows-DotNETRuntime' > "$work/net.out"
 	awk -F, '$2 == "" { print "no name: " $0 }' "$work/net.out" > "$work/net.bad"
-	grep -cx 'Microsoft-Windows-DotNETRuntimeRundown,MethodDCEndVerbose_V1' \
+	grep -cx 'Microsoft-Windows-DotNETRuntimeRundown,MethodDCEndVerbose' \
 		"$work/net.out" > "$work/net.dcend"
 	if [ "$(wc -l < "$work/net.out")" = 39302 ] && [ ! -s "$work/net.bad" ] &&
 	   [ "$(cat "$work/net.dcend")" = 13783 ]; then

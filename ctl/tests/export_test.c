@@ -1017,7 +1017,7 @@ static bool count_undecoded(void *ctx, const struct jv *ev)
  */
 TEST_F(export, windows_clr_sample_named_by_its_manifest)
 {
-	struct find f = { .name = "GCCreateSegment_V1" };
+	struct find f = { .name = "GCCreateSegment" };
 	int undecoded = 0;
 
 	REQUIRE_TESTDATA();

@@ -410,7 +410,7 @@ TEST(manifest_32_bit_pointers)
 			     "--provider", "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4",
 			     "--id", "80", "--fields", "event,fields", NET));
 	EXPECT_EQ(0, r.status);
-	EXPECT_STREQ("{\"event\":\"ExceptionThrown_V1\",\"fields\":{"
+	EXPECT_STREQ("{\"event\":\"ExceptionThrown\",\"fields\":{"
 		     "\"ExceptionType\":\"System.IO.FileNotFoundException\","
 		     "\"ExceptionMessage\":\"The session PerfViewSessionHeap "
 		     "is not active.\",\"ExceptionEIP\":\"0xA3910F0\","

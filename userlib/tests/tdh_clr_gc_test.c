@@ -125,24 +125,24 @@ static const struct {
 	UCHAR version;
 	int count;
 } expected[] = {
-	{ 1, 2, 2 },	/* GCStart_V2 */
-	{ 2, 1, 2 },	/* GCEnd_V1 */
-	{ 3, 1, 2 },	/* GCRestartEEEnd_V1 */
-	{ 4, 2, 2 },	/* GCHeapStats_V2 */
-	{ 5, 1, 7 },	/* GCCreateSegment_V1 */
-	{ 7, 1, 2 },	/* GCRestartEEBegin_V1 */
-	{ 8, 1, 2 },	/* GCSuspendEEEnd_V1 */
-	{ 9, 1, 2 },	/* GCSuspendEEBegin_V1 */
-	{ 10, 4, 12 },	/* GCAllocationTick_V4 */
-	{ 13, 1, 3 },	/* GCFinalizersEnd_V1 */
-	{ 14, 1, 3 },	/* GCFinalizersBegin_V1 */
+	{ 1, 2, 2 },	/* GCStart */
+	{ 2, 1, 2 },	/* GCEnd */
+	{ 3, 1, 2 },	/* GCRestartEEEnd */
+	{ 4, 2, 2 },	/* GCHeapStats */
+	{ 5, 1, 7 },	/* GCCreateSegment */
+	{ 7, 1, 2 },	/* GCRestartEEBegin */
+	{ 8, 1, 2 },	/* GCSuspendEEEnd */
+	{ 9, 1, 2 },	/* GCSuspendEEBegin */
+	{ 10, 4, 12 },	/* GCAllocationTick */
+	{ 13, 1, 3 },	/* GCFinalizersEnd */
+	{ 14, 1, 3 },	/* GCFinalizersBegin */
 	{ 29, 0, 6 },	/* FinalizeObject */
 	{ 33, 0, 2 },	/* PinObjectAtGCTime */
 	{ 35, 0, 2 },	/* GCTriggered */
 	{ 187, 0, 1 },	/* RuntimeInformationStart */
 	{ 202, 0, 13 },	/* GCMarkWithType */
-	{ 204, 3, 2 },	/* GCPerHeapHistory_V3 */
-	{ 205, 4, 2 },	/* GCGlobalHeapHistory_V4 */
+	{ 204, 3, 2 },	/* GCPerHeapHistory */
+	{ 205, 4, 2 },	/* GCGlobalHeapHistory */
 	{ 208, 0, 1 },	/* GCLOHCompact */
 	{ 209, 0, 1 },	/* GCFitBucketInfo */
 };

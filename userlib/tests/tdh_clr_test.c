@@ -64,18 +64,18 @@ static const struct {
 	int count;
 	const char *name;
 } expected[] = {
-	{ RT, 1, 1, 80, "GCStart_V1" },
-	{ RT, 1, 2, 80, "GCStart_V2" },
-	{ RT, 2, 1, 80, "GCEnd_V1" },
-	{ RT, 3, 1, 81, "GCRestartEEEnd_V1" },
-	{ RT, 4, 1, 80, "GCHeapStats_V1" },
-	{ RT, 5, 1, 2, "GCCreateSegment_V1" },
-	{ RT, 7, 1, 81, "GCRestartEEBegin_V1" },
-	{ RT, 8, 1, 81, "GCSuspendEEEnd_V1" },
-	{ RT, 9, 1, 81, "GCSuspendEEBegin_V1" },
-	{ RT, 10, 3, 3196, "GCAllocationTick_V3" },
-	{ RT, 13, 1, 3, "GCFinalizersEnd_V1" },
-	{ RT, 14, 1, 3, "GCFinalizersBegin_V1" },
+	{ RT, 1, 1, 80, "GCStart" },
+	{ RT, 1, 2, 80, "GCStart" },
+	{ RT, 2, 1, 80, "GCEnd" },
+	{ RT, 3, 1, 81, "GCRestartEEEnd" },
+	{ RT, 4, 1, 80, "GCHeapStats" },
+	{ RT, 5, 1, 2, "GCCreateSegment" },
+	{ RT, 7, 1, 81, "GCRestartEEBegin" },
+	{ RT, 8, 1, 81, "GCSuspendEEEnd" },
+	{ RT, 9, 1, 81, "GCSuspendEEBegin" },
+	{ RT, 10, 3, 3196, "GCAllocationTick" },
+	{ RT, 13, 1, 3, "GCFinalizersEnd" },
+	{ RT, 14, 1, 3, "GCFinalizersBegin" },
 	{ RT, 15, 0, 5, "BulkType" },
 	{ RT, 21, 0, 1, "GCBulkSurvivingObjectRanges" },
 	{ RT, 23, 0, 640, "GCGenerationRange" },
@@ -87,40 +87,40 @@ static const struct {
 	{ RT, 33, 0, 1, "PinObjectAtGCTime" },
 	{ RT, 35, 0, 80, "GCTriggered" },
 	{ RT, 50, 0, 4, "ThreadPoolWorkerThreadStart" },
-	{ RT, 80, 1, 1, "ExceptionThrown_V1" },
-	{ RT, 81, 1, 16, "ContentionStart_V1" },
+	{ RT, 80, 1, 1, "ExceptionThrown" },
+	{ RT, 81, 1, 16, "ContentionStart" },
 	{ RT, 82, 0, 5206, "CLRStackWalk" },
 	{ RT, 85, 0, 6, "ThreadCreated" },
 	{ RT, 91, 0, 16, "ContentionStop" },
-	{ RT, 143, 1, 405, "MethodLoadVerbose_V1" },
-	{ RT, 144, 1, 271, "MethodUnloadVerbose_V1" },
-	{ RT, 145, 1, 395, "MethodJittingStarted_V1" },
-	{ RT, 151, 1, 1, "DomainModuleLoad_V1" },
-	{ RT, 152, 2, 2, "ModuleLoad_V2" },
-	{ RT, 153, 2, 2, "ModuleUnload_V2" },
-	{ RT, 154, 1, 2, "AssemblyLoad_V1" },
-	{ RT, 155, 1, 2, "AssemblyUnload_V1" },
-	{ RT, 156, 1, 2, "AppDomainLoad_V1" },
-	{ RT, 157, 1, 2, "AppDomainUnload_V1" },
+	{ RT, 143, 1, 405, "MethodLoadVerbose" },
+	{ RT, 144, 1, 271, "MethodUnloadVerbose" },
+	{ RT, 145, 1, 395, "MethodJittingStarted" },
+	{ RT, 151, 1, 1, "DomainModuleLoad" },
+	{ RT, 152, 2, 2, "ModuleLoad" },
+	{ RT, 153, 2, 2, "ModuleUnload" },
+	{ RT, 154, 1, 2, "AssemblyLoad" },
+	{ RT, 155, 1, 2, "AssemblyUnload" },
+	{ RT, 156, 1, 2, "AppDomainLoad" },
+	{ RT, 157, 1, 2, "AppDomainUnload" },
 	{ RT, 187, 0, 1, "RuntimeInformationStart" },
 	{ RT, 190, 0, 371, "MethodILToNativeMap" },
 	{ RT, 200, 0, 3, "IncreaseMemoryPressure" },
-	{ RD, 144, 1, 13783, "MethodDCEndVerbose_V1" },
-	{ RD, 146, 1, 2, "DCEndComplete_V1" },
-	{ RD, 148, 1, 2, "DCEndInit_V1" },
+	{ RD, 144, 1, 13783, "MethodDCEndVerbose" },
+	{ RD, 146, 1, 2, "DCEndComplete" },
+	{ RD, 148, 1, 2, "DCEndInit" },
 	{ RD, 150, 0, 13329, "MethodDCEndILToNativeMap" },
-	{ RD, 152, 1, 17, "DomainModuleDCEnd_V1" },
-	{ RD, 154, 2, 18, "ModuleDCEnd_V2" },
-	{ RD, 156, 1, 18, "AssemblyDCEnd_V1" },
-	{ RD, 158, 1, 2, "AppDomainDCEnd_V1" },
+	{ RD, 152, 1, 17, "DomainModuleDCEnd" },
+	{ RD, 154, 2, 18, "ModuleDCEnd" },
+	{ RD, 156, 1, 18, "AssemblyDCEnd" },
+	{ RD, 158, 1, 2, "AppDomainDCEnd" },
 	{ RD, 187, 0, 2, "RuntimeInformationDCStart" },
-	{ PR, 2, 1, 1, "GCSettings_V1" },
+	{ PR, 2, 1, 1, "GCSettings" },
 	{ PR, 4, 2, 80, "GCPerHeapHistory" },
-	{ PR, 5, 1, 80, "GCGlobalHeapHistory_V1" },
-	{ PR, 7, 1, 80, "PrvGCMarkStackRoots_V1" },
-	{ PR, 8, 1, 80, "PrvGCMarkFinalizeQueueRoots_V1" },
-	{ PR, 9, 1, 80, "PrvGCMarkHandles_V1" },
-	{ PR, 10, 1, 80, "PrvGCMarkCards_V1" },
+	{ PR, 5, 1, 80, "GCGlobalHeapHistory" },
+	{ PR, 7, 1, 80, "PrvGCMarkStackRoots" },
+	{ PR, 8, 1, 80, "PrvGCMarkFinalizeQueueRoots" },
+	{ PR, 9, 1, 80, "PrvGCMarkHandles" },
+	{ PR, 10, 1, 80, "PrvGCMarkCards" },
 	{ PR, 161, 0, 1, "BindingNgenPhaseStart" },
 	{ PR, 162, 0, 1, "BindingNgenPhaseEnd" },
 	{ PR, 165, 0, 1, "LoaderPhaseStart" },
@@ -486,7 +486,7 @@ TEST(counts_match_python_reader)
 	EXPECT_EQ(clr.npairs, lines);
 }
 
-/* MethodLoadVerbose_V1: three 8-byte ids, three 4-byte ones, names. */
+/* MethodLoadVerbose: three 8-byte ids, three 4-byte ones, names. */
 TEST(method_load_verbose)
 {
 	const struct kept *e = &clr.method;
@@ -522,7 +522,7 @@ TEST(method_load_verbose)
 	EXPECT_EQ(10, e->n);
 }
 
-/* ModuleLoad_V2: mscorlib from the GAC, with its PDB's signature. */
+/* ModuleLoad: mscorlib from the GAC, with its PDB's signature. */
 TEST(module_load)
 {
 	const struct kept *e = &clr.module;
@@ -566,7 +566,7 @@ TEST(module_load)
 	EXPECT_EQ(13, e->n);
 }
 
-/* ExceptionThrown_V1 of a 32-bit program: a 4-byte ExceptionEIP. */
+/* ExceptionThrown of a 32-bit program: a 4-byte ExceptionEIP. */
 TEST(exception_thrown)
 {
 	const struct kept *e = &clr.exception;
