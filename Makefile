@@ -69,6 +69,9 @@ HOSTTESTS := $(HOSTTEST_SRCS:.c=)
 EXAMPLE_SRCS := $(wildcard ctl/examples/*.c)
 EXAMPLES := $(EXAMPLE_SRCS:.c=)
 
+# The first rule of the file is make's goal: plain make builds all.
+all:
+
 .PHONY: FORCE
 FORCE:
 
