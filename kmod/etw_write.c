@@ -92,21 +92,53 @@ struct etw_target {
 	u64 ts;
 };
 
+/**
+ * struct etw_write_mode - what one copy of the write path is for
+ * @user: a user write: its pointers are user pointers, its ids and time
+ *	the calling task's; else an in-kernel or staged write (etw_ev_tid())
+ * @plain: the event is neither typed nor classic and has no related
+ *	activity (see etw_write_user()): those fields are not read
+ * @ext_items: some session of the route asked for extended data items
+ *
+ * The helpers of the write path take it by value and are always inlined:
+ * where a write handler passes one of the constants below, each copy keeps
+ * only its own branches, as lttng-modules specialises its ring buffer's
+ * fast paths with one const config.  The general route (etw_route_event())
+ * takes @user from the event: one copy serves user and kernel writes.
+ */
+struct etw_write_mode {
+	bool user;
+	bool plain;
+	bool ext_items;
+};
+
+/* etw_write_kernel() */
+static const struct etw_write_mode etw_mode_kernel = { 0 };
+/* etw_write_staged() */
+static const struct etw_write_mode etw_mode_staged = { .plain = true };
+/* etw_write_user() of an event with typed descriptors or classic */
+static const struct etw_write_mode etw_mode_user = { .user = true };
+/* etw_write_user() of any other */
+static const struct etw_write_mode etw_mode_user_plain = {
+	.user = true,
+	.plain = true,
+};
+
 /*
- * A target's items: none without @xd.  The write path is inlined into a
- * copy with @xd NULL, where these fold to 0 and the path is the one of
+ * A target's items: none without @m.ext_items.  The write path is inlined
+ * into copies without, where these fold to 0 and the path is the one of
  * routes without items.
  */
 static __always_inline u32 etw_t_ext_items(const struct etw_target *t,
-					   const struct etw_ext_items *xd)
+					   struct etw_write_mode m)
 {
-	return xd ? t->ext : 0;
+	return m.ext_items ? t->ext : 0;
 }
 
 static __always_inline u32 etw_t_xlen(const struct etw_target *t,
-				      const struct etw_ext_items *xd)
+				      struct etw_write_mode m)
 {
-	return xd ? t->xlen : 0;
+	return m.ext_items ? t->xlen : 0;
 }
 
 /* What one event is made of, after the descriptors were classified. */
@@ -145,20 +177,23 @@ struct etw_event {
  * The writer's ids: a staged event's were taken when its ring was opened
  * (it may be routed in another task); a user write is never staged.
  */
-static __always_inline u32 etw_ev_tid(const struct etw_event *ev, bool user)
+static __always_inline u32 etw_ev_tid(const struct etw_event *ev,
+				      struct etw_write_mode m)
 {
-	return !user && ev->w ? ev->w->tid : task_pid_nr(current);
+	return !m.user && ev->w ? ev->w->tid : task_pid_nr(current);
 }
 
-static __always_inline u32 etw_ev_pid(const struct etw_event *ev, bool user)
+static __always_inline u32 etw_ev_pid(const struct etw_event *ev,
+				      struct etw_write_mode m)
 {
-	return !user && ev->w ? ev->w->pid : task_tgid_nr(current);
+	return !m.user && ev->w ? ev->w->pid : task_tgid_nr(current);
 }
 
 /* The event's time: a staged event's was taken when it was staged. */
-static __always_inline u64 etw_ev_now(const struct etw_event *ev, bool user)
+static __always_inline u64 etw_ev_now(const struct etw_event *ev,
+				      struct etw_write_mode m)
 {
-	return !user && ev->staged_ts ? ev->staged_ts : ktime_get_ns();
+	return !m.user && ev->staged_ts ? ev->staged_ts : ktime_get_ns();
 }
 
 /* ETW_WRITE_DESC_TYPES: find the extended items among the descriptors. */
@@ -225,11 +260,12 @@ static noinline u32 etw_message_layout(struct etw_event *ev)
 }
 
 /*
- * Size the record (its payload, its extended items).  @plain: the caller
- * knows the event is neither typed nor classic and has no related
+ * Size the record (its payload, its extended items).  @m.plain: the
+ * caller knows the event is neither typed nor classic and has no related
  * activity (see etw_write_user()).
  */
-static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
+static __always_inline int etw_event_size(struct etw_event *ev,
+					  struct etw_write_mode m)
 {
 	/* At most 128 sizes of 32 bits: the sum cannot overflow. */
 	u64 payload = 0;
@@ -243,7 +279,7 @@ static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 		ev->traits_len = ev->reg->traits_len;
 		ext += etw_ext_items_size(ev->traits_len);
 	}
-	if (!plain && ev->types) {
+	if (!m.plain && ev->types) {
 		/* In memory for the call; the sum below stays in a register. */
 		u64 typed = 0;
 
@@ -262,10 +298,10 @@ static __always_inline int etw_event_size(struct etw_event *ev, bool plain)
 	}
 	if (payload > ETW_MAX_EVENT_SIZE)
 		return -E2BIG;
-	if (!plain && ev->related)
+	if (!m.plain && ev->related)
 		ext += etw_ext_items_size(sizeof(struct etw_guid));
 	ev->ext_len = ext;
-	if (!plain && unlikely(ev->classic)) {
+	if (!m.plain && unlikely(ev->classic)) {
 		if (ev->classic == ETW_INSTANCE_HEADER_TYPE_64 &&
 		    payload < ETW_INSTANCE_FIELDS_SIZE)
 			return -EINVAL;
@@ -350,13 +386,13 @@ static __always_inline void etw_copy_kernel(void *dst, const void *src,
 #endif
 }
 
-/* @user: a user write; a constant where the caller knows it (etw_route()). */
-static __always_inline int etw_copy_in(struct etw_event *ev, bool user,
-				       void *dst, u64 ptr, u32 len)
+static __always_inline int etw_copy_in(struct etw_event *ev,
+				       struct etw_write_mode m, void *dst,
+				       u64 ptr, u32 len)
 {
 	if (!len)
 		return 0;
-	if (!user) {
+	if (!m.user) {
 		etw_copy_kernel(dst, (const void *)(uintptr_t)ptr, len);
 		return 0;
 	}
@@ -373,16 +409,17 @@ static __always_inline int etw_copy_in(struct etw_event *ev, bool user,
 
 /*
  * Append the extended items at *@pp and advance it past them; fails only
- * on a user fault.  @plain: as for etw_event_size(); the event's related
- * activity and typed descriptors are then not set, and not read.
+ * on a user fault.  With @m.plain, the event's related activity and typed
+ * descriptors are not set, and not read.
  */
-static __always_inline int etw_build_ext_items(struct etw_event *ev, bool user,
-					       bool plain, void **pp)
+static __always_inline int etw_build_ext_items(struct etw_event *ev,
+					       struct etw_write_mode m,
+					       void **pp)
 {
-	const struct etw_guid *related = plain ? NULL : ev->related;
+	const struct etw_guid *related = m.plain ? NULL : ev->related;
 	const struct etw_data_descriptor *traits_desc =
-		plain ? NULL : ev->traits_desc;
-	const struct etw_data_descriptor *schema = plain ? NULL : ev->schema;
+		m.plain ? NULL : ev->traits_desc;
+	const struct etw_data_descriptor *schema = m.plain ? NULL : ev->schema;
 	unsigned int nitems, item = 0;
 	void *p = *pp;
 	int ret;
@@ -404,7 +441,7 @@ static __always_inline int etw_build_ext_items(struct etw_event *ev, bool user,
 
 		p = etw_put_ext_item(p, ETW_EXT_PROV_TRAITS, d->size,
 				     ++item == nitems);
-		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
+		ret = etw_copy_in(ev, m, p, d->ptr, d->size);
 		if (ret)
 			return ret;
 		p += ALIGN(d->size, 8);
@@ -414,7 +451,7 @@ static __always_inline int etw_build_ext_items(struct etw_event *ev, bool user,
 
 		p = etw_put_ext_item(p, ETW_EXT_EVENT_SCHEMA_TL, d->size,
 				     ++item == nitems);
-		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
+		ret = etw_copy_in(ev, m, p, d->ptr, d->size);
 		if (ret)
 			return ret;
 		p += ALIGN(d->size, 8);
@@ -482,8 +519,8 @@ static noinline void *etw_build_message(struct etw_event *ev, void *rec,
  * Build @t's record at @rec, @alen bytes with its items; fails only on a
  * user fault.  The items @t asked for (@xd) come first, then the event's.
  */
-static __always_inline int etw_build_record(struct etw_event *ev, bool user,
-					    bool plain, void *rec,
+static __always_inline int etw_build_record(struct etw_event *ev,
+					    struct etw_write_mode m, void *rec,
 					    const struct etw_target *t,
 					    u32 alen,
 					    const struct etw_ext_items *xd)
@@ -494,7 +531,7 @@ static __always_inline int etw_build_record(struct etw_event *ev, bool user,
 	u32 i;
 	int ret;
 
-	if (!plain && unlikely(ev->classic)) {
+	if (!m.plain && unlikely(ev->classic)) {
 		if (ev->classic == ETW_MESSAGE_HEADER_TYPE)
 			p = etw_build_message(ev, rec, ts);
 		else
@@ -502,23 +539,23 @@ static __always_inline int etw_build_record(struct etw_event *ev, bool user,
 		goto payload;
 	}
 	/* Every field is set (the header has no holes): no memset first. */
-	h->size = ev->rec_len + etw_t_xlen(t, xd);
+	h->size = ev->rec_len + etw_t_xlen(t, m);
 	h->header_type = ETW_EVENT_HEADER_TYPE_64;
-	h->flags = ev->flags | ((ev->ext_len || etw_t_ext_items(t, xd)) ?
+	h->flags = ev->flags | ((ev->ext_len || etw_t_ext_items(t, m)) ?
 				ETW_EVENT_FLAG_EXTENDED_INFO : 0);
 	h->event_property = 0;
-	h->thread_id = etw_ev_tid(ev, user);
-	h->process_id = etw_ev_pid(ev, user);
+	h->thread_id = etw_ev_tid(ev, m);
+	h->process_id = etw_ev_pid(ev, m);
 	h->timestamp = ts;
 	h->provider_id = ev->reg->guid;
 	h->descriptor = *ev->desc;
 	h->processor_time = 0;
 	h->activity_id = *ev->activity;
 
-	if (unlikely(etw_t_ext_items(t, xd)))
+	if (unlikely(etw_t_ext_items(t, m)))
 		p = etw_ext_items_put(xd, t->ext, t->s, p, !ev->ext_len);
 	if (ev->ext_len) {
-		ret = etw_build_ext_items(ev, user, plain, &p);
+		ret = etw_build_ext_items(ev, m, &p);
 		if (ret)
 			return ret;
 	}
@@ -526,17 +563,17 @@ payload:
 	for (i = 0; i < ev->count; i++) {
 		const struct etw_data_descriptor *d = &ev->data[i];
 
-		if (!plain && ev->types && d->type == ETW_DATA_TYPE_TIMESTAMP) {
-			ret = etw_copy_in(ev, user, &ev->ts_override, d->ptr,
+		if (!m.plain && ev->types && d->type == ETW_DATA_TYPE_TIMESTAMP) {
+			ret = etw_copy_in(ev, m, &ev->ts_override, d->ptr,
 					  8);
 			if (ret)
 				return ret;
 			h->timestamp = ev->ts_override;
 			continue;
 		}
-		if (!plain && ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
+		if (!m.plain && ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
 			continue;
-		ret = etw_copy_in(ev, user, p, d->ptr, d->size);
+		ret = etw_copy_in(ev, m, p, d->ptr, d->size);
 		if (ret)
 			return ret;
 		p += d->size;
@@ -592,7 +629,7 @@ static noinline void etw_record_private(const struct etw_event *ev, bool user,
 /* Report, mark and commit one target's record; the first's goes last. */
 static __always_inline void etw_target_commit(const struct etw_target *t,
 					      const struct etw_event *ev,
-					      bool user, bool plain)
+					      struct etw_write_mode m)
 {
 	/* First: @t and @ev are in registers, so it costs a nop when off. */
 	/* Every header type starts with its 16-bit size. */
@@ -606,10 +643,10 @@ static __always_inline void etw_target_commit(const struct etw_target *t,
 		 * records carry the ids as the owner sees them.  Only an
 		 * EVENT_HEADER has flags.
 		 */
-		if (!plain && unlikely(ev->classic))
+		if (!m.plain && unlikely(ev->classic))
 			etw_classic_private(ev, h);
 		else
-			etw_record_private(ev, user, h);
+			etw_record_private(ev, m.user, h);
 	}
 	etw_buffer_commit(t->s, t->b);
 }
@@ -715,16 +752,21 @@ static noinline void etw_count_lost(const struct etw_event *ev,
 
 /*
  * Route and record one classified event.  Called with preemption disabled
- * and inside an RCU read section that covers @route.  @xd is NULL unless a
- * session of @route asked for extended data items; @t has room for
- * ETW_MAX_TARGETS.  Always inlined, into one copy for each case, where @xd
- * is a constant.
+ * and inside an RCU read section that covers @route.  @xd: the items, with
+ * @ext_items (a session of @route asked for extended data items); @t has
+ * room for ETW_MAX_TARGETS.  Always inlined, into one copy for each value
+ * of @ext_items; the event says whether it is a user write.
  */
 static __always_inline int etw_route_event(struct etw_event *ev,
 					   const struct etw_route *route,
+					   bool ext_items,
 					   struct etw_ext_items *xd,
 					   struct etw_target *t)
 {
+	const struct etw_write_mode m = {
+		.user = ev->user,
+		.ext_items = ext_items,
+	};
 	/* etw_route_build() never makes more entries than ETW_MAX_TARGETS. */
 	unsigned int count = min_t(u32, route->count, ETW_MAX_TARGETS);
 	unsigned int i, n, nres = 0;
@@ -747,13 +789,13 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 			continue;
 		/* One clock read per event, and none for a filtered one. */
 		if (!now)
-			now = etw_ev_now(ev, ev->user);
+			now = etw_ev_now(ev, m);
 		r->ts = now;
-		if (xd && !etw_target_ext_items(r, xd, &route->e[i],
-						ev->rec_len)) {
+		if (m.ext_items &&
+		    !etw_target_ext_items(r, xd, &route->e[i], ev->rec_len)) {
 			err = -E2BIG;
 		} else {
-			err = etw_target_reserve(r, s, alen + etw_t_xlen(r, xd));
+			err = etw_target_reserve(r, s, alen + etw_t_xlen(r, m));
 			if (!err) {
 				r->s = s;
 				nres++;
@@ -777,8 +819,8 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 			failed |= etw_route_bit(route, t[i].s);
 			etw_buffer_cancel(t[i].s, etw_session_stream(t[i].s),
 					  t[i].b, t[i].off,
-					  alen + etw_t_xlen(&t[i], xd),
-					  ev->rec_len + etw_t_xlen(&t[i], xd),
+					  alen + etw_t_xlen(&t[i], m),
+					  ev->rec_len + etw_t_xlen(&t[i], m),
 					  false);
 		}
 	}
@@ -786,9 +828,8 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		goto count_lost;
 
 	rec = t[0].b->data + t[0].off;
-	ret = etw_build_record(ev, ev->user, false, rec, &t[0],
-			       alen + etw_t_xlen(&t[0], xd),
-			       xd);
+	ret = etw_build_record(ev, m, rec, &t[0],
+			       alen + etw_t_xlen(&t[0], m), xd);
 	if (ret) {
 		/*
 		 * A fault: the write is retried, so nothing is counted lost,
@@ -797,25 +838,26 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		for (i = 0; i < nres; i++)
 			etw_buffer_cancel(t[i].s, etw_session_stream(t[i].s),
 					  t[i].b, t[i].off,
-					  alen + etw_t_xlen(&t[i], xd),
-					  ev->rec_len + etw_t_xlen(&t[i], xd),
+					  alen + etw_t_xlen(&t[i], m),
+					  ev->rec_len + etw_t_xlen(&t[i], m),
 					  false);
 		return ret;
 	}
 	for (i = 1; i < nres; i++) {
 		void *h = t[i].b->data + t[i].off;
 
-		if (!xd || (t[i].ext == t[0].ext && !etw_t_own_key(&t[i]) &&
-			    !etw_t_own_key(&t[0])))
-			etw_copy_record(h, rec, alen + etw_t_xlen(&t[i], xd));
+		if (!m.ext_items ||
+		    (t[i].ext == t[0].ext && !etw_t_own_key(&t[i]) &&
+		     !etw_t_own_key(&t[0])))
+			etw_copy_record(h, rec, alen + etw_t_xlen(&t[i], m));
 		else
 			etw_copy_xrecord(ev, h, rec, &t[0], &t[i], alen, xd);
 		if (!ev->has_ts)
 			etw_record_set_ts(ev, h, t[i].ts);
-		etw_target_commit(&t[i], ev, ev->user, false);
+		etw_target_commit(&t[i], ev, m);
 	}
 	/* Last: the others were copied from it. */
-	etw_target_commit(&t[0], ev, ev->user, false);
+	etw_target_commit(&t[0], ev, m);
 count_lost:
 	if (unlikely(failed))
 		etw_count_lost(ev, route, failed, lost);
@@ -831,7 +873,7 @@ count_lost:
  */
 static __always_inline int etw_route_event_one(struct etw_event *ev,
 					       const struct etw_route *route,
-					       bool user, bool plain)
+					       struct etw_write_mode m)
 {
 	const struct etw_route_entry *e = &route->e[0];
 	struct etw_target t __uninitialized;
@@ -842,7 +884,7 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 						       ev->desc->level,
 						       ev->desc->keyword)))
 		return 0;
-	t.ts = etw_ev_now(ev, user);
+	t.ts = etw_ev_now(ev, m);
 	t.s = e->session;
 	alen = ALIGN(ev->rec_len, 8);
 	ret = etw_target_reserve(&t, t.s, alen);
@@ -850,15 +892,14 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 		etw_count_lost(ev, route, BIT(0), ret);
 		return ret;
 	}
-	ret = etw_build_record(ev, user, plain, t.b->data + t.off, &t, alen,
-			       NULL);
+	ret = etw_build_record(ev, m, t.b->data + t.off, &t, alen, NULL);
 	if (unlikely(ret)) {
 		/* A fault: retried, so not lost. */
 		etw_buffer_cancel(t.s, etw_session_stream(t.s), t.b, t.off,
 				  alen, ev->rec_len, false);
 		return ret;
 	}
-	etw_target_commit(&t, ev, user, plain);
+	etw_target_commit(&t, ev, m);
 	return 0;
 }
 
@@ -868,7 +909,7 @@ static noinline int etw_route_event_plain(struct etw_event *ev,
 {
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 
-	return etw_route_event(ev, route, NULL, t);
+	return etw_route_event(ev, route, false, NULL, t);
 }
 
 /* A route some session of which asked for extended data items. */
@@ -877,7 +918,7 @@ static noinline int etw_route_event_ext_items(struct etw_event *ev,
 {
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 
-	return etw_route_event(ev, route,
+	return etw_route_event(ev, route, true,
 			       etw_ext_items_get(ev->desc->id, ev->user), t);
 }
 
@@ -896,20 +937,18 @@ static __always_inline void etw_event_plain(struct etw_event *ev)
 }
 
 /*
- * Classic records carry no extended items.  @user: whether the event is a
- * user write, which each caller knows: a constant for the inlined
- * one-session path, set in @ev only for the others; @plain: as for
- * etw_event_size().
+ * Classic records carry no extended items.  @m: the caller's constant;
+ * @m.user is set in @ev only for the paths that are not inlined.
  */
 static __always_inline int etw_route(struct etw_event *ev,
-				     const struct etw_route *route, bool user,
-				     bool plain)
+				     const struct etw_route *route,
+				     struct etw_write_mode m)
 {
 	if (likely(route->count == 1) && likely(!route->ext))
-		return etw_route_event_one(ev, route, user, plain);
+		return etw_route_event_one(ev, route, m);
 	/* The general path reads every field: set those left out. */
-	ev->user = user;
-	if (plain)
+	ev->user = m.user;
+	if (m.plain)
 		etw_event_plain(ev);
 	if (unlikely(route->ext) && !ev->classic)
 		return etw_route_event_ext_items(ev, route);
@@ -951,9 +990,9 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 	route = rcu_dereference(reg->route);
 	ret = 0;
 	if (route) {
-		ret = etw_event_size(&ev, false);
+		ret = etw_event_size(&ev, etw_mode_kernel);
 		if (!ret)
-			ret = etw_route(&ev, route, false, false);
+			ret = etw_route(&ev, route, etw_mode_kernel);
 	}
 	rcu_read_unlock();
 	preempt_enable();
@@ -1002,11 +1041,11 @@ int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
 	ev.exclude = 0;
 	ev.w = w;
 	ev.staged_ts = ts;
-	ret = etw_event_size(&ev, true);
+	ret = etw_event_size(&ev, etw_mode_staged);
 	if (ret)
 		return ret;
 	if (likely(route->count == 1))
-		return etw_route_event_one(&ev, route, false, true);
+		return etw_route_event_one(&ev, route, etw_mode_staged);
 	/* The general path reads every field: set those left out. */
 	ev.user = false;
 	etw_event_plain(&ev);
@@ -1148,9 +1187,9 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			 * The commonest: a copy in which those tests fold, and
 			 * the fields they read are not set.
 			 */
-			ret = etw_event_size(&ev, true);
+			ret = etw_event_size(&ev, etw_mode_user_plain);
 			if (!ret)
-				ret = etw_route(&ev, route, true, true);
+				ret = etw_route(&ev, route, etw_mode_user_plain);
 		} else {
 			/* Not plain: the staged events go first. */
 			if (a->flags & ETW_WRITE_DRAIN)
@@ -1162,9 +1201,9 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			ev.schema = NULL;
 			ev.traits_desc = NULL;
 			ev.has_ts = false;
-			ret = etw_event_size(&ev, false);
+			ret = etw_event_size(&ev, etw_mode_user);
 			if (!ret)
-				ret = etw_route(&ev, route, true, false);
+				ret = etw_route(&ev, route, etw_mode_user);
 		}
 		pagefault_enable();
 out_unlock:
