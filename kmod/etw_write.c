@@ -1085,6 +1085,25 @@ static bool etw_classic_args_bad(const struct etw_write_args *a)
 	return true;	/* INSTANCE without CLASSIC */
 }
 
+/* ETW_IOC_WRITE's flags and counts (the descriptors' range: each attempt). */
+static __always_inline int etw_write_args_check(const struct etw_write_args *a)
+{
+	if (a->flags & ~(ETW_WRITE_RELATED_ACTIVITY | ETW_WRITE_DESC_TYPES |
+			 ETW_WRITE_STRING_ONLY | ETW_WRITE_CLASSIC |
+			 ETW_WRITE_INSTANCE | ETW_WRITE_MESSAGE |
+			 ETW_WRITE_DRAIN))
+		return -EINVAL;
+	if (unlikely(a->flags & (ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE |
+				 ETW_WRITE_MESSAGE)) &&
+	    etw_classic_args_bad(a))
+		return -EINVAL;
+	if (a->data_count > ETW_MAX_DATA_DESCRIPTORS)
+		return -EINVAL;
+	if (a->data_count && !a->data_ptr)
+		return -EFAULT;
+	return 0;
+}
+
 /**
  * etw_write_user() - ETW_IOC_WRITE
  * @f: the file holding the registration
@@ -1118,19 +1137,9 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 		if (ret)
 			return ret;
 	}
-	if (a->flags & ~(ETW_WRITE_RELATED_ACTIVITY | ETW_WRITE_DESC_TYPES |
-			 ETW_WRITE_STRING_ONLY | ETW_WRITE_CLASSIC |
-			 ETW_WRITE_INSTANCE | ETW_WRITE_MESSAGE |
-			 ETW_WRITE_DRAIN))
-		return -EINVAL;
-	if (unlikely(a->flags & (ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE |
-				 ETW_WRITE_MESSAGE)) &&
-	    etw_classic_args_bad(a))
-		return -EINVAL;
-	if (a->data_count > ETW_MAX_DATA_DESCRIPTORS)
-		return -EINVAL;
-	if (a->data_count && !a->data_ptr)
-		return -EFAULT;
+	ret = etw_write_args_check(a);
+	if (ret)
+		return ret;
 	/* At most a page: access_ok() needs no overflow check. */
 	dlen = a->data_count * sizeof(struct etw_data_descriptor);
 
