@@ -12,6 +12,7 @@
 
 #include <evntrace.h>
 
+#include "etw_tdh.h"
 #include "etwbt.h"
 
 BT_PLUGIN_MODULE();
@@ -37,27 +38,6 @@ void etwbt_guid_format(const void *guid, char out[ETWBT_GUID_LEN])
 		 g.Data4[6], g.Data4[7]);
 }
 
-/* EVENT_HEADER_FLAG_64_BIT_HEADER or _32_, as ProcessTrace sets them. */
-static USHORT etwbt_width(const struct etw_etl_event *ev)
-{
-	switch (ev->header_type) {
-	case ETW_ETL_HT_SYSTEM64:
-	case ETW_ETL_HT_COMPACT64:
-	case ETW_ETL_HT_PERFINFO64:
-	case ETW_ETL_HT_EVENT64:
-	case ETW_ETL_HT_FULL64:
-	case ETW_ETL_HT_INSTANCE64:
-		return EVENT_HEADER_FLAG_64_BIT_HEADER;
-	case ETW_ETL_HT_MESSAGE:
-		if (ev->message_flags & TRACE_MESSAGE_POINTER64)
-			return EVENT_HEADER_FLAG_64_BIT_HEADER;
-		if (ev->message_flags & TRACE_MESSAGE_POINTER32)
-			return EVENT_HEADER_FLAG_32_BIT_HEADER;
-		return 0;
-	}
-	return EVENT_HEADER_FLAG_32_BIT_HEADER;
-}
-
 /**
  * etwbt_event_record - @ev as the EVENT_RECORD ProcessTrace would deliver
  * @ev: a record parsed by libetw's ETL reader
@@ -73,7 +53,7 @@ void etwbt_event_record(const struct etw_etl_event *ev, EVENT_RECORD *rec,
 	memset(rec, 0, sizeof(*rec));
 	h->Size = ev->size;
 	h->HeaderType = ev->header_type;
-	h->Flags = ev->flags | etwbt_width(ev);
+	h->Flags = ev->flags | etw_event_width(ev);
 	if (ev->kind == ETW_ETL_KIND_SYSTEM ||
 	    ev->kind == ETW_ETL_KIND_PERFINFO)
 		h->Flags |= EVENT_HEADER_FLAG_CLASSIC_HEADER;

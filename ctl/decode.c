@@ -1071,32 +1071,6 @@ int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
 	return etwctl_tdh_decode(&rec, NULL, fn, ctx);
 }
 
-/*
- * EVENT_HEADER_FLAG_32_BIT_HEADER or _64_, as ProcessTrace sets them: the
- * record's header type says how wide its writer's pointers are (a 32-bit
- * program's EVENT_HEADER record is of type ETW_ETL_HT_EVENT32), a
- * message's flags say it themselves.
- */
-static USHORT etwctl_width(const struct etw_etl_event *ev)
-{
-	switch (ev->header_type) {
-	case ETW_ETL_HT_SYSTEM64:
-	case ETW_ETL_HT_COMPACT64:
-	case ETW_ETL_HT_PERFINFO64:
-	case ETW_ETL_HT_EVENT64:
-	case ETW_ETL_HT_FULL64:
-	case ETW_ETL_HT_INSTANCE64:
-		return EVENT_HEADER_FLAG_64_BIT_HEADER;
-	case ETW_ETL_HT_MESSAGE:
-		if (ev->message_flags & TRACE_MESSAGE_POINTER64)
-			return EVENT_HEADER_FLAG_64_BIT_HEADER;
-		if (ev->message_flags & TRACE_MESSAGE_POINTER32)
-			return EVENT_HEADER_FLAG_32_BIT_HEADER;
-		return 0;
-	}
-	return EVENT_HEADER_FLAG_32_BIT_HEADER;
-}
-
 /**
  * etwctl_decode_event - an event's names and fields, as its schema gives
  * @ev: the event, as read from a file or a session
@@ -1129,7 +1103,7 @@ int etwctl_decode_event(const struct etw_etl_event *ev,
 		x[i].DataSize = ev->ext[i].size;
 		x[i].DataPtr = (uintptr_t)ev->ext[i].data;
 	}
-	rec.EventHeader.Flags = ev->flags | etwctl_width(ev);
+	rec.EventHeader.Flags = ev->flags | etw_event_width(ev);
 	/* Kernel records are classic events to TDH, as ProcessTrace says. */
 	if (ev->kind == ETW_ETL_KIND_SYSTEM || ev->kind == ETW_ETL_KIND_PERFINFO)
 		rec.EventHeader.Flags |= EVENT_HEADER_FLAG_CLASSIC_HEADER;

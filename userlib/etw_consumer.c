@@ -36,6 +36,7 @@
 #include "etw_controller.h"
 #include "etw_etl.h"
 #include "etw_lib.h"
+#include "etw_tdh.h"
 #include "evntcons.h"
 
 #define ETW_CONS_MAX_OPEN	1024
@@ -329,11 +330,20 @@ static bool etw_cons_is_64(uint16_t header_type)
 	}
 }
 
-/*
- * The 32/64-bit flag: from the header type, or for a message from the
- * pointer size its flags declare (none when they declare none).
+/**
+ * etw_event_width - the 32/64-bit flag ProcessTrace sets for a record
+ * @ev: the record, as the ETL reader parsed it
+ *
+ * From the header type (a 32-bit program's EVENT_HEADER record is of
+ * type ETW_ETL_HT_EVENT32), or for a message from the pointer size its
+ * flags declare.  etwctl and the babeltrace2 plugin build their
+ * EVENT_RECORDs with it too, so that TDH sizes pointers as here.
+ *
+ * Context: any thread.
+ * Return: EVENT_HEADER_FLAG_64_BIT_HEADER or _32_, or 0 for a message
+ * that declares neither.
  */
-static USHORT etw_cons_width(const struct etw_etl_event *ev)
+USHORT etw_event_width(const struct etw_etl_event *ev)
 {
 	if (ev->kind == ETW_ETL_KIND_MESSAGE) {
 		if (ev->message_flags & TRACE_MESSAGE_POINTER64)
@@ -352,7 +362,7 @@ static void etw_cons_header(const struct etw_etl_event *ev, int64_t ts,
 {
 	h->Size = ev->size;
 	h->HeaderType = ev->header_type;
-	h->Flags = ev->flags | etw_cons_width(ev);
+	h->Flags = ev->flags | etw_event_width(ev);
 	if (ev->processor_index > 0xff)
 		h->Flags |= EVENT_HEADER_FLAG_PROCESSOR_INDEX;
 	/* Kernel-format records reach consumers as classic events. */

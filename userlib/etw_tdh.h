@@ -51,6 +51,8 @@ ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
 			 ULONG ptr_size, const BYTE *p, size_t avail,
 			 ULONG *size);
 ULONG etw_tdh_load_manifest(PWSTR path, FILE *err);
+struct etw_etl_event;
+USHORT etw_event_width(const struct etw_etl_event *ev);
 ULONG etw_tdh_kernel_build(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
 			   ULONG cap, ULONG *needed);
 
