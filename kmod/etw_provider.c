@@ -337,6 +337,19 @@ static int etw_group_may_join(struct etw_guid_entry *grp)
 	return -EACCES;
 }
 
+/*
+ * Publish @reg's traits.  What the file's threads staged before is routed
+ * first, without them, as the route was (etw_batch.c).
+ */
+static void etw_traits_publish(struct etw_reg *reg, u8 *blob, u16 len)
+{
+	if (reg->file)
+		etw_batch_drain_file(reg->file);
+	reg->traits_len = len;
+	/* Pairs with smp_load_acquire() in etw_event_size(). */
+	smp_store_release(&reg->traits, blob);
+}
+
 /**
  * etw_set_traits_reg() - attach a traits blob to a registration
  * @reg: the registration
@@ -377,16 +390,12 @@ int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len)
 	ret = etw_op_add(&op, reg, ETW_NOTIFY_ON_CHANGE);
 	if (ret)
 		goto out_leave_group;
-	reg->traits_len = len;
-	/* Pairs with smp_load_acquire() in etw_event_size(). */
-	smp_store_release(&reg->traits, blob);
+	etw_traits_publish(reg, blob, len);
 	etw_op_commit(&op);
 	return 0;
 
 out_publish:
-	reg->traits_len = len;
-	/* Pairs with smp_load_acquire() in etw_event_size(). */
-	smp_store_release(&reg->traits, blob);
+	etw_traits_publish(reg, blob, len);
 	return 0;
 
 out_leave_group:

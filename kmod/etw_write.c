@@ -272,7 +272,7 @@ static __always_inline int etw_event_size(struct etw_event *ev,
 	u32 i, ext = 0;
 	int ret;
 
-	/* Pairs with smp_store_release() in etw_set_traits_reg(). */
+	/* Pairs with smp_store_release() in etw_traits_publish(). */
 	ev->traits = smp_load_acquire(&ev->reg->traits);
 	/* @traits_len is read only where @traits is set. */
 	if (ev->traits) {

@@ -604,6 +604,78 @@ TEST_F(batch, events_staged_before_a_disable_are_routed)
 	EXPECT_EQ(14, self->seen->r[0].id);
 }
 
+/* Traits "Member", with a group trait naming @group unless it is NULL. */
+static __u32 traits_blob(__u8 *buf, const struct etw_guid *group)
+{
+	static const char name[] = "Member";
+	__u32 len = 2 + sizeof(name);
+
+	memcpy(buf + 2, name, sizeof(name));
+	if (group) {
+		buf[len] = 3 + sizeof(*group);
+		buf[len + 1] = 0;
+		buf[len + 2] = 1;			/* group trait */
+		memcpy(buf + len + 3, group, sizeof(*group));
+		len += 3 + sizeof(*group);
+	}
+	buf[0] = len & 0xff;
+	buf[1] = len >> 8;
+	return len;
+}
+
+static int set_traits(int fd, __u32 reg, const void *blob, __u32 len)
+{
+	struct etw_traits_args t = { .size = sizeof(t), .reg_id = reg,
+				     .traits_ptr = (uintptr_t)blob,
+				     .traits_len = len };
+
+	return etw_ioctl(fd, ETW_IOC_SET_TRAITS, &t);
+}
+
+/*
+ * Traits set while another thread has an event of the registration
+ * staged: that event is routed as the route was, without the traits
+ * item; a write after the traits carries it.
+ */
+static void traits_after_a_stage(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(batch) *self,
+				 const struct etw_guid *group)
+{
+	struct thread_arg ta = { .self = self };
+	__u8 blob[64];
+	pthread_t t;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, stage_and_wait, &ta));
+	while (__atomic_load_n(&ta.staged, __ATOMIC_ACQUIRE) != 1)
+		raw_sleep_ms(1);
+	/* On the ring's file, from this thread: not the stager's ioctl. */
+	ASSERT_EQ(0, set_traits(self->fd, self->reg, blob,
+				traits_blob(blob, group)));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 12, 4, 0));
+	__atomic_store_n(&ta.staged, 2, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, ring_drain(&ta.r));
+	EXPECT_EQ(0, ta.r.ctl->dropped);
+	ASSERT_EQ(2, collect(self));
+	EXPECT_EQ(11, self->seen->r[0].id);
+	EXPECT_EQ(0, self->seen->r[0].flags);
+	EXPECT_EQ(12, self->seen->r[1].id);
+	EXPECT_EQ(ETW_EVENT_FLAG_EXTENDED_INFO, self->seen->r[1].flags);
+	ring_close(&ta.r);
+}
+
+TEST_F(batch, events_staged_before_traits_are_routed_without_them)
+{
+	traits_after_a_stage(_metadata, self, NULL);
+}
+
+TEST_F(batch, events_staged_before_group_traits_are_routed_without_them)
+{
+	struct etw_guid group = raw_guid(FAMILY, 0x92);
+
+	traits_after_a_stage(_metadata, self, &group);
+}
+
 /* The thread scribbles on its ring while other drains run: nothing breaks. */
 static void *scribble(void *arg)
 {
