@@ -633,6 +633,48 @@ static int set_traits(int fd, __u32 reg, const void *blob, __u32 len)
 }
 
 /*
+ * Staged while the session took the provider through its group: a
+ * disallow list set later (from another file, not the thread's next
+ * ioctl) leaves it routed.
+ */
+TEST_F(batch, events_staged_before_a_disallow_list_are_routed)
+{
+	struct etw_guid group = raw_guid(FAMILY, 0x90);
+	struct etw_guid member = raw_guid(FAMILY, 0x91);
+	struct etw_enable_args e;
+	__u8 blob[64];
+	__u32 reg;
+	pid_t pid;
+
+	ASSERT_EQ(0, raw_register(self->fd, &member, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, set_traits(self->fd, reg, blob,
+				traits_blob(blob, &group)));
+	raw_enable_init(&e, self->id, &group, 0, 0, 0);
+	e.properties = ETW_ENABLE_PROVIDER_GROUP;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	stage_ev(&self->r, reg, 15, raw_now_ns(), 15);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct etw_disallow_args d = {
+			.size = sizeof(d), .logger_id = self->id, .count = 1,
+			.guids_ptr = (uintptr_t)&member,
+		};
+		int fd = etw_open();
+
+		_exit(fd >= 0 && !ioctl(fd, ETW_IOC_SET_DISALLOW, &d) ? 0 : 1);
+	}
+	ASSERT_EQ(0, etw_wait_child(pid));
+	/* Disallowed now: what is staged from here on reaches nothing. */
+	stage_ev(&self->r, reg, 16, raw_now_ns(), 16);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(0, self->r.ctl->dropped);
+	self->seen->guid = member;
+	ASSERT_EQ(1, collect(self));
+	EXPECT_EQ(15, self->seen->r[0].id);
+}
+
+/*
  * Traits set while another thread has an event of the registration
  * staged: that event is routed as the route was, without the traits
  * item; a write after the traits carries it.
