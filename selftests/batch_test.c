@@ -675,6 +675,43 @@ TEST_F(batch, events_staged_before_a_disallow_list_are_routed)
 }
 
 /*
+ * A private session stops when the file that started it is closed: what
+ * was staged for it before is routed into it first, and its consumer
+ * reads it before end of file.
+ */
+TEST(events_staged_before_an_implicit_stop_are_routed)
+{
+	struct etw_guid g = raw_guid(FAMILY + 4, 0);
+	struct seen *s = calloc(1, sizeof(*s));
+	int ctl = etw_open(), fd = etw_open(), cfd;
+	__u32 id, reg;
+	struct ring r;
+
+	ASSERT_NE(NULL, s);
+	ASSERT_LE(0, ctl);
+	ASSERT_LE(0, fd);
+	s->guid = g;
+	ASSERT_EQ(0, raw_start(ctl, "batch-implicit", ETW_MODE_PRIVATE, 16, 8,
+			       &id));
+	cfd = raw_consumer(ctl, id);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_enable(ctl, id, &g, 0, 0, 0));
+	ASSERT_EQ(0, ring_open(fd, 0, &r));
+	stage_ev(&r, reg, 17, raw_now_ns(), 17);
+	/* The session's last file: it stops; the ring is on another file. */
+	close(ctl);
+	ASSERT_EQ(1, raw_drain(cfd, 16 * 1024, seen_fn, s));
+	EXPECT_EQ(17, s->r[0].id);
+	EXPECT_EQ(RAW_ALIGN8(sizeof(struct etw_staged_event) +
+			     sizeof(struct raw_payload)), r.ctl->tail);
+	ring_close(&r);
+	close(cfd);
+	close(fd);
+	free(s);
+}
+
+/*
  * Traits set while another thread has an event of the registration
  * staged: that event is routed as the route was, without the traits
  * item; a write after the traits carries it.
