@@ -755,6 +755,40 @@ TEST_F(batch, events_staged_before_group_traits_are_routed_without_them)
 	traits_after_a_stage(_metadata, self, &group);
 }
 
+/* Skipped records are no events: the session counts none of them lost. */
+TEST_F(batch, skipped_records_are_not_counted_lost)
+{
+	struct {
+		struct etw_staged_event se;
+		struct raw_payload p;
+	} rec = { 0 };
+	struct etw_session_args q;
+
+	rec.se.size = sizeof(rec);
+	rec.se.reg_id = self->reg;
+	rec.se.timestamp = raw_now_ns();
+	rec.se.flags = 0x8000;			/* unknown flag */
+	stage_bytes(&self->r, &rec, sizeof(rec));
+	rec.se.flags = 0;
+	rec.se.reserved3 = 1;			/* reserved field */
+	stage_bytes(&self->r, &rec, sizeof(rec));
+	rec.se.reserved3 = 0;
+	rec.se.reg_id = self->reg + 7;		/* no such registration */
+	stage_bytes(&self->r, &rec, sizeof(rec));
+	stage_ev(&self->r, self->reg, 5, raw_now_ns(), 5);
+	rec.se.reg_id = self->reg;
+	rec.se.size = 8;			/* ends the drain */
+	stage_bytes(&self->r, &rec, sizeof(rec));
+	stage_ev(&self->r, self->reg, 6, raw_now_ns(), 6);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(4, self->r.ctl->dropped);
+	ASSERT_EQ(1, collect(self));
+	EXPECT_EQ(5, self->seen->r[0].id);
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id, &q));
+	EXPECT_EQ(0, q.stats.events_lost);
+	EXPECT_EQ(1, q.stats.events_written);
+}
+
 /* The thread scribbles on its ring while other drains run: nothing breaks. */
 static void *scribble(void *arg)
 {
