@@ -789,6 +789,49 @@ TEST_F(batch, skipped_records_are_not_counted_lost)
 	EXPECT_EQ(1, q.stats.events_written);
 }
 
+/*
+ * Enable properties ask for items that describe the writer as it wrote:
+ * a staged event carries none of them; a direct write of the same
+ * registration carries them all.
+ */
+TEST_F(batch, staged_events_carry_no_enable_property_items)
+{
+	static char buf[BUF_BYTES];
+	const struct etw_event_header *h;
+	const struct etw_ext_item *x;
+	int n = 0;
+
+	ASSERT_EQ(0, raw_control(self->fd, self->id, &self->guid,
+				 ETW_CONTROL_ENABLE,
+				 ETW_ENABLE_SID | ETW_ENABLE_TS_ID |
+				 ETW_ENABLE_STACK_TRACE |
+				 ETW_ENABLE_PROCESS_START_KEY |
+				 ETW_ENABLE_EVENT_KEY));
+	stage_ev(&self->r, self->reg, 1, raw_now_ns(), 1);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 2, 4, 0));
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_FLUSH, self->id, NULL));
+	ASSERT_EQ(sizeof(buf), read(self->cfd, buf, sizeof(buf)));
+	h = (const void *)(buf + ETW_BUFFER_HEADER_SIZE);
+	ASSERT_TRUE(raw_guid_eq(&self->guid, &h->provider_id));
+	EXPECT_EQ(1, h->descriptor.id);
+	EXPECT_EQ(0, h->flags);
+	EXPECT_EQ(sizeof(*h) + sizeof(struct raw_payload), h->size);
+	h = (const void *)((const char *)h + RAW_ALIGN8(h->size));
+	ASSERT_TRUE(raw_guid_eq(&self->guid, &h->provider_id));
+	EXPECT_EQ(2, h->descriptor.id);
+	ASSERT_EQ(ETW_EVENT_FLAG_EXTENDED_INFO, h->flags);
+	x = (const void *)(h + 1);
+	for (;;) {
+		ASSERT_GT(8, ++n);
+		if (!(x->linkage & ETW_EXT_LINKAGE))
+			break;
+		x = (const void *)((const char *)x + x->item_size);
+	}
+	/* SID, TS_ID, STACK_TRACE64, EVENT_KEY, PROCESS_START_KEY. */
+	EXPECT_EQ(5, n);
+}
+
 /* The thread scribbles on its ring while other drains run: nothing breaks. */
 static void *scribble(void *arg)
 {
