@@ -501,6 +501,30 @@ TEST_F(klog, threaded_exit_ends_once)
 	}
 }
 
+/* A process killed by a signal ends with 128 + the signal, as a shell says. */
+TEST_F(klog, killed_process_ends_with_128_plus_the_signal)
+{
+	const struct krec *k;
+	pid_t child;
+
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ETW_KFLAG_PROCESS,
+				&self->id, &self->cfd));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		pause();
+		_exit(1);
+	}
+	ASSERT_EQ(0, kill(child, SIGKILL));
+	ASSERT_EQ(256 + SIGKILL, etw_wait_child(child));
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->rs));
+	self->cfd = -1;
+	EXPECT_EQ(0, self->rs.bad);
+	k = find(&self->rs, ETW_GROUP_PROCESS, T_END, child);
+	ASSERT_NE(NULL, k);
+	EXPECT_EQ(128 + SIGKILL, k->exit_status);
+}
+
 /* --- when images unload -------------------------------------------------- */
 
 #define PAGE		4096
