@@ -5,8 +5,9 @@
  * name, command line, threads and mappings, each record's header and
  * payload checked field by field against the layouts of
  * Documentation/abi.rst; the rundown lists every process /proc lists at
- * start and at stop; no flag, no event; who may start it, one at a time,
- * and the arguments the kernel refuses.  Then the same events through
+ * start and at stop; a killed process's exit status; losses counted;
+ * no flag, no event; who may start it, one at a time, and the arguments
+ * the kernel refuses.  Then the same events through
  * libetw: StartTrace's EnableFlags, ProcessTrace's class GUIDs, opcodes
  * and classic flag, and TDH's names and fields.
  */
@@ -523,6 +524,55 @@ TEST_F(klog, killed_process_ends_with_128_plus_the_signal)
 	k = find(&self->rs, ETW_GROUP_PROCESS, T_END, child);
 	ASSERT_NE(NULL, k);
 	EXPECT_EQ(128 + SIGKILL, k->exit_status);
+}
+
+#define LOSS_THREADS	200
+
+/*
+ * A kernel logger with no buffer free loses events and counts them in
+ * events_lost: two 4 KiB buffers (one stream) that nobody reads until
+ * the stop cannot hold the Start and End of 200 threads.
+ */
+TEST_F(klog, events_without_a_buffer_count_in_events_lost)
+{
+	struct etw_session_args a;
+	__u8 *buf = malloc(4096);
+	pthread_t th;
+	pid_t tid;
+	ssize_t r;
+	int i;
+
+	ASSERT_NE(NULL, buf);
+	raw_session_init(&a, 0);
+	snprintf(a.name, sizeof(a.name), "%s", KLOG);
+	a.config.buffer_kb = 4;
+	a.config.max_buffers = 1;	/* raised to the minimum */
+	a.config.mode = ETW_MODE_REAL_TIME | ETW_MODE_NO_PER_PROCESSOR;
+	a.config.enable_flags = ETW_KFLAG_THREAD;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_START, &a));
+	self->id = a.logger_id;
+	self->cfd = raw_consumer(self->fd, self->id);
+	ASSERT_LE(0, self->cfd);
+	for (i = 0; i < LOSS_THREADS; i++) {
+		ASSERT_EQ(0, pthread_create(&th, NULL, thread_fn, &tid));
+		ASSERT_EQ(0, pthread_join(th, NULL));
+	}
+	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_STOP, self->id, &a));
+	while ((r = read(self->cfd, buf, 4096)) > 0) {
+		ASSERT_EQ(4096, r);
+		ASSERT_EQ(0, walk(buf, &self->rs));
+	}
+	ASSERT_EQ(0, r);
+	close(self->cfd);
+	self->cfd = -1;
+	free(buf);
+	EXPECT_EQ(0, self->rs.bad);
+	/* Every record the session counted written was delivered. */
+	EXPECT_EQ(self->rs.n, a.stats.events_written);
+	/* The threads' events were written or lost; most were lost. */
+	EXPECT_LT(2 * LOSS_THREADS, a.stats.events_written +
+				    a.stats.events_lost);
+	EXPECT_LT(a.stats.events_written, 2 * LOSS_THREADS);
 }
 
 /* --- when images unload -------------------------------------------------- */
