@@ -3,7 +3,8 @@
  * Promises of the notification queue (Documentation/abi.rst, "Notifications"
  * and ETW_IOC_UNREGISTER) through the raw ABI:
  *
- * - a file queues at most 4096 notifications; beyond that the oldest
+ * - a file queues at most 4096 notifications and 16 MiB of them; beyond
+ *   that the oldest
  *   notification of a registration with a newer one queued makes room, and
  *   a controller waiting for a dropped one (timeout_ms) is done when the
  *   newer one is acknowledged;
@@ -17,6 +18,8 @@
 
 #define FAMILY		0x9a0e1000
 #define QUEUE_MAX	4096	/* abi.rst: "at most 4096 notifications" */
+#define QUEUE_BYTES	(16 << 20)	/* "and 16 MiB of them" */
+#define BIG_SESSIONS	8	/* a GUID's global sessions at most */
 
 FIXTURE(queue) {
 	int ctl;	/* the controller's file */
@@ -117,6 +120,59 @@ TEST_F(queue, at_most_4096_are_queued_and_the_oldest_make_room)
 		out_of_order += numbers[i] != (__u32)i + 101;
 	EXPECT_EQ(0, out_of_order);
 	EXPECT_EQ(QUEUE_MAX + 100, numbers[got - 1]);
+}
+
+/*
+ * Eight sessions each pass 1 KiB of filter data, which every notification
+ * of the registration carries: the 16 MiB bound keeps fewer than 4096 of
+ * them, the newest.
+ */
+TEST_F(queue, at_most_16_mib_are_queued_and_the_oldest_make_room)
+{
+	enum { COUNT = 3000 };
+	static __u32 numbers[COUNT + BIG_SESSIONS];
+	static __u32 regs[COUNT + BIG_SESSIONS];
+	const long size = sizeof(struct etw_notification) +
+			  BIG_SESSIONS * ETW_MAX_FILTER_DATA;
+	const long kept = QUEUE_BYTES / size;
+	__u8 filter[ETW_MAX_FILTER_DATA];
+	struct etw_filter_header *fh = (void *)filter;
+	__u32 id[BIG_SESSIONS];
+	struct etw_enable_args e;
+	long got, i, out_of_order = 0;
+	char name[32];
+	__u32 n;
+
+	ASSERT_GT(QUEUE_MAX, kept);
+	ASSERT_LT(kept, COUNT);
+	memset(filter, 0x5a, sizeof(filter));
+	memset(fh, 0, sizeof(*fh));
+	fh->id = 1;
+	fh->size = sizeof(filter);
+	id[0] = self->id;
+	for (i = 1; i < BIG_SESSIONS; i++) {
+		snprintf(name, sizeof(name), "notify-16m-%ld", i);
+		ASSERT_EQ(0, raw_start(self->ctl, name, ETW_MODE_REAL_TIME, 4,
+				       0, &id[i]));
+	}
+	for (i = 0; i < BIG_SESSIONS; i++) {
+		raw_enable_init(&e, id[i], &self->guid, 0, 0, 0);
+		e.source_id.data1 = COUNT + 1 + i;
+		e.filter_data_ptr = (uintptr_t)filter;
+		e.filter_data_size = sizeof(filter);
+		ASSERT_EQ(0, etw_ioctl(self->ctl, ETW_IOC_ENABLE, &e));
+	}
+	for (n = 1; n <= COUNT; n++)
+		ASSERT_EQ(0, notify_numbered(self->ctl, self->id, &self->guid,
+					     ETW_CONTROL_CAPTURE_STATE, n, 0));
+	got = read_all(self->prov, numbers, regs, COUNT + BIG_SESSIONS);
+	EXPECT_EQ(kept, got);
+	/* The newest were kept, in order; the enables' went first. */
+	for (i = 0; i < got && i < COUNT; i++)
+		out_of_order += numbers[i] != (__u32)(COUNT - got + 1 + i);
+	EXPECT_EQ(0, out_of_order);
+	for (i = 1; i < BIG_SESSIONS; i++)
+		raw_session_op(self->ctl, ETW_IOC_STOP, id[i], NULL);
 }
 
 TEST_F(queue, a_full_queue_takes_new_notifications_once_read)
