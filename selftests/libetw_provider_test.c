@@ -992,6 +992,27 @@ TEST_F(prov, bad_traits_do_not_use_up_the_set)
 					 good, sizeof(good)));
 }
 
+/*
+ * The blob is checked before the one set: a malformed blob after traits
+ * were set is ERROR_FILE_CORRUPT, not ERROR_GEN_FAILURE
+ * (Documentation/libetw.rst, "EventSetInformation").
+ */
+TEST_F(prov, bad_traits_after_a_set_are_file_corrupt)
+{
+	unsigned char good[] = { 5, 0, 'a', 'b', 0 };
+	unsigned char size[] = { 6, 0, 'a', 'b', 0 };	/* TraitsSize 6 of 5 */
+	unsigned char trait[] = { 6, 0, 'a', 0, 2, 0 };	/* a 2-byte trait */
+
+	ASSERT_EQ(0, EventSetInformation(self->h, EventProviderSetTraits,
+					 good, sizeof(good)));
+	EXPECT_EQ(ERROR_FILE_CORRUPT,
+		  EventSetInformation(self->h, EventProviderSetTraits, size,
+				      sizeof(size)));
+	EXPECT_EQ(ERROR_FILE_CORRUPT,
+		  EventSetInformation(self->h, EventProviderSetTraits, trait,
+				      sizeof(trait)));
+}
+
 TEST_F(prov, set_traits_null_is_invalid_parameter)
 {
 	EXPECT_EQ(ERROR_INVALID_PARAMETER,
