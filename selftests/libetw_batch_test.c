@@ -160,31 +160,44 @@ static int collect(struct ctl *c, const GUID *g)
 }
 
 /*
- * Bytes staged so far in this process's rings: the head of each ring
- * libetw mapped (its control page starts the mapping /proc/self/maps
- * names anon_inode:etw-batch).  A staged event moves it, a direct write
- * does not.
+ * Bytes staged so far in this process's rings, and of those the bytes
+ * the kernel has not routed yet: the head of each ring libetw mapped (its
+ * control page starts the mapping /proc/self/maps names
+ * anon_inode:etw-batch), and the head less the tail.  A staged event
+ * moves the head, a direct write does not; a drain moves the tail.
  */
-static __u64 staged_bytes(void)
+static __u64 ring_bytes(__u64 *unrouted)
 {
 	FILE *f = fopen("/proc/self/maps", "re");
 	char line[512];
 	__u64 sum = 0;
 
+	if (unrouted)
+		*unrouted = 0;
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		const struct etw_batch_ctl *ctl;
 		unsigned long start;
+		__u64 head;
 
 		if (!strstr(line, "anon_inode:etw-batch") ||
 		    sscanf(line, "%lx-", &start) != 1)
 			continue;
 		ctl = (const void *)start;
-		sum += __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE);
+		head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE);
+		sum += head;
+		if (unrouted)
+			*unrouted += head - __atomic_load_n(&ctl->tail,
+							    __ATOMIC_ACQUIRE);
 	}
 	fclose(f);
 	return sum;
+}
+
+static __u64 staged_bytes(void)
+{
+	return ring_bytes(NULL);
 }
 
 /* Write event @seq of @len payload bytes with EventWrite, id @seq. */
@@ -359,24 +372,76 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-TEST_F(batch, a_thread_that_exits_has_its_events_routed)
+/*
+ * A thread that ends without running its key destructors (which would
+ * close its ring, and the close drains): its staged events are routed by
+ * its exit alone.
+ */
+static void *writer_exit_main(void *arg)
 {
-	struct writer w = { .h = self->h, .first = 1, .count = 3,
-			    .go = { -1, -1 }, .done = { -1, -1 } };
-	pthread_t t;
+	struct writer *w = arg;
+	__u32 i;
+
+	w->tid = tid();
+	for (i = 0; i < w->count; i++)
+		w->err |= write_seq(w->h, w->first + i, 24);
+	syscall(SYS_exit, 0);
+	return NULL;
+}
+
+/* The thread has left /proc/self/task: its exit has run its task work. */
+static int wait_thread_gone(pid_t t)
+{
+	char path[64];
 	int i;
 
-	ASSERT_EQ(0, pthread_create(&t, NULL, writer_main, &w));
+	snprintf(path, sizeof(path), "/proc/self/task/%d", t);
+	for (i = 0; i < 10000 && !access(path, F_OK); i++)
+		usleep(1000);
+	return access(path, F_OK) ? 0 : -1;
+}
+
+TEST(a_thread_that_exits_has_its_events_routed)
+{
+	struct writer w = { .first = 1, .count = 3,
+			    .go = { -1, -1 }, .done = { -1, -1 } };
+	__u64 unrouted;
+	struct ctl c;
+	pthread_t t;
+	GUID g;
+	int i;
+
+	unique_guid(&g, 5);
+	/* Not real-time: no flush timer drains the ring meanwhile. */
+	c.fd = etw_open();
+	ASSERT_LE(0, c.fd);
+	ASSERT_EQ(0, raw_start(c.fd, LIBETW_TEST_TAG "-exit",
+			       ETW_MODE_NO_PER_PROCESSOR, BUF_KB, 8, &c.id));
+	c.cfd = raw_consumer(c.fd, c.id);
+	ASSERT_LE(0, c.cfd);
+	ASSERT_EQ(0, EventRegister(&g, NULL, NULL, &w.h));
+	ASSERT_EQ(0, ctl_enable(&c, &g, ETW_CONTROL_ENABLE, 4, 0, 0));
+	ASSERT_EQ(ERROR_SUCCESS, EtwSetBatchedWrites(TRUE));
+	ASSERT_EQ(0, pthread_create(&t, NULL, writer_exit_main, &w));
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	ASSERT_EQ(0, w.err);
+	ASSERT_EQ(0, wait_thread_gone(w.tid));
 
-	/* The registration lives on: nothing but the exit routed them. */
-	ASSERT_EQ(3, collect(&self->c, &self->guid));
+	/*
+	 * Its ring is still mapped and open, the registration alive, and no
+	 * flush was made: only the exit can have routed what it staged.
+	 */
+	EXPECT_EQ(3 * RAW_ALIGN8(ETW_STAGED_EVENT_SIZE + 24),
+		  ring_bytes(&unrouted));
+	EXPECT_EQ(0, unrouted);
+	ASSERT_EQ(3, collect(&c, &g));
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(w.tid, seen[i].h.thread_id);
 		EXPECT_EQ(i + 1, seen[i].h.descriptor.id);
 		EXPECT_TRUE(seen[i].payload_ok);
 	}
+	EXPECT_EQ(0, EventUnregister(w.h));
+	ctl_stop(&c);
 }
 
 #define THREADS		4
