@@ -87,8 +87,8 @@ static void unique_guid(GUID *g, unsigned short n)
 	g->Data2 = n;
 }
 
-/* ctl_start() with BUF_KB buffers. */
-static int start(struct ctl *c, __u32 max_buffers)
+/* ctl_start() with @kb KiB buffers. */
+static int start_kb(struct ctl *c, __u32 kb, __u32 max_buffers)
 {
 	struct etw_consume_args ca = { .size = sizeof(ca),
 				       .flags = O_NONBLOCK | O_CLOEXEC };
@@ -98,12 +98,18 @@ static int start(struct ctl *c, __u32 max_buffers)
 	if (c->fd < 0)
 		return -errno;
 	ret = raw_start(c->fd, LIBETW_TEST_TAG, ETW_MODE_REAL_TIME |
-			ETW_MODE_NO_PER_PROCESSOR, BUF_KB, max_buffers, &c->id);
+			ETW_MODE_NO_PER_PROCESSOR, kb, max_buffers, &c->id);
 	if (ret)
 		return ret;
 	ca.logger_id = c->id;
 	c->cfd = ioctl(c->fd, ETW_IOC_CONSUME, &ca);
 	return c->cfd < 0 ? -errno : 0;
+}
+
+/* ctl_start() with BUF_KB buffers. */
+static int start(struct ctl *c, __u32 max_buffers)
+{
+	return start_kb(c, BUF_KB, max_buffers);
 }
 
 /* Where the payload of the record at @h starts, past its extended items. */
@@ -711,6 +717,35 @@ TEST(a_session_counts_staged_events_it_loses)
 	EXPECT_LT(0, n);
 	EXPECT_LT(0, a.stats.events_lost);
 	EXPECT_EQ(200, n + a.stats.events_lost);
+	ctl_stop(&c);
+}
+
+/*
+ * A staged event larger than the session's buffers: the write returns 0,
+ * the session drops the event and counts it lost.
+ */
+TEST(a_session_counts_a_staged_event_too_large_for_it)
+{
+	struct etw_session_args a;
+	struct ctl c;
+	GUID g;
+	REGHANDLE h;
+
+	unique_guid(&g, 6);
+	ASSERT_EQ(0, start_kb(&c, 4, 0));
+	ASSERT_EQ(0, EventRegister(&g, NULL, NULL, &h));
+	ASSERT_EQ(0, ctl_enable(&c, &g, ETW_CONTROL_ENABLE, 4, 0, 0));
+	ASSERT_EQ(0, EtwSetBatchedWrites(TRUE));
+	/* 8000 bytes: staged (under half the ring), over a 4 KiB buffer. */
+	ASSERT_EQ(0, write_seq(h, 1, 8000));
+	ASSERT_EQ(0, write_seq(h, 2, 100));
+	ASSERT_EQ(0, EventUnregister(h));
+
+	ASSERT_EQ(1, collect(&c, &g));
+	EXPECT_EQ(2, seen[0].h.descriptor.id);
+	ASSERT_EQ(0, raw_session_op(c.fd, ETW_IOC_QUERY, c.id, &a));
+	EXPECT_EQ(1, a.stats.events_lost);
+	EXPECT_EQ(1, a.stats.events_written);
 	ctl_stop(&c);
 }
 
