@@ -855,6 +855,19 @@ TEST_F(batch, batched_writes_off_write_directly)
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, write_unreadable(self->h));
 }
 
+/* EVENT_WRITE_FLAG_NO_FAULTING goes directly: the kernel's EFAULT, 87. */
+TEST_F(batch, no_faulting_keeps_invalid_parameter)
+{
+	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4, .Keyword = 1 };
+	EVENT_DATA_DESCRIPTOR data;
+
+	EventDataDescCreate(&data, NULL, 8);
+	data.Ptr = UNREADABLE;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EventWriteEx(self->h, &d, 0, EVENT_WRITE_FLAG_NO_FAULTING,
+			       NULL, NULL, 1, &data));
+}
+
 /*
  * A session that enables a GUID no one registered yet; the child's
  * registration, the process's first, reads the environment.
