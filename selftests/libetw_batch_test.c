@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
@@ -866,6 +867,38 @@ TEST_F(batch, no_faulting_keeps_invalid_parameter)
 	EXPECT_EQ(ERROR_INVALID_PARAMETER,
 		  EventWriteEx(self->h, &d, 0, EVENT_WRITE_FLAG_NO_FAULTING,
 			       NULL, NULL, 1, &data));
+}
+
+/*
+ * A thread whose ring cannot be opened (no file descriptor left) writes
+ * directly, without an error: its unreadable payload is the kernel's
+ * EFAULT, 87, not a fault.
+ */
+TEST_F(batch, a_ring_that_cannot_open_writes_directly)
+{
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct rlimit rl;
+		REGHANDLE h;
+		int lowest;
+
+		if (EventRegister(&self->guid, NULL, NULL, &h))
+			_exit(10);
+		lowest = dup(0);
+		if (lowest < 0 || close(lowest) ||
+		    getrlimit(RLIMIT_NOFILE, &rl))
+			_exit(11);
+		rl.rlim_cur = lowest;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(12);
+		if (write_unreadable(h) != ERROR_INVALID_PARAMETER)
+			_exit(13);
+		/* The next write does not try again: still direct. */
+		_exit(write_unreadable(h) == ERROR_INVALID_PARAMETER ? 0 : 14);
+	}
+	EXPECT_EQ(0, etw_wait_child(pid));
 }
 
 /*
