@@ -11,6 +11,7 @@
  * libetw.
  */
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -897,6 +898,44 @@ TEST_F(batch, a_ring_that_cannot_open_writes_directly)
 			_exit(13);
 		/* The next write does not try again: still direct. */
 		_exit(write_unreadable(h) == ERROR_INVALID_PARAMETER ? 0 : 14);
+	}
+	EXPECT_EQ(0, etw_wait_child(pid));
+}
+
+static sigjmp_buf fault_jmp;
+static REGHANDLE fault_h;
+static ULONG fault_ret;
+
+/* Runs in the middle of the staging copy that faulted. */
+static void fault_handler(int sig)
+{
+	fault_ret = write_unreadable(fault_h);
+	siglongjmp(fault_jmp, 1);
+}
+
+/*
+ * A signal handler's write while its thread stages is direct: here the
+ * staging copy of an unreadable payload faults, and the SIGSEGV handler
+ * writes one more, which gets the kernel's EFAULT, 87; staged, it would
+ * fault again inside the handler and kill the process.
+ */
+TEST_F(batch, a_signal_handler_writes_directly_while_its_thread_stages)
+{
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct sigaction sa = { .sa_handler = fault_handler };
+
+		if (EventRegister(&self->guid, NULL, NULL, &fault_h) ||
+		    sigaction(SIGSEGV, &sa, NULL))
+			_exit(10);
+		fault_ret = 1;
+		if (!sigsetjmp(fault_jmp, 1)) {
+			write_unreadable(fault_h);
+			_exit(11);	/* it did not fault */
+		}
+		_exit(fault_ret == ERROR_INVALID_PARAMETER ? 0 : 12);
 	}
 	EXPECT_EQ(0, etw_wait_child(pid));
 }
