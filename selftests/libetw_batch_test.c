@@ -967,9 +967,21 @@ TEST(the_environment_turns_batched_writes_on)
 	EXPECT_EQ(256 + SIGSEGV, write_with_env("1"));
 }
 
+/* Only "1" turns it on (Documentation/libetw.rst, "Batched writes"). */
 TEST(the_environment_with_another_value_leaves_writes_direct)
 {
-	EXPECT_EQ(0, write_with_env("yes"));
+	static const char *const values[] = {
+		"yes", "0", "", "11", "1 ", " 1", "01", "true",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		int ret = write_with_env(values[i]);
+
+		EXPECT_EQ(0, ret);
+		if (ret)
+			TH_LOG("ETW_BATCHED_WRITES=<%s>", values[i]);
+	}
 }
 
 /* The results the direct path gives, checked in both modes. */
