@@ -984,6 +984,31 @@ TEST(the_environment_with_another_value_leaves_writes_direct)
 	}
 }
 
+/*
+ * secure_getenv(), as glibc's in a set-user-ID program when
+ * @secure_mode is set (AT_SECURE): no value; else getenv().  The
+ * program's definition is the one libetw.so binds to.
+ */
+static bool secure_mode;
+static int secure_getenv_batched_calls;
+
+char *secure_getenv(const char *name)
+{
+	if (!strcmp(name, "ETW_BATCHED_WRITES"))
+		secure_getenv_batched_calls++;
+	return secure_mode ? NULL : getenv(name);
+}
+
+/*
+ * The variable is read through secure_getenv(): a set-user-ID program's
+ * "1" leaves writes direct.
+ */
+TEST(the_environment_is_not_read_in_set_user_id_programs)
+{
+	secure_mode = true;
+	EXPECT_EQ(0, write_with_env("1"));
+}
+
 /* The results the direct path gives, checked in both modes. */
 static void check_invalid_writes(struct __test_metadata *_metadata,
 				 REGHANDLE h)
