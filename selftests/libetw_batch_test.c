@@ -1009,6 +1009,37 @@ TEST(the_environment_is_not_read_in_set_user_id_programs)
 	EXPECT_EQ(0, write_with_env("1"));
 }
 
+/*
+ * Read once, at the first registration: setting it later changes
+ * nothing, and it is not read again.
+ */
+TEST(the_environment_is_read_once)
+{
+	struct ctl c;
+	pid_t pid;
+	GUID g;
+
+	unique_guid(&g, 7);
+	ASSERT_EQ(0, start(&c, 4));
+	ASSERT_EQ(0, ctl_enable(&c, &g, ETW_CONTROL_ENABLE, 4, 0, 0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		REGHANDLE h1, h2;
+
+		if (unsetenv("ETW_BATCHED_WRITES") ||
+		    EventRegister(&g, NULL, NULL, &h1) ||
+		    setenv("ETW_BATCHED_WRITES", "1", 1) ||
+		    EventRegister(&g, NULL, NULL, &h2))
+			_exit(10);
+		if (secure_getenv_batched_calls != 1)
+			_exit(11);
+		_exit(write_unreadable(h2) == ERROR_INVALID_PARAMETER ? 0 : 12);
+	}
+	EXPECT_EQ(0, etw_wait_child(pid));
+	ctl_stop(&c);
+}
+
 /* The results the direct path gives, checked in both modes. */
 static void check_invalid_writes(struct __test_metadata *_metadata,
 				 REGHANDLE h)
