@@ -4,11 +4,14 @@
  * against the real module: staged events reach the session with their
  * fields, in their thread's order and with the time of the write, when
  * the thread exits, at EventUnregister from another thread, before a
- * direct write, through the drain threshold and a full ring; disabled
- * events stage nothing; invalid arguments give the direct path's results;
- * a fork() child stages in a ring of its own.  Sessions are started and
- * read through the raw ABI, so that only the provider side goes through
- * libetw.
+ * direct write, through the drain threshold and a full ring; sessions
+ * count what they lose; disabled events stage nothing, nor do the writes
+ * of a thread without a ring, of a signal handler while its thread
+ * stages, and with NO_FAULTING; ETW_BATCHED_WRITES is "1" or nothing,
+ * read once, through secure_getenv(); invalid arguments give the direct
+ * path's results; a fork() child stages in a ring of its own.  Sessions
+ * are started and read through the raw ABI, so that only the provider
+ * side goes through libetw.
  */
 #include <pthread.h>
 #include <setjmp.h>
