@@ -945,32 +945,49 @@ static void etw_klogger_find(struct tracepoint *tp, void *priv)
 			etw_klogger_tps[i].tp = tp;
 }
 
-static void etw_klogger_unregister(struct etw_klogger *k, unsigned int n)
+/* The tracepoints (a bit per ETW_TP_*) that @flags need. */
+static u32 etw_klogger_tps_for(u32 flags)
+{
+	unsigned int i;
+	u32 tps = 0;
+
+	for (i = 0; i < ETW_TP_COUNT; i++)
+		if (etw_klogger_tps[i].flags & flags)
+			tps |= BIT(i);
+	return tps;
+}
+
+/*
+ * Unhook the tracepoints in @tps and wait for the probes in flight: none
+ * runs with @k on them once this returns.
+ */
+static void etw_klogger_unregister(struct etw_klogger *k, u32 tps)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		if (etw_klogger_tps[i].flags & k->flags)
+	for (i = 0; i < ETW_TP_COUNT; i++)
+		if (tps & BIT(i))
 			tracepoint_probe_unregister(etw_klogger_tps[i].tp,
 						    etw_klogger_tps[i].probe, k);
 	tracepoint_synchronize_unregister();
 }
 
-static int etw_klogger_register(struct etw_klogger *k)
+/* Hook the tracepoints in @tps, all or none. */
+static int etw_klogger_register(struct etw_klogger *k, u32 tps)
 {
 	unsigned int i;
 	int ret;
 
 	for_each_kernel_tracepoint(etw_klogger_find, NULL);
 	for (i = 0; i < ETW_TP_COUNT; i++) {
-		if (!(etw_klogger_tps[i].flags & k->flags))
+		if (!(tps & BIT(i)))
 			continue;
 		ret = etw_klogger_tps[i].tp ?
 		      tracepoint_probe_register(etw_klogger_tps[i].tp,
 						etw_klogger_tps[i].probe, k) :
 		      -EOPNOTSUPP;
 		if (ret) {
-			etw_klogger_unregister(k, i);
+			etw_klogger_unregister(k, tps & (BIT(i) - 1));
 			return ret;
 		}
 	}
@@ -1003,18 +1020,18 @@ static u32 etw_klogger_cmdline(struct etw_klogger *k, struct task_struct *p,
 }
 
 static void etw_klogger_rundown_task(struct etw_klogger *k, struct task_struct *p,
-				     bool end)
+				     u32 flags, bool end)
 {
 	struct etw_klogger_scratch *x = k->rundown;
 	u8 type = end ? ETW_TYPE_DC_END : ETW_TYPE_DC_START;
 	struct mm_struct *mm = get_task_mm(p);
 	struct task_struct *t;
 
-	if (k->flags & ETW_KFLAG_PROCESS)
+	if (flags & ETW_KFLAG_PROCESS)
 		etw_klogger_put_process(k, x, p,
 					mm ? etw_klogger_cmdline(k, p, mm, x->text) : 0,
 					type);
-	if (k->flags & ETW_KFLAG_THREAD) {
+	if (flags & ETW_KFLAG_THREAD) {
 		rcu_read_lock();
 		for_each_thread(p, t)
 			etw_klogger_put_thread(k, x, t, type);
@@ -1022,15 +1039,15 @@ static void etw_klogger_rundown_task(struct etw_klogger *k, struct task_struct *
 	}
 	if (!mm)
 		return;
-	if ((k->flags & ETW_KFLAG_IMAGE_LOAD) && !mmap_read_lock_killable(mm)) {
+	if ((flags & ETW_KFLAG_IMAGE_LOAD) && !mmap_read_lock_killable(mm)) {
 		etw_klogger_put_images(k, x, p, mm, 0, ULONG_MAX, type);
 		mmap_read_unlock(mm);
 	}
 	mmput(mm);
 }
 
-/* Every process, its threads and images, in pid order. */
-static void etw_klogger_rundown(struct etw_klogger *k, bool end)
+/* Every process, its threads and images as @flags ask, in pid order. */
+static void etw_klogger_rundown(struct etw_klogger *k, u32 flags, bool end)
 {
 	struct task_struct *p;
 	struct pid *pid;
@@ -1050,7 +1067,7 @@ static void etw_klogger_rundown(struct etw_klogger *k, bool end)
 		rcu_read_unlock();
 		if (!p)
 			continue;
-		etw_klogger_rundown_task(k, p, end);
+		etw_klogger_rundown_task(k, p, flags, end);
 		put_task_struct(p);
 		cond_resched();
 	}
@@ -1133,14 +1150,14 @@ int etw_klogger_begin(struct etw_session *s)
 		etw_klogger_free(k);
 		return -ENOMEM;
 	}
-	ret = etw_klogger_register(k);
+	ret = etw_klogger_register(k, etw_klogger_tps_for(k->flags));
 	if (ret) {
 		etw_klogger_free(k);
 		return ret;
 	}
 	etw_klogger_cur = k;
 	if (k->flags)
-		etw_klogger_rundown(k, false);
+		etw_klogger_rundown(k, k->flags, false);
 	return 0;
 }
 
@@ -1161,8 +1178,8 @@ void etw_klogger_end(struct etw_session *s)
 	if (!k || k->s != s)
 		return;
 	if (k->flags)
-		etw_klogger_rundown(k, true);
-	etw_klogger_unregister(k, ETW_TP_COUNT);
+		etw_klogger_rundown(k, k->flags, true);
+	etw_klogger_unregister(k, etw_klogger_tps_for(k->flags));
 	etw_klogger_cur = NULL;
 	etw_klogger_free(k);
 }
