@@ -10,7 +10,8 @@
  * and changes nothing; who may start it, one at a time, and the arguments
  * the kernel refuses.  Then the same events through
  * libetw: StartTrace's EnableFlags, ProcessTrace's class GUIDs, opcodes
- * and classic flag, and TDH's names and fields.
+ * and classic flag, and TDH's names and fields; ControlTrace UPDATE's
+ * EnableFlags and its Win32 codes.
  */
 #include <dirent.h>
 #include <grp.h>
@@ -1466,6 +1467,56 @@ TEST(libetw_process_trace_and_tdh)
 	EXPECT_STREQ("Start", seen.opcode);
 	EXPECT_EQ(1, seen.thread_start);
 	EXPECT_LE(1, seen.image_load);
+}
+
+/*
+ * ControlTrace UPDATE of the kernel logger: EnableFlags is the new set
+ * (0: none), returned on success and by QUERY; a flag etw does not record
+ * is ERROR_NOT_SUPPORTED, as for StartTrace, and changes nothing.
+ */
+TEST(libetw_update_changes_kernel_flags)
+{
+	ULONG room = sizeof(EVENT_TRACE_PROPERTIES) + 2048;
+	EVENT_TRACE_PROPERTIES *p = calloc(1, room);
+	CONTROLTRACE_ID id;
+
+	ASSERT_NE(NULL, p);
+	p->Wnode.BufferSize = room;
+	p->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	p->LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+	p->EnableFlags = EVENT_TRACE_FLAG_PROCESS;
+	p->MaximumBuffers = MAX_BUFFERS;
+	p->LoggerNameOffset = sizeof(*p);
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&id, KERNEL_LOGGER_NAMEA, p));
+
+	p->EnableFlags = EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_DISK_IO;
+	EXPECT_EQ(ERROR_NOT_SUPPORTED,
+		  ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+				EVENT_TRACE_CONTROL_UPDATE));
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ((ULONG)EVENT_TRACE_FLAG_PROCESS, p->EnableFlags);
+
+	p->EnableFlags = EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD;
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(id, NULL, p,
+					       EVENT_TRACE_CONTROL_UPDATE));
+	EXPECT_EQ((ULONG)(EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD),
+		  p->EnableFlags);
+	p->EnableFlags = 0;
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ((ULONG)(EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD),
+		  p->EnableFlags);
+
+	p->EnableFlags = 0;
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_UPDATE));
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ(0, p->EnableFlags);
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_STOP));
+	free(p);
 }
 
 /* Become uid/gid 1000; dumpable again, so that /proc/self stays ours. */
