@@ -50,7 +50,9 @@ static const char etwctl_update_usage[] =
 "Change a running session.\n"
 "      --flush-timer S    seal partial buffers every S seconds\n"
 "      --max-buffers N    raise the buffer count to N (it cannot shrink)\n"
-"      --realtime on|off  turn real-time delivery on or off\n";
+"      --realtime on|off  turn real-time delivery on or off\n"
+"  -on, --on FLAGS        a kernel logger's new flags (as for start; the\n"
+"                         flags left out are turned off)\n";
 
 static const char etwctl_name_usage_fmt[] =
 "usage: etwctl %s NAME\n%s\n";
@@ -730,17 +732,27 @@ int etwctl_cmd_query(int argc, char **argv)
  * @flush_timer: new FlushTimer, with @set_flush
  * @max_buffers: new MaximumBuffers, 0 to leave it
  * @realtime: 1 turns real-time delivery on, 0 off, -1 leaves it
+ * @on: a kernel logger's new flags, with @set_flags
  */
 struct etwctl_update {
 	bool set_flush;
 	ULONG flush_timer;
 	ULONG max_buffers;
 	int realtime;
+	bool set_flags;
+	ULONG on;
 };
 
 static int etwctl_update_option(struct etwctl_update *u, int c,
 				const char *arg)
 {
+	if (c == OPT_ON) {
+		struct etwctl_kflag_bad bad;
+		int err = etwctl_kernel_flags(arg, &u->on, &bad);
+
+		u->set_flags = true;
+		return err ? etwctl_kernel_flags_usage("update", err, &bad) : 0;
+	}
 	if (c == OPT_FLUSH_TIMER) {
 		u->set_flush = true;
 		return etwctl_u32_opt(arg, &u->flush_timer);
@@ -768,23 +780,33 @@ static int etwctl_update_parse(int argc, char **argv, struct etwctl_update *u)
 		{ "flush-timer", required_argument, NULL, OPT_FLUSH_TIMER },
 		{ "max-buffers", required_argument, NULL, OPT_MAX_BUFFERS },
 		{ "realtime", required_argument, NULL, OPT_REALTIME },
+		{ "on", required_argument, NULL, OPT_ON },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	int c, ret;
 
+	/* xperf's single-dash "-on". */
+	for (c = 1; c < argc; c++)
+		if (!strcmp(argv[c], "-on"))
+			argv[c] = "--on";
 	etwctl_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		if (c == 'h')
 			return -1;
 		if (c == '?' || c == ':')
 			return etwctl_bad_option("update", c, argv);
-		if (etwctl_update_option(u, c, optarg))
+		/* --on reports its own error: the name at fault. */
+		ret = etwctl_update_option(u, c, optarg);
+		if (ret && c == OPT_ON)
+			return ret;
+		if (ret)
 			return etwctl_usage("update", "bad value '%s' for '%s'",
 					    optarg, argv[optind - 1]);
 	}
 	if (argc - optind != 1)
 		return etwctl_usage("update", "need exactly one session NAME");
-	if (!u->set_flush && !u->max_buffers && u->realtime < 0)
+	if (!u->set_flush && !u->max_buffers && u->realtime < 0 &&
+	    !u->set_flags)
 		return etwctl_usage("update", "nothing to change");
 	return etwctl_check_name("update", argv[optind]);
 }
@@ -798,7 +820,15 @@ static int etwctl_update(const char *name, const struct etwctl_update *u)
 	if (!p)
 		return etwctl_fail("update", "out of memory");
 	ret = etwctl_control("update", name, EVENT_TRACE_CONTROL_QUERY, p);
+	/* UPDATE ignores other sessions' flags: say so rather than succeed. */
+	if (!ret && u->set_flags && strcasecmp(name, KERNEL_LOGGER_NAMEA) &&
+	    !(p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+		ret = etwctl_fail("update", "session '%s' is not a kernel "
+				  "logger: --on changes a kernel logger's "
+				  "flags", name);
 	if (!ret) {
+		if (u->set_flags)
+			p->EnableFlags = u->on;
 		if (u->set_flush)
 			p->FlushTimer = u->flush_timer;
 		if (u->max_buffers)
@@ -818,7 +848,7 @@ static int etwctl_update(const char *name, const struct etwctl_update *u)
 
 /**
  * etwctl_cmd_update - "etwctl update NAME [--flush-timer S] [--max-buffers N]
- *	[--realtime X]"
+ *	[--realtime X] [--on FLAGS]"
  * @argc: argument count
  * @argv: arguments
  *
