@@ -36,11 +36,13 @@ static const char etwctl_start_usage[] =
 "      --buffering        keep events in an in-memory ring only\n"
 "      --independent      independent session mode\n"
 "      --private          private (in-process) session\n"
-"  -on, --on FLAGS        a kernel logger recording FLAGS (xperf's names,\n"
-"                         joined with +): PROC_THREAD (PROCESS+THREAD),\n"
-"                         LOADER (IMAGE_LOAD), PROCESS, THREAD, IMAGE_LOAD;\n"
-"                         a session not named \"NT Kernel Logger\" gets\n"
-"                         the system logger mode\n"
+"  -on, --on FLAGS        a kernel logger recording FLAGS (xperf's flag\n"
+"                         and group names, joined with +): PROC_THREAD\n"
+"                         (PROCESS+THREAD), LOADER (IMAGE_LOAD), PROCESS,\n"
+"                         THREAD, IMAGE_LOAD; xperf's other names are\n"
+"                         refused, etw does not record them yet; a session\n"
+"                         not named \"NT Kernel Logger\" gets the system\n"
+"                         logger mode\n"
 "A session needs -f, --realtime or --buffering.\n";
 
 static const char etwctl_update_usage[] =
@@ -48,7 +50,9 @@ static const char etwctl_update_usage[] =
 "Change a running session.\n"
 "      --flush-timer S    seal partial buffers every S seconds\n"
 "      --max-buffers N    raise the buffer count to N (it cannot shrink)\n"
-"      --realtime on|off  turn real-time delivery on or off\n";
+"      --realtime on|off  turn real-time delivery on or off\n"
+"  -on, --on FLAGS        a kernel logger's new flags (as for start; the\n"
+"                         flags left out are turned off)\n";
 
 static const char etwctl_name_usage_fmt[] =
 "usage: etwctl %s NAME\n%s\n";
@@ -70,14 +74,18 @@ static const struct {
 	{ EVENT_TRACE_SYSTEM_LOGGER_MODE, "system-logger" },
 };
 
-/*
- * Kernel logger flags by xperf's names; a group comes before its members,
- * so that query names the group when all of it is on.
- */
-static const struct {
+struct etwctl_kflag_name {
 	ULONG flags;
 	const char *name;
-} etwctl_kernel_flag_names[] = {
+};
+
+/*
+ * The kernel logger flags etw records (Documentation/abi.rst), by xperf's
+ * names ("xperf -providers KF") and etw's own spellings PROCESS, THREAD
+ * and IMAGE_LOAD.  A group of bits comes before its members, so that query
+ * names the group when all of it is on.  The bash completion offers these.
+ */
+static const struct etwctl_kflag_name etwctl_kernel_flag_names[] = {
 	{ EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD, "PROC_THREAD" },
 	{ EVENT_TRACE_FLAG_PROCESS, "PROCESS" },
 	{ EVENT_TRACE_FLAG_THREAD, "THREAD" },
@@ -85,40 +93,180 @@ static const struct {
 	{ EVENT_TRACE_FLAG_IMAGE_LOAD, "IMAGE_LOAD" },
 };
 
+/*
+ * xperf's other kernel flags, which etw does not record yet: refused by
+ * name.  Those without a bit are Windows' extended flags (a group mask,
+ * which EnableFlags cannot carry); the groups below name them.
+ */
+static const struct etwctl_kflag_name etwctl_kernel_flags_later[] = {
+	{ EVENT_TRACE_FLAG_PROCESS_COUNTERS, "PERF_COUNTER" },
+	{ EVENT_TRACE_FLAG_CSWITCH, "CSWITCH" },
+	{ EVENT_TRACE_FLAG_DPC, "DPC" },
+	{ EVENT_TRACE_FLAG_INTERRUPT, "INTERRUPT" },
+	{ EVENT_TRACE_FLAG_SYSTEMCALL, "SYSCALL" },
+	{ EVENT_TRACE_FLAG_DISK_IO, "DISK_IO" },
+	{ EVENT_TRACE_FLAG_DISK_FILE_IO, "FILENAME" },
+	{ EVENT_TRACE_FLAG_DISK_IO_INIT, "DISK_IO_INIT" },
+	{ EVENT_TRACE_FLAG_DISPATCHER, "DISPATCHER" },
+	{ EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS, "ALL_FAULTS" },
+	{ EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS, "HARD_FAULTS" },
+	{ EVENT_TRACE_FLAG_VIRTUAL_ALLOC, "VIRT_ALLOC" },
+	{ EVENT_TRACE_FLAG_VAMAP, "VAMAP" },
+	{ EVENT_TRACE_FLAG_NETWORK_TCPIP, "NETWORKTRACE" },
+	{ EVENT_TRACE_FLAG_REGISTRY, "REGISTRY" },
+	{ EVENT_TRACE_FLAG_DBGPRINT, "DBGPRINT" },
+	{ EVENT_TRACE_FLAG_JOB, "JOB" },
+	{ EVENT_TRACE_FLAG_ALPC, "ALPC" },
+	{ EVENT_TRACE_FLAG_SPLIT_IO, "SPLIT_IO" },
+	{ EVENT_TRACE_FLAG_DRIVER, "DRIVERS" },
+	{ EVENT_TRACE_FLAG_PROFILE, "PROFILE" },
+	{ EVENT_TRACE_FLAG_FILE_IO, "FILE_IO" },
+	{ EVENT_TRACE_FLAG_FILE_IO_INIT, "FILE_IO_INIT" },
+	{ 0, "COMPACT_CSWITCH" },
+	{ 0, "FOOTPRINT" },
+	{ 0, "MEMINFO" },
+	{ 0, "MEMINFO_WS" },
+	{ 0, "MEMORY" },
+	{ 0, "POWER" },
+	{ 0, "REFSET" },
+	{ 0, "SESSION" },
+};
+
 #define ETWCTL_NKFLAGS	(sizeof(etwctl_kernel_flag_names) / \
 			 sizeof(etwctl_kernel_flag_names[0]))
+#define ETWCTL_NKFLAGS_LATER	(sizeof(etwctl_kernel_flags_later) / \
+				 sizeof(etwctl_kernel_flags_later[0]))
 
-/**
- * etwctl_kernel_flags - parse xperf's kernel flags, "NAME+NAME..."
- * @s: the flags (names case-insensitive)
- * @flags: out: the EVENT_TRACE_FLAG_* bits
- * @bad: out: on failure, the first name not known (within @s)
- * @bad_len: out: its length
- *
- * Return: 0, or -EINVAL for an unknown or empty name.
+/* xperf's kernel groups ("xperf -providers KG"). */
+static const struct {
+	const char *name;
+	const char *flags;
+} etwctl_kernel_groups[] = {
+	{ "Base", "PROC_THREAD+LOADER+DISK_IO+HARD_FAULTS+PROFILE+MEMINFO+"
+		  "MEMINFO_WS" },
+	{ "Diag", "PROC_THREAD+LOADER+DISK_IO+HARD_FAULTS+DPC+INTERRUPT+"
+		  "CSWITCH+PERF_COUNTER+COMPACT_CSWITCH" },
+	{ "DiagEasy", "PROC_THREAD+LOADER+DISK_IO+HARD_FAULTS+DPC+INTERRUPT+"
+		      "CSWITCH+PERF_COUNTER" },
+	{ "Latency", "PROC_THREAD+LOADER+DISK_IO+HARD_FAULTS+DPC+INTERRUPT+"
+		     "CSWITCH+PROFILE" },
+	{ "FileIO", "PROC_THREAD+LOADER+DISK_IO+HARD_FAULTS+FILE_IO+"
+		    "FILE_IO_INIT" },
+	{ "IOTrace", "PROC_THREAD+LOADER+DISK_IO+HARD_FAULTS+CSWITCH" },
+	{ "ResumeTrace", "PROC_THREAD+LOADER+DISK_IO+HARD_FAULTS+PROFILE+"
+			 "POWER" },
+	{ "SysProf", "PROC_THREAD+LOADER+PROFILE" },
+	{ "ResidentSet", "PROC_THREAD+LOADER+DISK_IO+HARD_FAULTS+MEMORY+"
+			 "MEMINFO+VAMAP+SESSION+VIRT_ALLOC" },
+	{ "ReferenceSet", "PROC_THREAD+LOADER+HARD_FAULTS+MEMORY+FOOTPRINT+"
+			  "VIRT_ALLOC+MEMINFO+VAMAP+SESSION+REFSET+"
+			  "MEMINFO_WS" },
+	{ "Network", "PROC_THREAD+LOADER+NETWORKTRACE" },
+};
+
+/*
+ * One flag name of @n bytes at @s, OR'ed into *@flags: 0, -EINVAL when it
+ * is no flag's, -EOPNOTSUPP when etw does not record it.
  */
-int etwctl_kernel_flags(const char *s, ULONG *flags, const char **bad,
-			size_t *bad_len)
+static int etwctl_kernel_flag(const char *s, size_t n, ULONG *flags)
 {
-	size_t n, i;
+	size_t i;
 
-	*flags = 0;
+	for (i = 0; i < ETWCTL_NKFLAGS; i++) {
+		if (strlen(etwctl_kernel_flag_names[i].name) == n &&
+		    !strncasecmp(s, etwctl_kernel_flag_names[i].name, n)) {
+			*flags |= etwctl_kernel_flag_names[i].flags;
+			return 0;
+		}
+	}
+	for (i = 0; i < ETWCTL_NKFLAGS_LATER; i++)
+		if (strlen(etwctl_kernel_flags_later[i].name) == n &&
+		    !strncasecmp(s, etwctl_kernel_flags_later[i].name, n))
+			return -EOPNOTSUPP;
+	return -EINVAL;
+}
+
+/* Flags of a group's members, all known; the first not recorded. */
+static int etwctl_kernel_group(const char *members, ULONG *flags,
+			       struct etwctl_kflag_bad *bad)
+{
+	const char *s = members;
+	size_t n;
+	int ret;
+
 	for (;;) {
 		n = strcspn(s, "+");
-		for (i = 0; i < ETWCTL_NKFLAGS; i++)
-			if (strlen(etwctl_kernel_flag_names[i].name) == n &&
-			    !strncasecmp(s, etwctl_kernel_flag_names[i].name, n))
-				break;
-		if (i == ETWCTL_NKFLAGS) {
-			*bad = s;
-			*bad_len = n;
-			return -EINVAL;
+		ret = etwctl_kernel_flag(s, n, flags);
+		if (ret) {
+			bad->name = s;
+			bad->len = n;
+			return ret;
 		}
-		*flags |= etwctl_kernel_flag_names[i].flags;
 		if (!s[n])
 			return 0;
 		s += n + 1;
 	}
+}
+
+/**
+ * etwctl_kernel_flags - parse xperf's kernel flags and groups,
+ *	"NAME+NAME..."
+ * @s: the names (case-insensitive)
+ * @flags: out: the EVENT_TRACE_FLAG_* bits
+ * @bad: out: on failure, the first name at fault: within @s, or a member
+ *	of the group @bad->group names
+ *
+ * Return: 0; -EINVAL for an unknown or empty name; -EOPNOTSUPP for a flag
+ * xperf knows and etw does not record (a group with such a member).
+ */
+int etwctl_kernel_flags(const char *s, ULONG *flags,
+			struct etwctl_kflag_bad *bad)
+{
+	size_t n, i;
+	int ret;
+
+	*flags = 0;
+	for (;;) {
+		n = strcspn(s, "+");
+		bad->group = NULL;
+		bad->name = s;
+		bad->len = n;
+		for (i = 0; i < sizeof(etwctl_kernel_groups) /
+				sizeof(etwctl_kernel_groups[0]); i++)
+			if (strlen(etwctl_kernel_groups[i].name) == n &&
+			    !strncasecmp(s, etwctl_kernel_groups[i].name, n))
+				break;
+		if (i < sizeof(etwctl_kernel_groups) /
+			sizeof(etwctl_kernel_groups[0])) {
+			bad->group = etwctl_kernel_groups[i].name;
+			ret = etwctl_kernel_group(etwctl_kernel_groups[i].flags,
+						  flags, bad);
+		} else {
+			ret = etwctl_kernel_flag(s, n, flags);
+		}
+		if (ret)
+			return ret;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+}
+
+/* The usage error for what etwctl_kernel_flags() refused. */
+static int etwctl_kernel_flags_usage(const char *cmd, int err,
+				     const struct etwctl_kflag_bad *bad)
+{
+	if (err == -EINVAL)
+		return etwctl_usage(cmd, "unknown kernel flag '%.*s'",
+				    (int)bad->len, bad->name);
+	if (bad->group)
+		return etwctl_usage(cmd, "kernel flag '%.*s' (of group '%s') "
+				    "is not recorded by etw yet (only "
+				    "PROC_THREAD and LOADER are)",
+				    (int)bad->len, bad->name, bad->group);
+	return etwctl_usage(cmd, "kernel flag '%.*s' is not recorded by etw "
+			    "yet (only PROC_THREAD and LOADER are)",
+			    (int)bad->len, bad->name);
 }
 
 static void etwctl_print_kernel_flags(ULONG flags)
@@ -358,12 +506,12 @@ static int etwctl_start_option(struct etwctl_start_opts *o, int c,
  */
 static int etwctl_start_on(struct etwctl_start_opts *o, const char *name)
 {
-	const char *bad;
-	size_t bad_len;
+	struct etwctl_kflag_bad bad;
+	int err;
 
-	if (etwctl_kernel_flags(o->on, &o->p->EnableFlags, &bad, &bad_len))
-		return etwctl_usage("start", "unknown kernel flag '%.*s'",
-				    (int)bad_len, bad);
+	err = etwctl_kernel_flags(o->on, &o->p->EnableFlags, &bad);
+	if (err)
+		return etwctl_kernel_flags_usage("start", err, &bad);
 	if (strcasecmp(name, KERNEL_LOGGER_NAMEA))
 		o->p->LogFileMode |= EVENT_TRACE_SYSTEM_LOGGER_MODE;
 	return 0;
@@ -584,17 +732,27 @@ int etwctl_cmd_query(int argc, char **argv)
  * @flush_timer: new FlushTimer, with @set_flush
  * @max_buffers: new MaximumBuffers, 0 to leave it
  * @realtime: 1 turns real-time delivery on, 0 off, -1 leaves it
+ * @on: a kernel logger's new flags, with @set_flags
  */
 struct etwctl_update {
 	bool set_flush;
 	ULONG flush_timer;
 	ULONG max_buffers;
 	int realtime;
+	bool set_flags;
+	ULONG on;
 };
 
 static int etwctl_update_option(struct etwctl_update *u, int c,
 				const char *arg)
 {
+	if (c == OPT_ON) {
+		struct etwctl_kflag_bad bad;
+		int err = etwctl_kernel_flags(arg, &u->on, &bad);
+
+		u->set_flags = true;
+		return err ? etwctl_kernel_flags_usage("update", err, &bad) : 0;
+	}
 	if (c == OPT_FLUSH_TIMER) {
 		u->set_flush = true;
 		return etwctl_u32_opt(arg, &u->flush_timer);
@@ -622,23 +780,33 @@ static int etwctl_update_parse(int argc, char **argv, struct etwctl_update *u)
 		{ "flush-timer", required_argument, NULL, OPT_FLUSH_TIMER },
 		{ "max-buffers", required_argument, NULL, OPT_MAX_BUFFERS },
 		{ "realtime", required_argument, NULL, OPT_REALTIME },
+		{ "on", required_argument, NULL, OPT_ON },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	int c, ret;
 
+	/* xperf's single-dash "-on". */
+	for (c = 1; c < argc; c++)
+		if (!strcmp(argv[c], "-on"))
+			argv[c] = "--on";
 	etwctl_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		if (c == 'h')
 			return -1;
 		if (c == '?' || c == ':')
 			return etwctl_bad_option("update", c, argv);
-		if (etwctl_update_option(u, c, optarg))
+		/* --on reports its own error: the name at fault. */
+		ret = etwctl_update_option(u, c, optarg);
+		if (ret && c == OPT_ON)
+			return ret;
+		if (ret)
 			return etwctl_usage("update", "bad value '%s' for '%s'",
 					    optarg, argv[optind - 1]);
 	}
 	if (argc - optind != 1)
 		return etwctl_usage("update", "need exactly one session NAME");
-	if (!u->set_flush && !u->max_buffers && u->realtime < 0)
+	if (!u->set_flush && !u->max_buffers && u->realtime < 0 &&
+	    !u->set_flags)
 		return etwctl_usage("update", "nothing to change");
 	return etwctl_check_name("update", argv[optind]);
 }
@@ -652,7 +820,15 @@ static int etwctl_update(const char *name, const struct etwctl_update *u)
 	if (!p)
 		return etwctl_fail("update", "out of memory");
 	ret = etwctl_control("update", name, EVENT_TRACE_CONTROL_QUERY, p);
+	/* UPDATE ignores other sessions' flags: say so rather than succeed. */
+	if (!ret && u->set_flags && strcasecmp(name, KERNEL_LOGGER_NAMEA) &&
+	    !(p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+		ret = etwctl_fail("update", "session '%s' is not a kernel "
+				  "logger: --on changes a kernel logger's "
+				  "flags", name);
 	if (!ret) {
+		if (u->set_flags)
+			p->EnableFlags = u->on;
 		if (u->set_flush)
 			p->FlushTimer = u->flush_timer;
 		if (u->max_buffers)
@@ -672,7 +848,7 @@ static int etwctl_update(const char *name, const struct etwctl_update *u)
 
 /**
  * etwctl_cmd_update - "etwctl update NAME [--flush-timer S] [--max-buffers N]
- *	[--realtime X]"
+ *	[--realtime X] [--on FLAGS]"
  * @argc: argument count
  * @argv: arguments
  *

@@ -46,8 +46,21 @@ struct etwctl_cmd {
 };
 
 int etwctl_cmd_start(int argc, char **argv);
-int etwctl_kernel_flags(const char *s, ULONG *flags, const char **bad,
-			size_t *bad_len);
+
+/**
+ * struct etwctl_kflag_bad - the name etwctl_kernel_flags() refused
+ * @name: where it starts (in the argument, or in a group's members)
+ * @len: its bytes
+ * @group: the group whose member it is, or NULL
+ */
+struct etwctl_kflag_bad {
+	const char *name;
+	size_t len;
+	const char *group;
+};
+
+int etwctl_kernel_flags(const char *s, ULONG *flags,
+			struct etwctl_kflag_bad *bad);
 int etwctl_cmd_stop(int argc, char **argv);
 int etwctl_cmd_flush(int argc, char **argv);
 int etwctl_cmd_update(int argc, char **argv);

@@ -41,10 +41,10 @@
  *                  lists and the consumer list.  Nests inside
  *                  etw_stream.lock, hence raw too.
  * etw_file.nlock   The notification queue and its sequence numbers.
- * etw_klogger_mutex  Serialises kernel logger starts and stops, their
- *                  probes' registration and their rundowns (etw_klogger.c);
- *                  never taken by a probe.  The logger's ended_lock is a
- *                  leaf.
+ * etw_klogger_mutex  Serialises kernel logger starts, updates and stops,
+ *                  their probes' registration and their rundowns
+ *                  (etw_klogger.c); never taken by a probe.  The
+ *                  logger's ended_lock is a leaf.
  * etw_batch.lock   A staging ring's drains (etw_batch.c); the rings'
  *                  lists are etw_file.batch_mutex's and etw_batch_mutex's,
  *                  the owners hash etw_batch_lock's, never held with it.
@@ -579,6 +579,9 @@ void etw_klogger_lock(void);
 void etw_klogger_unlock(void);
 int etw_klogger_begin(struct etw_session *s);
 void etw_klogger_end(struct etw_session *s);
+int etw_klogger_update_prepare(struct etw_session *s, u32 flags);
+void etw_klogger_update_abort(struct etw_session *s);
+void etw_klogger_update_commit(struct etw_session *s);
 #if IS_ENABLED(CONFIG_KUNIT)
 u32 etw_klogger_utf16(u8 *out, u32 max, const char *s, u32 len);
 #endif

@@ -25,7 +25,10 @@
  *
  * Each flag also gives a rundown: DCStart events for every process, thread
  * and executable file mapping when the session starts, DCEnd events when
- * it stops.
+ * it stops.  An UPDATE may change the flags of a running logger
+ * (etw_klogger_update_prepare() and its commit or abort): the flags it
+ * turns on get their tracepoints and a DCStart rundown, those it turns off
+ * lose theirs, and those it keeps are not touched.
  *
  * A process's command line and its mappings (ImageBase, ImageSize,
  * DefaultBase, FileName) are recorded only where the session's starter
@@ -54,12 +57,15 @@
  * controller's process context (it sleeps to read other processes' memory)
  * with its own scratch area.
  *
- * Locking: etw_klogger_mutex serialises starting and stopping the kernel
- * logger, its probes and its rundowns; it nests outside etw_mutex (the
- * session start and stop) and outside mmap_lock (the rundown), and is never
- * taken by a probe.  A probe reads its struct etw_klogger through the
- * tracepoint's data pointer; it is freed only after the probes are
- * unregistered and tracepoint_synchronize_unregister() returned.
+ * Locking: etw_klogger_mutex serialises starting, updating and stopping
+ * the kernel logger, its probes and its rundowns; it nests outside
+ * etw_mutex (the session start, update and stop) and outside mmap_lock (the
+ * rundown), and is never taken by a probe.  A probe reads its struct
+ * etw_klogger through the tracepoint's data pointer; it is freed only after
+ * the probes are unregistered and tracepoint_synchronize_unregister()
+ * returned.  Probes read the flags once each (READ_ONCE()): an UPDATE
+ * changes them while probes run, and waits for the probes in flight
+ * before it returns.
  */
 #include <linux/compat.h>
 #include <linux/cred.h>
@@ -194,7 +200,8 @@ struct etw_klogger_scratch {
 /**
  * struct etw_klogger - the running kernel logger
  * @s: its session (the session table's reference keeps it)
- * @flags: its ETW_KFLAG_* bits
+ * @flags: its ETW_KFLAG_* bits (probes read them with READ_ONCE())
+ * @next: the flags an UPDATE prepared, until its commit or abort
  * @pcpu: the probes' scratch areas
  * @rundown: the rundown's scratch area
  * @ended_lock: protects @ended and @ended_next
@@ -204,6 +211,7 @@ struct etw_klogger_scratch {
 struct etw_klogger {
 	struct etw_session *s;
 	u32 flags;
+	u32 next;
 	struct etw_klogger_scratch __percpu *pcpu;
 	struct etw_klogger_scratch *rundown;
 	raw_spinlock_t ended_lock;	/* @ended, @ended_next */
@@ -626,14 +634,15 @@ static void etw_klogger_fork(void *data, struct task_struct *parent,
 {
 	struct etw_klogger *k = data;
 	struct etw_klogger_scratch *x = this_cpu_ptr(k->pcpu);
+	u32 flags = READ_ONCE(k->flags);
 
 	/* The child's line is the parent's, and so are its credentials. */
-	if ((k->flags & ETW_KFLAG_PROCESS) && thread_group_leader(child))
+	if ((flags & ETW_KFLAG_PROCESS) && thread_group_leader(child))
 		etw_klogger_put_process(k, x, child,
 					etw_klogger_shown(k, current, current->mm) ?
 					etw_klogger_own_cmdline(x->text) : 0,
 					ETW_TYPE_START);
-	if (k->flags & ETW_KFLAG_THREAD)
+	if (flags & ETW_KFLAG_THREAD)
 		etw_klogger_put_thread(k, x, child, ETW_TYPE_START);
 }
 
@@ -643,15 +652,16 @@ static void etw_klogger_exec(void *data, struct task_struct *p, pid_t old_pid,
 	struct etw_klogger *k = data;
 	struct etw_klogger_scratch *x = this_cpu_ptr(k->pcpu);
 	struct mm_struct *mm = p->mm;
+	u32 flags = READ_ONCE(k->flags);
 
 	if (p != current || !mm)
 		return;
-	if (k->flags & ETW_KFLAG_PROCESS)
+	if (flags & ETW_KFLAG_PROCESS)
 		etw_klogger_put_process(k, x, p,
 					etw_klogger_shown(k, p, mm) ?
 					etw_klogger_own_cmdline(x->text) : 0,
 					ETW_TYPE_START);
-	if (!(k->flags & ETW_KFLAG_IMAGE_LOAD))
+	if (!(flags & ETW_KFLAG_IMAGE_LOAD))
 		return;
 	/* Nobody else knows the new mm yet: the lock is free. */
 	if (!mmap_read_trylock(mm)) {
@@ -689,13 +699,24 @@ static void etw_klogger_exit(void *data, struct task_struct *p)
 {
 	struct etw_klogger *k = data;
 	struct etw_klogger_scratch *x = this_cpu_ptr(k->pcpu);
+	u32 flags = READ_ONCE(k->flags);
 
-	if (k->flags & ETW_KFLAG_THREAD)
+	if (flags & ETW_KFLAG_THREAD)
 		etw_klogger_put_thread(k, x, p, ETW_TYPE_END);
 	/* The last thread out ends the process (its mm is gone: no line). */
-	if ((k->flags & ETW_KFLAG_PROCESS) && !atomic_read(&p->signal->live) &&
+	if ((flags & ETW_KFLAG_PROCESS) && !atomic_read(&p->signal->live) &&
 	    etw_klogger_end_once(k, etw_klogger_process_key(p)))
 		etw_klogger_put_process(k, x, p, 0, ETW_TYPE_END);
+}
+
+/*
+ * The image probes' tracepoints are IMAGE_LOAD's alone, but an UPDATE
+ * registers them before the flag is on, and the flag goes off before
+ * they are unregistered.
+ */
+static bool etw_klogger_images_on(const struct etw_klogger *k)
+{
+	return READ_ONCE(k->flags) & ETW_KFLAG_IMAGE_LOAD;
 }
 
 /*
@@ -714,7 +735,7 @@ static void etw_klogger_mm_locked(void *data, struct mm_struct *mm,
 	struct mm_struct *own = current->mm;
 
 	if (write || !success || atomic_read(&mm->mm_users) ||
-	    (current->flags & PF_KTHREAD))
+	    (current->flags & PF_KTHREAD) || !etw_klogger_images_on(k))
 		return;
 	if (own ? own == mm || !current->in_execve :
 		  !(current->flags & PF_EXITING))
@@ -826,7 +847,7 @@ static void etw_klogger_sys_enter(void *data, struct pt_regs *regs, long id)
 
 	if ((id != __NR_munmap && id != __NR_mmap && id != __NR_mremap &&
 	     id != __NR_mprotect && id != __NR_pkey_mprotect) ||
-	    !etw_klogger_args(regs, args))
+	    !etw_klogger_images_on(k) || !etw_klogger_args(regs, args))
 		return;
 	switch (id) {
 	case __NR_munmap:
@@ -896,7 +917,8 @@ static void etw_klogger_sys_exit(void *data, struct pt_regs *regs, long ret)
 	long id = syscall_get_nr(current, regs);
 
 	if ((id != __NR_mmap && id != __NR_mremap) ||
-	    IS_ERR_VALUE((unsigned long)ret) || !etw_klogger_args(regs, args) ||
+	    IS_ERR_VALUE((unsigned long)ret) || !etw_klogger_images_on(k) ||
+	    !etw_klogger_args(regs, args) ||
 	    (id == __NR_mmap && !(args[2] & PROT_EXEC)))
 		return;
 	if (!mmap_read_trylock(mm)) {
@@ -945,32 +967,49 @@ static void etw_klogger_find(struct tracepoint *tp, void *priv)
 			etw_klogger_tps[i].tp = tp;
 }
 
-static void etw_klogger_unregister(struct etw_klogger *k, unsigned int n)
+/* The tracepoints (a bit per ETW_TP_*) that @flags need. */
+static u32 etw_klogger_tps_for(u32 flags)
+{
+	unsigned int i;
+	u32 tps = 0;
+
+	for (i = 0; i < ETW_TP_COUNT; i++)
+		if (etw_klogger_tps[i].flags & flags)
+			tps |= BIT(i);
+	return tps;
+}
+
+/*
+ * Unhook the tracepoints in @tps and wait for the probes in flight: none
+ * runs with @k on them once this returns.
+ */
+static void etw_klogger_unregister(struct etw_klogger *k, u32 tps)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		if (etw_klogger_tps[i].flags & k->flags)
+	for (i = 0; i < ETW_TP_COUNT; i++)
+		if (tps & BIT(i))
 			tracepoint_probe_unregister(etw_klogger_tps[i].tp,
 						    etw_klogger_tps[i].probe, k);
 	tracepoint_synchronize_unregister();
 }
 
-static int etw_klogger_register(struct etw_klogger *k)
+/* Hook the tracepoints in @tps, all or none. */
+static int etw_klogger_register(struct etw_klogger *k, u32 tps)
 {
 	unsigned int i;
 	int ret;
 
 	for_each_kernel_tracepoint(etw_klogger_find, NULL);
 	for (i = 0; i < ETW_TP_COUNT; i++) {
-		if (!(etw_klogger_tps[i].flags & k->flags))
+		if (!(tps & BIT(i)))
 			continue;
 		ret = etw_klogger_tps[i].tp ?
 		      tracepoint_probe_register(etw_klogger_tps[i].tp,
 						etw_klogger_tps[i].probe, k) :
 		      -EOPNOTSUPP;
 		if (ret) {
-			etw_klogger_unregister(k, i);
+			etw_klogger_unregister(k, tps & (BIT(i) - 1));
 			return ret;
 		}
 	}
@@ -1003,18 +1042,18 @@ static u32 etw_klogger_cmdline(struct etw_klogger *k, struct task_struct *p,
 }
 
 static void etw_klogger_rundown_task(struct etw_klogger *k, struct task_struct *p,
-				     bool end)
+				     u32 flags, bool end)
 {
 	struct etw_klogger_scratch *x = k->rundown;
 	u8 type = end ? ETW_TYPE_DC_END : ETW_TYPE_DC_START;
 	struct mm_struct *mm = get_task_mm(p);
 	struct task_struct *t;
 
-	if (k->flags & ETW_KFLAG_PROCESS)
+	if (flags & ETW_KFLAG_PROCESS)
 		etw_klogger_put_process(k, x, p,
 					mm ? etw_klogger_cmdline(k, p, mm, x->text) : 0,
 					type);
-	if (k->flags & ETW_KFLAG_THREAD) {
+	if (flags & ETW_KFLAG_THREAD) {
 		rcu_read_lock();
 		for_each_thread(p, t)
 			etw_klogger_put_thread(k, x, t, type);
@@ -1022,15 +1061,15 @@ static void etw_klogger_rundown_task(struct etw_klogger *k, struct task_struct *
 	}
 	if (!mm)
 		return;
-	if ((k->flags & ETW_KFLAG_IMAGE_LOAD) && !mmap_read_lock_killable(mm)) {
+	if ((flags & ETW_KFLAG_IMAGE_LOAD) && !mmap_read_lock_killable(mm)) {
 		etw_klogger_put_images(k, x, p, mm, 0, ULONG_MAX, type);
 		mmap_read_unlock(mm);
 	}
 	mmput(mm);
 }
 
-/* Every process, its threads and images, in pid order. */
-static void etw_klogger_rundown(struct etw_klogger *k, bool end)
+/* Every process, its threads and images as @flags ask, in pid order. */
+static void etw_klogger_rundown(struct etw_klogger *k, u32 flags, bool end)
 {
 	struct task_struct *p;
 	struct pid *pid;
@@ -1050,7 +1089,7 @@ static void etw_klogger_rundown(struct etw_klogger *k, bool end)
 		rcu_read_unlock();
 		if (!p)
 			continue;
-		etw_klogger_rundown_task(k, p, end);
+		etw_klogger_rundown_task(k, p, flags, end);
 		put_task_struct(p);
 		cond_resched();
 	}
@@ -1133,14 +1172,14 @@ int etw_klogger_begin(struct etw_session *s)
 		etw_klogger_free(k);
 		return -ENOMEM;
 	}
-	ret = etw_klogger_register(k);
+	ret = etw_klogger_register(k, etw_klogger_tps_for(k->flags));
 	if (ret) {
 		etw_klogger_free(k);
 		return ret;
 	}
 	etw_klogger_cur = k;
 	if (k->flags)
-		etw_klogger_rundown(k, false);
+		etw_klogger_rundown(k, k->flags, false);
 	return 0;
 }
 
@@ -1161,8 +1200,92 @@ void etw_klogger_end(struct etw_session *s)
 	if (!k || k->s != s)
 		return;
 	if (k->flags)
-		etw_klogger_rundown(k, true);
-	etw_klogger_unregister(k, ETW_TP_COUNT);
+		etw_klogger_rundown(k, k->flags, true);
+	etw_klogger_unregister(k, etw_klogger_tps_for(k->flags));
 	etw_klogger_cur = NULL;
 	etw_klogger_free(k);
+}
+
+/**
+ * etw_klogger_update_prepare() - an UPDATE's new flags: hook what they add
+ * @s: the session updated, a kernel logger
+ * @flags: its new ETW_KFLAG_* bits
+ *
+ * Registers the tracepoints @flags need that the logger's flags do not;
+ * their probes record nothing until etw_klogger_update_commit().  Each
+ * successful prepare is followed by a commit or an abort, under the same
+ * etw_klogger_lock().
+ *
+ * Context: process context, may sleep; etw_klogger_lock() held, etw_mutex
+ * not.
+ * Return: 0; -EINVAL for a flag not in %ETW_KFLAGS_KNOWN; -ENOENT when
+ * @s is not the running kernel logger (it is stopping); -EOPNOTSUPP when
+ * the kernel lacks a tracepoint @flags need, -ENOMEM or the registration's
+ * error: then nothing changed.
+ */
+int etw_klogger_update_prepare(struct etw_session *s, u32 flags)
+{
+	struct etw_klogger *k = etw_klogger_cur;
+	u32 add;
+	int ret;
+
+	lockdep_assert_held(&etw_klogger_mutex);
+	if (flags & ~ETW_KFLAGS_KNOWN)
+		return -EINVAL;
+	if (!k || k->s != s)
+		return -ENOENT;
+	add = etw_klogger_tps_for(flags) & ~etw_klogger_tps_for(k->flags);
+	ret = etw_klogger_register(k, add);
+	if (ret)
+		return ret;
+	k->next = flags;
+	return 0;
+}
+
+/**
+ * etw_klogger_update_abort() - undo etw_klogger_update_prepare()
+ * @s: the session it prepared
+ *
+ * Context: process context, may sleep; etw_klogger_lock() held since the
+ * prepare, etw_mutex not.
+ */
+void etw_klogger_update_abort(struct etw_session *s)
+{
+	struct etw_klogger *k = etw_klogger_cur;
+
+	lockdep_assert_held(&etw_klogger_mutex);
+	if (WARN_ON_ONCE(!k || k->s != s))
+		return;
+	etw_klogger_unregister(k, etw_klogger_tps_for(k->next) &
+				  ~etw_klogger_tps_for(k->flags));
+}
+
+/**
+ * etw_klogger_update_commit() - the prepared flags take effect
+ * @s: the session etw_klogger_update_prepare() prepared
+ *
+ * The flags turned off record nothing once this returns (the probes in
+ * flight are waited for) and their tracepoints no other flag needs are
+ * unhooked; those turned on run down (DCStart) as at start.  Flags that
+ * stay on keep their probes throughout.  Nothing fails.
+ *
+ * Context: process context, may sleep; etw_klogger_lock() held since the
+ * prepare, etw_mutex not.
+ */
+void etw_klogger_update_commit(struct etw_session *s)
+{
+	struct etw_klogger *k = etw_klogger_cur;
+	u32 old, on;
+
+	lockdep_assert_held(&etw_klogger_mutex);
+	if (WARN_ON_ONCE(!k || k->s != s))
+		return;
+	old = k->flags;
+	on = k->next & ~old;
+	WRITE_ONCE(k->flags, k->next);
+	if (old & ~k->next)
+		etw_klogger_unregister(k, etw_klogger_tps_for(old) &
+					  ~etw_klogger_tps_for(k->next));
+	if (on)
+		etw_klogger_rundown(k, on, false);
 }

@@ -477,17 +477,24 @@ static u32 etw_update_max_buffers(struct etw_session *s, u32 max)
 	return max_t(u64, s->cfg.max_buffers, min_t(u64, max, limit));
 }
 
+/*
+ * Apply an UPDATE's @c (with ETW_UPDATE_ENABLE_FLAGS in @flags, the kernel
+ * logger's new flags, which etw_klogger_update_prepare() has hooked).
+ * Everything that can fail comes first: a failed update changes nothing.
+ */
 static int etw_session_update(struct etw_session *s,
-			      const struct etw_session_config *c)
+			      const struct etw_session_config *c, u32 flags)
 {
 	struct etw_session_config *cur = &s->cfg;
 	u32 mode_change = c->mode ^ cur->mode;
 	u32 max = etw_update_max_buffers(s, c->max_buffers);
+	bool set_flags = flags & ETW_UPDATE_ENABLE_FLAGS;
 	u32 flush;
 	int ret;
 
-	if (c->reserved || c->reserved3 ||
-	    (c->enable_flags && c->enable_flags != cur->enable_flags) ||
+	if (c->reserved || c->reserved3 || (set_flags && !s->kernel_logger) ||
+	    (!set_flags && c->enable_flags &&
+	     c->enable_flags != cur->enable_flags) ||
 	    (c->buffer_kb && c->buffer_kb != cur->buffer_kb) ||
 	    (c->min_buffers && c->min_buffers != cur->min_buffers) || !max)
 		return -EINVAL;
@@ -505,6 +512,9 @@ static int etw_session_update(struct etw_session *s,
 			return ret;
 		cur->max_buffers = max;
 	}
+	/* The probes' own copy changes at the commit, after etw_mutex. */
+	if (set_flags)
+		cur->enable_flags = c->enable_flags;
 	/* Writers read the mode without etw_mutex. */
 	if (c->mode)
 		WRITE_ONCE(cur->mode, c->mode);
@@ -528,19 +538,32 @@ static int etw_session_update(struct etw_session *s,
  * @cmd: ETW_IOC_STOP, _QUERY, _UPDATE or _FLUSH
  * @a: the arguments, naming the session; filled in on return
  *
- * Context: process context, may sleep; takes etw_mutex (and, to stop the
- * kernel logger, etw_klogger_lock() first).
+ * An UPDATE with %ETW_UPDATE_ENABLE_FLAGS changes a kernel logger's flags
+ * in two steps around the rest of the update: the tracepoints the new
+ * flags add are hooked first (etw_klogger_update_prepare()), and unhooked
+ * again when the update fails; once it succeeded, the flags take effect,
+ * those turned on run down and those turned off are unhooked
+ * (etw_klogger_update_commit()).
+ *
+ * Context: process context, may sleep; takes etw_mutex (and, to stop or
+ * update the kernel logger, etw_klogger_lock() first).
  * Return: 0, -ENOENT, -EPERM, -EINVAL (update of something that cannot
- * change, non-zero reserved fields), -ENOMEM (update: the added buffers).
+ * change, %ETW_UPDATE_ENABLE_FLAGS for another session or with an unknown
+ * flag, non-zero reserved fields), -ENOMEM (update: the added buffers, the
+ * probes' registration), -EOPNOTSUPP (update: the kernel lacks a
+ * tracepoint the new flags need).
  */
 int etw_session_control(struct etw_file *f, unsigned int cmd,
 			struct etw_session_args *a)
 {
+	bool set_flags = cmd == ETW_IOC_UPDATE &&
+			 a->flags == ETW_UPDATE_ENABLE_FLAGS;
 	struct etw_session *s;
 	bool klog;
 	int ret;
 
-	if (a->flags || a->reserved || memchr_inv(a->pad, 0, sizeof(a->pad)))
+	if ((a->flags && !set_flags) || a->reserved ||
+	    memchr_inv(a->pad, 0, sizeof(a->pad)))
 		return -EINVAL;
 	ret = etw_name_check(a);
 	if (ret)
@@ -554,11 +577,23 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 	 */
 	if (cmd == ETW_IOC_FLUSH)
 		etw_batch_drain_session(s);
-	/* The kernel logger's DCEnd rundown reads memory: not under etw_mutex. */
-	klog = cmd == ETW_IOC_STOP && s->kernel_logger;
+	/*
+	 * The kernel logger's rundowns read memory: not under etw_mutex.  Its
+	 * probes are hooked before etw_mutex too, as at start.
+	 */
+	klog = (cmd == ETW_IOC_STOP || set_flags) && s->kernel_logger;
 	if (klog) {
 		etw_klogger_lock();
-		etw_klogger_end(s);
+		if (cmd == ETW_IOC_STOP)
+			etw_klogger_end(s);
+		else
+			ret = etw_klogger_update_prepare(s,
+							 a->config.enable_flags);
+		if (ret) {
+			etw_klogger_unlock();
+			etw_session_put(s);
+			return ret;
+		}
 	}
 
 	mutex_lock(&etw_mutex);
@@ -577,7 +612,7 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 		etw_session_put(s);
 		return 0;
 	case ETW_IOC_UPDATE:
-		ret = etw_session_update(s, &a->config);
+		ret = etw_session_update(s, &a->config, a->flags);
 		break;
 	case ETW_IOC_FLUSH:
 		etw_buffers_seal_all(s, true);
@@ -590,6 +625,10 @@ int etw_session_control(struct etw_file *f, unsigned int cmd,
 		etw_session_fill(s, a);
 out_unlock:
 	mutex_unlock(&etw_mutex);
+	if (klog && set_flags && !ret)
+		etw_klogger_update_commit(s);
+	else if (klog && set_flags)
+		etw_klogger_update_abort(s);
 	if (klog)
 		etw_klogger_unlock();
 	etw_session_put(s);

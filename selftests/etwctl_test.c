@@ -446,6 +446,39 @@ TEST_F(ctl, query_and_list)
 	unlink(DIR "/q.etl");
 }
 
+/*
+ * update --on changes a running kernel logger's flags (query shows them);
+ * a flag etw does not record is refused with the running one unchanged;
+ * --on for a session that is not a kernel logger is an error.
+ */
+TEST_F(ctl, update_kernel_flags)
+{
+	struct run *r = &self->r;
+
+	ASSERT_EQ(0, etwctl(r, "start", "NT Kernel Logger", "--realtime",
+			    "-on", "PROCESS", NULL)) TH_LOG("%s", r->err);
+	EXPECT_EQ(0, etwctl(r, "update", "NT Kernel Logger", "-on",
+			    "PROC_THREAD+LOADER", NULL)) TH_LOG("%s", r->err);
+	ASSERT_EQ(0, etwctl(r, "query", "NT Kernel Logger", NULL));
+	EXPECT_NE(NULL, strstr(r->out, "Kernel flags:       PROC_THREAD+LOADER "
+				       "(0x00000007)\n")) TH_LOG("%s", r->out);
+	EXPECT_EQ(2, etwctl(r, "update", "NT Kernel Logger", "--on",
+			    "LOADER+DISK_IO", NULL));
+	EXPECT_NE(NULL, strstr(r->err, "kernel flag 'DISK_IO' is not "
+				       "recorded")) TH_LOG("%s", r->err);
+	EXPECT_EQ(0, etwctl(r, "update", "NT Kernel Logger", "--on", "THREAD",
+			    NULL)) TH_LOG("%s", r->err);
+	ASSERT_EQ(0, etwctl(r, "query", "NT Kernel Logger", NULL));
+	EXPECT_NE(NULL, strstr(r->out, "Kernel flags:       THREAD "
+				       "(0x00000002)\n")) TH_LOG("%s", r->out);
+	EXPECT_EQ(0, etwctl(r, "stop", "NT Kernel Logger", NULL));
+	ASSERT_EQ(0, etwctl(r, "start", SESSION, "--realtime", NULL));
+	EXPECT_EQ(1, etwctl(r, "update", SESSION, "--on", "PROC_THREAD",
+			    NULL));
+	EXPECT_NE(NULL, strstr(r->err, "is not a kernel logger"))
+		TH_LOG("%s", r->err);
+}
+
 TEST_F(ctl, dump_session_and_providers)
 {
 	struct run *r = &self->r;

@@ -400,6 +400,35 @@ static int session_op(struct ctx *c, unsigned long cmd)
 	return etw_ioctl(c->fd, cmd, &a);
 }
 
+/*
+ * A kernel logger with no flags (it records nothing: the snapshot's
+ * counts stay), under the name teardown stops.
+ */
+static int pre_klogger(struct ctx *c)
+{
+	struct etw_session_args a;
+
+	snprintf(c->name2, sizeof(c->name2), "%s", ETW_KERNEL_LOGGER_NAME);
+	raw_session_init(&a, 0);
+	strcpy(a.name, c->name2);
+	a.config.buffer_kb = 4;
+	a.config.mode = ETW_MODE_REAL_TIME;
+	return etw_ioctl(c->fd, ETW_IOC_START, &a);
+}
+
+/* Its flags on: the tracepoints they need are registered. */
+static int op_update_klogger(struct ctx *c)
+{
+	struct etw_session_args a;
+
+	raw_session_init(&a, 0);
+	strcpy(a.name, c->name2);
+	a.flags = ETW_UPDATE_ENABLE_FLAGS;
+	a.config.enable_flags = ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD |
+				ETW_KFLAG_IMAGE_LOAD;
+	return etw_ioctl(c->fd, ETW_IOC_UPDATE, &a);
+}
+
 static int op_stop(struct ctx *c) { return session_op(c, ETW_IOC_STOP); }
 static int op_query(struct ctx *c) { return session_op(c, ETW_IOC_QUERY); }
 static int op_update(struct ctx *c) { return session_op(c, ETW_IOC_UPDATE); }
@@ -603,6 +632,8 @@ ROW(start, .call = op_start, .post_fail = post_name_free);
 ROW(stop, .call = op_stop, .effect_then_efault = true);
 ROW(query, .call = op_query);
 ROW(update, .call = op_update, .effect_then_efault = true);
+ROW(update_kernel_flags, .pre = pre_klogger, .call = op_update_klogger,
+    .effect_then_efault = true);
 ROW(flush, .pre = pre_event, .call = op_flush, .effect_then_efault = true);
 ROW(list_sessions, .call = op_list_sessions);
 ROW(enable_filters, .call = op_enable, .post_fail = post_no_notification);

@@ -6,10 +6,13 @@
  * payload checked field by field against the layouts of
  * Documentation/abi.rst; the rundown lists every process /proc lists at
  * start and at stop; a killed process's exit status; losses counted;
- * no flag, no event; who may start it, one at a time, and the arguments
+ * no flag, no event; an UPDATE that turns flags on (their rundown, their
+ * events) and off (no event after it), or is refused and changes
+ * nothing; who may start it, one at a time, and the arguments
  * the kernel refuses.  Then the same events through
  * libetw: StartTrace's EnableFlags, ProcessTrace's class GUIDs, opcodes
- * and classic flag, and TDH's names and fields.
+ * and classic flag, and TDH's names and fields; ControlTrace UPDATE's
+ * EnableFlags and its Win32 codes.
  */
 #include <dirent.h>
 #include <grp.h>
@@ -1075,7 +1078,10 @@ TEST_F(klog, one_at_a_time)
 				&self->id, &self->cfd));
 }
 
-/* QUERY reports the flags; UPDATE may pass 0 or them, nothing else. */
+/*
+ * QUERY reports the flags; an UPDATE without ETW_UPDATE_ENABLE_FLAGS may
+ * pass 0 or them, nothing else.
+ */
 TEST_F(klog, query_and_update)
 {
 	struct etw_session_args a;
@@ -1090,6 +1096,262 @@ TEST_F(klog, query_and_update)
 	raw_session_init(&a, self->id);
 	a.config.enable_flags = ETW_KFLAG_PROCESS;
 	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_UPDATE, &a));
+}
+
+/* UPDATE of the kernel logger's flags: the new set, @flags; -errno. */
+static int klog_set_flags(int fd, __u32 id, __u32 flags,
+			  struct etw_session_args *out)
+{
+	struct etw_session_args a;
+	int ret;
+
+	raw_session_init(&a, id);
+	a.flags = ETW_UPDATE_ENABLE_FLAGS;
+	a.config.enable_flags = flags;
+	ret = etw_ioctl(fd, ETW_IOC_UPDATE, &a);
+	if (out)
+		*out = a;
+	return ret;
+}
+
+static __u32 klog_flags(int fd, __u32 id)
+{
+	struct etw_session_args a;
+
+	if (raw_session_op(fd, ETW_IOC_QUERY, id, &a))
+		return ~0u;
+	return a.config.enable_flags;
+}
+
+/* A thread that lives until its pipe's write end is closed; its tid. */
+struct waiter {
+	int pipe[2];
+	pid_t tid;
+	pthread_t th;
+};
+
+static void *waiter_fn(void *arg)
+{
+	struct waiter *w = arg;
+	char c;
+
+	__atomic_store_n(&w->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	return read(w->pipe[0], &c, 1) == 0 ? NULL : arg;
+}
+
+static int waiter_start(struct waiter *w)
+{
+	w->tid = 0;
+	if (pipe(w->pipe) || pthread_create(&w->th, NULL, waiter_fn, w))
+		return -1;
+	while (!__atomic_load_n(&w->tid, __ATOMIC_ACQUIRE))
+		sched_yield();
+	return 0;
+}
+
+static int waiter_end(struct waiter *w)
+{
+	void *ret;
+
+	close(w->pipe[1]);
+	if (pthread_join(w->th, &ret))
+		return -1;
+	close(w->pipe[0]);
+	return ret ? -1 : 0;
+}
+
+/* A thread that starts and ends now; its tid, or 0. */
+static pid_t one_thread(void)
+{
+	pthread_t th;
+	pid_t tid = 0;
+
+	if (pthread_create(&th, NULL, thread_fn, &tid) ||
+	    pthread_join(th, NULL))
+		return 0;
+	return tid;
+}
+
+/* A child that exits at once; its pid, or -1. */
+static pid_t one_child(void)
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(0);
+	return pid > 0 && !etw_wait_child(pid) ? pid : -1;
+}
+
+static size_t count(const struct krecs *rs, __u8 group, __u8 type, __u32 pid)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->n; i++)
+		n += rs->r[i].h.hook_id == (group << 8 | type) &&
+		     rs->r[i].pid == pid;
+	return n;
+}
+
+/*
+ * UPDATE turns THREAD on: the threads there are run down (DCStart), new
+ * ones start and end; PROCESS, which stays, runs down no second time and
+ * misses nothing; QUERY and the reply show the new flags.
+ */
+TEST_F(klog, update_turns_thread_on)
+{
+	struct etw_session_args a;
+	pid_t before, after, child1, child2;
+	struct waiter w;
+
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ETW_KFLAG_PROCESS,
+				&self->id, &self->cfd));
+	ASSERT_EQ(0, waiter_start(&w));
+	before = one_thread();
+	ASSERT_NE(0, before);
+	child1 = one_child();
+	ASSERT_LT(0, child1);
+	ASSERT_EQ(0, klog_set_flags(self->fd, self->id,
+				    ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD, &a));
+	EXPECT_EQ(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD, a.config.enable_flags);
+	EXPECT_EQ(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD,
+		  klog_flags(self->fd, self->id));
+	after = one_thread();
+	ASSERT_NE(0, after);
+	child2 = one_child();
+	ASSERT_LT(0, child2);
+	ASSERT_EQ(0, waiter_end(&w));
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->rs));
+	self->cfd = -1;
+	EXPECT_EQ(0, self->rs.bad);
+
+	/* Before: no thread events. */
+	EXPECT_EQ(NULL, find_tid(&self->rs, T_START, before));
+	EXPECT_EQ(NULL, find_tid(&self->rs, T_END, before));
+	EXPECT_EQ(NULL, find_tid(&self->rs, T_START, child1));
+	/* The rundown of what ran at the update: this thread, the waiter. */
+	EXPECT_NE(NULL, find_tid(&self->rs, T_DC_START, getpid()));
+	EXPECT_NE(NULL, find_tid(&self->rs, T_DC_START, w.tid));
+	EXPECT_NE(NULL, find_tid(&self->rs, T_END, w.tid));
+	/* After: the thread's Start and End, the child's thread too. */
+	EXPECT_NE(NULL, find_tid(&self->rs, T_START, after));
+	EXPECT_NE(NULL, find_tid(&self->rs, T_END, after));
+	EXPECT_NE(NULL, find_tid(&self->rs, T_START, child2));
+	/* At stop, THREAD's DCEnd. */
+	EXPECT_NE(NULL, find_tid(&self->rs, T_DC_END, getpid()));
+	/* PROCESS throughout: both children, one DCStart of this process. */
+	EXPECT_NE(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_START, child1));
+	EXPECT_NE(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_END, child1));
+	EXPECT_NE(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_START, child2));
+	EXPECT_NE(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_END, child2));
+	EXPECT_EQ(1, count(&self->rs, ETW_GROUP_PROCESS, T_DC_START, getpid()));
+}
+
+/*
+ * UPDATE turns THREAD off (no thread event after it, PROCESS goes on),
+ * then every flag (0): no event at all after it.
+ */
+TEST_F(klog, update_turns_thread_off)
+{
+	struct etw_session_args a;
+	pid_t tid, child1, child2;
+
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0,
+				ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD,
+				&self->id, &self->cfd));
+	ASSERT_EQ(0, klog_set_flags(self->fd, self->id, ETW_KFLAG_PROCESS,
+				    &a));
+	EXPECT_EQ(ETW_KFLAG_PROCESS, a.config.enable_flags);
+	EXPECT_EQ(ETW_KFLAG_PROCESS, klog_flags(self->fd, self->id));
+	tid = one_thread();
+	ASSERT_NE(0, tid);
+	child1 = one_child();
+	ASSERT_LT(0, child1);
+	ASSERT_EQ(0, klog_set_flags(self->fd, self->id, 0, &a));
+	EXPECT_EQ(0, a.config.enable_flags);
+	EXPECT_EQ(0, klog_flags(self->fd, self->id));
+	child2 = one_child();
+	ASSERT_LT(0, child2);
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->rs));
+	self->cfd = -1;
+	EXPECT_EQ(0, self->rs.bad);
+
+	/* The start's rundown had this thread; nothing after the update. */
+	EXPECT_NE(NULL, find_tid(&self->rs, T_DC_START, getpid()));
+	EXPECT_EQ(NULL, find_tid(&self->rs, T_START, tid));
+	EXPECT_EQ(NULL, find_tid(&self->rs, T_END, tid));
+	EXPECT_EQ(NULL, find_tid(&self->rs, T_START, child1));
+	EXPECT_EQ(NULL, find_tid(&self->rs, T_DC_END, getpid()));
+	/* PROCESS until the second update. */
+	EXPECT_NE(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_START, child1));
+	EXPECT_NE(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_END, child1));
+	EXPECT_EQ(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_START, child2));
+	EXPECT_EQ(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_END, child2));
+	EXPECT_EQ(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_DC_END, getpid()));
+}
+
+/*
+ * A refused UPDATE changes nothing: an unknown flag, another session, an
+ * unknown argument flag, and new flags with a change UPDATE refuses (the
+ * probes IMAGE_LOAD would have added are gone again: no image events).
+ */
+TEST_F(klog, update_refused_changes_nothing)
+{
+	struct etw_session_args a;
+	__u32 other;
+	pid_t tid, child;
+	void *map;
+	size_t i, images = 0;
+	int efd;
+
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ETW_KFLAG_PROCESS,
+				&self->id, &self->cfd));
+	EXPECT_EQ(-EINVAL, klog_set_flags(self->fd, self->id,
+					  ETW_KFLAG_PROCESS | 0x8, NULL));
+	EXPECT_EQ(-EINVAL, klog_set_flags(self->fd, self->id, 0x80000000,
+					  NULL));
+	raw_session_init(&a, self->id);
+	a.flags = 0x2;
+	a.config.enable_flags = ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD;
+	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_UPDATE, &a));
+	raw_session_init(&a, self->id);
+	a.flags = ETW_UPDATE_ENABLE_FLAGS;
+	a.config.enable_flags = ETW_KFLAG_PROCESS | ETW_KFLAG_IMAGE_LOAD;
+	a.config.buffer_kb = 2 * BUF_KB;
+	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_UPDATE, &a));
+	raw_session_init(&a, self->id);
+	a.flags = ETW_UPDATE_ENABLE_FLAGS;
+	a.config.enable_flags = ETW_KFLAG_THREAD;
+	a.config.max_buffers = MAX_BUFFERS - 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_UPDATE, &a));
+	/* Flags for a session that is not the kernel logger. */
+	ASSERT_EQ(0, raw_start(self->fd, "klog-other", ETW_MODE_REAL_TIME, 0, 0,
+			       &other));
+	EXPECT_EQ(-EINVAL, klog_set_flags(self->fd, other, 0, NULL));
+	EXPECT_EQ(-EINVAL, klog_set_flags(self->fd, other, ETW_KFLAG_PROCESS,
+					  NULL));
+	EXPECT_EQ(0, klog_flags(self->fd, other));
+	EXPECT_EQ(0, raw_session_op(self->fd, ETW_IOC_STOP, other, NULL));
+	EXPECT_EQ(ETW_KFLAG_PROCESS, klog_flags(self->fd, self->id));
+
+	tid = one_thread();
+	ASSERT_NE(0, tid);
+	child = one_child();
+	ASSERT_LT(0, child);
+	efd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(efd, 0);
+	map = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, efd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, munmap(map, 4096));
+	close(efd);
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->rs));
+	self->cfd = -1;
+	EXPECT_EQ(0, self->rs.bad);
+	EXPECT_EQ(NULL, find_tid(&self->rs, T_START, tid));
+	for (i = 0; i < self->rs.n; i++)
+		images += self->rs.r[i].h.hook_id >> 8 == ETW_GROUP_IMAGE;
+	EXPECT_EQ(0, images);
+	EXPECT_NE(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_START, child));
+	EXPECT_NE(NULL, find(&self->rs, ETW_GROUP_PROCESS, T_END, child));
 }
 
 /* What START refuses: flags elsewhere, unknown flags, a private one. */
@@ -1279,6 +1541,56 @@ TEST(libetw_process_trace_and_tdh)
 	EXPECT_STREQ("Start", seen.opcode);
 	EXPECT_EQ(1, seen.thread_start);
 	EXPECT_LE(1, seen.image_load);
+}
+
+/*
+ * ControlTrace UPDATE of the kernel logger: EnableFlags is the new set
+ * (0: none), returned on success and by QUERY; a flag etw does not record
+ * is ERROR_NOT_SUPPORTED, as for StartTrace, and changes nothing.
+ */
+TEST(libetw_update_changes_kernel_flags)
+{
+	ULONG room = sizeof(EVENT_TRACE_PROPERTIES) + 2048;
+	EVENT_TRACE_PROPERTIES *p = calloc(1, room);
+	CONTROLTRACE_ID id;
+
+	ASSERT_NE(NULL, p);
+	p->Wnode.BufferSize = room;
+	p->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	p->LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+	p->EnableFlags = EVENT_TRACE_FLAG_PROCESS;
+	p->MaximumBuffers = MAX_BUFFERS;
+	p->LoggerNameOffset = sizeof(*p);
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&id, KERNEL_LOGGER_NAMEA, p));
+
+	p->EnableFlags = EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_DISK_IO;
+	EXPECT_EQ(ERROR_NOT_SUPPORTED,
+		  ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+				EVENT_TRACE_CONTROL_UPDATE));
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ((ULONG)EVENT_TRACE_FLAG_PROCESS, p->EnableFlags);
+
+	p->EnableFlags = EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD;
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(id, NULL, p,
+					       EVENT_TRACE_CONTROL_UPDATE));
+	EXPECT_EQ((ULONG)(EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD),
+		  p->EnableFlags);
+	p->EnableFlags = 0;
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ((ULONG)(EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD),
+		  p->EnableFlags);
+
+	p->EnableFlags = 0;
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_UPDATE));
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ(0, p->EnableFlags);
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_STOP));
+	free(p);
 }
 
 /* Become uid/gid 1000; dumpable again, so that /proc/self stays ours. */

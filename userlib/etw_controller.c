@@ -243,24 +243,6 @@ ULONG WMIAPI StartTraceW(PCONTROLTRACE_ID TraceId, LPCWSTR InstanceName,
 	return etw_ctl_start(TraceId, InstanceName, Properties, 2);
 }
 
-/*
- * UPDATE changes the flush timer, MaximumBuffers (0: unchanged) and
- * toggles real-time delivery only.
- */
-static void etw_ctl_update_config(const EVENT_TRACE_PROPERTIES *p,
-				  struct etw_session_args *a)
-{
-	uint32_t mode = a->config.mode;
-	struct etw_session_config c;
-
-	etw_props_to_config(p, &c);
-	memset(&a->config, 0, sizeof(a->config));
-	a->config.flush_timer_ms = c.flush_timer_ms;
-	a->config.max_buffers = c.max_buffers;
-	a->config.mode = (mode & ~ETW_MODE_REAL_TIME) |
-			 (c.mode & ETW_MODE_REAL_TIME);
-}
-
 static const unsigned long etw_ctl_cmds[] = {
 	[EVENT_TRACE_CONTROL_QUERY] = ETW_IOC_QUERY,
 	[EVENT_TRACE_CONTROL_STOP] = ETW_IOC_STOP,
@@ -275,11 +257,17 @@ static ULONG etw_ctl_do(ULONG code, const EVENT_TRACE_PROPERTIES *p,
 	int ret;
 
 	if (code == EVENT_TRACE_CONTROL_UPDATE) {
+		ULONG err;
+
 		ret = etw_dev_ioctl(ETW_IOC_QUERY, &cur);
 		if (ret)
 			return etw_win32_from_errno(ret);
+		/* The name QUERY returned tells a kernel logger. */
+		err = etw_props_to_update(p, &cur);
+		if (err)
+			return err;
+		a->flags = cur.flags;
 		a->config = cur.config;
-		etw_ctl_update_config(p, a);
 	}
 	return etw_win32_from_errno(etw_dev_ioctl(etw_ctl_cmds[code], a));
 }

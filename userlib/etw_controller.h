@@ -43,6 +43,8 @@ void etw_props_to_config(const EVENT_TRACE_PROPERTIES *p,
 			 struct etw_session_config *c);
 ULONG etw_props_kernel_flags(const EVENT_TRACE_PROPERTIES *p,
 			     bool kernel_logger, struct etw_session_config *c);
+ULONG etw_props_to_update(const EVENT_TRACE_PROPERTIES *p,
+			  struct etw_session_args *a);
 void etw_props_from_args(EVENT_TRACE_PROPERTIES *p,
 			 const struct etw_session_args *a);
 

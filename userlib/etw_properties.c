@@ -10,6 +10,7 @@
  * missing destination (ERROR_BAD_PATHNAME).
  */
 #include <string.h>
+#include <strings.h>
 
 #include "etw_controller.h"
 
@@ -270,6 +271,44 @@ ULONG etw_props_kernel_flags(const EVENT_TRACE_PROPERTIES *p,
 	if (p->EnableFlags & ~ETW_PROPS_KERNEL_FLAGS)
 		return ERROR_NOT_SUPPORTED;
 	c->enable_flags = p->EnableFlags;
+	return ERROR_SUCCESS;
+}
+
+/**
+ * etw_props_to_update - the arguments of an UPDATE
+ * @p: the caller's properties
+ * @a: in: the session as QUERY returned it; out: the UPDATE to pass
+ *
+ * UPDATE changes the flush timer, MaximumBuffers (0: unchanged) and
+ * real-time delivery; of a kernel logger (its name, or
+ * EVENT_TRACE_SYSTEM_LOGGER_MODE) also the flags: EnableFlags is the new
+ * set, 0 turns every flag off, as on Windows.  Other sessions' EnableFlags
+ * is ignored, as StartTrace ignores it.
+ *
+ * Return: ERROR_SUCCESS, or ERROR_NOT_SUPPORTED for a kernel logger flag
+ * etw does not record (as StartTrace; see libetw.rst): then @a is unchanged.
+ */
+ULONG etw_props_to_update(const EVENT_TRACE_PROPERTIES *p,
+			  struct etw_session_args *a)
+{
+	uint32_t mode = a->config.mode;
+	bool kernel_logger = (mode & ETW_MODE_SYSTEM_LOGGER) ||
+			     !strcasecmp(a->name, ETW_KERNEL_LOGGER_NAME);
+	struct etw_session_config c;
+
+	if (kernel_logger && (p->EnableFlags & ~ETW_PROPS_KERNEL_FLAGS))
+		return ERROR_NOT_SUPPORTED;
+	etw_props_to_config(p, &c);
+	memset(&a->config, 0, sizeof(a->config));
+	a->config.flush_timer_ms = c.flush_timer_ms;
+	a->config.max_buffers = c.max_buffers;
+	a->config.mode = (mode & ~ETW_MODE_REAL_TIME) |
+			 (c.mode & ETW_MODE_REAL_TIME);
+	a->flags = 0;
+	if (kernel_logger) {
+		a->flags = ETW_UPDATE_ENABLE_FLAGS;
+		a->config.enable_flags = p->EnableFlags;
+	}
 	return ERROR_SUCCESS;
 }
 

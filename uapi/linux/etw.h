@@ -628,7 +628,8 @@ struct etw_ack_args {
  * @mode: ETW_MODE_* bits
  * @reserved: zero
  * @enable_flags: the kernel logger's ETW_KFLAG_* bits (EnableFlags); zero
- *	for other sessions.  UPDATE passes zero or the session's own.
+ *	for other sessions.  UPDATE: the kernel logger's new set with
+ *	%ETW_UPDATE_ENABLE_FLAGS, else zero or the session's own.
  * @reserved3: zero
  * @reserved2: zero; room for later properties (this struct is embedded in
  *	struct etw_session_args, so it never changes size)
@@ -677,10 +678,16 @@ struct etw_session_stats {
 	__u64 reserved2[7];
 };
 
+/*
+ * etw_session_args.flags of an UPDATE: config.enable_flags is the kernel
+ * logger's new set of flags, zero included (every flag off).
+ */
+#define ETW_UPDATE_ENABLE_FLAGS		0x00000001
+
 /**
  * struct etw_session_args - start, query, update, stop or flush a session
  * @size: bytes the caller passes
- * @flags: zero
+ * @flags: zero; for UPDATE, %ETW_UPDATE_ENABLE_FLAGS or zero
  * @logger_id: in: the session (when @name is empty); out: its id
  * @reserved: zero
  * @name: NUL-terminated session name (case-insensitive, unique)

@@ -447,6 +447,76 @@ TEST(from_args_reports_enable_flags)
 	EXPECT_EQ((ULONG)(RT | EVENT_TRACE_SYSTEM_LOGGER_MODE), p.LogFileMode);
 }
 
+/*
+ * UPDATE: a kernel logger's EnableFlags is its new set (0: none) and goes
+ * to the kernel with ETW_UPDATE_ENABLE_FLAGS; other sessions' is ignored;
+ * a flag etw does not record is ERROR_NOT_SUPPORTED, as for StartTrace.
+ */
+static const struct {
+	const char *what;
+	const char *name;
+	uint32_t mode;
+	ULONG flags;
+	ULONG err;
+	uint32_t args_flags;
+	uint32_t enable_flags;
+} update_flag_cases[] = {
+	{ "kernel logger turns thread on", "NT Kernel Logger", 0,
+	  EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD, ERROR_SUCCESS,
+	  ETW_UPDATE_ENABLE_FLAGS, 3 },
+	{ "name in any case", "nt kernel logger", 0, EVENT_TRACE_FLAG_THREAD,
+	  ERROR_SUCCESS, ETW_UPDATE_ENABLE_FLAGS, 2 },
+	{ "system logger mode", "other", ETW_MODE_SYSTEM_LOGGER,
+	  EVENT_TRACE_FLAG_IMAGE_LOAD, ERROR_SUCCESS, ETW_UPDATE_ENABLE_FLAGS,
+	  4 },
+	{ "zero turns every flag off", "NT Kernel Logger", 0, 0,
+	  ERROR_SUCCESS, ETW_UPDATE_ENABLE_FLAGS, 0 },
+	{ "disk io is not recorded", "NT Kernel Logger", 0,
+	  EVENT_TRACE_FLAG_THREAD | EVENT_TRACE_FLAG_DISK_IO,
+	  ERROR_NOT_SUPPORTED, 0, 0 },
+	{ "other session ignores the flags", "other", 0,
+	  EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_DISK_IO, ERROR_SUCCESS,
+	  0, 0 },
+};
+
+TEST(to_update_flags_table)
+{
+	struct etw_session_args a;
+	EVENT_TRACE_PROPERTIES p;
+	size_t i;
+
+	for (i = 0; i < sizeof(update_flag_cases) /
+			sizeof(update_flag_cases[0]); i++) {
+		memset(&p, 0, sizeof(p));
+		memset(&a, 0, sizeof(a));
+		snprintf(a.name, sizeof(a.name), "%s", update_flag_cases[i].name);
+		a.config.mode = ETW_MODE_REAL_TIME | update_flag_cases[i].mode;
+		a.config.enable_flags = EVENT_TRACE_FLAG_PROCESS;
+		a.config.buffer_kb = 64;
+		p.LogFileMode = RT;
+		p.EnableFlags = update_flag_cases[i].flags;
+		EXPECT_EQ(update_flag_cases[i].err, etw_props_to_update(&p, &a))
+			TH_LOG("%s", update_flag_cases[i].what);
+		if (update_flag_cases[i].err) {
+			/* Refused: the arguments are the query's still. */
+			EXPECT_EQ(0, a.flags);
+			EXPECT_EQ(64, a.config.buffer_kb);
+			EXPECT_EQ((uint32_t)EVENT_TRACE_FLAG_PROCESS,
+				  a.config.enable_flags);
+			continue;
+		}
+		EXPECT_EQ(update_flag_cases[i].args_flags, a.flags)
+			TH_LOG("%s", update_flag_cases[i].what);
+		EXPECT_EQ(update_flag_cases[i].enable_flags,
+			  a.config.enable_flags)
+			TH_LOG("%s", update_flag_cases[i].what);
+		/* What UPDATE cannot change goes as 0. */
+		EXPECT_EQ(0, a.config.buffer_kb);
+		EXPECT_EQ(ETW_MODE_REAL_TIME | update_flag_cases[i].mode,
+			  a.config.mode);
+	}
+}
+
 TEST(to_config_flush_timer_saturates)
 {
 	struct etw_session_config c;
