@@ -604,34 +604,6 @@ TEST_F(batch, events_staged_before_a_disable_are_routed)
 	EXPECT_EQ(14, self->seen->r[0].id);
 }
 
-/* Traits "Member", with a group trait naming @group unless it is NULL. */
-static __u32 traits_blob(__u8 *buf, const struct etw_guid *group)
-{
-	static const char name[] = "Member";
-	__u32 len = 2 + sizeof(name);
-
-	memcpy(buf + 2, name, sizeof(name));
-	if (group) {
-		buf[len] = 3 + sizeof(*group);
-		buf[len + 1] = 0;
-		buf[len + 2] = 1;			/* group trait */
-		memcpy(buf + len + 3, group, sizeof(*group));
-		len += 3 + sizeof(*group);
-	}
-	buf[0] = len & 0xff;
-	buf[1] = len >> 8;
-	return len;
-}
-
-static int set_traits(int fd, __u32 reg, const void *blob, __u32 len)
-{
-	struct etw_traits_args t = { .size = sizeof(t), .reg_id = reg,
-				     .traits_ptr = (uintptr_t)blob,
-				     .traits_len = len };
-
-	return etw_ioctl(fd, ETW_IOC_SET_TRAITS, &t);
-}
-
 /*
  * Staged while the session took the provider through its group: a
  * disallow list set later (from another file, not the thread's next
@@ -647,8 +619,8 @@ TEST_F(batch, events_staged_before_a_disallow_list_are_routed)
 	pid_t pid;
 
 	ASSERT_EQ(0, raw_register(self->fd, &member, 0, 0, &reg, NULL));
-	ASSERT_EQ(0, set_traits(self->fd, reg, blob,
-				traits_blob(blob, &group)));
+	ASSERT_EQ(0, raw_set_traits(self->fd, reg, blob,
+				    raw_traits_blob(blob, "Member", &group)));
 	raw_enable_init(&e, self->id, &group, 0, 0, 0);
 	e.properties = ETW_ENABLE_PROVIDER_GROUP;
 	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
@@ -728,8 +700,8 @@ static void traits_after_a_stage(struct __test_metadata *_metadata,
 	while (__atomic_load_n(&ta.staged, __ATOMIC_ACQUIRE) != 1)
 		raw_sleep_ms(1);
 	/* On the ring's file, from this thread: not the stager's ioctl. */
-	ASSERT_EQ(0, set_traits(self->fd, self->reg, blob,
-				traits_blob(blob, group)));
+	ASSERT_EQ(0, raw_set_traits(self->fd, self->reg, blob,
+				    raw_traits_blob(blob, "Member", group)));
 	ASSERT_EQ(0, raw_write(self->fd, self->reg, 12, 4, 0));
 	__atomic_store_n(&ta.staged, 2, __ATOMIC_RELEASE);
 	ASSERT_EQ(0, pthread_join(t, NULL));

@@ -225,6 +225,38 @@ static inline int raw_unregister(int fd, __u32 reg_id)
 	return etw_ioctl(fd, ETW_IOC_UNREGISTER, &u);
 }
 
+/*
+ * A traits blob in @buf: TraitsSize, @name, then a group trait (type 1)
+ * naming @group unless it is NULL.  Returns its size.
+ */
+static inline __u16 raw_traits_blob(__u8 *buf, const char *name,
+				    const struct etw_guid *group)
+{
+	__u16 len = 2 + strlen(name) + 1;
+
+	memcpy(buf + 2, name, strlen(name) + 1);
+	if (group) {
+		buf[len] = 3 + sizeof(*group);
+		buf[len + 1] = 0;
+		buf[len + 2] = 1;
+		memcpy(buf + len + 3, group, sizeof(*group));
+		len += 3 + sizeof(*group);
+	}
+	buf[0] = len & 0xff;
+	buf[1] = len >> 8;
+	return len;
+}
+
+static inline int raw_set_traits(int fd, __u32 reg, const void *blob,
+				 __u32 len)
+{
+	struct etw_traits_args t = { .size = sizeof(t), .reg_id = reg,
+				     .traits_ptr = (uintptr_t)blob,
+				     .traits_len = len };
+
+	return etw_ioctl(fd, ETW_IOC_SET_TRAITS, &t);
+}
+
 /* Acknowledge notifications up to @seq. */
 static inline int raw_ack(int fd, __u64 seq)
 {

@@ -15,35 +15,6 @@
 #define BUF_KB		64
 #define BUF_BYTES	(BUF_KB * 1024)
 #define FAMILY		0x6a0b0000
-#define TRAIT_GROUP	1
-
-/* A traits blob: TraitsSize, the name, then a group trait when @group. */
-static __u16 traits_blob(__u8 *buf, const char *name,
-			 const struct etw_guid *group)
-{
-	__u16 len = 2 + strlen(name) + 1;
-
-	memcpy(buf + 2, name, strlen(name) + 1);
-	if (group) {
-		buf[len] = 3 + sizeof(*group);
-		buf[len + 1] = 0;
-		buf[len + 2] = TRAIT_GROUP;
-		memcpy(buf + len + 3, group, sizeof(*group));
-		len += 3 + sizeof(*group);
-	}
-	buf[0] = len & 0xff;
-	buf[1] = len >> 8;
-	return len;
-}
-
-static int set_traits(int fd, __u32 reg, const void *blob, __u32 len)
-{
-	struct etw_traits_args t = { .size = sizeof(t), .reg_id = reg,
-				     .traits_ptr = (uintptr_t)blob,
-				     .traits_len = len };
-
-	return etw_ioctl(fd, ETW_IOC_SET_TRAITS, &t);
-}
 
 /* Register @guid with traits naming @group (none when NULL). */
 static int register_member(int fd, const struct etw_guid *guid,
@@ -54,7 +25,8 @@ static int register_member(int fd, const struct etw_guid *guid,
 
 	if (ret)
 		return ret;
-	return set_traits(fd, *reg, blob, traits_blob(blob, "Member", group));
+	return raw_set_traits(fd, *reg, blob,
+			      raw_traits_blob(blob, "Member", group));
 }
 
 static int set_disallow(int fd, __u32 id, const struct etw_guid *guids,
@@ -137,8 +109,8 @@ TEST_F(grp, valid_traits_are_accepted)
 	__u32 reg;
 
 	ASSERT_EQ(0, raw_register(self->fd, &g, 0, 0, &reg, NULL));
-	EXPECT_EQ(0, set_traits(self->fd, reg, blob,
-				traits_blob(blob, "Valid", &group)));
+	EXPECT_EQ(0, raw_set_traits(self->fd, reg, blob,
+				    raw_traits_blob(blob, "Valid", &group)));
 }
 
 TEST_F(grp, second_set_traits_is_eexist)
@@ -148,9 +120,9 @@ TEST_F(grp, second_set_traits_is_eexist)
 	__u32 reg, len;
 
 	ASSERT_EQ(0, raw_register(self->fd, &g, 0, 0, &reg, NULL));
-	len = traits_blob(blob, "Twice", NULL);
-	ASSERT_EQ(0, set_traits(self->fd, reg, blob, len));
-	EXPECT_EQ(-EEXIST, set_traits(self->fd, reg, blob, len));
+	len = raw_traits_blob(blob, "Twice", NULL);
+	ASSERT_EQ(0, raw_set_traits(self->fd, reg, blob, len));
+	EXPECT_EQ(-EEXIST, raw_set_traits(self->fd, reg, blob, len));
 }
 
 TEST_F(grp, traits_are_copied_into_every_event)
@@ -164,8 +136,8 @@ TEST_F(grp, traits_are_copied_into_every_event)
 	int i;
 
 	ASSERT_EQ(0, raw_register(self->fd, &g, 0, 0, &reg, NULL));
-	len = traits_blob(blob, "Copied", NULL);	/* 9 bytes: padded */
-	ASSERT_EQ(0, set_traits(self->fd, reg, blob, len));
+	len = raw_traits_blob(blob, "Copied", NULL);	/* 9 bytes: padded */
+	ASSERT_EQ(0, raw_set_traits(self->fd, reg, blob, len));
 	ASSERT_EQ(0, raw_enable(self->fd, self->id, &g, 0, 0, 0));
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, raw_write_ex(self->fd, reg, 1, 0, 0, i, 0));
@@ -249,11 +221,11 @@ TEST_F(bad_traits, is_ebadmsg)
 
 	ASSERT_NE(NULL, blob);
 	memcpy(blob, variant->blob, sizeof(variant->blob));
-	EXPECT_EQ(-EBADMSG, set_traits(self->fd, self->reg, blob,
-				       variant->len));
+	EXPECT_EQ(-EBADMSG, raw_set_traits(self->fd, self->reg, blob,
+					   variant->len));
 	/* Nothing was set: a valid blob is still accepted. */
-	EXPECT_EQ(0, set_traits(self->fd, self->reg, ok,
-				traits_blob(ok, "Ok", NULL)));
+	EXPECT_EQ(0, raw_set_traits(self->fd, self->reg, ok,
+				    raw_traits_blob(ok, "Ok", NULL)));
 	free(blob);
 }
 
@@ -512,7 +484,7 @@ TEST_F(grp, provider_metadata_descriptor_becomes_ext_item_c)
 
 	memset(d, 0, sizeof(d));
 	d[0].ptr = (uintptr_t)blob;
-	d[0].size = traits_blob(blob, "FromDescriptor", NULL);
+	d[0].size = raw_traits_blob(blob, "FromDescriptor", NULL);
 	d[0].type = ETW_DATA_TYPE_PROVIDER_METADATA;
 	d[1].ptr = (uintptr_t)payload;
 	d[1].size = sizeof(payload);
@@ -538,13 +510,13 @@ TEST_F(grp, set_traits_win_over_provider_metadata_descriptor)
 
 	memset(d, 0, sizeof(d));
 	d[0].ptr = (uintptr_t)blob;
-	d[0].size = traits_blob(blob, "FromDescriptor", NULL);
+	d[0].size = raw_traits_blob(blob, "FromDescriptor", NULL);
 	d[0].type = ETW_DATA_TYPE_PROVIDER_METADATA;
 	d[1].ptr = (uintptr_t)payload;
 	d[1].size = sizeof(payload);
 	ASSERT_EQ(0, raw_register(self->fd, &g, 0, 0, &reg, NULL));
-	set_len = traits_blob(set, "Set", NULL);
-	ASSERT_EQ(0, set_traits(self->fd, reg, set, set_len));
+	set_len = raw_traits_blob(set, "Set", NULL);
+	ASSERT_EQ(0, raw_set_traits(self->fd, reg, set, set_len));
 	ASSERT_EQ(0, raw_enable(self->fd, self->id, &g, 0, 0, 0));
 	ASSERT_EQ(0, write_typed(self->fd, reg, d, 2, 0));
 	rec = first_record(_metadata, self);
@@ -567,8 +539,8 @@ TEST_F(grp, ext_items_are_linked_in_order)
 	__u32 reg;
 
 	ASSERT_EQ(0, raw_register(self->fd, &g, 0, 0, &reg, NULL));
-	set_len = traits_blob(set, "Linked", NULL);
-	ASSERT_EQ(0, set_traits(self->fd, reg, set, set_len));
+	set_len = raw_traits_blob(set, "Linked", NULL);
+	ASSERT_EQ(0, raw_set_traits(self->fd, reg, set, set_len));
 	ASSERT_EQ(0, raw_enable(self->fd, self->id, &g, 0, 0, 0));
 	ASSERT_EQ(0, write_typed(self->fd, reg, d, 2,
 				 ETW_WRITE_RELATED_ACTIVITY));
