@@ -164,6 +164,15 @@ static const struct {
 	{ "Network", "PROC_THREAD+LOADER+NETWORKTRACE" },
 };
 
+#define ETWCTL_NKGROUPS	(sizeof(etwctl_kernel_groups) / \
+			 sizeof(etwctl_kernel_groups[0]))
+
+/* Is the @n bytes at @s @name, case aside? */
+static bool etwctl_name_is(const char *s, size_t n, const char *name)
+{
+	return strlen(name) == n && !strncasecmp(s, name, n);
+}
+
 /*
  * One flag name of @n bytes at @s, OR'ed into *@flags: 0, -EINVAL when it
  * is no flag's, -EOPNOTSUPP when etw does not record it.
@@ -173,15 +182,13 @@ static int etwctl_kernel_flag(const char *s, size_t n, ULONG *flags)
 	size_t i;
 
 	for (i = 0; i < ETWCTL_NKFLAGS; i++) {
-		if (strlen(etwctl_kernel_flag_names[i].name) == n &&
-		    !strncasecmp(s, etwctl_kernel_flag_names[i].name, n)) {
+		if (etwctl_name_is(s, n, etwctl_kernel_flag_names[i].name)) {
 			*flags |= etwctl_kernel_flag_names[i].flags;
 			return 0;
 		}
 	}
 	for (i = 0; i < ETWCTL_NKFLAGS_LATER; i++)
-		if (strlen(etwctl_kernel_flags_later[i].name) == n &&
-		    !strncasecmp(s, etwctl_kernel_flags_later[i].name, n))
+		if (etwctl_name_is(s, n, etwctl_kernel_flags_later[i].name))
 			return -EOPNOTSUPP;
 	return -EINVAL;
 }
@@ -231,13 +238,10 @@ int etwctl_kernel_flags(const char *s, ULONG *flags,
 		bad->group = NULL;
 		bad->name = s;
 		bad->len = n;
-		for (i = 0; i < sizeof(etwctl_kernel_groups) /
-				sizeof(etwctl_kernel_groups[0]); i++)
-			if (strlen(etwctl_kernel_groups[i].name) == n &&
-			    !strncasecmp(s, etwctl_kernel_groups[i].name, n))
+		for (i = 0; i < ETWCTL_NKGROUPS; i++)
+			if (etwctl_name_is(s, n, etwctl_kernel_groups[i].name))
 				break;
-		if (i < sizeof(etwctl_kernel_groups) /
-			sizeof(etwctl_kernel_groups[0])) {
+		if (i < ETWCTL_NKGROUPS) {
 			bad->group = etwctl_kernel_groups[i].name;
 			ret = etwctl_kernel_group(etwctl_kernel_groups[i].flags,
 						  flags, bad);
@@ -250,6 +254,16 @@ int etwctl_kernel_flags(const char *s, ULONG *flags,
 			return 0;
 		s += n + 1;
 	}
+}
+
+/* xperf spells --on with a single dash: "-on". */
+static void etwctl_xperf_on(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-on"))
+			argv[i] = "--on";
 }
 
 /* The usage error for what etwctl_kernel_flags() refused. */
@@ -587,10 +601,7 @@ int etwctl_cmd_start(int argc, char **argv)
 	o.p = etwctl_props_alloc();
 	if (!o.p)
 		return etwctl_fail("start", "out of memory");
-	/* xperf's single-dash "-on". */
-	for (c = 1; c < argc; c++)
-		if (!strcmp(argv[c], "-on"))
-			argv[c] = "--on";
+	etwctl_xperf_on(argc, argv);
 	etwctl_getopt_reset();
 	ret = 0;
 	while (!ret && (c = getopt_long(argc, argv, ":hf:",
@@ -785,10 +796,7 @@ static int etwctl_update_parse(int argc, char **argv, struct etwctl_update *u)
 	};
 	int c, ret;
 
-	/* xperf's single-dash "-on". */
-	for (c = 1; c < argc; c++)
-		if (!strcmp(argv[c], "-on"))
-			argv[c] = "--on";
+	etwctl_xperf_on(argc, argv);
 	etwctl_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		if (c == 'h')
