@@ -378,45 +378,98 @@ static bool etw_batch_takes_all(const struct etw_route *route)
 }
 
 /*
- * Walk the copy of a run, @bytes at @rec, which the thread cannot reach:
- * check each record (the first against the size @first the caller read,
- * each later one against its own), its registration @reg_id, flags and
- * reserved fields, and the session's filter (unless it takes @all); set
- * the header type, the ids @ids, the time, the provider.  The first
- * record is consumed whatever it holds (dropped and counted when it
- * fails), so every run moves on; the walk stops at a later one that
- * fails (left to the next run, which tells another registration's from
- * one to drop) or does not fit (*@cut), and before one that would leave
- * less than a header of the copy: what the walk leaves is nothing or a
- * padding record's worth (@bytes leaves the first no less).  A record the
- * filter refuses becomes padding.  Inlined into a copy for each @all and
- * clock, whose loop keeps its values in registers.  Sets *@events.
- * Return: the bytes consumed.
+ * A run: the records of one registration that follow each other in the
+ * ring, routed together.  etw_batch_route() sets what it read from the
+ * ring, etw_batch_run_route() the registration and route; the helpers
+ * below only read it.
+ * @b: the ring
+ * @p: the run's first record, in the ring
+ * @lim: the most bytes from @p the run may take
+ * @first: the first record's size, as read from the ring (once)
+ * @reg_id: its registration's id, as read: every record of the run has it
+ * @reg: that registration
+ * @route: its route
+ * @clk: the drain's clock
  */
-static __always_inline u32 etw_batch_fill(struct etw_batch *b, u32 first,
-					  u32 reg_id,
-					  const struct etw_reg *reg,
-					  const struct etw_route *route,
-					  void *rec, u32 bytes,
-					  struct etw_batch_clk clk, u64 ids,
-					  u64 base, u64 *last_ts, bool all,
-					  u32 *events, bool *cut)
+struct etw_batch_run {
+	struct etw_batch *b;
+	const void *p;
+	u32 lim;
+	u32 first;
+	u32 reg_id;
+	struct etw_reg *reg;
+	const struct etw_route *route;
+	const struct etw_batch_clk *clk;
+};
+
+/*
+ * A run's copy in the session's buffer, as etw_batch_fill() walks it:
+ * @rec, @bytes of it; the writer's @ids and the header type and flags
+ * @base each record gets; the buffer's newest time @last before the run.
+ */
+struct etw_batch_copy {
+	void *rec;
+	u32 bytes;
+	u64 ids;
+	u64 base;
+	u64 last;
+};
+
+/*
+ * What a walk of a copy did: the bytes it consumed (@used), the records
+ * it wrote (@events: a copy of at most %ETW_BATCH_COPY_MAX holds fewer
+ * than 2^16), the buffer's newest time after it (@last), whether it
+ * stopped for want of room (@cut) rather than at a record of another
+ * registration or one to drop.  Sixteen bytes, returned in two
+ * registers: the walk keeps no pointer to write it through live across
+ * its loop.
+ */
+struct etw_batch_walk {
+	u64 last;
+	u32 used;
+	u16 events;
+	bool cut;
+};
+
+/*
+ * Walk the copy @c of run @r, which the thread cannot reach: check each
+ * record (the first against the size @r->first the caller read, each
+ * later one against its own), its registration, flags and reserved
+ * fields, and the session's filter (unless it takes @all); set the header
+ * type, the ids, the time, the provider.  The first record is consumed
+ * whatever it holds (dropped and counted when it fails), so every run
+ * moves on; the walk stops at a later one that fails (left to the next
+ * run, which tells another registration's from one to drop) or does not
+ * fit (the walk's cut), and before one that would leave less than a
+ * header of the copy: what the walk leaves is nothing or a padding
+ * record's worth (@c->bytes leaves the first no less).  A record the filter refuses
+ * becomes padding.  Inlined into a copy for each @all and clock @clk,
+ * whose loop keeps its values in registers: the fields it needs are read
+ * into locals first, but for @c's ids and base, which each record reads
+ * through @c (one memory operand each) to leave a register to the rest.
+ * Return: what the walk did.
+ */
+static __always_inline struct etw_batch_walk
+etw_batch_fill(const struct etw_batch_run *r, const struct etw_batch_copy *c,
+	       struct etw_batch_clk clk, bool all)
 {
-	const u64 *guid = (const u64 *)&reg->guid;
-	u64 last = *last_ts, g0 = guid[0], g1 = guid[1];
+	const struct etw_route *route = r->route;
+	const u64 *guid = (const u64 *)&r->reg->guid;
+	u64 last = c->last, g0 = guid[0], g1 = guid[1];
+	u64 reg_id = r->reg_id;
 	/* The filter's answer for the last descriptor and keyword seen. */
 	u64 seen_desc = 0, seen_kw = 0;
 	bool takes = all || etw_batch_takes(route, 0, 0);
-	void *start = rec, *end = rec + bytes;
+	void *rec = c->rec, *end = rec + c->bytes;
 	u64 *h = rec, w0 = h[0];
-	u32 len = first, n = 0;
+	u32 len = r->first;
+	struct etw_batch_walk w = { .last = last };
 
-	if (unlikely((w0 & ~ETW_STAGED_W0_FLAGS) != first || h[1] != reg_id)) {
-		b->dropped++;
-		etw_batch_pad(h, first);
-		*events = 0;
-		*cut = false;
-		return ALIGN(first, 8);
+	if (unlikely((w0 & ~ETW_STAGED_W0_FLAGS) != len || h[1] != reg_id)) {
+		r->b->dropped++;
+		etw_batch_pad(h, len);
+		w.used = ALIGN(len, 8);
+		return w;
 	}
 	for (;;) {
 		long left;
@@ -428,8 +481,8 @@ static __always_inline u32 etw_batch_fill(struct etw_batch *b, u32 first,
 			takes = etw_batch_takes(route, seen_desc, seen_kw);
 		}
 		if (takes) {
-			h[0] = w0 | base;
-			h[1] = ids;
+			h[0] = w0 | c->base;
+			h[1] = c->ids;
 			last = max(etw_batch_ts(&clk, h[2]), last);
 			h[2] = last;
 			h[3] = g0;
@@ -438,12 +491,12 @@ static __always_inline u32 etw_batch_fill(struct etw_batch *b, u32 first,
 			/* The ring's padding is the thread's, not the record's. */
 			if (len % 8)
 				h[len / 8] &= GENMASK_ULL(len % 8 * 8 - 1, 0);
-			n++;
+			w.events++;
 		} else {
 			etw_batch_pad(h, len);
 		}
 		if (rec == end) {
-			*cut = true;
+			w.cut = true;
 			break;
 		}
 		/* At least a header is left (see above). */
@@ -454,138 +507,118 @@ static __always_inline u32 etw_batch_fill(struct etw_batch *b, u32 first,
 		if (unlikely((w0 & ~ETW_STAGED_W0_FLAGS) -
 			     sizeof(struct etw_staged_event) >
 			     ETW_STAGED_W0_SIZE - sizeof(struct etw_staged_event) ||
-			     h[1] != reg_id)) {
-			*cut = false;
+			     h[1] != reg_id))
 			break;
-		}
 		/* It fits, leaving nothing or a header's worth. */
 		left = end - (rec + ALIGN(len, 8));
 		if (unlikely(left &&
 			     left < (long)sizeof(struct etw_staged_event))) {
-			*cut = true;
+			w.cut = true;
 			break;
 		}
 	}
-	*last_ts = last;
-	*events = n;
-	return rec - start;
+	w.last = last;
+	w.used = rec - c->rec;
+	return w;
 }
 
 /* etw_batch_fill() in four copies, one for each filter and clock. */
-static noinline u32 etw_batch_fill_any(struct etw_batch *b, u32 first,
-				       u32 reg_id, const struct etw_reg *reg,
-				       const struct etw_route *route, void *rec,
-				       u32 bytes, const struct etw_batch_clk *clk,
-				       u64 ids, u64 base, u64 *last_ts,
-				       u32 *events, bool *cut)
+static noinline struct etw_batch_walk
+etw_batch_fill_any(const struct etw_batch_run *r,
+		   const struct etw_batch_copy *c)
 {
-	struct etw_batch_clk c = *clk;
-	bool all = etw_batch_takes_all(route);
+	struct etw_batch_clk clk = *r->clk;
+	bool all = etw_batch_takes_all(r->route);
 
-	if (c.is_tsc) {
-		c.is_tsc = true;
+	if (clk.is_tsc) {
+		clk.is_tsc = true;
 		if (all)
-			return etw_batch_fill(b, first, reg_id, reg, route, rec,
-					      bytes, c, ids, base, last_ts,
-					      true, events, cut);
-		return etw_batch_fill(b, first, reg_id, reg, route, rec, bytes,
-				      c, ids, base, last_ts, false, events,
-				      cut);
+			return etw_batch_fill(r, c, clk, true);
+		return etw_batch_fill(r, c, clk, false);
 	}
-	c.is_tsc = false;
+	clk.is_tsc = false;
 	if (all)
-		return etw_batch_fill(b, first, reg_id, reg, route, rec, bytes,
-				      c, ids, base, last_ts, true, events,
-				      cut);
-	return etw_batch_fill(b, first, reg_id, reg, route, rec, bytes, c, ids,
-			      base, last_ts, false, events, cut);
+		return etw_batch_fill(r, c, clk, true);
+	return etw_batch_fill(r, c, clk, false);
 }
 
 /*
- * Write a run at @p, up to @lim bytes of the ring, whose first record
- * the caller found to be @first bytes of registration @reg_id: claim the
- * room the session's current buffer has (at most @lim, at most
- * %ETW_BATCH_COPY_MAX or the first record, and after a run that stopped
- * early at most b->copy_max) in one piece (etw_buffer_claim_run()), copy
- * the ring there, walk the copy (etw_batch_fill_any()), give back what the
- * walk did not consume (etw_buffer_give_back()), then commit the run with
- * its record count (etw_buffer_commit_run(), which reports them).
- * Records claimed after these are newer than the drain's start and may not
- * precede them: the claim raises nothing, the newest time is raised to at
- * the end.
+ * Write run @r: claim the room the session's current buffer has (at most
+ * @r->lim, at most %ETW_BATCH_COPY_MAX or the first record, and after a
+ * run that stopped early at most b->copy_max) in one piece
+ * (etw_buffer_claim_run()), copy the ring there, walk the copy
+ * (etw_batch_fill_any()), give back what the walk did not consume
+ * (etw_buffer_give_back()), then commit the run with its record count
+ * (etw_buffer_commit_run(), which reports them).  Records claimed after
+ * these are newer than the drain's start and may not precede them: the
+ * claim raises nothing, the newest time is raised to at the end.
  * Return: the bytes consumed, 0 when the buffer cannot take the first.
  */
-static u32 etw_batch_run_write(struct etw_batch *b, const void *p, u32 lim,
-			       u32 first, u32 reg_id,
-			       const struct etw_reg *reg,
-			       const struct etw_route *route,
-			       const struct etw_batch_clk *clk)
+static u32 etw_batch_run_write(const struct etw_batch_run *r)
 {
-	struct etw_session *s = route->e[0].session;
+	struct etw_session *s = r->route->e[0].session;
 	struct etw_buffer_run run __uninitialized;
-	u32 want, used, events, first_len = ALIGN(first, 8);
-	u64 last, ids, base;
-	bool private, cut;
-	void *rec;
+	struct etw_batch *b = r->b;
+	u32 want, first_len = ALIGN(r->first, 8);
+	struct etw_batch_copy c;
+	struct etw_batch_walk w;
+	bool private;
 
 	want = min_t(u32, b->copy_max, ETW_BATCH_COPY_MAX);
-	want = min(lim, max(want, first_len));
+	want = min(r->lim, max(want, first_len));
 	if (!etw_buffer_claim_run(s, etw_session_stream(s), first_len, want,
 				  &run))
 		return 0;
-	rec = run.b->data + run.off;
-	etw_copy_record(rec, p, run.bytes);
-	last = run.last_ts;
+	c.rec = run.b->data + run.off;
+	c.bytes = run.bytes;
+	etw_copy_record(c.rec, r->p, run.bytes);
+	c.last = run.last_ts;
 	private = etw_session_is_private(s);
-	ids = private ? b->writer.vtid | (u64)b->writer.vpid << 32 :
-			b->writer.tid | (u64)b->writer.pid << 32;
-	base = (u64)ETW_EVENT_HEADER_TYPE_64 << 16 |
-	       (u64)(private ? ETW_EVENT_FLAG_PRIVATE_SESSION : 0) <<
-	       ETW_STAGED_W0_FLAGS_SHIFT;
-	used = etw_batch_fill_any(b, first, reg_id, reg, route, rec, run.bytes,
-				  clk, ids, base, &last, &events, &cut);
-	b->copy_max = cut ? U32_MAX : max_t(u32, 2 * used, ETW_BATCH_COPY_MIN);
-	if (used < run.bytes)
-		etw_buffer_give_back(&run, used);
-	etw_buffer_raise_ts(run.b, run.last_ts, last);
-	etw_buffer_commit_run(s, &run, events, &reg->guid);
-	return used;
+	c.ids = private ? b->writer.vtid | (u64)b->writer.vpid << 32 :
+			  b->writer.tid | (u64)b->writer.pid << 32;
+	c.base = (u64)ETW_EVENT_HEADER_TYPE_64 << 16 |
+		 (u64)(private ? ETW_EVENT_FLAG_PRIVATE_SESSION : 0) <<
+		 ETW_STAGED_W0_FLAGS_SHIFT;
+	w = etw_batch_fill_any(r, &c);
+	b->copy_max = w.cut ? U32_MAX : max_t(u32, 2 * w.used,
+					      ETW_BATCH_COPY_MIN);
+	if (w.used < run.bytes)
+		etw_buffer_give_back(&run, w.used);
+	etw_buffer_raise_ts(run.b, run.last_ts, w.last);
+	etw_buffer_commit_run(s, &run, w.events, &r->reg->guid);
+	return w.used;
 }
 
 /*
- * The records of registration @reg_id from @p (the first @first bytes,
- * as the caller read it), each through etw_write_staged(): its header
+ * The records of run @r, each through etw_write_staged(): its header
  * read once into @se, its payload copied once by the write path.  Only
  * the first when @one.  Stops at a record that fails (the first is
- * dropped and counted), at another registration's and at @lim.
+ * dropped and counted), at another registration's and at @r->lim.
  * Return: the bytes consumed.
  */
-static noinline u32 etw_batch_run_each(struct etw_batch *b, const void *p,
-				       u32 lim, u32 first, u32 reg_id,
-				       struct etw_reg *reg,
-				       const struct etw_route *route,
-				       const struct etw_batch_clk *clk,
+static noinline u32 etw_batch_run_each(const struct etw_batch_run *r,
 				       bool one)
 {
-	const void *start = p, *end = p + lim;
-	u32 size = first;
+	const void *p = r->p, *end = p + r->lim;
+	u32 size = r->first;
 
 	for (;;) {
 		struct etw_staged_event se;
 
 		memcpy(&se, p, sizeof(se));
 		if (se.size != size || se.reserved1 || se.reserved2 ||
-		    se.reserved3 || se.reg_id != reg_id ||
+		    se.reserved3 || se.reg_id != r->reg_id ||
 		    (se.flags & ~ETW_EVENT_FLAG_STRING_ONLY)) {
-			if (p == start) {
-				b->dropped++;
-				p += ALIGN(first, 8);
+			if (p == r->p) {
+				r->b->dropped++;
+				p += ALIGN(size, 8);
 			}
 			break;
 		}
-		etw_write_staged(reg, route, &se.descriptor, &se.activity_id,
-				 se.flags, p + sizeof(se), size - sizeof(se),
-				 &b->writer, etw_batch_ts(clk, se.timestamp) ?: 1);
+		etw_write_staged(r->reg, r->route, &se.descriptor,
+				 &se.activity_id, se.flags, p + sizeof(se),
+				 size - sizeof(se), &r->b->writer,
+				 etw_batch_ts(r->clk, se.timestamp) ?: 1);
 		p += ALIGN(size, 8);
 		if (one || end - p < sizeof(se))
 			break;
@@ -593,38 +626,35 @@ static noinline u32 etw_batch_run_each(struct etw_batch *b, const void *p,
 		if (size < sizeof(se) || ALIGN(size, 8) > end - p)
 			break;
 	}
-	return p - start;
+	return p - r->p;
 }
 
 /*
- * Route the run at @p (at most @lim bytes) whose first record the caller
- * found to be @first bytes of registration @reg_id: as a run when its
- * registration is still the thread's and its route one session's, else
- * record by record (the first one alone when the buffer cannot take it:
- * etw_write_staged() seals the buffer or counts the loss).
+ * Route run @r, whose ring, first record and clock the caller set: as a
+ * run when its registration is still the thread's and its route one
+ * session's, else record by record (the first one alone when the buffer
+ * cannot take it: etw_write_staged() seals the buffer or counts the
+ * loss).  Sets @r's registration and route.
  * Return: the bytes consumed, at least the first record's.
  */
-static u32 etw_batch_run_route(struct etw_batch *b, const void *p, u32 lim,
-			       u32 first, u32 reg_id,
-			       const struct etw_batch_clk *clk)
+static u32 etw_batch_run_route(struct etw_batch_run *r)
 {
-	struct etw_reg *reg = etw_file_reg(b->file, reg_id);
-	const struct etw_route *route;
+	struct etw_batch *b = r->b;
+	struct etw_reg *reg = etw_file_reg(b->file, r->reg_id);
 	u32 used;
 
 	if (b->gone || !etw_batch_reg_ok(b, reg)) {
 		b->dropped++;
-		return ALIGN(first, 8);
+		return ALIGN(r->first, 8);
 	}
-	route = rcu_dereference(reg->route);
-	if (!route)
-		return ALIGN(first, 8);
-	if (!etw_batch_route_runs(route, reg))
-		return etw_batch_run_each(b, p, lim, first, reg_id, reg, route,
-					  clk, false);
-	used = etw_batch_run_write(b, p, lim, first, reg_id, reg, route, clk);
-	return used ?: etw_batch_run_each(b, p, lim, first, reg_id, reg, route,
-					  clk, true);
+	r->reg = reg;
+	r->route = rcu_dereference(reg->route);
+	if (!r->route)
+		return ALIGN(r->first, 8);
+	if (!etw_batch_route_runs(r->route, reg))
+		return etw_batch_run_each(r, false);
+	used = etw_batch_run_write(r);
+	return used ?: etw_batch_run_each(r, true);
 }
 
 /*
@@ -639,28 +669,28 @@ static u64 etw_batch_route(struct etw_batch *b, u64 tail, u64 head)
 	const void *ring = b->area + ETW_BATCH_CTL_SIZE;
 	u32 mask = b->size - 1;
 	struct etw_batch_clk clk;
+	struct etw_batch_run r = { .b = b, .clk = &clk };
 
 	etw_batch_clock(b, &clk);
 
 	while (tail != head) {
 		u32 room = b->size - (tail & mask);
-		u32 lim = min_t(u64, room, head - tail);
-		const void *p = ring + (tail & mask);
-		u32 size = READ_ONCE(*(const u16 *)p);
 
-		if (unlikely(size < sizeof(struct etw_staged_event) ||
-			     ALIGN(size, 8) > lim)) {
+		r.lim = min_t(u64, room, head - tail);
+		r.p = ring + (tail & mask);
+		r.first = READ_ONCE(*(const u16 *)r.p);
+		if (unlikely(r.first < sizeof(struct etw_staged_event) ||
+			     ALIGN(r.first, 8) > r.lim)) {
 			/* A wrap marker jumps to the start: in head? */
-			if (size == ETW_STAGED_WRAP && room <= head - tail) {
+			if (r.first == ETW_STAGED_WRAP && room <= head - tail) {
 				tail += room;
 				continue;
 			}
 			b->dropped++;
 			return head;
 		}
-		tail += etw_batch_run_route(b, p, lim, size,
-					    READ_ONCE(*(const u32 *)(p + 8)),
-					    &clk);
+		r.reg_id = READ_ONCE(*(const u32 *)(r.p + 8));
+		tail += etw_batch_run_route(&r);
 	}
 	return tail;
 }
