@@ -52,13 +52,13 @@ declare -A SUITES=(
 	[kmod/etw_klogger.c]="klogger_test kunit"
 	[kmod/etw_session.c]="kunit session_start_test session_update_test klogger_test session_test limits_test"
 	[kmod/etw_batch.c]="kunit batch_test libetw_batch_test batch_security_test"
-	[kmod/etw_change.c]="kunit notify_test notify_queue_test routing_test libetw_provider_test"
+	[kmod/etw_change.c]="kunit notify_test notify_queue_test routing_test group_test libetw_provider_test"
 	[kmod/etw_dev.c]="kunit dev_test limits_test abi_size_test notify_test session_test security_test fault_test"
 	[kmod/etw_exec.c]="security_test batch_security_test libetw_provider_test session_test"
 	[kmod/etw_ext_items.c]="kunit ext_items_test stack_symbols_test"
 	[kmod/etw_file.c]="kunit abi_size_test limits_test dev_test fault_test"
 	[kmod/etw_kapi.c]="kunit"
-	[kmod/etw_main.c]="kunit security_test list_visibility_test ext_items_test"
+	[kmod/etw_main.c]="kunit security_test list_visibility_test ext_items_test klogger_test"
 	[kmod/etw_notify.c]="kunit notify_queue_test notify_test libetw_provider_test fault_test"
 	[kmod/etw_provider.c]="kunit limits_test group_test session_test libetw_provider_test security_test"
 	[kmod/etw_provider_list.c]="libetw_enum_test list_visibility_test limits_test abi_size_test"
@@ -195,7 +195,7 @@ ktree=$out/tree/kmod
 utree=$out/tree/userlib
 mkdir -p "$ktree" "$utree"
 cp -a Kbuild VERSION kmod uapi "$ktree/"
-cp -a Makefile userlib uapi ctl "$utree/"
+cp -a Makefile VERSION userlib uapi ctl "$utree/"
 find "$ktree" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
 	-o -name '*.a' -o -name 'modules.order' -o -name 'Module.symvers' \) -delete
 build_tree() {	# build_tree kmod|userlib
@@ -210,11 +210,12 @@ build_tree kmod && build_tree userlib ||
 # run_host SUITE...: builds and runs each host test in the userlib copy
 # against its libetw.a; prints the first that fails, or nothing.
 testdata=${TESTDATA:-$top/../shared/testdata}
+ksft_inc=$(scripts/ksft-headers.sh) || exit 1
 run_host() {
 	local s
 
 	for s in "$@"; do
-		if ! make -s -C "$utree" TESTDATA="$testdata" \
+		if ! make -s -C "$utree" TESTDATA="$testdata" KSFT_INC="$ksft_inc" \
 				"userlib/tests/$s" > "$out/tree/host.out" 2>&1; then
 			echo "mutate: host test $s does not build:" >&2
 			cat "$out/tree/host.out" >&2
@@ -270,6 +271,7 @@ for n in $ids; do
 		elif [ -z "$(vm_suites "$file")" ]; then
 			result[$id]=survived
 		fi
+		echo "== $id on the host: ${result[$id]:-survived, to the VM}" >&2
 	fi
 	cp "$out/tree/original" "$tree/$file"
 done
