@@ -102,7 +102,7 @@ help:
 	@echo "make coverage   KUnit and kselftests on a gcov etw.ko: line coverage per file"
 	@echo "make soak [MINUTES=10]   long churn run in the VM: exact accounting, slab back"
 	@echo "make kcsan      the stress tests on a KCSAN kernel"
-	@echo "make mutate     mutants of the filter, write, buffer and provider code: kill rate"
+	@echo "make mutate     mutants of etw.ko, batched writes, the ETL reader, TDH: kill rates"
 	@echo "make mutate-check  every mutant of scripts/mutations still applies (no build)"
 	@echo "make install    libetw, headers, libetw.pc, the manifests of userlib/manifests, etwctl,"
 	@echo "                etwctl(1), bash completion under DESTDIR/PREFIX"

@@ -8,14 +8,18 @@
 #      copy of the tree: Kbuild, kmod/ and uapi/ for a kmod/ file (etw.ko
 #      and etw_test.ko), the Makefile, userlib/ and uapi/ for a userlib/
 #      one (libetw.so);
-#   3. boots the test VM and runs scripts/mutate-guest.sh: first the
+#   3. runs the host suites of a userlib/ mutant ("host:NAME" in SUITES:
+#      userlib/tests/NAME.c, built in that copy against the mutated
+#      libetw.a, run on the host), the unmutated copy's first;
+#   4. boots the test VM and runs scripts/mutate-guest.sh: first the
 #      unmutated build ("base", which must pass every suite: a failure
 #      there is a broken or flaky test, not a kill), then each mutant with
 #      the suites that cover its file (SUITES below), stopping at the first
 #      that fails; a VM that stops early (a kernel report, a hang) is
-#      booted again for the mutants left;
-#   4. prints each mutant as killed (and by what) or SURVIVED, and the
-#      kill rate.
+#      booted again for the mutants left; a mutant a host suite killed,
+#      or whose suites are all host ones, boots no VM;
+#   5. prints each mutant as killed (and by what) or SURVIVED, the kill
+#      rate of each file and the total.
 # Passes when at least 90% are killed and every survivor is one the table
 # marks "equivalent" (Documentation/testing.rst says why for each).
 #   MUTANTS="N M ..." runs only those lines of the table (1-based, as
@@ -25,7 +29,8 @@
 # scripts/mutate.sh --check (make mutate-check, part of make check) builds
 # and boots nothing: it checks that every line of the table still applies
 # (its ORIGINAL occurs exactly once in FILE, the mutant differs, SUITES
-# covers FILE), so the table cannot fall behind the code unnoticed.
+# covers FILE with suites that exist), so the table cannot fall behind the
+# code unnoticed.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +38,9 @@ cd "$top" || exit 1
 out=$top/build/mutate
 table=$top/scripts/mutations
 
-# The suites that cover each file, cheapest and most telling first.
+# The suites that cover each file, cheapest and most telling first:
+# "kunit" (the KUnit module), a kselftest of selftests/, or "host:NAME",
+# a host test of userlib/tests/ (for userlib/ files only; run first).
 declare -A SUITES=(
 	[kmod/etw_filter.c]="kunit routing_test group_test libetw_provider_test libetw_classic_test session_test"
 	[kmod/etw_filter.h]="kunit routing_test group_test libetw_provider_test libetw_classic_test session_test notify_test"
@@ -42,8 +49,25 @@ declare -A SUITES=(
 	[kmod/etw_consumer.c]="kunit session_test libetw_consumer_test limits_test write_test stress_test etwctl_test"
 	[kmod/etw_route.c]="kunit routing_test group_test notify_test notify_queue_test security_test libetw_provider_test libetw_classic_test limits_test"
 	[kmod/etw_enable.c]="kunit routing_test group_test notify_test notify_queue_test security_test libetw_provider_test libetw_classic_test limits_test"
-	[kmod/etw_klogger.c]="klogger_test"
-	[kmod/etw_session.c]="klogger_test"
+	[kmod/etw_klogger.c]="klogger_test kunit"
+	[kmod/etw_session.c]="kunit session_start_test session_update_test klogger_test session_test limits_test"
+	[kmod/etw_batch.c]="kunit batch_test libetw_batch_test batch_security_test"
+	[kmod/etw_change.c]="kunit notify_test notify_queue_test routing_test group_test libetw_provider_test"
+	[kmod/etw_dev.c]="kunit dev_test limits_test abi_size_test notify_test session_test security_test fault_test"
+	[kmod/etw_exec.c]="security_test batch_security_test libetw_provider_test session_test"
+	[kmod/etw_ext_items.c]="kunit ext_items_test stack_symbols_test"
+	[kmod/etw_file.c]="kunit abi_size_test limits_test dev_test fault_test"
+	[kmod/etw_kapi.c]="kunit"
+	[kmod/etw_main.c]="kunit security_test list_visibility_test ext_items_test klogger_test"
+	[kmod/etw_notify.c]="kunit notify_queue_test notify_test libetw_provider_test fault_test"
+	[kmod/etw_provider.c]="kunit limits_test group_test session_test libetw_provider_test security_test"
+	[kmod/etw_provider_list.c]="libetw_enum_test list_visibility_test limits_test abi_size_test"
+	[kmod/etw_traits.c]="kunit group_test libetw_provider_test"
+	[userlib/etw_batch.h]="host:batch_ring_test libetw_batch_test batch_test"
+	[userlib/etw_batch.c]="libetw_batch_test"
+	[userlib/etw_etl_reader.c]="host:etl_header_test host:etl_hostile_test host:etl_compress_test host:etl_writer_test host:etl_windows_test host:consumer_files_test"
+	[userlib/etw_tdh.c]="host:tdh_event_info_test host:tracelogging_etl_test host:tdh_layout_test host:consumer_files_test tdh_test"
+	[userlib/etw_tdh_format.c]="host:tdh_format_test host:tdh_primitive_test host:tdh_manifest_decode_test tdh_test"
 	[userlib/etw_provider.c]="libetw_provider_test libetw_classic_test libetw_promises_test write_test etwctl_test"
 	[userlib/etw_provider.h]="libetw_provider_test libetw_classic_test libetw_promises_test write_test etwctl_test"
 	[userlib/etw_write.c]="libetw_provider_test libetw_classic_test libetw_promises_test write_test etwctl_test"
@@ -53,6 +77,37 @@ declare -A SUITES=(
 mapfile -t lines < <(grep -v '^#' "$table" | grep -v '^$')
 [ ${#lines[@]} -gt 0 ] || { echo "mutate: $table lists no mutant" >&2; exit 1; }
 field() { cut -f"$2" <<< "${lines[$1 - 1]}"; }
+
+# host_suites FILE, vm_suites FILE: FILE's suites of each kind.
+host_suites() {
+	local s
+
+	for s in ${SUITES[$1]:-}; do
+		[ "${s#host:}" != "$s" ] && echo -n "${s#host:} "
+	done
+}
+vm_suites() {
+	local s
+
+	for s in ${SUITES[$1]:-}; do
+		[ "${s#host:}" = "$s" ] && echo -n "$s "
+	done
+}
+
+# missing_suite FILE: the first suite of FILE that does not exist, or "".
+missing_suite() {
+	local s
+
+	for s in ${SUITES[$1]}; do
+		case $s in
+		kunit) ;;
+		host:*)
+			[ "${1%%/*}" = userlib ] && [ -f "userlib/tests/${s#host:}.c" ] ||
+				{ echo "$s"; return; } ;;
+		*) [ -f "selftests/$s.c" ] || { echo "$s"; return; } ;;
+		esac
+	done
+}
 
 # occurs FILE STRING: how many times STRING occurs in FILE.
 occurs() {
@@ -78,6 +133,8 @@ check() {
 		why="$file does not exist"
 	elif [ -z "${SUITES[$file]:-}" ]; then
 		why="no suites for $file"
+	elif [ -n "$(missing_suite "$file")" ]; then
+		why="no suite $(missing_suite "$file") for $file"
 	elif [ -z "$orig" ] || [ "$orig" = "$mutant" ]; then
 		why="the mutant is the original"
 	elif [ "$(occurs "$file" "$orig")" != 1 ]; then
@@ -116,12 +173,20 @@ fi
 
 ids=${MUTANTS:-$(seq 1 ${#lines[@]})}
 
-# The base: the unmutated module and library, every suite of the table.
+# The suites of the mutants that run, each once: the base runs them all.
+files=$(for n in $ids; do field "$n" 1; done | sort -u)
+union() {	# union host_suites|vm_suites
+	local f
+
+	for f in $files; do
+		"$1" "$f"
+	done | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' '
+}
+
+# The base: the unmutated module and library.
 mkdir -p "$out/stage/base"
 cp kmod/etw.ko kmod/etw_test.ko userlib/libetw.so "$out/stage/base/"
-for f in "${!SUITES[@]}"; do
-	echo "${SUITES[$f]}"
-done | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ' > "$out/stage/base/suites"
+union vm_suites > "$out/stage/base/suites"
 
 # One copy of each tree, built unmutated once: for each mutant only the
 # mutated file recompiles, and again when it is put back.
@@ -130,7 +195,7 @@ ktree=$out/tree/kmod
 utree=$out/tree/userlib
 mkdir -p "$ktree" "$utree"
 cp -a Kbuild VERSION kmod uapi "$ktree/"
-cp -a Makefile userlib uapi "$utree/"
+cp -a Makefile VERSION userlib uapi ctl "$utree/"
 find "$ktree" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
 	-o -name '*.a' -o -name 'modules.order' -o -name 'Module.symvers' \) -delete
 build_tree() {	# build_tree kmod|userlib
@@ -142,6 +207,41 @@ build_tree() {	# build_tree kmod|userlib
 build_tree kmod && build_tree userlib ||
 	{ cat "$out"/tree/*.out >&2; exit 1; }
 
+# run_host SUITE...: builds and runs each host test in the userlib copy
+# against its libetw.a; prints the first that fails, or nothing.
+testdata=${TESTDATA:-$top/../shared/testdata}
+ksft_inc=$(scripts/ksft-headers.sh) || exit 1
+run_host() {
+	local s
+
+	for s in "$@"; do
+		if ! make -s -C "$utree" TESTDATA="$testdata" KSFT_INC="$ksft_inc" \
+				"userlib/tests/$s" > "$out/tree/host.out" 2>&1; then
+			echo "mutate: host test $s does not build:" >&2
+			cat "$out/tree/host.out" >&2
+			exit 1
+		fi
+		if ! (cd "$utree" && timeout "${MUTATE_TEST_TIMEOUT:-300}" \
+				"userlib/tests/$s") >> "$out/tree/host.out" 2>&1; then
+			echo "host:$s"
+			return
+		fi
+	done
+}
+
+# The base's host suites, unmutated.
+declare -A result
+all_host=$(union host_suites)
+if [ -n "$all_host" ]; then
+	echo "== host suites, unmutated" >&2
+	why=$(run_host $all_host) || exit 1
+	if [ -n "$why" ]; then
+		echo "mutate: the unmutated build fails a suite: $why" >&2
+		cat "$out/tree/host.out" >&2
+		exit 1
+	fi
+fi
+
 for n in $ids; do
 	file=$(field "$n" 1)
 	id=$(printf 'm%02d' "$n")
@@ -150,7 +250,7 @@ for n in $ids; do
 	kind=${file%%/*}
 	[ -n "$suites" ] || { echo "mutate: line $n: no suites for $file" >&2; exit 1; }
 	mkdir -p "$dir"
-	echo "$suites" > "$dir/suites"
+	vm_suites "$file" > "$dir/suites"
 	tree=$out/tree/$kind
 	cp "$tree/$file" "$out/tree/original"
 	apply "$tree/$file" "$(field "$n" 2)" "$(field "$n" 3)" || exit 1
@@ -163,14 +263,32 @@ for n in $ids; do
 	kmod) cp "$tree/kmod/etw.ko" "$tree/kmod/etw_test.ko" "$dir/" ;;
 	userlib) cp -L "$tree/userlib/libetw.so" "$dir/" ;;
 	esac
+	hs=$(host_suites "$file")
+	if [ -n "$hs" ]; then
+		why=$(run_host $hs) || exit 1
+		if [ -n "$why" ]; then
+			result[$id]="killed $why"
+		elif [ -z "$(vm_suites "$file")" ]; then
+			result[$id]=survived
+		fi
+		echo "== $id on the host: ${result[$id]:-survived, to the VM}" >&2
+	fi
 	cp "$out/tree/original" "$tree/$file"
 done
 
 # Boot until every mutant has a result; a mutant that was running when the
 # VM stopped without a result (a panic, a hang) is killed by that.
-declare -A result
-left="base"
-for n in $ids; do left+=" $(printf 'm%02d' "$n")"; done
+left=
+for n in $ids; do
+	id=$(printf 'm%02d' "$n")
+	[ -n "${result[$id]:-}" ] || left+=" $id"
+done
+# No mutant left for the VM: no base to run there either.
+if [ -n "$left" ]; then
+	left="base$left"
+else
+	result[base]=survived
+fi
 boot=0
 while [ -n "$left" ]; do
 	boot=$((boot + 1))
@@ -229,6 +347,13 @@ for n in $ids; do
 	esac
 done > "$out/results.txt"
 cat "$out/results.txt"
+# The rate of each file, then the total.
+awk '{ split($3, w, ":"); f = w[1]; sub(/,$/, "", f)
+	if (!(f in n)) order[++nf] = f
+	n[f]++; if ($2 == "killed") k[f]++ }
+END { for (i = 1; i <= nf; i++) { f = order[i]
+	printf "mutate: %s: %d of %d killed (%d%%)\n", f, k[f], n[f],
+		100 * k[f] / n[f] } }' "$out/results.txt"
 total=$(wc -l < "$out/results.txt")
 killed=$(grep -c ' killed ' "$out/results.txt")
 gaps=$(grep -c ' SURVIVED ' "$out/results.txt")

@@ -388,6 +388,25 @@ TEST_F(batch, odd_head_at_the_ring_end_leaves_the_tail_aligned)
 	EXPECT_EQ(5, self->seen->r[0].id);
 }
 
+/*
+ * A wrap marker at the tail with the head 8 bytes on, not at the
+ * ring's end: the jump to the start would pass the head, so what is
+ * published is dropped and the tail meets the head.
+ */
+TEST_F(batch, wrap_marker_short_of_the_head_is_dropped)
+{
+	*(__u32 *)self->r.data = ETW_STAGED_WRAP;
+	self->r.ctl->head = 8;
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(1, self->r.ctl->dropped);
+	EXPECT_EQ(8, self->r.ctl->tail);
+	stage_ev(&self->r, self->reg, 6, raw_now_ns(), 6);
+	ASSERT_EQ(0, ring_drain(&self->r));
+	EXPECT_EQ(1, self->r.ctl->dropped);
+	ASSERT_EQ(1, collect(self));
+	EXPECT_EQ(6, self->seen->r[0].id);
+}
+
 TEST_F(batch, wrap_marker_continues_at_the_start)
 {
 	struct {

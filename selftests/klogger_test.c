@@ -1192,6 +1192,24 @@ static size_t count(const struct krecs *rs, __u8 group, __u8 type, __u32 pid)
 	return n;
 }
 
+/* A new thread is no new process: PROCESS alone gives a fork's Start only. */
+TEST_F(klog, thread_start_is_no_process_start)
+{
+	pid_t tid, child;
+
+	ASSERT_EQ(0, klog_start(self->fd, KLOG, 0, ETW_KFLAG_PROCESS,
+				&self->id, &self->cfd));
+	tid = one_thread();
+	ASSERT_NE(0, tid);
+	child = one_child();
+	ASSERT_LT(0, child);
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->rs));
+	self->cfd = -1;
+	EXPECT_EQ(0, count(&self->rs, ETW_GROUP_PROCESS, T_START, getpid()));
+	EXPECT_EQ(0, count(&self->rs, ETW_GROUP_PROCESS, T_START, tid));
+	EXPECT_EQ(1, count(&self->rs, ETW_GROUP_PROCESS, T_START, child));
+}
+
 /*
  * UPDATE turns THREAD on: the threads there are run down (DCStart), new
  * ones start and end; PROCESS, which stays, runs down no second time and

@@ -1002,6 +1002,7 @@ TEST_F(prov, bad_traits_after_a_set_are_file_corrupt)
 	unsigned char good[] = { 5, 0, 'a', 'b', 0 };
 	unsigned char size[] = { 6, 0, 'a', 'b', 0 };	/* TraitsSize 6 of 5 */
 	unsigned char trait[] = { 6, 0, 'a', 0, 2, 0 };	/* a 2-byte trait */
+	unsigned char name[] = { 4, 0, 'a', 'b' };	/* no NUL after the name */
 
 	ASSERT_EQ(0, EventSetInformation(self->h, EventProviderSetTraits,
 					 good, sizeof(good)));
@@ -1011,6 +1012,9 @@ TEST_F(prov, bad_traits_after_a_set_are_file_corrupt)
 	EXPECT_EQ(ERROR_FILE_CORRUPT,
 		  EventSetInformation(self->h, EventProviderSetTraits, trait,
 				      sizeof(trait)));
+	EXPECT_EQ(ERROR_FILE_CORRUPT,
+		  EventSetInformation(self->h, EventProviderSetTraits, name,
+				      sizeof(name)));
 }
 
 TEST_F(prov, set_traits_null_is_invalid_parameter)

@@ -104,6 +104,23 @@ TEST_F(others, root_lists_every_registration_and_session)
 	EXPECT_TRUE(has_id(n, ids, self->private_id));
 }
 
+/* session_mask has bit n for the global session with logger id n + 1. */
+TEST_F(others, session_mask_names_the_enabling_global_session)
+{
+	struct etw_enable_args e;
+	long i, n;
+
+	raw_enable_init(&e, self->global_id, &self->root_guid, 4, 0, 0);
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	n = list_providers(self->fd);
+	ASSERT_LE(1, n);
+	for (i = 0; i < n && i < MAX_INFO; i++)
+		if (raw_guid_eq(&info[i].guid, &self->root_guid))
+			break;
+	ASSERT_GT(n, i);
+	EXPECT_EQ(1ULL << (self->global_id - 1), info[i].session_mask);
+}
+
 /*
  * Child codes: 1 setup failed, 2 wrong count, 3 someone else's entry,
  * 4 own entry missing, 10+errno the list call failed.

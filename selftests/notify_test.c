@@ -327,6 +327,32 @@ TEST_F(ntf, read_smaller_than_a_notification_is_einval)
 	EXPECT_EQ(sizeof(self->n), read(self->fd, self->buf, NBUF));
 }
 
+TEST_F(ntf, filter_header_size_short_of_the_data_is_einval)
+{
+	__u8 f[64];
+	struct etw_enable_args e;
+	__u32 size = filter_block(f, 1, 0, 16) - 8;
+
+	/* 40 bytes passed, a header that says 32. */
+	memcpy(f + 16, &size, 4);
+	raw_enable_init(&e, self->id[0], &self->g, 0, 0, 0);
+	e.filter_data_ptr = (uintptr_t)f;
+	e.filter_data_size = size + 8;
+	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+}
+
+/* Too small a buffer is EINVAL before anything is waited for. */
+TEST(nonblocking_read_smaller_than_a_notification_is_einval)
+{
+	struct etw_notification n;
+	int fd = open(ETW_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, read(fd, &n, sizeof(n) - 1));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
 TEST(nonblocking_read_with_nothing_queued_is_eagain)
 {
 	struct etw_notification n;

@@ -72,6 +72,8 @@ static const struct start_case start_cases[] = {
 	{ "default max_buffers is lowered to 32 MiB", 4096, 0, 0, 0, 4096, 8 },
 	{ "buffering mode: max_buffers is the minimum", 4, 50,
 	  ETW_MODE_PRIVATE | ETW_MODE_BUFFERING, 0, 4, 2 },
+	{ "buffering with real time is EINVAL", 4, 0,
+	  ETW_MODE_BUFFERING | ETW_MODE_REAL_TIME, -EINVAL, 0, 0 },
 };
 
 TEST(start_adjusts_buffer_kb_and_max_buffers)

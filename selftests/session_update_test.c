@@ -125,6 +125,19 @@ TEST_F(upd, real_time_turned_off_and_on_again)
 	EXPECT_EQ(NPP | ETW_MODE_REAL_TIME, q.config.mode);
 }
 
+/* A private session's UPDATE may repeat its mode, not turn REAL_TIME on. */
+TEST_F(upd, private_session_keeps_its_mode)
+{
+	__u32 id;
+
+	ASSERT_EQ(0, start(self->fd, "session-update-private",
+			   ETW_MODE_PRIVATE, &id));
+	EXPECT_EQ(0, update(self->fd, id, NPP | ETW_MODE_PRIVATE, 0, 0, NULL));
+	EXPECT_EQ(-EINVAL, update(self->fd, id,
+				  NPP | ETW_MODE_PRIVATE | ETW_MODE_REAL_TIME,
+				  0, 0, NULL));
+}
+
 /* Any mode change but REAL_TIME is EINVAL, and changes nothing. */
 static const struct mode_case {
 	const char *what;

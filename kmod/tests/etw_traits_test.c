@@ -32,6 +32,8 @@ static const u8 etw_tt_group_past_end[] = {
 
 static const u8 etw_tt_size0[] = { 0x00, 0x00, 0x01 };
 static const u8 etw_tt_size2[] = { 0x02, 0x00, 0x01 };
+/* A size of 2 that ends the blob exactly: no bytes left over to refuse. */
+static const u8 etw_tt_size2_end[] = { 0x02, 0x00 };
 static const u8 etw_tt_group_size3[] = { 0x03, 0x00, 0x01 };
 static const u8 etw_tt_custom7[] = { 0x05, 0x00, 0x07, 0xaa, 0xbb };
 static const u8 etw_tt_type0[] = { 0x03, 0x00, 0x00 };
@@ -72,6 +74,8 @@ static const struct etw_tt_case etw_tt_cases[] = {
 	  -EBADMSG, false },
 	{ "trait size 2", "TestProv", true, ETW_TT_TRAIT(etw_tt_size2), 0,
 	  -EBADMSG, false },
+	{ "trait size 2 at the blob's end", "TestProv", true,
+	  ETW_TT_TRAIT(etw_tt_size2_end), 0, -EBADMSG, false },
 	{ "group trait of size 3 names no group", "TestProv", true,
 	  ETW_TT_TRAIT(etw_tt_group_size3), 0, 0, false },
 	{ "trait size runs past the blob", "TestProv", true,

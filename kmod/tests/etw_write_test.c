@@ -181,6 +181,27 @@ static void etw_write_enabled_test(struct kunit *test)
 						    c->keyword), c->expect);
 }
 
+/* A keyword in MatchAny without every MatchAll bit is not enabled. */
+static void etw_write_enabled_match_all_test(struct kunit *test)
+{
+	struct etw_wt *wt = test->priv;
+	struct etw_session *s;
+	struct etw_enable *e;
+
+	KUNIT_ASSERT_LT(test, wt->ns, ETW_WT_MAX_SESSIONS);
+	s = etw_test_session(test, ETW_MODE_NO_PER_PROCESSOR, 4);
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->level = 4;
+	e->match_any = 0x3;
+	e->match_all = 0x3;
+	KUNIT_ASSERT_EQ(test, etw_test_control(s, &wt->guid, false,
+					       ETW_CONTROL_ENABLE, e), 0);
+	wt->s[wt->ns++] = s;
+	KUNIT_EXPECT_FALSE(test, etw_kprovider_enabled(wt->kp, 4, 0x1));
+	KUNIT_EXPECT_TRUE(test, etw_kprovider_enabled(wt->kp, 4, 0x3));
+}
+
 static void etw_write_callback_test(struct kunit *test)
 {
 	struct etw_wt *wt = test->priv;
@@ -690,6 +711,7 @@ static void etw_write_ext_from_irq_test(struct kunit *test)
 static struct kunit_case etw_write_cases[] = {
 	KUNIT_CASE(etw_write_disabled_test),
 	KUNIT_CASE_PARAM(etw_write_enabled_test, etw_en_gen_params),
+	KUNIT_CASE(etw_write_enabled_match_all_test),
 	KUNIT_CASE(etw_write_callback_test),
 	KUNIT_CASE(etw_write_record_test),
 	KUNIT_CASE(etw_write_filtered_test),

@@ -4,8 +4,13 @@
  * and the reader reads them back: the layout Windows' relogger uses, and
  * buffers that come back byte for byte.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "etl_test.h"
 #include "kselftest_harness.h"
@@ -57,6 +62,16 @@ static int write_bufs(const char *path,
 	return etw_etl_writer_close(w, NULL) ?: ret;
 }
 
+/* How many of the @n bytes at @p are 0xff. */
+static size_t count_ff(const uint8_t *p, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += p[i] == 0xff;
+	return k;
+}
+
 TEST_F(z, buffers_come_back)
 {
 	struct etw_buffer_header in, out;
@@ -94,11 +109,84 @@ TEST_F(z, buffers_come_back)
 		EXPECT_EQ(0, memcmp(self->bufs[i] + ETW_BUFFER_HEADER_SIZE,
 				    back + ETW_BUFFER_HEADER_SIZE,
 				    in.offset - ETW_BUFFER_HEADER_SIZE));
+		/* What the buffer does not fill reads as 0xff. */
+		EXPECT_EQ(ETL_TEST_BS - in.offset,
+			  count_ff(back + in.offset, ETL_TEST_BS - in.offset))
+			TH_LOG("buffer %u", i);
 	}
 	EXPECT_EQ((off_t)next, etl_file_size(self->path));
 	etw_etl_reader_close(r);
 	EXPECT_EQ(10 + 15 + 20 + 25 + 30 + 35,
 		  etl_count_events(self->path, NULL, NULL));
+}
+
+/* A stream that inflates to less than the header's offset is corrupt. */
+/*
+ * Set the 32-bit field at @field of stored buffer @index's header to @v,
+ * or add @v to it when @add.
+ */
+static int patch_u32(const char *path, uint64_t index, size_t field,
+		     uint32_t v, bool add)
+{
+	struct etw_etl_reader *r;
+	struct etw_etl_stored st;
+	uint32_t old;
+	off_t at;
+	int fd, ret;
+
+	ret = etw_etl_reader_open(path, &r);
+	if (ret)
+		return ret;
+	ret = etw_etl_reader_stored(r, index, &st);
+	etw_etl_reader_close(r);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	at = (off_t)st.offset + field;
+	ret = pread(fd, &old, sizeof(old), at) == sizeof(old) ? 0 : -EIO;
+	if (add)
+		v += old;
+	if (!ret && pwrite(fd, &v, sizeof(v), at) != sizeof(v))
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+/*
+ * A buffer whose header claims more than the file's buffer size is
+ * corrupt, and the index ends with it.
+ */
+TEST_F(z, buffer_larger_than_the_file_buffer_size_is_corrupt)
+{
+	uint8_t back[ETL_TEST_BS];
+	struct etw_etl_reader *r;
+
+	ASSERT_EQ(0, write_bufs(self->path, &self->p, self->bufs, NBUF));
+	ASSERT_EQ(0, patch_u32(self->path, 1,
+			       offsetof(struct etw_buffer_header, buffer_size),
+			       ETL_TEST_BS + 8, false));
+	ASSERT_EQ(0, etw_etl_reader_open(self->path, &r));
+	EXPECT_EQ(2u, etw_etl_reader_buffer_count(r));
+	EXPECT_EQ(-EBADMSG, etw_etl_reader_buffer(r, 1, back));
+	etw_etl_reader_close(r);
+}
+
+TEST_F(z, short_stream_is_ebadmsg)
+{
+	uint8_t back[ETL_TEST_BS];
+	struct etw_etl_reader *r;
+
+	ASSERT_EQ(0, write_bufs(self->path, &self->p, self->bufs, NBUF));
+	/* The first compressed buffer says it inflates to 8 bytes more. */
+	ASSERT_EQ(0, patch_u32(self->path, 1,
+			       offsetof(struct etw_buffer_header, offset), 8,
+			       true));
+	ASSERT_EQ(0, etw_etl_reader_open(self->path, &r));
+	EXPECT_EQ(-EBADMSG, etw_etl_reader_buffer(r, 1, back));
+	EXPECT_EQ(0, etw_etl_reader_buffer(r, 2, back));
+	etw_etl_reader_close(r);
 }
 
 /* Records compression cannot shrink are stored as filled. */
