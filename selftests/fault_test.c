@@ -487,6 +487,16 @@ static int op_get_disallow(struct ctx *c)
 	return etw_ioctl(c->fd, ETW_IOC_GET_DISALLOW, &d);
 }
 
+static int op_open(struct ctx *c)
+{
+	int fd = open(ETW_DEV, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	c->new_fd = fd;
+	return 0;
+}
+
 static int op_consume(struct ctx *c)
 {
 	int fd = raw_consumer(c->fd, c->sid);
@@ -621,6 +631,7 @@ FIXTURE_VARIANT(op) {
 #define ROW(id, ...) \
 	FIXTURE_VARIANT_ADD(op, id) { .row = { .name = #id, __VA_ARGS__ } }
 
+ROW(open, .call = op_open);
 ROW(register, .call = op_register, .post_fail = post_no_notification);
 ROW(unregister, .call = op_unregister);
 ROW(set_traits, .call = op_set_traits, .post_fail = post_no_notification);
