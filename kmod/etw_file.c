@@ -30,11 +30,14 @@ struct etw_file *etw_file_alloc(void)
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return NULL;
-	/* Charged to the opener (vmalloc_user() is not); pages map singly. */
+	/*
+	 * Charged to the opener (vmalloc_user() is not); pages map singly.
+	 * A failure is the opener's ENOMEM, not a report in the kernel log.
+	 */
 	f->enable_map = __vmalloc(ETW_ENABLE_MAP_SIZE,
-				  GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+				  GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
 	f->regs = kvcalloc(ETW_MAX_REGISTRATIONS, sizeof(*f->regs),
-			   GFP_KERNEL_ACCOUNT);
+			   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!f->enable_map || !f->regs) {
 		vfree(f->enable_map);
 		kvfree(f->regs);
