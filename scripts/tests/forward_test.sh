@@ -27,8 +27,9 @@ primitive=$testdata/etl/primitive-types.etl
 primitive_session=solar_system
 # etl_test_params()'s logger name, which forward_gen writes.
 gen_session=etw-test
-# Each test's collector listens on its own port.
-port=$((20000 + $$ % 20000))
+# Each test's collector listens on its own port, below the kernel's
+# ephemeral range (32768-60999), where a connection's local port can take it.
+port=$((20000 + $$ % 12000))
 
 echo "TAP version 13"
 if [ "$(id -u)" != 0 ] || [ ! -x "$jr" ] || [ ! -x "$etwctl" ]; then
