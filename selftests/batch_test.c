@@ -461,22 +461,6 @@ struct thread_arg {
 	pid_t tid;
 };
 
-/*
- * pthread_join() returns once the thread's tid is cleared, which exit
- * does before the tracepoint that drains its ring; the thread has left
- * /proc/self/task after that.
- */
-static int wait_thread_gone(pid_t tid)
-{
-	char path[64];
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d", tid);
-	for (i = 0; i < 10000 && !access(path, F_OK); i++)
-		raw_sleep_ms(1);
-	return access(path, F_OK) ? 0 : -1;
-}
-
 static void *stage_and_exit(void *arg)
 {
 	struct thread_arg *ta = arg;
@@ -497,7 +481,7 @@ TEST_F(batch, exiting_thread_has_its_staged_events_routed)
 	ASSERT_EQ(0, pthread_create(&t, NULL, stage_and_exit, &ta));
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	ASSERT_EQ(1, ta.staged);
-	ASSERT_EQ(0, wait_thread_gone(ta.tid));
+	ASSERT_EQ(0, raw_wait_thread_gone(ta.tid));
 	EXPECT_EQ(ta.r.ctl->head, ta.r.ctl->tail);
 	ASSERT_EQ(1, collect(self));
 	EXPECT_EQ(7, self->seen->r[0].id);

@@ -136,6 +136,23 @@ static inline void raw_sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * Wait (up to 10 s) until thread @tid has left /proc/self/task: its exit
+ * has then run its task work and the tracepoint that drains its rings
+ * (pthread_join() returns earlier, when the tid is cleared).
+ * Return: 0, or -1 if it is still there.
+ */
+static inline int raw_wait_thread_gone(pid_t tid)
+{
+	char path[64];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", tid);
+	for (i = 0; i < 10000 && access(path, F_OK) == 0; i++)
+		raw_sleep_ms(1);
+	return access(path, F_OK) ? 0 : -1;
+}
+
 /* --- sessions ------------------------------------------------------------ */
 
 /*

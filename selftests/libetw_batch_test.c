@@ -400,18 +400,6 @@ static void *writer_exit_main(void *arg)
 	return NULL;
 }
 
-/* The thread has left /proc/self/task: its exit has run its task work. */
-static int wait_thread_gone(pid_t t)
-{
-	char path[64];
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d", t);
-	for (i = 0; i < 10000 && !access(path, F_OK); i++)
-		usleep(1000);
-	return access(path, F_OK) ? 0 : -1;
-}
-
 TEST(a_thread_that_exits_has_its_events_routed)
 {
 	struct writer w = { .first = 1, .count = 3,
@@ -436,7 +424,7 @@ TEST(a_thread_that_exits_has_its_events_routed)
 	ASSERT_EQ(0, pthread_create(&t, NULL, writer_exit_main, &w));
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	ASSERT_EQ(0, w.err);
-	ASSERT_EQ(0, wait_thread_gone(w.tid));
+	ASSERT_EQ(0, raw_wait_thread_gone(w.tid));
 
 	/*
 	 * Its ring is still mapped and open, the registration alive, and no
