@@ -282,6 +282,17 @@ static inline int raw_ack(int fd, __u64 seq)
 	return etw_ioctl(fd, ETW_IOC_ACK, &a);
 }
 
+/* ETW_IOC_SET_DISALLOW: session @id's group enables skip @guids. */
+static inline int raw_set_disallow(int fd, __u32 id,
+				   const struct etw_guid *guids, __u32 count)
+{
+	struct etw_disallow_args d = { .size = sizeof(d), .logger_id = id,
+				       .count = count,
+				       .guids_ptr = (uintptr_t)guids };
+
+	return etw_ioctl(fd, ETW_IOC_SET_DISALLOW, &d);
+}
+
 static inline void raw_enable_init(struct etw_enable_args *e, __u32 id,
 				   const struct etw_guid *guid, __u8 level,
 				   __u64 any, __u64 all)

@@ -29,16 +29,6 @@ static int register_member(int fd, const struct etw_guid *guid,
 			      raw_traits_blob(blob, "Member", group));
 }
 
-static int set_disallow(int fd, __u32 id, const struct etw_guid *guids,
-			__u32 count)
-{
-	struct etw_disallow_args d = { .size = sizeof(d), .logger_id = id,
-				       .count = count,
-				       .guids_ptr = (uintptr_t)guids };
-
-	return etw_ioctl(fd, ETW_IOC_SET_DISALLOW, &d);
-}
-
 static int enable_group(int fd, __u32 id, const struct etw_guid *group)
 {
 	return raw_control(fd, id, group, ETW_CONTROL_ENABLE,
@@ -289,18 +279,18 @@ TEST_F(grp, disallow_list_excludes_member_and_can_change)
 	ASSERT_EQ(0, register_member(self->fd, &m[0], &group, &reg[0]));
 	ASSERT_EQ(0, register_member(self->fd, &m[1], &group, &reg[1]));
 	/* Set before the group enable. */
-	ASSERT_EQ(0, set_disallow(self->fd, self->id, &m[0], 1));
+	ASSERT_EQ(0, raw_set_disallow(self->fd, self->id, &m[0], 1));
 	ASSERT_EQ(0, enable_group(self->fd, self->id, &group));
 	write_each_and_tally(_metadata, self, reg, c, 2);
 	EXPECT_EQ(0, c[0].n);
 	EXPECT_EQ(1, c[1].n);
 	/* Changed while enabled. */
-	ASSERT_EQ(0, set_disallow(self->fd, self->id, &m[1], 1));
+	ASSERT_EQ(0, raw_set_disallow(self->fd, self->id, &m[1], 1));
 	write_each_and_tally(_metadata, self, reg, c, 2);
 	EXPECT_EQ(1, c[0].n);
 	EXPECT_EQ(0, c[1].n);
 	/* Cleared. */
-	ASSERT_EQ(0, set_disallow(self->fd, self->id, NULL, 0));
+	ASSERT_EQ(0, raw_set_disallow(self->fd, self->id, NULL, 0));
 	write_each_and_tally(_metadata, self, reg, c, 2);
 	EXPECT_EQ(1, c[0].n);
 	EXPECT_EQ(1, c[1].n);

@@ -228,6 +228,38 @@ TEST_F(ntf, registering_an_enabled_guid_is_notified)
 	EXPECT_EQ(0x8, self->n.match_any);
 }
 
+/*
+ * A disallow list that takes a member out of one session's group enable
+ * leaves it the other session's direct enable: the combined level goes
+ * down with the keywords unchanged, and the provider hears of it.
+ */
+TEST_F(ntf, disallowing_a_member_reports_the_lower_level_left)
+{
+	struct etw_guid group = raw_guid(FAMILY + 1, 0);
+	struct etw_guid member = raw_guid(FAMILY + 1, 1);
+	__u8 blob[64];
+	__u32 reg;
+
+	ASSERT_EQ(0, raw_register(self->fd, &member, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_set_traits(self->fd, reg, blob,
+				    raw_traits_blob(blob, "Member", &group)));
+	ASSERT_EQ(0, raw_enable(self->fd, self->id[1], &member, 2, 0, 0));
+	ASSERT_EQ(sizeof(self->n), next_notification(self));
+	EXPECT_EQ(2, self->n.level);
+	ASSERT_EQ(0, raw_control(self->fd, self->id[0], &group,
+				 ETW_CONTROL_ENABLE, ETW_ENABLE_PROVIDER_GROUP));
+	ASSERT_EQ(sizeof(self->n), next_notification(self));
+	EXPECT_EQ(255, self->n.level);
+	ASSERT_EQ(0, raw_set_disallow(self->fd, self->id[0], &member, 1));
+	ASSERT_EQ(sizeof(self->n), next_notification(self));
+	EXPECT_EQ(reg, self->n.reg_id);
+	EXPECT_EQ(ETW_CONTROL_ENABLE, self->n.control_code);
+	EXPECT_EQ(2, self->n.level);
+	EXPECT_EQ(~0ull, self->n.match_any);
+	EXPECT_EQ(0, self->n.match_all);
+	EXPECT_EQ(0, notification_waits(self));
+}
+
 /* --- filter data --------------------------------------------------------- */
 
 /* An EVENT_FILTER_HEADER (Size = the whole block) and @n data bytes. */
