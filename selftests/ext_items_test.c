@@ -507,10 +507,27 @@ static int write_file(const char *path, const char *v)
 	return n == (ssize_t)strlen(v) ? 0 : -1;
 }
 
+/* Record @r is event @id with a stack item of two frames or more, all 0. */
+static bool stack_all_zero(const struct rec *r, __u16 id)
+{
+	const struct item *x = rec_item(r, ETW_EXT_STACK_TRACE64);
+	unsigned int i, n;
+
+	if (r->h.descriptor.id != id || !x || (x->size - 8) / 8 < 2)
+		return false;
+	n = (x->size - 8) / 8;
+	for (i = 0; i <= n; i++)
+		if (item_u64(x, i))
+			return false;
+	return true;
+}
+
 /*
  * As uid 1000, a member of control_gid: a global session with STACK_TRACE
  * for @g; posts on @ready, waits on @go for root's write (id 1), writes
- * its own (id 2) and checks both: 0, or which check failed.
+ * its own (id 2), then again once it is no longer dumpable (id 3, which
+ * /proc/PID/maps would not show it either), and checks all three: 0, or
+ * which check failed.
  */
 static int member_stacks(const struct etw_guid *g, int ready, int go)
 {
@@ -520,6 +537,7 @@ static int member_stacks(const struct etw_guid *g, int ready, int go)
 	struct recs rs = { .guid = *g };
 	int fd, cfd, found = 0;
 	__u32 id, reg;
+	unsigned long own_ret;
 	char c;
 
 	if (setgroups(1, &grp) || setresgid(USER_UID, USER_UID, USER_UID) ||
@@ -535,33 +553,35 @@ static int member_stacks(const struct etw_guid *g, int ready, int go)
 	cfd = raw_consumer(fd, id);
 	if (cfd < 0 || write(ready, "", 1) != 1 || read(go, &c, 1) != 1)
 		return 103;
-	if (stack_writer(fd, reg, 2) ||
+	if (stack_writer(fd, reg, 2))
+		return 104;
+	own_ret = stack_ret;
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) || stack_writer(fd, reg, 3) ||
 	    raw_session_op(fd, ETW_IOC_STOP, id, NULL) ||
-	    raw_drain(cfd, BUF_KB * 1024, rec_fn, &rs) != 2)
+	    raw_drain(cfd, BUF_KB * 1024, rec_fn, &rs) != 3)
 		return 104;
 	/* Root's stack: its frames (and MatchId), all zero. */
-	x = rec_item(&rs.r[0], ETW_EXT_STACK_TRACE64);
-	if (rs.r[0].h.descriptor.id != 1 || !x || (x->size - 8) / 8 < 2)
+	if (!stack_all_zero(&rs.r[0], 1))
 		return 105;
-	n = (x->size - 8) / 8;
-	for (i = 0; i <= n; i++)
-		if (item_u64(x, i))
-			return 106;
 	/* Its own: the frames. */
 	x = rec_item(&rs.r[1], ETW_EXT_STACK_TRACE64);
 	if (rs.r[1].h.descriptor.id != 2 || !x)
 		return 107;
 	n = (x->size - 8) / 8;
 	for (i = 0; i < n; i++)
-		found |= item_u64(x, 1 + i) == stack_ret;
-	return found ? 0 : 108;
+		found |= item_u64(x, 1 + i) == own_ret;
+	if (!found)
+		return 108;
+	/* Its own while not dumpable: zeros, as root's. */
+	return stack_all_zero(&rs.r[2], 3) ? 0 : 109;
 }
 
 /*
  * A session started by a control_gid member who is not root records its
- * own processes' user stacks and zeros for root's.
+ * own processes' user stacks, and zeros for root's and for its own once
+ * they are not dumpable.
  */
-TEST_F(ext, member_session_gets_no_root_stack)
+TEST_F(ext, member_session_gets_only_stacks_it_may_read)
 {
 	int ready[2], go[2];
 	char gid[16], c;
