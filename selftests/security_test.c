@@ -419,6 +419,83 @@ TEST(private_session_ends_at_exec)
 	EXPECT_TRUE(ended_alive);
 }
 
+/* Registrations of @guid by process @pid, as LIST_PROVIDERS shows them. */
+static int registrations_of(const struct etw_guid *guid, pid_t pid)
+{
+	static struct etw_provider_info info[256];
+	struct etw_list_providers_args a = {
+		.size = sizeof(a), .count = 256, .info_ptr = (uintptr_t)info,
+		.info_size = sizeof(info[0]),
+	};
+	int fd = etw_open(), n = 0, ret;
+	__u32 i;
+
+	if (fd < 0)
+		return -1;
+	ret = etw_ioctl(fd, ETW_IOC_LIST_PROVIDERS, &a);
+	close(fd);
+	if (ret)
+		return -1;
+	for (i = 0; i < a.count && i < 256; i++)
+		n += raw_guid_eq(&info[i].guid, guid) &&
+		     info[i].pid == (__u32)pid;
+	return n;
+}
+
+#define EXEC_READY_FD	9	/* where the exec'd shell finds the pipe */
+
+/*
+ * A child registers @g on a file without O_CLOEXEC, posts the file's fd,
+ * waits on @go, then execs a shell that posts again once it runs, on
+ * EXEC_READY_FD, and sleeps with the file still open.
+ */
+static void register_and_exec(const struct etw_guid *g, int ready, int go)
+{
+	int fd = open(ETW_DEV, O_RDWR);
+	__u32 reg;
+	char c = (char)fd;
+
+	if (fd < 0 || raw_register(fd, g, 0, 0, &reg, NULL) ||
+	    dup2(ready, EXEC_READY_FD) != EXEC_READY_FD ||
+	    write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		_exit(101);
+	execl("/bin/sh", "sh", "-c", "echo >&9; exec sleep 30", (char *)NULL);
+	_exit(102);
+}
+
+/*
+ * execve() ends the old image's registrations even when their file stays
+ * open in the new program: once the new image runs, none is listed.
+ */
+TEST(registrations_end_at_exec_with_their_file_kept)
+{
+	struct etw_guid g = raw_guid(0xe8ed, 0);
+	int ready[2], go[2];
+	char c, path[64], link[64] = "";
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		register_and_exec(&g, ready[1], go[0]);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	EXPECT_EQ(1, registrations_of(&g, pid));
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	ASSERT_EQ(1, read(ready[0], path, 1));	/* the shell runs */
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, c);
+	EXPECT_LT(0, readlink(path, link, sizeof(link) - 1));
+	EXPECT_STREQ(ETW_DEV, link);
+	EXPECT_EQ(0, registrations_of(&g, pid));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+}
+
 /* --- 6 and 7. unprivileged enables and global enables -------------------- */
 
 struct global_fixture {
