@@ -190,6 +190,38 @@ TEST_F(queue, a_full_queue_takes_new_notifications_once_read)
 }
 
 /*
+ * The oldest notification makes room only when its registration has a
+ * newer one queued: a second registration's single old notification
+ * stays while the first's are many, and goes once its newer one comes.
+ */
+TEST_F(queue, a_registrations_older_notification_makes_room_for_its_newer)
+{
+	static __u32 numbers[QUEUE_MAX + 1], regs[QUEUE_MAX + 1];
+	struct etw_guid other = raw_guid(FAMILY, 1);
+	long got, i, wrong = 0;
+	__u32 oreg, n;
+
+	ASSERT_EQ(0, raw_register(self->prov, &other, 0, 0, &oreg, NULL));
+	ASSERT_EQ(0, notify_numbered(self->ctl, self->id, &other,
+				     ETW_CONTROL_ENABLE, 1, 0));
+	/* 2 to 4096 for the first registration: the queue is full. */
+	for (n = 2; n <= QUEUE_MAX; n++)
+		ASSERT_EQ(0, notify_numbered(self->ctl, self->id, &self->guid,
+					     n == 2 ? ETW_CONTROL_ENABLE :
+					     ETW_CONTROL_CAPTURE_STATE, n, 0));
+	ASSERT_EQ(0, notify_numbered(self->ctl, self->id, &other,
+				     ETW_CONTROL_CAPTURE_STATE, QUEUE_MAX + 1,
+				     0));
+	got = read_all(self->prov, numbers, regs, QUEUE_MAX + 1);
+	ASSERT_EQ(QUEUE_MAX, got);
+	for (i = 0; i < got - 1; i++)
+		wrong += numbers[i] != (__u32)i + 2 || regs[i] != self->reg;
+	EXPECT_EQ(0, wrong);
+	EXPECT_EQ(QUEUE_MAX + 1, numbers[got - 1]);
+	EXPECT_EQ(oreg, regs[got - 1]);
+}
+
+/*
  * The wait of an enabling controller: a queued notification nobody reads
  * times out (which shows the wait is real), a dropped one is handled.
  */
