@@ -6,7 +6,9 @@ Each .etl file is converted by babeltrace2 (source.etw.etl) to CTF with
 sink.ctf.fs; `babeltrace2 OUT` reads the CTF back, and every event must
 match `etwctl dump --format json` of the same file, field by field: the
 count and order, the time (ns), the name "Provider:Event", the CPU, the
-EVENT_HEADER fields and each payload value.  The files: the Windows-written
+EVENT_HEADER fields and each payload value; for the Windows-written files
+also the values an independent script read from their bytes, since etwctl
+shares the decoder under test.  The files: the Windows-written
 primitive-types.etl and clr-gc-events.etl (shared test data, skipped
 without it) and one that bt2/tests/tl_etl_gen writes with every
 TraceLogging test event, one whose field names are not identifiers and
@@ -404,6 +406,56 @@ def test_windows_manifest_file_decoded_with_its_manifest():
     events = ctf_events([testdata(CLR)], 'clr-man', [CLR_MANIFEST])
     compare(events, [CLR], 60, manifests=[CLR_MANIFEST])
     assert not [e for e in events if 'data' in e.get('event.fields', {})]
+
+
+# What the Windows-written files hold, read from their bytes by an
+# independent script (scripts/tests/windows_values.json; the CLR values are
+# those userlib/tests/tdh_clr_gc_test.c expects), not from etwctl: the
+# comparisons above share etwctl's decoder, these do not.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       'windows_values.json')) as _f:
+    WINDOWS_VALUES = json.load(_f)
+
+
+def test_windows_tracelogging_file_holds_the_files_values():
+    want = WINDOWS_VALUES['primitive-types.etl']
+    events = ctf_events([testdata(PRIMITIVE)], 'primitive-values')
+    # babeltrace2 shows a boolean as its integer.
+    got = [[e['event.fields'][f] for f in want['fields']] for e in events]
+    assert got == [[int(v) if isinstance(v, bool) else v for v in ev]
+                   for ev in want['events']], got
+    first = events[0]
+    assert first['name'] == '%s:%s' % (want['provider'], want['event'])
+    assert ns_of_bt(first['timestamp']) == \
+        ns_of_etwctl(want['first']['time']), first['timestamp']
+    assert first['stream.packet.context'] == {'cpu_id': want['first']['cpu']}
+    ctx = first['stream.event.context']
+    assert (ctx['pid'], ctx['tid']) == \
+        (want['first']['pid'], want['first']['tid']), ctx
+
+
+def test_windows_manifest_file_holds_the_files_values():
+    events = ctf_events([testdata(CLR)], 'clr-values', [CLR_MANIFEST])
+
+    def fields(name):
+        return [e['event.fields'] for e in events
+                if e['name'] == 'Microsoft-Windows-DotNETRuntime:' + name]
+    # Two induced, non-concurrent GCs, of generation 1 then 2.
+    starts = [(f['Count'], f['Depth'], f['Reason'], f['Type'],
+               f['ClrInstanceID']) for f in fields('GCStart')]
+    assert starts == [(1, 1, 'Induced', 'NonConcurrentGC', 8),
+                      (2, 2, 'Induced', 'NonConcurrentGC', 8)], starts
+    tick = fields('GCAllocationTick')[1]
+    assert (tick['TypeName'], tick['ObjectSize']) == \
+        ('System.Text.StringBuilder', 48), tick
+    assert fields('GCHeapStats')[0]['GenerationSize0'] == 0x248
+    fit = fields('GCFitBucketInfo')
+    assert len(fit) == 1, fit
+    assert (fit[0]['BucketKind'], fit[0]['TotalSize']) == ('Plug', 310848)
+    values = fit[0]['Values']
+    assert [v['Index'] for v in values] == list(range(9)), values
+    assert values[0]['Size'] == 0x6720, values[0]
+    assert sum(v['Size'] for v in values) == 310848, values
 
 
 def test_every_tracelogging_field_type_to_ctf():

@@ -3,6 +3,7 @@
 """Compare journal entries with the events etwctl dump prints, field by field.
 
   forward_compare.py JOURNAL.json [--dups N] [--more] DUMP.json:SESSION...
+  forward_compare.py JOURNAL.json --values FILE
 
 JOURNAL.json is `journalctl -o json` output (one object per line), each
 DUMP.json `etwctl dump --format json` of a forwarded file (in the order they
@@ -11,9 +12,15 @@ were sent) and SESSION the ETW_SESSION its entries carry.  Every event must have
 order; --dups N allows up to N entries that repeat an earlier one (a batch
 resent after the collector died mid-request).  --more allows entries that
 match no event (an earlier test's).  Prints one line; exits 1 on a mismatch.
+
+--values FILE checks the entries of a forwarded Windows sample file against
+what windows_values.json says FILE holds (values an independent script
+read from its bytes): dump shares the decoder under test, that table does
+not.
 """
 import datetime
 import json
+import os
 import re
 import sys
 
@@ -129,8 +136,41 @@ def key(fields):
             fields.get('ETW_PID'))
 
 
+def values_text(v):
+    """A windows_values.json value as dump's JSON, and so the journal, shows it."""
+    return ('true' if v else 'false') if isinstance(v, bool) else str(v)
+
+
+def check_values(entries, name):
+    """The entries of sample file @name against windows_values.json."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           'windows_values.json')) as f:
+        want = json.load(f)[name]
+    ours = [e for e in entries if e.get('ETW_PROVIDER_NAME') == want['provider']
+            and e.get('ETW_EVENT_NAME') == want['event']]
+    got = [[e.get(field_name(k)) for k in want['fields']] for e in ours]
+    bad = []
+    if got != [[values_text(v) for v in ev] for ev in want['events']]:
+        bad.append('fields %r' % got)
+    first = want['first']
+    if ours and [ours[0].get(k) for k in ('ETW_PID', 'ETW_TID', 'ETW_CPU')] != \
+            [str(first[k]) for k in ('pid', 'tid', 'cpu')]:
+        bad.append('first entry %r' % ours[0])
+    if ours and filetime(int(ours[0].get('ETW_TIMESTAMP', '0'))) != first['time']:
+        bad.append('first ETW_TIMESTAMP %s' % ours[0].get('ETW_TIMESTAMP'))
+    print('%s: %d entries of %s, %d expected' %
+          (name, len(ours), want['event'], len(want['events'])))
+    for b in bad:
+        print('  ' + b)
+    return 1 if bad else 0
+
+
 def main(argv):
     args = argv[1:]
+    if len(args) == 3 and args[1] == '--values':
+        with open(args[0]) as f:
+            entries = [entry_fields(json.loads(line)) for line in f if line.strip()]
+        return check_values(entries, args[2])
     dups = more = 0
     if '--dups' in args:
         i = args.index('--dups')

@@ -9,7 +9,8 @@
 # that keeps one collector's batches from another.  Every case forwards
 # files etw writes (forward_gen); one also forwards a file Windows wrote,
 # from the sample files (TESTDATA, default ../shared/testdata beside the
-# checkout), and skips without them.
+# checkout), checks its entries against the values the file holds
+# (windows_values.json) too, and skips without them.
 #
 # Output: kselftest-style TAP, one result per behaviour, for
 # scripts/check.sh (host-forward_test.out/.rc).  Run from anywhere, after
@@ -149,7 +150,10 @@ t() {
 	"$etwctl" forward --from "$primitive" --to "http://127.0.0.1:$port" \
 		--spool "$d.spool" >> "$tmp/log" 2>&1 || return 1
 	stop "$collector_pid"
-	check "$d" "$tmp/primitive.json:$primitive_session"
+	check "$d" "$tmp/primitive.json:$primitive_session" || return 1
+	# What the file holds, not only what dump makes of it.
+	python3 "$compare" "$tmp/j.json" --values primitive-types.etl \
+		>> "$tmp/log" 2>&1
 }
 t
 case $? in

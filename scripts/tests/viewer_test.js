@@ -8,7 +8,8 @@
  * format ("etwctl export --format speedscope") shows first the profile
  * its activeProfileIndex names, whose sandwich table (sorted by self
  * weight) lists the ten frames of most self weight in that profile.  Prints TAP
- * with kselftest-style totals, for scripts/testsum.py.
+ * with kselftest-style totals, for scripts/testsum.py.  The Windows sample
+ * files must also show rows of the values they hold (LITERAL_ROWS).
  *
  *   node viewer_test.js SPEEDSCOPE_DIR SCREENSHOTS NAME=TRACE.json|NAME=SKIP:REASON...
  *
@@ -111,6 +112,53 @@ function expectedProfile(trace) {
 	return want;
 }
 
+/*
+ * Rows the Windows sample files must show, from what the files hold (read
+ * from their bytes by an independent script: windows_values.json, and the
+ * CLR values userlib/tests/tdh_clr_gc_test.c expects), not from the
+ * export: expected() takes its rows from the exported file, and so from
+ * etwctl's decoder.  speedscope reads numbers as doubles, as JSON.parse()
+ * reads windows_values.json's.
+ */
+const PRIMITIVE = JSON.parse(fs.readFileSync(path.join(__dirname,
+	'windows_values.json'), 'utf8'))['primitive-types.etl'];
+const row = (name, args) => `${name} ${JSON.stringify(args)}`;
+const gcStart = (count, depth) => row('GCStart', { Count: count,
+	Depth: depth, Reason: 'Induced', Type: 'NonConcurrentGC',
+	ClrInstanceID: 8, ClientSequenceNumber: 0 });
+const LITERAL_ROWS = {
+	windows: {
+		[`thread_${PRIMITIVE.first.pid}_${PRIMITIVE.first.tid}`]:
+			PRIMITIVE.events.map(v => row(PRIMITIVE.event,
+				Object.fromEntries(PRIMITIVE.fields.map(
+					(k, i) => [k, v[i]])))),
+		thread_179596_168672: [gcStart(1, 1), gcStart(2, 2),
+			row('GCAllocationTick', { AllocationAmount: '0x1AB80',
+				AllocationKind: 'Small', ClrInstanceID: 8,
+				AllocationAmount64: '0x1AB80',
+				TypeID: '0x7FFB486CF828',
+				TypeName: 'System.Text.StringBuilder',
+				HeapIndex: 0, Address: '0x1B0F3833850',
+				ObjectSize: '0x30' })],
+	},
+};
+
+/*
+ * The literal rows of file @name: each must be among the rows expected()
+ * read from the export, and is then also looked for on the page.
+ */
+function addLiteralRows(name, want) {
+	for (const [id, rows] of Object.entries(LITERAL_ROWS[name] || {})) {
+		const t = want.find(w => w.id === id);
+		const absent = t ? rows.filter(r => !t.names.has(r)) : rows;
+
+		check(`viewer.${name}.${id}.holds_the_files_values`,
+			!absent.length, `not in the export: ${JSON.stringify(absent)}`);
+		if (t)
+			rows.forEach(r => t.names.add(r));
+	}
+}
+
 async function run() {
 	let browser;
 
@@ -143,6 +191,7 @@ async function one(browser, name, tracePath) {
 		check(`viewer.${name}.reads`, false, e.message);
 		return;
 	}
+	addLiteralRows(name, want);
 	server = await serve(tracePath);
 	try {
 		await show(browser, server.address().port, name, tracePath, want);
