@@ -111,18 +111,19 @@ static void sb_i64(struct etwctl_sb *sb, int64_t v)
 /* "0x" and upper-case hex digits, as "0x%llX". */
 static void sb_hex64(struct etwctl_sb *sb, uint64_t v)
 {
-	/* The digits, counted first, written in place: no copy. */
+	/* The digits counted, then written a byte's pair at a time. */
 	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
-	char *p;
+	uint8_t be[8];
+	char digits[16];
 
 	sb_reserve(sb, 2 + n);
 	if (sb->oom)
 		return;
-	p = sb->s + sb->len;
-	p[0] = '0';
-	p[1] = 'x';
-	for (i = n + 1; i > 1; i--, v >>= 4)
-		p[i] = "0123456789ABCDEF"[v & 0xf];
+	for (i = 0; i < 8; i++)
+		be[i] = (uint8_t)(v >> (56 - 8 * i));
+	etwctl_hex_text(be, 8, true, digits);
+	memcpy(sb->s + sb->len, "0x", 2);
+	memcpy(sb->s + sb->len + 2, digits + 16 - n, n);
 	sb->len += 2 + n;
 	sb->s[sb->len] = 0;
 }
@@ -437,17 +438,12 @@ static void etwctl_int(USHORT in, USHORT out, const uint8_t *p, USHORT n,
 
 static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
 {
-	size_t i;
-
 	sb_reserve(sb, 2 + 2 * n);
 	if (sb->oom)
 		return;
-	sb->s[sb->len++] = '0';
-	sb->s[sb->len++] = 'x';
-	for (i = 0; i < n; i++) {
-		sb->s[sb->len++] = "0123456789ABCDEF"[p[i] >> 4];
-		sb->s[sb->len++] = "0123456789ABCDEF"[p[i] & 0xf];
-	}
+	memcpy(sb->s + sb->len, "0x", 2);
+	etwctl_hex_text(p, n, true, sb->s + sb->len + 2);
+	sb->len += 2 + 2 * n;
 	sb->s[sb->len] = 0;
 }
 

@@ -235,6 +235,9 @@ static inline void etwctl_put(FILE *f, const char *s, size_t n)
 }
 
 size_t etwctl_u64_text(uint64_t v, char *out);
+/* Each byte's two hex digits: [0] lower case, [1] upper case (put.c). */
+extern const char etwctl_hex_pairs[2][256][2];
+void etwctl_hex_text(const uint8_t *p, size_t n, bool upper, char *out);
 
 /*
  * The scans of text for JSON, inline: decode.c's quoted values and put.c's

@@ -503,7 +503,6 @@ static int etwctl_row_text(struct etwctl_row *row,
 			   const struct etw_etl_event *ev)
 {
 	const uint8_t *p = ev->user_data;
-	uint32_t i;
 	char *t;
 
 	if (ev->kind == ETW_ETL_KIND_EVENT &&
@@ -514,15 +513,9 @@ static int etwctl_row_text(struct etwctl_row *row,
 	t = malloc(2 * ev->user_data_len + 1);
 	if (!t)
 		return -ENOMEM;
-	/*
-	 * A table, not sprintf: dump spends its time here on big files.  A
-	 * local pointer, as a store through row->text may alias row.
-	 */
-	for (i = 0; i < ev->user_data_len; i++) {
-		t[2 * i] = "0123456789abcdef"[p[i] >> 4];
-		t[2 * i + 1] = "0123456789abcdef"[p[i] & 0xf];
-	}
-	t[2 * i] = 0;
+	/* A local pointer, as a store through row->text may alias row. */
+	etwctl_hex_text(p, ev->user_data_len, false, t);
+	t[2 * ev->user_data_len] = 0;
 	row->text = t;
 	return 0;
 }

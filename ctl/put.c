@@ -50,6 +50,53 @@ size_t etwctl_u64_text(uint64_t v, char *out)
 	return n;
 }
 
+#define ETWCTL_HEX_ROW(h) \
+	#h "0", #h "1", #h "2", #h "3", #h "4", #h "5", #h "6", #h "7", \
+	#h "8", #h "9", #h "a", #h "b", #h "c", #h "d", #h "e", #h "f"
+#define ETWCTL_HEX_ROW_UP(h) \
+	#h "0", #h "1", #h "2", #h "3", #h "4", #h "5", #h "6", #h "7", \
+	#h "8", #h "9", #h "A", #h "B", #h "C", #h "D", #h "E", #h "F"
+
+/* Each byte's two hex digits (no NUL), lower case then upper case. */
+const char etwctl_hex_pairs[2][256][2] = {
+	{
+		ETWCTL_HEX_ROW(0), ETWCTL_HEX_ROW(1), ETWCTL_HEX_ROW(2),
+		ETWCTL_HEX_ROW(3), ETWCTL_HEX_ROW(4), ETWCTL_HEX_ROW(5),
+		ETWCTL_HEX_ROW(6), ETWCTL_HEX_ROW(7), ETWCTL_HEX_ROW(8),
+		ETWCTL_HEX_ROW(9), ETWCTL_HEX_ROW(a), ETWCTL_HEX_ROW(b),
+		ETWCTL_HEX_ROW(c), ETWCTL_HEX_ROW(d), ETWCTL_HEX_ROW(e),
+		ETWCTL_HEX_ROW(f),
+	}, {
+		ETWCTL_HEX_ROW_UP(0), ETWCTL_HEX_ROW_UP(1),
+		ETWCTL_HEX_ROW_UP(2), ETWCTL_HEX_ROW_UP(3),
+		ETWCTL_HEX_ROW_UP(4), ETWCTL_HEX_ROW_UP(5),
+		ETWCTL_HEX_ROW_UP(6), ETWCTL_HEX_ROW_UP(7),
+		ETWCTL_HEX_ROW_UP(8), ETWCTL_HEX_ROW_UP(9),
+		ETWCTL_HEX_ROW_UP(A), ETWCTL_HEX_ROW_UP(B),
+		ETWCTL_HEX_ROW_UP(C), ETWCTL_HEX_ROW_UP(D),
+		ETWCTL_HEX_ROW_UP(E), ETWCTL_HEX_ROW_UP(F),
+	},
+};
+
+/**
+ * etwctl_hex_text - @n bytes as hex digits, two a byte, without a NUL
+ * @p: the bytes
+ * @n: how many
+ * @upper: upper-case digits, else lower-case
+ * @out: out: 2 * @n bytes
+ *
+ * One copy of a table entry a byte: undecoded payloads are most of what
+ * dump writes for some traces.
+ */
+void etwctl_hex_text(const uint8_t *p, size_t n, bool upper, char *out)
+{
+	const char (*pairs)[2] = etwctl_hex_pairs[upper];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		memcpy(out + 2 * i, pairs[p[i]], 2);
+}
+
 /* The bytes etwctl_json_plain() (etwctl.h) lets through. */
 const bool etwctl_json_plain_bytes[256] = {
 	[0x20 ... 0x21] = true,		/* not '"' */
