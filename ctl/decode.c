@@ -113,21 +113,24 @@ static void sb_i64(struct etwctl_sb *sb, int64_t v)
 /* "0x" and upper-case hex digits, as "0x%llX". */
 static void sb_hex64(struct etwctl_sb *sb, uint64_t v)
 {
-	/* The digits counted, then written a byte's pair at a time. */
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
-	uint8_t be[8];
-	char digits[16];
+	/* Counted, then written from the last digit, two at a time. */
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+	char *p;
 
 	sb_reserve(sb, 2 + n);
 	if (sb->oom)
 		return;
-	for (i = 0; i < 8; i++)
-		be[i] = (uint8_t)(v >> (56 - 8 * i));
-	etwctl_hex_text(be, 8, true, digits);
-	memcpy(sb->s + sb->len, "0x", 2);
-	memcpy(sb->s + sb->len + 2, digits + 16 - n, n);
+	p = sb->s + sb->len;
 	sb->len += 2 + n;
 	sb->s[sb->len] = 0;
+	p[0] = '0';
+	p[1] = 'x';
+	for (p += 2 + n; n >= 2; n -= 2, v >>= 8) {
+		p -= 2;
+		memcpy(p, etwctl_hex_pairs[1][v & 0xff], 2);
+	}
+	if (n)
+		p[-1] = etwctl_hex_pairs[1][v & 0xf][1];
 }
 
 /* @s as a JSON string literal (quotes included), valid UTF-8. */
