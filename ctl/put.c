@@ -17,6 +17,21 @@
 #include "etwctl.h"
 
 /**
+ * etwctl_u64_digits - how many digits "%llu" writes for @v
+ * @v: the number
+ *
+ * Return: 1 to 20.
+ */
+size_t etwctl_u64_digits(uint64_t v)
+{
+	size_t n = 1;
+
+	for (; v >= 10; v /= 10)
+		n++;
+	return n;
+}
+
+/**
  * etwctl_u64_text - @v in decimal, as "%llu" writes it, without a NUL
  * @v: the number
  * @out: out: at least %ETWCTL_U64_LEN bytes
@@ -31,13 +46,9 @@ size_t etwctl_u64_text(uint64_t v, char *out)
 		"25262728293031323334353637383940414243444546474849"
 		"50515253545556575859606162636465666768697071727374"
 		"75767778798081828384858687888990919293949596979899";
-	size_t n = 1, i;
-	uint64_t t;
-
 	/* Counted first, then written from the last digit, in place. */
-	for (t = v; t >= 10; t /= 10)
-		n++;
-	i = n;
+	size_t n = etwctl_u64_digits(v), i = n;
+
 	while (v >= 100) {
 		i -= 2;
 		memcpy(out + i, pairs + 2 * (v % 100), 2);
@@ -122,14 +133,22 @@ void etwctl_puts(FILE *f, const char *s)
  */
 void etwctl_put_u64(FILE *f, uint64_t v, int width)
 {
-	char buf[ETWCTL_U64_LEN];
+	char buf[ETWCTL_U64_LEN], *p;
 	size_t n;
 
-	/* Most of a row's numbers (CPU, id, level...) are one digit. */
-	if (v < 10) {
-		for (; width > 1; width--)
-			putc_unlocked(' ', f);
-		putc_unlocked((char)('0' + v), f);
+	/* Straight into the stream's buffer when it has room: no copy. */
+	p = etwctl_room(f, ETWCTL_PAD_MAX + ETWCTL_U64_LEN);
+	if (p && width <= ETWCTL_PAD_MAX) {
+		/* Most of a row's numbers (CPU, id, level...) are one digit. */
+		n = v < 10 ? 1 : etwctl_u64_digits(v);
+		/* All the spaces it may take, stored at once, then skipped. */
+		memset(p, ' ', ETWCTL_PAD_MAX);
+		p += width > (int)n ? (size_t)width - n : 0;
+		if (v < 10)
+			*p++ = (char)('0' + v);
+		else
+			p += etwctl_u64_text(v, p);
+		f->_IO_write_ptr = p;
 		return;
 	}
 	n = etwctl_u64_text(v, buf);
