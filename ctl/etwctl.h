@@ -257,7 +257,11 @@ static inline char *etwctl_room(FILE *f, size_t n)
 /* The widest padding etwctl_put_u64() writes in place. */
 #define ETWCTL_PAD_MAX		32
 
+/* "0x" and 16 hex digits: the most etwctl_hex_u64_text() writes. */
+#define ETWCTL_HEX_LEN		18
+
 size_t etwctl_u64_digits(uint64_t v);
+size_t etwctl_hex_u64_text(uint64_t v, char *out);
 size_t etwctl_u64_text(uint64_t v, char *out);
 /* Each byte's two hex digits: [0] lower case, [1] upper case (put.c). */
 extern const char etwctl_hex_pairs[2][256][2];

@@ -164,16 +164,27 @@ void etwctl_put_u64(FILE *f, uint64_t v, int width)
  */
 void etwctl_put_hex(FILE *f, uint64_t v)
 {
-	char buf[18];
-	int i = sizeof(buf);
+	char buf[ETWCTL_HEX_LEN];
 
-	do {
-		buf[--i] = "0123456789abcdef"[v & 0xf];
-		v >>= 4;
-	} while (v);
-	buf[--i] = 'x';
-	buf[--i] = '0';
-	etwctl_put(f, buf + i, sizeof(buf) - i);
+	etwctl_put(f, buf, etwctl_hex_u64_text(v, buf));
+}
+
+/**
+ * etwctl_hex_u64_text - "0x%llx" of @v, without a NUL
+ * @v: the number
+ * @out: out: at least %ETWCTL_HEX_LEN bytes
+ *
+ * Return: the bytes written.
+ */
+size_t etwctl_hex_u64_text(uint64_t v, char *out)
+{
+	size_t n = v ? (67 - (size_t)__builtin_clzll(v)) / 4 : 1, i;
+
+	out[0] = '0';
+	out[1] = 'x';
+	for (i = n + 1; i > 1; i--, v >>= 4)
+		out[i] = "0123456789abcdef"[v & 0xf];
+	return n + 2;
 }
 
 /*
