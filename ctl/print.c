@@ -614,9 +614,12 @@ static struct etwctl_cell etwctl_property(const struct etwctl_row *row,
 	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
 }
 
-/* Column @col of @row; ETWCTL_COL_FIELDS is printed on its own. */
-static struct etwctl_cell etwctl_cell(const struct etwctl_row *row,
-				      const struct etwctl_column *col)
+/*
+ * Column @col of @row; ETWCTL_COL_FIELDS is printed on its own.  Inline:
+ * a row's dozen cells are then built where they are written, not copied.
+ */
+static __always_inline struct etwctl_cell
+etwctl_cell(const struct etwctl_row *row, const struct etwctl_column *col)
 {
 	const struct etw_etl_event *ev = row->ev;
 	const struct etwctl_names *n = &row->names;
