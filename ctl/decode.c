@@ -91,7 +91,7 @@ static void sb_str(struct etwctl_sb *sb, const char *s)
 	sb_add(sb, s, strlen(s));
 }
 
-static void sb_u64(struct etwctl_sb *sb, uint64_t v)
+static __always_inline void sb_u64(struct etwctl_sb *sb, uint64_t v)
 {
 	sb_reserve(sb, ETWCTL_U64_LEN);
 	if (sb->oom)
@@ -111,7 +111,7 @@ static void sb_i64(struct etwctl_sb *sb, int64_t v)
 }
 
 /* "0x" and upper-case hex digits, as "0x%llX". */
-static void sb_hex64(struct etwctl_sb *sb, uint64_t v)
+static __always_inline void sb_hex64(struct etwctl_sb *sb, uint64_t v)
 {
 	/* Counted, then written from the last digit, two at a time. */
 	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
@@ -657,26 +657,22 @@ static void etwctl_keep_int(struct etwctl_tdh *d, ULONG i, USHORT in,
 	d->ints[i] = v > 0xffff ? 0xffff : (USHORT)v;
 }
 
-/* One value of non-struct property @i into @sb; *@quoted: a string. */
-static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
-			bool *quoted)
+/*
+ * etwctl_value() for a value whose size its bytes or TDH give: through
+ * etw_tdh_value_size() or TdhFormatProperty, and their errors.
+ */
+static int etwctl_value_sized(struct etwctl_tdh *d, ULONG i,
+			      struct etwctl_sb *sb, bool *quoted)
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	USHORT in = epi->nonStructType.InType, out = epi->nonStructType.OutType;
 	const uint8_t *raw = d->p;
-	USHORT used = etwctl_scalar_size(epi, d->ptr_size), length;
+	USHORT used, length;
 	EVENT_MAP_INFO *map;
 	ULONG size, ret;
 	bool is_raw;
 	char *utf8;
 
-	/* What it takes when short: etw_tdh_value_size()'s error below. */
-	if (used && used <= d->end - d->p) {
-		d->p += used;
-		etwctl_keep_int(d, i, in, raw, used);
-		*quoted = etwctl_raw_text(in, out, raw, used, sb);
-		return 0;
-	}
 	if (epi->Flags & PropertyHasCustomSchema)
 		return -EOPNOTSUPP;
 	length = epi->Flags & PropertyParamLength ?
@@ -703,6 +699,27 @@ static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
 	sb_str(sb, utf8);
 	free(utf8);
 	*quoted = etwctl_quoted(in, out, sb->len ? sb->s : "");
+	return 0;
+}
+
+/*
+ * One value of non-struct property @i into @sb; *@quoted: a string.
+ * Inline: most are integers and pointers, sized by their InType alone.
+ */
+static __always_inline int etwctl_value(struct etwctl_tdh *d, ULONG i,
+					struct etwctl_sb *sb, bool *quoted)
+{
+	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
+	USHORT used = etwctl_scalar_size(epi, d->ptr_size);
+	const uint8_t *raw = d->p;
+
+	/* One the data cannot hold takes etw_tdh_value_size()'s error. */
+	if (!used || used > d->end - d->p)
+		return etwctl_value_sized(d, i, sb, quoted);
+	d->p += used;
+	etwctl_keep_int(d, i, epi->nonStructType.InType, raw, used);
+	*quoted = etwctl_raw_text(epi->nonStructType.InType,
+				  epi->nonStructType.OutType, raw, used, sb);
 	return 0;
 }
 
