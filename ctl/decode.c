@@ -91,11 +91,13 @@ static void sb_str(struct etwctl_sb *sb, const char *s)
 	sb_add(sb, s, strlen(s));
 }
 
-static void sb_u64(struct etwctl_sb *sb, uint64_t v)
+static __always_inline void sb_u64(struct etwctl_sb *sb, uint64_t v)
 {
-	char buf[ETWCTL_U64_LEN];
-
-	sb_add(sb, buf, etwctl_u64_text(v, buf));
+	sb_reserve(sb, ETWCTL_U64_LEN);
+	if (sb->oom)
+		return;
+	sb->len += etwctl_u64_text(v, sb->s + sb->len);
+	sb->s[sb->len] = 0;
 }
 
 static void sb_i64(struct etwctl_sb *sb, int64_t v)
@@ -109,22 +111,26 @@ static void sb_i64(struct etwctl_sb *sb, int64_t v)
 }
 
 /* "0x" and upper-case hex digits, as "0x%llX". */
-static void sb_hex64(struct etwctl_sb *sb, uint64_t v)
+static __always_inline void sb_hex64(struct etwctl_sb *sb, uint64_t v)
 {
-	/* The digits, counted first, written in place: no copy. */
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
+	/* Counted, then written from the last digit, two at a time. */
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
 	char *p;
 
 	sb_reserve(sb, 2 + n);
 	if (sb->oom)
 		return;
 	p = sb->s + sb->len;
-	p[0] = '0';
-	p[1] = 'x';
-	for (i = n + 1; i > 1; i--, v >>= 4)
-		p[i] = "0123456789ABCDEF"[v & 0xf];
 	sb->len += 2 + n;
 	sb->s[sb->len] = 0;
+	p[0] = '0';
+	p[1] = 'x';
+	for (p += 2 + n; n >= 2; n -= 2, v >>= 8) {
+		p -= 2;
+		memcpy(p, etwctl_hex_pairs[1][v & 0xff], 2);
+	}
+	if (n)
+		p[-1] = etwctl_hex_pairs[1][v & 0xf][1];
 }
 
 /* @s as a JSON string literal (quotes included), valid UTF-8. */
@@ -404,50 +410,59 @@ static bool etwctl_quoted(USHORT in, USHORT out, const char *text)
 	return !etwctl_json_literal(text);
 }
 
+/* A little-endian value of @n bytes (at most 8), without a memcpy call. */
+static uint64_t etwctl_le(const uint8_t *p, USHORT n)
+{
+	uint64_t u = 0;
+
+	while (n--)
+		u = u << 8 | p[n];
+	return u;
+}
+
 /*
  * An integer as etwctl has always shown it: decimal by the InType's
  * sign; a CHAR, a Boolean, a port and an IPv4 address only at the sizes
  * TraceLogging writes them; hex for the hex OutTypes.  Other OutTypes
- * (HRESULT, NTSTATUS, WCHAR...) keep the number.
+ * (HRESULT, NTSTATUS, WCHAR...) keep the number.  Return: whether the
+ * text is a JSON string (a CHAR, hex, an address), not a literal.
  */
-static void etwctl_int(USHORT in, USHORT out, const uint8_t *p, USHORT n,
+static bool etwctl_int(USHORT in, USHORT out, const uint8_t *p, USHORT n,
 		       struct etwctl_sb *sb)
 {
 	int shift = 64 - 8 * n;
-	uint64_t u = 0;
-	int64_t s;
+	uint64_t u = etwctl_le(p, n);
+	int64_t s = (int64_t)(u << shift) >> shift;
 
-	memcpy(&u, p, n);
-	s = (int64_t)(u << shift) >> shift;
-	if (n == 1 && out == TDH_OUTTYPE_BOOLEAN)
+	if (n == 1 && out == TDH_OUTTYPE_BOOLEAN) {
 		sb_str(sb, u ? "true" : "false");
-	else if (n == 1 && out == TDH_OUTTYPE_STRING)
+	} else if (n == 1 && out == TDH_OUTTYPE_STRING) {
 		sb_printf(sb, "%c", (char)u);
-	else if (out >= TDH_OUTTYPE_HEXINT8 && out <= TDH_OUTTYPE_HEXINT64)
+		return true;
+	} else if (out >= TDH_OUTTYPE_HEXINT8 && out <= TDH_OUTTYPE_HEXINT64) {
 		sb_hex64(sb, u);
-	else if (n == 2 && out == TDH_OUTTYPE_PORT)
+		return true;
+	} else if (n == 2 && out == TDH_OUTTYPE_PORT) {
 		sb_u64(sb, u >> 8 | (u & 0xff) << 8);
-	else if (n == 4 && out == TDH_OUTTYPE_IPV4)
+	} else if (n == 4 && out == TDH_OUTTYPE_IPV4) {
 		sb_printf(sb, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
-	else if (in % 2)	/* INT8, INT16, INT32, INT64 */
+		return true;
+	} else if (in % 2) {	/* INT8, INT16, INT32, INT64 */
 		sb_i64(sb, s);
-	else
+	} else {
 		sb_u64(sb, u);
+	}
+	return false;
 }
 
 static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
 {
-	size_t i;
-
 	sb_reserve(sb, 2 + 2 * n);
 	if (sb->oom)
 		return;
-	sb->s[sb->len++] = '0';
-	sb->s[sb->len++] = 'x';
-	for (i = 0; i < n; i++) {
-		sb->s[sb->len++] = "0123456789ABCDEF"[p[i] >> 4];
-		sb->s[sb->len++] = "0123456789ABCDEF"[p[i] & 0xf];
-	}
+	memcpy(sb->s + sb->len, "0x", 2);
+	etwctl_hex_text(p, n, true, sb->s + sb->len + 2);
+	sb->len += 2 + 2 * n;
 	sb->s[sb->len] = 0;
 }
 
@@ -456,15 +471,15 @@ static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
  * TDH, where TDH's text differs: GUIDs in etwctl's lowercase form, ANSI
  * text as the bytes it is (the JSON writer replaces what is not UTF-8),
  * integers (etwctl_int), binary always as hex, SYSTEMTIME without a
- * zone: the InTypes of etwctl_is_raw().
+ * zone: the InTypes of etwctl_is_raw().  Return: whether the text is a
+ * JSON string, as etwctl_quoted() would find it: all but most integers.
  */
-static void etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
+static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 			    USHORT n, struct etwctl_sb *sb)
 {
 	char text[ETWCTL_GUID_LEN];
 	const char *s = (const char *)p;
 	uint16_t st[8];
-	uint64_t u = 0;
 	GUID g;
 
 	switch (in) {
@@ -483,12 +498,10 @@ static void etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
 	case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32:
 	case TDH_INTYPE_INT64: case TDH_INTYPE_UINT64:
-		etwctl_int(in, out, p, n, sb);
-		break;
+		return etwctl_int(in, out, p, n, sb);
 	case TDH_INTYPE_HEXINT32: case TDH_INTYPE_HEXINT64:
 	case TDH_INTYPE_POINTER:
-		memcpy(&u, p, n);
-		sb_hex64(sb, u);
+		sb_hex64(sb, etwctl_le(p, n));
 		break;
 	case TDH_INTYPE_BINARY:
 		etwctl_hex(p, n, sb);
@@ -503,6 +516,7 @@ static void etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 			  st[1], st[3], st[4], st[5], st[6], st[7]);
 		break;
 	}
+	return true;
 }
 
 /*
@@ -548,6 +562,37 @@ static ULONG etwctl_raw_size(struct etwctl_tdh *d,
 				 &size);
 	*used = (USHORT)size;
 	return ret;
+}
+
+/*
+ * The bytes of a value of @epi that etwctl_raw_text() prints and that
+ * has the same size whatever its bytes (integers, pointers, GUIDs), or 0
+ * for the others, which etw_tdh_value_size() or TdhFormatProperty size:
+ * most values of kernel events, sized without a call.
+ */
+static USHORT etwctl_scalar_size(const EVENT_PROPERTY_INFO *epi,
+				 ULONG ptr_size)
+{
+	if ((epi->Flags & (PropertyParamLength | PropertyHasCustomSchema)) ||
+	    epi->nonStructType.MapNameOffset)
+		return 0;
+	switch (epi->nonStructType.InType) {
+	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
+		return 1;
+	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
+		return 2;
+	case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32:
+	case TDH_INTYPE_HEXINT32:
+		return 4;
+	case TDH_INTYPE_INT64: case TDH_INTYPE_UINT64:
+	case TDH_INTYPE_HEXINT64:
+		return 8;
+	case TDH_INTYPE_POINTER:
+		return (USHORT)ptr_size;
+	case TDH_INTYPE_GUID:
+		return 16;
+	}
+	return 0;
 }
 
 /*
@@ -599,22 +644,39 @@ static ULONG etwctl_format(struct etwctl_tdh *d,
 	}
 }
 
-/* One value of non-struct property @i into @sb; *@quoted: a string. */
-static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
-			bool *quoted)
+/* Counts and lengths of later properties: the last value of each. */
+static void etwctl_keep_int(struct etwctl_tdh *d, ULONG i, USHORT in,
+			    const uint8_t *raw, USHORT used)
+{
+	uint64_t v;
+
+	if (in != TDH_INTYPE_UINT8 && in != TDH_INTYPE_UINT16 &&
+	    in != TDH_INTYPE_UINT32)
+		return;
+	v = etwctl_le(raw, used < 8 ? used : 8);
+	d->ints[i] = v > 0xffff ? 0xffff : (USHORT)v;
+}
+
+/*
+ * etwctl_value() for a value whose size its bytes or TDH give: through
+ * etw_tdh_value_size() or TdhFormatProperty, and their errors.
+ */
+static int etwctl_value_sized(struct etwctl_tdh *d, ULONG i,
+			      struct etwctl_sb *sb, bool *quoted)
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	USHORT in = epi->nonStructType.InType, out = epi->nonStructType.OutType;
 	const uint8_t *raw = d->p;
-	USHORT used, length = epi->Flags & PropertyParamLength ?
-			      d->ints[epi->lengthPropertyIndex] : epi->length;
+	USHORT used, length;
 	EVENT_MAP_INFO *map;
-	ULONG size, ret, v = 0;
+	ULONG size, ret;
 	bool is_raw;
 	char *utf8;
 
 	if (epi->Flags & PropertyHasCustomSchema)
 		return -EOPNOTSUPP;
+	length = epi->Flags & PropertyParamLength ?
+		 d->ints[epi->lengthPropertyIndex] : epi->length;
 	/* A mapped value is TDH's text: the map's names. */
 	map = etwctl_map(d, epi);
 	is_raw = !map && etwctl_is_raw(in, out);
@@ -626,23 +688,38 @@ static int etwctl_value(struct etwctl_tdh *d, ULONG i, struct etwctl_sb *sb,
 	if (ret)
 		return etwctl_tdh_errno(ret);
 	d->p += used;
-	/* Counts and lengths of later properties. */
-	if (in == TDH_INTYPE_UINT8 || in == TDH_INTYPE_UINT16 ||
-	    in == TDH_INTYPE_UINT32) {
-		memcpy(&v, raw, used);
-		d->ints[i] = v > 0xffff ? 0xffff : (USHORT)v;
-	}
+	etwctl_keep_int(d, i, in, raw, used);
 	if (is_raw) {
-		etwctl_raw_text(in, out, raw, used, sb);
-	} else {
-		utf8 = etw_etl_utf16_to_utf8((const uint8_t *)d->text,
-					     size / 2);
-		if (!utf8)
-			return -ENOMEM;
-		sb_str(sb, utf8);
-		free(utf8);
+		*quoted = etwctl_raw_text(in, out, raw, used, sb);
+		return 0;
 	}
+	utf8 = etw_etl_utf16_to_utf8((const uint8_t *)d->text, size / 2);
+	if (!utf8)
+		return -ENOMEM;
+	sb_str(sb, utf8);
+	free(utf8);
 	*quoted = etwctl_quoted(in, out, sb->len ? sb->s : "");
+	return 0;
+}
+
+/*
+ * One value of non-struct property @i into @sb; *@quoted: a string.
+ * Inline: most are integers and pointers, sized by their InType alone.
+ */
+static __always_inline int etwctl_value(struct etwctl_tdh *d, ULONG i,
+					struct etwctl_sb *sb, bool *quoted)
+{
+	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
+	USHORT used = etwctl_scalar_size(epi, d->ptr_size);
+	const uint8_t *raw = d->p;
+
+	/* One the data cannot hold takes etw_tdh_value_size()'s error. */
+	if (!used || used > d->end - d->p)
+		return etwctl_value_sized(d, i, sb, quoted);
+	d->p += used;
+	etwctl_keep_int(d, i, epi->nonStructType.InType, raw, used);
+	*quoted = etwctl_raw_text(epi->nonStructType.InType,
+				  epi->nonStructType.OutType, raw, used, sb);
 	return 0;
 }
 

@@ -234,7 +234,38 @@ static inline void etwctl_put(FILE *f, const char *s, size_t n)
 	fwrite_unlocked(s, 1, n, f);
 }
 
+/**
+ * etwctl_room - where @n bytes go in @f's buffer, if it has room
+ * @f: the stream
+ * @n: how many
+ *
+ * The writer stores them there itself and moves f->_IO_write_ptr past
+ * them: numbers are written in place rather than copied.
+ *
+ * Return: the first byte, or NULL when the buffer (or a line-buffered or
+ * unbuffered stream, which shows none) has no room: write through
+ * etwctl_put() then.
+ */
+static inline char *etwctl_room(FILE *f, size_t n)
+{
+	if (f->_IO_write_ptr < f->_IO_write_end &&
+	    (size_t)(f->_IO_write_end - f->_IO_write_ptr) >= n)
+		return f->_IO_write_ptr;
+	return NULL;
+}
+
+/* The widest padding etwctl_put_u64() writes in place. */
+#define ETWCTL_PAD_MAX		32
+
+/* "0x" and 16 hex digits: the most etwctl_hex_u64_text() writes. */
+#define ETWCTL_HEX_LEN		18
+
+size_t etwctl_u64_digits(uint64_t v);
+size_t etwctl_hex_u64_text(uint64_t v, char *out);
 size_t etwctl_u64_text(uint64_t v, char *out);
+/* Each byte's two hex digits: [0] lower case, [1] upper case (put.c). */
+extern const char etwctl_hex_pairs[2][256][2];
+void etwctl_hex_text(const uint8_t *p, size_t n, bool upper, char *out);
 
 /*
  * The scans of text for JSON, inline: decode.c's quoted values and put.c's

@@ -72,6 +72,8 @@ static const struct {
 };
 
 #define ETWCTL_NCOLS	ETWCTL_COL_PROPERTY
+/* A lead this long or shorter is copied as this many bytes: one move. */
+#define ETWCTL_LEAD_COPY	16
 #define ETWCTL_PROP_PREFIX	"fields."
 
 /* A table row keeps the layout etwctl always had; CSV and JSON get all. */
@@ -86,9 +88,9 @@ static const char etwctl_full_default[] =
  * @id: which column
  * @name: as given in --fields (points into etwctl_output.spec)
  * @prop: ETWCTL_COL_PROPERTY: the field's name
- * @lead: what precedes its value in a row, @lead_len bytes (malloc'ed):
- *	the separator and the table's label or the JSON key, made once
- *	rather than for every row
+ * @lead: what precedes its value in a row, @lead_len bytes (malloc'ed,
+ *	NUL-padded to at least ETWCTL_LEAD_COPY): the separator and the
+ *	table's label or the JSON key, made once rather than for every row
  */
 struct etwctl_column {
 	enum etwctl_col id;
@@ -278,6 +280,7 @@ static int etwctl_leads_make(struct etwctl_output *out)
 	struct etwctl_column *col;
 	FILE *mem;
 	size_t i;
+	char *lead;
 
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
@@ -287,6 +290,14 @@ static int etwctl_leads_make(struct etwctl_output *out)
 		etwctl_lead_write(mem, out, i);
 		if (fclose(mem))
 			return -ENOMEM;
+		if (col->lead_len >= ETWCTL_LEAD_COPY)
+			continue;
+		lead = realloc(col->lead, ETWCTL_LEAD_COPY);
+		if (!lead)
+			return -ENOMEM;
+		memset(lead + col->lead_len, 0,
+		       ETWCTL_LEAD_COPY - col->lead_len);
+		col->lead = lead;
 	}
 	return 0;
 }
@@ -503,7 +514,6 @@ static int etwctl_row_text(struct etwctl_row *row,
 			   const struct etw_etl_event *ev)
 {
 	const uint8_t *p = ev->user_data;
-	uint32_t i;
 	char *t;
 
 	if (ev->kind == ETW_ETL_KIND_EVENT &&
@@ -514,15 +524,9 @@ static int etwctl_row_text(struct etwctl_row *row,
 	t = malloc(2 * ev->user_data_len + 1);
 	if (!t)
 		return -ENOMEM;
-	/*
-	 * A table, not sprintf: dump spends its time here on big files.  A
-	 * local pointer, as a store through row->text may alias row.
-	 */
-	for (i = 0; i < ev->user_data_len; i++) {
-		t[2 * i] = "0123456789abcdef"[p[i] >> 4];
-		t[2 * i + 1] = "0123456789abcdef"[p[i] & 0xf];
-	}
-	t[2 * i] = 0;
+	/* A local pointer, as a store through row->text may alias row. */
+	etwctl_hex_text(p, ev->user_data_len, false, t);
+	t[2 * ev->user_data_len] = 0;
 	row->text = t;
 	return 0;
 }
@@ -610,9 +614,12 @@ static struct etwctl_cell etwctl_property(const struct etwctl_row *row,
 	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
 }
 
-/* Column @col of @row; ETWCTL_COL_FIELDS is printed on its own. */
-static struct etwctl_cell etwctl_cell(const struct etwctl_row *row,
-				      const struct etwctl_column *col)
+/*
+ * Column @col of @row; ETWCTL_COL_FIELDS is printed on its own.  Inline:
+ * a row's dozen cells are then built where they are written, not copied.
+ */
+static __always_inline struct etwctl_cell
+etwctl_cell(const struct etwctl_row *row, const struct etwctl_column *col)
 {
 	const struct etw_etl_event *ev = row->ev;
 	const struct etwctl_names *n = &row->names;
@@ -718,23 +725,104 @@ static void etwctl_table_cell(FILE *f, const struct etwctl_cell *c, int width)
 	}
 }
 
+/*
+ * The most bytes etwctl_table_cell_at() writes for @c, or 0 for a cell it
+ * leaves to etwctl_table_cell(): a field's value, of any length.
+ */
+static size_t etwctl_table_cell_max(const struct etwctl_cell *c)
+{
+	switch (c->kind) {
+	case ETWCTL_CELL_NONE:
+		return 1;
+	case ETWCTL_CELL_UINT:
+		return ETWCTL_PAD_MAX + ETWCTL_U64_LEN;
+	case ETWCTL_CELL_HEX:
+		return ETWCTL_HEX_LEN;
+	case ETWCTL_CELL_TEXT:
+		return strlen(c->s);
+	case ETWCTL_CELL_PLAIN:
+		return c->len;
+	case ETWCTL_CELL_VALUE:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * etwctl_table_cell() at @p, which has room for etwctl_table_cell_max()
+ * bytes (@max); @width is at most ETWCTL_PAD_MAX.  Return: the end.
+ */
+static char *etwctl_table_cell_at(char *p, const struct etwctl_cell *c,
+				  int width, size_t max)
+{
+	size_t n;
+
+	switch (c->kind) {
+	case ETWCTL_CELL_UINT:
+		/* Most of a row's numbers (CPU, id, level...) are one digit. */
+		n = c->u < 10 ? 1 : etwctl_u64_digits(c->u);
+		memset(p, ' ', ETWCTL_PAD_MAX);
+		p += width > (int)n ? (size_t)width - n : 0;
+		if (c->u >= 10)
+			return p + etwctl_u64_text(c->u, p);
+		*p = (char)('0' + c->u);
+		return p + 1;
+	case ETWCTL_CELL_HEX:
+		return p + etwctl_hex_u64_text(c->u, p);
+	case ETWCTL_CELL_TEXT:
+	case ETWCTL_CELL_PLAIN:
+		memcpy(p, c->s, max);
+		return p + max;
+	case ETWCTL_CELL_NONE:
+	case ETWCTL_CELL_VALUE:
+		break;
+	}
+	*p = '-';
+	return p + 1;
+}
+
+/*
+ * A column other than the fields: its lead and its cell, in place in the
+ * stream's buffer when it has room (no room check and copy per piece).
+ */
+static void etwctl_table_column(FILE *f, const struct etwctl_column *col,
+				const struct etwctl_row *row)
+{
+	struct etwctl_cell c = etwctl_cell(row, col);
+	size_t max = etwctl_table_cell_max(&c);
+	char *p = max ? etwctl_room(f, ETWCTL_LEAD_COPY + col->lead_len + max) :
+			NULL;
+
+	if (!p) {
+		etwctl_put(f, col->lead, col->lead_len);
+		etwctl_table_cell(f, &c, etwctl_cols[col->id].width);
+		return;
+	}
+	/* A short lead in one move: its padding lands in free buffer space. */
+	if (col->lead_len <= ETWCTL_LEAD_COPY)
+		memcpy(p, col->lead, ETWCTL_LEAD_COPY);
+	else
+		memcpy(p, col->lead, col->lead_len);
+	f->_IO_write_ptr = etwctl_table_cell_at(p + col->lead_len, &c,
+						etwctl_cols[col->id].width,
+						max);
+}
+
 static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 			       const struct etwctl_row *row)
 {
 	const struct etwctl_column *col;
-	struct etwctl_cell c;
 	size_t i;
 
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
-		etwctl_put(f, col->lead, col->lead_len);
-		if (col->id == ETWCTL_COL_FIELDS) {
-			etwctl_print_ext(f, row->ev, false, out->symbols);
-			etwctl_fields_text(f, row);
+		if (col->id != ETWCTL_COL_FIELDS) {
+			etwctl_table_column(f, col, row);
 			continue;
 		}
-		c = etwctl_cell(row, col);
-		etwctl_table_cell(f, &c, etwctl_cols[col->id].width);
+		etwctl_put(f, col->lead, col->lead_len);
+		etwctl_print_ext(f, row->ev, false, out->symbols);
+		etwctl_fields_text(f, row);
 	}
 	putc_unlocked('\n', f);
 }

@@ -82,20 +82,6 @@ int etwctl_guid_parse(const char *s, GUID *guid)
 	return 0;
 }
 
-#define ETWCTL_HEX_ROW(h) \
-	#h "0", #h "1", #h "2", #h "3", #h "4", #h "5", #h "6", #h "7", \
-	#h "8", #h "9", #h "a", #h "b", #h "c", #h "d", #h "e", #h "f"
-
-/* Each byte's two lower-case hex digits: one copy a byte. */
-static const char etwctl_hex_pairs[256][3] = {
-	ETWCTL_HEX_ROW(0), ETWCTL_HEX_ROW(1), ETWCTL_HEX_ROW(2),
-	ETWCTL_HEX_ROW(3), ETWCTL_HEX_ROW(4), ETWCTL_HEX_ROW(5),
-	ETWCTL_HEX_ROW(6), ETWCTL_HEX_ROW(7), ETWCTL_HEX_ROW(8),
-	ETWCTL_HEX_ROW(9), ETWCTL_HEX_ROW(a), ETWCTL_HEX_ROW(b),
-	ETWCTL_HEX_ROW(c), ETWCTL_HEX_ROW(d), ETWCTL_HEX_ROW(e),
-	ETWCTL_HEX_ROW(f),
-};
-
 /**
  * etwctl_guid_format - a GUID as lower-case text without braces
  * @guid: the GUID
@@ -116,7 +102,7 @@ void etwctl_guid_format(const GUID *guid, char out[ETWCTL_GUID_LEN])
 
 	memcpy(b + 8, guid->Data4, 8);
 	for (i = 0; i < 16; i++)
-		memcpy(out + at[i], etwctl_hex_pairs[b[i]], 2);
+		memcpy(out + at[i], etwctl_hex_pairs[0][b[i]], 2);
 	out[8] = out[13] = out[18] = out[23] = '-';
 	out[36] = 0;
 }

@@ -17,6 +17,21 @@
 #include "etwctl.h"
 
 /**
+ * etwctl_u64_digits - how many digits "%llu" writes for @v
+ * @v: the number
+ *
+ * Return: 1 to 20.
+ */
+size_t etwctl_u64_digits(uint64_t v)
+{
+	size_t n = 1;
+
+	for (; v >= 10; v /= 10)
+		n++;
+	return n;
+}
+
+/**
  * etwctl_u64_text - @v in decimal, as "%llu" writes it, without a NUL
  * @v: the number
  * @out: out: at least %ETWCTL_U64_LEN bytes
@@ -31,13 +46,9 @@ size_t etwctl_u64_text(uint64_t v, char *out)
 		"25262728293031323334353637383940414243444546474849"
 		"50515253545556575859606162636465666768697071727374"
 		"75767778798081828384858687888990919293949596979899";
-	size_t n = 1, i;
-	uint64_t t;
-
 	/* Counted first, then written from the last digit, in place. */
-	for (t = v; t >= 10; t /= 10)
-		n++;
-	i = n;
+	size_t n = etwctl_u64_digits(v), i = n;
+
 	while (v >= 100) {
 		i -= 2;
 		memcpy(out + i, pairs + 2 * (v % 100), 2);
@@ -48,6 +59,53 @@ size_t etwctl_u64_text(uint64_t v, char *out)
 	else
 		out[i - 1] = (char)('0' + v);
 	return n;
+}
+
+#define ETWCTL_HEX_ROW(h) \
+	#h "0", #h "1", #h "2", #h "3", #h "4", #h "5", #h "6", #h "7", \
+	#h "8", #h "9", #h "a", #h "b", #h "c", #h "d", #h "e", #h "f"
+#define ETWCTL_HEX_ROW_UP(h) \
+	#h "0", #h "1", #h "2", #h "3", #h "4", #h "5", #h "6", #h "7", \
+	#h "8", #h "9", #h "A", #h "B", #h "C", #h "D", #h "E", #h "F"
+
+/* Each byte's two hex digits (no NUL), lower case then upper case. */
+const char etwctl_hex_pairs[2][256][2] = {
+	{
+		ETWCTL_HEX_ROW(0), ETWCTL_HEX_ROW(1), ETWCTL_HEX_ROW(2),
+		ETWCTL_HEX_ROW(3), ETWCTL_HEX_ROW(4), ETWCTL_HEX_ROW(5),
+		ETWCTL_HEX_ROW(6), ETWCTL_HEX_ROW(7), ETWCTL_HEX_ROW(8),
+		ETWCTL_HEX_ROW(9), ETWCTL_HEX_ROW(a), ETWCTL_HEX_ROW(b),
+		ETWCTL_HEX_ROW(c), ETWCTL_HEX_ROW(d), ETWCTL_HEX_ROW(e),
+		ETWCTL_HEX_ROW(f),
+	}, {
+		ETWCTL_HEX_ROW_UP(0), ETWCTL_HEX_ROW_UP(1),
+		ETWCTL_HEX_ROW_UP(2), ETWCTL_HEX_ROW_UP(3),
+		ETWCTL_HEX_ROW_UP(4), ETWCTL_HEX_ROW_UP(5),
+		ETWCTL_HEX_ROW_UP(6), ETWCTL_HEX_ROW_UP(7),
+		ETWCTL_HEX_ROW_UP(8), ETWCTL_HEX_ROW_UP(9),
+		ETWCTL_HEX_ROW_UP(A), ETWCTL_HEX_ROW_UP(B),
+		ETWCTL_HEX_ROW_UP(C), ETWCTL_HEX_ROW_UP(D),
+		ETWCTL_HEX_ROW_UP(E), ETWCTL_HEX_ROW_UP(F),
+	},
+};
+
+/**
+ * etwctl_hex_text - @n bytes as hex digits, two a byte, without a NUL
+ * @p: the bytes
+ * @n: how many
+ * @upper: upper-case digits, else lower-case
+ * @out: out: 2 * @n bytes
+ *
+ * One copy of a table entry a byte: undecoded payloads are most of what
+ * dump writes for some traces.
+ */
+void etwctl_hex_text(const uint8_t *p, size_t n, bool upper, char *out)
+{
+	const char (*pairs)[2] = etwctl_hex_pairs[upper];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		memcpy(out + 2 * i, pairs[p[i]], 2);
 }
 
 /* The bytes etwctl_json_plain() (etwctl.h) lets through. */
@@ -75,14 +133,22 @@ void etwctl_puts(FILE *f, const char *s)
  */
 void etwctl_put_u64(FILE *f, uint64_t v, int width)
 {
-	char buf[ETWCTL_U64_LEN];
+	char buf[ETWCTL_U64_LEN], *p;
 	size_t n;
 
-	/* Most of a row's numbers (CPU, id, level...) are one digit. */
-	if (v < 10) {
-		for (; width > 1; width--)
-			putc_unlocked(' ', f);
-		putc_unlocked((char)('0' + v), f);
+	/* Straight into the stream's buffer when it has room: no copy. */
+	p = etwctl_room(f, ETWCTL_PAD_MAX + ETWCTL_U64_LEN);
+	if (p && width <= ETWCTL_PAD_MAX) {
+		/* Most of a row's numbers (CPU, id, level...) are one digit. */
+		n = v < 10 ? 1 : etwctl_u64_digits(v);
+		/* All the spaces it may take, stored at once, then skipped. */
+		memset(p, ' ', ETWCTL_PAD_MAX);
+		p += width > (int)n ? (size_t)width - n : 0;
+		if (v < 10)
+			*p++ = (char)('0' + v);
+		else
+			p += etwctl_u64_text(v, p);
+		f->_IO_write_ptr = p;
 		return;
 	}
 	n = etwctl_u64_text(v, buf);
@@ -98,16 +164,27 @@ void etwctl_put_u64(FILE *f, uint64_t v, int width)
  */
 void etwctl_put_hex(FILE *f, uint64_t v)
 {
-	char buf[18];
-	int i = sizeof(buf);
+	char buf[ETWCTL_HEX_LEN];
 
-	do {
-		buf[--i] = "0123456789abcdef"[v & 0xf];
-		v >>= 4;
-	} while (v);
-	buf[--i] = 'x';
-	buf[--i] = '0';
-	etwctl_put(f, buf + i, sizeof(buf) - i);
+	etwctl_put(f, buf, etwctl_hex_u64_text(v, buf));
+}
+
+/**
+ * etwctl_hex_u64_text - "0x%llx" of @v, without a NUL
+ * @v: the number
+ * @out: out: at least %ETWCTL_HEX_LEN bytes
+ *
+ * Return: the bytes written.
+ */
+size_t etwctl_hex_u64_text(uint64_t v, char *out)
+{
+	size_t n = v ? (67 - (size_t)__builtin_clzll(v)) / 4 : 1, i;
+
+	out[0] = '0';
+	out[1] = 'x';
+	for (i = n + 1; i > 1; i--, v >>= 4)
+		out[i] = "0123456789abcdef"[v & 0xf];
+	return n + 2;
 }
 
 /*

@@ -2,9 +2,10 @@
 /*
  * dump's printf-free formatting (ctl/put.c and etwctl_filetime_format()
  * in ctl/decode.c) writes the bytes libc's printf writes: numbers at the
- * edges of each digit count, in decimal with widths and in hex; the run
- * of bytes a JSON string keeps; text in every buffering mode; GUIDs; and
- * FILETIMEs across second and day boundaries.
+ * edges of each digit count, in decimal with widths and in hex; bytes
+ * as hex digits in both cases; the run of bytes a JSON string keeps;
+ * text in every buffering mode; GUIDs; and FILETIMEs across second and
+ * day boundaries.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -76,6 +77,25 @@ TEST(put_hex_matches_fprintf)
 }
 
 /* Printable ASCII but '"' and '\\' runs on; anything else stops it. */
+TEST(hex_text_matches_printf)
+{
+	char want[2 * 256 + 1], got[2 * 256 + 1];
+	uint8_t bytes[256];
+	int upper;
+	size_t i;
+
+	for (i = 0; i < 256; i++)
+		bytes[i] = (uint8_t)(255 - i);
+	for (upper = 0; upper < 2; upper++) {
+		for (i = 0; i < 256; i++)
+			snprintf(want + 2 * i, 3, upper ? "%02X" : "%02x",
+				 bytes[i]);
+		memset(got, 0, sizeof(got));
+		etwctl_hex_text(bytes, 256, upper, got);
+		EXPECT_STREQ(want, got);
+	}
+}
+
 TEST(json_plain_run)
 {
 	static const struct {
