@@ -181,12 +181,30 @@ extern "C++" {
 /*
  * The Windows version the API surface matches: Windows 10, whose ETW
  * functions (EventSetInformation and the rest) libetw provides.  Code
- * such as mc.exe's output picks the calls it makes by these.
+ * such as mc.exe's output picks the calls it makes by these.  The
+ * releases are sdkddkver.h's; NTDDI_VERSION defaults to 22H2 (Nickel),
+ * the Windows SDK's own default, since libetw declares what that SDK's
+ * tdh.h and evntrace.h do (TdhEnumerateProvidersForDecodingSource,
+ * which samples build under NTDDI_WIN10_MN, included).
  */
 #define _WIN32_WINNT_WIN7	0x0601
 #define _WIN32_WINNT_WIN8	0x0602
 #define _WIN32_WINNT_WIN10	0x0A00
+#define NTDDI_WIN7		0x06010000
+#define NTDDI_WIN8		0x06020000
 #define NTDDI_WIN10		0x0A000000
+#define NTDDI_WIN10_TH2		0x0A000001
+#define NTDDI_WIN10_RS1		0x0A000002
+#define NTDDI_WIN10_RS2		0x0A000003
+#define NTDDI_WIN10_RS3		0x0A000004
+#define NTDDI_WIN10_RS4		0x0A000005
+#define NTDDI_WIN10_RS5		0x0A000006
+#define NTDDI_WIN10_19H1	0x0A000007
+#define NTDDI_WIN10_VB		0x0A000008
+#define NTDDI_WIN10_MN		0x0A000009
+#define NTDDI_WIN10_FE		0x0A00000A
+#define NTDDI_WIN10_CO		0x0A00000B
+#define NTDDI_WIN10_NI		0x0A00000C
 #ifndef WINVER
 #define WINVER			_WIN32_WINNT_WIN10
 #endif
@@ -194,7 +212,7 @@ extern "C++" {
 #define _WIN32_WINNT		_WIN32_WINNT_WIN10
 #endif
 #ifndef NTDDI_VERSION
-#define NTDDI_VERSION		NTDDI_WIN10
+#define NTDDI_VERSION		NTDDI_WIN10_NI
 #endif
 
 #ifndef FALSE
