@@ -608,6 +608,27 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define __out_bcount_part(n, c)
 #define __inout_ecount(n)
 #define __inout_bcount(n)
+#define __inout_ecount_opt(n)
+#define __inout_bcount_opt(n)
+#define __out_ecount_full(n)
+#define __out_bcount_full(n)
+#define __deref_opt_out
+#define __checkReturn
+/* sal.h's SAL 1 struct members (WppConsumer's context has one). */
+#define __field_ecount(n)
+#define __field_bcount(n)
+#define __field_ecount_opt(n)
+#define __field_bcount_opt(n)
+#define __field_ecount_part(n, c)
+#define __field_bcount_part(n, c)
+#define __field_ecount_part_opt(n, c)
+#define __field_bcount_part_opt(n, c)
+#define __field_ecount_full(n)
+#define __field_bcount_full(n)
+#define __field_ecount_full_opt(n)
+#define __field_bcount_full_opt(n)
+#define __field_nullterminated
+#define __struct_bcount(n)
 /* Older (SAL 1) and less common SAL 2 forms that generated code uses. */
 #define _In_bytecount_(n)
 #define _In_opt_bytecount_(n)

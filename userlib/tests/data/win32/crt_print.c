@@ -31,6 +31,19 @@
 #endif
 
 /* SAL 1, as Win7-era samples annotate, in C and C++. */
+#if defined(__MINGW32__) && !defined(__field_bcount)
+/* The SDK's sal.h has the struct forms; MinGW-w64's does not. */
+#define __field_bcount(n)
+#define __field_ecount_opt(n)
+#endif
+
+typedef struct _UNIT_BUFFER {
+    __field_bcount(Size) PBYTE Buffer;
+    ULONG Size;
+    __field_ecount_opt(Count) PULONG Counts;
+    ULONG Count;
+} UNIT_BUFFER, *PUNIT_BUFFER;
+
 static ULONG
 CountUnits(
     __in PCWSTR String,
@@ -274,7 +287,9 @@ int __cdecl wmain(int argc, wchar_t *argv[])
     ULONG count = 0, calls = 0;
     BYTE scratch[4];
 
-    CountUnits(L"sal", NULL, &count, &calls, scratch, sizeof(scratch));
+    UNIT_BUFFER units = { scratch, sizeof(scratch), NULL, 0 };
+
+    CountUnits(L"sal", NULL, &count, &calls, units.Buffer, units.Size);
     wprintf(L"SAL %lu %lu\n", count, calls);
     wprintf(L"argc %d argv[1] [%s]\n", argc, argc > 1 ? argv[1] : L"");
     Formats();
