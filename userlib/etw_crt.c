@@ -1177,6 +1177,32 @@ int etw_crt_strcpy_s(char *dst, size_t size, const char *src)
 	return 0;
 }
 
+/* wcsncpy_s's rule on bytes: at most @count of @src, _TRUNCATE cuts. */
+int etw_crt_strncpy_s(char *dst, size_t size, const char *src, size_t count)
+{
+	size_t n;
+
+	if (!dst || !size)
+		return EINVAL;
+	if (!src) {
+		dst[0] = 0;
+		return EINVAL;
+	}
+	n = strnlen(src, count);
+	if (n >= size) {
+		if (count == (size_t)-1) {
+			memcpy(dst, src, size - 1);
+			dst[size - 1] = 0;
+			return 80;
+		}
+		dst[0] = 0;
+		return ERANGE;
+	}
+	memmove(dst, src, n);
+	dst[n] = 0;
+	return 0;
+}
+
 int etw_crt_strcat_s(char *dst, size_t size, const char *src)
 {
 	size_t d;
@@ -1305,6 +1331,54 @@ int etw_crt_scprintf(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	ret = etw_crt_vsnprintf_a(NULL, 0, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/*
+ * The narrow printf that <tchar.h>'s ANSI _tprintf and _ftprintf name:
+ * MSVC's formats (%I64x, %S for a wide string), unlike glibc's printf.
+ */
+int etw_crt_vfprintf_ms(FILE *fp, const char *fmt, va_list ap)
+{
+	struct crt_sink s;
+	int ret = -1;
+
+	if (!fp) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (crt_vformat(&s, 0, fmt, 0, ap))
+		return -1;
+	if (s.len <= INT32_MAX && fwrite(s.buf, 1, s.len, fp) == s.len)
+		ret = (int)s.len;
+	free(s.buf);
+	return ret;
+}
+
+int etw_crt_fprintf_ms(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = etw_crt_vfprintf_ms(fp, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int etw_crt_vprintf_ms(const char *fmt, va_list ap)
+{
+	return etw_crt_vfprintf_ms(stdout, fmt, ap);
+}
+
+int etw_crt_printf_ms(const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = etw_crt_vfprintf_ms(stdout, fmt, ap);
 	va_end(ap);
 	return ret;
 }

@@ -42,10 +42,16 @@ int etw_crt_vsnprintf_a(char *buf, size_t count, const char *fmt,
 
 int etw_crt_strcpy_s(char *dst, size_t size, const char *src);
 int etw_crt_strcat_s(char *dst, size_t size, const char *src);
+int etw_crt_strncpy_s(char *dst, size_t size, const char *src, size_t count);
 int etw_crt_memcpy_s(void *dst, size_t size, const void *src, size_t count);
 int etw_crt_memmove_s(void *dst, size_t size, const void *src,
 		      size_t count);
 int etw_crt_stricmp(const char *a, const char *b);
+/* MSVC's formats on narrow output: <tchar.h>'s ANSI _tprintf family. */
+int etw_crt_printf_ms(const char *fmt, ...);
+int etw_crt_fprintf_ms(FILE *fp, const char *fmt, ...);
+int etw_crt_vprintf_ms(const char *fmt, va_list ap);
+int etw_crt_vfprintf_ms(FILE *fp, const char *fmt, va_list ap);
 int etw_crt_strnicmp(const char *a, const char *b, size_t n);
 
 /* MSVC's names of the narrow ones. */
@@ -56,6 +62,8 @@ int strcpy_s(char *dst, size_t size, const char *src)
 	__asm__("etw_crt_strcpy_s");
 int strcat_s(char *dst, size_t size, const char *src)
 	__asm__("etw_crt_strcat_s");
+int strncpy_s(char *dst, size_t size, const char *src, size_t count)
+	__asm__("etw_crt_strncpy_s");
 int memcpy_s(void *dst, size_t size, const void *src, size_t count)
 	__asm__("etw_crt_memcpy_s");
 int memmove_s(void *dst, size_t size, const void *src, size_t count)

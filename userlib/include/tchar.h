@@ -65,10 +65,10 @@ typedef unsigned char	_TXCHAR;
 typedef int		_TINT;
 #define __T(x)		x
 #define _tmain		main
-#define _tprintf	printf
-#define _ftprintf	fprintf
-#define _vtprintf	vprintf
-#define _vftprintf	vfprintf
+#define _tprintf	etw_crt_printf_ms
+#define _ftprintf	etw_crt_fprintf_ms
+#define _vtprintf	etw_crt_vprintf_ms
+#define _vftprintf	etw_crt_vfprintf_ms
 #define _stprintf_s	sprintf_s
 #define _vstprintf_s	vsprintf_s
 #define _sntprintf	_snprintf
@@ -82,6 +82,7 @@ typedef int		_TINT;
 #define _tcscpy		strcpy
 #define _tcscpy_s	strcpy_s
 #define _tcsncpy	strncpy
+#define _tcsncpy_s	strncpy_s
 #define _tcscat		strcat
 #define _tcscat_s	strcat_s
 #define _tcsncat	strncat

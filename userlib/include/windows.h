@@ -181,12 +181,30 @@ extern "C++" {
 /*
  * The Windows version the API surface matches: Windows 10, whose ETW
  * functions (EventSetInformation and the rest) libetw provides.  Code
- * such as mc.exe's output picks the calls it makes by these.
+ * such as mc.exe's output picks the calls it makes by these.  The
+ * releases are sdkddkver.h's; NTDDI_VERSION defaults to 22H2 (Nickel),
+ * the Windows SDK's own default, since libetw declares what that SDK's
+ * tdh.h and evntrace.h do (TdhEnumerateProvidersForDecodingSource,
+ * which samples build under NTDDI_WIN10_MN, included).
  */
 #define _WIN32_WINNT_WIN7	0x0601
 #define _WIN32_WINNT_WIN8	0x0602
 #define _WIN32_WINNT_WIN10	0x0A00
+#define NTDDI_WIN7		0x06010000
+#define NTDDI_WIN8		0x06020000
 #define NTDDI_WIN10		0x0A000000
+#define NTDDI_WIN10_TH2		0x0A000001
+#define NTDDI_WIN10_RS1		0x0A000002
+#define NTDDI_WIN10_RS2		0x0A000003
+#define NTDDI_WIN10_RS3		0x0A000004
+#define NTDDI_WIN10_RS4		0x0A000005
+#define NTDDI_WIN10_RS5		0x0A000006
+#define NTDDI_WIN10_19H1	0x0A000007
+#define NTDDI_WIN10_VB		0x0A000008
+#define NTDDI_WIN10_MN		0x0A000009
+#define NTDDI_WIN10_FE		0x0A00000A
+#define NTDDI_WIN10_CO		0x0A00000B
+#define NTDDI_WIN10_NI		0x0A00000C
 #ifndef WINVER
 #define WINVER			_WIN32_WINNT_WIN10
 #endif
@@ -194,7 +212,7 @@ extern "C++" {
 #define _WIN32_WINNT		_WIN32_WINNT_WIN10
 #endif
 #ifndef NTDDI_VERSION
-#define NTDDI_VERSION		NTDDI_WIN10
+#define NTDDI_VERSION		NTDDI_WIN10_NI
 #endif
 
 #ifndef FALSE
@@ -590,6 +608,27 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define __out_bcount_part(n, c)
 #define __inout_ecount(n)
 #define __inout_bcount(n)
+#define __inout_ecount_opt(n)
+#define __inout_bcount_opt(n)
+#define __out_ecount_full(n)
+#define __out_bcount_full(n)
+#define __deref_opt_out
+#define __checkReturn
+/* sal.h's SAL 1 struct members (WppConsumer's context has one). */
+#define __field_ecount(n)
+#define __field_bcount(n)
+#define __field_ecount_opt(n)
+#define __field_bcount_opt(n)
+#define __field_ecount_part(n, c)
+#define __field_bcount_part(n, c)
+#define __field_ecount_part_opt(n, c)
+#define __field_bcount_part_opt(n, c)
+#define __field_ecount_full(n)
+#define __field_bcount_full(n)
+#define __field_ecount_full_opt(n)
+#define __field_bcount_full_opt(n)
+#define __field_nullterminated
+#define __struct_bcount(n)
 /* Older (SAL 1) and less common SAL 2 forms that generated code uses. */
 #define _In_bytecount_(n)
 #define _In_opt_bytecount_(n)

@@ -31,6 +31,19 @@
 #endif
 
 /* SAL 1, as Win7-era samples annotate, in C and C++. */
+#if defined(__MINGW32__) && !defined(__field_bcount)
+/* The SDK's sal.h has the struct forms; MinGW-w64's does not. */
+#define __field_bcount(n)
+#define __field_ecount_opt(n)
+#endif
+
+typedef struct _UNIT_BUFFER {
+    __field_bcount(Size) PBYTE Buffer;
+    ULONG Size;
+    __field_ecount_opt(Count) PULONG Counts;
+    ULONG Count;
+} UNIT_BUFFER, *PUNIT_BUFFER;
+
 static ULONG
 CountUnits(
     __in PCWSTR String,
@@ -205,6 +218,35 @@ static void Guids(void)
     wprintf(L"no braces 0x%08X\n", (ULONG)hr);
 }
 
+/*
+ * A controller's _TCHAR parsing and printing: _tcsncpy_s pieces of a GUID
+ * string, _tprintf with MSVC's %I64x (narrow in ANSI builds too), and the
+ * SDK's release macros gating a Windows 10 20348 call.
+ */
+static void Controls(void)
+{
+    /* Not literals: MinGW checks narrow formats as GNU's. */
+    const _TCHAR *IdFormat = _T("Logger Id: %I64x %I64u %5s|\n");
+    const _TCHAR *Widths = _T("%ls and %hs\n");
+    _TCHAR Temp[10];
+    ULONG64 Id = 0x1234567890ABCDEFULL;
+
+    _tprintf(_T("_tcsncpy_s %d [%s]\n"),
+             (int)_tcsncpy_s(Temp, 10, _T("0123abcd-rest"), 8), Temp);
+    _tprintf(_T("_tcsncpy_s over %d [%s]\n"),
+             (int)_tcsncpy_s(Temp, 4, _T("abcdef"), 5), Temp);
+    _tprintf(_T("_tcsncpy_s _TRUNCATE %d [%s]\n"),
+             (int)_tcsncpy_s(Temp, 4, _T("abcdef"), _TRUNCATE), Temp);
+    _tprintf(IdFormat, Id, Id, _T("ab"));
+    _ftprintf(stdout, Widths, L"wide", "narrow");
+#if defined(NTDDI_WIN10_MN) && (NTDDI_VERSION >= NTDDI_WIN10_MN)
+    _tprintf(_T("NTDDI_VERSION 0x%08X, 20348 calls built\n"),
+             (ULONG)NTDDI_VERSION);
+#else
+    _tprintf(_T("no NTDDI_WIN10_MN\n"));
+#endif
+}
+
 static void CommandLines(void)
 {
     int argc = 0, i;
@@ -245,13 +287,16 @@ int __cdecl wmain(int argc, wchar_t *argv[])
     ULONG count = 0, calls = 0;
     BYTE scratch[4];
 
-    CountUnits(L"sal", NULL, &count, &calls, scratch, sizeof(scratch));
+    UNIT_BUFFER units = { scratch, sizeof(scratch), NULL, 0 };
+
+    CountUnits(L"sal", NULL, &count, &calls, units.Buffer, units.Size);
     wprintf(L"SAL %lu %lu\n", count, calls);
     wprintf(L"argc %d argv[1] [%s]\n", argc, argc > 1 ? argv[1] : L"");
     Formats();
     Strings();
     Times();
     Guids();
+    Controls();
     CommandLines();
     Messages();
     return 0;
