@@ -15,21 +15,43 @@ MANIFESTDIR ?= $(PREFIX)/share/etw/manifests
 DESTDIR ?=
 
 CC ?= cc
+# A cross build takes the kernel's convention: make ARCH=arm64
+# CROSS_COMPILE=aarch64-linux-gnu- (the default prefix with ARCH=arm64).
+# The compilers are the prefix's gcc and g++ unless CC or CXX are given;
+# the libraries come from Debian's arm64 packages (scripts/deps.sh), found
+# through their pkg-config files.  ARCH also picks the test kernel the
+# module is built against (scripts/build-kernel.sh).
+ifeq ($(ARCH),arm64)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+export ARCH CROSS_COMPILE
+endif
+ifneq ($(CROSS_COMPILE),)
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin CXX),default)
+CXX := $(CROSS_COMPILE)g++
+endif
+MULTIARCH := $(shell $(CC) -print-multiarch)
+PKG_CONFIG ?= PKG_CONFIG_LIBDIR=/usr/lib/$(MULTIARCH)/pkgconfig:/usr/share/pkgconfig pkg-config
+endif
+PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wno-unused-parameter -Wstrict-prototypes -Wshadow
 CPPFLAGS += -Iuapi -Iuserlib/include -D_GNU_SOURCE
 
 # The kernel tree to build the module against: the running kernel's headers
 # when present, otherwise the cached test kernel (built on first use); with
-# KVER=6.1 or 6.12, that test kernel.
-KDIR ?= $(shell if [ -z "$(KVER)" ] && [ -d /lib/modules/$$(uname -r)/build ]; then \
-	echo /lib/modules/$$(uname -r)/build; else KVER=$(KVER) scripts/build-kernel.sh; fi)
+# KVER=6.1 or 6.12, or with ARCH, that test kernel.
+KDIR ?= $(shell if [ -z "$(KVER)$(ARCH)" ] && [ -d /lib/modules/$$(uname -r)/build ]; then \
+	echo /lib/modules/$$(uname -r)/build; else \
+	ARCH=$(ARCH) KVER=$(KVER) scripts/build-kernel.sh; fi)
 # kselftest_harness.h, used by the selftests and the host tests.
 KSFT_INC ?= $(shell scripts/ksft-headers.sh)
 
 # What libetw links with (libxml2 reads instrumentation manifests).
-LIBETW_LIBS := $(shell pkg-config --libs libxml-2.0) -lpthread
-LIBXML2_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
+LIBETW_LIBS := $(shell $(PKG_CONFIG) --libs libxml-2.0) -lpthread
+LIBXML2_CFLAGS := $(shell $(PKG_CONFIG) --cflags libxml-2.0)
 
 # The one version of etw: etwctl --version, libetw.pc, the module's
 # MODULE_VERSION (kmod/Kbuild reads the file too), the DKMS source's
@@ -49,17 +71,17 @@ CTL_SRCS := $(wildcard ctl/*.c)
 # Only etwctl itself has forward, which loads libcurl when it runs (its
 # headers at build time); the host tests take the rest.
 CTL_TEST_SRCS := $(filter-out ctl/etwctl.c ctl/cmd_forward.c ctl/cmd_top.c,$(CTL_SRCS))
-CURL_CFLAGS := $(shell pkg-config --cflags libcurl)
+CURL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcurl)
 # etwctl symbolises stacks with elfutils' libdwfl (ctl/symbols.c).
-DW_LIBS := $(shell pkg-config --libs libdw)
+DW_LIBS := $(shell $(PKG_CONFIG) --libs libdw)
 
 # top's BPF programs (clang -target bpf) and their bpftool skeleton;
 # libbpf-dev and bpftool (scripts/deps.sh).
 BPF_CLANG ?= clang
 BPF_CFLAGS := -O2 -g -Wall -target bpf -Ictl/bpf \
 	-I/usr/include/$(shell $(CC) -print-multiarch)
-LIBBPF_CFLAGS := $(shell pkg-config --cflags libbpf)
-LIBBPF_LIBS := $(shell pkg-config --libs libbpf)
+LIBBPF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf)
+LIBBPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf)
 SELFTEST_SRCS := $(wildcard selftests/*_test.c)
 SELFTESTS := $(SELFTEST_SRCS:.c=)
 BENCH_SRCS := $(wildcard selftests/bench/*_bench.c)
@@ -81,7 +103,7 @@ FORCE:
 
 # The babeltrace2 plugin needs libbabeltrace2-dev (scripts/deps.sh installs
 # it); without it make all leaves the plugin out and make bt2 fails.
-HAVE_BT2 := $(shell pkg-config --exists babeltrace2 && echo y)
+HAVE_BT2 := $(shell $(PKG_CONFIG) --exists babeltrace2 && echo y)
 
 all: module lib ctl selftests examples $(if $(HAVE_BT2),bt2)
 
@@ -126,10 +148,16 @@ LIB_DEFS := -DETW_MANIFEST_DIR='"$(MANIFESTDIR)"'
 # program's own frames; without them every stack ends inside libetw.
 LIB_CFLAGS := -fno-omit-frame-pointer
 
-userlib/%.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
+# The compilers objects were built with: switching ARCH or CC rebuilds
+# every object and program.
+build/cc: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(CXX)' | cmp -s - $@ || echo '$(CC) $(CXX)' > $@
+
+userlib/%.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h) build/cc
 	$(CC) $(CPPFLAGS) $(LIB_DEFS) $(LIBXML2_CFLAGS) $(CFLAGS) $(LIB_CFLAGS) $(WARN) -c -o $@ $<
 
-userlib/%.pic.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h)
+userlib/%.pic.o: userlib/%.c $(wildcard userlib/*.h userlib/include/*.h uapi/linux/*.h) build/cc
 	$(CC) $(CPPFLAGS) $(LIB_DEFS) $(LIBXML2_CFLAGS) $(CFLAGS) $(LIB_CFLAGS) $(WARN) -fPIC -c -o $@ $<
 
 # The manifest directory is compiled in: rebuilt when MANIFESTDIR changes.
@@ -145,7 +173,7 @@ userlib/libetw.a: $(LIB_OBJS)
 
 # The main() that calls a program's wmain (userlib/wmain/etw_wmain.c):
 # position-independent, so that it links into PIE and non-PIE programs.
-userlib/libetw-wmain.a: userlib/wmain/etw_wmain.c $(wildcard userlib/include/*.h)
+userlib/libetw-wmain.a: userlib/wmain/etw_wmain.c $(wildcard userlib/include/*.h) build/cc
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -c -o userlib/wmain/etw_wmain.o $<
 	rm -f $@
 	ar rcs $@ userlib/wmain/etw_wmain.o
@@ -175,7 +203,7 @@ ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a build/bpf/top.skel.
 		$(CFLAGS) $(WARN) $(CURL_CFLAGS) $(LIBBPF_CFLAGS) $(LDFLAGS) -o $@ $(CTL_SRCS) \
 		userlib/libetw.a $(LIBETW_LIBS) $(DW_LIBS) $(LIBBPF_LIBS)
 
-build/bpf/top.bpf.o: ctl/bpf/top.bpf.c ctl/bpf/top_maps.h
+build/bpf/top.bpf.o: ctl/bpf/top.bpf.c ctl/bpf/top_maps.h build/cc
 	@mkdir -p $(@D)
 	$(BPF_CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -198,10 +226,10 @@ build/bt2/libetw-pic.a: $(LIB_PIC_OBJS)
 	ar rcs $@ $^
 
 $(BT2_PLUGIN): $(BT2_SRCS) bt2/etwbt.h build/bt2/libetw-pic.a
-	$(CC) $(CPPFLAGS) -Iuserlib $(shell pkg-config --cflags babeltrace2) $(CFLAGS) \
+	$(CC) $(CPPFLAGS) -Iuserlib $(shell $(PKG_CONFIG) --cflags babeltrace2) $(CFLAGS) \
 		$(WARN) -fPIC -shared -o $@ $(BT2_SRCS) build/bt2/libetw-pic.a \
 		-Wl,--exclude-libs,ALL -Wl,--no-undefined \
-		$(shell pkg-config --libs babeltrace2) $(LIBETW_LIBS)
+		$(shell $(PKG_CONFIG) --libs babeltrace2) $(LIBETW_LIBS)
 
 # Writes the .etl file of TraceLogging events that scripts/tests/bt2_test.py
 # converts (the events of $(TLG_EVENTS), through the provider double).
@@ -218,7 +246,9 @@ build/man/etwctl.1: Documentation/etwctl.rst
 
 # --- tests ----------------------------------------------------------------
 # Selftests run in the VM and link libetw dynamically, as real programs do.
-selftests: $(SELFTESTS) $(BENCHES)
+# The benchmarks' instruction-count marker is an x86 instruction
+# (selftests/bench/icount_marker.h): they are built for x86 only.
+selftests: $(SELFTESTS) $(if $(CROSS_COMPILE),,$(BENCHES))
 
 # Benchmarks, which make bench runs in the VM (scripts/bench.sh).
 selftests/bench/%_bench: selftests/bench/%_bench.c selftests/bench/icount_marker.h \
@@ -232,14 +262,14 @@ selftests/bench/%_bench: selftests/bench/%_bench.c selftests/bench/icount_marker
 # runs it in a session).
 selftests/bench/lttng_bench: selftests/bench/lttng_bench.c \
 		selftests/bench/lttng_bench_tp.h selftests/bench/bench_loop.h \
-		selftests/bench/icount_marker.h
+		selftests/bench/icount_marker.h build/cc
 	$(CC) $(CPPFLAGS) -Iselftests/bench $(CFLAGS) $(WARN) -o $@ $< \
-		$$(pkg-config --libs lttng-ust)
+		$$($(PKG_CONFIG) --libs lttng-ust)
 
 # wide_test and its C++ half use L"..." strings: built with $(WIDE_CFLAGS).
 # No exceptions or RTTI, so linking needs no C++ runtime in the VM.
 selftests/wide_cxx.o: selftests/wide_cxx.cc selftests/wide_record.h \
-		$(wildcard userlib/include/*.h)
+		$(wildcard userlib/include/*.h) build/cc
 	$(CXX) $(CPPFLAGS) $(WIDE_CFLAGS) -std=c++11 -fno-exceptions -fno-rtti \
 		$(CFLAGS) -Wall -Wextra -c -o $@ $<
 
@@ -259,7 +289,7 @@ selftests/bench/ext_items_bench: private CFLAGS += -fno-omit-frame-pointer
 # and of stack_symbols_lib.so, which it dlopen()s: both need the frames.
 selftests/stack_symbols_test: private CFLAGS += -fno-omit-frame-pointer
 selftests/stack_symbols_test: selftests/stack_symbols_lib.so
-selftests/stack_symbols_lib.so: selftests/stack_symbols_lib.c
+selftests/stack_symbols_lib.so: selftests/stack_symbols_lib.c build/cc
 	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(WARN) -fPIC -shared -o $@ $<
 
 selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
@@ -316,7 +346,7 @@ HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
 	-DTESTDATA='"$(TESTDATA)"' -DSRC_DIR='"$(CURDIR)"'
 
 HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \
-	userlib/tests/data/*.h uapi/linux/*.h) build/testdata
+	userlib/tests/data/*.h uapi/linux/*.h) build/testdata build/cc
 
 userlib/tests/%_test: userlib/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS)
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< userlib/libetw.a $(LIBETW_LIBS)
@@ -340,6 +370,8 @@ TLG_EVENTS := userlib/tests/tracelogging_events.c
 TLG_DEPS := $(TLG_EVENTS) userlib/tests/tracelogging_events.h \
 	userlib/tests/tracelogging_double.h
 CXX ?= c++
+# Clang compiles for the cross compiler's target too.
+CLANG_TARGET := $(if $(CROSS_COMPILE),--target=$(MULTIARCH))
 CLANG := $(shell command -v clang 2>/dev/null)
 CLANGXX := $(shell command -v clang++ 2>/dev/null)
 TLG_LANG_FLAGS = $(CPPFLAGS) -Iuserlib/tests $(CFLAGS) \
@@ -359,8 +391,8 @@ build/tlg/events-%.o: $(TLG_DEPS) $(HOSTTEST_DEPS)
 
 TLG_CC_c = $(CC) -std=c99
 TLG_CC_cxx = $(CXX) -x c++ -std=c++11
-TLG_CC_clang = clang -std=c11
-TLG_CC_clangxx = clang++ -x c++ -std=c++17
+TLG_CC_clang = clang $(CLANG_TARGET) -std=c11
+TLG_CC_clangxx = clang++ $(CLANG_TARGET) -x c++ -std=c++17
 TLG_BUILDS := c cxx $(if $(and $(CLANG),$(CLANGXX)),clang clangxx)
 
 build/tlg/tu.o: userlib/tests/tracelogging_tu.cc $(TLG_DEPS) $(HOSTTEST_DEPS)
@@ -465,7 +497,7 @@ coverage:
 	@scripts/coverage.sh
 
 # Not a kselftest: built under build/, so run_vm_tests.sh never runs it.
-build/soak/etw_soak: selftests/soak/etw_soak.c $(wildcard selftests/*.h)
+build/soak/etw_soak: selftests/soak/etw_soak.c $(wildcard selftests/*.h) build/cc
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Iselftests $(CFLAGS) $(WARN) -o $@ $< -lpthread
 

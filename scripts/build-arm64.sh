@@ -1,12 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Cross-compile libetw (userlib/libetw.a) for arm64 with -Werror, in a
-# scratch copy so that the tree's x86-64 objects stay intact.  Needs
-# Debian's gcc-aarch64-linux-gnu and libc6-dev-arm64-cross
-# (scripts/deps.sh).  libetw.a is an archive, so no arm64 library is
-# needed to link it; etwctl, the selftests and the module are not built
-# here.
+# Cross-compile user space for arm64 with -Werror: libetw, etwctl, the
+# selftests and the examples (make ARCH=arm64, the kernel's convention),
+# in a scratch copy of the tracked files so that the tree's x86-64 objects
+# stay intact.  Needs Debian's gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu
+# and the arm64 libraries of scripts/deps.sh.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,10 +15,10 @@ command -v "$cc" > /dev/null ||
 
 work=$(mktemp -d /tmp/etw-arm64.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/scripts"
-cp -r "$top/Makefile" "$top/uapi" "$top/userlib" "$work/"
-cp "$top/scripts/ksft-headers.sh" "$top/scripts/build-kernel.sh" "$work/scripts/"
-find "$work/userlib" \( -name '*.o' -o -name '*.a' -o -name '*.so*' \) -delete
-echo "build-arm64: libetw.a with $cc"
-make -s -C "$work" CC="$cc" CFLAGS="-O2 -g -Werror" userlib/libetw.a
-file "$work/userlib/etw_batch.o"
+# The tracked files as they are in the tree, changes included.
+(cd "$top" && git ls-files -z --cached --others --exclude-standard |
+	xargs -0 cp --parents -t "$work" 2>/dev/null) || true
+echo "build-arm64: libetw, etwctl, selftests, examples with $cc"
+make -s -j"$(nproc)" -C "$work" ARCH=arm64 CFLAGS="-O2 -g -Werror" \
+	lib ctl selftests examples
+file "$work/userlib/libetw.so" "$work/ctl/etwctl" "$work/selftests/batch_test"

@@ -8,6 +8,11 @@
 # overlaid with scripts/etw-coverage.config or scripts/etw-kcsan.config),
 # and print the build directory (KDIR).
 #
+# ARCH=arm64 (with CROSS_COMPILE, default aarch64-linux-gnu-) builds the
+# test kernel for arm64 instead: the test fragment overlaid with
+# scripts/etw-arm64.config (what QEMU's virt machine needs), from the same
+# source, cached under its own key.  Only the test kernel has an arm64 form.
+#
 # The build is cached in $ETW_CACHE (default ~/.cache/etw) under a key made
 # of the kernel version, a hash of the fragment and $recipe below (raise it
 # when a change here changes the kernel), so it is rebuilt only when one of
@@ -33,6 +38,23 @@ case "${1:-}" in
 	overlay=$here/etw-kcsan.config
 	flavour=kcsan- ;;
 esac
+# The kernel's own ARCH names; empty or x86 for the host's x86-64.
+arch=${ARCH:-x86}
+case "$arch" in
+x86|x86_64) arch=x86 ;;
+arm64)
+	if [ -n "$flavour" ]; then
+		echo "build-kernel: ARCH=arm64: only the test kernel (no $1)" >&2
+		exit 1
+	fi
+	export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
+	overlay=$here/etw-arm64.config
+	flavour=arm64- ;;
+*)
+	echo "build-kernel: ARCH=$arch: the test kernels are x86 and arm64" >&2
+	exit 1 ;;
+esac
+export ARCH=$arch
 kver=${KVER:-6.12}
 case "$kver" in
 6.1|6.12) ;;
@@ -83,8 +105,9 @@ fi
 # options reach (gcov: a few files, minutes instead of the half hour a
 # full build takes on a busy 2-core machine; KCSAN: everything).  Its
 # src/ is a link to the test kernel's: when that goes, this one is rebuilt.
+# The arm64 kernel has nothing to share with the x86 one: a full build.
 base=
-if [ -n "$overlay" ]; then
+if [ -n "$overlay" ] && [ "$arch" = x86 ]; then
 	base=$("$0")
 fi
 
@@ -138,7 +161,9 @@ if [ $missing != 0 ]; then
 fi
 
 echo "build-kernel: compiling (started $(date +%H:%M:%S))" >&3
-make -s -C "$dir/src" O="$dir/build" -j"$jobs" bzImage modules >&2
+image=bzImage
+[ "$arch" = x86 ] || image=Image
+make -s -C "$dir/src" O="$dir/build" -j"$jobs" $image modules >&2
 make -s -C "$dir/src" O="$dir/build" modules_prepare >&2
 trap - ERR
 exec 2>&3 3>&-

@@ -184,9 +184,9 @@ step "module against Debian's 6.1 headers"
 scripts/build-6.1.sh > "$results/step-kmod-6.1-build.out" 2>&1
 echo $? > "$results/step-kmod-6.1-build.rc"
 
-step "libetw cross-compiled for arm64"
-scripts/build-arm64.sh > "$results/step-arm64-libetw-build.out" 2>&1
-echo $? > "$results/step-arm64-libetw-build.rc"
+step "user space cross-compiled for arm64"
+scripts/build-arm64.sh > "$results/step-arm64-user-build.out" 2>&1
+echo $? > "$results/step-arm64-user-build.rc"
 
 step "VM on $kver_main: KUnit, kselftests, rmmod, console log"
 # The summary expects every kselftest unless the run was limited on purpose.

@@ -18,12 +18,16 @@ packages=(
 	valgrind
 	libbpf-dev bpftool
 	liblttng-ust-dev lttng-tools
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross
+	qemu-user qemu-system-arm
+	libxml2-dev:arm64 libdw-dev:arm64 libbpf-dev:arm64
+	libcurl4-openssl-dev:arm64 liblttng-ust-dev:arm64
 )
 
 missing=()
 for p in "${packages[@]}"; do
-	status=$(dpkg-query -W -f '${Status}' "$p" 2>/dev/null || true)
+	# One line per architecture installed (a library in amd64 and arm64).
+	status=$(dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | sort -u || true)
 	[ "$status" = "install ok installed" ] || missing+=("$p")
 done
 # npm fetches the trace viewer of scripts/tests/viewer_test.sh.  Debian's
@@ -37,6 +41,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# The arm64 libraries the cross build links (make ARCH=arm64).
+dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
 # An install that was killed half-way leaves dpkg refusing every other one.
 dpkg --configure -a >&2
 apt-get update -qq >&2

@@ -27,11 +27,11 @@
 #include "etw_batch.h"
 
 /*
- * The clock asked for: rdtsc where there is one, a few instructions
- * against clock_gettime()'s tens; the kernel grants it only where
- * CLOCK_MONOTONIC is computed from it, else answers MONOTONIC.
+ * The clock asked for: the CPU's counter where there is one (etw_arch.h),
+ * a few instructions against clock_gettime()'s tens; the kernel grants it
+ * only where CLOCK_MONOTONIC is computed from it, else answers MONOTONIC.
  */
-#ifdef __x86_64__
+#ifdef ETW_ARCH_COUNTER
 #define ETW_BATCH_TIME_CLOCK	ETW_BATCH_CLOCK_TSC
 #else
 #define ETW_BATCH_TIME_CLOCK	ETW_BATCH_CLOCK_MONOTONIC
@@ -222,13 +222,13 @@ bool etw_batch_open(struct etw_batch *b, int dev_fd)
  * etw_batch_drain() - have the kernel route what the ring holds now
  * @b: the thread's ring
  *
- * The system call as the write path makes it (etw_sys_ioctl()).  An
+ * The system call as the write path makes it (etw_arch_ioctl()).  An
  * error changes nothing here: the next write finds the ring as full as
  * the kernel left it.
  */
 void etw_batch_drain(struct etw_batch *b)
 {
-	etw_sys_ioctl(b->fd, ETW_IOC_BATCH_DRAIN, NULL);
+	etw_arch_ioctl(b->fd, ETW_IOC_BATCH_DRAIN, NULL);
 }
 
 /**

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "etw_arch.h"
 #include "etw_provider.h"
 
 /**
@@ -230,31 +231,25 @@ static __always_inline uint64_t etw_batch_mono_ns(void)
 
 /*
  * The clock of the rings the fast path stages in (the gate lets no
- * monotonic one through): the TSC where libetw asks for it.
+ * monotonic one through): the CPU's counter where libetw asks for it
+ * (etw_arch.h).
  */
 static __always_inline uint64_t etw_batch_fast_now(void)
 {
-#ifdef __x86_64__
-	return __builtin_ia32_rdtsc();
+#ifdef ETW_ARCH_COUNTER
+	return etw_arch_counter();
 #else
 	return etw_batch_mono_ns();
 #endif
 }
 
-/*
- * etw_batch_fast_now() stored at @t: on x86-64 the halves rdtsc gives,
- * each stored as it is (a shift and an or less).
- */
+/* etw_batch_fast_now() stored at @t. */
 static __always_inline void etw_batch_stamp(void *t)
 {
-#ifdef __x86_64__
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a" (lo), "=d" (hi));
-	memcpy(t, &lo, sizeof(lo));
-	memcpy((uint8_t *)t + sizeof(lo), &hi, sizeof(hi));
+#ifdef ETW_ARCH_COUNTER
+	etw_arch_counter_stamp(t);
 #else
-	uint64_t now = etw_batch_fast_now();
+	uint64_t now = etw_batch_mono_ns();
 
 	memcpy(t, &now, sizeof(now));
 #endif
@@ -400,28 +395,6 @@ enum etw_batch_result {
 	ETW_BATCH_STAGED_DRAIN,	/* staged; the ring is past half full */
 };
 
-/*
- * Copy @len bytes of the payload: on x86-64 a rep movsq and a rep movsb,
- * inline, so that the fast path below makes no call (a call costs the
- * registers it must keep).
- */
-static __always_inline void etw_batch_copy(void *dst, const void *src,
-					   uint32_t len)
-{
-#ifdef __x86_64__
-	unsigned long n = len / 8;
-
-	__asm__ volatile("rep movsq\n\t"
-			 "mov %[rest], %%ecx\n\t"
-			 "rep movsb"
-			 : "+c" (n), "+D" (dst), "+S" (src)
-			 : [rest] "r" (len % 8)
-			 : "memory");
-#else
-	memcpy(dst, src, len);
-#endif
-}
-
 /* The gate's key while @fd's writes may take the fast path. */
 static __always_inline uint64_t etw_batch_gate_key(int fd)
 {
@@ -474,7 +447,7 @@ etw_batch_stage_one(struct etw_batch *b, bool open, const uint32_t *reg_id,
 	 * across the checks.
 	 */
 	etw_batch_store(e, size, 0, *reg_id, NULL, desc, activity);
-	etw_batch_copy(e + 1, src, data->Size);
+	etw_arch_copy(e + 1, src, data->Size);
 	head += pad;
 	b->head = head;
 	/*

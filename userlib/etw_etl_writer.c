@@ -25,10 +25,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
-
+#include "etw_arch.h"
 #include "etw_etl.h"
 
 #define ETW_ETL_FILE_MODES	(ETW_ETL_MODE_SEQUENTIAL | \
@@ -128,7 +125,7 @@ static uint32_t etw_etl_cpuinfo_mhz(const char *root)
 	return mhz;
 }
 
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef ETW_ARCH_CYCLES
 static uint64_t etw_etl_mono_ns(void)
 {
 	struct timespec ts;
@@ -144,15 +141,15 @@ static uint64_t etw_etl_mono_ns(void)
  */
 static uint32_t etw_etl_measured_mhz(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef ETW_ARCH_CYCLES
 	struct timespec nap = { 0, 10000000 };
 	uint64_t t0, t1, c0, c1;
 
 	t0 = etw_etl_mono_ns();
-	c0 = __rdtsc();
+	c0 = etw_arch_cycles();
 	while (nanosleep(&nap, &nap) && errno == EINTR)
 		;
-	c1 = __rdtsc();
+	c1 = etw_arch_cycles();
 	t1 = etw_etl_mono_ns();
 	if (c1 > c0 && t1 > t0 && (c1 - c0) / (t1 - t0) < UINT32_MAX / 1000)
 		return (uint32_t)(((c1 - c0) * 1000 + (t1 - t0) / 2) /

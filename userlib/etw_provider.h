@@ -23,8 +23,6 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
 
 #include "windows.h"
 #include "evntprov.h"
@@ -202,29 +200,6 @@ etw_prov_may_take(const struct etw_prov_ref *ref, UCHAR level,
 /* ETW_IOC_WRITE under @ref; returns a Win32 error. */
 ULONG etw_prov_write(const struct etw_prov_ref *ref,
 		     struct etw_write_args *args);
-
-/*
- * ioctl() as the write path makes it: on x86-64 the system call itself,
- * as Windows' ntdll makes its own, without the call into libc's wrapper
- * and its errno store.  Return: 0 or a negative errno.
- */
-static __always_inline long etw_sys_ioctl(int fd, unsigned long cmd,
-					  void *arg)
-{
-#ifdef __x86_64__
-	long ret;
-
-	/* The kernel reads *@arg: the "memory" clobber keeps the stores. */
-	__asm__ volatile("syscall"
-			 : "=a" (ret)
-			 : "0" ((long)SYS_ioctl), "D" ((long)fd), "S" (cmd),
-			   "d" (arg)
-			 : "rcx", "r11", "memory");
-	return ret;
-#else
-	return ioctl(fd, cmd, arg) ? -errno : 0;
-#endif
-}
 
 /*
  * Moves on whenever a handle's lookup may change: a registration retired,

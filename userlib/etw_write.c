@@ -53,7 +53,7 @@ etw_prov_ioctl_write(const struct etw_prov_ref *ref,
 	args->reg_id = ref->reg_id;
 	/* The same bit (etw_provider.h). */
 	args->flags |= ref->flags & ETW_PROV_DESC_TYPES;
-	err = etw_sys_ioctl(ref->fd, ETW_IOC_WRITE, args);
+	err = etw_arch_ioctl(ref->fd, ETW_IOC_WRITE, args);
 	if (!err)
 		return ERROR_SUCCESS;
 	return etw_write_error(err);

@@ -69,6 +69,12 @@ extern "C++" {
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+/*
+ * On arm64 glibc's <signal.h> names structure fields __reserved, which
+ * SAL 1 (below) makes an empty macro: read first, as the C++ headers are.
+ * Linux's own headers (<linux/...>) use the name too: include them before.
+ */
+#include <signal.h>
 
 #ifdef __cplusplus
 #define EXTERN_C	extern "C"
