@@ -340,9 +340,11 @@ build/testdata: FORCE
 	@echo '$(TESTDATA)' | cmp -s - $@ || echo '$(TESTDATA)' > $@
 
 # -Wno-clobbered: the harness's fork and longjmp around fixtures with setup
-# and teardown (as for the kselftests).
+# and teardown (as for the kselftests); -Wno-missing-field-initializers:
+# a case table leaves the fields its row does not need zero.
 HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
 	$(CFLAGS) $(WARN) -Wno-shadow -Wno-sign-compare -Wno-clobbered \
+	-Wno-missing-field-initializers \
 	-DTESTDATA='"$(TESTDATA)"' -DSRC_DIR='"$(CURDIR)"'
 
 HOSTTEST_DEPS := $(wildcard userlib/include/*.h userlib/*.h userlib/tests/*.h \

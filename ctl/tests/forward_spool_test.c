@@ -157,8 +157,12 @@ FIXTURE_TEARDOWN(spool)
 	etl_rmdir(self->dir);
 }
 
-static const struct etwctl_spool_dest dest_a = { "http://a:19532/upload" };
-static const struct etwctl_spool_dest dest_b = { "http://b:19532/upload" };
+static const struct etwctl_spool_dest dest_a = {
+	.url = "http://a:19532/upload"
+};
+static const struct etwctl_spool_dest dest_b = {
+	.url = "http://b:19532/upload"
+};
 
 /* Open the spool at @path and bind it to @d. */
 static int open_bound(const char *path, uint64_t max,
@@ -330,10 +334,10 @@ static const struct {
 	struct etwctl_spool_dest dest;
 	const char *record;
 } record_cases[] = {
-	{ { "http://a:19532/upload" }, "url http://a:19532/upload\n" },
-	{ { "http://localhost/upload", "/run/jr.sock" },
+	{ { .url = "http://a:19532/upload" }, "url http://a:19532/upload\n" },
+	{ { .url = "http://localhost/upload", .unix_socket = "/run/jr.sock" },
 	  "url http://localhost/upload\nunix-socket /run/jr.sock\n" },
-	{ { "https://h/p q/upload", "/s p" },
+	{ { .url = "https://h/p q/upload", .unix_socket = "/s p" },
 	  "url https://h/p q/upload\nunix-socket /s p\n" },
 };
 
@@ -395,12 +399,14 @@ static const struct {
 	struct etwctl_spool_dest run;
 	const char *other;
 } socket_cases[] = {
-	{ { "http://localhost/upload", "/s1" }, { "http://localhost/upload" },
+	{ { .url = "http://localhost/upload", .unix_socket = "/s1" },
+	  { .url = "http://localhost/upload" },
 	  "http://localhost/upload via /s1" },
-	{ { "http://localhost/upload", "/s1" },
-	  { "http://localhost/upload", "/s2" },
+	{ { .url = "http://localhost/upload", .unix_socket = "/s1" },
+	  { .url = "http://localhost/upload", .unix_socket = "/s2" },
 	  "http://localhost/upload via /s1" },
-	{ { "http://localhost/upload" }, { "http://localhost/upload", "/s1" },
+	{ { .url = "http://localhost/upload" },
+	  { .url = "http://localhost/upload", .unix_socket = "/s1" },
 	  "http://localhost/upload" },
 };
 
@@ -629,10 +635,10 @@ TEST_F(spool, record_length_limit)
 static const struct etwctl_spool_dest unrecordable_cases[] = {
 	{ NULL },
 	{ "" },
-	{ "http://a/\nupload" },
-	{ "http://a/\x7fupload" },
-	{ "http://a/upload", "" },
-	{ "http://a/upload", "/s\tp" },
+	{ .url = "http://a/\nupload" },
+	{ .url = "http://a/\x7fupload" },
+	{ .url = "http://a/upload", .unix_socket = "" },
+	{ .url = "http://a/upload", .unix_socket = "/s\tp" },
 };
 
 TEST_F(spool, unrecordable_collector_is_refused)
