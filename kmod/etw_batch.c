@@ -240,6 +240,11 @@ static u64 etw_batch_read_tsc(void)
 	return rdtsc_ordered();
 }
 
+static unsigned int etw_batch_tsc_khz(void)
+{
+	return tsc_khz;
+}
+
 /*
  * Is CLOCK_MONOTONIC computed from the TSC, so that a reading converts
  * back to it?  The timekeeper's counter then reads as the TSC does (a
@@ -258,6 +263,12 @@ static bool etw_batch_tsc_usable(void)
 static u64 etw_batch_read_tsc(void)
 {
 	return 0;
+}
+
+/* Not reached: no ring stages a counter that is not usable. */
+static unsigned int etw_batch_tsc_khz(void)
+{
+	return 1;
 }
 
 static bool etw_batch_tsc_usable(void)
@@ -984,7 +995,7 @@ static void etw_batch_tsc_init(struct etw_batch *b)
 
 	b->is_tsc = true;
 	b->mult = div_u64((u64)NSEC_PER_MSEC << ETW_BATCH_RATE_SHIFT,
-			  tsc_khz);
+			  etw_batch_tsc_khz());
 	local_irq_save(flags);
 	b->rate_tsc = etw_batch_read_tsc();
 	b->rate_ns = ktime_get_ns();
