@@ -86,6 +86,9 @@
 #ifdef CONFIG_X86
 #include <asm/tsc.h>
 #endif
+#ifdef CONFIG_ARM64
+#include <asm/arch_timer.h>
+#endif
 
 #include "compat.h"
 #include "etw_filter.h"
@@ -258,6 +261,33 @@ static bool etw_batch_tsc_usable(void)
 		return false;
 	ktime_get_snapshot(&snap);
 	return etw_batch_read_tsc() - snap.cycles < (u64)tsc_khz * 10;
+}
+#elif defined(CONFIG_ARM64)
+/* The virtual count, as user space and the vDSO read it. */
+static u64 etw_batch_read_tsc(void)
+{
+	return __arch_counter_get_cntvct();
+}
+
+static unsigned int etw_batch_tsc_khz(void)
+{
+	return arch_timer_get_cntfrq() / 1000;
+}
+
+/*
+ * As on x86: is CLOCK_MONOTONIC computed from the count user space reads?
+ * Its EL0 access is off on CPUs whose counter needs an erratum's
+ * workaround, and with a physical clocksource the two counts may differ.
+ */
+static bool etw_batch_tsc_usable(void)
+{
+	struct system_time_snapshot snap;
+	unsigned int khz = etw_batch_tsc_khz();
+
+	if (!(arch_timer_get_cntkctl() & ARCH_TIMER_USR_VCT_ACCESS_EN) || !khz)
+		return false;
+	ktime_get_snapshot(&snap);
+	return etw_batch_read_tsc() - snap.cycles < (u64)khz * 10;
 }
 #else
 static u64 etw_batch_read_tsc(void)

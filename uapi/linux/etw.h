@@ -1007,11 +1007,11 @@ struct etw_batch_args {
 
 /*
  * etw_batch_args.clock.  MONOTONIC: CLOCK_MONOTONIC in ns, as
- * clock_gettime() reads it.  TSC (x86, when the kernel's clocksource is
- * the time-stamp counter, which CLOCK_MONOTONIC is then computed from):
- * the counter as rdtsc reads it; the kernel converts it to CLOCK_MONOTONIC
- * when it routes the event, back from the drain's start at the rate the
- * clock ran at over the last second.  A monotonic time is the thread's
+ * clock_gettime() reads it.  TSC (when CLOCK_MONOTONIC is computed from
+ * the counter user space reads: x86's time-stamp counter, as rdtsc reads
+ * it, or arm64's virtual count CNTVCT_EL0): that reading; the kernel
+ * converts it to CLOCK_MONOTONIC when it routes the event, back from the
+ * drain's start at the rate the clock ran at over the last second.  A monotonic time is the thread's
  * view: a time namespace's offset is taken off.
  */
 #define ETW_BATCH_CLOCK_MONOTONIC	0
