@@ -10,7 +10,8 @@
  * (ETW_BATCH_CLOCK_TSC in uapi/linux/etw.h): the TSC on x86-64, the
  * virtual count CNTVCT_EL0 on arm64.  ETW_ARCH_CYCLES is defined where
  * user space can count processor cycles (x86's TSC; arm64's cycle
- * counter is the kernel's).
+ * counter is the kernel's).  The write path's system call is inline on
+ * x86-64 and arm64, libc's ioctl() elsewhere.
  */
 #ifndef _ETW_ARCH_H
 #define _ETW_ARCH_H
@@ -110,18 +111,40 @@ static __always_inline void etw_arch_counter_stamp(void *t)
 
 	memcpy(t, &now, sizeof(now));
 }
+
+/*
+ * ioctl() as the write path makes it, as on x86-64: the svc itself.  A
+ * stack walk of the event then starts in libetw, not in libc's wrapper,
+ * whose caller's return address is only in the link register (a leaf
+ * saves no frame record).  Return: 0 or a negative errno.
+ */
+static __always_inline long etw_arch_ioctl(int fd, unsigned long cmd,
+					   void *arg)
+{
+	register long x8 __asm__("x8") = SYS_ioctl;
+	register long x0 __asm__("x0") = fd;
+	register unsigned long x1 __asm__("x1") = cmd;
+	register void *x2 __asm__("x2") = arg;
+
+	/* The kernel reads *@arg: the "memory" clobber keeps the stores. */
+	__asm__ volatile("svc #0"
+			 : "+r" (x0)
+			 : "r" (x8), "r" (x1), "r" (x2)
+			 : "memory");
+	return x0;
+}
+#else
+static __always_inline long etw_arch_ioctl(int fd, unsigned long cmd,
+					   void *arg)
+{
+	return ioctl(fd, cmd, arg) ? -errno : 0;
+}
 #endif
 
 static __always_inline void etw_arch_copy(void *dst, const void *src,
 					  uint32_t len)
 {
 	memcpy(dst, src, len);
-}
-
-static __always_inline long etw_arch_ioctl(int fd, unsigned long cmd,
-					   void *arg)
-{
-	return ioctl(fd, cmd, arg) ? -errno : 0;
 }
 
 #endif /* __x86_64__ */
