@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/etw_kapi.h>
 #include <linux/mman.h>
+#include <linux/sched/mm.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -697,14 +698,33 @@ static void etw_consumer_attach_empty_test(struct kunit *test)
 	etw_consumer_detach(s, cursor);
 }
 
-/* User memory for etw_consumer_read(), in a mapping KUnit unmaps. */
+static void etw_bt_mmdrop(void *mm)
+{
+	mmdrop(mm);
+}
+
+/*
+ * User memory for etw_consumer_read(), in a mapping KUnit unmaps.  The
+ * first kunit_vm_mmap() of a test gives its thread a new mm through
+ * kthread_use_mm(), whose mm_count reference the thread's exit does not
+ * drop (lib/kunit/user_alloc.c, 6.12): the test drops it, or the mm is
+ * leaked, which kmemleak reports after rmmod on arm64 (on x86-64 the CPU's
+ * last loaded mm still points at it).
+ */
 static char __user *etw_bt_user_buf(struct kunit *test, size_t len)
 {
+	bool attach = !current->mm;
 	unsigned long addr;
+	int ret;
 
 	addr = kunit_vm_mmap(test, NULL, 0, len, PROT_READ | PROT_WRITE,
 			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
 	KUNIT_ASSERT_NE_MSG(test, addr, 0UL, "kunit_vm_mmap failed");
+	if (attach) {
+		ret = kunit_add_action_or_reset(test, etw_bt_mmdrop,
+						current->mm);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+	}
 	return (char __user *)addr;
 }
 
