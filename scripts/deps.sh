@@ -15,13 +15,14 @@ packages=(
 	libbabeltrace2-dev babeltrace2
 	chromium
 	clang libclang-rt-14-dev
-	valgrind
+	valgrind dkms
 	libbpf-dev bpftool
 	liblttng-ust-dev lttng-tools
 	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-user qemu-system-arm
 	libxml2-dev:arm64 libdw-dev:arm64 libbpf-dev:arm64
 	libcurl4-openssl-dev:arm64 liblttng-ust-dev:arm64
+	libsystemd-shared:arm64 libmicrohttpd12:arm64
 )
 
 missing=()
