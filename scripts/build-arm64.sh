@@ -8,6 +8,11 @@
 # files so that the tree's x86-64 objects stay intact.  Needs Debian's
 # gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu and the arm64 libraries of
 # scripts/deps.sh.
+#
+#   scripts/build-arm64.sh [DIR]
+#
+# The copy is DIR, emptied first and kept (scripts/check-arm64.sh runs
+# what it built), or a temporary directory removed at the end.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,8 +20,14 @@ cc=${CROSS_COMPILE:-aarch64-linux-gnu-}gcc
 command -v "$cc" > /dev/null ||
 	{ echo "build-arm64: $cc not installed (gcc-aarch64-linux-gnu)" >&2; exit 1; }
 
-work=$(mktemp -d /tmp/etw-arm64.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${1:-}" ]; then
+	work=$1
+	rm -rf "$work"
+	mkdir -p "$work"
+else
+	work=$(mktemp -d /tmp/etw-arm64.XXXXXX)
+	trap 'rm -rf "$work"' EXIT
+fi
 # The tracked files as they are in the tree, changes included.
 (cd "$top" && git ls-files -z --cached --others --exclude-standard |
 	xargs -0 cp --parents -t "$work" 2>/dev/null) || true

@@ -7,7 +7,9 @@
 #      the babeltrace2 plugin's tests and the trace viewer test; each
 #      libFuzzer target of userlib/fuzz/ for 30 s (scripts/fuzz-host.sh);
 #   3. checkpatch --strict and sparse on the module; the module against
-#      Debian's stock 6.1 headers;
+#      Debian's stock 6.1 headers; everything cross-built for arm64, its
+#      host tests run under qemu-user and its module built by DKMS
+#      (scripts/check-arm64.sh --into);
 #   4. a VM boot per test kernel: KUnit (etw_test.ko), every kselftest,
 #      rmmod etw, and a scan of the whole console log; the Debian packages
 #      built, installed (with the DKMS-built module in a second boot), used
@@ -27,13 +29,19 @@
 # ETW_INJECT_FAILURE=CASE makes one part fail on purpose, to prove that the
 # summary notices (Documentation/testing.rst lists the cases).
 # ETW_SELFTESTS="a_test b_test" runs, and expects, only those kselftests.
+# ARCH=arm64 (make check ARCH=arm64) runs the tests on arm64 instead:
+# scripts/check-arm64.sh.
 # ETW_DEMO=DIR (set by .ci/run): DIR holds the main job's output (demo.out)
 # and exit status (demo.rc); they count as one step, checked by
 # scripts/demo-check.sh.
 # ETW_CLONE=DIR (set by .ci/run): DIR holds the output (clone.out) and exit
 # status (clone.rc) of the host phase run in a clone without ../shared;
 # they count as one step.
+# ETW_ARM64_VM=1 (set by .ci/run) boots the VM suites on the arm64 test
+# kernel too, as NAME@arm64.
 set -uo pipefail
+
+[ "${ARCH:-x86}" != arm64 ] || exec "$(dirname "$0")/check-arm64.sh"
 
 inject=${ETW_INJECT_FAILURE:-}
 case "$inject" in
@@ -184,9 +192,9 @@ step "module against Debian's 6.1 headers"
 scripts/build-6.1.sh > "$results/step-kmod-6.1-build.out" 2>&1
 echo $? > "$results/step-kmod-6.1-build.rc"
 
-step "user space cross-compiled for arm64"
-scripts/build-arm64.sh > "$results/step-arm64-user-build.out" 2>&1
-echo $? > "$results/step-arm64-user-build.rc"
+step "arm64: cross build, host tests under qemu-user, DKMS"
+# Results NAME@arm64; make check ARCH=arm64 boots the VM suites too.
+scripts/check-arm64.sh --into "$results"
 
 step "VM on $kver_main: KUnit, kselftests, rmmod, console log"
 # The summary expects every kselftest unless the run was limited on purpose.
