@@ -1011,8 +1011,9 @@ struct etw_batch_args {
  * the counter user space reads: x86's time-stamp counter, as rdtsc reads
  * it, or arm64's virtual count CNTVCT_EL0): that reading; the kernel
  * converts it to CLOCK_MONOTONIC when it routes the event, back from the
- * drain's start at the rate the clock ran at over the last second.  A monotonic time is the thread's
- * view: a time namespace's offset is taken off.
+ * drain's start at the rate the clock ran at over the last second.  A
+ * monotonic time is the thread's view: a time namespace's offset is taken
+ * off.
  */
 #define ETW_BATCH_CLOCK_MONOTONIC	0
 #define ETW_BATCH_CLOCK_TSC		1
