@@ -237,6 +237,10 @@ struct etw_batch_clk {
 	bool is_tsc;
 };
 
+/*
+ * The counter a TSC ring stages, as user space reads it: its reading, its
+ * rate, and whether user space may read it.
+ */
 #ifdef CONFIG_X86
 static u64 etw_batch_read_tsc(void)
 {
@@ -248,22 +252,12 @@ static unsigned int etw_batch_tsc_khz(void)
 	return tsc_khz;
 }
 
-/*
- * Is CLOCK_MONOTONIC computed from the TSC, so that a reading converts
- * back to it?  The timekeeper's counter then reads as the TSC does (a
- * test that holds on every kernel version, cs_id does not).
- */
-static bool etw_batch_tsc_usable(void)
+static bool etw_batch_tsc_readable(void)
 {
-	struct system_time_snapshot snap;
-
-	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz)
-		return false;
-	ktime_get_snapshot(&snap);
-	return etw_batch_read_tsc() - snap.cycles < (u64)tsc_khz * 10;
+	return boot_cpu_has(X86_FEATURE_TSC);
 }
 #elif defined(CONFIG_ARM64)
-/* The virtual count, as user space and the vDSO read it. */
+/* The virtual count, as the vDSO reads it. */
 static u64 etw_batch_read_tsc(void)
 {
 	return __arch_counter_get_cntvct();
@@ -274,20 +268,10 @@ static unsigned int etw_batch_tsc_khz(void)
 	return arch_timer_get_cntfrq() / 1000;
 }
 
-/*
- * As on x86: is CLOCK_MONOTONIC computed from the count user space reads?
- * Its EL0 access is off on CPUs whose counter needs an erratum's
- * workaround, and with a physical clocksource the two counts may differ.
- */
-static bool etw_batch_tsc_usable(void)
+/* Off on CPUs whose counter needs an erratum's workaround. */
+static bool etw_batch_tsc_readable(void)
 {
-	struct system_time_snapshot snap;
-	unsigned int khz = etw_batch_tsc_khz();
-
-	if (!(arch_timer_get_cntkctl() & ARCH_TIMER_USR_VCT_ACCESS_EN) || !khz)
-		return false;
-	ktime_get_snapshot(&snap);
-	return etw_batch_read_tsc() - snap.cycles < (u64)khz * 10;
+	return arch_timer_get_cntkctl() & ARCH_TIMER_USR_VCT_ACCESS_EN;
 }
 #else
 static u64 etw_batch_read_tsc(void)
@@ -301,11 +285,27 @@ static unsigned int etw_batch_tsc_khz(void)
 	return 1;
 }
 
-static bool etw_batch_tsc_usable(void)
+static bool etw_batch_tsc_readable(void)
 {
 	return false;
 }
 #endif
+
+/*
+ * Is CLOCK_MONOTONIC computed from that counter, so that a reading
+ * converts back to it?  The timekeeper's counter then reads as it does (a
+ * test that holds on every kernel version, cs_id does not).
+ */
+static bool etw_batch_tsc_usable(void)
+{
+	struct system_time_snapshot snap;
+	unsigned int khz = etw_batch_tsc_khz();
+
+	if (!etw_batch_tsc_readable() || !khz)
+		return false;
+	ktime_get_snapshot(&snap);
+	return etw_batch_read_tsc() - snap.cycles < (u64)khz * 10;
+}
 
 /**
  * etw_batch_rate() - a clock's rate from an interval
