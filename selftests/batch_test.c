@@ -13,6 +13,7 @@
 #include "kselftest_harness.h"
 #include "etw_raw.h"
 #include "etw_ring.h"
+#include "../userlib/etw_arch.h"
 
 #define BUF_KB		64
 #define BUF_BYTES	(BUF_KB * 1024)
@@ -1148,20 +1149,7 @@ TEST_F(batch, session_filters_apply_to_staged_events)
 	EXPECT_EQ(2, self->seen->r[0].id);
 }
 
-#if defined(__x86_64__) || defined(__aarch64__)
-/* The counter ETW_BATCH_CLOCK_TSC stages: the TSC, or CNTVCT_EL0. */
-static __u64 counter_now(void)
-{
-#if defined(__x86_64__)
-	return __builtin_ia32_rdtsc();
-#else
-	__u64 v;
-
-	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r" (v) : : "memory");
-	return v;
-#endif
-}
-
+#ifdef ETW_ARCH_COUNTER
 /* A counter reading becomes the CLOCK_MONOTONIC time it was taken at. */
 TEST(tsc_ring_converts_readings_to_monotonic_time)
 {
@@ -1192,7 +1180,7 @@ TEST(tsc_ring_converts_readings_to_monotonic_time)
 		SKIP(return, "CLOCK_MONOTONIC does not come from the counter here");
 	}
 	before = raw_now_ns();
-	tsc = counter_now();
+	tsc = etw_arch_counter();
 	after = raw_now_ns();
 	/* A while before the drain: the reading is converted back. */
 	raw_sleep_ms(50);
