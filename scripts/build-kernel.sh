@@ -72,28 +72,28 @@ log() { echo "build-kernel: $*" >&2; }
 
 version=$(dpkg-query -W -f '${Version}' "linux-source-$kver")
 recipe=2
-# A flavour with an overlay is the test fragment with every symbol the
-# overlay names replaced by the overlay's line, composed here at each run so
-# the flavours cannot drift from the test kernel.  The test and bench
-# kernels have no overlay: their key is the hash of their fragment as is.
+# The fragment of this kernel, composed here at each run so that the
+# flavours cannot drift from the test kernel: a flavour with an overlay is
+# the test fragment with every symbol the overlay names replaced by the
+# overlay's line.  The key is the hash of what is composed.
+composed=$(mktemp /tmp/etw-fragment.XXXXXX)
+trap 'rm -f "$composed" "$composed.new"' EXIT
+cp "$fragment" "$composed"
+sources=$fragment${overlay:+ and $overlay}
+fragment=$composed
+# recompose COMMAND...: the fragment becomes COMMAND's output on it.
+recompose() {
+	"$@" "$composed" > "$composed.new" && mv "$composed.new" "$composed"
+}
 if [ -n "$overlay" ]; then
-	composed=$(mktemp /tmp/etw-fragment.XXXXXX)
-	trap 'rm -f "$composed"' EXIT
 	syms=$(grep -o '^CONFIG_[A-Za-z0-9_]*' "$overlay" | sed 's/$/=/')
-	{
-		grep -v -F "$syms" "$fragment"
-		echo
-		cat "$overlay"
-	} > "$composed"
-	fragment=$composed
+	recompose grep -v -F "$syms"
+	{ echo; cat "$overlay"; } >> "$composed"
 fi
 # 6.1's user_events depends on BROKEN (its ABI settled in 6.4): the 6.1
 # benchmark kernel has none, and write_bench prints that it is missing.
 if [ "$flavour" = bench- ] && [ "$kver" = 6.1 ]; then
-	composed=$(mktemp /tmp/etw-fragment.XXXXXX)
-	trap 'rm -f "$composed"' EXIT
-	grep -v '^CONFIG_USER_EVENTS=' "$fragment" > "$composed"
-	fragment=$composed
+	recompose grep -v '^CONFIG_USER_EVENTS='
 fi
 hash=$( (cat "$fragment"; echo "recipe $recipe") | sha256sum | cut -c1-12)
 dir=$cache/kernel/$version-$flavour$hash
@@ -163,7 +163,7 @@ while IFS= read -r line; do
 done < "$fragment"
 if [ $missing != 0 ]; then
 	trap - ERR
-	echo "build-kernel: the fragment does not apply; fix $fragment" >&3
+	echo "build-kernel: the fragment does not apply; fix $sources" >&3
 	grep '^build-kernel: option' "$buildlog" >&3
 	exit 1
 fi
