@@ -8,8 +8,9 @@
 # library used with the unmutated module):
 #   - loads the module, puts the library in place;
 #   - runs the suites until one fails: "kunit" is the KUnit module, any
-#     other name a kselftest under /etw/selftests; a suite fails on a
-#     nonzero exit, a timeout, or a kernel report in the log;
+#     other name a kselftest under /etw/selftests (with ETW_MODULE the
+#     module's file, for fault_test's loads); a suite fails on a nonzero
+#     exit, a timeout, or a kernel report in the log;
 #   - restores the library, unloads the module;
 #   - prints "@@MUT-RESULT@@ ID killed|survived WHY".
 # After a kernel report or a failed unload the kernel is not trusted for
@@ -68,7 +69,7 @@ run_mutant() {
 	for s in $(cat "$dir/suites"); do
 		if [ "$s" = kunit ]; then
 			why=$(run_kunit "$kunit")
-		elif ! timeout "$timeout" /etw/selftests/"$s" \
+		elif ! ETW_MODULE=$mod timeout "$timeout" /etw/selftests/"$s" \
 				> /tmp/mutant.out 2>&1; then
 			why=$s
 		fi

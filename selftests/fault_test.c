@@ -12,14 +12,18 @@
  * as memcg's obj_exts) is legitimate: the state is torn down and the next
  * nth runs.  Each operation must fail at one injected fault at least,
  * unless its row says why it has no fault site (and then it must fail at
- * none): a run where injection does not reach the call fails.  Kernel
- * reports (KASAN, kmemleak, lockdep) fail the run through the console-log
- * scan.
+ * none): a run where injection does not reach the call fails.  The
+ * module's own load is failed the same way ("loading the module" below).
+ * Kernel reports (KASAN, kmemleak, lockdep) fail the run through the
+ * console-log scan.
  */
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
 
 #include "kselftest_harness.h"
 #include "etw_raw.h"
@@ -752,6 +756,254 @@ TEST_F_TIMEOUT(op, every_site, 300)
 		       row->name, committed);
 	if (row->no_site)
 		TH_LOG("FAULT %s: no fault site: %s", row->name, row->no_site);
+}
+
+/* --- loading the module -------------------------------------------------- */
+
+/*
+ * etw.ko's load, failed at each fault site of its init in turn: the
+ * module must go whole (no /dev/etw, nothing in /sys/module, no leak for
+ * the kmemleak scan), and the load fail with ENOMEM.  Only allocations and
+ * copies made under do_one_initcall(), which runs the init, may fail (the
+ * fault attributes' require-start/require-end): its frame is on the stack
+ * for all the init calls, tail calls included, and for nothing else of
+ * the load, whose own failures end in kernel warnings (the module's trace
+ * events, vmalloc) that are not the module's to answer.  The module is
+ * loaded from ETW_MODULE (default where scripts/vm-run puts it), with the
+ * control_gid it had, and is loaded again whatever the outcome.
+ */
+#define MODULE_FILE	"/lib/etw/etw.ko"
+#define LOAD_ATTRS	3
+
+static const char *const load_attr[LOAD_ATTRS] = {
+	"failslab", "fail_page_alloc", "fail_usercopy",
+};
+
+/* The module's file in memory, and the parameters it is loaded with. */
+struct module_file {
+	void *image;
+	size_t len;
+	char params[64];
+};
+
+FIXTURE(load) {
+	int fail;
+	struct module_file mod;
+	/* Each attribute's require-start and require-end, restored. */
+	char saved[LOAD_ATTRS][2][32];
+};
+
+static int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/*
+ * The kernel text of @name, from /proc/kallsyms: its address up to the
+ * next symbol's.  Return: 0, or -ENOENT (no such symbol, or addresses
+ * hidden).
+ */
+static int kernel_function(const char *name, unsigned long *start,
+			   unsigned long *end)
+{
+	unsigned long addr, found = 0, next = ~0UL;
+	char type, sym[128];
+	FILE *f;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		f = fopen("/proc/kallsyms", "re");
+		if (!f)
+			return -ENOENT;
+		while (fscanf(f, "%lx %c %127s%*[^\n]", &addr, &type, sym) == 3) {
+			if (!pass && !found && !strcmp(sym, name))
+				found = addr;
+			else if (pass && addr > found && addr < next)
+				next = addr;
+		}
+		fclose(f);
+		if (!found)
+			return -ENOENT;
+	}
+	*start = found;
+	*end = next;
+	return 0;
+}
+
+/* x86-64 has the fault-injection stack filter from 6.3 on. */
+static bool stack_filter_expected(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return true;
+	return strcmp(u.machine, "x86_64") || major > 6 ||
+	       (major == 6 && minor >= 3);
+}
+
+static void *read_module(const char *path, size_t *len)
+{
+	struct stat st;
+	void *image = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st))
+		image = malloc(st.st_size);
+	if (image && read(fd, image, st.st_size) != st.st_size) {
+		free(image);
+		image = NULL;
+	}
+	close(fd);
+	*len = image ? st.st_size : 0;
+	return image;
+}
+
+static int load(const struct module_file *m)
+{
+	return syscall(SYS_init_module, m->image, m->len, m->params) ?
+	       -errno : 0;
+}
+
+/*
+ * Unload etw; a process's last reference can go a little after it exits,
+ * as run_vm_tests.sh's unload allows.  Return: 0 or -errno.
+ */
+static int unload(void)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!syscall(SYS_delete_module, "etw", O_NONBLOCK))
+			return 0;
+		if (errno != EBUSY && errno != EAGAIN)
+			return -errno;
+		usleep(100 * 1000);
+	}
+	return -EBUSY;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+static void attr_path(char *buf, size_t size, int i, int end)
+{
+	snprintf(buf, size, "/sys/kernel/debug/%s/require-%s", load_attr[i],
+		 end ? "end" : "start");
+}
+
+FIXTURE_SETUP(load)
+{
+	const char *path = getenv("ETW_MODULE") ?: MODULE_FILE;
+	unsigned long initcall[2];
+	char knob[96], gid[32];
+	int i, end;
+
+	self->fail = -1;
+	self->mod.image = NULL;
+	self->saved[0][0][0] = 0;
+	if (geteuid())
+		SKIP(return, "loading a module needs root");
+	attr_path(knob, sizeof(knob), 0, 0);
+	if (!exists(knob)) {
+		if (!stack_filter_expected())
+			SKIP(return, "no fault-injection stack filter before 6.3 on x86-64");
+		ASSERT_TRUE(exists(knob)) TH_LOG("%s: no stack filter", knob);
+	}
+	ASSERT_EQ(0, read_file("/sys/module/etw/parameters/control_gid", gid,
+			       sizeof(gid))) TH_LOG("etw is not loaded");
+	snprintf(self->mod.params, sizeof(self->mod.params), "control_gid=%s",
+		 gid);
+	self->mod.image = read_module(path, &self->mod.len);
+	ASSERT_NE(NULL, self->mod.image) TH_LOG("%s: %s", path, strerror(errno));
+	ASSERT_EQ(0, kernel_function("do_one_initcall", &initcall[0],
+				     &initcall[1]));
+	for (i = 0; i < LOAD_ATTRS; i++)
+		for (end = 0; end < 2; end++) {
+			attr_path(knob, sizeof(knob), i, end);
+			ASSERT_EQ(0, read_file(knob, self->saved[i][end],
+					       sizeof(self->saved[i][end])));
+		}
+	for (i = 0; i < LOAD_ATTRS; i++)
+		for (end = 0; end < 2; end++) {
+			char v[32];
+
+			attr_path(knob, sizeof(knob), i, end);
+			snprintf(v, sizeof(v), "%lu", initcall[end]);
+			ASSERT_EQ(0, write_file(knob, v));
+		}
+	self->fail = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fail);
+	ASSERT_EQ(0, fault_setup());
+}
+
+FIXTURE_TEARDOWN(load)
+{
+	char knob[96];
+	int i, end;
+
+	if (self->fail >= 0)
+		close(self->fail);
+	for (i = 0; self->saved[0][0][0] && i < LOAD_ATTRS; i++)
+		for (end = 0; end < 2; end++) {
+			attr_path(knob, sizeof(knob), i, end);
+			write_file(knob, self->saved[i][end]);
+		}
+	if (self->mod.image && !exists("/sys/module/etw"))
+		EXPECT_EQ(0, load(&self->mod));
+	free(self->mod.image);
+}
+
+TEST_F_TIMEOUT(load, every_site_of_init, 600)
+{
+	int nth, ret = -1, failures = 0;
+	struct ctx c;
+
+	ASSERT_EQ(0, unload());
+	for (nth = 1; nth <= MAX_NTH; nth++) {
+		bool fired;
+
+		ASSERT_EQ(0, fault_arm(self->fail, nth));
+		ret = load(&self->mod);
+		fired = fault_fired(self->fail);
+		if (!fired) {
+			EXPECT_EQ(0, ret);
+			break;
+		}
+		if (!ret) {
+			/* An optional step failed; the load succeeded whole. */
+			ASSERT_EQ(0, unload());
+			continue;
+		}
+		failures++;
+		EXPECT_EQ(-ENOMEM, ret) TH_LOG("fault site %d", nth);
+		EXPECT_FALSE(exists("/sys/module/etw")) TH_LOG("fault site %d", nth);
+		EXPECT_FALSE(exists("/dev/etw")) TH_LOG("fault site %d", nth);
+	}
+	EXPECT_LE(nth, MAX_NTH);
+	EXPECT_LT(0, failures) TH_LOG("no injected fault failed the load");
+	TH_LOG("FAULT load: %d fault sites, %d failed the load", nth - 1,
+	       failures);
+	/* The module the loop left works. */
+	ASSERT_EQ(0, ctx_setup(&c));
+	ctx_teardown(&c);
 }
 
 /* --- results that cannot be copied out ------------------------------------ */
