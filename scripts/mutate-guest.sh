@@ -17,15 +17,17 @@
 # the next mutant: it prints "@@MUT-STOP@@" and stops, and the host boots
 # a fresh VM for the rest.  A hang panics the kernel (hung_task_panic,
 # softlockup_panic, panic_on_rcu_stall: a KUnit case looping in its
-# kthread stalls RCU without blocking a task): the host sees
-# "@@MUT-BEGIN@@ ID" with no result.
+# kthread stalls RCU without blocking a task), and so does an oops
+# (panic_on_oops: an oops in rmmod can leave the machine spinning with
+# interrupts off, past every watchdog): the host sees "@@MUT-BEGIN@@ ID"
+# with no result.
 
 stage=$1
 shift
 timeout=${MUTATE_TEST_TIMEOUT:-300}
 reports='BUG:|WARNING:|Oops|UBSAN:|general protection|Call Trace:|kernel BUG|refcount_t: |list_(add|del) corruption|blocked for more than'
 
-for knob in hung_task_panic softlockup_panic panic_on_rcu_stall; do
+for knob in hung_task_panic softlockup_panic panic_on_rcu_stall panic_on_oops; do
 	echo 1 > /proc/sys/kernel/$knob 2>/dev/null
 done
 cp /etw/userlib/libetw.so /tmp/libetw.so.orig
