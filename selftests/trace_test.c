@@ -2,9 +2,9 @@
 /*
  * etw.ko's tracepoints (events/etw) and etwctl top on them, in the VM:
  * each tracepoint's fields as ftrace prints them for a known session,
- * provider and event; nothing recorded while they are off; and etwctl
- * top's counts for a load with a known number of events written and lost,
- * and for the kernel logger's records.
+ * provider and event, written directly or staged; nothing recorded while
+ * they are off; and etwctl top's counts for a load with a known number of
+ * events written and lost, and for the kernel logger's records.
  */
 #include <sched.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 
 #include "kselftest_harness.h"
 #include "etw_raw.h"
+#include "etw_ring.h"
 
 #define TRACEFS		"/sys/kernel/tracing"
 #define EVENT_ID	7
@@ -205,6 +206,51 @@ TEST_F(trace, deliver_counts_the_buffer_records)
 	snprintf(want, sizeof(want), " seq=1 bytes=%zu events=2 lost=0",
 		 ETW_BUFFER_HEADER_SIZE + 2 * RAW_ALIGN8(REC_SIZE));
 	EXPECT_TRUE(line_has(t, deliver, want));
+	free(t);
+}
+
+/* How many lines of @trace hold @text. */
+static int lines_with(const char *trace, const char *text)
+{
+	const char *p = trace;
+	int n = 0;
+
+	while ((p = strstr(p, text))) {
+		n++;
+		p = strchrnul(p, '\n');
+	}
+	return n;
+}
+
+/*
+ * Staged events reach the session a run at a time (one reservation for
+ * the run), and etw_write still fires once per event, with its own id and
+ * size (Documentation/architecture.rst: a run's commit fires etw:etw_write
+ * before each record's commit).
+ */
+TEST_F(trace, staged_run_fires_write_per_event)
+{
+	char *t, prefix[64];
+	struct ring r;
+	int i;
+
+	trace_session(_metadata, self, 0);
+	ASSERT_EQ(0, ring_open(self->fd, ETW_BATCH_MIN_RING, &r));
+	ASSERT_EQ(0, tracefs_write("events/etw/etw_write/enable", "1"));
+	for (i = 0; i < 3; i++)
+		stage_ev(&r, self->reg, EVENT_ID + i, raw_now_ns(), i);
+	ASSERT_EQ(0, ring_drain(&r));
+	ASSERT_EQ(0, tracefs_write("events/etw/etw_write/enable", "0"));
+	ring_close(&r);
+	t = tracefs_trace();
+	ASSERT_NE(NULL, t);
+	for (i = 0; i < 3; i++)
+		EXPECT_TRUE(has_line(t, "etw_write",
+				     "session=%u provider=%s id=%u size=%zu",
+				     self->id, self->g, EVENT_ID + i, REC_SIZE))
+			TH_LOG("%s", t);
+	snprintf(prefix, sizeof(prefix), "etw_write: session=%u ", self->id);
+	EXPECT_EQ(3, lines_with(t, prefix));
 	free(t);
 }
 
