@@ -8,6 +8,7 @@
 #ifndef _ETW_TDH_MANIFEST_H
 #define _ETW_TDH_MANIFEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -94,6 +95,11 @@ struct etw_manifest {
 ULONG etw_manifest_parse(const char *path, const void *blob, size_t len,
 			 FILE *diag, struct etw_manifest **out);
 void etw_manifest_free(struct etw_manifest *m);
+char *etw_manifest_strdup(struct etw_manifest *m, const char *s);
+bool etw_mf_in_type_known(USHORT in);
+bool etw_mf_out_type_known(USHORT out);
+const struct etw_mf_item *etw_mf_winmeta_level(uint64_t value);
+const struct etw_mf_item *etw_mf_winmeta_opcode(uint64_t value);
 ULONG etw_manifest_build(const EVENT_RECORD *ev, const GUID *guid,
 			 const EVENT_DESCRIPTOR *desc, ULONG ptr_size,
 			 BYTE *buf, ULONG cap, ULONG *needed);
