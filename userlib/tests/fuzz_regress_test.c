@@ -37,7 +37,7 @@ static const struct regress_entry regress_table[] = {
 };
 
 static const char *const regress_targets[] = { "etl", "tl", "manifest",
-						 "xpress" };
+						 "xpress", "wevt" };
 
 static uint8_t *regress_read(const char *target, const char *name,
 			     size_t *len)
@@ -73,6 +73,8 @@ static ULONG replay_input(const char *target, const uint8_t *data,
 		return etw_fuzz_tl(data, len);
 	if (!strcmp(target, "xpress"))
 		return etw_fuzz_xpress(data, len);
+	if (!strcmp(target, "wevt"))
+		return etw_fuzz_wevt(data, len);
 	return etw_fuzz_manifest(data, len);
 }
 
