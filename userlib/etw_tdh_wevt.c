@@ -719,12 +719,14 @@ static ULONG wevt_prop(struct wevt_ctx *c, const struct wevt_prov *w,
 static bool wevt_param_ok(const struct etw_mf_template *t,
 			  const uint32_t *parent, uint32_t i, uint32_t j)
 {
-	USHORT in = t->p[j].epi.nonStructType.InType;
+	USHORT in;
 
-	return j < i && parent[j] == parent[i] &&
-	       !(t->p[j].epi.Flags & PropertyStruct) &&
-	       (in == TDH_INTYPE_UINT8 || in == TDH_INTYPE_UINT16 ||
-		in == TDH_INTYPE_UINT32);
+	if (j >= i || parent[j] != parent[i] ||
+	    t->p[j].epi.Flags & PropertyStruct)
+		return false;
+	in = t->p[j].epi.nonStructType.InType;
+	return in == TDH_INTYPE_UINT8 || in == TDH_INTYPE_UINT16 ||
+	       in == TDH_INTYPE_UINT32;
 }
 
 /*

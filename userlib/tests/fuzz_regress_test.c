@@ -23,7 +23,8 @@
 	X(tl, custom_schema_uint32_long, ERROR_SUCCESS) \
 	X(tl, filetime_high_bit, ERROR_EVT_INVALID_EVENT_DATA) \
 	X(tl, empty_struct_array, ERROR_SUCCESS) \
-	X(tl, empty_struct_array_nested, ERROR_SUCCESS)
+	X(tl, empty_struct_array_nested, ERROR_SUCCESS) \
+	X(wevt, count_index_past_the_end, ERROR_FILE_CORRUPT)
 
 struct regress_entry {
 	const char *target;

@@ -467,6 +467,8 @@ static const struct wevt_break breaks[] = {
 	  ERROR_FILE_CORRUPT },
 	{ "count naming one after it", IN_CRIM, at_temp1_items, 20 * 2 + 12, 3,
 	  ERROR_FILE_CORRUPT },
+	{ "count naming no property", IN_CRIM, at_temp1_items, 20 * 2 + 12,
+	  100, ERROR_FILE_CORRUPT },
 	{ "count naming a string", IN_CRIM, at_temp1_items, 20 * 2 + 12, 0,
 	  ERROR_FILE_CORRUPT },
 	{ "item without a name", IN_CRIM, at_temp1_items, 16, 0,
