@@ -13,8 +13,9 @@
  *  - the message table: winnt.h's MESSAGE_RESOURCE_DATA, _BLOCK, _ENTRY;
  *  - CRIM and its elements: libfwevt's "Windows Event manifest binary
  *    format" (CRIM, WEVT, CHAN, EVNT, KEYW, LEVL, MAPS with VMAP and BMAP,
- *    OPCO, TASK, TTBL with TEMP).
- * What those leave unknown and libetw reads (Documentation/libetw.rst):
+ *    OPCO, TASK, TTBL with TEMP), with MAPS and a TEMP item's count
+ *    and length as omerbenamram/evtx reads real providers' resources.
+ * What those leave unknown and libetw guesses (Documentation/libetw.rst):
  * an opcode's identifier is its task (low 16 bits) and value (high 16);
  * a BMAP is laid out as a VMAP; a TEMP item's first 32 bits are its
  * PROPERTY_FLAGS, bytes 8-11 the offset of its map (or, for a struct,
@@ -570,13 +571,15 @@ static ULONG wevt_items(struct wevt_ctx *c, struct wevt_prov *w,
 	return ret;
 }
 
-/* The CRIM offset of map @i of the MAPS element at @off. */
+/*
+ * The CRIM offset of map @i of the MAPS element at @off: one offset per
+ * map after the header, in no particular order (omerbenamram/evtx reads
+ * real providers' MAPS so; libfwevt's document has one offset fewer).
+ */
 static uint32_t wevt_map_at(const struct wevt_ctx *c, uint32_t off,
-			    uint32_t n, uint32_t i)
+			    uint32_t i)
 {
-	/* n - 1 offsets; the first map follows them. */
-	return i ? wevt_le32(c->crim.p + off + 12 + 4 * (i - 1)) :
-		   off + 12 + 4 * (n - 1);
+	return wevt_le32(c->crim.p + off + 12 + 4 * i);
 }
 
 /* A VMAP or BMAP at @at, of at most @room bytes. */
@@ -633,7 +636,7 @@ static ULONG wevt_maps(struct wevt_ctx *c, struct wevt_prov *w,
 	if (!n)
 		return ERROR_SUCCESS;
 	/* Each map takes 4 bytes of offset and 16 of header at least. */
-	if ((uint64_t)12 + 20ull * n - 4 > size)
+	if ((uint64_t)12 + 20ull * n > size)
 		return ERROR_FILE_CORRUPT;
 	p->maps = calloc(n, sizeof(*p->maps));
 	w->maps = calloc(n, sizeof(*w->maps));
@@ -641,7 +644,7 @@ static ULONG wevt_maps(struct wevt_ctx *c, struct wevt_prov *w,
 		return ERROR_NOT_ENOUGH_MEMORY;
 	p->nmaps = w->nmaps = n;
 	for (i = 0; i < n; i++) {
-		at = wevt_map_at(c, off, n, i);
+		at = wevt_map_at(c, off, i);
 		if (at < off || at - off > size)
 			return ERROR_FILE_CORRUPT;
 		ret = wevt_map(c, at, size - (at - off), &p->maps[i]);

@@ -447,8 +447,9 @@ static const struct wevt_break breaks[] = {
 	  ERROR_FILE_CORRUPT },
 	{ "map entries past the map", IN_CRIM, at_bmap, 12, 0x1000,
 	  ERROR_FILE_CORRUPT },
-	{ "maps overlapping", IN_CRIM, at_maps, 12, 0, ERROR_FILE_CORRUPT,
+	{ "maps overlapping", IN_CRIM, at_maps, 16, 0, ERROR_FILE_CORRUPT,
 	  at_vmap },
+	{ "map offset 0", IN_CRIM, at_maps, 12, 0, ERROR_FILE_CORRUPT },
 	{ "map without a name", IN_CRIM, at_vmap, 8, 0, ERROR_FILE_CORRUPT },
 	{ "templates past their table", IN_CRIM, at_ttbl, 8, 1000,
 	  ERROR_FILE_CORRUPT },
@@ -521,6 +522,25 @@ TEST(broken_files)
 					       im->file.n))
 			TH_LOG("%s", b->what);
 	}
+	free(im);
+}
+
+/*
+ * MAPS offsets out of file order, as omerbenamram/evtx found them in a
+ * real provider (wevtsvc.dll): each map is still found by its offset.
+ */
+TEST(maps_out_of_order)
+{
+	struct wevt_image *im = malloc(sizeof(*im));
+	size_t at;
+
+	ASSERT_NE(NULL, im);
+	wevt_build(im);
+	at = im->crim_at + im->maps + 12;
+	wb_set32(&im->file, at, (uint32_t)im->bmap);
+	wb_set32(&im->file, at + 4, (uint32_t)im->vmap);
+	EXPECT_EQ(ERROR_SUCCESS, wevt_load(_metadata, im->file.b,
+					   im->file.n));
 	free(im);
 }
 

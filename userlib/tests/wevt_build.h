@@ -268,13 +268,15 @@ static inline void wevt_build_maps(struct wevt_image *im)
 	static const uint32_t colors[] = { 0, 701, 1, 702 };
 	static const uint32_t flags[] = { 1, 703, 2, 704 };
 	struct wevt_buf *w = &im->crim;
-	size_t second, cname, fname;
+	size_t offs, cname, fname;
 
+	/* One offset per map (as omerbenamram/evtx reads real MAPS). */
 	im->maps = wevt_begin(w, "MAPS", 2);
-	second = wb_u32(w, 0);
+	offs = wb_zero(w, 8);
 	im->vmap = wevt_build_map(w, "VMAP", 0, colors, 2);
 	im->bmap = wevt_build_map(w, "BMAP", 0, flags, 2);
-	wb_set32(w, second, (uint32_t)im->bmap);
+	wb_set32(w, offs, (uint32_t)im->vmap);
+	wb_set32(w, offs + 4, (uint32_t)im->bmap);
 	cname = wb_string(w, "ColorMap");
 	fname = wb_string(w, "FlagMap");
 	wb_set32(w, im->vmap + 8, (uint32_t)cname);
