@@ -128,6 +128,66 @@ static const char *const etw_mf_out_types[] = {
 
 #define ETW_MF_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/**
+ * etw_mf_in_type_known - whether an InType is one a manifest may name
+ * @in: a TDH_INTYPE_* value
+ *
+ * Return: true for the types of etw_mf_in_types, the manifest's own.
+ */
+bool etw_mf_in_type_known(USHORT in)
+{
+	return in < ETW_MF_ARRAY_SIZE(etw_mf_in_types) && etw_mf_in_types[in];
+}
+
+/**
+ * etw_mf_out_type_known - whether an OutType is one a manifest may name
+ * @out: a TDH_OUTTYPE_* value, 0 for none
+ *
+ * Return: true for none and the types of etw_mf_out_types.
+ */
+bool etw_mf_out_type_known(USHORT out)
+{
+	return !out || (out < ETW_MF_ARRAY_SIZE(etw_mf_out_types) &&
+			etw_mf_out_types[out]);
+}
+
+static const struct etw_mf_item *
+etw_mf_winmeta_find(const struct etw_mf_item *v, size_t n, uint64_t value)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].value == value)
+			return &v[i];
+	return NULL;
+}
+
+/**
+ * etw_mf_winmeta_level - winmeta.xml's level of a value
+ * @value: the level
+ *
+ * Return: the built-in item ("win:Informational" for 4), or NULL.
+ */
+const struct etw_mf_item *etw_mf_winmeta_level(uint64_t value)
+{
+	return etw_mf_winmeta_find(etw_mf_winmeta_levels,
+				   ETW_MF_ARRAY_SIZE(etw_mf_winmeta_levels),
+				   value);
+}
+
+/**
+ * etw_mf_winmeta_opcode - winmeta.xml's opcode of a value
+ * @value: the opcode
+ *
+ * Return: the built-in item ("win:Start" for 1), or NULL.
+ */
+const struct etw_mf_item *etw_mf_winmeta_opcode(uint64_t value)
+{
+	return etw_mf_winmeta_find(etw_mf_winmeta_opcodes,
+				   ETW_MF_ARRAY_SIZE(etw_mf_winmeta_opcodes),
+				   value);
+}
+
 static ULONG __attribute__((format(printf, 3, 4)))
 etw_mf_fail(const struct etw_mf_ctx *c, const xmlNode *n, const char *fmt,
 	    ...)
@@ -145,7 +205,14 @@ etw_mf_fail(const struct etw_mf_ctx *c, const xmlNode *n, const char *fmt,
 	return ERROR_XML_PARSE_ERROR;
 }
 
-static char *etw_mf_strdup(struct etw_mf_ctx *c, const char *s)
+/**
+ * etw_manifest_strdup - a copy of a string that lives as long as @m
+ * @m: the manifest being built
+ * @s: the string
+ *
+ * Return: the copy, freed by etw_manifest_free(); NULL when out of memory.
+ */
+char *etw_manifest_strdup(struct etw_manifest *m, const char *s)
 {
 	size_t n = strlen(s) + 1;
 	struct etw_mf_str *p = malloc(sizeof(*p) + n);
@@ -153,9 +220,14 @@ static char *etw_mf_strdup(struct etw_mf_ctx *c, const char *s)
 	if (!p)
 		return NULL;
 	memcpy(p->s, s, n);
-	p->next = c->m->strs;
-	c->m->strs = p;
+	p->next = m->strs;
+	m->strs = p;
 	return p->s;
+}
+
+static char *etw_mf_strdup(struct etw_mf_ctx *c, const char *s)
+{
+	return etw_manifest_strdup(c->m, s);
 }
 
 static bool etw_mf_is(const xmlNode *n, const char *name)

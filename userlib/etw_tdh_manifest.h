@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libetw's instrumentation manifests: the model etw_tdh_manifest.c parses
- * from the XML (with libxml2) and etw_tdh_manifest_info.c serves to TDH.
+ * from the XML (with libxml2), etw_tdh_wevt.c from a PE file's compiled
+ * form, and etw_tdh_manifest_info.c serves to TDH.
  * Names are UTF-8; every reference between items is resolved at load
  * time, so a loaded manifest is consistent.  Not installed.
  */
 #ifndef _ETW_TDH_MANIFEST_H
 #define _ETW_TDH_MANIFEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -94,6 +96,14 @@ struct etw_manifest {
 ULONG etw_manifest_parse(const char *path, const void *blob, size_t len,
 			 FILE *diag, struct etw_manifest **out);
 void etw_manifest_free(struct etw_manifest *m);
+char *etw_manifest_strdup(struct etw_manifest *m, const char *s);
+bool etw_mf_in_type_known(USHORT in);
+bool etw_mf_out_type_known(USHORT out);
+const struct etw_mf_item *etw_mf_winmeta_level(uint64_t value);
+const struct etw_mf_item *etw_mf_winmeta_opcode(uint64_t value);
+
+/* A PE file's WEVT_TEMPLATE manifest (etw_tdh_wevt.c). */
+ULONG etw_wevt_load(const char *path, struct etw_manifest **out);
 ULONG etw_manifest_build(const EVENT_RECORD *ev, const GUID *guid,
 			 const EVENT_DESCRIPTOR *desc, ULONG ptr_size,
 			 BYTE *buf, ULONG cap, ULONG *needed);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * etw_tdh_manifest_info.c: the process-wide list of loaded instrumentation
- * manifests (TdhLoadManifest, TdhLoadManifestFromMemory and their Unload
- * functions), and what TDH serves from them: an event's TRACE_EVENT_INFO
+ * manifests (TdhLoadManifest, TdhLoadManifestFromMemory,
+ * TdhLoadManifestFromBinary and the Unload functions), and what TDH serves
+ * from them: an event's TRACE_EVENT_INFO
  * (TdhGetEventInformation, TdhGetManifestEventInformation) and its maps
  * (TdhGetEventMapInformation).
  *
@@ -69,14 +70,30 @@ static bool etw_mf_same(const struct etw_manifest *m, const char *path,
 	return m->blob && m->blob_len == len && !memcmp(m->blob, blob, len);
 }
 
-/*
- * Parses and publishes a manifest, a parse error reported to @err; a
- * second load of the same is a no-op.
- */
+/* Publishes @m (its path or blob set); a second load of one is a no-op. */
+static void etw_mf_publish(struct etw_manifest *m)
+{
+	struct etw_manifest *it;
+
+	pthread_rwlock_wrlock(&etw_mf_lock);
+	for (it = etw_mf_loaded; it; it = it->next)
+		if (etw_mf_same(it, m->path, m->blob, m->blob_len))
+			break;
+	if (!it) {
+		m->next = etw_mf_loaded;
+		etw_mf_loaded = m;
+		etw_mf_generation++;
+	}
+	pthread_rwlock_unlock(&etw_mf_lock);
+	if (it)
+		etw_manifest_free(m);
+}
+
+/* Parses and publishes a manifest, a parse error reported to @err. */
 static ULONG etw_mf_load(char *path, const void *blob, size_t len,
 			 FILE *err)
 {
-	struct etw_manifest *m, *it;
+	struct etw_manifest *m;
 	ULONG ret = etw_manifest_parse(path, blob, len, err, &m);
 
 	if (ret) {
@@ -93,18 +110,7 @@ static ULONG etw_mf_load(char *path, const void *blob, size_t len,
 		memcpy(m->blob, blob, len);
 		m->blob_len = len;
 	}
-	pthread_rwlock_wrlock(&etw_mf_lock);
-	for (it = etw_mf_loaded; it; it = it->next)
-		if (etw_mf_same(it, path, blob, len))
-			break;
-	if (!it) {
-		m->next = etw_mf_loaded;
-		etw_mf_loaded = m;
-		etw_mf_generation++;
-	}
-	pthread_rwlock_unlock(&etw_mf_lock);
-	if (it)
-		etw_manifest_free(m);
+	etw_mf_publish(m);
 	return ERROR_SUCCESS;
 }
 
@@ -185,8 +191,49 @@ TDHSTATUS WINAPI TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData)
 }
 
 /**
+ * TdhLoadManifestFromBinary - loads the manifest compiled into a PE file
+ * @BinaryPath: the file's path (UTF-16, under MAX_PATH characters)
+ *
+ * Reads the WEVT_TEMPLATE resource (etw_tdh_wevt.c), with the texts of
+ * the file's MESSAGETABLE, and serves its providers as TdhLoadManifest
+ * serves an XML manifest's, in every thread: until TdhUnloadManifest of
+ * the same path, which Windows has not (its documentation caches the
+ * binary for the process).  Loading the same file again changes nothing.
+ *
+ * Context: any thread.
+ * Return: as Microsoft documents it: ERROR_SUCCESS;
+ * ERROR_INVALID_PARAMETER as for TdhLoadManifest; ERROR_FILE_NOT_FOUND;
+ * ERROR_NOT_ENOUGH_MEMORY (also for a file over 256 MiB);
+ * ERROR_RESOURCE_NOT_FOUND (5007, the code of that name in winerror.h)
+ * for a PE file without WEVT_TEMPLATE.  What Microsoft does not document:
+ * ERROR_ACCESS_DENIED for a file that cannot be read or is not regular;
+ * ERROR_BAD_EXE_FORMAT for no PE file or a bad PE structure;
+ * ERROR_FILE_CORRUPT for a bad manifest or message table.  Nothing is
+ * loaded on error.
+ */
+TDHSTATUS WINAPI TdhLoadManifestFromBinary(PWSTR BinaryPath)
+{
+	struct etw_manifest *m;
+	ULONG ret;
+	char *path = etw_mf_path(BinaryPath, &ret);
+
+	if (!path)
+		return ret == ERROR_OUTOFMEMORY ? ERROR_NOT_ENOUGH_MEMORY : ret;
+	path = etw_mf_canon(path);
+	ret = etw_wevt_load(path, &m);
+	if (ret) {
+		free(path);
+		return ret;
+	}
+	m->path = path;
+	etw_mf_publish(m);
+	return ERROR_SUCCESS;
+}
+
+/**
  * TdhUnloadManifest - unloads a manifest TdhLoadManifest loaded
- * @Manifest: the path given to TdhLoadManifest (or another for the file)
+ * @Manifest: the path given to TdhLoadManifest (or another for the file),
+ *	or to TdhLoadManifestFromBinary
  *
  * TRACE_EVENT_INFOs already returned stay valid (they are copies); later
  * calls no longer find the manifest's events.

@@ -3,8 +3,7 @@
  * etw_tdh_win10.c - the TDH functions of the Windows 10 SDK beyond those
  * that decode events: providers by decoding source, decoding handles,
  * and, for sources libetw does not read, a documented ERROR_NOT_SUPPORTED
- * (WPP's TMF files, a PE file's compiled manifest, payload filters and a
- * manifest's filters).
+ * (WPP's TMF files, payload filters and a manifest's filters).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,11 +38,6 @@ TDHSTATUS WINAPI TdhEnumerateProvidersForDecodingSource(
 	default:
 		return ERROR_INVALID_PARAMETER;
 	}
-}
-
-TDHSTATUS WINAPI TdhLoadManifestFromBinary(PWSTR BinaryPath)
-{
-	return BinaryPath ? ERROR_NOT_SUPPORTED : ERROR_INVALID_PARAMETER;
 }
 
 /*

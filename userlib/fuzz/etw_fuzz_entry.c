@@ -701,3 +701,47 @@ out:
 	free(xml);
 	return ret;
 }
+
+/**
+ * etw_fuzz_wevt - load a PE file's compiled manifest, decode its events
+ * @data: the PE file (each event's user data is the file's bytes too)
+ * @size: bytes at @data
+ *
+ * The file (a memfd, by its /proc/self/fd path) is loaded with
+ * TdhLoadManifestFromBinary, its events described by
+ * TdhGetManifestEventInformation and decoded (etw_fuzz_decode()), then
+ * it is unloaded with TdhUnloadManifest.
+ *
+ * Return: TdhLoadManifestFromBinary's error, else the first error of
+ * its events in file order, else ERROR_SUCCESS.
+ */
+ULONG etw_fuzz_wevt(const uint8_t *data, size_t size)
+{
+	const char *path = etw_fuzz_file(data, size);
+	unsigned int n = 0;
+	struct etw_manifest *m;
+	WCHAR w[32];
+	ULONG ret, st;
+	uint32_t i, j;
+
+	for (i = 0; path[i]; i++)
+		w[i] = (unsigned char)path[i];
+	w[i] = 0;
+	ret = TdhLoadManifestFromBinary(w);
+	if (ret)
+		return ret;
+	/* The loaded model, to name its events: the same read succeeds. */
+	ETW_FUZZ_CHECK(etw_wevt_load(path, &m) == ERROR_SUCCESS);
+	for (i = 0; i < m->nprov; i++) {
+		for (j = 0; j < m->prov[i].nevents && n < ETW_FUZZ_MAX_EVENTS;
+		     j++, n++) {
+			st = etw_fuzz_manifest_event(&m->prov[i],
+						     &m->prov[i].events[j],
+						     data, size);
+			ret = ret ? ret : st;
+		}
+	}
+	etw_manifest_free(m);
+	ETW_FUZZ_CHECK(TdhUnloadManifest(w) == ERROR_SUCCESS);
+	return ret;
+}

@@ -27,6 +27,7 @@ ULONG etw_fuzz_decode(PEVENT_RECORD rec);
 ULONG etw_fuzz_etl(const uint8_t *data, size_t size);
 ULONG etw_fuzz_tl(const uint8_t *data, size_t size);
 ULONG etw_fuzz_manifest(const uint8_t *data, size_t size);
+ULONG etw_fuzz_wevt(const uint8_t *data, size_t size);
 ULONG etw_fuzz_xpress(const uint8_t *data, size_t size);
 
 /* What etw_fuzz_xpress() inflates into: a 64 KiB buffer's records. */

@@ -16,6 +16,7 @@
  * OUTDIR/xpress: the compressed streams of the first buffers of each ETL
  * file that has them, and what etw_xpress_compress() makes of a run, of
  * text and of counters.
+ * OUTDIR/wevt: the PE file of userlib/tests/wevt_build.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include "etw_etl.h"
 #include "etw_fuzz_entry.h"
 #include "tracelogging_events.h"
+#include "wevt_build.h"
 
 static int fuzz_seeds_write(const char *dir, const char *name, int n,
 			    const void *a, size_t alen,
@@ -315,7 +317,8 @@ static int fuzz_seeds_mkdir(char *path, size_t size, const char *out,
 
 int main(int argc, char **argv)
 {
-	char etl[4096], tl[4096], mf[4096], xp[4096];
+	static struct wevt_image wevt;
+	char etl[4096], tl[4096], mf[4096], xp[4096], pe[4096];
 	uint8_t user[1 + 64];
 	struct tle_capture *c = malloc(sizeof(*c));
 	const char *expect;
@@ -330,7 +333,8 @@ int main(int argc, char **argv)
 	    fuzz_seeds_mkdir(etl, sizeof(etl), argv[1], "etl") ||
 	    fuzz_seeds_mkdir(tl, sizeof(tl), argv[1], "tl") ||
 	    fuzz_seeds_mkdir(mf, sizeof(mf), argv[1], "manifest") ||
-	    fuzz_seeds_mkdir(xp, sizeof(xp), argv[1], "xpress"))
+	    fuzz_seeds_mkdir(xp, sizeof(xp), argv[1], "xpress") ||
+	    fuzz_seeds_mkdir(pe, sizeof(pe), argv[1], "wevt"))
 		return 1;
 	for (i = 0; i < (int)sizeof(user); i++)
 		user[i] = (uint8_t)(i * 7);
@@ -356,6 +360,10 @@ int main(int argc, char **argv)
 				    c->payload, c->payload_len);
 	if (!ret)
 		ret = fuzz_seeds_written(etl, c);
+	wevt_build(&wevt);
+	if (!ret)
+		ret = fuzz_seeds_write(pe, "sample", 0, wevt.file.b, wevt.file.n,
+				       NULL, 0);
 	free(c);
 	return ret ? 1 : 0;
 }

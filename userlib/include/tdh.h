@@ -349,20 +349,21 @@ TDHSTATUS WINAPI TdhLoadManifest(PWSTR Manifest);
 TDHSTATUS WINAPI TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData);
 TDHSTATUS WINAPI TdhUnloadManifest(PWSTR Manifest);
 TDHSTATUS WINAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData);
+/* A PE file's compiled WEVT_TEMPLATE manifest, with its MESSAGETABLE. */
+TDHSTATUS WINAPI TdhLoadManifestFromBinary(PWSTR BinaryPath);
 
 /*
  * The rest of the Windows 10 SDK's TDH (Documentation/libetw.rst, "The
  * other TDH functions").  TdhEnumerateProvidersForDecodingSource answers
  * for XML manifests as TdhEnumerateProviders does, and for MOF classes
  * with none; decoding handles keep their parameters.  What needs a source
- * libetw does not read (WPP's TMF files, a PE file's compiled
- * WEVT_TEMPLATE manifest, payload filters, which etw sessions do not
- * apply, and a manifest's filters) returns ERROR_NOT_SUPPORTED (50).
+ * libetw does not read (WPP's TMF files, payload filters, which etw
+ * sessions do not apply, and a manifest's filters) returns
+ * ERROR_NOT_SUPPORTED (50).
  */
 TDHSTATUS WINAPI TdhEnumerateProvidersForDecodingSource(
 		DECODING_SOURCE filter, PPROVIDER_ENUMERATION_INFO buffer,
 		ULONG bufferSize, PULONG bufferRequired);
-TDHSTATUS WINAPI TdhLoadManifestFromBinary(PWSTR BinaryPath);
 
 typedef HANDLE TDH_HANDLE, *PTDH_HANDLE;
 TDHSTATUS WINAPI TdhOpenDecodingHandle(PTDH_HANDLE Handle);

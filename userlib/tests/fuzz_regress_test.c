@@ -23,7 +23,8 @@
 	X(tl, custom_schema_uint32_long, ERROR_SUCCESS) \
 	X(tl, filetime_high_bit, ERROR_EVT_INVALID_EVENT_DATA) \
 	X(tl, empty_struct_array, ERROR_SUCCESS) \
-	X(tl, empty_struct_array_nested, ERROR_SUCCESS)
+	X(tl, empty_struct_array_nested, ERROR_SUCCESS) \
+	X(wevt, count_index_past_the_end, ERROR_FILE_CORRUPT)
 
 struct regress_entry {
 	const char *target;
@@ -37,7 +38,7 @@ static const struct regress_entry regress_table[] = {
 };
 
 static const char *const regress_targets[] = { "etl", "tl", "manifest",
-						 "xpress" };
+						 "xpress", "wevt" };
 
 static uint8_t *regress_read(const char *target, const char *name,
 			     size_t *len)
@@ -73,6 +74,8 @@ static ULONG replay_input(const char *target, const uint8_t *data,
 		return etw_fuzz_tl(data, len);
 	if (!strcmp(target, "xpress"))
 		return etw_fuzz_xpress(data, len);
+	if (!strcmp(target, "wevt"))
+		return etw_fuzz_wevt(data, len);
 	return etw_fuzz_manifest(data, len);
 }
 
