@@ -12,6 +12,7 @@
  * and length properties TDH adds for TraceLogging hidden, GUIDs in
  * etwctl's lowercase form and ANSI text as its bytes.
  */
+#include <endian.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -410,11 +411,28 @@ static bool etwctl_quoted(USHORT in, USHORT out, const char *text)
 	return !etwctl_json_literal(text);
 }
 
-/* A little-endian value of @n bytes (at most 8), without a memcpy call. */
+/*
+ * A little-endian value of @n bytes (at most 8): the sizes of the integer
+ * InTypes a load each (fixed-size memcpy()s compile to one), a byte at a
+ * time for others.
+ */
 static uint64_t etwctl_le(const uint8_t *p, USHORT n)
 {
 	uint64_t u = 0;
+	uint32_t u32;
+	uint16_t u16;
 
+	switch (n) {
+	case 8:
+		memcpy(&u, p, sizeof(u));
+		return le64toh(u);
+	case 4:
+		memcpy(&u32, p, sizeof(u32));
+		return le32toh(u32);
+	case 2:
+		memcpy(&u16, p, sizeof(u16));
+		return le16toh(u16);
+	}
 	while (n--)
 		u = u << 8 | p[n];
 	return u;

@@ -31,6 +31,7 @@
 struct etwctl_source {
 	struct etw_etl_reader **readers;
 	unsigned int nreaders;
+	bool shared;
 	struct etw_etl_merge *merge;
 	int fd;
 	bool follow;
@@ -43,6 +44,46 @@ struct etwctl_source {
 };
 
 static const struct etw_guid etwctl_padding_guid = ETW_PADDING_PROVIDER;
+
+/*
+ * The readers of the files a prepass reads, shared with the pass over
+ * the same files before or after it, so that a compressed buffer is
+ * inflated once (etw_etl_reader_keep()): @paths and @count as given,
+ * @users sources open on them; @prepassed: kept for the pass to come
+ * when none is open.
+ */
+static struct {
+	char *const *paths;
+	unsigned int count;
+	struct etw_etl_reader **readers;
+	unsigned int users;
+	bool prepassed;
+} etwctl_files;
+
+/* Inflated buffers a prepass keeps in memory; the rest are spooled. */
+#define ETWCTL_KEEP_MEM		(1u << 20)
+
+static bool etwctl_files_match(char *const *paths, unsigned int count)
+{
+	unsigned int i;
+
+	if (!etwctl_files.readers || etwctl_files.count != count)
+		return false;
+	for (i = 0; i < count; i++)
+		if (strcmp(etwctl_files.paths[i], paths[i]))
+			return false;
+	return true;
+}
+
+static void etwctl_files_drop(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < etwctl_files.count; i++)
+		etw_etl_reader_close(etwctl_files.readers[i]);
+	free(etwctl_files.readers);
+	memset(&etwctl_files, 0, sizeof(etwctl_files));
+}
 
 /**
  * etwctl_event_is_metadata - records that describe the file, not events
@@ -106,6 +147,21 @@ int etwctl_source_open_files(char *const *paths, unsigned int count,
 	*bad = NULL;
 	if (!src)
 		return -ENOMEM;
+	if (etwctl_files_match(paths, count)) {
+		src->readers = etwctl_files.readers;
+		src->nreaders = count;
+		src->shared = true;
+		etwctl_files.users++;
+		etwctl_files.prepassed = false;
+		ret = etw_etl_merge_open(src->readers, count, &src->merge);
+		if (ret) {
+			etwctl_source_close(src);
+			return ret;
+		}
+		etwctl_source_bounds(src);
+		*out = src;
+		return 0;
+	}
 	src->readers = calloc(count, sizeof(*src->readers));
 	if (!src->readers) {
 		free(src);
@@ -123,6 +179,13 @@ int etwctl_source_open_files(char *const *paths, unsigned int count,
 	if (ret) {
 		etwctl_source_close(src);
 		return ret;
+	}
+	if (!etwctl_files.readers) {
+		etwctl_files.paths = paths;
+		etwctl_files.count = count;
+		etwctl_files.readers = src->readers;
+		etwctl_files.users = 1;
+		src->shared = true;
 	}
 	etwctl_source_bounds(src);
 	*out = src;
@@ -316,9 +379,14 @@ void etwctl_source_close(struct etwctl_source *src)
 	if (!src)
 		return;
 	etw_etl_merge_close(src->merge);
-	for (i = 0; i < src->nreaders; i++)
-		etw_etl_reader_close(src->readers[i]);
-	free(src->readers);
+	if (src->shared) {
+		if (!--etwctl_files.users && !etwctl_files.prepassed)
+			etwctl_files_drop();
+	} else {
+		for (i = 0; i < src->nreaders; i++)
+			etw_etl_reader_close(src->readers[i]);
+		free(src->readers);
+	}
 	if (src->fd >= 0)
 		close(src->fd);
 	free(src->buf);
@@ -356,6 +424,14 @@ int etwctl_source_prepass(char *const *paths, unsigned int count,
 		etwctl_clr_free(clr);
 		return ret;
 	}
+	if (src->shared) {
+		unsigned int i;
+
+		for (i = 0; i < src->nreaders; i++)
+			etw_etl_reader_keep(src->readers[i],
+					    ETWCTL_KEEP_MEM / src->nreaders);
+		etwctl_files.prepassed = true;
+	}
 	while ((ret = etwctl_source_next(src, &ev)) != 0) {
 		if (ret == -EBADMSG || ret == -EOPNOTSUPP)
 			continue;
@@ -369,6 +445,9 @@ int etwctl_source_prepass(char *const *paths, unsigned int count,
 			break;
 	}
 	etwctl_source_close(src);
+	/* A pass open on the files drops the readers when it closes. */
+	if (etwctl_files.users)
+		etwctl_files.prepassed = false;
 	if (!ret && syms)
 		ret = etwctl_clr_finish(clr, syms);
 	etwctl_clr_free(clr);

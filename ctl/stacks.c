@@ -16,8 +16,9 @@
  * etwctl_stacks_record() takes every stack record of the trace, in any
  * order; etwctl_stacks_seal() resolves the references and builds, per
  * event, the STACK_TRACE64 item dump prints; etwctl_stacks_find() looks
- * one up by timestamp and thread.  Memory: the frames of every stack
- * record, once, and a small entry per part and per event.
+ * one up by timestamp and thread.  Memory: each distinct run of frames
+ * once (the records' and the joined items': a trace repeats its stacks),
+ * and a small entry per part and per event.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -86,21 +87,38 @@ struct etwctl_sw_entry {
 	uint16_t size;
 };
 
+/* A run of @n words at @off in a pool. */
+struct etwctl_sw_run {
+	size_t off;
+	size_t n;
+};
+
 /*
- * @frames: every frame the records hold, as 64-bit addresses
- * @items: the entries' STACK_TRACE64 items, once sealed
+ * 64-bit words in runs, each distinct run once: @v holds @n of @cap
+ * words; @slots, an open-address hash of the runs (@n 0: free), has
+ * @nslots slots, a power of two, for @nruns runs.
+ */
+struct etwctl_sw_pool {
+	uint64_t *v;
+	size_t n, cap;
+	struct etwctl_sw_run *slots;
+	size_t nslots, nruns;
+};
+
+/*
+ * @frames: the frames the records hold, as 64-bit addresses
+ * @items: the entries' STACK_TRACE64 items, once sealed, as words
  * @unresolved: references whose key has no definition
  */
 struct etwctl_stacks {
-	uint64_t *frames;
-	size_t nframes, frames_cap;
+	struct etwctl_sw_pool frames;
 	struct etwctl_sw_part *parts;
 	size_t nparts, parts_cap;
 	struct etwctl_sw_def *defs;
 	size_t ndefs, defs_cap;
 	struct etwctl_sw_entry *entries;
 	size_t nentries;
-	uint8_t *items;
+	struct etwctl_sw_pool items;
 	uint64_t unresolved;
 };
 
@@ -121,6 +139,84 @@ static int etwctl_sw_grow(void **v, size_t *cap, size_t n, size_t want,
 	*v = p;
 	*cap = c;
 	return 0;
+}
+
+static uint64_t etwctl_sw_hash(const uint64_t *v, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a, a word a step */
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ v[i]) * 0x100000001b3ull;
+	return h ^ n;
+}
+
+static int etwctl_sw_rehash(struct etwctl_sw_pool *p)
+{
+	size_t n = p->nslots ? 2 * p->nslots : 1024, i, j;
+	struct etwctl_sw_run *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < p->nslots; i++) {
+		if (!p->slots[i].n)
+			continue;
+		j = etwctl_sw_hash(p->v + p->slots[i].off, p->slots[i].n) &
+		    (n - 1);
+		while (slots[j].n)
+			j = (j + 1) & (n - 1);
+		slots[j] = p->slots[i];
+	}
+	free(p->slots);
+	p->slots = slots;
+	p->nslots = n;
+	return 0;
+}
+
+/* Room for @n words past the end of pool @p, where a new run is built. */
+static uint64_t *etwctl_sw_tail(struct etwctl_sw_pool *p, size_t n)
+{
+	if (etwctl_sw_grow((void **)&p->v, &p->cap, p->n, n, sizeof(*p->v)))
+		return NULL;
+	return p->v + p->n;
+}
+
+/*
+ * The @n words built at the pool's tail taken as a run: *@off is where
+ * the same words were already, or else where they now stay.
+ */
+static int etwctl_sw_intern(struct etwctl_sw_pool *p, size_t n, size_t *off)
+{
+	const uint64_t *w = p->v + p->n;
+	size_t j;
+
+	if (!n) {
+		*off = p->n;
+		return 0;
+	}
+	if (2 * (p->nruns + 1) > p->nslots && etwctl_sw_rehash(p))
+		return -ENOMEM;
+	for (j = etwctl_sw_hash(w, n) & (p->nslots - 1); p->slots[j].n;
+	     j = (j + 1) & (p->nslots - 1)) {
+		if (p->slots[j].n == n &&
+		    !memcmp(p->v + p->slots[j].off, w, n * sizeof(*w))) {
+			*off = p->slots[j].off;
+			return 0;
+		}
+	}
+	p->slots[j].off = p->n;
+	p->slots[j].n = n;
+	p->nruns++;
+	*off = p->n;
+	p->n += n;
+	return 0;
+}
+
+static void etwctl_sw_pool_free(struct etwctl_sw_pool *p)
+{
+	free(p->v);
+	free(p->slots);
+	memset(p, 0, sizeof(*p));
 }
 
 /**
@@ -144,11 +240,11 @@ void etwctl_stacks_free(struct etwctl_stacks *s)
 {
 	if (!s)
 		return;
-	free(s->frames);
+	etwctl_sw_pool_free(&s->frames);
 	free(s->parts);
 	free(s->defs);
 	free(s->entries);
-	free(s->items);
+	etwctl_sw_pool_free(&s->items);
 	free(s);
 }
 
@@ -193,18 +289,18 @@ static int etwctl_sw_frames(struct etwctl_stacks *s, const uint8_t *p,
 			    uint32_t len, unsigned int ptr, size_t *off,
 			    uint32_t *n)
 {
+	uint64_t *v;
 	uint32_t i;
 
 	*n = len / ptr;
 	if (*n > ETWCTL_SW_MAX_FRAMES)
 		*n = ETWCTL_SW_MAX_FRAMES;
-	if (etwctl_sw_grow((void **)&s->frames, &s->frames_cap, s->nframes,
-			   *n, sizeof(*s->frames)))
+	v = etwctl_sw_tail(&s->frames, *n);
+	if (!v)
 		return -ENOMEM;
-	*off = s->nframes;
 	for (i = 0; i < *n; i++)
-		s->frames[s->nframes++] = etwctl_sw_ptr(p + i * ptr, ptr);
-	return 0;
+		v[i] = etwctl_sw_ptr(p + i * ptr, ptr);
+	return etwctl_sw_intern(&s->frames, *n, off);
 }
 
 static int etwctl_sw_add_def(struct etwctl_stacks *s,
@@ -247,7 +343,7 @@ static int etwctl_sw_add_part(struct etwctl_stacks *s,
 				     &t.off, &t.nframes))
 			return -ENOMEM;
 		/* A walk of user frames only starts below the kernel. */
-		t.user = t.nframes && (int64_t)s->frames[t.off] >= 0;
+		t.user = t.nframes && (int64_t)s->frames.v[t.off] >= 0;
 	} else {
 		if (ev->user_data_len < ETWCTL_SW_HEAD + ptr)
 			return 0;
@@ -340,15 +436,12 @@ etwctl_sw_resolve(const struct etwctl_stacks *s,
 	return create;
 }
 
-/*
- * Each key reference's frames, from its definition (none when it has
- * none); the bytes the items of all entries take.
- */
-static size_t etwctl_sw_resolve_all(struct etwctl_stacks *s)
+/* Each key reference's frames, from its definition (none when it has none). */
+static void etwctl_sw_resolve_all(struct etwctl_stacks *s)
 {
 	const struct etwctl_sw_def *d;
 	struct etwctl_sw_part *t;
-	size_t i, bytes = 0;
+	size_t i;
 
 	for (i = 0; i < s->nparts; i++) {
 		t = &s->parts[i];
@@ -359,47 +452,75 @@ static size_t etwctl_sw_resolve_all(struct etwctl_stacks *s)
 			t->nframes = d ? d->nframes : 0;
 			t->is_key = false;
 		}
-		/* One MatchId per entry: counted for each part at most. */
-		bytes += 8 + t->nframes * 8ull;
 	}
-	return bytes;
 }
 
-/* The entries' items: each event's parts, joined. */
+/*
+ * The item of the event whose parts start at @i, at the items' tail:
+ * MatchId 0, then the parts' frames.  Return: the words it takes, or 0
+ * without memory; *@end: the part past the event's.
+ */
+static size_t etwctl_sw_item(struct etwctl_stacks *s, size_t i, size_t *end)
+{
+	const struct etwctl_sw_part *t = &s->parts[i];
+	uint32_t n, total = 0;
+	size_t j, words = 1;
+	uint64_t *q;
+
+	for (j = i; j < s->nparts && s->parts[j].ts == t->ts &&
+		    s->parts[j].tid == t->tid; j++)
+		words += s->parts[j].nframes;
+	*end = j;
+	q = etwctl_sw_tail(&s->items, words);
+	if (!q)
+		return 0;
+	q[0] = 0;
+	for (j = i; j < *end; j++) {
+		n = s->parts[j].nframes;
+		if (n > ETWCTL_SW_MAX_FRAMES - total)
+			n = ETWCTL_SW_MAX_FRAMES - total;
+		if (n)
+			memcpy(q + 1 + total, s->frames.v + s->parts[j].off,
+			       n * 8ull);
+		total += n;
+	}
+	return 1 + total;
+}
+
+/*
+ * The entries' items: each event's parts, joined; events of the same
+ * stack share one.  The records' frames, parts and definitions are not
+ * needed after.
+ */
 static int etwctl_sw_build(struct etwctl_stacks *s)
 {
-	size_t i = 0, j, item_bytes = 0;
 	struct etwctl_sw_entry *e;
-	uint32_t n, total;
-	uint8_t *q;
+	size_t i = 0, j, words;
 
+	etwctl_sw_resolve_all(s);
 	s->entries = calloc(s->nparts ?: 1, sizeof(*s->entries));
-	s->items = malloc(etwctl_sw_resolve_all(s) ?: 1);
-	if (!s->entries || !s->items)
+	if (!s->entries)
 		return -ENOMEM;
 	while (i < s->nparts) {
 		e = &s->entries[s->nentries++];
 		e->ts = s->parts[i].ts;
 		e->tid = s->parts[i].tid;
 		e->pid = s->parts[i].pid;
-		e->off = item_bytes;
-		q = s->items + item_bytes;
-		memset(q, 0, 8);
-		total = 0;
-		for (j = i; j < s->nparts && s->parts[j].ts == e->ts &&
-			    s->parts[j].tid == e->tid; j++) {
-			n = s->parts[j].nframes;
-			if (n > ETWCTL_SW_MAX_FRAMES - total)
-				n = ETWCTL_SW_MAX_FRAMES - total;
-			if (n)
-				memcpy(q + 8 + total * 8ull,
-				       s->frames + s->parts[j].off, n * 8ull);
-			total += n;
-		}
-		e->size = (uint16_t)(8 + total * 8);
-		item_bytes += e->size;
+		words = etwctl_sw_item(s, i, &j);
+		if (!words || etwctl_sw_intern(&s->items, words, &e->off))
+			return -ENOMEM;
+		e->size = (uint16_t)(words * 8);
 		i = j;
 	}
+	etwctl_sw_pool_free(&s->frames);
+	free(s->parts);
+	s->parts = NULL;
+	s->nparts = 0;
+	s->parts_cap = 0;
+	free(s->defs);
+	s->defs = NULL;
+	s->ndefs = 0;
+	s->defs_cap = 0;
 	return 0;
 }
 
@@ -469,7 +590,7 @@ bool etwctl_stacks_find(const struct etwctl_stacks *s,
 	e = &s->entries[lo];
 	if (e->ts != ev->raw_timestamp || e->tid != tid)
 		return false;
-	out->item = s->items + e->off;
+	out->item = (const uint8_t *)(s->items.v + e->off);
 	out->size = e->size;
 	out->pid = e->pid;
 	out->tid = e->tid;

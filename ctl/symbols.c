@@ -87,7 +87,8 @@ struct etwctl_mapping {
  * reported, and two indexes, as a process may map thousands (a .NET
  * process's JIT-compiled methods):
  * @open: the mapping still mapped at each base (at most one), as struct
- *	etwctl_open by base (a tsearch tree)
+ *	etwctl_open by base: an open-address hash of @nopen_slots slots (a
+ *	power of two; idx ETWCTL_OPEN_FREE: free) for @nopen mappings
  * @by_base: the positions in @v of the first @nsorted mappings, by base
  * @reach: at @i, the highest end of the mappings at @by_base[0..i]: a
  *	look-up walks down from the last base at or below an address while
@@ -98,7 +99,8 @@ struct etwctl_proc {
 	struct etwctl_mapping *v;
 	size_t n;
 	size_t cap;
-	void *open;
+	struct etwctl_open *open;
+	size_t nopen_slots, nopen;
 	size_t *by_base;
 	uint64_t *reach;
 	size_t nsorted;
@@ -109,6 +111,8 @@ struct etwctl_open {
 	uint64_t base;
 	size_t idx;
 };
+
+#define ETWCTL_OPEN_FREE	SIZE_MAX
 
 /* Mappings added since the index was sorted that a look-up scans. */
 #define ETWCTL_UNSORTED_MAX 32
@@ -126,14 +130,19 @@ struct etwctl_ksym {
 
 /*
  * @procs: struct etwctl_proc by pid (a tsearch tree)
- * @elfs: struct etwctl_elf by path (a tsearch tree)
+ * @elfs: struct etwctl_elf by path, an open-address hash of @nelf_slots
+ *	slots (a power of two; NULL: free) for @nelfs files: a .NET
+ *	trace's methods are thousands of images whose names share long
+ *	prefixes, which a tree of string comparisons walked twice per image
+ *	event
  * @last: the process looked up last (stacks come in runs of one process)
  * @ksyms: kernel text symbols by address, one per address
  * @nksyms: entries of @ksyms
  */
 struct etwctl_symbols {
 	void *procs;
-	void *elfs;
+	struct etwctl_elf **elfs;
+	size_t nelf_slots, nelfs;
 	struct etwctl_proc *last;
 	struct etwctl_ksym *ksyms;
 	size_t nksyms;
@@ -153,25 +162,11 @@ static int etwctl_proc_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int etwctl_elf_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct etwctl_elf *)a)->path,
-		      ((const struct etwctl_elf *)b)->path);
-}
-
-static int etwctl_open_cmp(const void *a, const void *b)
-{
-	uint64_t x = ((const struct etwctl_open *)a)->base;
-	uint64_t y = ((const struct etwctl_open *)b)->base;
-
-	return x < y ? -1 : x > y;
-}
-
 static void etwctl_proc_free(void *node)
 {
 	struct etwctl_proc *p = node;
 
-	tdestroy(p->open, free);
+	free(p->open);
 	free(p->by_base);
 	free(p->reach);
 	free(p->v);
@@ -210,7 +205,10 @@ void etwctl_symbols_free(struct etwctl_symbols *s)
 	if (!s)
 		return;
 	tdestroy(s->procs, etwctl_proc_free);
-	tdestroy(s->elfs, etwctl_elf_free);
+	for (i = 0; i < s->nelf_slots; i++)
+		if (s->elfs[i])
+			etwctl_elf_free(s->elfs[i]);
+	free(s->elfs);
 	for (i = 0; i < s->nksyms; i++)
 		free(s->ksyms[i].name);
 	free(s->ksyms);
@@ -251,15 +249,49 @@ static struct etwctl_proc *etwctl_proc_get(struct etwctl_symbols *s,
 	return p;
 }
 
+static uint64_t etwctl_path_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+static int etwctl_elfs_rehash(struct etwctl_symbols *s)
+{
+	size_t n = s->nelf_slots ? 2 * s->nelf_slots : 256, i, j;
+	struct etwctl_elf **slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -1;
+	for (i = 0; i < s->nelf_slots; i++) {
+		if (!s->elfs[i])
+			continue;
+		j = etwctl_path_hash(s->elfs[i]->path) & (n - 1);
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = s->elfs[i];
+	}
+	free(s->elfs);
+	s->elfs = slots;
+	s->nelf_slots = n;
+	return 0;
+}
+
 static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
 					 const char *path)
 {
-	struct etwctl_elf key = { .path = (char *)path }, *e;
+	struct etwctl_elf *e;
 	const char *slash;
-	void **node = tfind(&key, &s->elfs, etwctl_elf_cmp);
+	size_t j;
 
-	if (node)
-		return *node;
+	if (2 * (s->nelfs + 1) > s->nelf_slots && etwctl_elfs_rehash(s))
+		return NULL;
+	for (j = etwctl_path_hash(path) & (s->nelf_slots - 1); s->elfs[j];
+	     j = (j + 1) & (s->nelf_slots - 1))
+		if (!strcmp(s->elfs[j]->path, path))
+			return s->elfs[j];
 	e = calloc(1, sizeof(*e));
 	if (e)
 		e->path = strdup(path);
@@ -271,21 +303,58 @@ static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
 	for (e->name = slash = e->path; *slash; slash++)
 		if (*slash == '/' || *slash == '\\')
 			e->name = slash + 1;
-	if (!tsearch(e, &s->elfs, etwctl_elf_cmp)) {
-		etwctl_elf_free(e);
-		return NULL;
-	}
+	s->elfs[j] = e;
+	s->nelfs++;
 	return e;
+}
+
+static size_t etwctl_open_home(const struct etwctl_proc *p, uint64_t base)
+{
+	uint64_t h = base * 0x9e3779b97f4a7c15ull;
+
+	return (h ^ h >> 32) & (p->nopen_slots - 1);
+}
+
+/* The slot of the mapping still mapped at @base, or of where it would go. */
+static struct etwctl_open *etwctl_open_slot(struct etwctl_proc *p,
+					    uint64_t base)
+{
+	size_t j = etwctl_open_home(p, base);
+
+	while (p->open[j].idx != ETWCTL_OPEN_FREE && p->open[j].base != base)
+		j = (j + 1) & (p->nopen_slots - 1);
+	return &p->open[j];
 }
 
 /* The entry of the mapping still mapped at @base, or NULL. */
 static struct etwctl_open *etwctl_open_find(struct etwctl_proc *p,
 					    uint64_t base)
 {
-	struct etwctl_open key = { .base = base };
-	void *node = tfind(&key, &p->open, etwctl_open_cmp);
+	struct etwctl_open *o;
 
-	return node ? *(struct etwctl_open **)node : NULL;
+	if (!p->nopen)
+		return NULL;
+	o = etwctl_open_slot(p, base);
+	return o->idx == ETWCTL_OPEN_FREE ? NULL : o;
+}
+
+static int etwctl_open_rehash(struct etwctl_proc *p)
+{
+	struct etwctl_open *old = p->open, *o;
+	size_t n = p->nopen_slots, i;
+
+	o = malloc((n ? 2 * n : 64) * sizeof(*o));
+	if (!o)
+		return -1;
+	p->open = o;
+	p->nopen_slots = n ? 2 * n : 64;
+	for (i = 0; i < p->nopen_slots; i++)
+		o[i].idx = ETWCTL_OPEN_FREE;
+	for (i = 0; i < n; i++)
+		if (old[i].idx != ETWCTL_OPEN_FREE)
+			*etwctl_open_slot(p, old[i].base) = old[i];
+	free(old);
+	return 0;
 }
 
 static int etwctl_mapping_add(struct etwctl_symbols *s,
@@ -321,32 +390,41 @@ static int etwctl_mapping_add(struct etwctl_symbols *s,
 static int etwctl_open_set(struct etwctl_proc *p, struct etwctl_open *open,
 			   size_t idx)
 {
-	void *node;
-
 	if (open) {
 		open->idx = idx;
 		return 0;
 	}
-	open = malloc(sizeof(*open));
-	if (!open)
+	if (2 * (p->nopen + 1) > p->nopen_slots && etwctl_open_rehash(p))
 		return -1;
+	open = etwctl_open_slot(p, p->v[idx].base);
 	open->base = p->v[idx].base;
 	open->idx = idx;
-	node = tsearch(open, &p->open, etwctl_open_cmp);
-	if (!node || *(struct etwctl_open **)node != open) {
-		free(open);
-		return -1;
-	}
+	p->nopen++;
 	return 0;
 }
 
-/* The mapping @open names is unmapped at @time. */
+/*
+ * The mapping @open names is unmapped at @time.  The entries probed past
+ * its slot move back into the hole when their home slot allows, so that
+ * no look-up stops short of them.
+ */
 static void etwctl_open_end(struct etwctl_proc *p, struct etwctl_open *open,
 			    int64_t time)
 {
+	size_t mask = p->nopen_slots - 1, hole = open - p->open, j, home;
+
 	p->v[open->idx].to = time;
-	tdelete(open, &p->open, etwctl_open_cmp);
-	free(open);
+	for (j = (hole + 1) & mask; p->open[j].idx != ETWCTL_OPEN_FREE;
+	     j = (j + 1) & mask) {
+		home = etwctl_open_home(p, p->open[j].base);
+		/* Stays when its home lies cyclically in (hole, j]. */
+		if (((j - home) & mask) < ((j - hole) & mask))
+			continue;
+		p->open[hole] = p->open[j];
+		hole = j;
+	}
+	p->open[hole].idx = ETWCTL_OPEN_FREE;
+	p->nopen--;
 }
 
 /**

@@ -352,6 +352,7 @@ int etw_etl_reader_buffer(struct etw_etl_reader *r, uint64_t index,
 			  void *buf);
 int etw_etl_reader_stored(const struct etw_etl_reader *r, uint64_t index,
 			  struct etw_etl_stored *st);
+void etw_etl_reader_keep(struct etw_etl_reader *r, size_t mem);
 
 /* ---------------------------------------------------------------------- */
 /* Time-ordered merge (etw_etl_merge.c) */

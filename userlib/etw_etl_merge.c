@@ -35,9 +35,12 @@ struct etw_etl_stream {
 };
 
 /*
- * @pending: streams whose head must be (re)read before the next event is
- * chosen.  A stream's head is refilled lazily, on the call after its
- * event was returned, because the event points into the stream's buffer.
+ * @pending: streams whose head must be read before the first event is
+ * chosen
+ * @top_taken: the head of the stream at the top of @heap was returned.
+ * It is refilled lazily, on the next call, because the event points into
+ * the stream's buffer; the stream then sinks from the top, in one pass
+ * where popping it and pushing it back took two.
  */
 struct etw_etl_merge {
 	struct etw_etl_stream *streams;
@@ -47,6 +50,7 @@ struct etw_etl_merge {
 	size_t nheap;
 	size_t *pending;
 	size_t npending;
+	bool top_taken;
 };
 
 static int etw_etl_bufref_cmp(const void *a, const void *b)
@@ -250,11 +254,11 @@ static void etw_etl_heap_push(struct etw_etl_merge *m, size_t s)
 	}
 }
 
-static size_t etw_etl_heap_pop(struct etw_etl_merge *m)
+/* The stream at the top of the heap moved down to its place. */
+static void etw_etl_heap_sink(struct etw_etl_merge *m)
 {
-	size_t top = m->heap[0], i = 0, c;
+	size_t i = 0, c;
 
-	m->heap[0] = m->heap[--m->nheap];
 	for (;;) {
 		c = 2 * i + 1;
 		if (c >= m->nheap)
@@ -267,7 +271,6 @@ static size_t etw_etl_heap_pop(struct etw_etl_merge *m)
 		etw_etl_heap_swap(m->heap, i, c);
 		i = c;
 	}
-	return top;
 }
 
 static int etw_etl_refill(struct etw_etl_merge *m)
@@ -284,6 +287,20 @@ static int etw_etl_refill(struct etw_etl_merge *m)
 		if (ret)
 			etw_etl_heap_push(m, s);
 	}
+	return 0;
+}
+
+/* The top stream, whose head was returned, read on (or taken out). */
+static int etw_etl_refill_top(struct etw_etl_merge *m)
+{
+	int ret = etw_etl_stream_fill(&m->streams[m->heap[0]]);
+
+	if (ret < 0)
+		return ret;
+	m->top_taken = false;
+	if (!ret)
+		m->heap[0] = m->heap[--m->nheap];
+	etw_etl_heap_sink(m);
 	return 0;
 }
 
@@ -319,15 +336,15 @@ int etw_etl_merge_next(struct etw_etl_merge *m, struct etw_etl_event *ev,
 	size_t s;
 	int ret;
 
-	ret = etw_etl_refill(m);
+	ret = m->top_taken ? etw_etl_refill_top(m) : etw_etl_refill(m);
 	if (ret)
 		return ret;
 	if (!m->nheap)
 		return 0;
-	s = etw_etl_heap_pop(m);
+	s = m->heap[0];
 	etw_etl_event_copy(ev, &m->streams[s].head);
 	if (file)
 		*file = m->streams[s].file;
-	m->pending[m->npending++] = s;
+	m->top_taken = true;
 	return 1;
 }

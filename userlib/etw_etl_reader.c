@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,12 +29,18 @@
 
 #include "etw_etl.h"
 
-/* What the index keeps of a buffer; @corrupt: its size cannot be right. */
+/*
+ * What the index keeps of a buffer; @corrupt: its size cannot be right;
+ * @kept: bytes of it inflated kept at @kept_at (etw_etl_reader_keep()),
+ * or 0.
+ */
 struct etw_etl_slot {
 	uint64_t offset;
 	uint32_t size;
 	bool compressed;
 	bool corrupt;
+	uint32_t kept;
+	uint64_t kept_at;
 };
 
 struct etw_etl_reader {
@@ -48,6 +55,11 @@ struct etw_etl_reader {
 	struct etw_etl_clock clock;
 	char *logger_name;
 	char *file_name;
+	bool keep;
+	uint8_t *kept_mem;
+	size_t kept_cap, kept_len;
+	int kept_fd;
+	uint64_t kept_spooled;
 };
 
 /* The smallest header buffer that can hold the header event. */
@@ -248,6 +260,7 @@ int etw_etl_reader_open(const char *path, struct etw_etl_reader **out)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
+	r->kept_fd = -1;
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
 		ret = -errno;
@@ -281,6 +294,9 @@ void etw_etl_reader_close(struct etw_etl_reader *r)
 	if (!r)
 		return;
 	close(r->fd);
+	if (r->kept_fd >= 0)
+		close(r->kept_fd);
+	free(r->kept_mem);
 	free(r->slots);
 	free(r->scratch);
 	free(r->logger_name);
@@ -422,6 +438,108 @@ static int etw_etl_inflate(struct etw_etl_reader *r,
 	return 0;
 }
 
+/*
+ * A kept buffer's bytes: the first kept_cap in memory, the rest spooled
+ * to an unlinked temporary file.
+ */
+static int etw_etl_kept(const struct etw_etl_reader *r,
+			const struct etw_etl_slot *slot, uint8_t *buf)
+{
+	int ret = 0;
+
+	if (slot->kept_at < r->kept_cap)
+		memcpy(buf, r->kept_mem + slot->kept_at, slot->kept);
+	else
+		ret = etw_etl_pread(r->kept_fd, buf, slot->kept,
+				    slot->kept_at - r->kept_cap);
+	if (!ret)
+		memset(buf + slot->kept, 0xff, r->buffer_size - slot->kept);
+	return ret;
+}
+
+static int etw_etl_spool_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+#endif
+	if ((size_t)snprintf(path, sizeof(path), "%s/etw-spool.XXXXXX", dir) >=
+	    sizeof(path))
+		return -1;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/*
+ * Keep the inflated buffer @buf of @slot, if it can be: in memory while
+ * kept_cap lasts, then in the spool.  A buffer not kept is inflated
+ * again when read again.
+ */
+static void etw_etl_keep_one(struct etw_etl_reader *r,
+			     struct etw_etl_slot *slot, const uint8_t *buf)
+{
+	uint32_t n = ((const struct etw_buffer_header *)buf)->offset;
+	ssize_t w;
+
+	if (n > r->buffer_size)
+		return;
+	if (r->kept_len + n <= r->kept_cap) {
+		if (!r->kept_mem) {
+			r->kept_mem = malloc(r->kept_cap);
+			if (!r->kept_mem) {
+				r->kept_cap = 0;
+				return;
+			}
+		}
+		memcpy(r->kept_mem + r->kept_len, buf, n);
+		slot->kept_at = r->kept_len;
+		r->kept_len += n;
+		slot->kept = n;
+		return;
+	}
+	if (r->kept_fd < 0) {
+		r->kept_fd = etw_etl_spool_open();
+		if (r->kept_fd < 0) {
+			r->keep = false;
+			return;
+		}
+	}
+	w = pwrite(r->kept_fd, buf, n, (off_t)r->kept_spooled);
+	if (w != (ssize_t)n)
+		return;
+	/* Spooled bytes are found past kept_cap, whatever memory holds. */
+	slot->kept_at = r->kept_cap + r->kept_spooled;
+	r->kept_spooled += n;
+	slot->kept = n;
+}
+
+/**
+ * etw_etl_reader_keep - keep the buffers inflated for another pass
+ * @r: the reader
+ * @mem: bytes of them to keep in memory; the rest go to an unlinked
+ *	temporary file (under $TMPDIR, else /tmp)
+ *
+ * From now on, each compressed buffer etw_etl_reader_buffer() inflates
+ * is kept, and read back instead of inflated again; the memory it takes
+ * is at most @mem bytes.  Call it once, before reading.
+ */
+void etw_etl_reader_keep(struct etw_etl_reader *r, size_t mem)
+{
+	if (r->keep || r->kept_mem)
+		return;
+	r->keep = true;
+	r->kept_cap = mem;
+}
+
 /**
  * etw_etl_reader_buffer - read, inflate and validate one buffer
  * @r: the reader
@@ -446,8 +564,12 @@ int etw_etl_reader_buffer(struct etw_etl_reader *r, uint64_t index,
 	slot = &r->slots[index];
 	if (slot->corrupt)
 		return -EBADMSG;
-	if (slot->compressed) {
+	if (slot->compressed && slot->kept) {
+		ret = etw_etl_kept(r, slot, buf);
+	} else if (slot->compressed) {
 		ret = etw_etl_inflate(r, slot, buf);
+		if (!ret && r->keep)
+			etw_etl_keep_one(r, &r->slots[index], buf);
 	} else {
 		ret = etw_etl_pread(r->fd, buf, slot->size, slot->offset);
 		if (!ret)

@@ -92,6 +92,27 @@ static int etw_xpress_length(const uint8_t *in, size_t len, size_t *ip,
 	return 0;
 }
 
+/*
+ * A match of @n bytes from @off back copied 8 bytes at a time, where a
+ * memcpy() call would cost more than the short copy: with @off at least 8
+ * each word's source is written already, and the caller leaves room for
+ * the up to 7 bytes past the match the last word writes (the next tokens
+ * write them again).
+ */
+static void etw_xpress_copy_words(uint8_t *d, uint32_t off, uint64_t n)
+{
+	uint64_t w;
+
+	for (;;) {
+		memcpy(&w, d - off, sizeof(w));
+		memcpy(d, &w, sizeof(w));
+		if (n <= 8)
+			return;
+		d += 8;
+		n -= 8;
+	}
+}
+
 /**
  * etw_xpress_decompress - inflate one plain LZ77 stream
  * @in: the compressed bytes
@@ -101,7 +122,8 @@ static int etw_xpress_length(const uint8_t *in, size_t len, size_t *ip,
  * @out_len: out: bytes written
  *
  * The stream ends where its input does, between tokens.  A match may
- * overlap the bytes it writes (offset 1 repeats a byte).
+ * overlap the bytes it writes (offset 1 repeats a byte).  Bytes of @out
+ * past *@out_len, within @cap, may be written too.
  *
  * Context: any; no allocation.
  * Return: 0, or -EBADMSG for a stream that ends inside a token, refers
@@ -148,7 +170,10 @@ int etw_xpress_decompress(const void *in, size_t in_len, void *out,
 			return ret;
 		if (off > op || n > cap - op)
 			return -EBADMSG;
-		if (off >= n) {
+		if (off >= 8 && cap - op >= n + 7) {
+			etw_xpress_copy_words(dst + op, off, n);
+			op += n;
+		} else if (off >= n) {
 			memcpy(dst + op, dst + op - off, n);
 			op += n;
 		} else {

@@ -120,6 +120,39 @@ TEST_F(z, buffers_come_back)
 		  etl_count_events(self->path, NULL, NULL));
 }
 
+/*
+ * Kept buffers (two in memory, the rest spooled) read back as they were
+ * inflated, a buffer not yet read as a third pass finds it.
+ */
+TEST_F(z, kept_buffers_come_back)
+{
+	static uint8_t first[NBUF][ETL_TEST_BS];
+	uint8_t back[ETL_TEST_BS];
+	struct etw_etl_reader *r;
+	struct etw_buffer_header bh;
+	unsigned int i, pass;
+	size_t mem = 0;
+
+	ASSERT_EQ(0, write_bufs(self->path, &self->p, self->bufs, NBUF));
+	ASSERT_EQ(0, etw_etl_reader_open(self->path, &r));
+	for (i = 0; i < 2; i++) {
+		memcpy(&bh, self->bufs[i], sizeof(bh));
+		mem += bh.offset;
+	}
+	etw_etl_reader_keep(r, mem);
+	for (i = 0; i < NBUF; i++)
+		ASSERT_EQ(0, etw_etl_reader_buffer(r, i + 1, first[i]));
+	for (pass = 0; pass < 2; pass++) {
+		for (i = NBUF; i-- > 0;) {
+			memset(back, 0, sizeof(back));
+			ASSERT_EQ(0, etw_etl_reader_buffer(r, i + 1, back));
+			EXPECT_EQ(0, memcmp(first[i], back, ETL_TEST_BS))
+				TH_LOG("pass %u, buffer %u", pass, i);
+		}
+	}
+	etw_etl_reader_close(r);
+}
+
 /* A stream that inflates to less than the header's offset is corrupt. */
 /*
  * Set the 32-bit field at @field of stored buffer @index's header to @v,
