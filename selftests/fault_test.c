@@ -23,10 +23,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 
 #include "kselftest_harness.h"
 #include "etw_raw.h"
+#include "etw_fail_nth.h"
 
 #define MAX_NTH		400
 #define MAX_SESSIONS	(ETW_MAX_GLOBAL_SESSIONS + ETW_MAX_PRIVATE_SESSIONS)
@@ -773,11 +773,6 @@ TEST_F_TIMEOUT(op, every_site, 300)
  * control_gid it had, and is loaded again whatever the outcome.
  */
 #define MODULE_FILE	"/lib/etw/etw.ko"
-#define LOAD_ATTRS	3
-
-static const char *const load_attr[LOAD_ATTRS] = {
-	"failslab", "fail_page_alloc", "fail_usercopy",
-};
 
 /* The module's file in memory, and the parameters it is loaded with. */
 struct module_file {
@@ -789,69 +784,8 @@ struct module_file {
 FIXTURE(load) {
 	int fail;
 	struct module_file mod;
-	/* Each attribute's require-start and require-end, restored. */
-	char saved[LOAD_ATTRS][2][32];
+	struct fail_nth_filter filter;
 };
-
-static int read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
-/*
- * The kernel text of @name, from /proc/kallsyms: its address up to the
- * next symbol's.  Return: 0, or -ENOENT (no such symbol, or addresses
- * hidden).
- */
-static int kernel_function(const char *name, unsigned long *start,
-			   unsigned long *end)
-{
-	unsigned long addr, found = 0, next = ~0UL;
-	char type, sym[128];
-	FILE *f;
-	int pass;
-
-	for (pass = 0; pass < 2; pass++) {
-		f = fopen("/proc/kallsyms", "re");
-		if (!f)
-			return -ENOENT;
-		while (fscanf(f, "%lx %c %127s%*[^\n]", &addr, &type, sym) == 3) {
-			if (!pass && !found && !strcmp(sym, name))
-				found = addr;
-			else if (pass && addr > found && addr < next)
-				next = addr;
-		}
-		fclose(f);
-		if (!found)
-			return -ENOENT;
-	}
-	*start = found;
-	*end = next;
-	return 0;
-}
-
-/* x86-64 has the fault-injection stack filter from 6.3 on. */
-static bool stack_filter_expected(void)
-{
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
-		return true;
-	return strcmp(u.machine, "x86_64") || major > 6 ||
-	       (major == 6 && minor >= 3);
-}
 
 static void *read_module(const char *path, size_t *len)
 {
@@ -903,52 +837,29 @@ static bool exists(const char *path)
 	return !stat(path, &st);
 }
 
-static void attr_path(char *buf, size_t size, int i, int end)
-{
-	snprintf(buf, size, "/sys/kernel/debug/%s/require-%s", load_attr[i],
-		 end ? "end" : "start");
-}
-
 FIXTURE_SETUP(load)
 {
 	const char *path = getenv("ETW_MODULE") ?: MODULE_FILE;
-	unsigned long initcall[2];
-	char knob[96], gid[32];
-	int i, end;
+	char gid[32];
+	int filter;
 
 	self->fail = -1;
 	self->mod.image = NULL;
-	self->saved[0][0][0] = 0;
+	self->filter.set = false;
 	if (geteuid())
 		SKIP(return, "loading a module needs root");
-	attr_path(knob, sizeof(knob), 0, 0);
-	if (!exists(knob)) {
-		if (!stack_filter_expected())
-			SKIP(return, "no fault-injection stack filter before 6.3 on x86-64");
-		ASSERT_TRUE(exists(knob)) TH_LOG("%s: no stack filter", knob);
-	}
-	ASSERT_EQ(0, read_file("/sys/module/etw/parameters/control_gid", gid,
-			       sizeof(gid))) TH_LOG("etw is not loaded");
+	filter = fail_nth_filter_present();
+	if (!filter)
+		SKIP(return, "no fault-injection stack filter before 6.3 on x86-64");
+	ASSERT_EQ(1, filter) TH_LOG("no fault-injection stack filter");
+	ASSERT_EQ(0, fail_nth_read_knob("/sys/module/etw/parameters/control_gid",
+					gid, sizeof(gid)))
+		TH_LOG("etw is not loaded");
 	snprintf(self->mod.params, sizeof(self->mod.params), "control_gid=%s",
 		 gid);
 	self->mod.image = read_module(path, &self->mod.len);
 	ASSERT_NE(NULL, self->mod.image) TH_LOG("%s: %s", path, strerror(errno));
-	ASSERT_EQ(0, kernel_function("do_one_initcall", &initcall[0],
-				     &initcall[1]));
-	for (i = 0; i < LOAD_ATTRS; i++)
-		for (end = 0; end < 2; end++) {
-			attr_path(knob, sizeof(knob), i, end);
-			ASSERT_EQ(0, read_file(knob, self->saved[i][end],
-					       sizeof(self->saved[i][end])));
-		}
-	for (i = 0; i < LOAD_ATTRS; i++)
-		for (end = 0; end < 2; end++) {
-			char v[32];
-
-			attr_path(knob, sizeof(knob), i, end);
-			snprintf(v, sizeof(v), "%lu", initcall[end]);
-			ASSERT_EQ(0, write_file(knob, v));
-		}
+	ASSERT_EQ(0, fail_nth_filter_set(&self->filter, "do_one_initcall"));
 	self->fail = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fail);
 	ASSERT_EQ(0, fault_setup());
@@ -956,16 +867,9 @@ FIXTURE_SETUP(load)
 
 FIXTURE_TEARDOWN(load)
 {
-	char knob[96];
-	int i, end;
-
 	if (self->fail >= 0)
 		close(self->fail);
-	for (i = 0; self->saved[0][0][0] && i < LOAD_ATTRS; i++)
-		for (end = 0; end < 2; end++) {
-			attr_path(knob, sizeof(knob), i, end);
-			write_file(knob, self->saved[i][end]);
-		}
+	fail_nth_filter_restore(&self->filter);
 	if (self->mod.image && !exists("/sys/module/etw"))
 		EXPECT_EQ(0, load(&self->mod));
 	free(self->mod.image);

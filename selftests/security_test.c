@@ -18,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "etw_raw.h"
+#include "etw_fail_nth.h"
 
 #define CONTROL_GID	"/sys/module/etw/parameters/control_gid"
 #define USER_UID	1000	/* the VM's user "etw" */
@@ -341,10 +342,14 @@ TEST(private_session_in_user_namespace)
  * hands the session's consumer to the test.  Then either it writes an
  * event itself and exits (@exec false: the positive control), or it execs
  * a program that registers the same GUID, writes, and lives on (@exec
- * true).  Returns how many of the GUID's events the consumer read, or -1;
- * *@ended_alive: the session ended while the exec'd program still ran.
+ * true); with @fail_probe, the allocation of etw.ko's exec probe fails in
+ * that execve (fail-nth, armed in the child; the caller limits faults to
+ * the probe).  Returns how many of the GUID's events the consumer read,
+ * or -1; *@ended_alive: the session ended while the exec'd program still
+ * ran.
  */
-static long events_seen_by_private_session(bool exec, bool *ended_alive)
+static long events_seen_by_private_session(bool exec, bool fail_probe,
+					   bool *ended_alive)
 {
 	struct raw_seen seen = { 0 };
 	int sv[2], ready[2], hold[2], cfd;
@@ -381,6 +386,12 @@ static long events_seen_by_private_session(bool exec, bool *ended_alive)
 		snprintf(env, sizeof(env), "%x %d %d", g.data1, ready[1],
 			 hold[0]);
 		setenv(EXEC_WRITER_ENV, env, 1);
+		if (fail_probe) {
+			int nth = fault_open();
+
+			if (nth < 0 || fault_arm(nth, 1))
+				_exit(105);
+		}
 		execl("/proc/self/exe", "security_test", NULL);
 		_exit(104);
 	}
@@ -414,9 +425,36 @@ TEST(private_session_ends_at_exec)
 {
 	bool ended_alive;
 
-	EXPECT_EQ(1, events_seen_by_private_session(false, &ended_alive));
-	EXPECT_EQ(0, events_seen_by_private_session(true, &ended_alive));
+	EXPECT_EQ(1, events_seen_by_private_session(false, false, &ended_alive));
+	EXPECT_EQ(0, events_seen_by_private_session(true, false, &ended_alive));
 	EXPECT_TRUE(ended_alive);
+}
+
+/*
+ * When execve's clean-up cannot run (the exec probe's GFP_ATOMIC
+ * allocation fails: the old image's objects stay until their file
+ * closes), the old image's private session still reaches nothing of the
+ * new image: a session and a registration match only within one image
+ * (etw_enable_would_reach()'s owner_exec_id).
+ */
+TEST(old_image_session_reaches_nothing_when_exec_cleanup_fails)
+{
+	struct fail_nth_filter filter;
+	bool ended_alive = true;
+	int present;
+
+	if (geteuid())
+		SKIP(return, "fault injection needs root");
+	present = fail_nth_filter_present();
+	if (!present)
+		SKIP(return, "no fault-injection stack filter before 6.3 on x86-64");
+	ASSERT_EQ(1, present) TH_LOG("no fault-injection stack filter");
+	ASSERT_EQ(0, fault_setup());
+	ASSERT_EQ(0, fail_nth_filter_set(&filter, "etw_exec_probe"));
+	EXPECT_EQ(0, events_seen_by_private_session(true, true, &ended_alive));
+	fail_nth_filter_restore(&filter);
+	/* The probe's work did not run: the session outlived the exec. */
+	EXPECT_FALSE(ended_alive);
 }
 
 /* Registrations of @guid by process @pid, as LIST_PROVIDERS shows them. */
