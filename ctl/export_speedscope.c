@@ -468,8 +468,9 @@ int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles)
 			ret = etwctl_fail("export", "writing output: %s",
 					  strerror(errno));
 		else if (bad)
-			ret = etwctl_fail("export", "%u corrupt or unreadable "
-					  "buffers or records skipped", bad);
+			ret = etwctl_fail("export",
+					  "%u corrupt or unreadable buffers or records skipped",
+					  bad);
 	} else {
 		ret = etwctl_fail("export", "%s", etwctl_errno_str(ret));
 	}

@@ -1102,8 +1102,11 @@ static ULONG wevt_read(const char *path, uint8_t **data, size_t *len)
 		ret = ERROR_ACCESS_DENIED;
 	else if (st.st_size > WEVT_MAX_FILE)
 		ret = ERROR_NOT_ENOUGH_MEMORY;
-	else if (!(*data = malloc(st.st_size ? st.st_size : 1)))
-		ret = ERROR_NOT_ENOUGH_MEMORY;
+	if (!ret) {
+		*data = malloc(st.st_size ? st.st_size : 1);
+		if (!*data)
+			ret = ERROR_NOT_ENOUGH_MEMORY;
+	}
 	/*
 	 * A read that fails or ends early (the file shrank) leaves what it
 	 * read: the parse judges it.
