@@ -23,6 +23,7 @@
 
 #include "clr.h"
 #include "symbols.h"
+#include "table.h"
 
 #define ETWCTL_CLR_METHOD_LOAD		143
 #define ETWCTL_CLR_METHOD_UNLOAD	144
@@ -67,21 +68,6 @@ struct etwctl_clr {
 	struct etwctl_clr_module *modules;
 	size_t nmodules, modules_cap;
 };
-
-static int etwctl_clr_grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? 2 * *cap : 64;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*v, c * size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = c;
-	return 0;
-}
 
 /**
  * etwctl_clr_new - an empty set of methods and modules
@@ -189,8 +175,8 @@ static int etwctl_clr_method(struct etwctl_clr *c,
 	free(name);
 	if (!m.name)
 		return 0;
-	if (etwctl_clr_grow((void **)&c->methods, &c->methods_cap, c->nmethods,
-			    sizeof(m))) {
+	if (etwctl_grow((void **)&c->methods, &c->methods_cap, c->nmethods, 1,
+			sizeof(m))) {
 		free(m.name);
 		return -ENOMEM;
 	}
@@ -220,8 +206,8 @@ static int etwctl_clr_module(struct etwctl_clr *c,
 	m.name = strdup(base);
 	free(path);
 	if (!m.name ||
-	    etwctl_clr_grow((void **)&c->modules, &c->modules_cap, c->nmodules,
-			    sizeof(m))) {
+	    etwctl_grow((void **)&c->modules, &c->modules_cap, c->nmodules, 1,
+			sizeof(m))) {
 		free(m.name);
 		return -ENOMEM;
 	}

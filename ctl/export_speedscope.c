@@ -22,6 +22,7 @@
 #include "etwctl.h"
 #include "stacks.h"
 #include "symbols.h"
+#include "table.h"
 
 #define ETWCTL_SS_FRAME_LEN	512
 #define ETWCTL_PERFINFO_SAMPLE	46
@@ -73,33 +74,6 @@ struct etwctl_ss {
 	struct etwctl_stacks *stacks;
 };
 
-static int etwctl_ss_grow(void **v, size_t *cap, size_t n, size_t want,
-			  size_t size)
-{
-	size_t c = *cap ? *cap : 64;
-	void *p;
-
-	if (n + want <= *cap)
-		return 0;
-	while (c < n + want)
-		c *= 2;
-	p = realloc(*v, c * size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
-static uint64_t etwctl_ss_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
-	return h;
-}
-
 static int etwctl_ss_rehash(struct etwctl_ss *x)
 {
 	size_t n = x->nslots ? 2 * x->nslots : 1024, i, j;
@@ -108,7 +82,7 @@ static int etwctl_ss_rehash(struct etwctl_ss *x)
 	if (!slots)
 		return -ENOMEM;
 	for (i = 0; i < x->nnames; i++) {
-		j = etwctl_ss_hash(x->names[i]) & (n - 1);
+		j = etwctl_fnv1a_str(x->names[i]) & (n - 1);
 		while (slots[j])
 			j = (j + 1) & (n - 1);
 		slots[j] = (uint32_t)i + 1;
@@ -127,15 +101,15 @@ static int etwctl_ss_frame(struct etwctl_ss *x, const char *name,
 
 	if (2 * (x->nnames + 1) > x->nslots && etwctl_ss_rehash(x))
 		return -ENOMEM;
-	for (j = etwctl_ss_hash(name) & (x->nslots - 1); x->slots[j];
+	for (j = etwctl_fnv1a_str(name) & (x->nslots - 1); x->slots[j];
 	     j = (j + 1) & (x->nslots - 1)) {
 		if (!strcmp(x->names[x->slots[j] - 1], name)) {
 			*index = x->slots[j] - 1;
 			return 0;
 		}
 	}
-	if (etwctl_ss_grow((void **)&x->names, &x->names_cap, x->nnames, 1,
-			   sizeof(*x->names)))
+	if (etwctl_grow((void **)&x->names, &x->names_cap, x->nnames, 1,
+			sizeof(*x->names)))
 		return -ENOMEM;
 	x->names[x->nnames] = strdup(name);
 	if (!x->names[x->nnames])
@@ -148,11 +122,11 @@ static int etwctl_ss_frame(struct etwctl_ss *x, const char *name,
 /* A stack as @stack_data holds it: its count, then its frame indices. */
 static uint64_t etwctl_ss_stack_hash(const uint32_t *v)
 {
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a, a word a step */
+	uint64_t h = ETWCTL_FNV1A_BASIS;
 	uint32_t i;
 
 	for (i = 0; i <= v[0]; i++)
-		h = (h ^ v[i]) * 0x100000001b3ull;
+		h = etwctl_fnv1a_word(h, v[i]);
 	return h;
 }
 
@@ -193,8 +167,8 @@ static int etwctl_ss_stack_index(struct etwctl_ss *x, uint32_t *index)
 		}
 	}
 	if (x->nstack_data + words > UINT32_MAX ||
-	    etwctl_ss_grow((void **)&x->stack_data, &x->stack_data_cap,
-			   x->nstack_data, words, sizeof(*x->stack_data)))
+	    etwctl_grow((void **)&x->stack_data, &x->stack_data_cap,
+			x->nstack_data, words, sizeof(*x->stack_data)))
 		return -ENOMEM;
 	memcpy(x->stack_data + x->nstack_data, v, words * sizeof(*v));
 	*index = (uint32_t)x->nstack_data;
@@ -213,8 +187,8 @@ static struct etwctl_ss_profile *etwctl_ss_profile(struct etwctl_ss *x,
 	for (i = x->nprofiles; i--;)
 		if (x->profiles[i].pid == pid && x->profiles[i].tid == tid)
 			return &x->profiles[i];
-	if (etwctl_ss_grow((void **)&x->profiles, &x->profiles_cap,
-			   x->nprofiles, 1, sizeof(*p)))
+	if (etwctl_grow((void **)&x->profiles, &x->profiles_cap,
+			x->nprofiles, 1, sizeof(*p)))
 		return NULL;
 	p = &x->profiles[x->nprofiles++];
 	memset(p, 0, sizeof(*p));
@@ -284,8 +258,8 @@ static int etwctl_ss_sample(struct etwctl_ss *x,
 		n = 1;
 		pid = ev->process_id;
 	}
-	if (etwctl_ss_grow((void **)&x->frames, &x->frames_cap, 0, n + 1,
-			   sizeof(*x->frames)))
+	if (etwctl_grow((void **)&x->frames, &x->frames_cap, 0, n + 1,
+			sizeof(*x->frames)))
 		return -ENOMEM;
 	x->frames[0] = n;
 	/* Innermost first in the stack, outermost first in speedscope. */
@@ -299,10 +273,10 @@ static int etwctl_ss_sample(struct etwctl_ss *x,
 	}
 	prof = etwctl_ss_profile(x, pid, tid);
 	if (!prof || etwctl_ss_stack_index(x, &stack) ||
-	    etwctl_ss_grow((void **)&prof->stacks, &prof->stacks_cap,
-			   prof->nsamples, 1, sizeof(*prof->stacks)) ||
-	    etwctl_ss_grow((void **)&prof->weights, &prof->weights_cap,
-			   prof->nsamples, 1, sizeof(*prof->weights)))
+	    etwctl_grow((void **)&prof->stacks, &prof->stacks_cap,
+			prof->nsamples, 1, sizeof(*prof->stacks)) ||
+	    etwctl_grow((void **)&prof->weights, &prof->weights_cap,
+			prof->nsamples, 1, sizeof(*prof->weights)))
 		return -ENOMEM;
 	prof->stacks[prof->nsamples] = stack;
 	prof->weights[prof->nsamples++] = count ?: 1;

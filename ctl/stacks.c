@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "stacks.h"
+#include "table.h"
 
 #define ETWCTL_SW_STACK		32
 #define ETWCTL_SW_KEY_CREATE	34
@@ -122,32 +123,13 @@ struct etwctl_stacks {
 	uint64_t unresolved;
 };
 
-/* Room for one more of @size bytes at *@v, which holds *@n of *@cap. */
-static int etwctl_sw_grow(void **v, size_t *cap, size_t n, size_t want,
-			  size_t size)
-{
-	size_t c = *cap ? *cap : 256;
-	void *p;
-
-	if (n + want <= *cap)
-		return 0;
-	while (c < n + want)
-		c *= 2;
-	p = realloc(*v, c * size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 static uint64_t etwctl_sw_hash(const uint64_t *v, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a, a word a step */
+	uint64_t h = ETWCTL_FNV1A_BASIS;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		h = (h ^ v[i]) * 0x100000001b3ull;
+		h = etwctl_fnv1a_word(h, v[i]);
 	return h ^ n;
 }
 
@@ -176,7 +158,7 @@ static int etwctl_sw_rehash(struct etwctl_sw_pool *p)
 /* Room for @n words past the end of pool @p, where a new run is built. */
 static uint64_t *etwctl_sw_tail(struct etwctl_sw_pool *p, size_t n)
 {
-	if (etwctl_sw_grow((void **)&p->v, &p->cap, p->n, n, sizeof(*p->v)))
+	if (etwctl_grow((void **)&p->v, &p->cap, p->n, n, sizeof(*p->v)))
 		return NULL;
 	return p->v + p->n;
 }
@@ -316,8 +298,8 @@ static int etwctl_sw_add_def(struct etwctl_stacks *s,
 	d.create = ev->descriptor.opcode == ETWCTL_SW_KEY_CREATE;
 	if (etwctl_sw_frames(s, p + ptr, ev->user_data_len - ptr, ptr, &d.off,
 			     &d.nframes) ||
-	    etwctl_sw_grow((void **)&s->defs, &s->defs_cap, s->ndefs, 1,
-			   sizeof(d)))
+	    etwctl_grow((void **)&s->defs, &s->defs_cap, s->ndefs, 1,
+			sizeof(d)))
 		return -ENOMEM;
 	s->defs[s->ndefs++] = d;
 	return 0;
@@ -351,8 +333,8 @@ static int etwctl_sw_add_part(struct etwctl_stacks *s,
 		t.key = etwctl_sw_ptr(p + ETWCTL_SW_HEAD, ptr);
 		t.user = op == ETWCTL_SW_KEY_USER;
 	}
-	if (etwctl_sw_grow((void **)&s->parts, &s->parts_cap, s->nparts, 1,
-			   sizeof(t)))
+	if (etwctl_grow((void **)&s->parts, &s->parts_cap, s->nparts, 1,
+			sizeof(t)))
 		return -ENOMEM;
 	s->parts[s->nparts++] = t;
 	return 0;

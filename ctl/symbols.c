@@ -36,6 +36,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "symbols.h"
+#include "table.h"
 
 /*
  * A function of an image file: [@addr, @addr + @size); @sized is false
@@ -249,15 +250,6 @@ static struct etwctl_proc *etwctl_proc_get(struct etwctl_symbols *s,
 	return p;
 }
 
-static uint64_t etwctl_path_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
-	return h;
-}
-
 static int etwctl_elfs_rehash(struct etwctl_symbols *s)
 {
 	size_t n = s->nelf_slots ? 2 * s->nelf_slots : 256, i, j;
@@ -268,7 +260,7 @@ static int etwctl_elfs_rehash(struct etwctl_symbols *s)
 	for (i = 0; i < s->nelf_slots; i++) {
 		if (!s->elfs[i])
 			continue;
-		j = etwctl_path_hash(s->elfs[i]->path) & (n - 1);
+		j = etwctl_fnv1a_str(s->elfs[i]->path) & (n - 1);
 		while (slots[j])
 			j = (j + 1) & (n - 1);
 		slots[j] = s->elfs[i];
@@ -288,7 +280,7 @@ static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
 
 	if (2 * (s->nelfs + 1) > s->nelf_slots && etwctl_elfs_rehash(s))
 		return NULL;
-	for (j = etwctl_path_hash(path) & (s->nelf_slots - 1); s->elfs[j];
+	for (j = etwctl_fnv1a_str(path) & (s->nelf_slots - 1); s->elfs[j];
 	     j = (j + 1) & (s->nelf_slots - 1))
 		if (!strcmp(s->elfs[j]->path, path))
 			return s->elfs[j];
