@@ -62,6 +62,34 @@ static inline void etw_vma_set_flags(struct vm_area_struct *vma,
 #endif
 }
 
+#include <linux/fs.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+
+/*
+ * The current program's executable, referenced (fput() it), or NULL.
+ * get_task_exe_file() is not exported; get_file_rcu() took the pointer's
+ * address in 6.7, when files became SLAB_TYPESAFE_BY_RCU.
+ */
+static inline struct file *etw_current_exe_file(void)
+{
+	struct mm_struct *mm = current->mm;
+	struct file *exe;
+
+	if (!mm || (current->flags & PF_KTHREAD))
+		return NULL;
+	rcu_read_lock();
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+	exe = get_file_rcu(&mm->exe_file);
+#else
+	exe = rcu_dereference(mm->exe_file);
+	if (exe && !get_file_rcu(exe))
+		exe = NULL;
+#endif
+	rcu_read_unlock();
+	return exe;
+}
+
 /*
  * For the KUnit suites (kmod/tests/), which include <kunit/test.h> before
  * this file: what older kernels' KUnit lacks.

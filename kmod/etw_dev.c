@@ -52,6 +52,8 @@ static_assert(offsetofend(struct etw_enable_args, reserved2) ==
 	      ETW_ENABLE_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_enable_args, stack_ids_ptr) ==
 	      ETW_ENABLE_ARGS_SIZE_VER1);
+static_assert(offsetofend(struct etw_enable_args, exe_names_ptr) ==
+	      ETW_ENABLE_ARGS_SIZE_VER2);
 static_assert(offsetofend(struct etw_disallow_args, guids_ptr) ==
 	      ETW_DISALLOW_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_consume_args, reserved) ==
@@ -360,11 +362,38 @@ static long etw_ioctl_list_providers(struct etw_file *f, void __user *uarg)
 	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
 }
 
-/* Copy ENABLE's filters in and check their format. */
+/* ENABLE's executable-name filter, parsed from the caller's list. */
+static int etw_enable_exe_in(const struct etw_enable_args *a,
+			     struct etw_enable_filters *in)
+{
+	struct etw_exe_filter *f;
+	char *list;
+
+	if (!a->exe_names_size)
+		return 0;
+	if (a->exe_names_size > ETW_MAX_EXE_FILTER)
+		return -EINVAL;
+	list = memdup_user(u64_to_user_ptr(a->exe_names_ptr),
+			   a->exe_names_size);
+	if (IS_ERR(list))
+		return PTR_ERR(list);
+	f = etw_exe_filter_parse(list, a->exe_names_size, GFP_KERNEL_ACCOUNT);
+	kfree(list);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	in->exe = f;
+	return 0;
+}
+
+/*
+ * Copy ENABLE's filters in and check their format; on failure the caller
+ * frees @in->exe and @in->data.
+ */
 static int etw_enable_filters_in(const struct etw_enable_args *a,
 				 struct etw_enable_filters *in)
 {
 	u32 size = a->filter_data_size;
+	int ret;
 
 	if (a->event_id_count > ETW_MAX_EVENT_ID_FILTER ||
 	    a->event_ids_filter_in > 1 ||
@@ -390,8 +419,9 @@ static int etw_enable_filters_in(const struct etw_enable_args *a,
 	    copy_from_user(in->pids, u64_to_user_ptr(a->pids_ptr),
 			   in->npids * sizeof(in->pids[0])))
 		return -EFAULT;
-	if (!size)
-		return 0;
+	ret = etw_enable_exe_in(a, in);
+	if (ret || !size)
+		return ret;
 	in->data = kmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!in->data)
 		return -ENOMEM;
@@ -417,7 +447,7 @@ static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 	if (ret)
 		return ret;
 	if (memchr_inv(a.reserved, 0, sizeof(a.reserved)) || a.reserved1 ||
-	    a.reserved2 || (a.properties & ~ETW_KNOWN_PROPERTIES) ||
+	    a.reserved2 || a.reserved3 || (a.properties & ~ETW_KNOWN_PROPERTIES) ||
 	    a.control_code > ETW_CONTROL_CAPTURE_STATE)
 		return -EINVAL;
 	s = etw_session_find(f, a.logger_id);
@@ -431,6 +461,7 @@ static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 	if (a.control_code == ETW_CONTROL_ENABLE) {
 		ret = etw_enable_filters_in(&a, &in);
 		if (ret) {
+			kfree(in.exe);
 			kfree(in.data);
 			goto out_put_session;
 		}

@@ -25,6 +25,7 @@ static void etw_enable_free(struct etw_enable *e)
 		return;
 	kfree(e->ids);
 	kfree(e->stack_ids);
+	kfree(e->exe);
 	kfree(e->filter_data);
 	kfree(e);
 }
@@ -67,13 +68,15 @@ static int etw_id_filter_new(struct etw_id_filter **out, const u16 *ids,
 	return 0;
 }
 
-/* Give @e the filters in @in; @e takes @in->data. */
+/* Give @e the filters in @in; @e takes @in->data and @in->exe. */
 static int etw_enable_filters(struct etw_enable *e,
 			      struct etw_enable_filters *in)
 {
 	e->filter_data = in->data;
 	e->filter_size = in->data_size;
 	in->data = NULL;
+	e->exe = in->exe;
+	in->exe = NULL;
 	if (etw_id_filter_new(&e->ids, in->ids, in->nids, in->ids_in) ||
 	    etw_id_filter_new(&e->stack_ids, in->stack_ids, in->nstack_ids,
 			      in->stack_ids_in))
@@ -88,7 +91,7 @@ static int etw_enable_filters(struct etw_enable *e,
  * etw_enable_alloc() - build an enable from ETW_IOC_ENABLE's arguments
  * @a: the arguments, for %ETW_CONTROL_ENABLE
  * @in: its filters, copied in and checked (etw_dev.c); the enable takes
- *	@in->data, also when this fails
+ *	@in->data and @in->exe, also when this fails
  *
  * Sorts the event ids and translates the PID filter into initial-namespace
  * pids.
@@ -106,6 +109,8 @@ struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a,
 	if (!e) {
 		kfree(in->data);
 		in->data = NULL;
+		kfree(in->exe);
+		in->exe = NULL;
 		return ERR_PTR(-ENOMEM);
 	}
 	e->level = a->level;
@@ -295,6 +300,23 @@ static bool etw_id_filter_same(const struct etw_id_filter *a,
 	       !memcmp(a->ids, b->ids, a->count * sizeof(a->ids[0]));
 }
 
+static bool etw_exe_filter_same(const struct etw_exe_filter *a,
+				const struct etw_exe_filter *b)
+{
+	const char *an, *bn;
+	u16 i;
+
+	if (!a || !b)
+		return a == b;
+	if (a->count != b->count)
+		return false;
+	for (i = 0, an = a->names, bn = b->names; i < a->count;
+	     i++, an += strlen(an) + 1, bn += strlen(bn) + 1)
+		if (strcmp(an, bn))
+			return false;
+	return true;
+}
+
 static bool etw_enable_same(const struct etw_enable *a,
 			    const struct etw_enable *b)
 {
@@ -307,7 +329,8 @@ static bool etw_enable_same(const struct etw_enable *a,
 	     memcmp(a->filter_data, b->filter_data, a->filter_size)))
 		return false;
 	return etw_id_filter_same(a->ids, b->ids) &&
-	       etw_id_filter_same(a->stack_ids, b->stack_ids);
+	       etw_id_filter_same(a->stack_ids, b->stack_ids) &&
+	       etw_exe_filter_same(a->exe, b->exe);
 }
 
 static bool etw_table_reaches(const struct etw_table *t,

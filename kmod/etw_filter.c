@@ -10,8 +10,13 @@
  * TraceLogging providers, not for classic ones.
  */
 #include <linux/bsearch.h>
+#include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/limits.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/string.h>
 
 #include "compat.h"
 #include "etw_filter.h"
@@ -76,6 +81,83 @@ bool etw_pid_filter_match(const u32 *pids, unsigned int count, u32 pid)
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_pid_filter_match);
+
+/**
+ * etw_exe_filter_parse() - build an executable-name filter from its list
+ * @list: image names separated by ';' (not NUL-terminated)
+ * @len: bytes at @list, at most %ETW_MAX_EXE_FILTER
+ * @gfp: allocation flags
+ *
+ * Empty items (";;", a leading or trailing ';') are skipped, as in a
+ * Windows list; the names are kept as given and compared ignoring ASCII
+ * case.
+ *
+ * Context: may sleep when @gfp allows.
+ * Return: the filter, kfree() it; ERR_PTR(-EINVAL) when @list holds a NUL,
+ * no name or a name longer than a file name can be (%NAME_MAX);
+ * ERR_PTR(-ENOMEM).
+ */
+struct etw_exe_filter *etw_exe_filter_parse(const char *list, u32 len,
+					    gfp_t gfp)
+{
+	struct etw_exe_filter *f;
+	u32 i, start = 0, n = 0;
+	char *out;
+
+	if (!len || len > ETW_MAX_EXE_FILTER || memchr(list, 0, len))
+		return ERR_PTR(-EINVAL);
+	f = kzalloc(struct_size(f, names, len + 1), gfp);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	out = f->names;
+	for (i = 0; i <= len; i++) {
+		if (i < len && list[i] != ';')
+			continue;
+		if (i - start > NAME_MAX)
+			goto out_invalid;
+		if (i > start) {
+			memcpy(out, list + start, i - start);
+			out += i - start + 1;	/* kzalloc()ed: NUL ends it */
+			n++;
+		}
+		start = i + 1;
+	}
+	if (!n)
+		goto out_invalid;
+	f->count = n;
+	return f;
+
+out_invalid:
+	kfree(f);
+	return ERR_PTR(-EINVAL);
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_exe_filter_parse);
+
+/**
+ * etw_exe_filter_match() - does a program pass an executable-name filter
+ * @f: the filter, or NULL for none
+ * @exe: the file name of the program's executable, or NULL for in-kernel
+ *	providers, which a scope filter never enables (as on Windows)
+ *
+ * Context: any.
+ * Return: true when there is no filter or @exe is one of its names.
+ */
+bool etw_exe_filter_match(const struct etw_exe_filter *f, const char *exe)
+{
+	const char *name;
+	u16 i;
+
+	if (!f)
+		return true;
+	if (!exe)
+		return false;
+	for (i = 0, name = f->names; i < f->count;
+	     i++, name += strlen(name) + 1)
+		if (!strcasecmp(name, exe))
+			return true;
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_exe_filter_match);
 
 /**
  * etw_combine_init() - start a combined state: disabled

@@ -36,6 +36,16 @@ struct etw_id_filter {
 };
 
 /**
+ * struct etw_exe_filter - an executable-name (image-name) filter
+ * @count: names in @names
+ * @names: @count NUL-terminated image names, one after another
+ */
+struct etw_exe_filter {
+	u16 count;
+	char names[];
+};
+
+/**
  * struct etw_combined - a registration's combined enable state
  * @enabled: at least one session enables it
  * @level: the most verbose session level (0 mapped to 255)
@@ -71,6 +81,9 @@ static inline u64 etw_match_any_norm(u64 match_any, bool classic)
 bool etw_event_id_listed(const struct etw_id_filter *f, u16 id);
 int etw_id_filter_sort(u16 *ids, u16 count);
 bool etw_pid_filter_match(const u32 *pids, unsigned int count, u32 pid);
+struct etw_exe_filter *etw_exe_filter_parse(const char *list, u32 len,
+					    gfp_t gfp);
+bool etw_exe_filter_match(const struct etw_exe_filter *f, const char *exe);
 void etw_combine_init(struct etw_combined *c);
 void etw_combine_add(struct etw_combined *c, const struct etw_level_kw *f,
 		     u8 session_level);

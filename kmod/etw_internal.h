@@ -216,6 +216,9 @@ struct etw_route {
  * @tgid: the registering process, NULL for in-kernel providers
  * @exec_id: the registering program image (task self_exec_id): after
  *	execve() the registration is dead to the process
+ * @exe_name: the file name of that image's executable, for
+ *	EVENT_FILTER_TYPE_EXECUTABLE_NAME; NULL for in-kernel providers and
+ *	processes without one
  * @guid: provider GUID
  * @cookie: returned in notifications
  * @classic: registered with RegisterTraceGuids semantics
@@ -239,6 +242,7 @@ struct etw_reg {
 	struct etw_file *file;
 	struct pid *tgid;
 	u64 exec_id;
+	const char *exe_name;
 	struct etw_guid guid;
 	u64 cookie;
 	bool classic;
@@ -270,6 +274,7 @@ struct etw_reg {
  * @stack_ids: EVENT_FILTER_TYPE_STACKWALK's event-ID filter or NULL
  * @npids: entries in @pids
  * @pids: PID filter
+ * @exe: executable-name filter or NULL
  * @filter_size: bytes of @filter_data
  * @filter_data: schematized filter data for providers, or NULL
  * @pnode: private sessions' enables: on the GUID's @private_enables
@@ -288,6 +293,7 @@ struct etw_enable {
 	struct etw_id_filter *stack_ids;
 	u32 npids;
 	u32 pids[ETW_MAX_PID_FILTER];
+	struct etw_exe_filter *exe;
 	u32 filter_size;
 	u8 *filter_data;
 	struct list_head pnode;
@@ -369,6 +375,7 @@ int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
  * @stack_ids_in: @stack_ids lists the events whose stacks are captured
  * @pids: process ids, @npids of them
  * @npids: entries in @pids
+ * @exe: the executable-name filter, or NULL; etw_enable_alloc() takes it
  * @data: the schematized filter (kmalloc()ed, EVENT_FILTER_HEADER first),
  *	or NULL; etw_enable_alloc() takes it
  * @data_size: bytes at @data
@@ -385,6 +392,7 @@ struct etw_enable_filters {
 	bool stack_ids_in;
 	u32 pids[ETW_MAX_PID_FILTER];
 	u32 npids;
+	struct etw_exe_filter *exe;
 	void *data;
 	u32 data_size;
 };

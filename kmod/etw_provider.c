@@ -9,6 +9,8 @@
  * other uids need etw_may_control().  The other provider files are named
  * in etw_provider.h, with the rules they keep.
  */
+#include <linux/dcache.h>
+#include <linux/file.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/random.h>
@@ -135,6 +137,26 @@ static int etw_reg_attach(struct etw_reg *reg)
 	return ret;
 }
 
+/*
+ * The file name of the current program's executable, for the
+ * executable-name filter: fixed at registration, which execve() ends.
+ * NULL when the process has no executable.
+ */
+static int etw_reg_exe_name(struct etw_reg *reg)
+{
+	struct name_snapshot name;
+	struct file *exe;
+
+	exe = etw_current_exe_file();
+	if (!exe)
+		return 0;
+	take_dentry_name_snapshot(&name, exe->f_path.dentry);
+	reg->exe_name = kstrdup(name.name.name, GFP_KERNEL_ACCOUNT);
+	release_dentry_name_snapshot(&name);
+	fput(exe);
+	return reg->exe_name ? 0 : -ENOMEM;
+}
+
 /**
  * etw_register() - ETW_IOC_REGISTER
  * @f: the file
@@ -155,6 +177,9 @@ int etw_register(struct etw_file *f, struct etw_register_args *a)
 	reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
 	if (!reg)
 		return -ENOMEM;
+	ret = etw_reg_exe_name(reg);
+	if (ret)
+		goto out_free;
 	reg->file = f;
 	reg->tgid = get_pid(task_tgid(current));
 	reg->exec_id = READ_ONCE(current->self_exec_id);
@@ -186,6 +211,8 @@ int etw_register(struct etw_file *f, struct etw_register_args *a)
 out_unlock:
 	mutex_unlock(&etw_mutex);
 	put_pid(reg->tgid);
+out_free:
+	kfree(reg->exe_name);
 	kfree(reg);
 	return ret;
 }
@@ -196,6 +223,7 @@ static void etw_reg_free_rcu(struct rcu_head *rcu)
 	struct etw_reg *reg = container_of(rcu, struct etw_reg, rcu);
 
 	kfree(reg->traits);
+	kfree(reg->exe_name);
 	put_pid(reg->tgid);
 	kfree(reg);
 }

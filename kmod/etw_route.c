@@ -42,7 +42,7 @@ static bool etw_disallowed(const struct etw_session *s,
  *
  * Context: etw_mutex held.
  * Return: true when @e's session, private-session rule, disallow list
- * (for @group) and PID filter let @e reach @reg.
+ * (for @group), PID filter and executable-name filter let @e reach @reg.
  */
 bool etw_enable_would_reach(const struct etw_enable *e,
 			    const struct etw_reg *reg, bool group)
@@ -55,7 +55,8 @@ bool etw_enable_would_reach(const struct etw_enable *e,
 	if (group && etw_disallowed(s, &reg->guid))
 		return false;
 	return etw_pid_filter_match(e->pids, e->npids,
-				    reg->tgid ? pid_nr(reg->tgid) : 0);
+				    reg->tgid ? pid_nr(reg->tgid) : 0) &&
+	       etw_exe_filter_match(e->exe, reg->exe_name);
 }
 
 /**

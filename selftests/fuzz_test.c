@@ -506,6 +506,7 @@ static void op_enable(struct worker *w)
 {
 	__u16 ids[70];
 	__u32 pids[10];
+	char exe[300];
 	struct {
 		struct etw_filter_header h;
 		__u8 data[64];
@@ -549,6 +550,19 @@ static void op_enable(struct worker *w)
 		if (e.filter_data_ptr == (uintptr_t)&fd &&
 		    e.filter_data_size > sizeof(fd))
 			e.filter_data_size = sizeof(fd);
+	}
+	if (chance(&w->r, 5)) {
+		/* Image names: this program's, separators, NULs, noise. */
+		static const char alphabet[] = "fuzz_test;FUZZ\0a";
+
+		for (i = 0; i < sizeof(exe); i++)
+			exe[i] = alphabet[rn(&w->r, sizeof(alphabet) - 1)];
+		e.exe_names_ptr = rnd_ptr(w, exe);
+		e.exe_names_size = chance(&w->r, 8) ? rnd_u32(&w->r) & 0xfff :
+				   rn(&w->r, sizeof(exe) + 1);
+		if (e.exe_names_ptr == (uintptr_t)exe &&
+		    e.exe_names_size > sizeof(exe))
+			e.exe_names_size = sizeof(exe);
 	}
 	/* Waits for acknowledgements; nobody acknowledges in time here. */
 	e.timeout_ms = chance(&w->r, 16) ? rn(&w->r, 20) : 0;

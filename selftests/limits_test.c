@@ -360,6 +360,27 @@ static void sp_enable_reserved2_field(void *a)
 	((struct etw_enable_args *)a)->reserved2 = 1;
 }
 
+static void sp_enable_reserved3(void *a)
+{
+	((struct etw_enable_args *)a)->reserved3 = 1;
+}
+
+static void sp_enable_exe_too_long(void *a)
+{
+	static const char names[ETW_MAX_EXE_FILTER + 1] = "app";
+
+	((struct etw_enable_args *)a)->exe_names_ptr = (uintptr_t)names;
+	((struct etw_enable_args *)a)->exe_names_size = sizeof(names);
+}
+
+static void sp_enable_exe_nul(void *a)
+{
+	static const char names[] = "app\0";
+
+	((struct etw_enable_args *)a)->exe_names_ptr = (uintptr_t)names;
+	((struct etw_enable_args *)a)->exe_names_size = sizeof(names);
+}
+
 static void sp_enable_properties(void *a)
 {
 	((struct etw_enable_args *)a)->properties = 0x1000;	/* defined nowhere */
@@ -418,6 +439,10 @@ static const struct bad_field bad_fields[] = {
 	{ "update config.reserved", IX_UPDATE, sp_config_reserved },
 	{ "flush pad[0]", IX_FLUSH, sp_session_pad0 },
 	{ "enable reserved[0]", IX_ENABLE, sp_enable_reserved0 },
+	{ "enable reserved3", IX_ENABLE, sp_enable_reserved3 },
+	{ "enable image names past the limit", IX_ENABLE,
+	  sp_enable_exe_too_long },
+	{ "enable image names with a NUL", IX_ENABLE, sp_enable_exe_nul },
 	{ "enable reserved[2]", IX_ENABLE, sp_enable_reserved2 },
 	{ "enable reserved1", IX_ENABLE, sp_enable_reserved1 },
 	{ "enable reserved2", IX_ENABLE, sp_enable_reserved2_field },

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of etw_filter.c: the level/keyword predicate with every
- * special case, event-ID and PID filters, and how sessions combine.
+ * special case, event-ID, PID and executable-name filters, and how
+ * sessions combine.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -119,6 +120,128 @@ static void etw_pid_filter_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, etw_pid_filter_match(pids, 2, 300));
 }
 
+/*
+ * EVENT_FILTER_TYPE_EXECUTABLE_NAME lists (ns-evntprov-event_filter_descriptor:
+ * "a single string that can contain multiple executable file names
+ * separated by semicolons"): what each list parses to, NUL-separated.
+ */
+struct etw_exe_parse_case {
+	const char *name;
+	const char *list;
+	u32 list_size;	/* bytes of @list, NULs included */
+	u32 len;	/* bytes passed: @list_size, or this when larger */
+	int err;
+	u16 count;
+	const char *names;
+	u32 names_len;
+};
+
+#define ETW_LIST(s) .list = s, .list_size = sizeof(s) - 1
+#define ETW_NAMES(s) .names = s, .names_len = sizeof(s) - 1
+
+static const struct etw_exe_parse_case etw_exe_parse_cases[] = {
+	{ "one name", ETW_LIST("a.exe"), 0, 0, 1, ETW_NAMES("a.exe\0") },
+	{ "two names", ETW_LIST("a.exe;b"), 0, 0, 2, ETW_NAMES("a.exe\0b\0") },
+	{ "empty items skipped", ETW_LIST(";;a;;b;"), 0, 0, 2,
+	  ETW_NAMES("a\0b\0") },
+	{ "case kept as given", ETW_LIST("Foo.EXE"), 0, 0, 1,
+	  ETW_NAMES("Foo.EXE\0") },
+	{ "spaces are part of a name", ETW_LIST(" a "), 0, 0, 1,
+	  ETW_NAMES(" a \0") },
+	{ "only separators", ETW_LIST(";;;"), 0, -EINVAL },
+	{ "empty list", ETW_LIST(""), 0, -EINVAL },
+	{ "NUL inside", ETW_LIST("a\0b"), 0, -EINVAL },
+	{ "trailing NUL", ETW_LIST("ab\0"), 0, -EINVAL },
+	{ "longer than the limit", ETW_LIST("a"), ETW_MAX_EXE_FILTER + 1,
+	  -EINVAL },
+};
+
+static void etw_exe_parse_desc(const struct etw_exe_parse_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(etw_exe_parse, etw_exe_parse_cases, etw_exe_parse_desc);
+
+static void etw_exe_filter_parse_test(struct kunit *test)
+{
+	const struct etw_exe_parse_case *c = test->param_value;
+	u32 len = max(c->len, c->list_size);
+	struct etw_exe_filter *f;
+	char *list;
+
+	/* Exactly @len bytes, so that KASAN sees a read past them. */
+	list = kunit_kzalloc(test, len ?: 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	memset(list, 'a', len);		/* a long list is all name */
+	memcpy(list, c->list, c->list_size);
+	f = etw_exe_filter_parse(list, len, GFP_KERNEL);
+	if (c->err) {
+		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f), c->err);
+		return;
+	}
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, f->count, c->count);
+	KUNIT_EXPECT_MEMEQ(test, f->names, c->names, c->names_len);
+	kfree(f);
+}
+
+/* A name longer than a file name can be is refused; NAME_MAX is not. */
+static void etw_exe_filter_name_max_test(struct kunit *test)
+{
+	char *list = kunit_kzalloc(test, NAME_MAX + 3, GFP_KERNEL);
+	struct etw_exe_filter *f;
+
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	memset(list, 'x', NAME_MAX + 1);
+	f = etw_exe_filter_parse(list, NAME_MAX + 1, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f), -EINVAL);
+	list[NAME_MAX] = ';';
+	list[NAME_MAX + 1] = 'y';
+	f = etw_exe_filter_parse(list, NAME_MAX + 2, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, f->count, 2);
+	KUNIT_EXPECT_EQ(test, strlen(f->names), NAME_MAX);
+	KUNIT_EXPECT_STREQ(test, f->names + NAME_MAX + 1, "y");
+	kfree(f);
+}
+
+struct etw_exe_match_case {
+	const char *list;
+	const char *exe;	/* NULL: an in-kernel provider */
+	bool expect;
+};
+
+static const struct etw_exe_match_case etw_exe_match_cases[] = {
+	{ "app", "app", true },
+	{ "APP", "app", true },			/* ASCII case ignored */
+	{ "App.Exe", "aPP.eXE", true },
+	{ "other;app", "app", true },
+	{ "other;app", "apps", false },		/* whole names only */
+	{ "app", "ap", false },
+	{ "app", "", false },
+	{ "app", NULL, false },			/* scope filters: user mode only */
+	{ "\xc3\x89t\xc3\xa9", "\xc3\x89t\xc3\xa9", true },
+	{ "\xc3\x89t\xc3\xa9", "\xc3\xa9t\xc3\xa9", false }, /* not ASCII */
+};
+
+static void etw_exe_filter_match_test(struct kunit *test)
+{
+	struct etw_exe_filter *f;
+	unsigned int i;
+
+	KUNIT_EXPECT_TRUE(test, etw_exe_filter_match(NULL, "app"));
+	KUNIT_EXPECT_TRUE(test, etw_exe_filter_match(NULL, NULL));
+	for (i = 0; i < ARRAY_SIZE(etw_exe_match_cases); i++) {
+		const struct etw_exe_match_case *c = &etw_exe_match_cases[i];
+
+		f = etw_exe_filter_parse(c->list, strlen(c->list), GFP_KERNEL);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+		KUNIT_EXPECT_EQ_MSG(test, etw_exe_filter_match(f, c->exe),
+				    c->expect, "case %u", i);
+		kfree(f);
+	}
+}
+
 static void etw_combine_test(struct kunit *test)
 {
 	struct etw_level_kw a = { .level = 3, .match_any = 0x1, .match_all = 0x1 };
@@ -182,6 +305,9 @@ static struct kunit_case etw_filter_cases[] = {
 	KUNIT_CASE(etw_event_id_out_test),
 	KUNIT_CASE(etw_event_id_none_test),
 	KUNIT_CASE(etw_pid_filter_test),
+	KUNIT_CASE_PARAM(etw_exe_filter_parse_test, etw_exe_parse_gen_params),
+	KUNIT_CASE(etw_exe_filter_name_max_test),
+	KUNIT_CASE(etw_exe_filter_match_test),
 	KUNIT_CASE(etw_combine_test),
 	KUNIT_CASE(etw_combine_level0_test),
 	KUNIT_CASE(etw_combine_session_level_test),

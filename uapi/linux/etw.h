@@ -36,6 +36,7 @@
 #define ETW_MAX_EVENT_ID_FILTER		64
 #define ETW_MAX_PID_FILTER		8
 #define ETW_MAX_FILTER_DATA		1024	/* schematized filter bytes */
+#define ETW_MAX_EXE_FILTER		1536	/* UTF-8 bytes of an image-name list */
 #define ETW_MAX_DISALLOW		64	/* GUIDs on one session's disallow list */
 #define ETW_MIN_BUFFER_KB		4
 #define ETW_MAX_BUFFER_KB		16384
@@ -759,6 +760,12 @@ struct etw_list_args {
  * @stack_ids_filter_in: 1: stacks only for the listed ids; 0: for all but
  *	the listed ids
  * @stack_ids_ptr: user address of __u16 event ids
+ * @exe_names_size: bytes at @exe_names_ptr (0 = no executable-name filter,
+ *	EVENT_FILTER_TYPE_EXECUTABLE_NAME), at most %ETW_MAX_EXE_FILTER
+ * @reserved3: zero
+ * @exe_names_ptr: user address of UTF-8 image names separated by ';', no
+ *	NUL: only registrations made by a program whose executable's file
+ *	name is one of them (ASCII case-insensitive) are enabled
  */
 struct etw_enable_args {
 	__u32 size;
@@ -784,10 +791,14 @@ struct etw_enable_args {
 	__u32 stack_id_count;
 	__u32 stack_ids_filter_in;
 	__u64 stack_ids_ptr;
+	__u32 exe_names_size;
+	__u32 reserved3;
+	__u64 exe_names_ptr;
 };
 
 #define ETW_ENABLE_ARGS_SIZE_VER0	120
 #define ETW_ENABLE_ARGS_SIZE_VER1	136	/* adds the stack filter */
+#define ETW_ENABLE_ARGS_SIZE_VER2	152	/* adds the image-name filter */
 
 /**
  * struct etw_disallow_args - set or get a session's group disallow list
