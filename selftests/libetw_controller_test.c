@@ -5,6 +5,7 @@
  * EnableTrace(Ex), TraceSetInformation and TraceQueryInformation, with
  * Windows' error codes.  Providers are driven through the raw ABI.
  */
+#include <ctype.h>
 #include <poll.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -482,8 +483,8 @@ struct filter_case {
 TEST_F(ctl, enable_filter_errors)
 {
 	static const struct filter_case cases[] = {
-		{ "executable name", ERROR_NOT_SUPPORTED, 1,
-		  { EVENT_FILTER_TYPE_EXECUTABLE_NAME }, 0 },
+		{ "package id", ERROR_NOT_SUPPORTED, 1,
+		  { EVENT_FILTER_TYPE_PACKAGE_ID }, 0 },
 		{ "payload", ERROR_NOT_SUPPORTED, 1,
 		  { EVENT_FILTER_TYPE_PAYLOAD }, 0 },
 		{ "pid twice", ERROR_INVALID_PARAMETER, 2,
@@ -602,6 +603,228 @@ TEST_F(ctl, pid_filter)
 	EXPECT_EQ((__u32)child, t.pids[0]);
 	close(cfd);
 	close(r.fd);
+}
+
+/* A NUL-terminated WCHAR copy of ASCII @s; Return: its bytes, NUL included. */
+static ULONG wide_list(WCHAR *w, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		w[i] = (unsigned char)s[i];
+	w[i] = 0;
+	return (i + 1) * sizeof(WCHAR);
+}
+
+static ULONG enable_exe(CONTROLTRACE_ID h, const WCHAR *w, ULONG size)
+{
+	EVENT_FILTER_DESCRIPTOR d = {
+		.Ptr = (uintptr_t)w, .Size = size,
+		.Type = EVENT_FILTER_TYPE_EXECUTABLE_NAME,
+	};
+	ENABLE_TRACE_PARAMETERS p = {
+		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
+		.EnableFilterDesc = &d, .FilterDescCount = 1,
+	};
+
+	return EnableTraceEx2(h, &prov, 1, 0, 0, 0, 0, &p);
+}
+
+/* The file name of this program's executable, as the kernel matches it. */
+static const char *own_exe_name(void)
+{
+	static char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	const char *slash;
+
+	path[n > 0 ? n : 0] = '\0';
+	slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * EXECUTABLE_NAME's data is one NUL-terminated WCHAR string, at most
+ * MAX_EVENT_FILTER_DATA_SIZE bytes ("EVENT_FILTER_DESCRIPTOR", filter size
+ * limits); anything else is a bad parameter (EnableTraceEx2's
+ * ERROR_INVALID_PARAMETER).
+ */
+TEST_F(ctl, exe_filter_errors)
+{
+	static const struct {
+		const char *what;
+		const char *list;
+		bool null_ptr;
+		int size_delta;		/* added to the string's bytes */
+		ULONG expect;
+	} cases[] = {
+		{ "NULL pointer", "app", true, 0, ERROR_INVALID_PARAMETER },
+		{ "odd size", "app", false, -1, ERROR_INVALID_PARAMETER },
+		{ "no NUL within Size", "app", false, -2,
+		  ERROR_INVALID_PARAMETER },
+		{ "empty string", "", false, 0, ERROR_INVALID_PARAMETER },
+		{ "only separators", ";;", false, 0, ERROR_INVALID_PARAMETER },
+		{ "one name", "app", false, 0, ERROR_SUCCESS },
+		{ "names and empty items", ";a;;b;", false, 0, ERROR_SUCCESS },
+	};
+	const WCHAR *ptr;
+	WCHAR w[16];
+	ULONG size;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size = wide_list(w, cases[i].list) + cases[i].size_delta;
+		ptr = w;
+		if (cases[i].null_ptr)
+			ptr = NULL;
+		EXPECT_EQ(cases[i].expect, enable_exe(self->h, ptr, size))
+			TH_LOG("%s", cases[i].what);
+	}
+}
+
+/* 1024 bytes with the NUL are taken, 1026 are not. */
+TEST_F(ctl, exe_filter_size_limit)
+{
+	WCHAR w[513];
+	int i;
+
+	for (i = 0; i < 512; i++)
+		w[i] = i % 10 == 9 ? ';' : 'a';
+	w[511] = 0;
+	EXPECT_EQ(ERROR_SUCCESS, enable_exe(self->h, w, 1024));
+	w[511] = 'a';
+	w[512] = 0;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_exe(self->h, w, 1026));
+}
+
+/* Listed by name, in another case: this program's events arrive. */
+TEST_F(ctl, exe_filter_lets_listed_program_in)
+{
+	char name[256], list[300];
+	struct raw_prov r;
+	struct tally t;
+	struct props b;
+	WCHAR w[300];
+	int cfd;
+	size_t i;
+
+	snprintf(name, sizeof(name), "%.255s", own_exe_name());
+	for (i = 0; name[i]; i++)
+		name[i] = toupper((unsigned char)name[i]);
+	snprintf(list, sizeof(list), "other.exe;%s", name);
+	ASSERT_EQ(0, prov_register(&r));
+	ASSERT_EQ(ERROR_SUCCESS, enable_exe(self->h, w, wide_list(w, list)));
+	cfd = open_consumer(self->h);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(0, prov_write(&r, 2));
+	props_init(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(self->h, NULL, &b.p));
+	tally_buffers(cfd, &t);
+	EXPECT_EQ(1, t.total);
+	EXPECT_EQ(1, t.ids[2]);
+	close(cfd);
+	close(r.fd);
+}
+
+/* Not listed: neither the registration made before nor one made after. */
+TEST_F(ctl, exe_filter_keeps_other_programs_out)
+{
+	struct raw_prov before, after;
+	struct tally t;
+	struct props b;
+	WCHAR w[32];
+	int cfd;
+
+	ASSERT_EQ(0, prov_register(&before));
+	ASSERT_EQ(ERROR_SUCCESS,
+		  enable_exe(self->h, w, wide_list(w, "other.exe")));
+	ASSERT_EQ(0, prov_register(&after));
+	cfd = open_consumer(self->h);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(0, prov_write(&before, 2));
+	ASSERT_EQ(0, prov_write(&after, 3));
+	props_init(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(self->h, NULL, &b.p));
+	tally_buffers(cfd, &t);
+	EXPECT_EQ(0, t.total);
+	close(cfd);
+	close(before.fd);
+	close(after.fd);
+}
+
+#define EXE_TWIN	"/tmp/EtwExeTwin"
+#define EXE_TWIN_ENV	"ETW_EXE_TWIN"
+
+/*
+ * Run as EXE_TWIN (a copy of this program, EXE_TWIN_ENV set): register,
+ * write event 9 and exit before the harness starts.
+ */
+__attribute__((constructor)) static void exe_twin(void)
+{
+	struct raw_prov r;
+
+	if (!getenv(EXE_TWIN_ENV))
+		return;
+	_exit(prov_register(&r) ? 1 : prov_write(&r, 9) ? 2 : 0);
+}
+
+static int copy_self(const char *to)
+{
+	char buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			ret = -1;
+	if (n < 0)
+		ret = -1;
+	close(in);
+	return close(out) ? -1 : ret;
+}
+
+/* Another program, named in the list: only its event arrives. */
+TEST_F(ctl, exe_filter_matches_the_registering_program)
+{
+	char *const argv[] = { EXE_TWIN, NULL };
+	char *const envp[] = { EXE_TWIN_ENV "=1", NULL };
+	struct raw_prov r;
+	struct tally t;
+	struct props b;
+	WCHAR w[32];
+	pid_t child;
+	int cfd;
+
+	ASSERT_EQ(0, copy_self(EXE_TWIN));
+	ASSERT_EQ(0, prov_register(&r));
+	ASSERT_EQ(ERROR_SUCCESS,
+		  enable_exe(self->h, w, wide_list(w, "etwexetwin")));
+	cfd = open_consumer(self->h);
+	ASSERT_LE(0, cfd);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		execve(EXE_TWIN, argv, envp);
+		_exit(127);
+	}
+	EXPECT_EQ(0, etw_wait_child(child));
+	ASSERT_EQ(0, prov_write(&r, 2));
+	props_init(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(self->h, NULL, &b.p));
+	tally_buffers(cfd, &t);
+	EXPECT_EQ(1, t.total);
+	EXPECT_EQ(1, t.ids[9]);
+	EXPECT_EQ((__u32)child, t.pids[0]);
+	close(cfd);
+	close(r.fd);
+	unlink(EXE_TWIN);
 }
 
 /*
@@ -905,7 +1128,7 @@ TEST_F(ctl, v1_parameters_single_filter)
 	ULONG pid = 1;
 	EVENT_FILTER_DESCRIPTOR d = {
 		.Ptr = (uintptr_t)&pid, .Size = sizeof(pid),
-		.Type = EVENT_FILTER_TYPE_EXECUTABLE_NAME,
+		.Type = EVENT_FILTER_TYPE_PACKAGE_ID,
 	};
 	ENABLE_TRACE_PARAMETERS_V1 p = {
 		.Version = ENABLE_TRACE_PARAMETERS_VERSION,

@@ -11,14 +11,17 @@
  * that tools which always set them work.  Unknown bits give
  * ERROR_INVALID_PARAMETER.
  *
- * Filters: EVENT_ID, PID, SCHEMATIZED and STACKWALK map to the kernel's
- * filters (STACKWALK only counts with STACK_TRACE, as on Windows); every
- * other type gives ERROR_NOT_SUPPORTED.
+ * Filters: EVENT_ID, PID, EXECUTABLE_NAME, SCHEMATIZED and STACKWALK map
+ * to the kernel's filters (STACKWALK only counts with STACK_TRACE, as on
+ * Windows; EXECUTABLE_NAME's UTF-16 list is passed as UTF-8); every other
+ * type gives ERROR_NOT_SUPPORTED.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "etw_controller.h"
+#include "etw_etl.h"
 #include "etw_lib.h"
 #include "evntcons.h"
 
@@ -84,6 +87,30 @@ static ULONG etw_enable_pids(const EVENT_FILTER_DESCRIPTOR *d,
 	return ERROR_SUCCESS;
 }
 
+/*
+ * EXECUTABLE_NAME: one NUL-terminated WCHAR string of names separated by
+ * ';', at most MAX_EVENT_FILTER_DATA_SIZE bytes with its NUL.  @e's list
+ * is malloc()ed; the caller frees it.
+ */
+static ULONG etw_enable_exe_names(const EVENT_FILTER_DESCRIPTOR *d,
+				  struct etw_enable_args *e)
+{
+	const WCHAR *w = (const WCHAR *)(uintptr_t)d->Ptr;
+	size_t units = d->Size / sizeof(WCHAR), len;
+	char *list;
+
+	if (!w || d->Size < 2 * sizeof(WCHAR) || d->Size % sizeof(WCHAR) ||
+	    d->Size > MAX_EVENT_FILTER_DATA_SIZE || w[units - 1] || !w[0])
+		return ERROR_INVALID_PARAMETER;
+	list = etw_etl_utf16_to_utf8((const uint8_t *)w, units);
+	if (!list)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	len = strlen(list);
+	e->exe_names_ptr = (uintptr_t)list;
+	e->exe_names_size = (uint32_t)len;
+	return ERROR_SUCCESS;
+}
+
 static ULONG etw_enable_schematized(const EVENT_FILTER_DESCRIPTOR *d,
 				   struct etw_enable_args *e)
 {
@@ -102,6 +129,8 @@ static ULONG etw_enable_filter(const EVENT_FILTER_DESCRIPTOR *d,
 		return etw_enable_event_ids(d, e);
 	case EVENT_FILTER_TYPE_PID:
 		return etw_enable_pids(d, e);
+	case EVENT_FILTER_TYPE_EXECUTABLE_NAME:
+		return etw_enable_exe_names(d, e);
 	case EVENT_FILTER_TYPE_SCHEMATIZED:
 		return etw_enable_schematized(d, e);
 	case EVENT_FILTER_TYPE_STACKWALK:
@@ -182,7 +211,8 @@ static ULONG etw_enable_errno(int err)
  * Return: a Win32 error: ERROR_INVALID_PARAMETER, ERROR_NOT_SUPPORTED,
  * ERROR_TIMEOUT (the enable took effect; a provider did not answer in
  * time), ERROR_NO_SYSTEM_RESOURCES (9th session on the provider),
- * ERROR_ACCESS_DENIED, ERROR_WMI_INSTANCE_NOT_FOUND.
+ * ERROR_ACCESS_DENIED, ERROR_WMI_INSTANCE_NOT_FOUND,
+ * ERROR_NOT_ENOUGH_MEMORY.
  */
 ULONG WMIAPI EnableTraceEx2(CONTROLTRACE_ID TraceId, LPCGUID ProviderId,
 			    ULONG ControlCode, UCHAR Level,
@@ -209,9 +239,10 @@ ULONG WMIAPI EnableTraceEx2(CONTROLTRACE_ID TraceId, LPCGUID ProviderId,
 	e.match_all = MatchAllKeyword;
 	e.timeout_ms = Timeout == INFINITE ? UINT32_MAX : Timeout;
 	err = etw_enable_params(EnableParameters, &e);
-	if (err)
-		return err;
-	return etw_enable_errno(etw_dev_ioctl(ETW_IOC_ENABLE, &e));
+	if (!err)
+		err = etw_enable_errno(etw_dev_ioctl(ETW_IOC_ENABLE, &e));
+	free((void *)(uintptr_t)e.exe_names_ptr);
+	return err;
 }
 
 /**
