@@ -839,6 +839,17 @@ EXTERN_C int WINAPI StringFromGUID2(REFGUID rguid, LPOLESTR lpsz,
 EXTERN_C HRESULT WINAPI CLSIDFromString(LPCOLESTR lpsz, LPCLSID pclsid);
 EXTERN_C HRESULT WINAPI IIDFromString(LPCOLESTR lpsz, LPIID lpiid);
 
+/*
+ * COM's task allocator, whose memory StringFromCLSID returns and
+ * CoTaskMemFree frees: malloc here, so NULL is a valid argument to free.
+ */
+EXTERN_C LPVOID WINAPI CoTaskMemAlloc(SIZE_T cb);
+EXTERN_C LPVOID WINAPI CoTaskMemRealloc(LPVOID pv, SIZE_T cb);
+EXTERN_C VOID WINAPI CoTaskMemFree(LPVOID pv);
+/* The braced, upper-case form StringFromGUID2 writes, in task memory. */
+EXTERN_C HRESULT WINAPI StringFromCLSID(REFCLSID rclsid, LPOLESTR *lplpsz);
+EXTERN_C HRESULT WINAPI StringFromIID(REFIID rclsid, LPOLESTR *lplpsz);
+
 #define LMEM_FIXED		0x0000
 #define LMEM_ZEROINIT		0x0040
 #define LPTR			LMEM_ZEROINIT
