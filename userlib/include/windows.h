@@ -818,6 +818,22 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 EXTERN_C DWORD WINAPI GetLastError(void);
 EXTERN_C VOID WINAPI SetLastError(DWORD dwErrCode);
 
+/*
+ * Byte order, which Windows' <windows.h> declares through <winsock.h>
+ * (TDH consumers print TDH_OUTTYPE_PORT with ntohs): glibc's functions,
+ * declared as <netinet/in.h> declares them, so that a unit may include
+ * both in either order.  The parentheses keep glibc's macros of the same
+ * names out.
+ */
+EXTERN_C uint32_t (ntohl)(uint32_t netlong)
+	__THROW __attribute__((__const__));
+EXTERN_C uint16_t (ntohs)(uint16_t netshort)
+	__THROW __attribute__((__const__));
+EXTERN_C uint32_t (htonl)(uint32_t hostlong)
+	__THROW __attribute__((__const__));
+EXTERN_C uint16_t (htons)(uint16_t hostshort)
+	__THROW __attribute__((__const__));
+
 /* ------------------------------------------------------------------------ */
 /*
  * The Win32 functions around ETW code (libetw's etw_win32.c), as
