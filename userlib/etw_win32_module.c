@@ -87,6 +87,8 @@ static const struct etw_export advapi32_exports[] = {
 	EXPORT(GetTraceEnableFlags),
 	EXPORT(GetTraceEnableLevel),
 	EXPORT(GetTraceLoggerHandle),
+	EXPORT(LookupAccountSidA),
+	EXPORT(LookupAccountSidW),
 	EXPORT(OpenTraceA),
 	EXPORT(OpenTraceW),
 	EXPORT(ProcessTrace),

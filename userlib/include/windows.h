@@ -453,6 +453,20 @@ typedef PVOID		PSID;
 #define SID_MAX_SUB_AUTHORITIES		15
 #define SECURITY_MAX_SID_SIZE		68
 
+typedef enum _SID_NAME_USE {
+	SidTypeUser = 1,
+	SidTypeGroup,
+	SidTypeDomain,
+	SidTypeAlias,
+	SidTypeWellKnownGroup,
+	SidTypeDeletedAccount,
+	SidTypeInvalid,
+	SidTypeUnknown,
+	SidTypeComputer,
+	SidTypeLabel,
+	SidTypeLogonSession
+} SID_NAME_USE, *PSID_NAME_USE;
+
 typedef struct _SID_AND_ATTRIBUTES {
 	PSID Sid;
 	DWORD Attributes;
@@ -731,6 +745,7 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define ERROR_INVALID_FLAGS			1004
 #define ERROR_NOT_FOUND				1168
 #define ERROR_CANCELLED				1223
+#define ERROR_NONE_MAPPED			1332
 #define ERROR_INVALID_SID			1337
 #define ERROR_FILE_CORRUPT			1392
 #define ERROR_NO_SYSTEM_RESOURCES		1450
@@ -1031,8 +1046,24 @@ FORCEINLINE BOOL GetVersionExW(LPOSVERSIONINFOW lpVersionInformation)
 	return ok;
 }
 
+/*
+ * The account a SID names: none here, since Linux has no Windows accounts
+ * (libetw's etw_win32_sid.c).
+ */
+EXTERN_C BOOL WINAPI LookupAccountSidA(LPCSTR lpSystemName, PSID Sid,
+				       LPSTR Name, LPDWORD cchName,
+				       LPSTR ReferencedDomainName,
+				       LPDWORD cchReferencedDomainName,
+				       PSID_NAME_USE peUse);
+EXTERN_C BOOL WINAPI LookupAccountSidW(LPCWSTR lpSystemName, PSID Sid,
+				       LPWSTR Name, LPDWORD cchName,
+				       LPWSTR ReferencedDomainName,
+				       LPDWORD cchReferencedDomainName,
+				       PSID_NAME_USE peUse);
+
 #ifdef UNICODE
 #define FormatMessage		FormatMessageW
+#define LookupAccountSid	LookupAccountSidW
 #define GetCommandLine		GetCommandLineW
 #define LoadLibrary		LoadLibraryW
 #define GetVersionEx		GetVersionExW
@@ -1041,6 +1072,7 @@ typedef OSVERSIONINFOEXW	OSVERSIONINFOEX, *POSVERSIONINFOEX,
 				*LPOSVERSIONINFOEX;
 #else
 #define FormatMessage		FormatMessageA
+#define LookupAccountSid	LookupAccountSidA
 #define GetCommandLine		GetCommandLineA
 #define LoadLibrary		LoadLibraryA
 #define GetVersionEx		GetVersionExA
