@@ -944,6 +944,9 @@ typedef INT_PTR (WINAPI *FARPROC)();
 #endif
 EXTERN_C HMODULE WINAPI LoadLibraryA(LPCSTR lpLibFileName);
 EXTERN_C HMODULE WINAPI LoadLibraryW(LPCWSTR lpLibFileName);
+/* NULL: the program, in which GetProcAddress finds nothing. */
+EXTERN_C HMODULE WINAPI GetModuleHandleA(LPCSTR lpModuleName);
+EXTERN_C HMODULE WINAPI GetModuleHandleW(LPCWSTR lpModuleName);
 EXTERN_C FARPROC WINAPI GetProcAddress(HMODULE hModule, LPCSTR lpProcName);
 EXTERN_C BOOL WINAPI FreeLibrary(HMODULE hLibModule);
 
@@ -1066,6 +1069,7 @@ EXTERN_C BOOL WINAPI LookupAccountSidW(LPCWSTR lpSystemName, PSID Sid,
 #define LookupAccountSid	LookupAccountSidW
 #define GetCommandLine		GetCommandLineW
 #define LoadLibrary		LoadLibraryW
+#define GetModuleHandle		GetModuleHandleW
 #define GetVersionEx		GetVersionExW
 typedef OSVERSIONINFOW		OSVERSIONINFO, *POSVERSIONINFO, *LPOSVERSIONINFO;
 typedef OSVERSIONINFOEXW	OSVERSIONINFOEX, *POSVERSIONINFOEX,
@@ -1075,6 +1079,7 @@ typedef OSVERSIONINFOEXW	OSVERSIONINFOEX, *POSVERSIONINFOEX,
 #define LookupAccountSid	LookupAccountSidA
 #define GetCommandLine		GetCommandLineA
 #define LoadLibrary		LoadLibraryA
+#define GetModuleHandle		GetModuleHandleA
 #define GetVersionEx		GetVersionExA
 typedef OSVERSIONINFOA		OSVERSIONINFO, *POSVERSIONINFO, *LPOSVERSIONINFO;
 typedef OSVERSIONINFOEXA	OSVERSIONINFOEX, *POSVERSIONINFOEX,
