@@ -320,6 +320,49 @@ HRESULT WINAPI IIDFromString(LPCOLESTR str, LPIID iid)
 	return parse_guid(str, iid) ? E_INVALIDARG : S_OK;
 }
 
+/* COM's task allocator: malloc, as LocalAlloc below. */
+
+LPVOID WINAPI CoTaskMemAlloc(SIZE_T bytes)
+{
+	return malloc(bytes);
+}
+
+LPVOID WINAPI CoTaskMemRealloc(LPVOID p, SIZE_T bytes)
+{
+	return realloc(p, bytes);
+}
+
+VOID WINAPI CoTaskMemFree(LPVOID p)
+{
+	free(p);
+}
+
+/* StringFromCLSID and StringFromIID: StringFromGUID2's text, allocated. */
+static HRESULT guid_string_alloc(const GUID *g, LPOLESTR *out)
+{
+	LPOLESTR s;
+
+	if (!out)
+		return E_INVALIDARG;
+	*out = NULL;
+	s = CoTaskMemAlloc(39 * sizeof(*s));
+	if (!s)
+		return E_OUTOFMEMORY;
+	StringFromGUID2(g, s, 39);
+	*out = s;
+	return S_OK;
+}
+
+HRESULT WINAPI StringFromCLSID(REFCLSID clsid, LPOLESTR *out)
+{
+	return guid_string_alloc(clsid, out);
+}
+
+HRESULT WINAPI StringFromIID(REFIID iid, LPOLESTR *out)
+{
+	return guid_string_alloc(iid, out);
+}
+
 /* Memory: LocalAlloc and GlobalAlloc are malloc. */
 
 HLOCAL WINAPI LocalAlloc(UINT flags, SIZE_T bytes)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * etw_win32_module.c - LoadLibrary, GetProcAddress and FreeLibrary for
- * the Windows DLLs whose functions libetw has: tdh.dll and advapi32.dll.
+ * etw_win32_module.c - LoadLibrary, GetModuleHandle, GetProcAddress and
+ * FreeLibrary for the Windows DLLs whose functions libetw has: tdh.dll
+ * and advapi32.dll.
  * Code written for several Windows versions loads them and looks its
  * functions up by name (TdhFormatProperty, EventSetInformation); here
  * they are libetw's own.  The modules are part of libetw, so they are
@@ -87,6 +88,8 @@ static const struct etw_export advapi32_exports[] = {
 	EXPORT(GetTraceEnableFlags),
 	EXPORT(GetTraceEnableLevel),
 	EXPORT(GetTraceLoggerHandle),
+	EXPORT(LookupAccountSidA),
+	EXPORT(LookupAccountSidW),
 	EXPORT(OpenTraceA),
 	EXPORT(OpenTraceW),
 	EXPORT(ProcessTrace),
@@ -189,10 +192,15 @@ static HMODULE module_load_w(LPCWSTR name)
 	return module_load(a);
 }
 
+/* GetModuleHandle(NULL)'s: the program, whose functions are not known. */
+static const struct etw_module program = { "", NULL, 0 };
+
 static const struct etw_module *module_of(HMODULE h)
 {
 	size_t i;
 
+	if (h == (HMODULE)&program)
+		return &program;
 	for (i = 0; i < ARRAYSIZE(modules); i++)
 		if (h == (HMODULE)&modules[i])
 			return &modules[i];
@@ -207,6 +215,17 @@ HMODULE WINAPI LoadLibraryA(LPCSTR name)
 HMODULE WINAPI LoadLibraryW(LPCWSTR name)
 {
 	return module_load_w(name);
+}
+
+/* The modules are always loaded: GetModuleHandle is LoadLibrary. */
+HMODULE WINAPI GetModuleHandleA(LPCSTR name)
+{
+	return name ? module_load(name) : (HMODULE)&program;
+}
+
+HMODULE WINAPI GetModuleHandleW(LPCWSTR name)
+{
+	return name ? module_load_w(name) : (HMODULE)&program;
 }
 
 /* By name only: the modules here have no ordinals. */

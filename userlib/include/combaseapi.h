@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * combaseapi.h - of COM, the GUID string functions (StringFromGUID2,
- * CLSIDFromString, IIDFromString), which <windows.h> declares.
+ * StringFromCLSID, StringFromIID, CLSIDFromString, IIDFromString) and the
+ * task allocator they use (CoTaskMemAlloc, CoTaskMemFree), which
+ * <windows.h> declares.
  */
 #include <windows.h>

@@ -453,6 +453,20 @@ typedef PVOID		PSID;
 #define SID_MAX_SUB_AUTHORITIES		15
 #define SECURITY_MAX_SID_SIZE		68
 
+typedef enum _SID_NAME_USE {
+	SidTypeUser = 1,
+	SidTypeGroup,
+	SidTypeDomain,
+	SidTypeAlias,
+	SidTypeWellKnownGroup,
+	SidTypeDeletedAccount,
+	SidTypeInvalid,
+	SidTypeUnknown,
+	SidTypeComputer,
+	SidTypeLabel,
+	SidTypeLogonSession
+} SID_NAME_USE, *PSID_NAME_USE;
+
 typedef struct _SID_AND_ATTRIBUTES {
 	PSID Sid;
 	DWORD Attributes;
@@ -731,6 +745,7 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 #define ERROR_INVALID_FLAGS			1004
 #define ERROR_NOT_FOUND				1168
 #define ERROR_CANCELLED				1223
+#define ERROR_NONE_MAPPED			1332
 #define ERROR_INVALID_SID			1337
 #define ERROR_FILE_CORRUPT			1392
 #define ERROR_NO_SYSTEM_RESOURCES		1450
@@ -818,6 +833,22 @@ FORCEINLINE PVOID RtlSecureZeroMemory(PVOID ptr, SIZE_T cnt)
 EXTERN_C DWORD WINAPI GetLastError(void);
 EXTERN_C VOID WINAPI SetLastError(DWORD dwErrCode);
 
+/*
+ * Byte order, which Windows' <windows.h> declares through <winsock.h>
+ * (TDH consumers print TDH_OUTTYPE_PORT with ntohs): glibc's functions,
+ * declared as <netinet/in.h> declares them, so that a unit may include
+ * both in either order.  The parentheses keep glibc's macros of the same
+ * names out.
+ */
+EXTERN_C uint32_t (ntohl)(uint32_t netlong)
+	__THROW __attribute__((__const__));
+EXTERN_C uint16_t (ntohs)(uint16_t netshort)
+	__THROW __attribute__((__const__));
+EXTERN_C uint32_t (htonl)(uint32_t hostlong)
+	__THROW __attribute__((__const__));
+EXTERN_C uint16_t (htons)(uint16_t hostshort)
+	__THROW __attribute__((__const__));
+
 /* ------------------------------------------------------------------------ */
 /*
  * The Win32 functions around ETW code (libetw's etw_win32.c), as
@@ -838,6 +869,17 @@ EXTERN_C int WINAPI StringFromGUID2(REFGUID rguid, LPOLESTR lpsz,
 				    int cchMax);
 EXTERN_C HRESULT WINAPI CLSIDFromString(LPCOLESTR lpsz, LPCLSID pclsid);
 EXTERN_C HRESULT WINAPI IIDFromString(LPCOLESTR lpsz, LPIID lpiid);
+
+/*
+ * COM's task allocator, whose memory StringFromCLSID returns and
+ * CoTaskMemFree frees: malloc here, so NULL is a valid argument to free.
+ */
+EXTERN_C LPVOID WINAPI CoTaskMemAlloc(SIZE_T cb);
+EXTERN_C LPVOID WINAPI CoTaskMemRealloc(LPVOID pv, SIZE_T cb);
+EXTERN_C VOID WINAPI CoTaskMemFree(LPVOID pv);
+/* The braced, upper-case form StringFromGUID2 writes, in task memory. */
+EXTERN_C HRESULT WINAPI StringFromCLSID(REFCLSID rclsid, LPOLESTR *lplpsz);
+EXTERN_C HRESULT WINAPI StringFromIID(REFIID rclsid, LPOLESTR *lplpsz);
 
 #define LMEM_FIXED		0x0000
 #define LMEM_ZEROINIT		0x0040
@@ -902,6 +944,9 @@ typedef INT_PTR (WINAPI *FARPROC)();
 #endif
 EXTERN_C HMODULE WINAPI LoadLibraryA(LPCSTR lpLibFileName);
 EXTERN_C HMODULE WINAPI LoadLibraryW(LPCWSTR lpLibFileName);
+/* NULL: the program, in which GetProcAddress finds nothing. */
+EXTERN_C HMODULE WINAPI GetModuleHandleA(LPCSTR lpModuleName);
+EXTERN_C HMODULE WINAPI GetModuleHandleW(LPCWSTR lpModuleName);
 EXTERN_C FARPROC WINAPI GetProcAddress(HMODULE hModule, LPCSTR lpProcName);
 EXTERN_C BOOL WINAPI FreeLibrary(HMODULE hLibModule);
 
@@ -1004,18 +1049,37 @@ FORCEINLINE BOOL GetVersionExW(LPOSVERSIONINFOW lpVersionInformation)
 	return ok;
 }
 
+/*
+ * The account a SID names: none here, since Linux has no Windows accounts
+ * (libetw's etw_win32_sid.c).
+ */
+EXTERN_C BOOL WINAPI LookupAccountSidA(LPCSTR lpSystemName, PSID Sid,
+				       LPSTR Name, LPDWORD cchName,
+				       LPSTR ReferencedDomainName,
+				       LPDWORD cchReferencedDomainName,
+				       PSID_NAME_USE peUse);
+EXTERN_C BOOL WINAPI LookupAccountSidW(LPCWSTR lpSystemName, PSID Sid,
+				       LPWSTR Name, LPDWORD cchName,
+				       LPWSTR ReferencedDomainName,
+				       LPDWORD cchReferencedDomainName,
+				       PSID_NAME_USE peUse);
+
 #ifdef UNICODE
 #define FormatMessage		FormatMessageW
+#define LookupAccountSid	LookupAccountSidW
 #define GetCommandLine		GetCommandLineW
 #define LoadLibrary		LoadLibraryW
+#define GetModuleHandle		GetModuleHandleW
 #define GetVersionEx		GetVersionExW
 typedef OSVERSIONINFOW		OSVERSIONINFO, *POSVERSIONINFO, *LPOSVERSIONINFO;
 typedef OSVERSIONINFOEXW	OSVERSIONINFOEX, *POSVERSIONINFOEX,
 				*LPOSVERSIONINFOEX;
 #else
 #define FormatMessage		FormatMessageA
+#define LookupAccountSid	LookupAccountSidA
 #define GetCommandLine		GetCommandLineA
 #define LoadLibrary		LoadLibraryA
+#define GetModuleHandle		GetModuleHandleA
 #define GetVersionEx		GetVersionExA
 typedef OSVERSIONINFOA		OSVERSIONINFO, *POSVERSIONINFO, *LPOSVERSIONINFO;
 typedef OSVERSIONINFOEXA	OSVERSIONINFOEX, *POSVERSIONINFOEX,

@@ -179,13 +179,20 @@ TEST(unsupported_sources_are_50)
 
 TEST(unsupported_sources_check_arguments_first)
 {
+	WCHAR name[] = { 'x', 0 };
+	EVENT_RECORD rec;
 	EVENT_DESCRIPTOR desc = { 0 };
 	PAYLOAD_FILTER_PREDICATE pred[MAX_PAYLOAD_PREDICATES + 1];
 	GUID guid = { 1, 2, 3, { 4 } };
 	PVOID filter = NULL;
 	ULONG size = 0;
 
+	memset(&rec, 0, sizeof(rec));
 	memset(pred, 0, sizeof(pred));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  TdhGetWppProperty(NULL, NULL, name, &size, NULL));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  TdhGetWppProperty(NULL, &rec, NULL, &size, NULL));
 	EXPECT_EQ(ERROR_INVALID_PARAMETER,
 		  TdhGetWppMessage(NULL, NULL, &size, NULL));
 	EXPECT_EQ(ERROR_INVALID_PARAMETER,

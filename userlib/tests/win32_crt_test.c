@@ -24,6 +24,7 @@
 #define PROG		"userlib/tests/data/win32/crt_print.c"
 #define EXPECTED	"userlib/tests/data/win32/crt_print.expected"
 #define CONSUMER	"userlib/tests/data/win32/tdh_consumer.c"
+#define DOC_TOOLS	"userlib/tests/data/win32/doc_tools"
 #define CONSUMED	"userlib/tests/data/win32/tdh_consumer.expected"
 #define PRIMITIVE	TESTDATA "/etl/primitive-types.etl"
 #define CLR_GC		TESTDATA "/etl/clr-gc-events.etl"
@@ -117,6 +118,25 @@ TEST_F_TIMEOUT(crt, sample_prints_expected_output, 120)
 		 "%s %s -fshort-wchar " WARNINGS " " INCLUDES " -o %s/p " PROG
 		 " -x none " LIBS " && %s/p '\303\244rg x' > %s/out && "
 		 "diff -u " EXPECTED " %s/out >&2",
+		 variant->compiler, variant->flags, self->dir, self->dir,
+		 self->dir, self->dir);
+	EXPECT_EQ(0, run(cmd));
+}
+
+/*
+ * A program in the shape of the ETW documentation's controller and TDH
+ * examples: <conio.h>'s keys from a pipe ("ab", then its end), COM's GUID
+ * strings, byte order, LookupAccountSid and GetModuleHandle, each answer
+ * the expected one.
+ */
+TEST_F_TIMEOUT(crt, doc_examples_calls, 120)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s %s -fshort-wchar " WARNINGS " " INCLUDES " -o %s/d "
+		 DOC_TOOLS ".c -x none " LIBS " && printf ab | %s/d > %s/out"
+		 " && diff -u " DOC_TOOLS ".expected %s/out >&2",
 		 variant->compiler, variant->flags, self->dir, self->dir,
 		 self->dir, self->dir);
 	EXPECT_EQ(0, run(cmd));
@@ -274,7 +294,43 @@ TEST_F_TIMEOUT(wmain, forms_in_cxx, 120)
 	EXPECT_EQ(0, system(cmd));
 }
 
-/* ...and the sample is Windows code: MinGW-w64 compiles it, ANSI and UNICODE. */
+/*
+ * The documentation's controllers define void wmain(void): libetw-wmain
+ * runs it, from C and C++ (its exit status is undefined, as on Windows,
+ * where a void main returns no code).
+ */
+TEST_F_TIMEOUT(wmain, void_form_runs, 120)
+{
+	static const char *const compilers[] = { "gcc -x c", "g++ -x c++" };
+	static const char prog[] =
+		"#include <windows.h>\n"
+		"void wmain(void) { wprintf(L\"void wmain ran\\n\"); }\n";
+	char dir[] = "/tmp/etw-wmain-XXXXXX";
+	char path[64], cmd[2048];
+	unsigned int i;
+	FILE *f;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/void.c", dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fputs(prog, f);
+	ASSERT_EQ(0, fclose(f));
+	for (i = 0; i < sizeof(compilers) / sizeof(compilers[0]); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "%s -fshort-wchar " WARNINGS " " INCLUDES " -o %s/w %s "
+			 "-x none " LIBS " && test \"$(%s/w)\" = 'void wmain ran'",
+			 compilers[i], dir, path, dir);
+		EXPECT_EQ(0, run(cmd));
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/*
+ * ...and the samples are Windows code: MinGW-w64 compiles them, ANSI and
+ * UNICODE, C and C++.
+ */
 TEST(sample_compiles_for_windows)
 {
 	if (!have("x86_64-w64-mingw32-gcc"))
@@ -283,6 +339,11 @@ TEST(sample_compiles_for_windows)
 			 " -fsyntax-only " PROG));
 	EXPECT_EQ(0, run("x86_64-w64-mingw32-gcc -municode -DUNICODE "
 			 "-D_UNICODE " WARNINGS " -fsyntax-only " PROG));
+	EXPECT_EQ(0, run("x86_64-w64-mingw32-gcc -municode " WARNINGS
+			 " -fsyntax-only " DOC_TOOLS ".c"));
+	EXPECT_EQ(0, run("x86_64-w64-mingw32-g++ -x c++ -municode -DUNICODE "
+			 "-D_UNICODE " WARNINGS " -fsyntax-only " DOC_TOOLS
+			 ".c"));
 }
 
 
