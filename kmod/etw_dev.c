@@ -52,7 +52,7 @@ static_assert(offsetofend(struct etw_enable_args, reserved2) ==
 	      ETW_ENABLE_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_enable_args, stack_ids_ptr) ==
 	      ETW_ENABLE_ARGS_SIZE_VER1);
-static_assert(offsetofend(struct etw_enable_args, exe_names_ptr) ==
+static_assert(offsetofend(struct etw_enable_args, reserved4) ==
 	      ETW_ENABLE_ARGS_SIZE_VER2);
 static_assert(offsetofend(struct etw_disallow_args, guids_ptr) ==
 	      ETW_DISALLOW_ARGS_SIZE_VER0);
@@ -402,6 +402,8 @@ static int etw_enable_filters_in(const struct etw_enable_args *a,
 	    a->stack_ids_filter_in > 1 ||
 	    (a->stack_ids_filter_in && !a->stack_id_count) ||
 	    (a->stack_id_count && !(a->properties & ETW_ENABLE_STACK_TRACE)) ||
+	    a->stack_lk_filter > ETW_STACK_LK_OUT ||
+	    (a->stack_lk_filter && !(a->properties & ETW_ENABLE_STACK_TRACE)) ||
 	    a->pid_count > ETW_MAX_PID_FILTER ||
 	    (size && (size < sizeof(struct etw_filter_header) ||
 		      size > ETW_MAX_FILTER_DATA)))
@@ -447,7 +449,9 @@ static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 	if (ret)
 		return ret;
 	if (memchr_inv(a.reserved, 0, sizeof(a.reserved)) || a.reserved1 ||
-	    a.reserved2 || a.reserved3 || (a.properties & ~ETW_KNOWN_PROPERTIES) ||
+	    a.reserved2 || a.reserved3 ||
+	    memchr_inv(a.reserved4, 0, sizeof(a.reserved4)) ||
+	    (a.properties & ~ETW_KNOWN_PROPERTIES) ||
 	    a.control_code > ETW_CONTROL_CAPTURE_STATE)
 		return -EINVAL;
 	s = etw_session_find(f, a.logger_id);

@@ -118,6 +118,10 @@ struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a,
 	e->match_any = a->match_any;
 	e->match_all = a->match_all;
 	e->source_id = a->source_id;
+	e->stack_lk_filter = a->stack_lk_filter;
+	e->stack_lk.level = etw_level_norm(a->stack_level);
+	e->stack_lk.match_any = etw_match_any_norm(a->stack_match_any, false);
+	e->stack_lk.match_all = a->stack_match_all;
 	ret = etw_enable_filters(e, in);
 	if (ret) {
 		etw_enable_free(e);
@@ -322,7 +326,11 @@ static bool etw_enable_same(const struct etw_enable *a,
 {
 	if (a->level != b->level || a->properties != b->properties ||
 	    a->match_any != b->match_any || a->match_all != b->match_all ||
-	    a->npids != b->npids || a->filter_size != b->filter_size)
+	    a->npids != b->npids || a->filter_size != b->filter_size ||
+	    a->stack_lk_filter != b->stack_lk_filter ||
+	    a->stack_lk.level != b->stack_lk.level ||
+	    a->stack_lk.match_any != b->stack_lk.match_any ||
+	    a->stack_lk.match_all != b->stack_lk.match_all)
 		return false;
 	if (memcmp(a->pids, b->pids, a->npids * sizeof(a->pids[0])) ||
 	    (a->filter_size &&

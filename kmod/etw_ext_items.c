@@ -79,18 +79,19 @@ static DEFINE_PER_CPU(struct etw_ext_items[ETW_EXT_ITEMS_LEVELS],
 
 /**
  * etw_ext_items_get() - this CPU's extended data for a write at this level
- * @id: the event's id
+ * @desc: the event's descriptor
  * @user: written by a user provider
  *
  * Context: preemption disabled; any context but NMI.
  * Return: the scratch, reset for the write.
  */
-struct etw_ext_items *etw_ext_items_get(u16 id, bool user)
+struct etw_ext_items *etw_ext_items_get(const struct etw_event_descriptor *desc,
+					bool user)
 {
 	unsigned int level = in_hardirq() ? 2 : in_serving_softirq() ? 1 : 0;
 	struct etw_ext_items *x = this_cpu_ptr(&etw_ext_items_scratch[level]);
 
-	x->id = id;
+	x->desc = desc;
 	x->user = user;
 	x->stacked = false;
 	x->key = 0;
@@ -172,6 +173,22 @@ static u32 etw_ext_items_len(const struct etw_ext_items *x, u32 ext)
 	return len;
 }
 
+/*
+ * The stack filters (STACKWALK's ids, STACKWALK_LEVEL_KW's level and
+ * keywords): a session with both takes stacks for the events both let in.
+ */
+static bool etw_ext_items_stack_wanted(const struct etw_ext_items *x,
+				       const struct etw_route_entry *e)
+{
+	if (!etw_event_id_match(e->stack_ids, x->desc->id))
+		return false;
+	if (e->stack_lk_filter == ETW_STACK_LK_NONE)
+		return true;
+	return etw_level_kw_match(&e->stack_lk, x->desc->level,
+				  x->desc->keyword) ==
+	       (e->stack_lk_filter == ETW_STACK_LK_IN);
+}
+
 /**
  * etw_ext_items_target() - the items one session gets for this event
  * @x: the write's extended data
@@ -192,8 +209,7 @@ u32 etw_ext_items_target(struct etw_ext_items *x,
 {
 	u32 ext = e->ext;
 
-	if ((ext & ETW_ENABLE_STACK_TRACE) &&
-	    !etw_event_id_match(e->stack_ids, x->id))
+	if ((ext & ETW_ENABLE_STACK_TRACE) && !etw_ext_items_stack_wanted(x, e))
 		ext &= ~ETW_ENABLE_STACK_TRACE;
 	if ((ext & ETW_ENABLE_STACK_TRACE) && !x->stacked)
 		etw_ext_items_stack(x);

@@ -23,7 +23,7 @@ static_assert(ETW_ENABLE_EXT_PROPS < ETW_EXT_ITEMS_STACK_HIDDEN);
 
 /**
  * struct etw_ext_items - what one write gathered for the sessions that asked
- * @id: the event's id, for the stack filters
+ * @desc: the event's descriptor, for the stack filters
  * @user: written by a user provider: its user-mode stack is captured
  * @stacked: @frames holds the stack
  * @nframes: entries of @frames in use
@@ -35,7 +35,7 @@ static_assert(ETW_ENABLE_EXT_PROPS < ETW_EXT_ITEMS_STACK_HIDDEN);
  * interrupt it.  Nothing is allocated, and the writer's stack stays small.
  */
 struct etw_ext_items {
-	u16 id;
+	const struct etw_event_descriptor *desc;
 	bool user;
 	bool stacked;
 	u32 nframes;
@@ -62,7 +62,8 @@ static inline void *etw_put_ext_item(void *p, u16 type, u32 size, bool last)
 	return p + ETW_EXT_HDR;
 }
 
-struct etw_ext_items *etw_ext_items_get(u16 id, bool user);
+struct etw_ext_items *etw_ext_items_get(const struct etw_event_descriptor *desc,
+					bool user);
 u32 etw_ext_items_target(struct etw_ext_items *x,
 			 const struct etw_route_entry *e, u16 *xlen);
 void *etw_ext_items_put(const struct etw_ext_items *x, u32 ext,

@@ -205,7 +205,9 @@ struct etw_route {
 		u64 instance_bit;
 		u32 ext;
 		u8 session_level;	/* as passed; @lk.level is it normalised */
+		u8 stack_lk_filter;	/* ETW_STACK_LK_* */
 		const struct etw_id_filter *stack_ids;
+		struct etw_level_kw stack_lk;
 	} e[];
 };
 
@@ -272,6 +274,8 @@ struct etw_reg {
  * @source_id: passed to providers
  * @ids: event-ID filter or NULL
  * @stack_ids: EVENT_FILTER_TYPE_STACKWALK's event-ID filter or NULL
+ * @stack_lk_filter: EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW: ETW_STACK_LK_*
+ * @stack_lk: its level and keywords, normalised
  * @npids: entries in @pids
  * @pids: PID filter
  * @exe: executable-name filter or NULL
@@ -291,6 +295,8 @@ struct etw_enable {
 	struct etw_guid source_id;
 	struct etw_id_filter *ids;
 	struct etw_id_filter *stack_ids;
+	u8 stack_lk_filter;
+	struct etw_level_kw stack_lk;
 	u32 npids;
 	u32 pids[ETW_MAX_PID_FILTER];
 	struct etw_exe_filter *exe;

@@ -177,6 +177,8 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 	/* Classic records carry no extended items. */
 	re->ext = classic ? 0 : e->properties & ETW_ENABLE_EXT_PROPS;
 	re->stack_ids = e->stack_ids;
+	re->stack_lk_filter = e->stack_lk_filter;
+	re->stack_lk = e->stack_lk;
 }
 
 /*

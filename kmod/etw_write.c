@@ -919,7 +919,7 @@ static noinline int etw_route_event_ext_items(struct etw_event *ev,
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 
 	return etw_route_event(ev, route, true,
-			       etw_ext_items_get(ev->desc->id, ev->user), t);
+			       etw_ext_items_get(ev->desc, ev->user), t);
 }
 
 /*

@@ -634,18 +634,93 @@ TEST_F(ext, stack_filter)
 	}
 }
 
+/*
+ * EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW (level 3, MatchAny 0x2): session
+ * A takes stacks for the events the level and keywords match, B for the
+ * others.  The sessions themselves take every event.
+ */
+TEST_F(ext, stack_level_kw_filter)
+{
+	static const struct {
+		__u8 level;
+		__u64 keyword;
+		bool matched;
+	} events[] = {
+		{ 2, 0x2, true },
+		{ 5, 0x2, false },	/* above the level */
+		{ 2, 0x4, false },	/* no MatchAny bit */
+		{ 2, 0, true },		/* keyword 0 passes, as for sessions */
+		{ 0, 0x6, true },	/* level 0 passes */
+	};
+	struct etw_enable_args e;
+	unsigned int s, i;
+	struct recs a;
+
+	for (s = 0; s < 2; s++) {
+		raw_enable_init(&e, self->id[s], &self->guid, 0, 0, 0);
+		e.properties = ETW_ENABLE_STACK_TRACE;
+		e.stack_level = 3;
+		e.stack_match_any = 0x2;
+		e.stack_lk_filter = s ? ETW_STACK_LK_OUT : ETW_STACK_LK_IN;
+		ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	}
+	for (i = 0; i < ARRAY_SIZE(events); i++)
+		ASSERT_EQ(0, raw_write(self->fd, self->reg, i + 1,
+				       events[i].level, events[i].keyword));
+	for (s = 0; s < 2; s++) {
+		ASSERT_EQ(ARRAY_SIZE(events), collect(self, s, &a));
+		for (i = 0; i < ARRAY_SIZE(events); i++) {
+			TH_LOG("session %u, event %u", s, i + 1);
+			EXPECT_EQ(events[i].matched == !s,
+				  rec_item(&a.r[i], ETW_EXT_STACK_TRACE64) !=
+				  NULL);
+		}
+	}
+}
+
+/* With MatchAllKeyword, and with STACKWALK's ids: both must let it in. */
+TEST_F(ext, stack_level_kw_and_id_filters_both_apply)
+{
+	static const __u16 ids[] = { 1, 2 };
+	static const __u64 keywords[] = { 0x3, 0x1, 0x3 };
+	struct etw_enable_args e;
+	unsigned int i;
+	struct recs a;
+
+	raw_enable_init(&e, self->id[0], &self->guid, 0, 0, 0);
+	e.properties = ETW_ENABLE_STACK_TRACE;
+	e.stack_match_all = 0x3;
+	e.stack_lk_filter = ETW_STACK_LK_IN;
+	e.stack_id_count = ARRAY_SIZE(ids);
+	e.stack_ids_ptr = (uintptr_t)ids;
+	e.stack_ids_filter_in = 1;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	for (i = 0; i < ARRAY_SIZE(keywords); i++)
+		ASSERT_EQ(0, raw_write(self->fd, self->reg, i + 1, 4,
+				       keywords[i]));
+	ASSERT_EQ(3, collect(self, 0, &a));
+	EXPECT_NE(NULL, rec_item(&a.r[0], ETW_EXT_STACK_TRACE64));
+	EXPECT_EQ(NULL, rec_item(&a.r[1], ETW_EXT_STACK_TRACE64));
+	EXPECT_EQ(NULL, rec_item(&a.r[2], ETW_EXT_STACK_TRACE64));
+}
+
 /* The stack filter's arguments the kernel refuses. */
 TEST_F(ext, stack_filter_invalid)
 {
 	static const struct {
 		const char *name;
 		__u32 props, count, in;
+		__u8 lk;
 	} cases[] = {
-		{ "without STACK_TRACE", 0, 1, 1 },
-		{ "filter_in above 1", ETW_ENABLE_STACK_TRACE, 1, 2 },
-		{ "filter_in with no id", ETW_ENABLE_STACK_TRACE, 0, 1 },
+		{ "without STACK_TRACE", 0, 1, 1, 0 },
+		{ "filter_in above 1", ETW_ENABLE_STACK_TRACE, 1, 2, 0 },
+		{ "filter_in with no id", ETW_ENABLE_STACK_TRACE, 0, 1, 0 },
 		{ "65 ids", ETW_ENABLE_STACK_TRACE,
-		  ETW_MAX_EVENT_ID_FILTER + 1, 1 },
+		  ETW_MAX_EVENT_ID_FILTER + 1, 1, 0 },
+		{ "level filter without STACK_TRACE", 0, 0, 0,
+		  ETW_STACK_LK_IN },
+		{ "unknown level filter mode", ETW_ENABLE_STACK_TRACE, 0, 0,
+		  ETW_STACK_LK_OUT + 1 },
 	};
 	static __u16 ids[ETW_MAX_EVENT_ID_FILTER + 1];
 	struct etw_enable_args e;
@@ -658,6 +733,7 @@ TEST_F(ext, stack_filter_invalid)
 		e.stack_id_count = cases[i].count;
 		e.stack_ids_filter_in = cases[i].in;
 		e.stack_ids_ptr = (uintptr_t)ids;
+		e.stack_lk_filter = cases[i].lk;
 		EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
 	}
 }
@@ -747,6 +823,44 @@ TEST_F(ext, enable_trace_ex2_stackwalk)
 		EXPECT_EQ(1, b.r[i].nitems);
 		EXPECT_NE(NULL, rec_item(&b.r[i], ETW_EXT_TS_ID));
 	}
+}
+
+/*
+ * libetw: EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW (FilterIn FALSE: stacks for
+ * what it does not match) reaches the kernel; a block shorter than
+ * EVENT_FILTER_LEVEL_KW is a bad parameter.
+ */
+TEST_F(ext, enable_trace_ex2_stackwalk_level_kw)
+{
+	EVENT_FILTER_LEVEL_KW lk = { .MatchAnyKeyword = 0x1, .Level = 4,
+				     .FilterIn = FALSE };
+	EVENT_FILTER_DESCRIPTOR d = {
+		.Ptr = (uintptr_t)&lk, .Size = sizeof(lk),
+		.Type = EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW,
+	};
+	ENABLE_TRACE_PARAMETERS p = {
+		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
+		.EnableProperty = EVENT_ENABLE_PROPERTY_STACK_TRACE,
+		.EnableFilterDesc = &d,
+		.FilterDescCount = 1,
+	};
+	struct recs a;
+
+	d.Size = sizeof(lk) - 1;
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  EnableTraceEx2(self->id[0], (const GUID *)&self->guid,
+				 EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0,
+				 0, &p));
+	d.Size = sizeof(lk);
+	ASSERT_EQ(ERROR_SUCCESS,
+		  EnableTraceEx2(self->id[0], (const GUID *)&self->guid,
+				 EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0,
+				 0, &p));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 1, 4, 0x1));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 2, 4, 0x2));
+	ASSERT_EQ(2, collect(self, 0, &a));
+	EXPECT_EQ(NULL, rec_item(&a.r[0], ETW_EXT_STACK_TRACE64));
+	EXPECT_NE(NULL, rec_item(&a.r[1], ETW_EXT_STACK_TRACE64));
 }
 
 TEST_HARNESS_MAIN

@@ -365,6 +365,11 @@ static void sp_enable_reserved3(void *a)
 	((struct etw_enable_args *)a)->reserved3 = 1;
 }
 
+static void sp_enable_reserved4(void *a)
+{
+	((struct etw_enable_args *)a)->reserved4[5] = 1;
+}
+
 static void sp_enable_exe_too_long(void *a)
 {
 	static const char names[ETW_MAX_EXE_FILTER + 1] = "app";
@@ -440,6 +445,7 @@ static const struct bad_field bad_fields[] = {
 	{ "flush pad[0]", IX_FLUSH, sp_session_pad0 },
 	{ "enable reserved[0]", IX_ENABLE, sp_enable_reserved0 },
 	{ "enable reserved3", IX_ENABLE, sp_enable_reserved3 },
+	{ "enable reserved4[5]", IX_ENABLE, sp_enable_reserved4 },
 	{ "enable image names past the limit", IX_ENABLE,
 	  sp_enable_exe_too_long },
 	{ "enable image names with a NUL", IX_ENABLE, sp_enable_exe_nul },

@@ -11,10 +11,10 @@
  * that tools which always set them work.  Unknown bits give
  * ERROR_INVALID_PARAMETER.
  *
- * Filters: EVENT_ID, PID, EXECUTABLE_NAME, SCHEMATIZED and STACKWALK map
- * to the kernel's filters (STACKWALK only counts with STACK_TRACE, as on
- * Windows; EXECUTABLE_NAME's UTF-16 list is passed as UTF-8); every other
- * type gives ERROR_NOT_SUPPORTED.
+ * Filters: EVENT_ID, PID, EXECUTABLE_NAME, SCHEMATIZED, STACKWALK and
+ * STACKWALK_LEVEL_KW map to the kernel's filters (the stack filters only
+ * count with STACK_TRACE, as on Windows; EXECUTABLE_NAME's UTF-16 list is
+ * passed as UTF-8); every other type gives ERROR_NOT_SUPPORTED.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -73,6 +73,22 @@ static ULONG etw_enable_stack_ids(const EVENT_FILTER_DESCRIPTOR *d,
 	e->stack_id_count = f->Count;
 	e->stack_ids_ptr = (uintptr_t)f->Events;
 	e->stack_ids_filter_in = f->FilterIn ? 1 : 0;
+	return ERROR_SUCCESS;
+}
+
+static ULONG etw_enable_stack_level_kw(const EVENT_FILTER_DESCRIPTOR *d,
+				       struct etw_enable_args *e)
+{
+	const EVENT_FILTER_LEVEL_KW *f = (const void *)(uintptr_t)d->Ptr;
+
+	if (!f || d->Size < sizeof(*f))
+		return ERROR_INVALID_PARAMETER;
+	if (!(e->properties & EVENT_ENABLE_PROPERTY_STACK_TRACE))
+		return ERROR_SUCCESS;
+	e->stack_match_any = f->MatchAnyKeyword;
+	e->stack_match_all = f->MatchAllKeyword;
+	e->stack_level = f->Level;
+	e->stack_lk_filter = f->FilterIn ? ETW_STACK_LK_IN : ETW_STACK_LK_OUT;
 	return ERROR_SUCCESS;
 }
 
@@ -135,6 +151,8 @@ static ULONG etw_enable_filter(const EVENT_FILTER_DESCRIPTOR *d,
 		return etw_enable_schematized(d, e);
 	case EVENT_FILTER_TYPE_STACKWALK:
 		return etw_enable_stack_ids(d, e);
+	case EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW:
+		return etw_enable_stack_level_kw(d, e);
 	default:
 		return ERROR_NOT_SUPPORTED;
 	}

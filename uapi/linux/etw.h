@@ -766,6 +766,14 @@ struct etw_list_args {
  * @exe_names_ptr: user address of UTF-8 image names separated by ';', no
  *	NUL: only registrations made by a program whose executable's file
  *	name is one of them (ASCII case-insensitive) are enabled
+ * @stack_match_any: EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW's MatchAnyKeyword
+ *	(0 = all)
+ * @stack_match_all: its MatchAllKeyword
+ * @stack_level: its level (0 = all)
+ * @stack_lk_filter: %ETW_STACK_LK_NONE, or with %ETW_ENABLE_STACK_TRACE,
+ *	%ETW_STACK_LK_IN (stacks only for the events the level and keywords
+ *	match) or %ETW_STACK_LK_OUT (only for the others)
+ * @reserved4: zero
  */
 struct etw_enable_args {
 	__u32 size;
@@ -794,11 +802,20 @@ struct etw_enable_args {
 	__u32 exe_names_size;
 	__u32 reserved3;
 	__u64 exe_names_ptr;
+	__u64 stack_match_any;
+	__u64 stack_match_all;
+	__u8 stack_level;
+	__u8 stack_lk_filter;
+	__u8 reserved4[6];
 };
+
+#define ETW_STACK_LK_NONE		0
+#define ETW_STACK_LK_IN			1
+#define ETW_STACK_LK_OUT		2
 
 #define ETW_ENABLE_ARGS_SIZE_VER0	120
 #define ETW_ENABLE_ARGS_SIZE_VER1	136	/* adds the stack filter */
-#define ETW_ENABLE_ARGS_SIZE_VER2	152	/* adds the image-name filter */
+#define ETW_ENABLE_ARGS_SIZE_VER2	176	/* adds image-name, stack level filters */
 
 /**
  * struct etw_disallow_args - set or get a session's group disallow list
