@@ -52,8 +52,10 @@ static_assert(offsetofend(struct etw_enable_args, reserved2) ==
 	      ETW_ENABLE_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_enable_args, stack_ids_ptr) ==
 	      ETW_ENABLE_ARGS_SIZE_VER1);
-static_assert(offsetofend(struct etw_enable_args, reserved4) ==
+static_assert(offsetofend(struct etw_enable_args, stack_names_ptr) ==
 	      ETW_ENABLE_ARGS_SIZE_VER2);
+static_assert(offsetofend(struct etw_event_name_filter, name_count) ==
+	      ETW_EVENT_NAME_FILTER_NAMES);
 static_assert(offsetofend(struct etw_disallow_args, guids_ptr) ==
 	      ETW_DISALLOW_ARGS_SIZE_VER0);
 static_assert(offsetofend(struct etw_consume_args, reserved) ==
@@ -385,9 +387,30 @@ static int etw_enable_exe_in(const struct etw_enable_args *a,
 	return 0;
 }
 
+/* An event-name filter (EVENT_NAME or STACKWALK_NAME) from its block. */
+static int etw_enable_names_in(u64 ptr, u32 size, struct etw_name_filter **out)
+{
+	struct etw_name_filter *f;
+	void *blob;
+
+	if (!size)
+		return 0;
+	if (size > ETW_MAX_EVENT_NAME_FILTER)
+		return -EINVAL;
+	blob = memdup_user(u64_to_user_ptr(ptr), size);
+	if (IS_ERR(blob))
+		return PTR_ERR(blob);
+	f = etw_name_filter_parse(blob, size, GFP_KERNEL_ACCOUNT);
+	kfree(blob);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	*out = f;
+	return 0;
+}
+
 /*
  * Copy ENABLE's filters in and check their format; on failure the caller
- * frees @in->exe and @in->data.
+ * frees what @in holds (etw_enable_filters_release()).
  */
 static int etw_enable_filters_in(const struct etw_enable_args *a,
 				 struct etw_enable_filters *in)
@@ -404,6 +427,8 @@ static int etw_enable_filters_in(const struct etw_enable_args *a,
 	    (a->stack_id_count && !(a->properties & ETW_ENABLE_STACK_TRACE)) ||
 	    a->stack_lk_filter > ETW_STACK_LK_OUT ||
 	    (a->stack_lk_filter && !(a->properties & ETW_ENABLE_STACK_TRACE)) ||
+	    (a->stack_names_size &&
+	     !(a->properties & ETW_ENABLE_STACK_TRACE)) ||
 	    a->pid_count > ETW_MAX_PID_FILTER ||
 	    (size && (size < sizeof(struct etw_filter_header) ||
 		      size > ETW_MAX_FILTER_DATA)))
@@ -421,7 +446,10 @@ static int etw_enable_filters_in(const struct etw_enable_args *a,
 	    copy_from_user(in->pids, u64_to_user_ptr(a->pids_ptr),
 			   in->npids * sizeof(in->pids[0])))
 		return -EFAULT;
-	ret = etw_enable_exe_in(a, in);
+	ret = etw_enable_exe_in(a, in) ?:
+	      etw_enable_names_in(a->names_ptr, a->names_size, &in->names) ?:
+	      etw_enable_names_in(a->stack_names_ptr, a->stack_names_size,
+				  &in->stack_names);
 	if (ret || !size)
 		return ret;
 	in->data = kmalloc(size, GFP_KERNEL_ACCOUNT);
@@ -465,8 +493,7 @@ static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 	if (a.control_code == ETW_CONTROL_ENABLE) {
 		ret = etw_enable_filters_in(&a, &in);
 		if (ret) {
-			kfree(in.exe);
-			kfree(in.data);
+			etw_enable_filters_release(&in);
 			goto out_put_session;
 		}
 		e = etw_enable_alloc(&a, &in);

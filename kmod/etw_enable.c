@@ -26,6 +26,8 @@ static void etw_enable_free(struct etw_enable *e)
 	kfree(e->ids);
 	kfree(e->stack_ids);
 	kfree(e->exe);
+	kfree(e->names);
+	kfree(e->stack_names);
 	kfree(e->filter_data);
 	kfree(e);
 }
@@ -68,15 +70,37 @@ static int etw_id_filter_new(struct etw_id_filter **out, const u16 *ids,
 	return 0;
 }
 
-/* Give @e the filters in @in; @e takes @in->data and @in->exe. */
+/**
+ * etw_enable_filters_release() - free what ENABLE's filters hold
+ * @in: the filters, copied in (etw_dev.c)
+ *
+ * Context: any.
+ */
+void etw_enable_filters_release(struct etw_enable_filters *in)
+{
+	kfree(in->data);
+	kfree(in->exe);
+	kfree(in->names);
+	kfree(in->stack_names);
+	in->data = NULL;
+	in->exe = NULL;
+	in->names = NULL;
+	in->stack_names = NULL;
+}
+
+/* Give @e the filters in @in; @e takes what @in allocated. */
 static int etw_enable_filters(struct etw_enable *e,
 			      struct etw_enable_filters *in)
 {
 	e->filter_data = in->data;
 	e->filter_size = in->data_size;
-	in->data = NULL;
 	e->exe = in->exe;
+	e->names = in->names;
+	e->stack_names = in->stack_names;
+	in->data = NULL;
 	in->exe = NULL;
+	in->names = NULL;
+	in->stack_names = NULL;
 	if (etw_id_filter_new(&e->ids, in->ids, in->nids, in->ids_in) ||
 	    etw_id_filter_new(&e->stack_ids, in->stack_ids, in->nstack_ids,
 			      in->stack_ids_in))
@@ -91,7 +115,7 @@ static int etw_enable_filters(struct etw_enable *e,
  * etw_enable_alloc() - build an enable from ETW_IOC_ENABLE's arguments
  * @a: the arguments, for %ETW_CONTROL_ENABLE
  * @in: its filters, copied in and checked (etw_dev.c); the enable takes
- *	@in->data and @in->exe, also when this fails
+ *	what they allocated, also when this fails
  *
  * Sorts the event ids and translates the PID filter into initial-namespace
  * pids.
@@ -107,10 +131,7 @@ struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a,
 
 	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (!e) {
-		kfree(in->data);
-		in->data = NULL;
-		kfree(in->exe);
-		in->exe = NULL;
+		etw_enable_filters_release(in);
 		return ERR_PTR(-ENOMEM);
 	}
 	e->level = a->level;
@@ -321,6 +342,25 @@ static bool etw_exe_filter_same(const struct etw_exe_filter *a,
 	return true;
 }
 
+static bool etw_name_filter_same(const struct etw_name_filter *a,
+				 const struct etw_name_filter *b)
+{
+	const char *an, *bn;
+	u16 i;
+
+	if (!a || !b)
+		return a == b;
+	if (a->count != b->count || a->filter_in != b->filter_in ||
+	    a->lk.level != b->lk.level || a->lk.match_any != b->lk.match_any ||
+	    a->lk.match_all != b->lk.match_all)
+		return false;
+	for (i = 0, an = a->names, bn = b->names; i < a->count;
+	     i++, an += strlen(an) + 1, bn += strlen(bn) + 1)
+		if (strcmp(an, bn))
+			return false;
+	return true;
+}
+
 static bool etw_enable_same(const struct etw_enable *a,
 			    const struct etw_enable *b)
 {
@@ -338,7 +378,9 @@ static bool etw_enable_same(const struct etw_enable *a,
 		return false;
 	return etw_id_filter_same(a->ids, b->ids) &&
 	       etw_id_filter_same(a->stack_ids, b->stack_ids) &&
-	       etw_exe_filter_same(a->exe, b->exe);
+	       etw_exe_filter_same(a->exe, b->exe) &&
+	       etw_name_filter_same(a->names, b->names) &&
+	       etw_name_filter_same(a->stack_names, b->stack_names);
 }
 
 static bool etw_table_reaches(const struct etw_table *t,

@@ -80,18 +80,20 @@ static DEFINE_PER_CPU(struct etw_ext_items[ETW_EXT_ITEMS_LEVELS],
 /**
  * etw_ext_items_get() - this CPU's extended data for a write at this level
  * @desc: the event's descriptor
+ * @name: its TraceLogging name, or NULL
  * @user: written by a user provider
  *
  * Context: preemption disabled; any context but NMI.
  * Return: the scratch, reset for the write.
  */
 struct etw_ext_items *etw_ext_items_get(const struct etw_event_descriptor *desc,
-					bool user)
+					const char *name, bool user)
 {
 	unsigned int level = in_hardirq() ? 2 : in_serving_softirq() ? 1 : 0;
 	struct etw_ext_items *x = this_cpu_ptr(&etw_ext_items_scratch[level]);
 
 	x->desc = desc;
+	x->name = name;
 	x->user = user;
 	x->stacked = false;
 	x->key = 0;
@@ -175,12 +177,17 @@ static u32 etw_ext_items_len(const struct etw_ext_items *x, u32 ext)
 
 /*
  * The stack filters (STACKWALK's ids, STACKWALK_LEVEL_KW's level and
- * keywords): a session with both takes stacks for the events both let in.
+ * keywords, STACKWALK_NAME's names): a session with several takes stacks
+ * for the events all let in.  The name filter ignores unnamed events.
  */
 static bool etw_ext_items_stack_wanted(const struct etw_ext_items *x,
 				       const struct etw_route_entry *e)
 {
 	if (!etw_event_id_match(e->stack_ids, x->desc->id))
+		return false;
+	if (e->stack_names && x->name &&
+	    !etw_name_filter_match(e->stack_names, x->desc->level,
+				   x->desc->keyword, x->name))
 		return false;
 	if (e->stack_lk_filter == ETW_STACK_LK_NONE)
 		return true;

@@ -24,6 +24,7 @@ static_assert(ETW_ENABLE_EXT_PROPS < ETW_EXT_ITEMS_STACK_HIDDEN);
 /**
  * struct etw_ext_items - what one write gathered for the sessions that asked
  * @desc: the event's descriptor, for the stack filters
+ * @name: the event's TraceLogging name, or NULL, for the stack name filter
  * @user: written by a user provider: its user-mode stack is captured
  * @stacked: @frames holds the stack
  * @nframes: entries of @frames in use
@@ -36,6 +37,7 @@ static_assert(ETW_ENABLE_EXT_PROPS < ETW_EXT_ITEMS_STACK_HIDDEN);
  */
 struct etw_ext_items {
 	const struct etw_event_descriptor *desc;
+	const char *name;
 	bool user;
 	bool stacked;
 	u32 nframes;
@@ -63,7 +65,7 @@ static inline void *etw_put_ext_item(void *p, u16 type, u32 size, bool last)
 }
 
 struct etw_ext_items *etw_ext_items_get(const struct etw_event_descriptor *desc,
-					bool user);
+					const char *name, bool user);
 u32 etw_ext_items_target(struct etw_ext_items *x,
 			 const struct etw_route_entry *e, u16 *xlen);
 void *etw_ext_items_put(const struct etw_ext_items *x, u32 ext,

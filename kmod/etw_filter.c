@@ -160,6 +160,101 @@ bool etw_exe_filter_match(const struct etw_exe_filter *f, const char *exe)
 EXPORT_SYMBOL_IF_KUNIT(etw_exe_filter_match);
 
 /**
+ * etw_name_filter_parse() - build an event-name filter from its block
+ * @blob: a struct etw_event_name_filter (EVENT_FILTER_EVENT_NAME)
+ * @len: bytes at @blob, at most %ETW_MAX_EVENT_NAME_FILTER
+ * @gfp: allocation flags
+ *
+ * Bytes after the last name are ignored, as padding.
+ *
+ * Context: may sleep when @gfp allows.
+ * Return: the filter, kfree() it; ERR_PTR(-EINVAL) for a block shorter
+ * than its names, no name, an empty name, one longer than
+ * %ETW_MAX_EVENT_NAME or @filter_in above 1; ERR_PTR(-ENOMEM).
+ */
+struct etw_name_filter *etw_name_filter_parse(const void *blob, u32 len,
+					      gfp_t gfp)
+{
+	const struct etw_event_name_filter *in = blob;
+	u32 i, off = ETW_EVENT_NAME_FILTER_NAMES, n;
+	struct etw_name_filter *f;
+
+	if (len < ETW_EVENT_NAME_FILTER_NAMES ||
+	    len > ETW_MAX_EVENT_NAME_FILTER || !in->name_count ||
+	    in->filter_in > 1)
+		return ERR_PTR(-EINVAL);
+	for (i = 0; i < in->name_count; i++) {
+		n = strnlen((const char *)blob + off, len - off);
+		if (!n || n > ETW_MAX_EVENT_NAME || off + n == len)
+			return ERR_PTR(-EINVAL);
+		off += n + 1;
+	}
+	n = off - ETW_EVENT_NAME_FILTER_NAMES;
+	f = kzalloc(struct_size(f, names, n), gfp);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	f->lk.level = etw_level_norm(in->level);
+	f->lk.match_any = etw_match_any_norm(in->match_any, false);
+	f->lk.match_all = in->match_all;
+	f->filter_in = in->filter_in;
+	f->count = in->name_count;
+	memcpy(f->names, (const char *)blob + ETW_EVENT_NAME_FILTER_NAMES, n);
+	return f;
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_name_filter_parse);
+
+/**
+ * etw_name_filter_match() - does an event pass an event-name filter
+ * @f: the filter
+ * @level: the event's level
+ * @keyword: the event's keyword
+ * @name: the event's name (its TraceLogging metadata's)
+ *
+ * The filter decides only for the events its level and keywords select;
+ * the others pass (EVENT_FILTER_EVENT_NAME: "the category of events to
+ * filter on").  Names are compared byte for byte.
+ *
+ * Context: any.
+ * Return: true when the event passes.
+ */
+bool etw_name_filter_match(const struct etw_name_filter *f, u8 level,
+			   u64 keyword, const char *name)
+{
+	const char *n = f->names;
+	u16 i;
+
+	if (!etw_level_kw_match(&f->lk, level, keyword))
+		return true;
+	for (i = 0; i < f->count; i++, n += strlen(n) + 1)
+		if (!strcmp(n, name))
+			return f->filter_in;
+	return !f->filter_in;
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_name_filter_match);
+
+/**
+ * etw_tlg_event_name() - the event name in TraceLogging event metadata
+ * @meta: the metadata's first @len bytes: UINT16 size, tags (7 bits a
+ *	byte, bit 7 = another follows, at most 4), the NUL-terminated name
+ * @len: bytes at @meta
+ *
+ * Context: any.
+ * Return: the name, in @meta; "" when @meta is malformed or the name does
+ * not end within @len (longer than any name a filter lists).
+ */
+const char *etw_tlg_event_name(char *meta, u32 len)
+{
+	u32 i = sizeof(u16), tags = 0;
+
+	while (i < len && ((u8)meta[i] & 0x80) && ++tags < 4)
+		i++;
+	if (++i >= len || !memchr(meta + i, 0, len - i))
+		return "";
+	return meta + i;
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_tlg_event_name);
+
+/**
  * etw_combine_init() - start a combined state: disabled
  * @c: the state
  *

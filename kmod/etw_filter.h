@@ -46,6 +46,20 @@ struct etw_exe_filter {
 };
 
 /**
+ * struct etw_name_filter - an event-name filter (EVENT_FILTER_EVENT_NAME)
+ * @lk: the events it selects, normalised as a session's filter
+ * @filter_in: a selected event passes only when listed (else only when not)
+ * @count: names in @names
+ * @names: @count NUL-terminated names, one after another
+ */
+struct etw_name_filter {
+	struct etw_level_kw lk;
+	bool filter_in;
+	u16 count;
+	char names[];
+};
+
+/**
  * struct etw_combined - a registration's combined enable state
  * @enabled: at least one session enables it
  * @level: the most verbose session level (0 mapped to 255)
@@ -84,6 +98,11 @@ bool etw_pid_filter_match(const u32 *pids, unsigned int count, u32 pid);
 struct etw_exe_filter *etw_exe_filter_parse(const char *list, u32 len,
 					    gfp_t gfp);
 bool etw_exe_filter_match(const struct etw_exe_filter *f, const char *exe);
+struct etw_name_filter *etw_name_filter_parse(const void *blob, u32 len,
+					      gfp_t gfp);
+bool etw_name_filter_match(const struct etw_name_filter *f, u8 level,
+			   u64 keyword, const char *name);
+const char *etw_tlg_event_name(char *meta, u32 len);
 void etw_combine_init(struct etw_combined *c);
 void etw_combine_add(struct etw_combined *c, const struct etw_level_kw *f,
 		     u8 session_level);

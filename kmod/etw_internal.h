@@ -188,6 +188,8 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
  * @count: entries in @e
  * @ext: OR of the entries' @ext: zero keeps writes off the extended-data
  *	path (etw_ext_items.c)
+ * @names: an entry has an event-name or stack name filter: a TraceLogging
+ *	event's name is read
  * @every: a filter an event passes only if it passes every entry's level,
  *	keyword and event-ID filters (see etw_route_every()): one test then
  *	stands for those of each entry
@@ -197,6 +199,7 @@ struct etw_route {
 	struct rcu_head rcu;
 	unsigned int count;
 	u32 ext;
+	bool names;
 	struct etw_level_kw every;
 	struct etw_route_entry {
 		struct etw_session *session;
@@ -208,6 +211,8 @@ struct etw_route {
 		u8 stack_lk_filter;	/* ETW_STACK_LK_* */
 		const struct etw_id_filter *stack_ids;
 		struct etw_level_kw stack_lk;
+		const struct etw_name_filter *names;
+		const struct etw_name_filter *stack_names;
 	} e[];
 };
 
@@ -279,6 +284,8 @@ struct etw_reg {
  * @npids: entries in @pids
  * @pids: PID filter
  * @exe: executable-name filter or NULL
+ * @names: event-name filter or NULL
+ * @stack_names: EVENT_FILTER_TYPE_STACKWALK_NAME's filter or NULL
  * @filter_size: bytes of @filter_data
  * @filter_data: schematized filter data for providers, or NULL
  * @pnode: private sessions' enables: on the GUID's @private_enables
@@ -300,6 +307,8 @@ struct etw_enable {
 	u32 npids;
 	u32 pids[ETW_MAX_PID_FILTER];
 	struct etw_exe_filter *exe;
+	struct etw_name_filter *names;
+	struct etw_name_filter *stack_names;
 	u32 filter_size;
 	u8 *filter_data;
 	struct list_head pnode;
@@ -382,6 +391,8 @@ int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
  * @pids: process ids, @npids of them
  * @npids: entries in @pids
  * @exe: the executable-name filter, or NULL; etw_enable_alloc() takes it
+ * @names: the event-name filter, or NULL; etw_enable_alloc() takes it
+ * @stack_names: the stack name filter, or NULL; etw_enable_alloc() takes it
  * @data: the schematized filter (kmalloc()ed, EVENT_FILTER_HEADER first),
  *	or NULL; etw_enable_alloc() takes it
  * @data_size: bytes at @data
@@ -399,10 +410,13 @@ struct etw_enable_filters {
 	u32 pids[ETW_MAX_PID_FILTER];
 	u32 npids;
 	struct etw_exe_filter *exe;
+	struct etw_name_filter *names;
+	struct etw_name_filter *stack_names;
 	void *data;
 	u32 data_size;
 };
 
+void etw_enable_filters_release(struct etw_enable_filters *in);
 struct etw_enable *etw_enable_alloc(const struct etw_enable_args *a,
 				    struct etw_enable_filters *in);
 int etw_enable(struct etw_session *s, struct etw_enable_args *a,

@@ -179,15 +179,18 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 	re->stack_ids = e->stack_ids;
 	re->stack_lk_filter = e->stack_lk_filter;
 	re->stack_lk = e->stack_lk;
+	/* As event ids: a group's members name their events differently. */
+	re->names = classic || !ids ? NULL : e->names;
+	re->stack_names = e->stack_names;
 }
 
 /*
  * The filter of @r->every: the highest level every entry takes, a keyword
  * 0 only when no entry ignores it, MatchAny bits every entry's has and
  * MatchAll bits any entry's has.  An event that passes it passes each
- * entry's level and keyword filter.  Event-ID filters are not folded in:
- * with one in the route, it passes nothing, and each entry's own filters
- * decide.
+ * entry's level and keyword filter.  Event-ID and event-name filters are
+ * not folded in: with one in the route, it passes nothing, and each
+ * entry's own filters decide.
  */
 static void etw_route_every(struct etw_route *r)
 {
@@ -201,7 +204,7 @@ static void etw_route_every(struct etw_route *r)
 	for (i = 0; i < r->count; i++) {
 		const struct etw_route_entry *e = &r->e[i];
 
-		if (e->ids) {
+		if (e->ids || e->names) {
 			/* Level 0 and keyword 0 ignored: nothing passes. */
 			f->level = 0;
 			f->ignore_keyword0 = true;
@@ -246,8 +249,10 @@ struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 			etw_route_fill(&r->e[r->count++], e, false,
 				       BIT_ULL(ETW_GROUP_BIT0 + i), false);
 	}
-	for (i = 0; i < r->count; i++)
+	for (i = 0; i < r->count; i++) {
 		r->ext |= r->e[i].ext;
+		r->names |= r->e[i].names || r->e[i].stack_names;
+	}
 	etw_route_every(r);
 	return r;
 }

@@ -160,6 +160,7 @@ struct etw_event {
 	const u8 *traits;
 	u32 traits_len;
 	const struct etw_data_descriptor *schema;
+	const char *name;
 	const struct etw_data_descriptor *traits_desc;
 	u64 ts_override;
 	bool has_ts;
@@ -408,6 +409,38 @@ static __always_inline int etw_copy_in(struct etw_event *ev,
 }
 
 /*
+ * The name filters' view of the event name: the TraceLogging metadata's
+ * first bytes, up to the longest name a filter lists.  Per CPU: a user
+ * write holds preemption disabled from here until its route is done.
+ */
+#define ETW_NAME_READ	(sizeof(u16) + 4 + ETW_MAX_EVENT_NAME + 1)
+static DEFINE_PER_CPU(char[ETW_NAME_READ], etw_name_scratch);
+
+/*
+ * A user write's event name, read when a name filter is on the route:
+ * NULL without TraceLogging metadata (the filters ignore the event, as
+ * Windows does for other providers).  A fault is retried as a payload's.
+ */
+static noinline int etw_event_name(struct etw_event *ev,
+				   const struct etw_route *route)
+{
+	const struct etw_data_descriptor *d = ev->schema;
+	char *buf;
+	u32 len;
+	int ret;
+
+	ev->name = NULL;
+	if (!route->names || !d)
+		return 0;
+	buf = this_cpu_ptr(etw_name_scratch);
+	len = min_t(u32, d->size, ETW_NAME_READ);
+	ret = etw_copy_in(ev, etw_mode_user, buf, d->ptr, len);
+	if (!ret)
+		ev->name = etw_tlg_event_name(buf, len);
+	return ret;
+}
+
+/*
  * Append the extended items at *@pp and advance it past them; fails only
  * on a user fault.  With @m.plain, the event's related activity and typed
  * descriptors are not set, and not read.
@@ -589,13 +622,17 @@ payload:
  */
 static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
 					    const struct etw_event *ev,
-					    bool every)
+					    bool every, const char *name)
 {
 	if (ev->exclude & e->instance_bit)
 		return false;
 	if (every)
 		return true;
 	if (!etw_level_kw_match(&e->lk, ev->desc->level, ev->desc->keyword))
+		return false;
+	if (name && e->names &&
+	    !etw_name_filter_match(e->names, ev->desc->level,
+				   ev->desc->keyword, name))
 		return false;
 	return etw_event_id_match(e->ids, ev->desc->id);
 }
@@ -776,6 +813,8 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	u32 alen = ALIGN(ev->rec_len, 8);
 	bool every = etw_level_kw_match(&route->every, ev->desc->level,
 					ev->desc->keyword);
+	/* A plain write has no TraceLogging name. */
+	const char *name = m.plain ? NULL : ev->name;
 	void *rec;
 	u64 now = 0;
 
@@ -785,7 +824,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		struct etw_session *s = route->e[i].session;
 		int err;
 
-		if (!etw_entry_takes(&route->e[i], ev, every))
+		if (!etw_entry_takes(&route->e[i], ev, every, name))
 			continue;
 		/* One clock read per event, and none for a filtered one. */
 		if (!now)
@@ -882,7 +921,8 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 
 	if (!etw_entry_takes(e, ev, etw_level_kw_match(&route->every,
 						       ev->desc->level,
-						       ev->desc->keyword)))
+						       ev->desc->keyword),
+			     m.plain ? NULL : ev->name))
 		return 0;
 	t.ts = etw_ev_now(ev, m);
 	t.s = e->session;
@@ -919,7 +959,7 @@ static noinline int etw_route_event_ext_items(struct etw_event *ev,
 	struct etw_target t[ETW_MAX_TARGETS] __uninitialized;
 
 	return etw_route_event(ev, route, true,
-			       etw_ext_items_get(ev->desc, ev->user), t);
+			       etw_ext_items_get(ev->desc, ev->name, ev->user), t);
 }
 
 /*
@@ -932,6 +972,7 @@ static __always_inline void etw_event_plain(struct etw_event *ev)
 	ev->types = false;
 	ev->classic = 0;
 	ev->schema = NULL;
+	ev->name = NULL;
 	ev->traits_desc = NULL;
 	ev->has_ts = false;
 }
@@ -1211,6 +1252,8 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			ev.traits_desc = NULL;
 			ev.has_ts = false;
 			ret = etw_event_size(&ev, etw_mode_user);
+			if (!ret)
+				ret = etw_event_name(&ev, route);
 			if (!ret)
 				ret = etw_route(&ev, route, etw_mode_user);
 		}

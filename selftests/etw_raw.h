@@ -363,6 +363,32 @@ static inline int raw_write(int fd, __u32 reg_id, __u16 event_id, __u8 level,
 	return raw_write_ex(fd, reg_id, event_id, level, keyword, 0, 0);
 }
 
+/*
+ * A TraceLogging write: metadata (UINT16 size, one tag byte, @name, no
+ * field) as ETW_DATA_TYPE_EVENT_METADATA, or none when @name is NULL.
+ */
+static inline int raw_tlg_write(int fd, __u32 reg, __u16 id, __u8 level,
+				__u64 keyword, const char *name)
+{
+	struct etw_data_descriptor d = { .type = ETW_DATA_TYPE_EVENT_METADATA };
+	struct etw_write_args w;
+	char meta[64];
+
+	meta[2] = 0;
+	snprintf(meta + 3, sizeof(meta) - 3, "%s", name ? name : "");
+	d.size = 3 + strlen(meta + 3) + 1;
+	meta[0] = (char)d.size;
+	meta[1] = 0;
+	d.ptr = (uintptr_t)meta;
+	raw_write_init(&w, reg, id, level, keyword);
+	if (name) {
+		w.flags = ETW_WRITE_DESC_TYPES;
+		w.data_count = 1;
+		w.data_ptr = (uintptr_t)&d;
+	}
+	return etw_ioctl(fd, ETW_IOC_WRITE, &w);
+}
+
 /* --- reading records back ------------------------------------------------ */
 
 typedef void (*raw_record_fn)(const struct etw_event_header *h, void *ctx);

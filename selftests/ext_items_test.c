@@ -863,4 +863,99 @@ TEST_F(ext, enable_trace_ex2_stackwalk_level_kw)
 	EXPECT_NE(NULL, rec_item(&a.r[1], ETW_EXT_STACK_TRACE64));
 }
 
+/* An EVENT_FILTER_EVENT_NAME: names at f.Names, which @room extends. */
+struct name_block {
+	EVENT_FILTER_EVENT_NAME f;
+	char room[32];
+};
+
+static ULONG enable_names(__u32 id, const struct etw_guid *g, ULONG type,
+			  ULONG props, const struct name_block *b, ULONG size)
+{
+	EVENT_FILTER_DESCRIPTOR d = { .Ptr = (uintptr_t)b, .Size = size,
+				      .Type = type };
+	ENABLE_TRACE_PARAMETERS p = {
+		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
+		.EnableProperty = props,
+		.EnableFilterDesc = &d,
+		.FilterDescCount = 1,
+	};
+
+	return EnableTraceEx2(id, (const GUID *)g,
+			      EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0,
+			      &p);
+}
+
+/*
+ * libetw: EVENT_FILTER_TYPE_EVENT_NAME lets session A take only "Alpha";
+ * EVENT_FILTER_TYPE_STACKWALK_NAME gives session B a stack for "Beta"
+ * only (ns-evntprov-event_filter_descriptor).  TraceLogging events, named
+ * by their metadata.
+ */
+TEST_F(ext, enable_trace_ex2_event_names)
+{
+	size_t names = offsetof(EVENT_FILTER_EVENT_NAME, Names);
+	struct name_block b = { .f = { .FilterIn = TRUE, .NameCount = 1 } };
+	struct recs a;
+
+	memcpy(b.f.Names, "Alpha", 6);
+	ASSERT_EQ(ERROR_SUCCESS,
+		  enable_names(self->id[0], &self->guid,
+			       EVENT_FILTER_TYPE_EVENT_NAME, 0, &b, names + 6));
+	memcpy(b.f.Names, "Beta", 5);
+	ASSERT_EQ(ERROR_SUCCESS,
+		  enable_names(self->id[1], &self->guid,
+			       EVENT_FILTER_TYPE_STACKWALK_NAME,
+			       EVENT_ENABLE_PROPERTY_STACK_TRACE, &b,
+			       names + 5));
+	ASSERT_EQ(0, raw_tlg_write(self->fd, self->reg, 1, 4, 0, "Alpha"));
+	ASSERT_EQ(0, raw_tlg_write(self->fd, self->reg, 2, 4, 0, "Beta"));
+	ASSERT_EQ(1, collect(self, 0, &a));
+	EXPECT_EQ(1, a.r[0].h.descriptor.id);
+	ASSERT_EQ(2, collect(self, 1, &a));
+	EXPECT_EQ(NULL, rec_item(&a.r[0], ETW_EXT_STACK_TRACE64));
+	EXPECT_NE(NULL, rec_item(&a.r[1], ETW_EXT_STACK_TRACE64));
+}
+
+/* The name blocks libetw refuses, for both types, as the kernel would. */
+TEST_F(ext, enable_trace_ex2_event_name_errors)
+{
+	static const struct {
+		const char *what;
+		USHORT count;
+		BOOLEAN in;
+		const char *names;
+		ULONG len;
+	} cases[] = {
+		{ "no name", 0, TRUE, "a", 2 },
+		{ "empty name", 1, TRUE, "", 1 },
+		{ "unterminated", 1, TRUE, "ab", 2 },
+		{ "count past the names", 2, TRUE, "a", 2 },
+		{ "FilterIn 2", 1, 2, "a", 2 },
+	};
+	size_t names = offsetof(EVENT_FILTER_EVENT_NAME, Names);
+	static const ULONG types[] = { EVENT_FILTER_TYPE_EVENT_NAME,
+				       EVENT_FILTER_TYPE_STACKWALK_NAME };
+	struct name_block b;
+	unsigned int i, t;
+
+	for (t = 0; t < 2; t++) {
+		for (i = 0; i < ARRAY_SIZE(cases); i++) {
+			memset(&b, 0, sizeof(b));
+			b.f.NameCount = cases[i].count;
+			b.f.FilterIn = cases[i].in;
+			memcpy(b.f.Names, cases[i].names, cases[i].len);
+			EXPECT_EQ(ERROR_INVALID_PARAMETER,
+				  enable_names(self->id[0], &self->guid,
+					       types[t], 0, &b,
+					       names + cases[i].len))
+				TH_LOG("type %#x: %s", types[t],
+				       cases[i].what);
+		}
+		EXPECT_EQ(ERROR_INVALID_PARAMETER,
+			  enable_names(self->id[0], &self->guid, types[t], 0,
+				       NULL, 32));
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -508,6 +508,10 @@ static void op_enable(struct worker *w)
 	__u32 pids[10];
 	char exe[300];
 	struct {
+		struct etw_event_name_filter f;
+		char room[64];
+	} names;
+	struct {
 		struct etw_filter_header h;
 		__u8 data[64];
 	} fd;
@@ -563,6 +567,26 @@ static void op_enable(struct worker *w)
 		if (e.exe_names_ptr == (uintptr_t)exe &&
 		    e.exe_names_size > sizeof(exe))
 			e.exe_names_size = sizeof(exe);
+	}
+	if (chance(&w->r, 5)) {
+		/* Name blocks: few names, NULs and separators among noise. */
+		static const char alphabet[] = "AB\0\0b";
+		char *p = (char *)&names + ETW_EVENT_NAME_FILTER_NAMES;
+
+		memset(&names, 0, sizeof(names));
+		names.f.level = (__u8)rn(&w->r, 6);
+		names.f.match_any = rnd(&w->r) & 0x3;
+		names.f.filter_in = (__u8)rn(&w->r, 3);
+		names.f.name_count = (__u16)rn(&w->r, 5);
+		for (i = 0; i < 64; i++)
+			p[i] = alphabet[rn(&w->r, sizeof(alphabet) - 1)];
+		if (chance(&w->r, 2)) {
+			e.names_ptr = rnd_ptr(w, &names);
+			e.names_size = rn(&w->r, sizeof(names) + 1);
+		} else {
+			e.stack_names_ptr = rnd_ptr(w, &names);
+			e.stack_names_size = rn(&w->r, sizeof(names) + 1);
+		}
 	}
 	/* Waits for acknowledgements; nobody acknowledges in time here. */
 	e.timeout_ms = chance(&w->r, 16) ? rn(&w->r, 20) : 0;

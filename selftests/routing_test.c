@@ -3,9 +3,10 @@
  * Event routing through the raw ABI: which session receives which event.
  * A matrix of providers x sessions x levels x keywords is checked against
  * an oracle written here from ETW's documented rules (not from the
- * kernel's code); then event-ID and PID filters, EventWriteEx's exclude
- * mask, the classic one-session rule, enables made before registration,
- * re-enables, all-or-nothing delivery and private sessions.
+ * kernel's code); then event-ID, event-name and PID filters,
+ * EventWriteEx's exclude mask, the classic one-session rule, enables made
+ * before registration, re-enables, all-or-nothing delivery and private
+ * sessions.
  */
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -239,6 +240,142 @@ TEST_F(route, event_id_filter_out_drops_listed_ids)
 {
 	EXPECT_EQ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 6),
 		  ids_through_filter(_metadata, self, 0));
+}
+
+/* --- event-name filters ------------------------------------------------- */
+
+/* The names go at ETW_EVENT_NAME_FILTER_NAMES, into @room. */
+#define NAMES_OF(b)	((char *)(b) + ETW_EVENT_NAME_FILTER_NAMES)
+
+struct name_filter_block {
+	struct etw_event_name_filter f;
+	char room[64];
+};
+
+/*
+ * Session 0 enables with EVENT_NAME's block @f (names "Alpha", "Beta");
+ * the events written (id, level, keyword, name) and the ids received.
+ */
+static __u64 ids_through_names(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(route) *self, __u32 family,
+			       const struct etw_event_name_filter *hdr)
+{
+	static const struct {
+		__u16 id;
+		__u8 level;
+		__u64 keyword;
+		const char *name;
+	} events[] = {
+		{ 1, 4, 0x1, "Alpha" },
+		{ 2, 4, 0x1, "Gamma" },
+		{ 3, 4, 0x1, "Beta" },
+		{ 4, 4, 0x1, NULL },		/* no metadata: not filtered */
+		{ 5, 5, 0x1, "Gamma" },		/* above the filter's level */
+		{ 6, 4, 0x2, "Gamma" },		/* outside its keywords */
+		{ 7, 4, 0x1, "alpha" },		/* names are case-sensitive */
+	};
+	struct etw_guid g = raw_guid(FAMILY + 3, family);
+	struct name_filter_block b = { .f = *hdr };
+	struct etw_enable_args e;
+	__u32 reg = 0;
+	size_t i;
+
+	memcpy(NAMES_OF(&b), "Alpha\0Beta", 11);
+	b.f.name_count = 2;
+	raw_enable_init(&e, self->id[0], &g, 0, 0, 0);
+	e.names_ptr = (uintptr_t)&b;
+	e.names_size = ETW_EVENT_NAME_FILTER_NAMES + 11;
+	EXPECT_EQ(0, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	EXPECT_EQ(0, raw_register(self->fd, &g, 0, 0, &reg, NULL));
+	for (i = 0; i < ARRAY_SIZE(events); i++)
+		EXPECT_EQ(0, raw_tlg_write(self->fd, reg, events[i].id,
+				       events[i].level, events[i].keyword,
+				       events[i].name));
+	return seen_in(_metadata, self, 0, &g, 0).ids;
+}
+
+/* The filter selects level <= 4, keyword 0x1, as its block says. */
+TEST_F(route, event_name_filter_in_passes_only_listed_names)
+{
+	struct etw_event_name_filter f = { .level = 4, .match_any = 0x1,
+					   .filter_in = 1 };
+
+	EXPECT_EQ((1u << 1) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6),
+		  ids_through_names(_metadata, self, 1, &f));
+}
+
+TEST_F(route, event_name_filter_out_drops_listed_names)
+{
+	struct etw_event_name_filter f = { .level = 4, .match_any = 0x1,
+					   .filter_in = 0 };
+
+	EXPECT_EQ((1u << 2) | (1u << 4) | (1u << 5) | (1u << 6) | (1u << 7),
+		  ids_through_names(_metadata, self, 2, &f));
+}
+
+/* A second session without the filter gets every event. */
+TEST_F(route, event_name_filter_is_one_sessions)
+{
+	struct name_filter_block b = {
+		.f = { .filter_in = 1, .name_count = 1 } };
+	struct etw_guid g = raw_guid(FAMILY + 3, 3);
+	struct etw_enable_args e;
+	__u32 reg = 0;
+
+	memcpy(NAMES_OF(&b), "Alpha", 6);
+	raw_enable_init(&e, self->id[0], &g, 0, 0, 0);
+	e.names_ptr = (uintptr_t)&b;
+	e.names_size = ETW_EVENT_NAME_FILTER_NAMES + 6;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	ASSERT_EQ(0, raw_enable(self->fd, self->id[1], &g, 0, 0, 0));
+	ASSERT_EQ(0, raw_register(self->fd, &g, 0, 0, &reg, NULL));
+	ASSERT_EQ(0, raw_tlg_write(self->fd, reg, 1, 4, 0, "Alpha"));
+	ASSERT_EQ(0, raw_tlg_write(self->fd, reg, 2, 4, 0, "Beta"));
+	EXPECT_EQ(1u << 1, seen_in(_metadata, self, 0, &g, 0).ids);
+	EXPECT_EQ((1u << 1) | (1u << 2), seen_in(_metadata, self, 1, &g, 0).ids);
+}
+
+/* The blocks the kernel refuses (EINVAL), and one it takes. */
+TEST_F(route, event_name_filter_blocks)
+{
+	static const struct {
+		const char *what;
+		__u16 count;
+		__u8 filter_in;
+		const char *names;
+		__u32 names_len;
+		int err;
+	} cases[] = {
+		{ "no name", 0, 1, "a", 2, -EINVAL },
+		{ "empty name", 1, 1, "", 1, -EINVAL },
+		{ "name without NUL", 1, 1, "ab", 2, -EINVAL },
+		{ "fewer names than the count", 2, 1, "a", 2, -EINVAL },
+		{ "filter_in above 1", 1, 2, "a", 2, -EINVAL },
+		{ "padding after the names", 1, 1, "a\0\0\0", 4, 0 },
+		{ "two names", 2, 0, "a\0b", 4, 0 },
+	};
+	struct etw_guid g = raw_guid(FAMILY + 3, 4);
+	struct name_filter_block b;
+	struct etw_enable_args e;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(&b, 0, sizeof(b));
+		b.f.name_count = cases[i].count;
+		b.f.filter_in = cases[i].filter_in;
+		memcpy(NAMES_OF(&b), cases[i].names, cases[i].names_len);
+		raw_enable_init(&e, self->id[0], &g, 0, 0, 0);
+		e.names_ptr = (uintptr_t)&b;
+		e.names_size = ETW_EVENT_NAME_FILTER_NAMES + cases[i].names_len;
+		EXPECT_EQ(cases[i].err, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e))
+			TH_LOG("%s", cases[i].what);
+	}
+	raw_enable_init(&e, self->id[0], &g, 0, 0, 0);
+	e.names_ptr = (uintptr_t)&b;
+	e.names_size = ETW_MAX_EVENT_NAME_FILTER + 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	e.names_size = ETW_EVENT_NAME_FILTER_NAMES - 1;
+	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_ENABLE, &e));
 }
 
 /* --- PID filters --------------------------------------------------------- */

@@ -11,10 +11,11 @@
  * that tools which always set them work.  Unknown bits give
  * ERROR_INVALID_PARAMETER.
  *
- * Filters: EVENT_ID, PID, EXECUTABLE_NAME, SCHEMATIZED, STACKWALK and
- * STACKWALK_LEVEL_KW map to the kernel's filters (the stack filters only
- * count with STACK_TRACE, as on Windows; EXECUTABLE_NAME's UTF-16 list is
- * passed as UTF-8); every other type gives ERROR_NOT_SUPPORTED.
+ * Filters: EVENT_ID, PID, EXECUTABLE_NAME, EVENT_NAME, SCHEMATIZED,
+ * STACKWALK, STACKWALK_LEVEL_KW and STACKWALK_NAME map to the kernel's
+ * filters (the stack filters only count with STACK_TRACE, as on Windows;
+ * EXECUTABLE_NAME's UTF-16 list is passed as UTF-8, EVENT_FILTER_EVENT_NAME
+ * as it is); every other type gives ERROR_NOT_SUPPORTED.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -92,6 +93,52 @@ static ULONG etw_enable_stack_level_kw(const EVENT_FILTER_DESCRIPTOR *d,
 	return ERROR_SUCCESS;
 }
 
+/*
+ * EVENT_NAME, STACKWALK_NAME: an EVENT_FILTER_EVENT_NAME with 1 or more
+ * non-empty NUL-terminated names within Size, each at most
+ * ETW_MAX_EVENT_NAME bytes (the kernel's rule, checked here too so that
+ * a stack filter without STACK_TRACE answers the same).
+ */
+static bool etw_enable_names_ok(const EVENT_FILTER_DESCRIPTOR *d)
+{
+	const EVENT_FILTER_EVENT_NAME *f = (const void *)(uintptr_t)d->Ptr;
+	size_t off = offsetof(EVENT_FILTER_EVENT_NAME, Names), n;
+	USHORT i;
+
+	if (!f || d->Size < off || d->Size > MAX_EVENT_FILTER_EVENT_NAME_SIZE ||
+	    !f->NameCount || f->FilterIn > 1)
+		return false;
+	for (i = 0; i < f->NameCount; i++) {
+		n = strnlen((const char *)f + off, d->Size - off);
+		if (!n || n > ETW_MAX_EVENT_NAME || off + n == d->Size)
+			return false;
+		off += n + 1;
+	}
+	return true;
+}
+
+static ULONG etw_enable_names(const EVENT_FILTER_DESCRIPTOR *d,
+			      struct etw_enable_args *e)
+{
+	if (!etw_enable_names_ok(d))
+		return ERROR_INVALID_PARAMETER;
+	e->names_ptr = d->Ptr;
+	e->names_size = d->Size;
+	return ERROR_SUCCESS;
+}
+
+static ULONG etw_enable_stack_names(const EVENT_FILTER_DESCRIPTOR *d,
+				    struct etw_enable_args *e)
+{
+	if (!etw_enable_names_ok(d))
+		return ERROR_INVALID_PARAMETER;
+	if (!(e->properties & EVENT_ENABLE_PROPERTY_STACK_TRACE))
+		return ERROR_SUCCESS;
+	e->stack_names_ptr = d->Ptr;
+	e->stack_names_size = d->Size;
+	return ERROR_SUCCESS;
+}
+
 static ULONG etw_enable_pids(const EVENT_FILTER_DESCRIPTOR *d,
 			     struct etw_enable_args *e)
 {
@@ -153,6 +200,10 @@ static ULONG etw_enable_filter(const EVENT_FILTER_DESCRIPTOR *d,
 		return etw_enable_stack_ids(d, e);
 	case EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW:
 		return etw_enable_stack_level_kw(d, e);
+	case EVENT_FILTER_TYPE_EVENT_NAME:
+		return etw_enable_names(d, e);
+	case EVENT_FILTER_TYPE_STACKWALK_NAME:
+		return etw_enable_stack_names(d, e);
 	default:
 		return ERROR_NOT_SUPPORTED;
 	}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of etw_filter.c: the level/keyword predicate with every
- * special case, event-ID, PID and executable-name filters, and how
- * sessions combine.
+ * special case, event-ID, PID, executable-name and event-name filters,
+ * TraceLogging's event name, and how sessions combine.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -242,6 +242,171 @@ static void etw_exe_filter_match_test(struct kunit *test)
 	}
 }
 
+/* An EVENT_FILTER_EVENT_NAME block: names from byte 20, into @room. */
+#define NAMES_OF(b)	((char *)(b) + ETW_EVENT_NAME_FILTER_NAMES)
+
+struct etw_name_block {
+	struct etw_event_name_filter f;
+	char room[40];
+};
+
+static struct etw_name_filter *etw_names_of(struct kunit *test, u8 level,
+					    u64 any, u64 all, bool in)
+{
+	struct etw_name_block b = {
+		.f = { .match_any = any, .match_all = all, .level = level,
+		       .filter_in = in, .name_count = 2 },
+	};
+	struct etw_name_filter *f;
+
+	memcpy(NAMES_OF(&b), "Start\0Stop", 11);
+	f = etw_name_filter_parse(&b, ETW_EVENT_NAME_FILTER_NAMES + 11,
+				  GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	return f;
+}
+
+/*
+ * EVENT_FILTER_EVENT_NAME: the filter decides for the events its level
+ * and keywords select (ns-evntprov-event_filter_event_name: the keywords
+ * "determine the category of events to filter on"); FilterIn lets the
+ * listed names in, else keeps them out.
+ */
+static void etw_name_filter_match_test(struct kunit *test)
+{
+	static const struct {
+		bool in;
+		u8 level;
+		u64 keyword;
+		const char *name;
+		bool expect;
+	} cases[] = {
+		{ true, 4, 0x1, "Start", true },
+		{ true, 4, 0x1, "Stop", true },
+		{ true, 4, 0x1, "Other", false },
+		{ true, 4, 0x1, "start", false },	/* byte for byte */
+		{ true, 4, 0x1, "Sta", false },		/* whole names */
+		{ true, 4, 0x1, "", false },
+		{ true, 5, 0x1, "Other", true },	/* not selected: level */
+		{ true, 4, 0x4, "Other", true },	/* nor keyword */
+		{ true, 4, 0, "Other", false },		/* keyword 0 selected */
+		{ false, 4, 0x1, "Start", false },
+		{ false, 4, 0x1, "Other", true },
+		{ false, 5, 0x1, "Start", true },
+	};
+	struct etw_name_filter *f[2];
+	unsigned int i;
+
+	f[0] = etw_names_of(test, 4, 0x3, 0, false);
+	f[1] = etw_names_of(test, 4, 0x3, 0, true);
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    etw_name_filter_match(f[cases[i].in],
+							  cases[i].level,
+							  cases[i].keyword,
+							  cases[i].name),
+				    cases[i].expect, "case %u", i);
+	kfree(f[0]);
+	kfree(f[1]);
+}
+
+/* Level 0 and MatchAnyKeyword 0 select every event, as for sessions. */
+static void etw_name_filter_selects_all_test(struct kunit *test)
+{
+	struct etw_name_filter *f = etw_names_of(test, 0, 0, 0x2, true);
+
+	KUNIT_EXPECT_FALSE(test, etw_name_filter_match(f, 255, 0x2, "Other"));
+	KUNIT_EXPECT_TRUE(test, etw_name_filter_match(f, 255, 0x2, "Stop"));
+	/* MatchAllKeyword still applies: 0x1 lacks bit 0x2. */
+	KUNIT_EXPECT_TRUE(test, etw_name_filter_match(f, 1, 0x1, "Other"));
+	kfree(f);
+}
+
+static void etw_name_filter_parse_test(struct kunit *test)
+{
+	static const struct {
+		const char *what;
+		u16 count;
+		u8 in;
+		const char *names;
+		u32 len;
+		int err;
+	} cases[] = {
+		{ "one name", 1, 1, "a", 2, 0 },
+		{ "padding after the last name", 1, 0, "a\0\0", 3, 0 },
+		{ "no name", 0, 1, "a", 2, -EINVAL },
+		{ "empty name", 2, 1, "a\0", 3, -EINVAL },
+		{ "unterminated", 1, 1, "ab", 2, -EINVAL },
+		{ "count past the names", 3, 1, "a\0b", 4, -EINVAL },
+		{ "filter_in 2", 1, 2, "a", 2, -EINVAL },
+	};
+	struct etw_name_block b;
+	struct etw_name_filter *f;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(&b, 0, sizeof(b));
+		b.f.name_count = cases[i].count;
+		b.f.filter_in = cases[i].in;
+		memcpy(NAMES_OF(&b), cases[i].names, cases[i].len);
+		f = etw_name_filter_parse(&b, ETW_EVENT_NAME_FILTER_NAMES +
+					  cases[i].len, GFP_KERNEL);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(f), cases[i].err,
+				    "%s", cases[i].what);
+		if (!IS_ERR(f))
+			kfree(f);
+	}
+	f = etw_name_filter_parse(&b, ETW_EVENT_NAME_FILTER_NAMES - 1,
+				  GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f), -EINVAL);
+}
+
+/* Names of ETW_MAX_EVENT_NAME bytes are taken, longer ones are not. */
+static void etw_name_filter_name_max_test(struct kunit *test)
+{
+	u32 len = ETW_EVENT_NAME_FILTER_NAMES + ETW_MAX_EVENT_NAME + 2;
+	struct etw_event_name_filter *b = kunit_kzalloc(test, len, GFP_KERNEL);
+	struct etw_name_filter *f;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->name_count = 1;
+	memset(NAMES_OF(b), 'n', ETW_MAX_EVENT_NAME);
+	f = etw_name_filter_parse(b, len - 1, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, strlen(f->names), ETW_MAX_EVENT_NAME);
+	kfree(f);
+	NAMES_OF(b)[ETW_MAX_EVENT_NAME] = 'n';
+	f = etw_name_filter_parse(b, len, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f), -EINVAL);
+}
+
+/* TraceLogging metadata: UINT16 size, tags (bit 7: more), then the name. */
+static void etw_tlg_event_name_test(struct kunit *test)
+{
+	static const struct {
+		const char *meta;
+		u32 len;
+		const char *name;
+	} cases[] = {
+		{ "\x09\0\0Start\0", 9, "Start" },
+		{ "\x0a\0\x81\x02Stop\0", 9, "Stop" },	/* two tag bytes */
+		{ "\x0c\0\x81\x82\x83\x04Go\0", 9, "Go" },	/* four */
+		{ "\x08\0\0Start", 8, "" },			/* no NUL */
+		{ "\x03\0\0", 3, "" },				/* no name */
+		{ "\x02\0", 2, "" },
+		{ "", 0, "" },
+	};
+	char buf[16];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memcpy(buf, cases[i].meta, cases[i].len);
+		KUNIT_EXPECT_STREQ_MSG(test,
+				       etw_tlg_event_name(buf, cases[i].len),
+				       cases[i].name, "case %u", i);
+	}
+}
+
 static void etw_combine_test(struct kunit *test)
 {
 	struct etw_level_kw a = { .level = 3, .match_any = 0x1, .match_all = 0x1 };
@@ -308,6 +473,11 @@ static struct kunit_case etw_filter_cases[] = {
 	KUNIT_CASE_PARAM(etw_exe_filter_parse_test, etw_exe_parse_gen_params),
 	KUNIT_CASE(etw_exe_filter_name_max_test),
 	KUNIT_CASE(etw_exe_filter_match_test),
+	KUNIT_CASE(etw_name_filter_match_test),
+	KUNIT_CASE(etw_name_filter_selects_all_test),
+	KUNIT_CASE(etw_name_filter_parse_test),
+	KUNIT_CASE(etw_name_filter_name_max_test),
+	KUNIT_CASE(etw_tlg_event_name_test),
 	KUNIT_CASE(etw_combine_test),
 	KUNIT_CASE(etw_combine_level0_test),
 	KUNIT_CASE(etw_combine_session_level_test),

@@ -37,6 +37,8 @@
 #define ETW_MAX_PID_FILTER		8
 #define ETW_MAX_FILTER_DATA		1024	/* schematized filter bytes */
 #define ETW_MAX_EXE_FILTER		1536	/* UTF-8 bytes of an image-name list */
+#define ETW_MAX_EVENT_NAME_FILTER	4096	/* MAX_EVENT_FILTER_EVENT_NAME_SIZE */
+#define ETW_MAX_EVENT_NAME		255	/* bytes of a name a filter lists */
 #define ETW_MAX_DISALLOW		64	/* GUIDs on one session's disallow list */
 #define ETW_MIN_BUFFER_KB		4
 #define ETW_MAX_BUFFER_KB		16384
@@ -774,6 +776,14 @@ struct etw_list_args {
  *	%ETW_STACK_LK_IN (stacks only for the events the level and keywords
  *	match) or %ETW_STACK_LK_OUT (only for the others)
  * @reserved4: zero
+ * @names_size: bytes at @names_ptr (0 = no event-name filter)
+ * @stack_names_size: bytes at @stack_names_ptr (0 = none); only with
+ *	%ETW_ENABLE_STACK_TRACE
+ * @names_ptr: user address of EVENT_FILTER_TYPE_EVENT_NAME's data, a
+ *	struct etw_event_name_filter: TraceLogging events it selects are let
+ *	in only when listed (@filter_in 1) or only when not (0)
+ * @stack_names_ptr: the same for EVENT_FILTER_TYPE_STACKWALK_NAME: stacks
+ *	of the events it selects only when listed (or only when not)
  */
 struct etw_enable_args {
 	__u32 size;
@@ -807,6 +817,10 @@ struct etw_enable_args {
 	__u8 stack_level;
 	__u8 stack_lk_filter;
 	__u8 reserved4[6];
+	__u32 names_size;
+	__u32 stack_names_size;
+	__u64 names_ptr;
+	__u64 stack_names_ptr;
 };
 
 #define ETW_STACK_LK_NONE		0
@@ -815,7 +829,30 @@ struct etw_enable_args {
 
 #define ETW_ENABLE_ARGS_SIZE_VER0	120
 #define ETW_ENABLE_ARGS_SIZE_VER1	136	/* adds the stack filter */
-#define ETW_ENABLE_ARGS_SIZE_VER2	176	/* adds image-name, stack level filters */
+#define ETW_ENABLE_ARGS_SIZE_VER2	200	/* adds image-name, stack, name filters */
+
+/**
+ * struct etw_event_name_filter - EVENT_FILTER_EVENT_NAME, byte for byte
+ * @match_any: with @match_all and @level, the events the filter selects,
+ *	by the session rules (MatchAnyKeyword 0 = all, level 0 = all)
+ * @match_all: MatchAllKeyword
+ * @level: level
+ * @filter_in: 1: a selected event passes only when its name is listed;
+ *	0: only when it is not
+ * @name_count: NUL-terminated UTF-8 names, 1 or more, each at most
+ *	%ETW_MAX_EVENT_NAME bytes, one after another from byte
+ *	%ETW_EVENT_NAME_FILTER_NAMES of the block (not at its sizeof, which
+ *	counts alignment padding)
+ */
+struct etw_event_name_filter {
+	__u64 match_any;
+	__u64 match_all;
+	__u8 level;
+	__u8 filter_in;
+	__u16 name_count;
+};
+
+#define ETW_EVENT_NAME_FILTER_NAMES	20
 
 /**
  * struct etw_disallow_args - set or get a session's group disallow list
