@@ -34,26 +34,36 @@ static inline int fail_nth_write_file(const char *path, const char *val)
 }
 
 /*
- * Make fail-nth reach every allocation an ioctl makes: failslab and
+ * Make fail-nth reach the allocations an ioctl makes: failslab and
  * fail_page_alloc skip allocations that may sleep unless ignore-gfp-wait
  * is N; verbose 0 keeps injected failures off the console (a stack trace
- * there fails the run's console scan).  Return: 0, or -errno of the first
- * knob that could not be set (no fault injection in this kernel).
+ * there fails the run's console scan).  fail_page_alloc also skips single
+ * pages while its min-order is above 0 (1 by default); @order0 sets it
+ * to 0.  Return: 0, or -errno of the first knob that could not be set
+ * (no fault injection in this kernel).
  */
-static inline int fail_nth_setup(void)
+static inline int fail_nth_setup(bool order0)
 {
-	static const char *const knobs[][2] = {
-		{ FAIL_NTH_DEBUGFS "/failslab/ignore-gfp-wait", "N" },
-		{ FAIL_NTH_DEBUGFS "/failslab/verbose", "0" },
-		{ FAIL_NTH_DEBUGFS "/fail_page_alloc/ignore-gfp-wait", "N" },
-		{ FAIL_NTH_DEBUGFS "/fail_page_alloc/verbose", "0" },
-		{ FAIL_NTH_DEBUGFS "/fail_usercopy/verbose", "0" },
+	static const struct {
+		bool order0;	/* written only with @order0 */
+		const char *path;
+		const char *val;
+	} knobs[] = {
+		{ false, FAIL_NTH_DEBUGFS "/failslab/ignore-gfp-wait", "N" },
+		{ false, FAIL_NTH_DEBUGFS "/failslab/verbose", "0" },
+		{ false, FAIL_NTH_DEBUGFS "/fail_page_alloc/ignore-gfp-wait",
+		  "N" },
+		{ true, FAIL_NTH_DEBUGFS "/fail_page_alloc/min-order", "0" },
+		{ false, FAIL_NTH_DEBUGFS "/fail_page_alloc/verbose", "0" },
+		{ false, FAIL_NTH_DEBUGFS "/fail_usercopy/verbose", "0" },
 	};
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
-		ret = fail_nth_write_file(knobs[i][0], knobs[i][1]);
+		if (knobs[i].order0 && !order0)
+			continue;
+		ret = fail_nth_write_file(knobs[i].path, knobs[i].val);
 		if (ret)
 			return ret;
 	}

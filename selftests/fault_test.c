@@ -35,56 +35,6 @@
 #define BUF_BYTES	4096
 #define TRAIT_GROUP	1
 
-/* --- fault injection (as in security_test.c) ---------------------------- */
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -EIO;
-}
-
-/* Make fail-nth reach GFP_KERNEL allocations and usercopies, quietly. */
-static int fault_setup(void)
-{
-	static const char *const knobs[][2] = {
-		{ "/sys/kernel/debug/failslab/ignore-gfp-wait", "N" },
-		{ "/sys/kernel/debug/failslab/verbose", "0" },
-		{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N" },
-		{ "/sys/kernel/debug/fail_page_alloc/min-order", "0" },
-		{ "/sys/kernel/debug/fail_page_alloc/verbose", "0" },
-		{ "/sys/kernel/debug/fail_usercopy/verbose", "0" },
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		if (write_file(knobs[i][0], knobs[i][1]))
-			return -1;
-	return 0;
-}
-
-static int fault_arm(int fd, int nth)
-{
-	char v[16];
-	int n = snprintf(v, sizeof(v), "%d", nth);
-
-	return pwrite(fd, v, n, 0) == n ? 0 : -1;
-}
-
-/* Disarm; true when the armed fault was injected (fail-nth reads 0). */
-static bool fault_fired(int fd)
-{
-	char v[16] = "";
-	bool fired = pread(fd, v, sizeof(v) - 1, 0) > 0 && atoi(v) == 0;
-
-	return pwrite(fd, "0", 1, 0) == 1 && fired;
-}
-
 /* --- the state every row starts from -------------------------------------- */
 
 /*
@@ -666,9 +616,9 @@ ROW(mmap, .call = op_mmap);
 
 FIXTURE_SETUP(op)
 {
-	self->fail = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	self->fail = fail_nth_open();
 	ASSERT_LE(0, self->fail);
-	ASSERT_EQ(0, fault_setup());
+	ASSERT_EQ(0, fail_nth_setup(true));
 }
 
 FIXTURE_TEARDOWN(op)
@@ -692,9 +642,9 @@ TEST_F_TIMEOUT(op, every_site, 300)
 		if (row->pre)
 			ASSERT_EQ(0, row->pre(&c));
 		ASSERT_EQ(0, snapshot(&c, &before));
-		ASSERT_EQ(0, fault_arm(self->fail, nth));
+		ASSERT_EQ(0, fail_nth_set(self->fail, nth));
 		ret = row->call(&c);
-		fired = fault_fired(self->fail);
+		fired = fail_nth_fired(self->fail);
 		if (!fired) {
 			EXPECT_EQ(0, ret) {
 				TH_LOG("%s: fails without a fault: %d",
@@ -860,9 +810,9 @@ FIXTURE_SETUP(load)
 	self->mod.image = read_module(path, &self->mod.len);
 	ASSERT_NE(NULL, self->mod.image) TH_LOG("%s: %s", path, strerror(errno));
 	ASSERT_EQ(0, fail_nth_filter_set(&self->filter, "do_one_initcall"));
-	self->fail = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	self->fail = fail_nth_open();
 	ASSERT_LE(0, self->fail);
-	ASSERT_EQ(0, fault_setup());
+	ASSERT_EQ(0, fail_nth_setup(true));
 }
 
 FIXTURE_TEARDOWN(load)
@@ -884,9 +834,9 @@ TEST_F_TIMEOUT(load, every_site_of_init, 600)
 	for (nth = 1; nth <= MAX_NTH; nth++) {
 		bool fired;
 
-		ASSERT_EQ(0, fault_arm(self->fail, nth));
+		ASSERT_EQ(0, fail_nth_set(self->fail, nth));
 		ret = load(&self->mod);
-		fired = fault_fired(self->fail);
+		fired = fail_nth_fired(self->fail);
 		if (!fired) {
 			EXPECT_EQ(0, ret);
 			break;

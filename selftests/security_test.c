@@ -94,54 +94,6 @@ static int recv_fd(int sock)
 	return fd;
 }
 
-/* --- fault injection ---------------------------------------------------- */
-
-/* Make fail-nth reach GFP_KERNEL allocations and usercopies, quietly. */
-static int fault_setup(void)
-{
-	static const char *const knobs[][2] = {
-		{ "/sys/kernel/debug/failslab/ignore-gfp-wait", "N" },
-		{ "/sys/kernel/debug/failslab/verbose", "0" },
-		{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N" },
-		{ "/sys/kernel/debug/fail_page_alloc/min-order", "0" },
-		{ "/sys/kernel/debug/fail_page_alloc/verbose", "0" },
-		{ "/sys/kernel/debug/fail_usercopy/verbose", "0" },
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		if (write_file(knobs[i][0], knobs[i][1]))
-			return -1;
-	return 0;
-}
-
-/*
- * /proc/thread-self/fail-nth, opened once: between arming and reading it
- * back, only the system call under test runs.
- */
-static int fault_open(void)
-{
-	return open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
-}
-
-/* Make the @nth fault site of this thread's next system calls fail. */
-static int fault_arm(int fd, int nth)
-{
-	char v[16];
-	int n = snprintf(v, sizeof(v), "%d", nth);
-
-	return pwrite(fd, v, n, 0) == n ? 0 : -1;
-}
-
-/* Disarm; true when the armed fault was injected (fail-nth reads 0). */
-static bool fault_fired(int fd)
-{
-	char v[16] = "";
-	bool fired = pread(fd, v, sizeof(v) - 1, 0) > 0 && atoi(v) == 0;
-
-	return pwrite(fd, "0", 1, 0) == 1 && fired;
-}
-
 /* --- the exec'd program of the execve test ------------------------------- */
 
 /*
@@ -387,9 +339,9 @@ static long events_seen_by_private_session(bool exec, bool fail_probe,
 			 hold[0]);
 		setenv(EXEC_WRITER_ENV, env, 1);
 		if (fail_probe) {
-			int nth = fault_open();
+			int nth = fail_nth_open();
 
-			if (nth < 0 || fault_arm(nth, 1))
+			if (nth < 0 || fail_nth_set(nth, 1))
 				_exit(105);
 		}
 		execl("/proc/self/exe", "security_test", NULL);
@@ -449,7 +401,7 @@ TEST(old_image_session_reaches_nothing_when_exec_cleanup_fails)
 	if (!present)
 		SKIP(return, "no fault-injection stack filter before 6.3 on x86-64");
 	ASSERT_EQ(1, present) TH_LOG("no fault-injection stack filter");
-	ASSERT_EQ(0, fault_setup());
+	ASSERT_EQ(0, fail_nth_setup(true));
 	ASSERT_EQ(0, fail_nth_filter_set(&filter, "etw_exec_probe"));
 	EXPECT_EQ(0, events_seen_by_private_session(true, true, &ended_alive));
 	fail_nth_filter_restore(&filter);
@@ -1465,12 +1417,12 @@ TEST_F_TIMEOUT(slow, set_traits_fails_cleanly, 300)
 	struct etw_enable_state *map;
 	__u8 blob[64];
 	__u16 len = group_traits(blob, &grp);
-	int fd = etw_open(), nth, ret = -1, fail = fault_open(), failures = 0;
+	int fd = etw_open(), nth, ret = -1, fail = fail_nth_open(), failures = 0;
 	__u32 reg, index;
 
 	ASSERT_LE(0, fd);
 	ASSERT_LE(0, fail);
-	ASSERT_EQ(0, fault_setup());
+	ASSERT_EQ(0, fail_nth_setup(true));
 	ASSERT_EQ(0, global_start(&gs, "traits-fault"));
 	ASSERT_EQ(0, raw_control(gs.fd, gs.id, &grp, ETW_CONTROL_ENABLE,
 				 ETW_ENABLE_PROVIDER_GROUP));
@@ -1484,9 +1436,9 @@ TEST_F_TIMEOUT(slow, set_traits_fails_cleanly, 300)
 
 		ASSERT_EQ(0, raw_register(fd, &g, 0, 0, &reg, &index));
 		t.reg_id = reg;
-		ASSERT_EQ(0, fault_arm(fail, nth));
+		ASSERT_EQ(0, fail_nth_set(fail, nth));
 		ret = etw_ioctl(fd, ETW_IOC_SET_TRAITS, &t);
-		fired = fault_fired(fail);
+		fired = fail_nth_fired(fail);
 		if (!fired)
 			break;
 		if (ret) {
@@ -1528,12 +1480,12 @@ TEST_F_TIMEOUT(slow, register_fails_cleanly, 300)
 		.size = sizeof(l), .info_size = sizeof(info[0]) };
 	struct global_fixture gs;
 	struct etw_enable_state *map;
-	int fd = etw_open(), nth, ret = -1, fail = fault_open(), failures = 0;
+	int fd = etw_open(), nth, ret = -1, fail = fail_nth_open(), failures = 0;
 	__u32 reg = 0, index = 0;
 
 	ASSERT_LE(0, fd);
 	ASSERT_LE(0, fail);
-	ASSERT_EQ(0, fault_setup());
+	ASSERT_EQ(0, fail_nth_setup(true));
 	ASSERT_EQ(0, global_start(&gs, "register-fault"));
 	ASSERT_EQ(0, raw_enable(gs.fd, gs.id, &g, 0, 0, 0));
 	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, ETW_MMAP_ENABLE);
@@ -1541,9 +1493,9 @@ TEST_F_TIMEOUT(slow, register_fails_cleanly, 300)
 	for (nth = 1; nth < 200; nth++) {
 		bool fired;
 
-		ASSERT_EQ(0, fault_arm(fail, nth));
+		ASSERT_EQ(0, fail_nth_set(fail, nth));
 		ret = raw_register(fd, &g, 0, 0, &reg, &index);
-		fired = fault_fired(fail);
+		fired = fail_nth_fired(fail);
 		if (!fired)
 			break;
 		if (!ret) {

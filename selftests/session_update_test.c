@@ -243,7 +243,7 @@ FIXTURE_SETUP(fi)
 {
 	self->fd = etw_open();
 	ASSERT_LE(0, self->fd);
-	if (fail_nth_setup())
+	if (fail_nth_setup(false))
 		SKIP(return, "no fault injection (debugfs failslab etc.)");
 	self->nth_fd = fail_nth_open();
 	ASSERT_LE(0, self->nth_fd);

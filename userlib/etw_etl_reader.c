@@ -457,9 +457,14 @@ static int etw_etl_kept(const struct etw_etl_reader *r,
 	return ret;
 }
 
+/*
+ * secure_getenv: in a set-user-ID or set-group-ID program TMPDIR comes
+ * from the caller, who could point the spool at a directory of their
+ * choosing; /tmp is used there instead.
+ */
 static int etw_etl_spool_open(void)
 {
-	const char *dir = getenv("TMPDIR");
+	const char *dir = secure_getenv("TMPDIR");
 	char path[4096];
 	int fd;
 
@@ -526,7 +531,8 @@ static void etw_etl_keep_one(struct etw_etl_reader *r,
  * etw_etl_reader_keep - keep the buffers inflated for another pass
  * @r: the reader
  * @mem: bytes of them to keep in memory; the rest go to an unlinked
- *	temporary file (under $TMPDIR, else /tmp)
+ *	temporary file under $TMPDIR, else /tmp (TMPDIR is ignored in
+ *	set-user-ID and set-group-ID programs)
  *
  * From now on, each compressed buffer etw_etl_reader_buffer() inflates
  * is kept, and read back instead of inflated again; the memory it takes

@@ -166,7 +166,7 @@ static const struct etw_tk_class etw_tk_classes[] = {
 		/* EventTraceGuid: the rundown is over (no fields) */
 		ETW_TK_EVENT_TRACE, 2, 0, "EventTrace",
 		{ { 8, "RundownComplete" } },
-		{ { NULL } },
+		{ },
 	},
 	{
 		/* EventTraceConfigGuid, SystemConfig_V3_CPU */

@@ -439,6 +439,23 @@ static ULONG wevt_elem_size(const struct wevt_ctx *c, uint32_t off,
 }
 
 /*
+ * The size of element @off (MAPS, TTBL) and its count @n: a 12-byte
+ * header (signature, size, count), then @n entries that take @least bytes
+ * each at least, all inside the element.
+ */
+static ULONG wevt_counted(const struct wevt_ctx *c, uint32_t off,
+			  uint32_t least, uint32_t *size, uint32_t *n)
+{
+	ULONG ret = wevt_elem_size(c, off, size);
+
+	if (ret || *size < 12)
+		return ret ? ret : ERROR_FILE_CORRUPT;
+	*n = wevt_le32(c->crim.p + off + 8);
+	return (uint64_t)12 + (uint64_t)least * *n <= *size ?
+		       ERROR_SUCCESS : ERROR_FILE_CORRUPT;
+}
+
+/*
  * The entries of list element @off: @hdr bytes of header then @entry
  * bytes each.  An absent element, or one of size 0, is an empty list.
  */
@@ -629,15 +646,10 @@ static ULONG wevt_maps(struct wevt_ctx *c, struct wevt_prov *w,
 
 	if (!off)
 		return ERROR_SUCCESS;
-	ret = wevt_elem_size(c, off, &size);
-	if (ret || size < 12)
-		return ret ? ret : ERROR_FILE_CORRUPT;
-	n = wevt_le32(c->crim.p + off + 8);
-	if (!n)
-		return ERROR_SUCCESS;
 	/* Each map takes 4 bytes of offset and 16 of header at least. */
-	if ((uint64_t)12 + 20ull * n > size)
-		return ERROR_FILE_CORRUPT;
+	ret = wevt_counted(c, off, 20, &size, &n);
+	if (ret || !n)
+		return ret;
 	p->maps = calloc(n, sizeof(*p->maps));
 	w->maps = calloc(n, sizeof(*w->maps));
 	if (!p->maps || !w->maps)
@@ -832,12 +844,10 @@ static ULONG wevt_templates(struct wevt_ctx *c, struct wevt_prov *w,
 
 	if (!off)
 		return ERROR_SUCCESS;
-	ret = wevt_elem_size(c, off, &size);
-	if (ret || size < 12)
-		return ret ? ret : ERROR_FILE_CORRUPT;
-	n = wevt_le32(c->crim.p + off + 8);
-	if (n > (size - 12) / 40)
-		return ERROR_FILE_CORRUPT;
+	/* Each TEMP takes its 40-byte header at least. */
+	ret = wevt_counted(c, off, 40, &size, &n);
+	if (ret)
+		return ret;
 	p->tmpls = calloc(n ? n : 1, sizeof(*p->tmpls));
 	w->tmpls = calloc(n ? n : 1, sizeof(*w->tmpls));
 	if (!p->tmpls || !w->tmpls)
