@@ -2,8 +2,8 @@
 /*
  * What an unprivileged user, a container or a failed allocation must not
  * be able to do to etw.ko: each test reproduces one defect an outside
- * review found (issue 12) and checks the fixed behaviour.  Kernel reports
- * (KASAN, lockdep, warnings) fail the run through the console-log scan.
+ * review found and checks the fixed behaviour.  Kernel reports (KASAN,
+ * lockdep, warnings) fail the run through the console-log scan.
  */
 #include <pthread.h>
 #include <sched.h>
