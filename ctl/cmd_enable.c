@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etw_etl.h"
 #include "etwctl.h"
 
 static const char etwctl_enable_usage[] =
@@ -22,6 +23,9 @@ static const char etwctl_enable_usage[] =
 "      --event-ids N,...   only these event ids (at most 64)\n"
 "      --exclude-ids N,... all but these event ids\n"
 "      --pids N,...        only these processes (at most 8)\n"
+"      --exe NAME;...      only processes of these programs\n"
+"      --event-names N,... only these TraceLogging event names\n"
+"      --exclude-names N,... all but these TraceLogging event names\n"
 "      --ignore-keyword0   drop events whose keyword is 0\n"
 "      --group             PROVIDER is a provider group GUID\n"
 "      --extended ITEM,... add extended items to each event: sid, ts-id,\n"
@@ -51,6 +55,9 @@ enum {
 	OPT_GROUP,
 	OPT_TIMEOUT,
 	OPT_EXTENDED,
+	OPT_EXE,
+	OPT_EVENT_NAMES,
+	OPT_EXCLUDE_NAMES,
 };
 
 static const struct option etwctl_enable_options[] = {
@@ -63,12 +70,18 @@ static const struct option etwctl_enable_options[] = {
 	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "extended", required_argument, NULL, OPT_EXTENDED },
+	{ "exe", required_argument, NULL, OPT_EXE },
+	{ "event-names", required_argument, NULL, OPT_EVENT_NAMES },
+	{ "exclude-names", required_argument, NULL, OPT_EXCLUDE_NAMES },
 	{ NULL, 0, NULL, 0 }
 };
 
 /*
  * @allowed: the options this command takes (bit n: option 0x100 + n)
  * @ids: the EVENT_FILTER_EVENT_ID blob, built in place
+ * @exe: --exe's list as UTF-16 with its NUL, @exe_size bytes (0: none)
+ * @names: --event-names' or --exclude-names' EVENT_FILTER_EVENT_NAME,
+ *	@names_size bytes (0: none)
  */
 struct etwctl_enable_opts {
 	unsigned int allowed;
@@ -79,6 +92,13 @@ struct etwctl_enable_opts {
 	bool has_ids;
 	uint64_t pid_list[MAX_EVENT_FILTER_PID_COUNT];
 	size_t npids;
+	WCHAR exe[MAX_EVENT_FILTER_DATA_SIZE / sizeof(WCHAR)];
+	ULONG exe_size;
+	union {
+		EVENT_FILTER_EVENT_NAME f;
+		char bytes[MAX_EVENT_FILTER_EVENT_NAME_SIZE];
+	} names;
+	ULONG names_size;
 	ULONG properties;
 	ULONG timeout;
 };
@@ -94,6 +114,46 @@ static int etwctl_enable_ids(struct etwctl_enable_opts *o, const char *s,
 	o->ids_in = in;
 	return etwctl_parse_list(s, 0xffff, o->id_list,
 				 MAX_EVENT_FILTER_EVENT_ID_COUNT, &o->nids);
+}
+
+/* --exe: the list as EXECUTABLE_NAME takes it, at most 1,024 bytes. */
+static int etwctl_enable_exe(struct etwctl_enable_opts *o, const char *s)
+{
+	size_t max = sizeof(o->exe) / sizeof(WCHAR) - 1;
+	size_t n = etw_etl_utf8_to_utf16(s, (uint8_t *)o->exe, max);
+
+	if (!n || n > max)
+		return -EINVAL;
+	o->exe[n] = 0;
+	o->exe_size = (n + 1) * sizeof(WCHAR);
+	return 0;
+}
+
+/* --event-names, --exclude-names: "a,b" becomes the block's "a\0b\0". */
+static int etwctl_enable_names(struct etwctl_enable_opts *o, const char *s,
+			       bool in)
+{
+	size_t off = offsetof(EVENT_FILTER_EVENT_NAME, Names), len;
+	USHORT count = 0;
+
+	if (o->names_size)
+		return -EINVAL;
+	for (;;) {
+		len = strcspn(s, ",");
+		if (!len || len > 255 || off + len + 1 > sizeof(o->names))
+			return -EINVAL;
+		memcpy(o->names.bytes + off, s, len);
+		o->names.bytes[off + len] = 0;
+		off += len + 1;
+		count++;
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	o->names.f.FilterIn = in;
+	o->names.f.NameCount = count;
+	o->names_size = off;
+	return 0;
 }
 
 /* --extended's names of the EVENT_ENABLE_PROPERTY_* that add items. */
@@ -155,6 +215,12 @@ static int etwctl_enable_option(struct etwctl_enable_opts *o, int c,
 		return 0;
 	case OPT_EXTENDED:
 		return etwctl_enable_extended(o, arg);
+	case OPT_EXE:
+		return etwctl_enable_exe(o, arg);
+	case OPT_EVENT_NAMES:
+		return etwctl_enable_names(o, arg, true);
+	case OPT_EXCLUDE_NAMES:
+		return etwctl_enable_names(o, arg, false);
 	case OPT_TIMEOUT:
 		if (etwctl_parse_u64(arg, UINT32_MAX - 1, &v))
 			return -EINVAL;
@@ -214,6 +280,16 @@ static ULONG etwctl_enable_filters(const struct etwctl_enable_opts *o,
 		d[n].Size = o->npids * sizeof(ULONG);
 		d[n++].Type = EVENT_FILTER_TYPE_PID;
 	}
+	if (o->exe_size) {
+		d[n].Ptr = (uintptr_t)o->exe;
+		d[n].Size = o->exe_size;
+		d[n++].Type = EVENT_FILTER_TYPE_EXECUTABLE_NAME;
+	}
+	if (o->names_size) {
+		d[n].Ptr = (uintptr_t)&o->names;
+		d[n].Size = o->names_size;
+		d[n++].Type = EVENT_FILTER_TYPE_EVENT_NAME;
+	}
 	return n;
 }
 
@@ -247,7 +323,7 @@ static int etwctl_enable_run(const char *cmd, ULONG code, int argc,
 			     char **argv, struct etwctl_enable_opts *o,
 			     const char *usage)
 {
-	EVENT_FILTER_DESCRIPTOR d[2];
+	EVENT_FILTER_DESCRIPTOR d[4];
 	struct {
 		EVENT_FILTER_EVENT_ID f;
 		USHORT more[MAX_EVENT_FILTER_EVENT_ID_COUNT];
@@ -297,6 +373,9 @@ int etwctl_cmd_enable(int argc, char **argv)
 			   ETWCTL_OPT_BIT(OPT_EVENT_IDS) |
 			   ETWCTL_OPT_BIT(OPT_EXCLUDE_IDS) |
 			   ETWCTL_OPT_BIT(OPT_PIDS) |
+			   ETWCTL_OPT_BIT(OPT_EXE) |
+			   ETWCTL_OPT_BIT(OPT_EVENT_NAMES) |
+			   ETWCTL_OPT_BIT(OPT_EXCLUDE_NAMES) |
 			   ETWCTL_OPT_BIT(OPT_IGNORE_KW0) |
 			   ETWCTL_OPT_BIT(OPT_EXTENDED) |
 			   ETWCTL_OPT_BIT(OPT_GROUP) |

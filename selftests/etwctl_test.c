@@ -501,6 +501,27 @@ TEST_F(ctl, dump_session_and_providers)
 	EXPECT_STREQ("", r->out);
 }
 
+/* --exe: this program's events only once the list names it. */
+TEST_F(ctl, enable_exe_filter)
+{
+	struct run *r = &self->r;
+
+	ASSERT_EQ(0, etwctl(r, "start", SESSION, "--realtime", NULL))
+		TH_LOG("%s", r->err);
+	ASSERT_EQ(0, etwctl(r, "enable", SESSION, TEST_GUID, "--exe",
+			    "other.exe", NULL)) TH_LOG("%s", r->err);
+	ASSERT_EQ(0, writer_write(&self->w, 3));
+	ASSERT_EQ(0, etwctl(r, "dump", "--session", SESSION, NULL))
+		TH_LOG("%s", r->err);
+	EXPECT_EQ(0, lines(r->out));
+	ASSERT_EQ(0, etwctl(r, "enable", SESSION, TEST_GUID, "--exe",
+			    "other.exe;ETWCTL_TEST", NULL)) TH_LOG("%s", r->err);
+	ASSERT_EQ(0, writer_write(&self->w, 3));
+	ASSERT_EQ(0, etwctl(r, "dump", "--session", SESSION, NULL))
+		TH_LOG("%s", r->err);
+	EXPECT_EQ(3, lines(r->out));
+}
+
 /*
  * More registrations than one LIST_PROVIDERS call returns (4096): etwctl
  * pages through them and prints each once.  Its output goes to a file.

@@ -12,6 +12,9 @@
 
 #define G	"e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
 #define A(...)	{ __VA_ARGS__, NULL }
+/* 512 UTF-16 units with the NUL: past EXECUTABLE_NAME's 1,024 bytes. */
+#define LONG_EXE	X64 X64 X64 X64 X64 X64 X64 X64
+#define X64	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
 struct arg_case {
 	int (*fn)(int, char **);
@@ -68,6 +71,13 @@ static const struct arg_case usage_cases[] = {
 				  "--exclude-ids", "2") },
 	{ etwctl_cmd_enable, 2, A("enable", "s", G, "--event-ids", "65536") },
 	{ etwctl_cmd_enable, 2, A("enable", "s", G, "--timeout", "x") },
+	{ etwctl_cmd_enable, 2, A("enable", "s", G, "--exe", "") },
+	{ etwctl_cmd_enable, 2, A("enable", "s", G, "--exe", LONG_EXE) },
+	{ etwctl_cmd_enable, 2, A("enable", "s", G, "--event-names", "a,") },
+	{ etwctl_cmd_enable, 2, A("enable", "s", G, "--event-names", ",a") },
+	{ etwctl_cmd_enable, 2, A("enable", "s", G, "--event-names", "a",
+				  "--exclude-names", "b") },
+	{ etwctl_cmd_disable, 2, A("disable", "s", G, "--exe", "a") },
 	{ etwctl_cmd_enable, 2, A("enable", "s", G, "--match-all") },
 	{ etwctl_cmd_enable, 2, A("enable", "s", G, "--extended", "pid") },
 	{ etwctl_cmd_enable, 2, A("enable", "s", G, "--extended", "sid,") },
