@@ -389,6 +389,8 @@ int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles);
 int etwctl_source_prepass(char *const *paths, unsigned int count,
 			  struct etwctl_symbols *syms,
 			  struct etwctl_stacks *stacks);
+int etwctl_source_join(struct etwctl_source *src, char *const *paths,
+		       unsigned int count, struct etwctl_stacks *stacks);
 
 int etwctl_session_logger_id(const char *name, uint32_t *logger_id,
 			     uint32_t *buffer_kb);
