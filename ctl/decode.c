@@ -92,6 +92,15 @@ static void sb_str(struct etwctl_sb *sb, const char *s)
 	sb_add(sb, s, strlen(s));
 }
 
+/* @units UTF-16LE code units at @p (up to a NUL) as UTF-8. */
+static void sb_utf16(struct etwctl_sb *sb, const uint8_t *p, size_t units)
+{
+	sb_reserve(sb, 3 * units);
+	if (sb->oom)
+		return;
+	sb->len += etw_etl_utf16_utf8(p, units, sb->s + sb->len);
+}
+
 static __always_inline void sb_u64(struct etwctl_sb *sb, uint64_t v)
 {
 	sb_reserve(sb, ETWCTL_U64_LEN);
@@ -489,8 +498,10 @@ static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
  * TDH, where TDH's text differs: GUIDs in etwctl's lowercase form, ANSI
  * text as the bytes it is (the JSON writer replaces what is not UTF-8),
  * integers (etwctl_int), binary always as hex, SYSTEMTIME without a
- * zone: the InTypes of etwctl_is_raw().  Return: whether the text is a
- * JSON string, as etwctl_quoted() would find it: all but most integers.
+ * zone; and UTF-16 text, which TDH gives as its units, converted here
+ * straight from them rather than from TDH's copy: the InTypes of
+ * etwctl_is_raw().  Return: whether the text is a JSON string, as
+ * etwctl_quoted() would find it: all but most integers.
  */
 static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 			    USHORT n, struct etwctl_sb *sb)
@@ -511,6 +522,15 @@ static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 		break;
 	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
 		sb_add(sb, s + 2, strnlen(s + 2, n - 2u));
+		break;
+	case TDH_INTYPE_UNICODESTRING:
+	case TDH_INTYPE_NONNULLTERMINATEDSTRING:
+		sb_utf16(sb, p, n / 2);
+		break;
+	case TDH_INTYPE_MANIFEST_COUNTEDSTRING:
+	case TDH_INTYPE_COUNTEDSTRING:
+	case TDH_INTYPE_REVERSEDCOUNTEDSTRING:
+		sb_utf16(sb, p + 2, (n - 2u) / 2);
 		break;
 	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
 	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
@@ -549,6 +569,11 @@ static bool etwctl_is_raw(USHORT in, USHORT out)
 	case TDH_INTYPE_GUID:
 	case TDH_INTYPE_ANSISTRING:
 	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
+	case TDH_INTYPE_UNICODESTRING:
+	case TDH_INTYPE_NONNULLTERMINATEDSTRING:
+	case TDH_INTYPE_MANIFEST_COUNTEDSTRING:
+	case TDH_INTYPE_COUNTEDSTRING:
+	case TDH_INTYPE_REVERSEDCOUNTEDSTRING:
 	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
 	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
 	case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32:

@@ -672,22 +672,21 @@ static size_t etw_etl_put_utf8(char *o, uint32_t cp)
 }
 
 /**
- * etw_etl_utf16_to_utf8 - decode a name from the header event
+ * etw_etl_utf16_utf8 - UTF-16LE as UTF-8, into a buffer
  * @le: UTF-16LE code units
  * @units: how many; decoding also stops at a NUL
+ * @out: out: the NUL-terminated UTF-8, at most 3 * @units + 1 bytes
  *
- * Unpaired surrogates become U+FFFD.
+ * Unpaired surrogates become U+FFFD.  A caller that decodes many strings
+ * (etwctl's event fields) writes them where they go, with no malloc.
  *
- * Return: a malloc'ed NUL-terminated string, or NULL without memory.
+ * Return: the bytes written before the NUL.
  */
-char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units)
+size_t etw_etl_utf16_utf8(const uint8_t *le, size_t units, char *out)
 {
-	char *s = malloc(units * 3 + 1);
 	size_t i, n = 0;
 	uint32_t cp, lo;
 
-	if (!s)
-		return NULL;
 	for (i = 0; i < units; i++) {
 		cp = etw_etl_le16(le + 2 * i);
 		if (!cp)
@@ -702,8 +701,26 @@ char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units)
 		}
 		if (cp >= 0xd800 && cp < 0xe000)
 			cp = ETW_ETL_REPLACEMENT;
-		n += etw_etl_put_utf8(s + n, cp);
+		n += etw_etl_put_utf8(out + n, cp);
 	}
-	s[n] = '\0';
+	out[n] = '\0';
+	return n;
+}
+
+/**
+ * etw_etl_utf16_to_utf8 - decode a name from the header event
+ * @le: UTF-16LE code units
+ * @units: how many; decoding also stops at a NUL
+ *
+ * Unpaired surrogates become U+FFFD.
+ *
+ * Return: a malloc'ed NUL-terminated string, or NULL without memory.
+ */
+char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units)
+{
+	char *s = malloc(units * 3 + 1);
+
+	if (s)
+		etw_etl_utf16_utf8(le, units, s);
 	return s;
 }

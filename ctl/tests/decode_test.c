@@ -315,6 +315,13 @@ static const struct {
 	S("unicode", "u\0\x01", "h\0i\0\0\0", "hi", true),
 	S("unicode surrogate pair", "u\0\x01", "\x3d\xd8\x00\xde\0\0",
 	  "\xf0\x9f\x98\x80", true),
+	/* Unpaired surrogates, before a unit and before the NUL: U+FFFD. */
+	S("unicode high surrogate alone", "u\0\x01", "\x3d\xd8h\0\0\0",
+	  "\xef\xbf\xbdh", true),
+	S("unicode low surrogate alone", "u\0\x01", "\x00\xdeh\0\0\0",
+	  "\xef\xbf\xbdh", true),
+	S("unicode high surrogate last", "u\0\x01", "h\0\x3d\xd8\0\0",
+	  "h\xef\xbf\xbd", true),
 	S("counted unicode", "u\0\x16", "\x04\x00h\0i\0", "hi", true),
 	S("counted ansi", "u\0\x17", "\x02\x00hi", "hi", true),
 	S("binary", "b\0\x0e", "\x02\x00\xde\xad", "0xDEAD", true),
