@@ -38,6 +38,17 @@ struct etwctl_sb {
 	bool oom;
 };
 
+/*
+ * What a value's text is to JSON: a literal (a number, a Boolean, an
+ * array), a string, or a plain string: one of printable ASCII without
+ * '"' or '\\', which needs no escapes (hex, GUIDs, addresses, times).
+ */
+enum etwctl_kind {
+	ETWCTL_LITERAL,
+	ETWCTL_STRING,
+	ETWCTL_PLAIN,
+};
+
 static void sb_reserve(struct etwctl_sb *sb, size_t more)
 {
 	size_t cap = sb->cap ? sb->cap : 64;
@@ -206,7 +217,8 @@ static const size_t etwctl_names_at[] = {
  * An event schema's names as UTF-8, converted from the TRACE_EVENT_INFO's
  * UTF-16 once instead of for every event: @names (@names_len: the length
  * of each of its strings), and property i's name at @text +
- * @name_off[i].  The TRACE_EVENT_INFO itself (@tei, @tei_size bytes; none
+ * @name_off[i], up to @name_off[i + 1] - 1 (the names follow each other
+ * with their NULs).  The TRACE_EVENT_INFO itself (@tei, @tei_size bytes; none
  * when it is not kept) is the key: TdhGetEventInformation gives the same
  * bytes for every event of a schema, and a hit compares them all.
  */
@@ -239,6 +251,11 @@ static const char *etwctl_schema_name(const struct etwctl_schema *s,
 				      ULONG i)
 {
 	return s->text + s->name_off[i];
+}
+
+static size_t etwctl_schema_name_len(const struct etwctl_schema *s, ULONG i)
+{
+	return s->name_off[i + 1] - s->name_off[i] - 1;
 }
 
 /* One event being decoded through TDH. */
@@ -409,15 +426,15 @@ static bool etwctl_json_literal(const char *s)
 }
 
 /* Numbers and Booleans are literals in JSON; the rest are strings. */
-static bool etwctl_quoted(USHORT in, USHORT out, const char *text)
+static enum etwctl_kind etwctl_quoted(USHORT in, USHORT out, const char *text)
 {
 	if (in < TDH_INTYPE_INT8 || in > TDH_INTYPE_BOOLEAN)
-		return true;
+		return ETWCTL_STRING;
 	/* A CHAR, even a digit. */
 	if (out == TDH_OUTTYPE_STRING &&
 	    (in == TDH_INTYPE_INT8 || in == TDH_INTYPE_UINT8))
-		return true;
-	return !etwctl_json_literal(text);
+		return ETWCTL_STRING;
+	return etwctl_json_literal(text) ? ETWCTL_LITERAL : ETWCTL_STRING;
 }
 
 /*
@@ -451,11 +468,12 @@ static uint64_t etwctl_le(const uint8_t *p, USHORT n)
  * An integer as etwctl has always shown it: decimal by the InType's
  * sign; a CHAR, a Boolean, a port and an IPv4 address only at the sizes
  * TraceLogging writes them; hex for the hex OutTypes.  Other OutTypes
- * (HRESULT, NTSTATUS, WCHAR...) keep the number.  Return: whether the
- * text is a JSON string (a CHAR, hex, an address), not a literal.
+ * (HRESULT, NTSTATUS, WCHAR...) keep the number.  Return: what the text
+ * is to JSON: a string (a CHAR), a plain one (hex, an address), else a
+ * literal.
  */
-static bool etwctl_int(USHORT in, USHORT out, const uint8_t *p, USHORT n,
-		       struct etwctl_sb *sb)
+static enum etwctl_kind etwctl_int(USHORT in, USHORT out, const uint8_t *p,
+				   USHORT n, struct etwctl_sb *sb)
 {
 	int shift = 64 - 8 * n;
 	uint64_t u = etwctl_le(p, n);
@@ -465,21 +483,21 @@ static bool etwctl_int(USHORT in, USHORT out, const uint8_t *p, USHORT n,
 		sb_str(sb, u ? "true" : "false");
 	} else if (n == 1 && out == TDH_OUTTYPE_STRING) {
 		sb_printf(sb, "%c", (char)u);
-		return true;
+		return ETWCTL_STRING;
 	} else if (out >= TDH_OUTTYPE_HEXINT8 && out <= TDH_OUTTYPE_HEXINT64) {
 		sb_hex64(sb, u);
-		return true;
+		return ETWCTL_PLAIN;
 	} else if (n == 2 && out == TDH_OUTTYPE_PORT) {
 		sb_u64(sb, u >> 8 | (u & 0xff) << 8);
 	} else if (n == 4 && out == TDH_OUTTYPE_IPV4) {
 		sb_printf(sb, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
-		return true;
+		return ETWCTL_PLAIN;
 	} else if (in % 2) {	/* INT8, INT16, INT32, INT64 */
 		sb_i64(sb, s);
 	} else {
 		sb_u64(sb, u);
 	}
-	return false;
+	return ETWCTL_LITERAL;
 }
 
 static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
@@ -500,11 +518,13 @@ static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
  * integers (etwctl_int), binary always as hex, SYSTEMTIME without a
  * zone; and UTF-16 text, which TDH gives as its units, converted here
  * straight from them rather than from TDH's copy: the InTypes of
- * etwctl_is_raw().  Return: whether the text is a JSON string, as
- * etwctl_quoted() would find it: all but most integers.
+ * etwctl_is_raw().  Return: what the text is to JSON, as
+ * etwctl_quoted() would find it: a string for all but most integers,
+ * plain for the hex, GUIDs, addresses and times written here.
  */
-static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
-			    USHORT n, struct etwctl_sb *sb)
+static enum etwctl_kind etwctl_raw_text(USHORT in, USHORT out,
+					const uint8_t *p, USHORT n,
+					struct etwctl_sb *sb)
 {
 	char text[ETWCTL_GUID_LEN];
 	const char *s = (const char *)p;
@@ -516,7 +536,7 @@ static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 		memcpy(&g, p, sizeof(g));
 		etwctl_guid_format(&g, text);
 		sb_add(sb, text, ETWCTL_GUID_LEN - 1);
-		break;
+		return ETWCTL_PLAIN;
 	case TDH_INTYPE_ANSISTRING:
 		sb_add(sb, s, strnlen(s, n));
 		break;
@@ -540,21 +560,21 @@ static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 	case TDH_INTYPE_HEXINT32: case TDH_INTYPE_HEXINT64:
 	case TDH_INTYPE_POINTER:
 		sb_hex64(sb, etwctl_le(p, n));
-		break;
+		return ETWCTL_PLAIN;
 	case TDH_INTYPE_BINARY:
 		etwctl_hex(p, n, sb);
-		break;
+		return ETWCTL_PLAIN;
 	case TDH_INTYPE_MANIFEST_COUNTEDBINARY:
 		etwctl_hex(p + 2, n - 2u, sb);
-		break;
+		return ETWCTL_PLAIN;
 	case TDH_INTYPE_SYSTEMTIME:
 		/* Year, Month, DayOfWeek, Day, Hour, Minute, Second, ms. */
 		memcpy(st, p, sizeof(st));
 		sb_printf(sb, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", st[0],
 			  st[1], st[3], st[4], st[5], st[6], st[7]);
-		break;
+		return ETWCTL_PLAIN;
 	}
-	return true;
+	return ETWCTL_STRING;
 }
 
 /*
@@ -705,7 +725,7 @@ static void etwctl_keep_int(struct etwctl_tdh *d, ULONG i, USHORT in,
  * etw_tdh_value_size() or TdhFormatProperty, and their errors.
  */
 static int etwctl_value_sized(struct etwctl_tdh *d, ULONG i,
-			      struct etwctl_sb *sb, bool *quoted)
+			      struct etwctl_sb *sb, enum etwctl_kind *kind)
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	USHORT in = epi->nonStructType.InType, out = epi->nonStructType.OutType;
@@ -733,7 +753,7 @@ static int etwctl_value_sized(struct etwctl_tdh *d, ULONG i,
 	d->p += used;
 	etwctl_keep_int(d, i, in, raw, used);
 	if (is_raw) {
-		*quoted = etwctl_raw_text(in, out, raw, used, sb);
+		*kind = etwctl_raw_text(in, out, raw, used, sb);
 		return 0;
 	}
 	utf8 = etw_etl_utf16_to_utf8((const uint8_t *)d->text, size / 2);
@@ -741,16 +761,18 @@ static int etwctl_value_sized(struct etwctl_tdh *d, ULONG i,
 		return -ENOMEM;
 	sb_str(sb, utf8);
 	free(utf8);
-	*quoted = etwctl_quoted(in, out, sb->len ? sb->s : "");
+	*kind = etwctl_quoted(in, out, sb->len ? sb->s : "");
 	return 0;
 }
 
 /*
- * One value of non-struct property @i into @sb; *@quoted: a string.
- * Inline: most are integers and pointers, sized by their InType alone.
+ * One value of non-struct property @i into @sb; *@kind: what it is to
+ * JSON.  Inline: most are integers and pointers, sized by their InType
+ * alone.
  */
 static __always_inline int etwctl_value(struct etwctl_tdh *d, ULONG i,
-					struct etwctl_sb *sb, bool *quoted)
+					struct etwctl_sb *sb,
+					enum etwctl_kind *kind)
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	USHORT used = etwctl_scalar_size(epi, d->ptr_size);
@@ -758,47 +780,58 @@ static __always_inline int etwctl_value(struct etwctl_tdh *d, ULONG i,
 
 	/* One the data cannot hold takes etw_tdh_value_size()'s error. */
 	if (!used || used > d->end - d->p)
-		return etwctl_value_sized(d, i, sb, quoted);
+		return etwctl_value_sized(d, i, sb, kind);
 	d->p += used;
 	etwctl_keep_int(d, i, epi->nonStructType.InType, raw, used);
-	*quoted = etwctl_raw_text(epi->nonStructType.InType,
-				  epi->nonStructType.OutType, raw, used, sb);
+	*kind = etwctl_raw_text(epi->nonStructType.InType,
+				epi->nonStructType.OutType, raw, used, sb);
 	return 0;
 }
 
 static int etwctl_emit(struct etwctl_tdh *d, const char *name,
-		       struct etwctl_sb *sb, bool quoted)
+		       size_t name_len, struct etwctl_sb *sb,
+		       enum etwctl_kind kind)
 {
+	struct etwctl_field_text f = {
+		.name = name,
+		.name_len = name_len,
+		.value = sb->len ? sb->s : "",
+		.value_len = sb->len,
+		.quoted = kind != ETWCTL_LITERAL,
+		.plain = kind == ETWCTL_PLAIN,
+	};
+
 	if (sb->oom)
 		return -ENOMEM;
-	d->fn(d->ctx, name, sb->len ? sb->s : "", quoted);
+	d->fn(d->ctx, &f);
 	return 0;
 }
 
 /* An array of @count non-struct values as a JSON array literal. */
 static int etwctl_array(struct etwctl_tdh *d, ULONG i, const char *name,
-			ULONG count)
+			size_t name_len, ULONG count)
 {
 	struct etwctl_sb sb = { 0 }, elem = { 0 };
-	bool quoted;
+	enum etwctl_kind kind;
 	ULONG k;
 	int ret = 0;
 
 	sb_printf(&sb, "[");
 	for (k = 0; k < count && !ret; k++) {
 		elem.len = 0;
-		ret = etwctl_value(d, i, &elem, &quoted);
+		ret = etwctl_value(d, i, &elem, &kind);
 		if (ret || elem.oom)
 			break;
 		sb_printf(&sb, k ? "," : "");
-		if (quoted)
+		if (kind != ETWCTL_LITERAL)
 			sb_json(&sb, elem.len ? elem.s : "");
 		else
 			sb_printf(&sb, "%s", elem.s);
 	}
 	sb_printf(&sb, "]");
 	if (!ret)
-		ret = elem.oom ? -ENOMEM : etwctl_emit(d, name, &sb, false);
+		ret = elem.oom ? -ENOMEM :
+		      etwctl_emit(d, name, name_len, &sb, ETWCTL_LITERAL);
 	free(elem.s);
 	free(sb.s);
 	return ret;
@@ -844,16 +877,21 @@ static int etwctl_prop(struct etwctl_tdh *d, ULONG i, ULONG end,
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	struct etwctl_sb *sb = d->sb;
 	const char *name = etwctl_schema_name(d->schema, i);
+	size_t name_len = etwctl_schema_name_len(d->schema, i);
 	char full[ETWCTL_NAME_SIZE];
+	enum etwctl_kind kind;
 	ULONG count;
-	bool quoted, array;
+	bool array;
 	int ret;
 
 	sb->len = 0;
 	if (etwctl_is_prefix(d, i, end))
-		return etwctl_value(d, i, sb, &quoted);
+		return etwctl_value(d, i, sb, &kind);
 	if (*prefix) {
-		snprintf(full, sizeof(full), "%s%s", prefix, name);
+		name_len = (size_t)snprintf(full, sizeof(full), "%s%s", prefix,
+					    name);
+		if (name_len >= sizeof(full))
+			name_len = sizeof(full) - 1;
 		name = full;
 	}
 	count = epi->Flags & PropertyParamCount ?
@@ -863,10 +901,10 @@ static int etwctl_prop(struct etwctl_tdh *d, ULONG i, ULONG end,
 	if (epi->Flags & PropertyStruct)
 		return etwctl_struct(d, i, name, count, array);
 	if (array)
-		return etwctl_array(d, i, name, count);
-	ret = etwctl_value(d, i, sb, &quoted);
+		return etwctl_array(d, i, name, name_len, count);
+	ret = etwctl_value(d, i, sb, &kind);
 	if (!ret)
-		ret = etwctl_emit(d, name, sb, quoted);
+		ret = etwctl_emit(d, name, name_len, sb, kind);
 	return ret;
 }
 
@@ -979,6 +1017,7 @@ static struct etwctl_schema *etwctl_schema_new(const TRACE_EVENT_INFO *tei,
 		s->name_off[i] = len;
 		len += n;
 	}
+	s->name_off[i] = len;
 	return s;
 fail:
 	etwctl_schema_free(s);

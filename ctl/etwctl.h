@@ -127,13 +127,30 @@ int etwctl_provider_spec_parse(const char *s,
 /* ---------------------------------------------------------------------- */
 /* decode.c */
 
-/*
- * Receives one decoded field: @name (dotted for struct members, indexed
- * for struct arrays) and @value as text.  @quoted says whether the value
- * is a string (JSON quotes it) or a number, boolean or array literal.
+/**
+ * struct etwctl_field_text - one decoded field, as text
+ * @name: its name, @name_len bytes: dotted for struct members, indexed
+ *	for struct arrays
+ * @value: its text, @value_len bytes
+ * @quoted: the value is a string (JSON quotes it), not a number, boolean
+ *	or array literal
+ * @plain: a string of printable ASCII without '"' or '\\' (hex numbers,
+ *	GUIDs, addresses, times): JSON writes it as it is between its quotes
+ *
+ * The lengths are the decoder's: a row is made of many fields, and a
+ * strlen() of each name and value cost as much as copying them.
  */
-typedef void (*etwctl_field_fn)(void *ctx, const char *name,
-				const char *value, bool quoted);
+struct etwctl_field_text {
+	const char *name;
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+	bool quoted;
+	bool plain;
+};
+
+/* Receives one decoded field; @f and its strings are valid for the call. */
+typedef void (*etwctl_field_fn)(void *ctx, const struct etwctl_field_text *f);
 
 int etwctl_tl_event_name(const void *meta, size_t len, char *out,
 			 size_t size);

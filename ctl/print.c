@@ -102,7 +102,8 @@ struct etwctl_column {
 
 /*
  * @name and @value point into etwctl_fields.text once it is sealed;
- * @name_len and @value_len are their lengths.
+ * @name_len and @value_len are their lengths; @quoted and @plain as
+ * struct etwctl_field_text's.
  */
 struct etwctl_field {
 	char *name;
@@ -112,6 +113,7 @@ struct etwctl_field {
 	size_t name_len;
 	size_t value_len;
 	bool quoted;
+	bool plain;
 };
 
 /*
@@ -146,8 +148,8 @@ struct etwctl_row {
  * null.  UINT: a number.  HEX: "0x..." (a JSON string).  TEXT: as is
  * (JSON: a string).  PLAIN: TEXT of @len bytes that no format escapes or
  * quotes (times and GUIDs).  VALUE: a field's value of @len bytes,
- * @quoted when a string (a JSON string, JSON-quoted in a table), else a
- * JSON literal.
+ * @quoted when a string (a JSON string, JSON-quoted in a table; @plain
+ * when it needs no escapes), else a JSON literal.
  */
 enum etwctl_cell_kind {
 	ETWCTL_CELL_NONE,
@@ -164,6 +166,7 @@ struct etwctl_cell {
 	const char *s;
 	size_t len;
 	bool quoted;
+	bool plain;
 };
 
 /**
@@ -378,10 +381,9 @@ static bool etwctl_fields_room(struct etwctl_fields *fs, size_t len)
 	return true;
 }
 
-static void etwctl_field_add(void *ctx, const char *name, const char *value,
-			     bool quoted)
+static void etwctl_field_add(void *ctx, const struct etwctl_field_text *f)
 {
-	size_t nlen = strlen(name) + 1, vlen = strlen(value) + 1;
+	size_t nlen = f->name_len + 1, vlen = f->value_len + 1;
 	struct etwctl_fields *fs = ctx;
 	struct etwctl_field *v;
 
@@ -401,13 +403,14 @@ static void etwctl_field_add(void *ctx, const char *name, const char *value,
 	v = &fs->v[fs->n++];
 	v->name_off = fs->used;
 	v->name_len = nlen - 1;
-	memcpy(fs->text + fs->used, name, nlen);
+	memcpy(fs->text + fs->used, f->name, nlen);
 	fs->used += nlen;
 	v->value_off = fs->used;
 	v->value_len = vlen - 1;
-	memcpy(fs->text + fs->used, value, vlen);
+	memcpy(fs->text + fs->used, f->value, vlen);
 	fs->used += vlen;
-	v->quoted = quoted;
+	v->quoted = f->quoted;
+	v->plain = f->plain;
 }
 
 /* The fields' pointers, once @fs->text has stopped moving. */
@@ -610,6 +613,7 @@ static struct etwctl_cell etwctl_property(const struct etwctl_row *row,
 				.s = row->fields.v[i].value,
 				.len = row->fields.v[i].value_len,
 				.quoted = row->fields.v[i].quoted,
+				.plain = row->fields.v[i].plain,
 			};
 	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
 }
@@ -670,14 +674,38 @@ etwctl_cell(const struct etwctl_row *row, const struct etwctl_column *col)
 	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
 }
 
-/* A field's value of @len bytes: strings JSON-quoted, literals as is. */
+/*
+ * A field's value of @len bytes: strings JSON-quoted (@plain: between
+ * quotes as they are), literals as is.
+ */
 static void etwctl_value_text(FILE *f, const char *value, size_t len,
-			      bool quoted)
+			      bool quoted, bool plain)
 {
-	if (quoted)
-		etwctl_json_string(f, value);
-	else
+	char *p;
+
+	if (!quoted) {
 		etwctl_put(f, value, len);
+	} else if (!plain) {
+		etwctl_json_string(f, value);
+	} else {
+		p = etwctl_room(f, len + 2);
+		if (!p) {
+			putc_unlocked('"', f);
+			etwctl_put(f, value, len);
+			putc_unlocked('"', f);
+			return;
+		}
+		*p = '"';
+		memcpy(p + 1, value, len);
+		p[len + 1] = '"';
+		f->_IO_write_ptr = p + len + 2;
+	}
+}
+
+/* Field @v's value. */
+static void etwctl_field_value(FILE *f, const struct etwctl_field *v)
+{
+	etwctl_value_text(f, v->value, v->value_len, v->quoted, v->plain);
 }
 
 /* All fields as one text: "name=value ..." or the hex/string text. */
@@ -694,9 +722,7 @@ static void etwctl_fields_text(FILE *f, const struct etwctl_row *row)
 			putc_unlocked(' ', f);
 		etwctl_put(f, row->fields.v[i].name, row->fields.v[i].name_len);
 		putc_unlocked('=', f);
-		etwctl_value_text(f, row->fields.v[i].value,
-				  row->fields.v[i].value_len,
-				  row->fields.v[i].quoted);
+		etwctl_field_value(f, &row->fields.v[i]);
 	}
 }
 
@@ -720,7 +746,7 @@ static void etwctl_table_cell(FILE *f, const struct etwctl_cell *c, int width)
 		etwctl_put(f, c->s, c->len);
 		break;
 	case ETWCTL_CELL_VALUE:
-		etwctl_value_text(f, c->s, c->len, c->quoted);
+		etwctl_value_text(f, c->s, c->len, c->quoted, c->plain);
 		break;
 	}
 }
@@ -944,7 +970,7 @@ static void etwctl_json_cell(FILE *f, const struct etwctl_cell *c)
 		putc_unlocked('"', f);
 		break;
 	case ETWCTL_CELL_VALUE:
-		etwctl_value_text(f, c->s, c->len, c->quoted);
+		etwctl_value_text(f, c->s, c->len, c->quoted, c->plain);
 		break;
 	}
 }
@@ -964,9 +990,7 @@ static void etwctl_json_fields(FILE *f, const struct etwctl_row *row)
 			putc_unlocked(',', f);
 		etwctl_json_string(f, row->fields.v[i].name);
 		putc_unlocked(':', f);
-		etwctl_value_text(f, row->fields.v[i].value,
-				  row->fields.v[i].value_len,
-				  row->fields.v[i].quoted);
+		etwctl_field_value(f, &row->fields.v[i]);
 	}
 	putc_unlocked('}', f);
 }
@@ -1029,6 +1053,7 @@ int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
 		       void *ctx, struct etwctl_event_text *text)
 {
 	static const struct etwctl_output all = { .need_fields = true };
+	struct etwctl_field_text f;
 	struct etwctl_row row;
 	size_t len, i;
 	FILE *mem;
@@ -1056,11 +1081,26 @@ int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
 	       sizeof(text->provider_guid));
 	memcpy(text->activity, row.activity, sizeof(text->activity));
 	memcpy(text->related, row.related, sizeof(text->related));
-	for (i = 0; i < row.fields.n; i++)
-		fn(ctx, row.fields.v[i].name, row.fields.v[i].value,
-		   row.fields.v[i].quoted);
-	if (!row.decoded)
-		fn(ctx, "", row.text, true);
+	for (i = 0; i < row.fields.n; i++) {
+		f = (struct etwctl_field_text){
+			.name = row.fields.v[i].name,
+			.name_len = row.fields.v[i].name_len,
+			.value = row.fields.v[i].value,
+			.value_len = row.fields.v[i].value_len,
+			.quoted = row.fields.v[i].quoted,
+			.plain = row.fields.v[i].plain,
+		};
+		fn(ctx, &f);
+	}
+	if (!row.decoded) {
+		f = (struct etwctl_field_text){
+			.name = "",
+			.value = row.text,
+			.value_len = strlen(row.text),
+			.quoted = true,
+		};
+		fn(ctx, &f);
+	}
 	etwctl_row_free(&row);
 	return 0;
 }

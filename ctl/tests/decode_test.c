@@ -19,19 +19,24 @@ struct collected {
 	int n;
 	char name[MAX_FIELDS][64];
 	char value[MAX_FIELDS][128];
+	size_t name_len[MAX_FIELDS];
+	size_t value_len[MAX_FIELDS];
 	bool quoted[MAX_FIELDS];
+	bool plain[MAX_FIELDS];
 };
 
-static void collect(void *ctx, const char *name, const char *value,
-		    bool quoted)
+static void collect(void *ctx, const struct etwctl_field_text *f)
 {
 	struct collected *c = ctx;
 
 	if (c->n == MAX_FIELDS)
 		return;
-	snprintf(c->name[c->n], sizeof(c->name[0]), "%s", name);
-	snprintf(c->value[c->n], sizeof(c->value[0]), "%s", value);
-	c->quoted[c->n++] = quoted;
+	snprintf(c->name[c->n], sizeof(c->name[0]), "%s", f->name);
+	snprintf(c->value[c->n], sizeof(c->value[0]), "%s", f->value);
+	c->name_len[c->n] = f->name_len;
+	c->value_len[c->n] = f->value_len;
+	c->plain[c->n] = f->plain;
+	c->quoted[c->n++] = f->quoted;
 }
 
 static const char *const primitive_names[] = {
@@ -288,6 +293,7 @@ TEST(nested_empty_arrays_stop_at_first_element)
 	ASSERT_EQ(0, DECODE(f, d, &c));
 	ASSERT_EQ(1, c.n);
 	EXPECT_STREQ("a[0].b", c.name[0]);
+	EXPECT_EQ(6, c.name_len[0]);
 }
 
 TEST(empty_struct_array)
@@ -352,6 +358,25 @@ static const struct {
 #undef S
 };
 
+/*
+ * The cases whose strings the decoder calls plain (hex, addresses): JSON
+ * writes them as they are.  Others, plain or not, are scanned.
+ */
+static const char *const plain_cases[] = {
+	"binary", "counted binary", "uint8 as hex", "uint32 as ipv4",
+	"hexint32", "hexint64",
+};
+
+static bool is_plain_case(const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(plain_cases) / sizeof(plain_cases[0]); i++)
+		if (!strcmp(plain_cases[i], what))
+			return true;
+	return false;
+}
+
 TEST(scalar_table)
 {
 	struct collected c;
@@ -365,7 +390,12 @@ TEST(scalar_table)
 		ASSERT_EQ(1, c.n) TH_LOG("%s", scalar_cases[i].what);
 		EXPECT_STREQ(scalar_cases[i].value, c.value[0])
 			TH_LOG("%s", scalar_cases[i].what);
+		EXPECT_EQ(strlen(scalar_cases[i].value), c.value_len[0])
+			TH_LOG("%s", scalar_cases[i].what);
+		EXPECT_EQ(1, c.name_len[0]) TH_LOG("%s", scalar_cases[i].what);
 		EXPECT_EQ(scalar_cases[i].quoted, c.quoted[0])
+			TH_LOG("%s", scalar_cases[i].what);
+		EXPECT_EQ(is_plain_case(scalar_cases[i].what), c.plain[0])
 			TH_LOG("%s", scalar_cases[i].what);
 	}
 }
