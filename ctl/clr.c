@@ -216,6 +216,38 @@ static int etwctl_clr_module(struct etwctl_clr *c,
 }
 
 /**
+ * etwctl_clr_wants - whether etwctl_clr_event() takes an event
+ * @ev: any event
+ *
+ * Context: any thread.
+ * Return: true for the method events of the runtime and rundown
+ * providers and the module events of each.
+ */
+bool etwctl_clr_wants(const struct etw_etl_event *ev)
+{
+	bool runtime;
+
+	if (ev->kind != ETW_ETL_KIND_EVENT)
+		return false;
+	runtime = !memcmp(&ev->provider_id, &etwctl_clr_runtime,
+			  sizeof(etwctl_clr_runtime));
+	if (!runtime && memcmp(&ev->provider_id, &etwctl_clr_rundown,
+			       sizeof(etwctl_clr_rundown)))
+		return false;
+	switch (ev->descriptor.id) {
+	case ETWCTL_CLR_METHOD_LOAD:
+	case ETWCTL_CLR_METHOD_UNLOAD:
+		return true;
+	case ETWCTL_CLR_MODULE_LOAD:
+		return runtime;
+	case ETWCTL_CLR_MODULE_DC_START:
+	case ETWCTL_CLR_MODULE_DC_END:
+		return !runtime;
+	}
+	return false;
+}
+
+/**
  * etwctl_clr_event - takes a CLR method or module event
  * @c: the set
  * @ev: any event; others are passed over
@@ -225,27 +257,16 @@ static int etwctl_clr_module(struct etwctl_clr *c,
  */
 int etwctl_clr_event(struct etwctl_clr *c, const struct etw_etl_event *ev)
 {
-	bool runtime, rundown;
+	bool rundown;
 
-	if (ev->kind != ETW_ETL_KIND_EVENT)
+	if (!etwctl_clr_wants(ev))
 		return 0;
-	runtime = !memcmp(&ev->provider_id, &etwctl_clr_runtime,
-			  sizeof(etwctl_clr_runtime));
 	rundown = !memcmp(&ev->provider_id, &etwctl_clr_rundown,
 			  sizeof(etwctl_clr_rundown));
-	if (!runtime && !rundown)
-		return 0;
-	switch (ev->descriptor.id) {
-	case ETWCTL_CLR_METHOD_LOAD:
-	case ETWCTL_CLR_METHOD_UNLOAD:
+	if (ev->descriptor.id == ETWCTL_CLR_METHOD_LOAD ||
+	    ev->descriptor.id == ETWCTL_CLR_METHOD_UNLOAD)
 		return etwctl_clr_method(c, ev, rundown);
-	case ETWCTL_CLR_MODULE_LOAD:
-		return runtime ? etwctl_clr_module(c, ev) : 0;
-	case ETWCTL_CLR_MODULE_DC_START:
-	case ETWCTL_CLR_MODULE_DC_END:
-		return rundown ? etwctl_clr_module(c, ev) : 0;
-	}
-	return 0;
+	return etwctl_clr_module(c, ev);
 }
 
 static const char *etwctl_clr_module_name(const struct etwctl_clr *c,

@@ -380,6 +380,7 @@ void etwctl_print_ext(FILE *f, const struct etw_etl_event *ev, bool json,
 int etwctl_symbols_setup(const char *cmd, const char *kallsyms,
 			 struct etwctl_symbols **out);
 bool etwctl_event_has_stack(const struct etw_etl_event *ev);
+bool etwctl_image_wants(const struct etw_etl_event *ev);
 int etwctl_image_event(struct etwctl_symbols *syms,
 		       const struct etw_etl_event *ev);
 

@@ -460,6 +460,26 @@ void etwctl_source_close(struct etwctl_source *src)
 	free(src);
 }
 
+/* What a prepass gathers: into @syms, into @stacks (either may be NULL). */
+struct etwctl_prepass {
+	struct etwctl_symbols *syms;
+	struct etwctl_stacks *stacks;
+};
+
+/*
+ * The events a prepass takes: the Image and CLR events for an image map,
+ * the stack records for a set of stacks.  The merge gives them in the
+ * order it gives all, and the rest cost only their parsing.
+ */
+static bool etwctl_prepass_wants(const struct etw_etl_event *ev, void *arg)
+{
+	const struct etwctl_prepass *pp = arg;
+
+	return (pp->syms && (etwctl_image_wants(ev) ||
+			     etwctl_clr_wants(ev))) ||
+	       (pp->stacks && etwctl_stacks_is_stack(ev));
+}
+
 /**
  * etwctl_source_prepass - what a pass over files must gather first
  * @paths: the files
@@ -478,6 +498,7 @@ int etwctl_source_prepass(char *const *paths, unsigned int count,
 			  struct etwctl_symbols *syms,
 			  struct etwctl_stacks *stacks)
 {
+	struct etwctl_prepass pp = { .syms = syms, .stacks = stacks };
 	struct etwctl_clr *clr = syms ? etwctl_clr_new() : NULL;
 	struct etwctl_source *src;
 	struct etw_etl_event ev;
@@ -499,6 +520,7 @@ int etwctl_source_prepass(char *const *paths, unsigned int count,
 					    ETWCTL_KEEP_MEM / src->nreaders);
 		etwctl_files.prepassed = true;
 	}
+	etw_etl_merge_filter(src->merge, etwctl_prepass_wants, &pp);
 	while ((ret = etwctl_source_next(src, &ev)) != 0) {
 		if (ret == -EBADMSG || ret == -EOPNOTSUPP)
 			continue;

@@ -364,6 +364,10 @@ int etw_etl_merge_open(struct etw_etl_reader *const *readers,
 		       unsigned int count, struct etw_etl_merge **out);
 int etw_etl_merge_next(struct etw_etl_merge *m, struct etw_etl_event *ev,
 		       unsigned int *file);
+typedef bool (*etw_etl_merge_want_fn)(const struct etw_etl_event *ev,
+				      void *arg);
+void etw_etl_merge_filter(struct etw_etl_merge *m, etw_etl_merge_want_fn want,
+			  void *arg);
 void etw_etl_merge_close(struct etw_etl_merge *m);
 
 /* ---------------------------------------------------------------------- */
