@@ -189,16 +189,11 @@ static void sb_json(struct etwctl_sb *sb, const char *s)
 
 /* A property's name, and a struct member's with its parents' prefix. */
 #define ETWCTL_NAME_SIZE	512
-/* Schemas kept per thread: a direct-mapped table, of fixed memory. */
-#define ETWCTL_SCHEMA_SLOTS	64
-/* A larger TRACE_EVENT_INFO is rare: its names are converted every time. */
-#define ETWCTL_SCHEMA_MAX	4096
 /*
- * The bytes of a TRACE_EVENT_INFO that choose its slot: its head (the
- * provider and event GUIDs and the descriptor) and its end (names).
+ * Schemas kept per thread: a direct-mapped table by libetw's number of
+ * the schema, of fixed memory, as many as libetw's cache keeps.
  */
-#define ETWCTL_SCHEMA_HEAD	48
-#define ETWCTL_SCHEMA_TAIL	64
+#define ETWCTL_SCHEMA_SLOTS	256
 
 /* The strings of struct etwctl_names, copied by their lengths. */
 static const size_t etwctl_names_at[] = {
@@ -218,18 +213,15 @@ static const size_t etwctl_names_at[] = {
  * UTF-16 once instead of for every event: @names (@names_len: the length
  * of each of its strings), and property i's name at @text +
  * @name_off[i], up to @name_off[i + 1] - 1 (the names follow each other
- * with their NULs).  The TRACE_EVENT_INFO itself (@tei, @tei_size bytes; none
- * when it is not kept) is the key: TdhGetEventInformation gives the same
- * bytes for every event of a schema, and a hit compares them all.
+ * with their NULs).  @id is the key: the number libetw's cache gives the
+ * schema (etw_tdh_event_schema()), 0 for one it does not keep.
  */
 struct etwctl_schema {
 	struct etwctl_names names;
 	size_t names_len[ETWCTL_NAMES];
 	char *text;
 	size_t *name_off;
-	uint64_t hash;
-	ULONG tei_size;
-	uint8_t tei[];
+	uint64_t id;
 };
 
 /*
@@ -261,7 +253,7 @@ static size_t etwctl_schema_name_len(const struct etwctl_schema *s, ULONG i)
 /* One event being decoded through TDH. */
 struct etwctl_tdh {
 	PEVENT_RECORD rec;
-	TRACE_EVENT_INFO *tei;
+	const TRACE_EVENT_INFO *tei;
 	const struct etwctl_schema *schema;
 	USHORT *ints;		/* last value of each integer property */
 	const uint8_t *p;
@@ -293,30 +285,6 @@ static int etwctl_tdh_errno(ULONG err)
 		return -ENOMEM;
 	}
 	return -EBADMSG;
-}
-
-/*
- * The event's schema in @buf (@size bytes), or allocated when it needs
- * more; TdhGetEventInformation tells how much, and *@used how much it
- * took.
- */
-static int etwctl_tdh_info(PEVENT_RECORD rec, TRACE_EVENT_INFO *buf,
-			   ULONG size, TRACE_EVENT_INFO **tei, ULONG *used)
-{
-	ULONG ret;
-
-	*tei = buf;
-	ret = TdhGetEventInformation(rec, 0, NULL, *tei, &size);
-	while (ret == ERROR_INSUFFICIENT_BUFFER) {
-		if (*tei != buf)
-			free(*tei);
-		*tei = malloc(size);
-		if (!*tei)
-			return -ENOMEM;
-		ret = TdhGetEventInformation(rec, 0, NULL, *tei, &size);
-	}
-	*used = size;
-	return etwctl_tdh_errno(ret);
 }
 
 /* A string of the TRACE_EVENT_INFO as UTF-8, malloc'ed. */
@@ -692,7 +660,9 @@ static ULONG etwctl_format(struct etwctl_tdh *d,
 
 	for (;;) {
 		*size = d->text_size;
-		ret = TdhFormatProperty(d->tei, map, d->ptr_size,
+		/* The Windows API's pointer is not const; TDH only reads it. */
+		ret = TdhFormatProperty((PTRACE_EVENT_INFO)d->tei, map,
+					d->ptr_size,
 					epi->nonStructType.InType,
 					epi->nonStructType.OutType, length,
 					(USHORT)(d->end - d->p), (PBYTE)d->p,
@@ -979,21 +949,18 @@ static void etwctl_tei_names(const TRACE_EVENT_INFO *tei,
 	etwctl_tei_keywords(tei, names->keywords, sizeof(names->keywords));
 }
 
-/* A schema's names, converted for @tei (@size bytes); NULL without memory. */
+/* A schema's names, converted for @tei; NULL without memory. */
 static struct etwctl_schema *etwctl_schema_new(const TRACE_EVENT_INFO *tei,
-					       ULONG size, uint64_t hash)
+					       uint64_t id)
 {
-	bool keep = size <= ETWCTL_SCHEMA_MAX;
-	struct etwctl_schema *s = calloc(1, sizeof(*s) + (keep ? size : 0));
+	struct etwctl_schema *s = calloc(1, sizeof(*s));
 	char name[ETWCTL_NAME_SIZE], *text;
 	size_t len = 0, cap = 0, n;
 	ULONG i;
 
 	if (!s)
 		return NULL;
-	s->hash = hash;
-	s->tei_size = keep ? size : 0;
-	memcpy(s->tei, tei, s->tei_size);
+	s->id = id;
 	etwctl_tei_names(tei, &s->names);
 	for (i = 0; i < ETWCTL_NAMES; i++)
 		s->names_len[i] = strlen((char *)&s->names +
@@ -1024,63 +991,43 @@ fail:
 	return NULL;
 }
 
-static uint64_t etwctl_hash_words(uint64_t h, const uint8_t *p, ULONG from,
-				  ULONG to)
-{
-	uint64_t w;
-
-	for (; from + 8 <= to; from += 8) {
-		memcpy(&w, p + from, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-	}
-	return h;
-}
-
 /*
- * The slot's hash: the size, the head and the last words of the
- * TRACE_EVENT_INFO.  Any bytes would do (a hit compares them all); these
- * tell the schemas of a trace apart, events of one TraceLogging schema
- * under other descriptors or providers included, at a few words' cost.
+ * The schema of @rec: *@tei libetw's cached TRACE_EVENT_INFO, *@schema
+ * its names, from this thread's table or converted into it.  A schema
+ * libetw's cache does not keep is copied into *@copy (to free) and its
+ * names converted into *@own, for this event alone.  Return: 0, or the
+ * error of TdhGetEventInformation as an errno.
  */
-static uint64_t etwctl_schema_hash(const TRACE_EVENT_INFO *tei, ULONG size)
+static int etwctl_schema_of(PEVENT_RECORD rec, const TRACE_EVENT_INFO **tei,
+			    const struct etwctl_schema **schema,
+			    struct etwctl_schema **own, TRACE_EVENT_INFO **copy)
 {
-	const uint8_t *p = (const uint8_t *)tei;
-	ULONG head = size < ETWCTL_SCHEMA_HEAD ? size : ETWCTL_SCHEMA_HEAD;
-	ULONG tail = size > head + ETWCTL_SCHEMA_TAIL ?
-		     size - ETWCTL_SCHEMA_TAIL : head;
-	uint64_t h;
+	struct etwctl_schema **slot, *s;
+	uint64_t id;
+	ULONG size, ret;
 
-	h = etwctl_hash_words(size, p, 0, head);
-	h = etwctl_hash_words(h, p, tail, size);
-	return h ^ h >> 32;
-}
-
-/*
- * The names of the schema @tei (@size bytes), from this thread's table or
- * converted into it; a schema too large to keep is converted into *@own,
- * for this event alone.  NULL without memory.
- */
-static const struct etwctl_schema *
-etwctl_schema_get(const TRACE_EVENT_INFO *tei, ULONG size,
-		  struct etwctl_schema **own)
-{
-	uint64_t hash = etwctl_schema_hash(tei, size);
-	struct etwctl_schema **slot = &etwctl_schemas[hash %
-						      ETWCTL_SCHEMA_SLOTS];
-	struct etwctl_schema *s = *slot;
-
-	*own = NULL;
-	if (s && s->hash == hash && s->tei_size == size &&
-	    !memcmp(s->tei, tei, size))
-		return s;
-	s = etwctl_schema_new(tei, size, hash);
-	if (!s || !s->tei_size) {
-		*own = s;
-		return s;
+	ret = etw_tdh_event_schema(rec, tei, &size, &id);
+	if (ret == ERROR_MORE_DATA) {
+		ret = etw_tdh_event_info(rec, copy);
+		if (ret)
+			return etwctl_tdh_errno(ret);
+		*tei = *copy;
+		*own = etwctl_schema_new(*copy, 0);
+		*schema = *own;
+		return *own ? 0 : -ENOMEM;
 	}
-	etwctl_schema_free(*slot);
-	*slot = s;
-	return s;
+	if (ret)
+		return etwctl_tdh_errno(ret);
+	slot = &etwctl_schemas[id % ETWCTL_SCHEMA_SLOTS];
+	if (!*slot || (*slot)->id != id) {
+		s = etwctl_schema_new(*tei, id);
+		if (!s)
+			return -ENOMEM;
+		etwctl_schema_free(*slot);
+		*slot = s;
+	}
+	*schema = *slot;
+	return 0;
 }
 
 /* The schema's names into @names: the strings, not the arrays' 1.5 KiB. */
@@ -1112,28 +1059,18 @@ static void etwctl_names_clear(struct etwctl_names *names)
 static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 			     etwctl_field_fn fn, void *ctx)
 {
-	/* Most schemas fit: one TdhGetEventInformation call, no malloc. */
-	union {
-		TRACE_EVENT_INFO tei;
-		char bytes[4096];
-	} buf;
 	USHORT ints[ETWCTL_TDH_INTS];
 	struct etwctl_tdh d = { .rec = rec, .fn = fn, .ctx = ctx,
 				.sb = &etwctl_value_sb };
 	struct etwctl_schema *own = NULL;
-	ULONG size;
-	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei, &size);
+	TRACE_EVENT_INFO *copy = NULL;
+	int ret = etwctl_schema_of(rec, &d.tei, &d.schema, &own, &copy);
 
 	d.sb->oom = false;
 	if (names)
 		etwctl_names_clear(names);
 	if (ret)
 		goto out;
-	d.schema = etwctl_schema_get(d.tei, size, &own);
-	if (!d.schema) {
-		ret = -ENOMEM;
-		goto out;
-	}
 	if (names)
 		etwctl_schema_names(d.schema, names);
 	if (fn) {
@@ -1156,8 +1093,7 @@ out:
 	if (d.ints != ints)
 		free(d.ints);
 	free(d.text);
-	if (d.tei != &buf.tei)
-		free(d.tei);
+	free(copy);
 	return ret;
 }
 

@@ -16,7 +16,9 @@
  * with a fixed number of slots and a size limit per entry: its memory
  * does not grow with the number of events, whatever the trace holds.
  * Being per thread, it needs no lock; a thread's table is freed when
- * the thread exits.
+ * the thread exits.  Each entry has a number, unique in the thread,
+ * which a caller of etw_tdh_event_schema() keeps what it derives from a
+ * schema by.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -31,9 +33,10 @@
 #define ETW_TDH_CACHE_MAX_KEY	4096
 #define ETW_TDH_CACHE_MAX_TEI	16384
 
-/* @key: the key's two byte strings; @tei follows them */
+/* @key: the key's two byte strings; @tei follows them; @id: its number */
 struct etw_tdh_entry {
 	uint64_t hash;
+	uint64_t id;
 	uint32_t tag;
 	uint32_t a_len;
 	uint32_t b_len;
@@ -42,13 +45,26 @@ struct etw_tdh_entry {
 	uint8_t key[];
 };
 
+/*
+ * @next_id: the number of the entry stored next
+ * @last: the entry the last look-up found or the last store made, or
+ *	NULL (etw_tdh_cache_last())
+ */
 struct etw_tdh_cache {
 	struct etw_tdh_entry *slot[ETW_TDH_CACHE_SLOTS];
+	uint64_t next_id;
+	const struct etw_tdh_entry *last;
 };
 
 static pthread_key_t etw_tdh_cache_key;
 static pthread_once_t etw_tdh_cache_once = PTHREAD_ONCE_INIT;
 static bool etw_tdh_cache_ok;
+/*
+ * This thread's table, as the key holds it for its destructor: every
+ * event looks its schema up, and pthread_once() and
+ * pthread_getspecific() at each look-up cost more than the look-up.
+ */
+static __thread struct etw_tdh_cache *etw_tdh_tls;
 
 static void etw_tdh_cache_free(void *p)
 {
@@ -69,19 +85,19 @@ static void etw_tdh_cache_init(void)
 /* This thread's table, created on first use; NULL without memory. */
 static struct etw_tdh_cache *etw_tdh_cache_get(void)
 {
-	struct etw_tdh_cache *c;
+	struct etw_tdh_cache *c = etw_tdh_tls;
 
+	if (c)
+		return c;
 	pthread_once(&etw_tdh_cache_once, etw_tdh_cache_init);
 	if (!etw_tdh_cache_ok)
 		return NULL;
-	c = pthread_getspecific(etw_tdh_cache_key);
-	if (c)
-		return c;
 	c = calloc(1, sizeof(*c));
 	if (c && pthread_setspecific(etw_tdh_cache_key, c)) {
 		free(c);
 		c = NULL;
 	}
+	etw_tdh_tls = c;
 	return c;
 }
 
@@ -148,6 +164,7 @@ bool etw_tdh_cache_lookup(const struct etw_tdh_cache_key *k,
 	e = *etw_tdh_slot(c, hash);
 	if (!etw_tdh_match(e, k, hash))
 		return false;
+	c->last = e;
 	*needed = e->size;
 	if (cap < e->size) {
 		*ret = ERROR_INSUFFICIENT_BUFFER;
@@ -191,7 +208,33 @@ void etw_tdh_cache_store(const struct etw_tdh_cache_key *k, const BYTE *tei,
 		memcpy(e->key + k->a_len, k->b, k->b_len);
 	e->tei = e->key + k->a_len + k->b_len;
 	memcpy(e->tei, tei, size);
+	e->id = ++c->next_id;
 	slot = etw_tdh_slot(c, e->hash);
 	free(*slot);
 	*slot = e;
+	c->last = e;
+}
+
+/**
+ * etw_tdh_cache_last - the entry the last look-up found or store made
+ * @tei: out: its TRACE_EVENT_INFO, as it was built (with the descriptor
+ *	of the event it was built for); valid until the next store
+ * @size: out: its bytes
+ *
+ * Each call forgets it: the next says only what happened since.
+ *
+ * Context: any thread.
+ * Return: the entry's number, or 0 when neither happened.
+ */
+uint64_t etw_tdh_cache_last(const BYTE **tei, ULONG *size)
+{
+	struct etw_tdh_cache *c = etw_tdh_cache_get();
+	const struct etw_tdh_entry *e = c ? c->last : NULL;
+
+	if (!e)
+		return 0;
+	c->last = NULL;
+	*tei = e->tei;
+	*size = e->size;
+	return e->id;
 }

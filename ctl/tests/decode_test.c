@@ -296,6 +296,39 @@ TEST(nested_empty_arrays_stop_at_first_element)
 	EXPECT_EQ(6, c.name_len[0]);
 }
 
+/*
+ * An event name of 5,000 characters: metadata too large for libetw's
+ * schema cache, whose schema is then copied and converted for each
+ * event; the fields are the same.
+ */
+TEST(schema_too_large_to_cache)
+{
+	static const char f[] = "a\0\x07" "b\0\x02";
+	static const char d[] = "\x01\0\0\0" "x";
+	const size_t name = 5000;
+	uint16_t size = (uint16_t)(2 + 1 + name + 1 + sizeof(f) - 1);
+	uint8_t *meta = calloc(1, size);
+	struct collected c;
+	int round;
+
+	ASSERT_NE(NULL, meta);
+	memcpy(meta, &size, 2);
+	memset(meta + 3, 'E', name);
+	memcpy(meta + 3 + name + 1, f, sizeof(f) - 1);
+	for (round = 0; round < 2; round++) {
+		memset(&c, 0, sizeof(c));
+		ASSERT_EQ(0, etwctl_tl_decode(meta, size, d, sizeof(d),
+					      collect, &c));
+		ASSERT_EQ(2, c.n);
+		EXPECT_STREQ("a", c.name[0]);
+		EXPECT_STREQ("1", c.value[0]);
+		EXPECT_STREQ("b", c.name[1]);
+		EXPECT_STREQ("x", c.value[1]);
+		EXPECT_TRUE(c.quoted[1]);
+	}
+	free(meta);
+}
+
 TEST(empty_struct_array)
 {
 	static const char f[] = "p\0\xd8\x01v\0\x04w\0\x04";
