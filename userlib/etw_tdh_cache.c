@@ -28,7 +28,12 @@
 
 #include "etw_tdh.h"
 
-#define ETW_TDH_CACHE_SLOTS	256
+/*
+ * A kernel trace has hundreds of schemas: StackWalk_Event's and the
+ * stack keys' are one per frame count.  PerfView's trace has 247, which
+ * 256 slots kept missing.
+ */
+#define ETW_TDH_CACHE_SLOTS	1024
 /* Larger keys and schemas are rare enough to be built every time. */
 #define ETW_TDH_CACHE_MAX_KEY	4096
 #define ETW_TDH_CACHE_MAX_TEI	16384

@@ -18,7 +18,6 @@
  * the event type's name as opcode name.
  */
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "etw_tdh.h"
@@ -703,6 +702,27 @@ static uint32_t etw_tk_nframes(const struct etw_tk_class *c, uint32_t n,
 	return frames < ETW_TK_MAX_FRAMES ? frames : ETW_TK_MAX_FRAMES;
 }
 
+/*
+ * @prefix and @k in decimal into @out (@size bytes), as snprintf's
+ * "%s%u" writes them: a schema of 192 frames names 192, and snprintf
+ * took most of building it.
+ */
+static void etw_tk_frame_name(char *out, size_t size, const char *prefix,
+			      uint32_t k)
+{
+	char digits[10];
+	size_t n = strnlen(prefix, size - 1), d = 0;
+
+	memcpy(out, prefix, n);
+	do {
+		digits[d++] = (char)('0' + k % 10);
+		k /= 10;
+	} while (k);
+	while (d && n + 1 < size)
+		out[n++] = digits[--d];
+	out[n] = 0;
+}
+
 static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
 			     uint32_t n, uint32_t frames, ULONG ptr_size)
 {
@@ -717,8 +737,8 @@ static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
 		if (i < n) {
 			epi.NameOffset = etw_mf_put(o, prop->name);
 		} else {
-			snprintf(name, sizeof(name), "%s%u", prop->name,
-				 i - n + 1);
+			etw_tk_frame_name(name, sizeof(name), prop->name,
+					  i - n + 1);
 			epi.NameOffset = etw_mf_put(o, name);
 		}
 		epi.nonStructType.InType = prop->in;

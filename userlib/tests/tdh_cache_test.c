@@ -187,6 +187,29 @@ TEST(kernel_frame_count_is_in_the_key)
 	}
 }
 
+/* The frames' names, as "Stack%u" writes them, up to the 192nd. */
+TEST(kernel_frame_names)
+{
+	static const ULONG at[] = { 1, 9, 10, 99, 100, 192 };
+	uint8_t data[16 + 8 * 192];
+	TRACE_EVENT_INFO *tei;
+	char want[16], s[32];
+	EVENT_RECORD r;
+	ULONG st;
+	size_t i;
+
+	kernel_event(&r, data, sizeof(data), &stackwalk_guid, 2, 32);
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	ASSERT_EQ(3 + 192, tei->TopLevelPropertyCount);
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		snprintf(want, sizeof(want), "Stack%u", at[i]);
+		EXPECT_STREQ(want, tei_str(tei, tei->EventPropertyInfoArray[
+					   2 + at[i]].NameOffset, s));
+	}
+	free(tei);
+}
+
 #define MAN(field) \
 	"<instrumentationManifest xmlns=\"http://schemas.microsoft.com/" \
 	"win/2004/08/events\"><instrumentation><events>" \
