@@ -686,9 +686,33 @@ size_t etw_etl_utf16_utf8(const uint8_t *le, size_t units, char *out)
 {
 	size_t i, n = 0;
 	uint32_t cp, lo;
+	uint64_t w;
 
 	for (i = 0; i < units; i++) {
+		/*
+		 * ASCII, most of what a trace names, four units at a time
+		 * while none is past 0x7f or a NUL (a lane of 0 borrows).
+		 */
+		while (i + 4 <= units) {
+			w = etw_etl_le64(le + 2 * i);
+			if ((w & 0xff80ff80ff80ff80ull) ||
+			    ((w - 0x0001000100010001ull) & ~w &
+			     0x8000800080008000ull))
+				break;
+			out[n] = (char)w;
+			out[n + 1] = (char)(w >> 16);
+			out[n + 2] = (char)(w >> 32);
+			out[n + 3] = (char)(w >> 48);
+			n += 4;
+			i += 4;
+		}
+		if (i == units)
+			break;
 		cp = etw_etl_le16(le + 2 * i);
+		if (cp - 1 < 0x7f) {
+			out[n++] = (char)cp;
+			continue;
+		}
 		if (!cp)
 			break;
 		if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < units) {

@@ -362,6 +362,12 @@ static const struct {
 	S("unicode high surrogate last", "u\0\x01", "h\0\x3d\xd8\0\0",
 	  "h\xef\xbf\xbd", true),
 	S("counted unicode", "u\0\x16", "\x04\x00h\0i\0", "hi", true),
+	/* Runs of four ASCII units, broken by a letter past 0x7f, a NUL. */
+	S("unicode runs", "u\0\x01",
+	  "a\0b\0c\0d\0e\0\xe9\0f\0g\0h\0i\0j\0\0\0",
+	  "abcde\xc3\xa9" "fghij", true),
+	S("counted unicode, a NUL in a run", "u\0\x16",
+	  "\x0a\x00" "a\0b\0\0\0c\0d\0", "ab", true),
 	S("counted ansi", "u\0\x17", "\x02\x00hi", "hi", true),
 	S("binary", "b\0\x0e", "\x02\x00\xde\xad", "0xDEAD", true),
 	S("counted binary", "b\0\x19", "\x01\x00\x7f", "0x7F", true),
