@@ -641,16 +641,31 @@ static const struct etw_tk_class etw_tk_classes[] = {
 	},
 };
 
+/*
+ * The classes found last, per thread, by the fields that choose them
+ * (@c NULL: none): a kernel trace has a few dozen, and scanning the
+ * class table for every event cost more than the schema's look-up.
+ */
+#define ETW_TK_MEMO		64
+
+struct etw_tk_memo {
+	GUID guid;
+	UCHAR version;
+	UCHAR opcode;
+	bool used;
+	const struct etw_tk_class *c;
+	const char *type;
+};
+
+static __thread struct etw_tk_memo etw_tk_memo[ETW_TK_MEMO];
+
 /* The class and event type name of a kernel record, or NULL. */
-static const struct etw_tk_class *etw_tk_find(const EVENT_RECORD *ev,
+static const struct etw_tk_class *etw_tk_scan(const EVENT_HEADER *h,
 					      const char **type)
 {
-	const EVENT_HEADER *h = &ev->EventHeader;
 	const struct etw_tk_class *c;
 	size_t i, j;
 
-	if (!(h->Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER))
-		return NULL;
 	for (i = 0; i < sizeof(etw_tk_classes) / sizeof(*c); i++) {
 		c = &etw_tk_classes[i];
 		/* Data1 first: it tells most classes apart, inline. */
@@ -668,7 +683,32 @@ static const struct etw_tk_class *etw_tk_find(const EVENT_RECORD *ev,
 			}
 		}
 	}
+	*type = NULL;
 	return NULL;
+}
+
+/* etw_tk_scan(), through this thread's memo. */
+static const struct etw_tk_class *etw_tk_find(const EVENT_RECORD *ev,
+					      const char **type)
+{
+	const EVENT_HEADER *h = &ev->EventHeader;
+	const EVENT_DESCRIPTOR *d = &h->EventDescriptor;
+	struct etw_tk_memo *m;
+
+	if (!(h->Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER))
+		return NULL;
+	m = &etw_tk_memo[(h->ProviderId.Data1 ^ h->ProviderId.Data1 >> 16 ^
+			  d->Version * 31u ^ d->Opcode * 7u) % ETW_TK_MEMO];
+	if (!m->used || m->version != d->Version || m->opcode != d->Opcode ||
+	    memcmp(&m->guid, &h->ProviderId, sizeof(GUID))) {
+		m->guid = h->ProviderId;
+		m->version = d->Version;
+		m->opcode = d->Opcode;
+		m->c = etw_tk_scan(h, &m->type);
+		m->used = true;
+	}
+	*type = m->type;
+	return m->c;
 }
 
 /* The fields of @c, its repeated pointers left out. */
