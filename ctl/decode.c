@@ -1040,6 +1040,7 @@ static void etwctl_schema_names(const struct etwctl_schema *s,
 		memcpy((char *)names + etwctl_names_at[i],
 		       (const char *)&s->names + etwctl_names_at[i],
 		       s->names_len[i] + 1);
+	names->schema = s->id ?: ETWCTL_NAMES_OWN;
 }
 
 /* All "": the names of an event without a schema. */
@@ -1049,6 +1050,7 @@ static void etwctl_names_clear(struct etwctl_names *names)
 
 	for (i = 0; i < ETWCTL_NAMES; i++)
 		((char *)names)[etwctl_names_at[i]] = 0;
+	names->schema = 0;
 }
 
 /*

@@ -165,6 +165,10 @@ int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
  * @task: the task (manifest events only)
  * @opcode: the opcode
  * @keywords: the names of the event's keyword bits, joined by ","
+ * @schema: where they come from: 0 when the event has no schema (all
+ *	""), else the number of its schema in libetw's cache (the same
+ *	number, the same names), or ETWCTL_NAMES_OWN for names of this
+ *	event alone
  *
  * Each is "" when the schema does not name it.
  */
@@ -176,7 +180,10 @@ struct etwctl_names {
 	char task[128];
 	char opcode[128];
 	char keywords[512];
+	uint64_t schema;
 };
+
+#define ETWCTL_NAMES_OWN	UINT64_MAX
 
 int etwctl_decode_event(const struct etw_etl_event *ev,
 			struct etwctl_names *names, etwctl_field_fn fn,
@@ -196,6 +203,7 @@ enum etwctl_format {
 /* print.c */
 
 struct etwctl_column;
+struct etwctl_spans;
 
 /**
  * struct etwctl_output - how events are printed
@@ -206,6 +214,8 @@ struct etwctl_column;
  * @spec: the --fields text the columns' names point into
  * @symbols: the image map stacks are symbolised with, or NULL for hex
  *	(set and freed by the command)
+ * @spans: the text of runs of columns for kinds of rows (print.c), or
+ *	NULL
  */
 struct etwctl_output {
 	enum etwctl_format format;
@@ -214,6 +224,7 @@ struct etwctl_output {
 	bool need_fields;
 	char *spec;
 	struct etwctl_symbols *symbols;
+	struct etwctl_spans *spans;
 };
 
 int etwctl_format_parse(const char *s, enum etwctl_format *fmt);

@@ -91,6 +91,8 @@ static const char etwctl_full_default[] =
  * @lead: what precedes its value in a row, @lead_len bytes (malloc'ed,
  *	NUL-padded to at least ETWCTL_LEAD_COPY): the separator and the
  *	table's label or the JSON key, made once rather than for every row
+ * @run: for the first of two or more fixed columns in a row
+ *	(etwctl_col_fixed()), how many there are; else 0
  */
 struct etwctl_column {
 	enum etwctl_col id;
@@ -98,6 +100,45 @@ struct etwctl_column {
 	const char *prop;
 	char *lead;
 	size_t lead_len;
+	size_t run;
+};
+
+/*
+ * The columns a row shows from its schema's names, its descriptor and
+ * its provider GUID alone, which the events of one kind share: a run of
+ * them is written once for a kind (struct etwctl_spans) and copied for
+ * the next rows of that kind, where each cell took a few dozen
+ * instructions of every row.
+ */
+#define ETWCTL_SPAN_SLOTS	64
+/* A run's text longer than this is written every time. */
+#define ETWCTL_SPAN_MAX		256
+
+/* A kind of row: what the fixed columns show is a function of these. */
+struct etwctl_span_key {
+	uint64_t schema;
+	struct etw_event_descriptor desc;
+	struct etw_guid provider;
+};
+
+/* The text of the run at column @col for rows of @key; @len 0: free. */
+struct etwctl_span {
+	struct etwctl_span_key key;
+	size_t col;
+	size_t len;
+	char text[ETWCTL_SPAN_MAX];
+};
+
+/*
+ * @slot: a direct-mapped table of runs' texts
+ * @mem: the stream a run is written to first, its text in @text (@len
+ *	bytes once flushed)
+ */
+struct etwctl_spans {
+	struct etwctl_span slot[ETWCTL_SPAN_SLOTS];
+	FILE *mem;
+	char *text;
+	size_t len;
 };
 
 /*
@@ -130,7 +171,11 @@ struct etwctl_fields {
 	bool oom;
 };
 
-/* One event's values; numbers are read from the event itself. */
+/*
+ * One event's values; numbers are read from the event itself.  @keyed:
+ * its fixed columns are those of its kind (struct etwctl_span_key): its
+ * names are its schema's, not its own or its provider traits'.
+ */
 struct etwctl_row {
 	const struct etw_etl_event *ev;
 	char time[40];
@@ -140,6 +185,7 @@ struct etwctl_row {
 	struct etwctl_names names;
 	struct etwctl_fields fields;
 	bool decoded;
+	bool keyed;
 	char *text;
 };
 
@@ -187,6 +233,39 @@ int etwctl_format_parse(const char *s, enum etwctl_format *fmt)
 	else
 		return -EINVAL;
 	return 0;
+}
+
+static bool etwctl_col_fixed(enum etwctl_col id)
+{
+	switch (id) {
+	case ETWCTL_COL_PROVIDER:
+	case ETWCTL_COL_PROVIDER_GUID:
+	case ETWCTL_COL_EVENT:
+	case ETWCTL_COL_ID:
+	case ETWCTL_COL_VERSION:
+	case ETWCTL_COL_CHANNEL:
+	case ETWCTL_COL_LEVEL:
+	case ETWCTL_COL_OPCODE:
+	case ETWCTL_COL_TASK:
+	case ETWCTL_COL_KEYWORDS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Each run of two or more fixed columns: its length at its first. */
+static void etwctl_runs_mark(struct etwctl_output *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < out->ncols; i = j + 1) {
+		for (j = i; j < out->ncols && etwctl_col_fixed(out->cols[j].id);
+		     j++)
+			;
+		if (j - i >= 2)
+			out->cols[i].run = j - i;
+	}
 }
 
 /* The column @name stands for, or -EINVAL. */
@@ -240,6 +319,7 @@ static int etwctl_columns_parse(struct etwctl_output *out, const char **bad)
 		out->need_fields |= out->cols[i].id >= ETWCTL_COL_FIELDS;
 		out->ncols++;
 	}
+	etwctl_runs_mark(out);
 	return 0;
 }
 
@@ -305,6 +385,19 @@ static int etwctl_leads_make(struct etwctl_output *out)
 	return 0;
 }
 
+/* The table of runs' texts, when the columns have a run. */
+static int etwctl_spans_make(struct etwctl_output *out)
+{
+	size_t i;
+
+	for (i = 0; i < out->ncols && !out->cols[i].run; i++)
+		;
+	if (i == out->ncols)
+		return 0;
+	out->spans = calloc(1, sizeof(*out->spans));
+	return out->spans ? 0 : -ENOMEM;
+}
+
 /**
  * etwctl_output_setup - the output of dump or view, from --fields
  * @cmd: the command, for the messages
@@ -330,6 +423,8 @@ int etwctl_output_setup(const char *cmd, struct etwctl_output *out,
 	ret = out->spec ? etwctl_columns_parse(out, &bad) : -ENOMEM;
 	if (!ret)
 		ret = etwctl_leads_make(out);
+	if (!ret)
+		ret = etwctl_spans_make(out);
 	if (!ret)
 		return 0;
 	if (ret == -ENOMEM)
@@ -358,6 +453,12 @@ void etwctl_output_free(struct etwctl_output *out)
 		free(out->cols[i].lead);
 	free(out->cols);
 	free(out->spec);
+	if (out->spans) {
+		if (out->spans->mem)
+			fclose(out->spans->mem);
+		free(out->spans->text);
+		free(out->spans);
+	}
 	memset(out, 0, sizeof(*out));
 }
 
@@ -555,11 +656,14 @@ static int etwctl_row_fill(struct etwctl_row *row,
 	if (x && x->size >= sizeof(struct etw_guid))
 		etwctl_row_guid(x->data, row->related);
 	etwctl_row_decode(row, out->need_fields);
+	row->keyed = row->names.schema != ETWCTL_NAMES_OWN;
 	/* Events without a schema may still carry their provider's name. */
 	x = etwctl_ext(ev, ETW_EXT_PROV_TRAITS);
-	if (x && !*row->names.provider)
+	if (x && !*row->names.provider) {
 		etwctl_traits_name(x->data, x->size, row->names.provider,
 				   sizeof(row->names.provider));
+		row->keyed = false;
+	}
 	if (out->need_fields && !row->decoded)
 		return etwctl_row_text(row, ev);
 	return 0;
@@ -834,6 +938,9 @@ static void etwctl_table_column(FILE *f, const struct etwctl_column *col,
 						max);
 }
 
+static void etwctl_print_run(FILE *f, const struct etwctl_output *out,
+			     const struct etwctl_row *row, size_t i);
+
 static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 			       const struct etwctl_row *row)
 {
@@ -842,6 +949,11 @@ static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
+		if (col->run) {
+			etwctl_print_run(f, out, row, i);
+			i += col->run - 1;
+			continue;
+		}
 		if (col->id != ETWCTL_COL_FIELDS) {
 			etwctl_table_column(f, col, row);
 			continue;
@@ -935,6 +1047,11 @@ static int etwctl_print_csv(FILE *f, const struct etwctl_output *out,
 	size_t i;
 
 	for (i = 0; i < out->ncols; i++) {
+		if (out->cols[i].run) {
+			etwctl_print_run(f, out, row, i);
+			i += out->cols[i].run - 1;
+			continue;
+		}
 		etwctl_put(f, out->cols[i].lead, out->cols[i].lead_len);
 		if (out->cols[i].id != ETWCTL_COL_FIELDS) {
 			c = etwctl_cell(row, &out->cols[i]);
@@ -1004,6 +1121,11 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
+		if (col->run) {
+			etwctl_print_run(f, out, row, i);
+			i += col->run - 1;
+			continue;
+		}
 		etwctl_put(f, col->lead, col->lead_len);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_json_fields(f, row);
@@ -1014,6 +1136,84 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 		etwctl_json_cell(f, &c);
 	}
 	etwctl_puts(f, "}\n");
+}
+
+/* Columns @from to @to - 1, none the fields, as the format writes them. */
+static void etwctl_print_cols(FILE *f, const struct etwctl_output *out,
+			      const struct etwctl_row *row, size_t from,
+			      size_t to)
+{
+	const struct etwctl_column *col;
+	struct etwctl_cell c;
+
+	for (; from < to; from++) {
+		col = &out->cols[from];
+		if (out->format == ETWCTL_FORMAT_TABLE) {
+			etwctl_table_column(f, col, row);
+			continue;
+		}
+		etwctl_put(f, col->lead, col->lead_len);
+		c = etwctl_cell(row, col);
+		if (out->format == ETWCTL_FORMAT_CSV)
+			etwctl_csv_cell(f, &c);
+		else
+			etwctl_json_cell(f, &c);
+	}
+}
+
+static size_t etwctl_span_slot(const struct etwctl_span_key *k, size_t col)
+{
+	uint64_t w[5], h = 0;
+	size_t i;
+
+	_Static_assert(sizeof(*k) == sizeof(w), "a key is five words");
+	memcpy(w, k, sizeof(w));
+	for (i = 0; i < 5; i++)
+		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ull;
+	return (size_t)((h ^ h >> 29) + col) % ETWCTL_SPAN_SLOTS;
+}
+
+/*
+ * The run of fixed columns at @i: its text for the row's kind, copied
+ * when written before (the same functions wrote it into spans->mem),
+ * else written and kept.
+ */
+static void etwctl_print_run(FILE *f, const struct etwctl_output *out,
+			     const struct etwctl_row *row, size_t i)
+{
+	struct etwctl_spans *sp = out->spans;
+	size_t end = i + out->cols[i].run;
+	struct etwctl_span_key key;
+	struct etwctl_span *s;
+
+	if (!row->keyed) {
+		etwctl_print_cols(f, out, row, i, end);
+		return;
+	}
+	key.schema = row->names.schema;
+	key.desc = row->ev->descriptor;
+	key.provider = row->ev->provider_id;
+	s = &sp->slot[etwctl_span_slot(&key, i)];
+	if (s->len && s->col == i && !memcmp(&s->key, &key, sizeof(key))) {
+		etwctl_put(f, s->text, s->len);
+		return;
+	}
+	if (!sp->mem)
+		sp->mem = open_memstream(&sp->text, &sp->len);
+	if (sp->mem) {
+		rewind(sp->mem);
+		etwctl_print_cols(sp->mem, out, row, i, end);
+	}
+	/* Flushed, the length is the position: a longer text may follow. */
+	if (!sp->mem || fflush(sp->mem) || sp->len > ETWCTL_SPAN_MAX) {
+		etwctl_print_cols(f, out, row, i, end);
+		return;
+	}
+	s->key = key;
+	s->col = i;
+	s->len = sp->len;
+	memcpy(s->text, sp->text, sp->len);
+	etwctl_put(f, s->text, s->len);
 }
 
 /**

@@ -211,6 +211,93 @@ TEST(view_fields_error)
 	ctl_run_free(&r);
 }
 
+/*
+ * @dir/k.etl: event 1 at level 4, at level 2, of another provider, at
+ * level 4 again, then event 2: rows of one kind and of others in turn.
+ */
+static char *write_kinds(const char *dir)
+{
+	static const struct etw_guid other = { 0x0badf00d, 0x0001, 0x0002,
+		{ 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a } };
+	static const struct { uint16_t id; uint8_t level; bool other; } ev[] = {
+		{ 1, 4, false }, { 1, 2, false }, { 1, 4, true },
+		{ 1, 4, false }, { 2, 4, false },
+	};
+	struct etw_etl_writer_params prm = etl_test_params();
+	static uint8_t buf[ETL_TEST_BS];
+	struct etw_event_header *eh;
+	struct etw_etl_writer *w;
+	char *path = etl_path(dir, "k.etl");
+	uint32_t off;
+	size_t i;
+
+	etl_buf_init(buf, ETL_TEST_BS, 0);
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		off = etl_buf_add_ext(buf, ev[i].id,
+				      ETL_TEST_START_RAW + 1000 * (i + 1), 100,
+				      0, 0, 0);
+		if (!off)
+			return NULL;
+		eh = (struct etw_event_header *)(buf + off);
+		eh->descriptor.level = ev[i].level;
+		if (ev[i].other)
+			eh->provider_id = other;
+	}
+	if (etw_etl_writer_open(path, ETW_ETL_MODE_SEQUENTIAL, &prm, &w))
+		return NULL;
+	if (etw_etl_writer_append(w, buf) | etw_etl_writer_close(w, NULL))
+		return NULL;
+	return path;
+}
+
+/*
+ * The columns a row shows from its kind (schema, descriptor, provider)
+ * are written once per kind and copied: each row still shows its own.
+ */
+TEST(rows_of_one_kind)
+{
+	static const char *const formats[] = { "table", "csv", "json" };
+	static const char *const want[] = {
+		"12345678-9abc-def0-0123-456789abcdef id=1 lvl=4 kw=0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef id=1 lvl=2 kw=0x10\n"
+		"0badf00d-0001-0002-0304-05060708090a id=1 lvl=4 kw=0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef id=1 lvl=4 kw=0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef id=2 lvl=4 kw=0x10\n",
+		"provider,id,level,keywords\n"
+		"12345678-9abc-def0-0123-456789abcdef,1,4,0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef,1,2,0x10\n"
+		"0badf00d-0001-0002-0304-05060708090a,1,4,0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef,1,4,0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef,2,4,0x10\n",
+		"{\"provider\":\"12345678-9abc-def0-0123-456789abcdef\","
+		"\"id\":1,\"level\":4,\"keywords\":\"0x10\"}\n"
+		"{\"provider\":\"12345678-9abc-def0-0123-456789abcdef\","
+		"\"id\":1,\"level\":2,\"keywords\":\"0x10\"}\n"
+		"{\"provider\":\"0badf00d-0001-0002-0304-05060708090a\","
+		"\"id\":1,\"level\":4,\"keywords\":\"0x10\"}\n"
+		"{\"provider\":\"12345678-9abc-def0-0123-456789abcdef\","
+		"\"id\":1,\"level\":4,\"keywords\":\"0x10\"}\n"
+		"{\"provider\":\"12345678-9abc-def0-0123-456789abcdef\","
+		"\"id\":2,\"level\":4,\"keywords\":\"0x10\"}\n",
+	};
+	struct scratch s = { 0 };
+	struct ctl_run r;
+	size_t i;
+
+	s.dir = etl_mkdtemp();
+	ASSERT_NE(NULL, s.dir);
+	s.etl = write_kinds(s.dir);
+	ASSERT_NE(NULL, s.etl);
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		r = dump(&s, ARGS("-f", formats[i], "--fields",
+				  "provider,id,level,keywords"));
+		EXPECT_EQ(0, r.status);
+		EXPECT_STREQ(want[i], r.out) TH_LOG("%s", formats[i]);
+		ctl_run_free(&r);
+	}
+	scratch_free(&s);
+}
+
 /* --- names and fields from a manifest ------------------------------------ */
 
 /*
