@@ -672,6 +672,31 @@ static size_t etw_etl_put_utf8(char *o, uint32_t cp)
 }
 
 /**
+ * etw_etl_utf16_units - the code units of a NUL-terminated UTF-16 string
+ * @le: UTF-16LE code units
+ * @max: how many there are at most
+ *
+ * Four units at a time, with the zero-lane test of etw_etl_utf16_utf8():
+ * the CLR's events carry thousands of method names.
+ *
+ * Return: the units before the first NUL, or @max when there is none.
+ */
+size_t etw_etl_utf16_units(const uint8_t *le, size_t max)
+{
+	size_t n = 0;
+	uint64_t w;
+
+	for (; n + 4 <= max; n += 4) {
+		w = etw_etl_le64(le + 2 * n);
+		if ((w - 0x0001000100010001ull) & ~w & 0x8000800080008000ull)
+			break;
+	}
+	while (n < max && etw_etl_le16(le + 2 * n))
+		n++;
+	return n;
+}
+
+/**
  * etw_etl_utf16_utf8 - UTF-16LE as UTF-8, into a buffer
  * @le: UTF-16LE code units
  * @units: how many; decoding also stops at a NUL

@@ -307,6 +307,7 @@ int64_t etw_etl_filetime(const struct etw_etl_clock *clock, uint64_t raw);
 
 /* UTF-16LE <-> UTF-8 for the names in the header event. */
 size_t etw_etl_utf8_to_utf16(const char *s, uint8_t *out, size_t max);
+size_t etw_etl_utf16_units(const uint8_t *le, size_t max);
 size_t etw_etl_utf16_utf8(const uint8_t *le, size_t units, char *out);
 char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units);
 
