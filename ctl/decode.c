@@ -195,30 +195,16 @@ static void sb_json(struct etwctl_sb *sb, const char *s)
  */
 #define ETWCTL_SCHEMA_SLOTS	256
 
-/* The strings of struct etwctl_names, copied by their lengths. */
-static const size_t etwctl_names_at[] = {
-	offsetof(struct etwctl_names, provider),
-	offsetof(struct etwctl_names, event),
-	offsetof(struct etwctl_names, channel),
-	offsetof(struct etwctl_names, level),
-	offsetof(struct etwctl_names, task),
-	offsetof(struct etwctl_names, opcode),
-	offsetof(struct etwctl_names, keywords),
-};
-
-#define ETWCTL_NAMES	(sizeof(etwctl_names_at) / sizeof(etwctl_names_at[0]))
-
 /*
  * An event schema's names as UTF-8, converted from the TRACE_EVENT_INFO's
- * UTF-16 once instead of for every event: @names (@names_len: the length
- * of each of its strings), and property i's name at @text +
+ * UTF-16 once instead of for every event: @names, and property i's name
+ * at @text +
  * @name_off[i], up to @name_off[i + 1] - 1 (the names follow each other
  * with their NULs).  @id is the key: the number libetw's cache gives the
  * schema (etw_tdh_event_schema()), 0 for one it does not keep.
  */
 struct etwctl_schema {
 	struct etwctl_names names;
-	size_t names_len[ETWCTL_NAMES];
 	char *text;
 	size_t *name_off;
 	uint64_t id;
@@ -962,9 +948,7 @@ static struct etwctl_schema *etwctl_schema_new(const TRACE_EVENT_INFO *tei,
 		return NULL;
 	s->id = id;
 	etwctl_tei_names(tei, &s->names);
-	for (i = 0; i < ETWCTL_NAMES; i++)
-		s->names_len[i] = strlen((char *)&s->names +
-					 etwctl_names_at[i]);
+	s->names.schema = id ?: ETWCTL_NAMES_OWN;
 	s->name_off = calloc(tei->PropertyCount + 1, sizeof(*s->name_off));
 	if (!s->name_off)
 		goto fail;
@@ -1030,35 +1014,23 @@ static int etwctl_schema_of(PEVENT_RECORD rec, const TRACE_EVENT_INFO **tei,
 	return 0;
 }
 
-/* The schema's names into @names: the strings, not the arrays' 1.5 KiB. */
-static void etwctl_schema_names(const struct etwctl_schema *s,
-				struct etwctl_names *names)
-{
-	size_t i;
-
-	for (i = 0; i < ETWCTL_NAMES; i++)
-		memcpy((char *)names + etwctl_names_at[i],
-		       (const char *)&s->names + etwctl_names_at[i],
-		       s->names_len[i] + 1);
-	names->schema = s->id ?: ETWCTL_NAMES_OWN;
-}
-
 /* All "": the names of an event without a schema. */
-static void etwctl_names_clear(struct etwctl_names *names)
-{
-	size_t i;
-
-	for (i = 0; i < ETWCTL_NAMES; i++)
-		((char *)names)[etwctl_names_at[i]] = 0;
-	names->schema = 0;
-}
+static const struct etwctl_names etwctl_no_names;
 
 /*
- * The names of the event's schema into @names (when not NULL; all ""
- * when the schema cannot be read), then its fields to @fn (when not
- * NULL), through TdhGetEventInformation and TdhFormatProperty.
+ * The names of an own schema, which is freed with its event's decoding:
+ * per thread, as the table.
  */
-static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
+static __thread struct etwctl_names etwctl_own_names;
+
+/*
+ * *@names (when not NULL) the names of the event's schema (all "" when
+ * the schema cannot be read), valid until this thread decodes another
+ * event, then its fields to @fn (when not NULL), through
+ * TdhGetEventInformation and TdhFormatProperty.
+ */
+static int etwctl_tdh_decode(PEVENT_RECORD rec,
+			     const struct etwctl_names **names,
 			     etwctl_field_fn fn, void *ctx)
 {
 	USHORT ints[ETWCTL_TDH_INTS];
@@ -1070,11 +1042,15 @@ static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
 
 	d.sb->oom = false;
 	if (names)
-		etwctl_names_clear(names);
+		*names = &etwctl_no_names;
 	if (ret)
 		goto out;
-	if (names)
-		etwctl_schema_names(d.schema, names);
+	if (names && own) {
+		etwctl_own_names = own->names;
+		*names = &etwctl_own_names;
+	} else if (names) {
+		*names = &d.schema->names;
+	}
 	if (fn) {
 		if (d.tei->PropertyCount < ETWCTL_TDH_INTS) {
 			memset(ints, 0, sizeof(ints));
@@ -1132,15 +1108,15 @@ static void etwctl_tl_record(EVENT_RECORD *rec,
 int etwctl_tl_event_name(const void *meta, size_t len, char *out,
 			 size_t size)
 {
+	const struct etwctl_names *names;
 	EVENT_HEADER_EXTENDED_DATA_ITEM x;
-	struct etwctl_names names;
 	EVENT_RECORD rec;
 	int ret;
 
 	etwctl_tl_record(&rec, &x, meta, len, NULL, 0);
 	ret = etwctl_tdh_decode(&rec, &names, NULL, NULL);
 	if (!ret)
-		snprintf(out, size, "%s", names.event);
+		snprintf(out, size, "%s", names->event);
 	return ret;
 }
 
@@ -1169,24 +1145,25 @@ int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
 }
 
 /**
- * etwctl_decode_event - an event's names and fields, as its schema gives
+ * etwctl_decode_names - an event's names and fields, as its schema gives
  * @ev: the event, as read from a file or a session
  * @names: out: the names of its schema ("" for what it does not name),
- *	or NULL
+ *	valid until this thread decodes another event; or NULL
  * @fn: called once per field, in order, or NULL
  * @ctx: passed to @fn
  *
  * The schema is the event's TraceLogging metadata, the MOF class of a
  * kernel logger event TDH knows, or, for other events, a loaded manifest
- * of its provider (TdhLoadManifest).
+ * of its provider (TdhLoadManifest).  The names are the schema's own, not
+ * a copy: dump shows them once per row.
  *
  * Context: any thread.
  * Return: 0; -ENOENT for an event without a schema; else as
- * etwctl_tl_decode(); @names is always set, all "" when the schema
+ * etwctl_tl_decode(); *@names is always set, all "" when the schema
  * could not be read.
  */
-int etwctl_decode_event(const struct etw_etl_event *ev,
-			struct etwctl_names *names, etwctl_field_fn fn,
+int etwctl_decode_names(const struct etw_etl_event *ev,
+			const struct etwctl_names **names, etwctl_field_fn fn,
 			void *ctx)
 {
 	EVENT_HEADER_EXTENDED_DATA_ITEM x[ETW_ETL_MAX_EXT_ITEMS];
@@ -1194,12 +1171,13 @@ int etwctl_decode_event(const struct etw_etl_event *ev,
 	uint32_t i;
 
 	memset(&rec, 0, sizeof(rec));
-	memset(x, 0, sizeof(x));
-	for (i = 0; i < ev->ext_count && i < ETW_ETL_MAX_EXT_ITEMS; i++) {
-		x[i].ExtType = ev->ext[i].type;
-		x[i].DataSize = ev->ext[i].size;
-		x[i].DataPtr = (uintptr_t)ev->ext[i].data;
-	}
+	/* The items in use, each whole: the rest are never read. */
+	for (i = 0; i < ev->ext_count && i < ETW_ETL_MAX_EXT_ITEMS; i++)
+		x[i] = (EVENT_HEADER_EXTENDED_DATA_ITEM){
+			.ExtType = ev->ext[i].type,
+			.DataSize = ev->ext[i].size,
+			.DataPtr = (uintptr_t)ev->ext[i].data,
+		};
 	rec.EventHeader.Flags = ev->flags | etw_event_width(ev);
 	/* Kernel records are classic events to TDH, as ProcessTrace says. */
 	if (ev->kind == ETW_ETL_KIND_SYSTEM || ev->kind == ETW_ETL_KIND_PERFINFO)
@@ -1215,6 +1193,28 @@ int etwctl_decode_event(const struct etw_etl_event *ev,
 	rec.UserDataLength = (USHORT)(ev->user_data_len > 0xffff ? 0xffff :
 				      ev->user_data_len);
 	return etwctl_tdh_decode(&rec, names, fn, ctx);
+}
+
+/**
+ * etwctl_decode_event - etwctl_decode_names(), the names copied
+ * @ev: the event
+ * @names: out: the names of its schema, or NULL
+ * @fn: called once per field, in order, or NULL
+ * @ctx: passed to @fn
+ *
+ * Context: any thread.
+ * Return: as etwctl_decode_names().
+ */
+int etwctl_decode_event(const struct etw_etl_event *ev,
+			struct etwctl_names *names, etwctl_field_fn fn,
+			void *ctx)
+{
+	const struct etwctl_names *n;
+	int ret = etwctl_decode_names(ev, names ? &n : NULL, fn, ctx);
+
+	if (names)
+		*names = *n;
+	return ret;
 }
 
 /**

@@ -185,6 +185,9 @@ struct etwctl_names {
 
 #define ETWCTL_NAMES_OWN	UINT64_MAX
 
+int etwctl_decode_names(const struct etw_etl_event *ev,
+			const struct etwctl_names **names, etwctl_field_fn fn,
+			void *ctx);
 int etwctl_decode_event(const struct etw_etl_event *ev,
 			struct etwctl_names *names, etwctl_field_fn fn,
 			void *ctx);

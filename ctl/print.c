@@ -172,9 +172,11 @@ struct etwctl_fields {
 };
 
 /*
- * One event's values; numbers are read from the event itself.  @keyed:
- * its fixed columns are those of its kind (struct etwctl_span_key): its
- * names are its schema's, not its own or its provider traits'.
+ * One event's values; numbers are read from the event itself.  @names:
+ * its schema's (decode.c's, until the next event), or @own, a copy with
+ * the provider name of its traits.  @keyed: its fixed columns are those
+ * of its kind (struct etwctl_span_key): its names are its schema's, not
+ * its own or its provider traits'.
  */
 struct etwctl_row {
 	const struct etw_etl_event *ev;
@@ -182,7 +184,8 @@ struct etwctl_row {
 	char provider_guid[ETWCTL_GUID_LEN];
 	char activity[ETWCTL_GUID_LEN];
 	char related[ETWCTL_GUID_LEN];
-	struct etwctl_names names;
+	const struct etwctl_names *names;
+	struct etwctl_names own;
 	struct etwctl_fields fields;
 	bool decoded;
 	bool keyed;
@@ -603,7 +606,7 @@ static void etwctl_row_provider(const struct etw_guid *g,
  */
 static void etwctl_row_decode(struct etwctl_row *row, bool fields)
 {
-	int ret = etwctl_decode_event(row->ev, &row->names,
+	int ret = etwctl_decode_names(row->ev, &row->names,
 				      fields ? etwctl_field_add : NULL,
 				      &row->fields);
 
@@ -656,12 +659,14 @@ static int etwctl_row_fill(struct etwctl_row *row,
 	if (x && x->size >= sizeof(struct etw_guid))
 		etwctl_row_guid(x->data, row->related);
 	etwctl_row_decode(row, out->need_fields);
-	row->keyed = row->names.schema != ETWCTL_NAMES_OWN;
+	row->keyed = row->names->schema != ETWCTL_NAMES_OWN;
 	/* Events without a schema may still carry their provider's name. */
 	x = etwctl_ext(ev, ETW_EXT_PROV_TRAITS);
-	if (x && !*row->names.provider) {
-		etwctl_traits_name(x->data, x->size, row->names.provider,
-				   sizeof(row->names.provider));
+	if (x && !*row->names->provider) {
+		row->own = *row->names;
+		etwctl_traits_name(x->data, x->size, row->own.provider,
+				   sizeof(row->own.provider));
+		row->names = &row->own;
 		row->keyed = false;
 	}
 	if (out->need_fields && !row->decoded)
@@ -730,7 +735,7 @@ static __always_inline struct etwctl_cell
 etwctl_cell(const struct etwctl_row *row, const struct etwctl_column *col)
 {
 	const struct etw_etl_event *ev = row->ev;
-	const struct etwctl_names *n = &row->names;
+	const struct etwctl_names *n = row->names;
 
 	switch (col->id) {
 	case ETWCTL_COL_TIME:
@@ -1190,7 +1195,7 @@ static void etwctl_print_run(FILE *f, const struct etwctl_output *out,
 		etwctl_print_cols(f, out, row, i, end);
 		return;
 	}
-	key.schema = row->names.schema;
+	key.schema = row->names->schema;
 	key.desc = row->ev->descriptor;
 	key.provider = row->ev->provider_id;
 	s = &sp->slot[etwctl_span_slot(&key, i)];
@@ -1267,8 +1272,8 @@ int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
 		return -ENOMEM;
 	}
 	fprintf(mem, "%s %s id=%u ",
-		*row.names.provider ? row.names.provider : row.provider_guid,
-		*row.names.event ? row.names.event : "-", ev->descriptor.id);
+		*row.names->provider ? row.names->provider : row.provider_guid,
+		*row.names->event ? row.names->event : "-", ev->descriptor.id);
 	etwctl_fields_text(mem, &row);
 	if (fclose(mem)) {
 		free(text->message);
@@ -1276,7 +1281,7 @@ int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
 		etwctl_row_free(&row);
 		return -ENOMEM;
 	}
-	text->names = row.names;
+	text->names = *row.names;
 	memcpy(text->provider_guid, row.provider_guid,
 	       sizeof(text->provider_guid));
 	memcpy(text->activity, row.activity, sizeof(text->activity));

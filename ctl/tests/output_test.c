@@ -298,6 +298,95 @@ TEST(rows_of_one_kind)
 	scratch_free(&s);
 }
 
+/*
+ * @dir/t.etl: two TraceLogging events whose metadata, an event name of
+ * 5,000 letters, is too large for libetw's schema cache; fields INT32
+ * a = 1 + i and ANSI b = "x".
+ */
+static char *write_uncached(const char *dir)
+{
+	enum { BS = 16384, NAME = 5000 };
+	static const char fields[] = "a\0\x07" "b\0\x02";
+	struct etw_etl_writer_params prm = etl_test_params();
+	uint16_t mlen = 2 + 1 + NAME + 1 + sizeof(fields) - 1;
+	uint16_t ilen = (uint16_t)(sizeof(struct etw_ext_item) +
+				   ((mlen + 7) & ~7u));
+	struct etw_event_header eh = {
+		.size = (uint16_t)(sizeof(eh) + ilen + 6),
+		.header_type = ETW_EVENT_HEADER_TYPE_64,
+		.flags = ETW_EVENT_FLAG_EXTENDED_INFO,
+		.thread_id = 101,
+		.process_id = 100,
+		.provider_id = etl_test_guid,
+		.descriptor = { .id = 1, .level = 4 },
+	};
+	struct etw_ext_item x = { .item_size = ilen,
+				  .ext_type = ETW_EXT_EVENT_SCHEMA_TL,
+				  .data_size = mlen };
+	static uint8_t buf[BS];
+	struct etw_buffer_header *bh = (struct etw_buffer_header *)buf;
+	char *path = etl_path(dir, "t.etl");
+	struct etw_etl_writer *w;
+	uint8_t *p;
+	int32_t a;
+	int i;
+
+	prm.buffer_size = BS;
+	etl_buf_init(buf, BS, 0);
+	for (i = 0; i < 2; i++) {
+		p = buf + bh->offset;
+		eh.timestamp = ETL_TEST_START_RAW + 1000 * (i + 1);
+		memset(p, 0, (eh.size + 7u) & ~7u);
+		memcpy(p, &eh, sizeof(eh));
+		memcpy(p + sizeof(eh), &x, sizeof(x));
+		p += sizeof(eh) + sizeof(x);
+		memcpy(p, &mlen, 2);
+		memset(p + 3, 'E', NAME);
+		memcpy(p + 3 + NAME + 1, fields, sizeof(fields) - 1);
+		p = buf + bh->offset + sizeof(eh) + ilen;
+		a = 1 + i;
+		memcpy(p, &a, 4);
+		memcpy(p + 4, "x", 2);
+		bh->offset += (eh.size + 7u) & ~7u;
+		bh->saved_offset = bh->offset;
+		bh->current_offset = bh->offset;
+		bh->events++;
+		bh->timestamp = eh.timestamp;
+	}
+	if (etw_etl_writer_open(path, ETW_ETL_MODE_SEQUENTIAL, &prm, &w))
+		return NULL;
+	if (etw_etl_writer_append(w, buf) | etw_etl_writer_close(w, NULL))
+		return NULL;
+	return path;
+}
+
+/*
+ * Names a row keeps of its own (a schema too large to cache): each row
+ * shows its event's, the name cut at 255 bytes as before.
+ */
+TEST(names_of_an_uncached_schema)
+{
+	char name[256], want[1024];
+	struct scratch s = { 0 };
+	struct ctl_run r;
+
+	memset(name, 'E', 255);
+	name[255] = 0;
+	snprintf(want, sizeof(want),
+		 "{\"event\":\"%s\",\"fields\":{\"a\":1,\"b\":\"x\"}}\n"
+		 "{\"event\":\"%s\",\"fields\":{\"a\":2,\"b\":\"x\"}}\n",
+		 name, name);
+	s.dir = etl_mkdtemp();
+	ASSERT_NE(NULL, s.dir);
+	s.etl = write_uncached(s.dir);
+	ASSERT_NE(NULL, s.etl);
+	r = dump(&s, ARGS("-f", "json", "--fields", "event,fields"));
+	EXPECT_EQ(0, r.status);
+	EXPECT_STREQ(want, r.out);
+	ctl_run_free(&r);
+	scratch_free(&s);
+}
+
 /* --- names and fields from a manifest ------------------------------------ */
 
 /*
