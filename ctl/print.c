@@ -108,22 +108,22 @@ struct etwctl_column {
  * its provider GUID alone, which the events of one kind share: a run of
  * them is written once for a kind (struct etwctl_spans) and copied for
  * the next rows of that kind, where each cell took a few dozen
- * instructions of every row.
+ * instructions of every row.  A kernel trace has hundreds of kinds (a
+ * schema per StackWalk frame count).
  */
-#define ETWCTL_SPAN_SLOTS	64
+#define ETWCTL_SPAN_SLOTS	256
 /* A run's text longer than this is written every time. */
 #define ETWCTL_SPAN_MAX		256
 
-/* A kind of row: what the fixed columns show is a function of these. */
-struct etwctl_span_key {
-	uint64_t schema;
-	struct etw_event_descriptor desc;
-	struct etw_guid provider;
-};
+/*
+ * A kind of row, what the fixed columns show is a function of: its
+ * names' schema number, its descriptor and its provider GUID, as words.
+ */
+#define ETWCTL_SPAN_KEY		5
 
 /* The text of the run at column @col for rows of @key; @len 0: free. */
 struct etwctl_span {
-	struct etwctl_span_key key;
+	uint64_t key[ETWCTL_SPAN_KEY];
 	size_t col;
 	size_t len;
 	char text[ETWCTL_SPAN_MAX];
@@ -175,7 +175,7 @@ struct etwctl_fields {
  * One event's values; numbers are read from the event itself.  @names:
  * its schema's (decode.c's, until the next event), or @own, a copy with
  * the provider name of its traits.  @keyed: its fixed columns are those
- * of its kind (struct etwctl_span_key): its names are its schema's, not
+ * of its kind (etwctl_span_key()): its names are its schema's, not
  * its own or its provider traits'.
  */
 struct etwctl_row {
@@ -1166,16 +1166,34 @@ static void etwctl_print_cols(FILE *f, const struct etwctl_output *out,
 	}
 }
 
-static size_t etwctl_span_slot(const struct etwctl_span_key *k, size_t col)
+/* The kind of @row, as the words of a key. */
+static void etwctl_span_key(const struct etwctl_row *row,
+			    uint64_t key[ETWCTL_SPAN_KEY])
 {
-	uint64_t w[5], h = 0;
-	size_t i;
+	_Static_assert(sizeof(row->ev->descriptor) +
+		       sizeof(row->ev->provider_id) ==
+		       (ETWCTL_SPAN_KEY - 1) * sizeof(*key),
+		       "a descriptor and a GUID are four words");
+	key[0] = row->names->schema;
+	memcpy(key + 1, &row->ev->descriptor, sizeof(row->ev->descriptor));
+	memcpy(key + 3, &row->ev->provider_id, sizeof(row->ev->provider_id));
+}
 
-	_Static_assert(sizeof(*k) == sizeof(w), "a key is five words");
-	memcpy(w, k, sizeof(w));
-	for (i = 0; i < 5; i++)
-		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ull;
-	return (size_t)((h ^ h >> 29) + col) % ETWCTL_SPAN_SLOTS;
+static size_t etwctl_span_slot(const uint64_t key[ETWCTL_SPAN_KEY],
+			       size_t col)
+{
+	uint64_t h = (key[0] ^ key[1] ^ key[2] * 31 ^ key[3] ^ key[4] * 7 ^
+		      col) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 32) % ETWCTL_SPAN_SLOTS;
+}
+
+static bool etwctl_span_is(const struct etwctl_span *s,
+			   const uint64_t key[ETWCTL_SPAN_KEY], size_t col)
+{
+	return s->len && s->col == col && s->key[0] == key[0] &&
+	       s->key[1] == key[1] && s->key[2] == key[2] &&
+	       s->key[3] == key[3] && s->key[4] == key[4];
 }
 
 /*
@@ -1188,18 +1206,16 @@ static void etwctl_print_run(FILE *f, const struct etwctl_output *out,
 {
 	struct etwctl_spans *sp = out->spans;
 	size_t end = i + out->cols[i].run;
-	struct etwctl_span_key key;
+	uint64_t key[ETWCTL_SPAN_KEY];
 	struct etwctl_span *s;
 
 	if (!row->keyed) {
 		etwctl_print_cols(f, out, row, i, end);
 		return;
 	}
-	key.schema = row->names->schema;
-	key.desc = row->ev->descriptor;
-	key.provider = row->ev->provider_id;
-	s = &sp->slot[etwctl_span_slot(&key, i)];
-	if (s->len && s->col == i && !memcmp(&s->key, &key, sizeof(key))) {
+	etwctl_span_key(row, key);
+	s = &sp->slot[etwctl_span_slot(key, i)];
+	if (etwctl_span_is(s, key, i)) {
 		etwctl_put(f, s->text, s->len);
 		return;
 	}
@@ -1214,7 +1230,7 @@ static void etwctl_print_run(FILE *f, const struct etwctl_output *out,
 		etwctl_print_cols(f, out, row, i, end);
 		return;
 	}
-	s->key = key;
+	memcpy(s->key, key, sizeof(s->key));
 	s->col = i;
 	s->len = sp->len;
 	memcpy(s->text, sp->text, sp->len);
