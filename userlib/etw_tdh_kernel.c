@@ -795,11 +795,13 @@ static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
 
 /*
  * What a kernel event's schema is a function of, besides the pointer
- * size: its class, event type and Stack1 ... count.
+ * size: its class (its place in the table), event type (its opcode) and
+ * Stack1 ... count.  Numbers, not addresses: a key of addresses would
+ * hash to other slots in another build, and its collisions with them.
  */
 struct etw_tk_schema_id {
-	const struct etw_tk_class *c;
-	const char *type;
+	uint32_t c;
+	uint32_t opcode;
 	uint32_t frames;
 };
 
@@ -841,8 +843,8 @@ ULONG etw_tdh_kernel_build(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
 	n = etw_tk_nprops(c);
 	frames = etw_tk_nframes(c, n, ev, ptr_size);
 	memset(&id, 0, sizeof(id));
-	id.c = c;
-	id.type = type;
+	id.c = (uint32_t)(c - etw_tk_classes);
+	id.opcode = ev->EventHeader.EventDescriptor.Opcode;
 	id.frames = frames;
 	if (etw_tdh_cache_lookup(&k, &ev->EventHeader.EventDescriptor, buf,
 				 cap, needed, &ret))
