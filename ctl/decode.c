@@ -1263,7 +1263,6 @@ void etwctl_filetime_format(int64_t ft, char *out, size_t size)
 	int64_t secs = rel / ETWCTL_FT_PER_SEC, frac = rel % ETWCTL_FT_PER_SEC;
 	time_t t;
 	struct tm tm;
-	int i;
 
 	if (frac < 0) {
 		frac += ETWCTL_FT_PER_SEC;
@@ -1289,8 +1288,7 @@ void etwctl_filetime_format(int64_t ft, char *out, size_t size)
 	}
 	memcpy(out, date, date_len);
 	out[date_len] = '.';
-	for (i = 7; i > 0; i--, frac /= 10)
-		out[date_len + i] = (char)('0' + frac % 10);
+	etwctl_dec_fixed((uint64_t)frac, 7, out + date_len + 1);
 	out[date_len + 8] = 'Z';
 	out[date_len + 9] = 0;
 }

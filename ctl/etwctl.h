@@ -294,6 +294,7 @@ static inline char *etwctl_room(FILE *f, size_t n)
 size_t etwctl_u64_digits(uint64_t v);
 size_t etwctl_hex_u64_text(uint64_t v, char *out);
 size_t etwctl_u64_text(uint64_t v, char *out);
+void etwctl_dec_fixed(uint64_t v, size_t n, char *out);
 /* Each byte's two hex digits: [0] lower case, [1] upper case (put.c). */
 extern const char etwctl_hex_pairs[2][256][2];
 void etwctl_hex_text(const uint8_t *p, size_t n, bool upper, char *out);
