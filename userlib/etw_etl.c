@@ -488,8 +488,8 @@ static int etw_etl_parse(struct etw_etl_event *ev, const uint8_t *rec)
  * Find the size of the record at it->pos.  Returns the record's header
  * type, or a negative errno; *size is 0 at the end of the records.
  */
-static int etw_etl_record_size(const struct etw_etl_records *it,
-			       uint32_t *size)
+static inline int etw_etl_record_size(const struct etw_etl_records *it,
+				      uint32_t *size)
 {
 	const uint8_t *rec = it->buf + it->pos;
 	uint32_t avail = it->end - it->pos;
@@ -526,6 +526,108 @@ static void etw_etl_advance(struct etw_etl_records *it, uint32_t size)
 	it->pos = step > it->end - it->pos ? it->end : it->pos + step;
 }
 
+/*
+ * The header type of the next record of a known type, records of unknown
+ * types skipped by their size; *@size its size.  0 at the end, -EBADMSG
+ * for a malformed record (the iterator then stays at the end).
+ */
+static inline int etw_etl_record_next(struct etw_etl_records *it,
+				      uint32_t *size)
+{
+	int ht;
+
+	for (;;) {
+		ht = etw_etl_record_size(it, size);
+		if (ht <= 0) {
+			it->pos = it->end;
+			return ht;
+		}
+		if (etw_etl_min_size(ht))
+			return ht;
+		it->skipped++;
+		etw_etl_advance(it, *size);
+	}
+}
+
+/**
+ * etw_etl_records_class - the class of the next record, ahead of parsing
+ * @it: iterator from etw_etl_records_init()
+ * @ev: out: the record's kind, header_type, size, hook_id, provider_id,
+ *	descriptor and raw_timestamp, as etw_etl_records_next() gives them,
+ *	and nothing else
+ *
+ * For a reader that takes few records: each of the others then costs a
+ * few loads, not a parse, a time conversion and the clearing of @ev.  A
+ * message is parsed whole, its class being in its optional fields.
+ *
+ * Return: 1 with a record, which etw_etl_records_next() then parses or
+ * etw_etl_records_pass() passes over; otherwise as
+ * etw_etl_records_next().
+ */
+int etw_etl_records_class(struct etw_etl_records *it,
+			  struct etw_etl_event *ev)
+{
+	const uint8_t *rec;
+	uint32_t size;
+	int ht = etw_etl_record_next(it, &size);
+
+	if (ht <= 0)
+		return ht;
+	rec = it->buf + it->pos;
+	ev->header_type = ht;
+	ev->size = size;
+	switch (ht) {
+	case ETW_ETL_HT_EVENT32:
+	case ETW_ETL_HT_EVENT64:
+		ev->kind = ETW_ETL_KIND_EVENT;
+		ev->hook_id = 0;
+		ev->raw_timestamp = etw_etl_le64(rec + 16);
+		memcpy(&ev->provider_id, rec + 24, sizeof(ev->provider_id));
+		memcpy(&ev->descriptor, rec + 40, sizeof(ev->descriptor));
+		return 1;
+	case ETW_ETL_HT_MESSAGE:
+	case ETW_ETL_HT_FULL32:
+	case ETW_ETL_HT_FULL64:
+	case ETW_ETL_HT_INSTANCE32:
+	case ETW_ETL_HT_INSTANCE64:
+		memset(ev, 0, offsetof(struct etw_etl_event, ext));
+		ev->header_type = ht;
+		ev->size = size;
+		ev->raw_timestamp = it->last_raw;
+		if (etw_etl_parse(ev, rec)) {
+			it->pos = it->end;
+			return -EBADMSG;
+		}
+		return 1;
+	}
+	/* SYSTEM, COMPACT and PERFINFO records: a kernel class. */
+	memset(&ev->provider_id, 0, sizeof(ev->provider_id));
+	memset(&ev->descriptor, 0, sizeof(ev->descriptor));
+	ev->kind = ht == ETW_ETL_HT_PERFINFO32 || ht == ETW_ETL_HT_PERFINFO64 ?
+		   ETW_ETL_KIND_PERFINFO : ETW_ETL_KIND_SYSTEM;
+	ev->hook_id = etw_etl_le16(rec + 6);
+	ev->raw_timestamp = etw_etl_le64(rec + (ev->kind ==
+						ETW_ETL_KIND_PERFINFO ? 8 : 16));
+	ev->descriptor.version = etw_etl_le16(rec) & 0xff;
+	ev->descriptor.opcode = ev->hook_id & 0xff;
+	etw_etl_kernel_class(ev);
+	return 1;
+}
+
+/**
+ * etw_etl_records_pass - pass over the record etw_etl_records_class() gave
+ * @it: the iterator
+ * @ev: the class it gave
+ *
+ * A message after it takes its time, as after a parsed record.
+ */
+void etw_etl_records_pass(struct etw_etl_records *it,
+			  const struct etw_etl_event *ev)
+{
+	it->last_raw = ev->raw_timestamp;
+	etw_etl_advance(it, ev->size);
+}
+
 /**
  * etw_etl_records_next - parse the next record of a buffer
  * @it: iterator from etw_etl_records_init()
@@ -540,19 +642,10 @@ int etw_etl_records_next(struct etw_etl_records *it,
 			 struct etw_etl_event *ev)
 {
 	uint32_t size;
-	int ht, ret;
+	int ht = etw_etl_record_next(it, &size), ret;
 
-	for (;;) {
-		ht = etw_etl_record_size(it, &size);
-		if (ht <= 0) {
-			it->pos = it->end;
-			return ht;
-		}
-		if (etw_etl_min_size(ht))
-			break;
-		it->skipped++;
-		etw_etl_advance(it, size);
-	}
+	if (ht <= 0)
+		return ht;
 	memset(ev, 0, offsetof(struct etw_etl_event, ext));
 	ev->header_type = ht;
 	ev->size = size;

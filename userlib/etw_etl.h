@@ -303,6 +303,10 @@ int etw_etl_records_init(struct etw_etl_records *it, const void *buf,
 			 size_t len, const struct etw_etl_clock *clock);
 int etw_etl_records_next(struct etw_etl_records *it,
 			 struct etw_etl_event *ev);
+int etw_etl_records_class(struct etw_etl_records *it,
+			  struct etw_etl_event *ev);
+void etw_etl_records_pass(struct etw_etl_records *it,
+			  const struct etw_etl_event *ev);
 int64_t etw_etl_filetime(const struct etw_etl_clock *clock, uint64_t raw);
 
 /* UTF-16LE <-> UTF-8 for the names in the header event. */

@@ -208,12 +208,17 @@ static int etw_etl_stream_fill(const struct etw_etl_merge *m,
 
 	for (;;) {
 		while (s->it.buf) {
+			/* An event the filter refuses is not parsed. */
+			if (m->want &&
+			    etw_etl_records_class(&s->it, &s->head) > 0 &&
+			    !m->want(&s->head, m->want_arg)) {
+				etw_etl_records_pass(&s->it, &s->head);
+				continue;
+			}
 			ret = etw_etl_records_next(&s->it, &s->head);
-			if (!ret)
-				s->it.buf = NULL;
-			else if (ret < 0 || !m->want ||
-				 m->want(&s->head, m->want_arg))
+			if (ret)
 				return ret;
+			s->it.buf = NULL;
 		}
 		if (s->next == s->nbufs)
 			return 0;
@@ -328,13 +333,14 @@ static void etw_etl_event_copy(struct etw_etl_event *dst,
  * etw_etl_merge_filter - only the events a caller takes
  * @m: the merge, before its first etw_etl_merge_next()
  * @want: called with each event of a stream as it is read, in the
- *	stream's order (not in time order); false passes the event over
+ *	stream's order (not in time order), before it is parsed: its class
+ *	alone is set (etw_etl_records_class()); false passes it over
  * @arg: passed to @want
  *
  * A pass that takes a few kinds of events (etwctl's prepass: images, the
- * CLR's methods, stack keys) then spends nothing on the others past
- * their parsing: no heap step, no copy to the caller.  The events
- * wanted come in the order an unfiltered merge gives them.
+ * CLR's methods, stack keys) then spends on the others a look at their
+ * class: no parse, no heap step, no copy to the caller.  The events
+ * wanted come, parsed, in the order an unfiltered merge gives them.
  */
 void etw_etl_merge_filter(struct etw_etl_merge *m, etw_etl_merge_want_fn want,
 			  void *arg)
