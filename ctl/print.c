@@ -190,6 +190,8 @@ struct etwctl_row {
 	bool decoded;
 	bool keyed;
 	char *text;
+	size_t text_len;
+	bool text_plain;
 };
 
 /*
@@ -617,23 +619,45 @@ static void etwctl_row_decode(struct etwctl_row *row, bool fields)
 		etwctl_fields_free(&row->fields);
 }
 
+/*
+ * The text of undecoded rows: one buffer for every row of the thread,
+ * which a row's text lasts as long as, not a malloc a row.  It grows to
+ * the longest.
+ */
+static __thread char *etwctl_row_buf;
+static __thread size_t etwctl_row_buf_cap;
+
+/*
+ * An undecoded row's fields column: a string-only event's string, else
+ * its payload in hex, which JSON keeps as it is (@row->text_plain).
+ */
 static int etwctl_row_text(struct etwctl_row *row,
 			   const struct etw_etl_event *ev)
 {
 	const uint8_t *p = ev->user_data;
+	bool string = ev->kind == ETW_ETL_KIND_EVENT &&
+		      (ev->flags & ETW_EVENT_FLAG_STRING_ONLY);
+	size_t n = string ? 3 * (ev->user_data_len / 2) + 1 :
+			    2 * (size_t)ev->user_data_len + 1;
 	char *t;
 
-	if (ev->kind == ETW_ETL_KIND_EVENT &&
-	    (ev->flags & ETW_EVENT_FLAG_STRING_ONLY)) {
-		row->text = etw_etl_utf16_to_utf8(p, ev->user_data_len / 2);
-		return row->text ? 0 : -ENOMEM;
+	if (n > etwctl_row_buf_cap) {
+		t = realloc(etwctl_row_buf, n);
+		if (!t)
+			return -ENOMEM;
+		etwctl_row_buf = t;
+		etwctl_row_buf_cap = n;
 	}
-	t = malloc(2 * ev->user_data_len + 1);
-	if (!t)
-		return -ENOMEM;
 	/* A local pointer, as a store through row->text may alias row. */
-	etwctl_hex_text(p, ev->user_data_len, false, t);
-	t[2 * ev->user_data_len] = 0;
+	t = etwctl_row_buf;
+	if (string) {
+		row->text_len = etw_etl_utf16_utf8(p, ev->user_data_len / 2, t);
+	} else {
+		etwctl_hex_text(p, ev->user_data_len, false, t);
+		row->text_len = 2 * (size_t)ev->user_data_len;
+		t[row->text_len] = 0;
+	}
+	row->text_plain = !string;
 	row->text = t;
 	return 0;
 }
@@ -677,7 +701,6 @@ static int etwctl_row_fill(struct etwctl_row *row,
 static void etwctl_row_free(struct etwctl_row *row)
 {
 	etwctl_fields_free(&row->fields);
-	free(row->text);
 }
 
 static struct etwctl_cell etwctl_text(const char *s)
@@ -823,7 +846,7 @@ static void etwctl_fields_text(FILE *f, const struct etwctl_row *row)
 	size_t i;
 
 	if (!row->decoded) {
-		etwctl_puts(f, row->text);
+		etwctl_put(f, row->text, row->text_len);
 		return;
 	}
 	for (i = 0; i < row->fields.n; i++) {
@@ -1103,7 +1126,8 @@ static void etwctl_json_fields(FILE *f, const struct etwctl_row *row)
 	size_t i;
 
 	if (!row->decoded) {
-		etwctl_json_string(f, row->text);
+		etwctl_value_text(f, row->text, row->text_len, true,
+				  row->text_plain);
 		return;
 	}
 	putc_unlocked('{', f);
@@ -1317,8 +1341,9 @@ int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
 		f = (struct etwctl_field_text){
 			.name = "",
 			.value = row.text,
-			.value_len = strlen(row.text),
+			.value_len = row.text_len,
 			.quoted = true,
+			.plain = row.text_plain,
 		};
 		fn(ctx, &f);
 	}

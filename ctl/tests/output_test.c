@@ -387,6 +387,65 @@ TEST(names_of_an_uncached_schema)
 	scratch_free(&s);
 }
 
+/*
+ * @dir/s.etl: a string-only event (EventWriteString) of 'hi "\u00e9"'
+ * in UTF-16, then one of no schema whose payload is 5 bytes, 1 to 5.
+ */
+static char *write_string_only(const char *dir)
+{
+	static const uint8_t str[] = { 'h', 0, 'i', 0, ' ', 0, '"', 0,
+				       0xe9, 0, '"', 0, 0, 0 };
+	struct etw_etl_writer_params prm = etl_test_params();
+	static uint8_t buf[ETL_TEST_BS];
+	struct etw_event_header *eh;
+	char *path = etl_path(dir, "s.etl");
+	struct etw_etl_writer *w;
+	uint32_t off;
+
+	etl_buf_init(buf, ETL_TEST_BS, 0);
+	off = etl_buf_add_ext(buf, 1, ETL_TEST_START_RAW + 1000, 100, 0, 0,
+			      sizeof(str));
+	if (!off)
+		return NULL;
+	eh = (struct etw_event_header *)(buf + off);
+	eh->flags |= ETW_EVENT_FLAG_STRING_ONLY;
+	memcpy(buf + off + sizeof(*eh), str, sizeof(str));
+	if (!etl_buf_add_ext(buf, 2, ETL_TEST_START_RAW + 2000, 100, 0, 0, 5))
+		return NULL;
+	if (etw_etl_writer_open(path, ETW_ETL_MODE_SEQUENTIAL, &prm, &w))
+		return NULL;
+	if (etw_etl_writer_append(w, buf) | etw_etl_writer_close(w, NULL))
+		return NULL;
+	return path;
+}
+
+/* An undecoded row's text: its string, or its payload's hex. */
+TEST(undecoded_text_every_format)
+{
+	static const char *const formats[] = { "table", "csv", "json" };
+	static const char *const want[] = {
+		"id=1 hi \"\xc3\xa9\"\nid=2 0203040506\n",
+		"id,fields\n1,\"hi \"\"\xc3\xa9\"\"\"\n2,0203040506\n",
+		"{\"id\":1,\"fields\":\"hi \\\"\xc3\xa9\\\"\"}\n"
+		"{\"id\":2,\"fields\":\"0203040506\"}\n",
+	};
+	struct scratch s = { 0 };
+	struct ctl_run r;
+	size_t i;
+
+	s.dir = etl_mkdtemp();
+	ASSERT_NE(NULL, s.dir);
+	s.etl = write_string_only(s.dir);
+	ASSERT_NE(NULL, s.etl);
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		r = dump(&s, ARGS("-f", formats[i], "--fields", "id,fields"));
+		EXPECT_EQ(0, r.status);
+		EXPECT_STREQ(want[i], r.out) TH_LOG("%s", formats[i]);
+		ctl_run_free(&r);
+	}
+	scratch_free(&s);
+}
+
 /* --- names and fields from a manifest ------------------------------------ */
 
 /*

@@ -144,6 +144,13 @@ TEST(hex_text_matches_printf)
 		memset(got, 0, sizeof(got));
 		etwctl_hex_text(bytes, 256, upper, got);
 		EXPECT_STREQ(want, got);
+		/* Each count past a multiple of the four a step takes. */
+		for (i = 0; i < 10; i++) {
+			memset(got, 0, sizeof(got));
+			etwctl_hex_text(bytes, i, upper, got);
+			EXPECT_EQ(0, strncmp(want, got, 2 * i));
+			EXPECT_EQ(2 * i, strlen(got));
+		}
 	}
 }
 
