@@ -49,13 +49,11 @@ enum etwctl_kind {
 	ETWCTL_PLAIN,
 };
 
-static void sb_reserve(struct etwctl_sb *sb, size_t more)
+static void sb_grow(struct etwctl_sb *sb, size_t more)
 {
 	size_t cap = sb->cap ? sb->cap : 64;
 	char *s;
 
-	if (sb->oom || sb->len + more + 1 <= sb->cap)
-		return;
 	while (cap < sb->len + more + 1)
 		cap *= 2;
 	s = realloc(sb->s, cap);
@@ -65,6 +63,16 @@ static void sb_reserve(struct etwctl_sb *sb, size_t more)
 	}
 	sb->s = s;
 	sb->cap = cap;
+}
+
+/*
+ * Room for @more bytes and a NUL.  Inline, the test that there is: it
+ * comes before every value, which seldom needs more.
+ */
+static __always_inline void sb_reserve(struct etwctl_sb *sb, size_t more)
+{
+	if (!sb->oom && sb->len + more + 1 > sb->cap)
+		sb_grow(sb, more);
 }
 
 static void sb_printf(struct etwctl_sb *sb, const char *fmt, ...)
