@@ -83,7 +83,7 @@ static int etwctl_ss_rehash(struct etwctl_ss *x)
 	if (!slots)
 		return -ENOMEM;
 	for (i = 0; i < x->nnames; i++) {
-		j = etwctl_fnv1a_str(x->names[i]) & (n - 1);
+		j = etwctl_str_hash(x->names[i]) & (n - 1);
 		while (slots[j])
 			j = (j + 1) & (n - 1);
 		slots[j] = (uint32_t)i + 1;
@@ -102,7 +102,7 @@ static int etwctl_ss_frame(struct etwctl_ss *x, const char *name,
 
 	if (2 * (x->nnames + 1) > x->nslots && etwctl_ss_rehash(x))
 		return -ENOMEM;
-	for (j = etwctl_fnv1a_str(name) & (x->nslots - 1); x->slots[j];
+	for (j = etwctl_str_hash(name) & (x->nslots - 1); x->slots[j];
 	     j = (j + 1) & (x->nslots - 1)) {
 		if (!strcmp(x->names[x->slots[j] - 1], name)) {
 			*index = x->slots[j] - 1;
