@@ -594,7 +594,9 @@ int etw_etl_records_class(struct etw_etl_records *it,
 		ev->header_type = ht;
 		ev->size = size;
 		ev->raw_timestamp = it->last_raw;
-		if (etw_etl_parse(ev, rec)) {
+		if (ht != ETW_ETL_HT_MESSAGE) {
+			etw_etl_parse_classic(ev, rec);
+		} else if (etw_etl_parse_message(ev, rec)) {
 			it->pos = it->end;
 			return -EBADMSG;
 		}
