@@ -62,11 +62,18 @@ struct etwctl_clr_module {
 	char *name;
 };
 
+/*
+ * @text: where a name is made before it is kept, @text_cap bytes: a
+ * trace lists thousands of methods, a malloc() for each piece of each
+ * name cost more than making it
+ */
 struct etwctl_clr {
 	struct etwctl_clr_method *methods;
 	size_t nmethods, methods_cap;
 	struct etwctl_clr_module *modules;
 	size_t nmodules, modules_cap;
+	char *text;
+	size_t text_cap;
 };
 
 /**
@@ -98,55 +105,78 @@ void etwctl_clr_free(struct etwctl_clr *c)
 		free(c->modules[i].name);
 	free(c->methods);
 	free(c->modules);
+	free(c->text);
 	free(c);
 }
 
-/* The UTF-16 string at *@off of @ev as UTF-8; *@off moves past it. */
-static char *etwctl_clr_string(const struct etw_etl_event *ev, uint32_t *off)
+/*
+ * The UTF-16 string at *@off of @ev: its units in *@n; *@off moves past
+ * it.  Return: the units, or NULL when the data has no NUL after them.
+ */
+static const uint8_t *etwctl_clr_units(const struct etw_etl_event *ev,
+				       uint32_t *off, size_t *n)
 {
-	const uint8_t *p = ev->user_data;
-	uint32_t n = 0, max;
+	const uint8_t *p = (const uint8_t *)ev->user_data + *off;
+	size_t max;
 
 	if (*off >= ev->user_data_len)
 		return NULL;
 	max = (ev->user_data_len - *off) / 2;
-	while (n < max && (p[*off + 2 * n] || p[*off + 2 * n + 1]))
-		n++;
-	if (n == max)
+	*n = etw_etl_utf16_units(p, max);
+	if (*n == max)
 		return NULL;
-	*off += 2 * (n + 1);
-	return etw_etl_utf16_to_utf8(p + *off - 2 * (n + 1), n);
+	*off += (uint32_t)(2 * (*n + 1));
+	return p;
 }
 
-/* "Namespace.Name", with no path separator the image map would cut at. */
-/*
- * "@a@sep@b" (just @b when @a is empty), malloc'ed; memcpy rather than
- * snprintf, as a trace may list many thousands of methods.
- */
-static char *etwctl_clr_cat(const char *a, char sep, const char *b)
+/* Room for @n bytes of a name in @c->text; NULL without memory. */
+static char *etwctl_clr_text(struct etwctl_clr *c, size_t n)
 {
-	size_t na = strlen(a), nb = strlen(b) + 1;
-	char *s = malloc(na + 1 + nb);
+	return etwctl_grow((void **)&c->text, &c->text_cap, 0, n, 1) ? NULL :
+	       c->text;
+}
 
-	if (!s)
-		return NULL;
-	memcpy(s, a, na);
-	if (na)
-		s[na++] = sep;
-	memcpy(s + na, b, nb);
+/* The UTF-16 string at *@off of @ev as UTF-8, in @c->text. */
+static char *etwctl_clr_string(struct etwctl_clr *c,
+			       const struct etw_etl_event *ev, uint32_t *off)
+{
+	const uint8_t *p;
+	char *s;
+	size_t n;
+
+	p = etwctl_clr_units(ev, off, &n);
+	s = p ? etwctl_clr_text(c, 3 * n + 1) : NULL;
+	if (s)
+		etw_etl_utf16_utf8(p, n, s);
 	return s;
 }
 
-static char *etwctl_clr_join(const char *ns, const char *name)
+/*
+ * "Namespace.Name" of the strings at *@off of @ev (just "Name" when the
+ * namespace is empty), malloc'ed, with no path separator the image map
+ * would cut at; NULL when the data has no such strings or no memory.
+ */
+static char *etwctl_clr_method_name(struct etwctl_clr *c,
+				    const struct etw_etl_event *ev,
+				    uint32_t *off)
 {
-	char *s = etwctl_clr_cat(ns, '.', name), *q;
+	const uint8_t *ns, *name;
+	size_t nns, nname, len;
+	char *s, *q;
 
+	ns = etwctl_clr_units(ev, off, &nns);
+	name = ns ? etwctl_clr_units(ev, off, &nname) : NULL;
+	s = name ? etwctl_clr_text(c, 3 * (nns + nname) + 2) : NULL;
 	if (!s)
 		return NULL;
+	len = etw_etl_utf16_utf8(ns, nns, s);
+	if (len)
+		s[len++] = '.';
+	len += etw_etl_utf16_utf8(name, nname, s + len);
 	for (q = s; *q; q++)
 		if (*q == '/' || *q == '\\')
 			*q = '.';
-	return s;
+	return strndup(s, len);
 }
 
 static int etwctl_clr_method(struct etwctl_clr *c,
@@ -156,7 +186,6 @@ static int etwctl_clr_method(struct etwctl_clr *c,
 	struct etwctl_clr_method m = { .pid = ev->process_id,
 				       .time = ev->timestamp };
 	uint32_t off = ETWCTL_CLR_METHOD_HEAD;
-	char *ns, *name;
 
 	if (ev->user_data_len < ETWCTL_CLR_METHOD_HEAD)
 		return 0;
@@ -167,12 +196,7 @@ static int etwctl_clr_method(struct etwctl_clr *c,
 		m.op = rundown ? ETWCTL_IMAGE_DCSTART : ETWCTL_IMAGE_LOAD;
 	else
 		m.op = rundown ? ETWCTL_IMAGE_DCEND : ETWCTL_IMAGE_UNLOAD;
-	ns = etwctl_clr_string(ev, &off);
-	name = ns ? etwctl_clr_string(ev, &off) : NULL;
-	if (name)
-		m.name = etwctl_clr_join(ns, name);
-	free(ns);
-	free(name);
+	m.name = etwctl_clr_method_name(c, ev, &off);
 	if (!m.name)
 		return 0;
 	if (etwctl_grow((void **)&c->methods, &c->methods_cap, c->nmethods, 1,
@@ -195,7 +219,7 @@ static int etwctl_clr_module(struct etwctl_clr *c,
 	if (ev->user_data_len < ETWCTL_CLR_MODULE_HEAD)
 		return 0;
 	memcpy(&m.id, ev->user_data, sizeof(m.id));
-	path = etwctl_clr_string(ev, &off);
+	path = etwctl_clr_string(c, ev, &off);
 	if (!path)
 		return 0;
 	base = strrchr(path, '\\') ?: strrchr(path, '/');
@@ -204,7 +228,6 @@ static int etwctl_clr_module(struct etwctl_clr *c,
 	if (dot && dot != base)
 		*dot = '\0';
 	m.name = strdup(base);
-	free(path);
 	if (!m.name ||
 	    etwctl_grow((void **)&c->modules, &c->modules_cap, c->nmodules, 1,
 			sizeof(m))) {
@@ -213,6 +236,38 @@ static int etwctl_clr_module(struct etwctl_clr *c,
 	}
 	c->modules[c->nmodules++] = m;
 	return 0;
+}
+
+/**
+ * etwctl_clr_wants - whether etwctl_clr_event() takes an event
+ * @ev: any event
+ *
+ * Context: any thread.
+ * Return: true for the method events of the runtime and rundown
+ * providers and the module events of each.
+ */
+bool etwctl_clr_wants(const struct etw_etl_event *ev)
+{
+	bool runtime;
+
+	if (ev->kind != ETW_ETL_KIND_EVENT)
+		return false;
+	runtime = !memcmp(&ev->provider_id, &etwctl_clr_runtime,
+			  sizeof(etwctl_clr_runtime));
+	if (!runtime && memcmp(&ev->provider_id, &etwctl_clr_rundown,
+			       sizeof(etwctl_clr_rundown)))
+		return false;
+	switch (ev->descriptor.id) {
+	case ETWCTL_CLR_METHOD_LOAD:
+	case ETWCTL_CLR_METHOD_UNLOAD:
+		return true;
+	case ETWCTL_CLR_MODULE_LOAD:
+		return runtime;
+	case ETWCTL_CLR_MODULE_DC_START:
+	case ETWCTL_CLR_MODULE_DC_END:
+		return !runtime;
+	}
+	return false;
 }
 
 /**
@@ -225,27 +280,16 @@ static int etwctl_clr_module(struct etwctl_clr *c,
  */
 int etwctl_clr_event(struct etwctl_clr *c, const struct etw_etl_event *ev)
 {
-	bool runtime, rundown;
+	bool rundown;
 
-	if (ev->kind != ETW_ETL_KIND_EVENT)
+	if (!etwctl_clr_wants(ev))
 		return 0;
-	runtime = !memcmp(&ev->provider_id, &etwctl_clr_runtime,
-			  sizeof(etwctl_clr_runtime));
 	rundown = !memcmp(&ev->provider_id, &etwctl_clr_rundown,
 			  sizeof(etwctl_clr_rundown));
-	if (!runtime && !rundown)
-		return 0;
-	switch (ev->descriptor.id) {
-	case ETWCTL_CLR_METHOD_LOAD:
-	case ETWCTL_CLR_METHOD_UNLOAD:
+	if (ev->descriptor.id == ETWCTL_CLR_METHOD_LOAD ||
+	    ev->descriptor.id == ETWCTL_CLR_METHOD_UNLOAD)
 		return etwctl_clr_method(c, ev, rundown);
-	case ETWCTL_CLR_MODULE_LOAD:
-		return runtime ? etwctl_clr_module(c, ev) : 0;
-	case ETWCTL_CLR_MODULE_DC_START:
-	case ETWCTL_CLR_MODULE_DC_END:
-		return rundown ? etwctl_clr_module(c, ev) : 0;
-	}
-	return 0;
+	return etwctl_clr_module(c, ev);
 }
 
 static const char *etwctl_clr_module_name(const struct etwctl_clr *c,
@@ -271,27 +315,29 @@ int etwctl_clr_finish(struct etwctl_clr *c, struct etwctl_symbols *syms)
 {
 	const struct etwctl_clr_method *m;
 	struct etwctl_image img;
+	size_t i, nmod, nname;
 	const char *mod;
 	char *name;
-	size_t i;
-	int ret;
 
 	for (i = 0; i < c->nmethods; i++) {
 		m = &c->methods[i];
-		mod = etwctl_clr_module_name(c, m->pid, m->module);
-		if (mod && !*mod)
-			mod = NULL;
-		name = etwctl_clr_cat(mod ?: "", '!', m->name);
+		mod = etwctl_clr_module_name(c, m->pid, m->module) ?: "";
+		nmod = strlen(mod);
+		nname = strlen(m->name);
+		/* "module!Namespace.Name", or without a module just the name. */
+		name = etwctl_clr_text(c, nmod + 1 + nname + 1);
 		if (!name)
 			return -ENOMEM;
+		memcpy(name, mod, nmod);
+		if (nmod)
+			name[nmod++] = '!';
+		memcpy(name + nmod, m->name, nname + 1);
 		img.pid = m->pid;
 		img.base = m->start;
 		img.size = m->size;
 		img.path = name;
 		img.file_base = m->start;
-		ret = etwctl_symbols_image(syms, m->op, &img, m->time);
-		free(name);
-		if (ret)
+		if (etwctl_symbols_image(syms, m->op, &img, m->time))
 			return -ENOMEM;
 	}
 	return 0;

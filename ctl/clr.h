@@ -6,6 +6,8 @@
 #ifndef _ETWCTL_CLR_H
 #define _ETWCTL_CLR_H
 
+#include <stdbool.h>
+
 #include "etw_etl.h"
 
 struct etwctl_clr;
@@ -13,6 +15,7 @@ struct etwctl_symbols;
 
 struct etwctl_clr *etwctl_clr_new(void);
 void etwctl_clr_free(struct etwctl_clr *c);
+bool etwctl_clr_wants(const struct etw_etl_event *ev);
 int etwctl_clr_event(struct etwctl_clr *c, const struct etw_etl_event *ev);
 int etwctl_clr_finish(struct etwctl_clr *c, struct etwctl_symbols *syms);
 

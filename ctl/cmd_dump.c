@@ -76,7 +76,9 @@ struct etwctl_filter {
  * @kallsyms: the --kallsyms file, or NULL
  * @files, @nfiles: the input files, when not a session
  * @images_read: the files' Image events are in the image map
- * @stacks: with --stacks, the files' stacks, read before the events
+ * @stacks: with --stacks, the files' stacks: their keys' definitions,
+ *	read before the events, and the window of stack records around
+ *	each event
  */
 struct etwctl_dump_opts {
 	const char *session;
@@ -266,7 +268,7 @@ static int etwctl_dump_symbols(struct etwctl_dump_opts *o,
  * process and thread (SampledProfile's PERFINFO header), the stack's.
  */
 static const struct etw_etl_event *
-etwctl_dump_join(const struct etwctl_dump_opts *o,
+etwctl_dump_join(struct etwctl_dump_opts *o,
 		 const struct etw_etl_event *ev, struct etw_etl_event *copy)
 {
 	struct etwctl_stack st;
@@ -351,11 +353,13 @@ static int etwctl_dump_events(struct etwctl_source *src,
 }
 
 /*
- * --stacks: the files' stack records (and their images) read first, as a
- * stack's frames may be given at the end of the trace.
+ * --stacks: the files' stack key definitions (and their images) read
+ * first, as a key's frames may be given at the end of the trace; the
+ * stack records then join their events as @src reads them.
  */
 static int etwctl_dump_stacks(struct etwctl_dump_opts *o,
-			      struct etwctl_output *out)
+			      struct etwctl_output *out,
+			      struct etwctl_source *src)
 {
 	int ret;
 
@@ -364,14 +368,20 @@ static int etwctl_dump_stacks(struct etwctl_dump_opts *o,
 		return etwctl_fail("dump", "out of memory");
 	o->images_read = true;
 	ret = etwctl_source_prepass(o->files, o->nfiles, out->symbols,
-				    o->stacks);
+				    o->stacks) ?:
+	      etwctl_source_join(src, o->files, o->nfiles, o->stacks);
 	if (ret)
 		return etwctl_fail("dump", "%s", etwctl_errno_str(ret));
-	if (etwctl_stacks_unresolved(o->stacks))
-		fprintf(stderr, "etwctl dump: %llu stack key references "
-			"without their frames\n", (unsigned long long)
-			etwctl_stacks_unresolved(o->stacks));
 	return 0;
+}
+
+/* After the events: how many of their key references had no frames. */
+static void etwctl_dump_unresolved(const struct etwctl_dump_opts *o)
+{
+	if (o->stacks && etwctl_stacks_unresolved(o->stacks))
+		fprintf(stderr,
+			"etwctl dump: %llu stack key references without their frames\n",
+			(unsigned long long)etwctl_stacks_unresolved(o->stacks));
 }
 
 static int etwctl_dump_open(const struct etwctl_dump_opts *o, int argc,
@@ -453,13 +463,14 @@ int etwctl_cmd_dump(int argc, char **argv)
 	if (!ret)
 		ret = etwctl_dump_open(&o, argc, argv, &src);
 	if (!ret) {
-		ret = o.join_stacks ? etwctl_dump_stacks(&o, &out) : 0;
+		ret = o.join_stacks ? etwctl_dump_stacks(&o, &out, src) : 0;
 		if (!ret)
 			ret = etwctl_dump_times(&o.filter,
 						etwctl_source_start_time(src));
 		if (!ret)
 			ret = etwctl_dump_events(src, &o, &out);
 		etwctl_source_close(src);
+		etwctl_dump_unresolved(&o);
 	}
 	etwctl_stacks_free(o.stacks);
 	etwctl_symbols_free(out.symbols);

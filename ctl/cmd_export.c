@@ -146,25 +146,26 @@ static uint32_t etwctl_le32(const uint8_t *p)
 }
 
 /* Members of one "args" object, written as TDH decodes them. */
-static void etwctl_export_field(void *ctx, const char *name,
-				const char *value, bool quoted)
+static void etwctl_export_field(void *ctx, const struct etwctl_field_text *f)
 {
 	struct etwctl_export *x = ctx;
 
 	if (ftell(x->args))
 		fputc(',', x->args);
-	etwctl_json_string(x->args, name);
+	etwctl_json_string(x->args, f->name);
 	fputc(':', x->args);
-	if (quoted)
-		etwctl_json_string(x->args, value);
+	if (f->quoted)
+		etwctl_json_string(x->args, f->value);
 	else
-		fputs(value, x->args);
+		fputs(f->value, x->args);
 }
 
 /* What cannot be decoded: a string-only event's text, or its bytes. */
 static int etwctl_export_raw(struct etwctl_export *x,
 			     const struct etw_etl_event *ev)
 {
+	struct etwctl_field_text f = { .name = "message", .name_len = 7,
+				       .quoted = true };
 	const uint8_t *p = ev->user_data;
 	char *text;
 	uint32_t i;
@@ -176,7 +177,9 @@ static int etwctl_export_raw(struct etwctl_export *x,
 		text = etw_etl_utf16_to_utf8(p, ev->user_data_len / 2);
 		if (!text)
 			return -ENOMEM;
-		etwctl_export_field(x, "message", text, true);
+		f.value = text;
+		f.value_len = strlen(text);
+		etwctl_export_field(x, &f);
 		free(text);
 		return 0;
 	}

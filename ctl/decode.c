@@ -38,13 +38,22 @@ struct etwctl_sb {
 	bool oom;
 };
 
-static void sb_reserve(struct etwctl_sb *sb, size_t more)
+/*
+ * What a value's text is to JSON: a literal (a number, a Boolean, an
+ * array), a string, or a plain string: one of printable ASCII without
+ * '"' or '\\', which needs no escapes (hex, GUIDs, addresses, times).
+ */
+enum etwctl_kind {
+	ETWCTL_LITERAL,
+	ETWCTL_STRING,
+	ETWCTL_PLAIN,
+};
+
+static void sb_grow(struct etwctl_sb *sb, size_t more)
 {
 	size_t cap = sb->cap ? sb->cap : 64;
 	char *s;
 
-	if (sb->oom || sb->len + more + 1 <= sb->cap)
-		return;
 	while (cap < sb->len + more + 1)
 		cap *= 2;
 	s = realloc(sb->s, cap);
@@ -54,6 +63,16 @@ static void sb_reserve(struct etwctl_sb *sb, size_t more)
 	}
 	sb->s = s;
 	sb->cap = cap;
+}
+
+/*
+ * Room for @more bytes and a NUL.  Inline, the test that there is: it
+ * comes before every value, which seldom needs more.
+ */
+static __always_inline void sb_reserve(struct etwctl_sb *sb, size_t more)
+{
+	if (!sb->oom && sb->len + more + 1 > sb->cap)
+		sb_grow(sb, more);
 }
 
 static void sb_printf(struct etwctl_sb *sb, const char *fmt, ...)
@@ -90,6 +109,15 @@ static void sb_add(struct etwctl_sb *sb, const char *s, size_t n)
 static void sb_str(struct etwctl_sb *sb, const char *s)
 {
 	sb_add(sb, s, strlen(s));
+}
+
+/* @units UTF-16LE code units at @p (up to a NUL) as UTF-8. */
+static void sb_utf16(struct etwctl_sb *sb, const uint8_t *p, size_t units)
+{
+	sb_reserve(sb, 3 * units);
+	if (sb->oom)
+		return;
+	sb->len += etw_etl_utf16_utf8(p, units, sb->s + sb->len);
 }
 
 static __always_inline void sb_u64(struct etwctl_sb *sb, uint64_t v)
@@ -169,46 +197,25 @@ static void sb_json(struct etwctl_sb *sb, const char *s)
 
 /* A property's name, and a struct member's with its parents' prefix. */
 #define ETWCTL_NAME_SIZE	512
-/* Schemas kept per thread: a direct-mapped table, of fixed memory. */
-#define ETWCTL_SCHEMA_SLOTS	64
-/* A larger TRACE_EVENT_INFO is rare: its names are converted every time. */
-#define ETWCTL_SCHEMA_MAX	4096
 /*
- * The bytes of a TRACE_EVENT_INFO that choose its slot: its head (the
- * provider and event GUIDs and the descriptor) and its end (names).
+ * Schemas kept per thread: a direct-mapped table by libetw's number of
+ * the schema, of fixed memory, as many as libetw's cache keeps.
  */
-#define ETWCTL_SCHEMA_HEAD	48
-#define ETWCTL_SCHEMA_TAIL	64
-
-/* The strings of struct etwctl_names, copied by their lengths. */
-static const size_t etwctl_names_at[] = {
-	offsetof(struct etwctl_names, provider),
-	offsetof(struct etwctl_names, event),
-	offsetof(struct etwctl_names, channel),
-	offsetof(struct etwctl_names, level),
-	offsetof(struct etwctl_names, task),
-	offsetof(struct etwctl_names, opcode),
-	offsetof(struct etwctl_names, keywords),
-};
-
-#define ETWCTL_NAMES	(sizeof(etwctl_names_at) / sizeof(etwctl_names_at[0]))
+#define ETWCTL_SCHEMA_SLOTS	256
 
 /*
  * An event schema's names as UTF-8, converted from the TRACE_EVENT_INFO's
- * UTF-16 once instead of for every event: @names (@names_len: the length
- * of each of its strings), and property i's name at @text +
- * @name_off[i].  The TRACE_EVENT_INFO itself (@tei, @tei_size bytes; none
- * when it is not kept) is the key: TdhGetEventInformation gives the same
- * bytes for every event of a schema, and a hit compares them all.
+ * UTF-16 once instead of for every event: @names, and property i's name
+ * at @text +
+ * @name_off[i], up to @name_off[i + 1] - 1 (the names follow each other
+ * with their NULs).  @id is the key: the number libetw's cache gives the
+ * schema (etw_tdh_event_schema()), 0 for one it does not keep.
  */
 struct etwctl_schema {
 	struct etwctl_names names;
-	size_t names_len[ETWCTL_NAMES];
 	char *text;
 	size_t *name_off;
-	uint64_t hash;
-	ULONG tei_size;
-	uint8_t tei[];
+	uint64_t id;
 };
 
 /*
@@ -232,10 +239,15 @@ static const char *etwctl_schema_name(const struct etwctl_schema *s,
 	return s->text + s->name_off[i];
 }
 
+static size_t etwctl_schema_name_len(const struct etwctl_schema *s, ULONG i)
+{
+	return s->name_off[i + 1] - s->name_off[i] - 1;
+}
+
 /* One event being decoded through TDH. */
 struct etwctl_tdh {
 	PEVENT_RECORD rec;
-	TRACE_EVENT_INFO *tei;
+	const TRACE_EVENT_INFO *tei;
 	const struct etwctl_schema *schema;
 	USHORT *ints;		/* last value of each integer property */
 	const uint8_t *p;
@@ -267,30 +279,6 @@ static int etwctl_tdh_errno(ULONG err)
 		return -ENOMEM;
 	}
 	return -EBADMSG;
-}
-
-/*
- * The event's schema in @buf (@size bytes), or allocated when it needs
- * more; TdhGetEventInformation tells how much, and *@used how much it
- * took.
- */
-static int etwctl_tdh_info(PEVENT_RECORD rec, TRACE_EVENT_INFO *buf,
-			   ULONG size, TRACE_EVENT_INFO **tei, ULONG *used)
-{
-	ULONG ret;
-
-	*tei = buf;
-	ret = TdhGetEventInformation(rec, 0, NULL, *tei, &size);
-	while (ret == ERROR_INSUFFICIENT_BUFFER) {
-		if (*tei != buf)
-			free(*tei);
-		*tei = malloc(size);
-		if (!*tei)
-			return -ENOMEM;
-		ret = TdhGetEventInformation(rec, 0, NULL, *tei, &size);
-	}
-	*used = size;
-	return etwctl_tdh_errno(ret);
 }
 
 /* A string of the TRACE_EVENT_INFO as UTF-8, malloc'ed. */
@@ -400,15 +388,15 @@ static bool etwctl_json_literal(const char *s)
 }
 
 /* Numbers and Booleans are literals in JSON; the rest are strings. */
-static bool etwctl_quoted(USHORT in, USHORT out, const char *text)
+static enum etwctl_kind etwctl_quoted(USHORT in, USHORT out, const char *text)
 {
 	if (in < TDH_INTYPE_INT8 || in > TDH_INTYPE_BOOLEAN)
-		return true;
+		return ETWCTL_STRING;
 	/* A CHAR, even a digit. */
 	if (out == TDH_OUTTYPE_STRING &&
 	    (in == TDH_INTYPE_INT8 || in == TDH_INTYPE_UINT8))
-		return true;
-	return !etwctl_json_literal(text);
+		return ETWCTL_STRING;
+	return etwctl_json_literal(text) ? ETWCTL_LITERAL : ETWCTL_STRING;
 }
 
 /*
@@ -442,11 +430,12 @@ static uint64_t etwctl_le(const uint8_t *p, USHORT n)
  * An integer as etwctl has always shown it: decimal by the InType's
  * sign; a CHAR, a Boolean, a port and an IPv4 address only at the sizes
  * TraceLogging writes them; hex for the hex OutTypes.  Other OutTypes
- * (HRESULT, NTSTATUS, WCHAR...) keep the number.  Return: whether the
- * text is a JSON string (a CHAR, hex, an address), not a literal.
+ * (HRESULT, NTSTATUS, WCHAR...) keep the number.  Return: what the text
+ * is to JSON: a string (a CHAR), a plain one (hex, an address), else a
+ * literal.
  */
-static bool etwctl_int(USHORT in, USHORT out, const uint8_t *p, USHORT n,
-		       struct etwctl_sb *sb)
+static enum etwctl_kind etwctl_int(USHORT in, USHORT out, const uint8_t *p,
+				   USHORT n, struct etwctl_sb *sb)
 {
 	int shift = 64 - 8 * n;
 	uint64_t u = etwctl_le(p, n);
@@ -456,21 +445,21 @@ static bool etwctl_int(USHORT in, USHORT out, const uint8_t *p, USHORT n,
 		sb_str(sb, u ? "true" : "false");
 	} else if (n == 1 && out == TDH_OUTTYPE_STRING) {
 		sb_printf(sb, "%c", (char)u);
-		return true;
+		return ETWCTL_STRING;
 	} else if (out >= TDH_OUTTYPE_HEXINT8 && out <= TDH_OUTTYPE_HEXINT64) {
 		sb_hex64(sb, u);
-		return true;
+		return ETWCTL_PLAIN;
 	} else if (n == 2 && out == TDH_OUTTYPE_PORT) {
 		sb_u64(sb, u >> 8 | (u & 0xff) << 8);
 	} else if (n == 4 && out == TDH_OUTTYPE_IPV4) {
 		sb_printf(sb, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
-		return true;
+		return ETWCTL_PLAIN;
 	} else if (in % 2) {	/* INT8, INT16, INT32, INT64 */
 		sb_i64(sb, s);
 	} else {
 		sb_u64(sb, u);
 	}
-	return false;
+	return ETWCTL_LITERAL;
 }
 
 static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
@@ -489,11 +478,15 @@ static void etwctl_hex(const uint8_t *p, size_t n, struct etwctl_sb *sb)
  * TDH, where TDH's text differs: GUIDs in etwctl's lowercase form, ANSI
  * text as the bytes it is (the JSON writer replaces what is not UTF-8),
  * integers (etwctl_int), binary always as hex, SYSTEMTIME without a
- * zone: the InTypes of etwctl_is_raw().  Return: whether the text is a
- * JSON string, as etwctl_quoted() would find it: all but most integers.
+ * zone; and UTF-16 text, which TDH gives as its units, converted here
+ * straight from them rather than from TDH's copy: the InTypes of
+ * etwctl_is_raw().  Return: what the text is to JSON, as
+ * etwctl_quoted() would find it: a string for all but most integers,
+ * plain for the hex, GUIDs, addresses and times written here.
  */
-static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
-			    USHORT n, struct etwctl_sb *sb)
+static enum etwctl_kind etwctl_raw_text(USHORT in, USHORT out,
+					const uint8_t *p, USHORT n,
+					struct etwctl_sb *sb)
 {
 	char text[ETWCTL_GUID_LEN];
 	const char *s = (const char *)p;
@@ -505,12 +498,21 @@ static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 		memcpy(&g, p, sizeof(g));
 		etwctl_guid_format(&g, text);
 		sb_add(sb, text, ETWCTL_GUID_LEN - 1);
-		break;
+		return ETWCTL_PLAIN;
 	case TDH_INTYPE_ANSISTRING:
 		sb_add(sb, s, strnlen(s, n));
 		break;
 	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
 		sb_add(sb, s + 2, strnlen(s + 2, n - 2u));
+		break;
+	case TDH_INTYPE_UNICODESTRING:
+	case TDH_INTYPE_NONNULLTERMINATEDSTRING:
+		sb_utf16(sb, p, n / 2);
+		break;
+	case TDH_INTYPE_MANIFEST_COUNTEDSTRING:
+	case TDH_INTYPE_COUNTEDSTRING:
+	case TDH_INTYPE_REVERSEDCOUNTEDSTRING:
+		sb_utf16(sb, p + 2, (n - 2u) / 2);
 		break;
 	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
 	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
@@ -520,21 +522,21 @@ static bool etwctl_raw_text(USHORT in, USHORT out, const uint8_t *p,
 	case TDH_INTYPE_HEXINT32: case TDH_INTYPE_HEXINT64:
 	case TDH_INTYPE_POINTER:
 		sb_hex64(sb, etwctl_le(p, n));
-		break;
+		return ETWCTL_PLAIN;
 	case TDH_INTYPE_BINARY:
 		etwctl_hex(p, n, sb);
-		break;
+		return ETWCTL_PLAIN;
 	case TDH_INTYPE_MANIFEST_COUNTEDBINARY:
 		etwctl_hex(p + 2, n - 2u, sb);
-		break;
+		return ETWCTL_PLAIN;
 	case TDH_INTYPE_SYSTEMTIME:
 		/* Year, Month, DayOfWeek, Day, Hour, Minute, Second, ms. */
 		memcpy(st, p, sizeof(st));
 		sb_printf(sb, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", st[0],
 			  st[1], st[3], st[4], st[5], st[6], st[7]);
-		break;
+		return ETWCTL_PLAIN;
 	}
-	return true;
+	return ETWCTL_STRING;
 }
 
 /*
@@ -549,6 +551,11 @@ static bool etwctl_is_raw(USHORT in, USHORT out)
 	case TDH_INTYPE_GUID:
 	case TDH_INTYPE_ANSISTRING:
 	case TDH_INTYPE_MANIFEST_COUNTEDANSISTRING:
+	case TDH_INTYPE_UNICODESTRING:
+	case TDH_INTYPE_NONNULLTERMINATEDSTRING:
+	case TDH_INTYPE_MANIFEST_COUNTEDSTRING:
+	case TDH_INTYPE_COUNTEDSTRING:
+	case TDH_INTYPE_REVERSEDCOUNTEDSTRING:
 	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
 	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
 	case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32:
@@ -647,7 +654,9 @@ static ULONG etwctl_format(struct etwctl_tdh *d,
 
 	for (;;) {
 		*size = d->text_size;
-		ret = TdhFormatProperty(d->tei, map, d->ptr_size,
+		/* The Windows API's pointer is not const; TDH only reads it. */
+		ret = TdhFormatProperty((PTRACE_EVENT_INFO)d->tei, map,
+					d->ptr_size,
 					epi->nonStructType.InType,
 					epi->nonStructType.OutType, length,
 					(USHORT)(d->end - d->p), (PBYTE)d->p,
@@ -680,7 +689,7 @@ static void etwctl_keep_int(struct etwctl_tdh *d, ULONG i, USHORT in,
  * etw_tdh_value_size() or TdhFormatProperty, and their errors.
  */
 static int etwctl_value_sized(struct etwctl_tdh *d, ULONG i,
-			      struct etwctl_sb *sb, bool *quoted)
+			      struct etwctl_sb *sb, enum etwctl_kind *kind)
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	USHORT in = epi->nonStructType.InType, out = epi->nonStructType.OutType;
@@ -708,7 +717,7 @@ static int etwctl_value_sized(struct etwctl_tdh *d, ULONG i,
 	d->p += used;
 	etwctl_keep_int(d, i, in, raw, used);
 	if (is_raw) {
-		*quoted = etwctl_raw_text(in, out, raw, used, sb);
+		*kind = etwctl_raw_text(in, out, raw, used, sb);
 		return 0;
 	}
 	utf8 = etw_etl_utf16_to_utf8((const uint8_t *)d->text, size / 2);
@@ -716,16 +725,18 @@ static int etwctl_value_sized(struct etwctl_tdh *d, ULONG i,
 		return -ENOMEM;
 	sb_str(sb, utf8);
 	free(utf8);
-	*quoted = etwctl_quoted(in, out, sb->len ? sb->s : "");
+	*kind = etwctl_quoted(in, out, sb->len ? sb->s : "");
 	return 0;
 }
 
 /*
- * One value of non-struct property @i into @sb; *@quoted: a string.
- * Inline: most are integers and pointers, sized by their InType alone.
+ * One value of non-struct property @i into @sb; *@kind: what it is to
+ * JSON.  Inline: most are integers and pointers, sized by their InType
+ * alone.
  */
 static __always_inline int etwctl_value(struct etwctl_tdh *d, ULONG i,
-					struct etwctl_sb *sb, bool *quoted)
+					struct etwctl_sb *sb,
+					enum etwctl_kind *kind)
 {
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	USHORT used = etwctl_scalar_size(epi, d->ptr_size);
@@ -733,47 +744,58 @@ static __always_inline int etwctl_value(struct etwctl_tdh *d, ULONG i,
 
 	/* One the data cannot hold takes etw_tdh_value_size()'s error. */
 	if (!used || used > d->end - d->p)
-		return etwctl_value_sized(d, i, sb, quoted);
+		return etwctl_value_sized(d, i, sb, kind);
 	d->p += used;
 	etwctl_keep_int(d, i, epi->nonStructType.InType, raw, used);
-	*quoted = etwctl_raw_text(epi->nonStructType.InType,
-				  epi->nonStructType.OutType, raw, used, sb);
+	*kind = etwctl_raw_text(epi->nonStructType.InType,
+				epi->nonStructType.OutType, raw, used, sb);
 	return 0;
 }
 
 static int etwctl_emit(struct etwctl_tdh *d, const char *name,
-		       struct etwctl_sb *sb, bool quoted)
+		       size_t name_len, struct etwctl_sb *sb,
+		       enum etwctl_kind kind)
 {
+	struct etwctl_field_text f = {
+		.name = name,
+		.name_len = name_len,
+		.value = sb->len ? sb->s : "",
+		.value_len = sb->len,
+		.quoted = kind != ETWCTL_LITERAL,
+		.plain = kind == ETWCTL_PLAIN,
+	};
+
 	if (sb->oom)
 		return -ENOMEM;
-	d->fn(d->ctx, name, sb->len ? sb->s : "", quoted);
+	d->fn(d->ctx, &f);
 	return 0;
 }
 
 /* An array of @count non-struct values as a JSON array literal. */
 static int etwctl_array(struct etwctl_tdh *d, ULONG i, const char *name,
-			ULONG count)
+			size_t name_len, ULONG count)
 {
 	struct etwctl_sb sb = { 0 }, elem = { 0 };
-	bool quoted;
+	enum etwctl_kind kind;
 	ULONG k;
 	int ret = 0;
 
 	sb_printf(&sb, "[");
 	for (k = 0; k < count && !ret; k++) {
 		elem.len = 0;
-		ret = etwctl_value(d, i, &elem, &quoted);
+		ret = etwctl_value(d, i, &elem, &kind);
 		if (ret || elem.oom)
 			break;
 		sb_printf(&sb, k ? "," : "");
-		if (quoted)
+		if (kind != ETWCTL_LITERAL)
 			sb_json(&sb, elem.len ? elem.s : "");
 		else
 			sb_printf(&sb, "%s", elem.s);
 	}
 	sb_printf(&sb, "]");
 	if (!ret)
-		ret = elem.oom ? -ENOMEM : etwctl_emit(d, name, &sb, false);
+		ret = elem.oom ? -ENOMEM :
+		      etwctl_emit(d, name, name_len, &sb, ETWCTL_LITERAL);
 	free(elem.s);
 	free(sb.s);
 	return ret;
@@ -819,16 +841,21 @@ static int etwctl_prop(struct etwctl_tdh *d, ULONG i, ULONG end,
 	const EVENT_PROPERTY_INFO *epi = etwctl_epi(d, i);
 	struct etwctl_sb *sb = d->sb;
 	const char *name = etwctl_schema_name(d->schema, i);
+	size_t name_len = etwctl_schema_name_len(d->schema, i);
 	char full[ETWCTL_NAME_SIZE];
+	enum etwctl_kind kind;
 	ULONG count;
-	bool quoted, array;
+	bool array;
 	int ret;
 
 	sb->len = 0;
 	if (etwctl_is_prefix(d, i, end))
-		return etwctl_value(d, i, sb, &quoted);
+		return etwctl_value(d, i, sb, &kind);
 	if (*prefix) {
-		snprintf(full, sizeof(full), "%s%s", prefix, name);
+		name_len = (size_t)snprintf(full, sizeof(full), "%s%s", prefix,
+					    name);
+		if (name_len >= sizeof(full))
+			name_len = sizeof(full) - 1;
 		name = full;
 	}
 	count = epi->Flags & PropertyParamCount ?
@@ -838,10 +865,10 @@ static int etwctl_prop(struct etwctl_tdh *d, ULONG i, ULONG end,
 	if (epi->Flags & PropertyStruct)
 		return etwctl_struct(d, i, name, count, array);
 	if (array)
-		return etwctl_array(d, i, name, count);
-	ret = etwctl_value(d, i, sb, &quoted);
+		return etwctl_array(d, i, name, name_len, count);
+	ret = etwctl_value(d, i, sb, &kind);
 	if (!ret)
-		ret = etwctl_emit(d, name, sb, quoted);
+		ret = etwctl_emit(d, name, name_len, sb, kind);
 	return ret;
 }
 
@@ -916,25 +943,20 @@ static void etwctl_tei_names(const TRACE_EVENT_INFO *tei,
 	etwctl_tei_keywords(tei, names->keywords, sizeof(names->keywords));
 }
 
-/* A schema's names, converted for @tei (@size bytes); NULL without memory. */
+/* A schema's names, converted for @tei; NULL without memory. */
 static struct etwctl_schema *etwctl_schema_new(const TRACE_EVENT_INFO *tei,
-					       ULONG size, uint64_t hash)
+					       uint64_t id)
 {
-	bool keep = size <= ETWCTL_SCHEMA_MAX;
-	struct etwctl_schema *s = calloc(1, sizeof(*s) + (keep ? size : 0));
+	struct etwctl_schema *s = calloc(1, sizeof(*s));
 	char name[ETWCTL_NAME_SIZE], *text;
 	size_t len = 0, cap = 0, n;
 	ULONG i;
 
 	if (!s)
 		return NULL;
-	s->hash = hash;
-	s->tei_size = keep ? size : 0;
-	memcpy(s->tei, tei, s->tei_size);
+	s->id = id;
 	etwctl_tei_names(tei, &s->names);
-	for (i = 0; i < ETWCTL_NAMES; i++)
-		s->names_len[i] = strlen((char *)&s->names +
-					 etwctl_names_at[i]);
+	s->names.schema = id ?: ETWCTL_NAMES_OWN;
 	s->name_off = calloc(tei->PropertyCount + 1, sizeof(*s->name_off));
 	if (!s->name_off)
 		goto fail;
@@ -954,124 +976,89 @@ static struct etwctl_schema *etwctl_schema_new(const TRACE_EVENT_INFO *tei,
 		s->name_off[i] = len;
 		len += n;
 	}
+	s->name_off[i] = len;
 	return s;
 fail:
 	etwctl_schema_free(s);
 	return NULL;
 }
 
-static uint64_t etwctl_hash_words(uint64_t h, const uint8_t *p, ULONG from,
-				  ULONG to)
-{
-	uint64_t w;
-
-	for (; from + 8 <= to; from += 8) {
-		memcpy(&w, p + from, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-	}
-	return h;
-}
-
 /*
- * The slot's hash: the size, the head and the last words of the
- * TRACE_EVENT_INFO.  Any bytes would do (a hit compares them all); these
- * tell the schemas of a trace apart, events of one TraceLogging schema
- * under other descriptors or providers included, at a few words' cost.
+ * The schema of @rec: *@tei libetw's cached TRACE_EVENT_INFO, *@schema
+ * its names, from this thread's table or converted into it.  A schema
+ * libetw's cache does not keep is copied into *@copy (to free) and its
+ * names converted into *@own, for this event alone.  Return: 0, or the
+ * error of TdhGetEventInformation as an errno.
  */
-static uint64_t etwctl_schema_hash(const TRACE_EVENT_INFO *tei, ULONG size)
+static int etwctl_schema_of(PEVENT_RECORD rec, const TRACE_EVENT_INFO **tei,
+			    const struct etwctl_schema **schema,
+			    struct etwctl_schema **own, TRACE_EVENT_INFO **copy)
 {
-	const uint8_t *p = (const uint8_t *)tei;
-	ULONG head = size < ETWCTL_SCHEMA_HEAD ? size : ETWCTL_SCHEMA_HEAD;
-	ULONG tail = size > head + ETWCTL_SCHEMA_TAIL ?
-		     size - ETWCTL_SCHEMA_TAIL : head;
-	uint64_t h;
+	struct etwctl_schema **slot, *s;
+	uint64_t id;
+	ULONG size, ret;
 
-	h = etwctl_hash_words(size, p, 0, head);
-	h = etwctl_hash_words(h, p, tail, size);
-	return h ^ h >> 32;
-}
-
-/*
- * The names of the schema @tei (@size bytes), from this thread's table or
- * converted into it; a schema too large to keep is converted into *@own,
- * for this event alone.  NULL without memory.
- */
-static const struct etwctl_schema *
-etwctl_schema_get(const TRACE_EVENT_INFO *tei, ULONG size,
-		  struct etwctl_schema **own)
-{
-	uint64_t hash = etwctl_schema_hash(tei, size);
-	struct etwctl_schema **slot = &etwctl_schemas[hash %
-						      ETWCTL_SCHEMA_SLOTS];
-	struct etwctl_schema *s = *slot;
-
-	*own = NULL;
-	if (s && s->hash == hash && s->tei_size == size &&
-	    !memcmp(s->tei, tei, size))
-		return s;
-	s = etwctl_schema_new(tei, size, hash);
-	if (!s || !s->tei_size) {
-		*own = s;
-		return s;
+	ret = etw_tdh_event_schema(rec, tei, &size, &id);
+	if (ret == ERROR_MORE_DATA) {
+		ret = etw_tdh_event_info(rec, copy);
+		if (ret)
+			return etwctl_tdh_errno(ret);
+		*tei = *copy;
+		*own = etwctl_schema_new(*copy, 0);
+		*schema = *own;
+		return *own ? 0 : -ENOMEM;
 	}
-	etwctl_schema_free(*slot);
-	*slot = s;
-	return s;
-}
-
-/* The schema's names into @names: the strings, not the arrays' 1.5 KiB. */
-static void etwctl_schema_names(const struct etwctl_schema *s,
-				struct etwctl_names *names)
-{
-	size_t i;
-
-	for (i = 0; i < ETWCTL_NAMES; i++)
-		memcpy((char *)names + etwctl_names_at[i],
-		       (const char *)&s->names + etwctl_names_at[i],
-		       s->names_len[i] + 1);
+	if (ret)
+		return etwctl_tdh_errno(ret);
+	slot = &etwctl_schemas[id % ETWCTL_SCHEMA_SLOTS];
+	if (!*slot || (*slot)->id != id) {
+		s = etwctl_schema_new(*tei, id);
+		if (!s)
+			return -ENOMEM;
+		etwctl_schema_free(*slot);
+		*slot = s;
+	}
+	*schema = *slot;
+	return 0;
 }
 
 /* All "": the names of an event without a schema. */
-static void etwctl_names_clear(struct etwctl_names *names)
-{
-	size_t i;
-
-	for (i = 0; i < ETWCTL_NAMES; i++)
-		((char *)names)[etwctl_names_at[i]] = 0;
-}
+static const struct etwctl_names etwctl_no_names;
 
 /*
- * The names of the event's schema into @names (when not NULL; all ""
- * when the schema cannot be read), then its fields to @fn (when not
- * NULL), through TdhGetEventInformation and TdhFormatProperty.
+ * The names of an own schema, which is freed with its event's decoding:
+ * per thread, as the table.
  */
-static int etwctl_tdh_decode(PEVENT_RECORD rec, struct etwctl_names *names,
+static __thread struct etwctl_names etwctl_own_names;
+
+/*
+ * *@names (when not NULL) the names of the event's schema (all "" when
+ * the schema cannot be read), valid until this thread decodes another
+ * event, then its fields to @fn (when not NULL), through
+ * TdhGetEventInformation and TdhFormatProperty.
+ */
+static int etwctl_tdh_decode(PEVENT_RECORD rec,
+			     const struct etwctl_names **names,
 			     etwctl_field_fn fn, void *ctx)
 {
-	/* Most schemas fit: one TdhGetEventInformation call, no malloc. */
-	union {
-		TRACE_EVENT_INFO tei;
-		char bytes[4096];
-	} buf;
 	USHORT ints[ETWCTL_TDH_INTS];
 	struct etwctl_tdh d = { .rec = rec, .fn = fn, .ctx = ctx,
 				.sb = &etwctl_value_sb };
 	struct etwctl_schema *own = NULL;
-	ULONG size;
-	int ret = etwctl_tdh_info(rec, &buf.tei, sizeof(buf), &d.tei, &size);
+	TRACE_EVENT_INFO *copy = NULL;
+	int ret = etwctl_schema_of(rec, &d.tei, &d.schema, &own, &copy);
 
 	d.sb->oom = false;
 	if (names)
-		etwctl_names_clear(names);
+		*names = &etwctl_no_names;
 	if (ret)
 		goto out;
-	d.schema = etwctl_schema_get(d.tei, size, &own);
-	if (!d.schema) {
-		ret = -ENOMEM;
-		goto out;
+	if (names && own) {
+		etwctl_own_names = own->names;
+		*names = &etwctl_own_names;
+	} else if (names) {
+		*names = &d.schema->names;
 	}
-	if (names)
-		etwctl_schema_names(d.schema, names);
 	if (fn) {
 		if (d.tei->PropertyCount < ETWCTL_TDH_INTS) {
 			memset(ints, 0, sizeof(ints));
@@ -1092,8 +1079,7 @@ out:
 	if (d.ints != ints)
 		free(d.ints);
 	free(d.text);
-	if (d.tei != &buf.tei)
-		free(d.tei);
+	free(copy);
 	return ret;
 }
 
@@ -1130,15 +1116,15 @@ static void etwctl_tl_record(EVENT_RECORD *rec,
 int etwctl_tl_event_name(const void *meta, size_t len, char *out,
 			 size_t size)
 {
+	const struct etwctl_names *names;
 	EVENT_HEADER_EXTENDED_DATA_ITEM x;
-	struct etwctl_names names;
 	EVENT_RECORD rec;
 	int ret;
 
 	etwctl_tl_record(&rec, &x, meta, len, NULL, 0);
 	ret = etwctl_tdh_decode(&rec, &names, NULL, NULL);
 	if (!ret)
-		snprintf(out, size, "%s", names.event);
+		snprintf(out, size, "%s", names->event);
 	return ret;
 }
 
@@ -1167,24 +1153,25 @@ int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
 }
 
 /**
- * etwctl_decode_event - an event's names and fields, as its schema gives
+ * etwctl_decode_names - an event's names and fields, as its schema gives
  * @ev: the event, as read from a file or a session
  * @names: out: the names of its schema ("" for what it does not name),
- *	or NULL
+ *	valid until this thread decodes another event; or NULL
  * @fn: called once per field, in order, or NULL
  * @ctx: passed to @fn
  *
  * The schema is the event's TraceLogging metadata, the MOF class of a
  * kernel logger event TDH knows, or, for other events, a loaded manifest
- * of its provider (TdhLoadManifest).
+ * of its provider (TdhLoadManifest).  The names are the schema's own, not
+ * a copy: dump shows them once per row.
  *
  * Context: any thread.
  * Return: 0; -ENOENT for an event without a schema; else as
- * etwctl_tl_decode(); @names is always set, all "" when the schema
+ * etwctl_tl_decode(); *@names is always set, all "" when the schema
  * could not be read.
  */
-int etwctl_decode_event(const struct etw_etl_event *ev,
-			struct etwctl_names *names, etwctl_field_fn fn,
+int etwctl_decode_names(const struct etw_etl_event *ev,
+			const struct etwctl_names **names, etwctl_field_fn fn,
 			void *ctx)
 {
 	EVENT_HEADER_EXTENDED_DATA_ITEM x[ETW_ETL_MAX_EXT_ITEMS];
@@ -1192,12 +1179,13 @@ int etwctl_decode_event(const struct etw_etl_event *ev,
 	uint32_t i;
 
 	memset(&rec, 0, sizeof(rec));
-	memset(x, 0, sizeof(x));
-	for (i = 0; i < ev->ext_count && i < ETW_ETL_MAX_EXT_ITEMS; i++) {
-		x[i].ExtType = ev->ext[i].type;
-		x[i].DataSize = ev->ext[i].size;
-		x[i].DataPtr = (uintptr_t)ev->ext[i].data;
-	}
+	/* The items in use, each whole: the rest are never read. */
+	for (i = 0; i < ev->ext_count && i < ETW_ETL_MAX_EXT_ITEMS; i++)
+		x[i] = (EVENT_HEADER_EXTENDED_DATA_ITEM){
+			.ExtType = ev->ext[i].type,
+			.DataSize = ev->ext[i].size,
+			.DataPtr = (uintptr_t)ev->ext[i].data,
+		};
 	rec.EventHeader.Flags = ev->flags | etw_event_width(ev);
 	/* Kernel records are classic events to TDH, as ProcessTrace says. */
 	if (ev->kind == ETW_ETL_KIND_SYSTEM || ev->kind == ETW_ETL_KIND_PERFINFO)
@@ -1213,6 +1201,28 @@ int etwctl_decode_event(const struct etw_etl_event *ev,
 	rec.UserDataLength = (USHORT)(ev->user_data_len > 0xffff ? 0xffff :
 				      ev->user_data_len);
 	return etwctl_tdh_decode(&rec, names, fn, ctx);
+}
+
+/**
+ * etwctl_decode_event - etwctl_decode_names(), the names copied
+ * @ev: the event
+ * @names: out: the names of its schema, or NULL
+ * @fn: called once per field, in order, or NULL
+ * @ctx: passed to @fn
+ *
+ * Context: any thread.
+ * Return: as etwctl_decode_names().
+ */
+int etwctl_decode_event(const struct etw_etl_event *ev,
+			struct etwctl_names *names, etwctl_field_fn fn,
+			void *ctx)
+{
+	const struct etwctl_names *n;
+	int ret = etwctl_decode_names(ev, names ? &n : NULL, fn, ctx);
+
+	if (names)
+		*names = *n;
+	return ret;
 }
 
 /**
@@ -1261,7 +1271,6 @@ void etwctl_filetime_format(int64_t ft, char *out, size_t size)
 	int64_t secs = rel / ETWCTL_FT_PER_SEC, frac = rel % ETWCTL_FT_PER_SEC;
 	time_t t;
 	struct tm tm;
-	int i;
 
 	if (frac < 0) {
 		frac += ETWCTL_FT_PER_SEC;
@@ -1287,8 +1296,7 @@ void etwctl_filetime_format(int64_t ft, char *out, size_t size)
 	}
 	memcpy(out, date, date_len);
 	out[date_len] = '.';
-	for (i = 7; i > 0; i--, frac /= 10)
-		out[date_len + i] = (char)('0' + frac % 10);
+	etwctl_dec_fixed((uint64_t)frac, 7, out + date_len + 1);
 	out[date_len + 8] = 'Z';
 	out[date_len + 9] = 0;
 }

@@ -127,13 +127,30 @@ int etwctl_provider_spec_parse(const char *s,
 /* ---------------------------------------------------------------------- */
 /* decode.c */
 
-/*
- * Receives one decoded field: @name (dotted for struct members, indexed
- * for struct arrays) and @value as text.  @quoted says whether the value
- * is a string (JSON quotes it) or a number, boolean or array literal.
+/**
+ * struct etwctl_field_text - one decoded field, as text
+ * @name: its name, @name_len bytes: dotted for struct members, indexed
+ *	for struct arrays
+ * @value: its text, @value_len bytes
+ * @quoted: the value is a string (JSON quotes it), not a number, boolean
+ *	or array literal
+ * @plain: a string of printable ASCII without '"' or '\\' (hex numbers,
+ *	GUIDs, addresses, times): JSON writes it as it is between its quotes
+ *
+ * The lengths are the decoder's: a row is made of many fields, and a
+ * strlen() of each name and value cost as much as copying them.
  */
-typedef void (*etwctl_field_fn)(void *ctx, const char *name,
-				const char *value, bool quoted);
+struct etwctl_field_text {
+	const char *name;
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+	bool quoted;
+	bool plain;
+};
+
+/* Receives one decoded field; @f and its strings are valid for the call. */
+typedef void (*etwctl_field_fn)(void *ctx, const struct etwctl_field_text *f);
 
 int etwctl_tl_event_name(const void *meta, size_t len, char *out,
 			 size_t size);
@@ -148,6 +165,10 @@ int etwctl_tl_decode(const void *meta, size_t meta_len, const void *data,
  * @task: the task (manifest events only)
  * @opcode: the opcode
  * @keywords: the names of the event's keyword bits, joined by ","
+ * @schema: where they come from: 0 when the event has no schema (all
+ *	""), else the number of its schema in libetw's cache (the same
+ *	number, the same names), or ETWCTL_NAMES_OWN for names of this
+ *	event alone
  *
  * Each is "" when the schema does not name it.
  */
@@ -159,8 +180,14 @@ struct etwctl_names {
 	char task[128];
 	char opcode[128];
 	char keywords[512];
+	uint64_t schema;
 };
 
+#define ETWCTL_NAMES_OWN	UINT64_MAX
+
+int etwctl_decode_names(const struct etw_etl_event *ev,
+			const struct etwctl_names **names, etwctl_field_fn fn,
+			void *ctx);
 int etwctl_decode_event(const struct etw_etl_event *ev,
 			struct etwctl_names *names, etwctl_field_fn fn,
 			void *ctx);
@@ -179,6 +206,7 @@ enum etwctl_format {
 /* print.c */
 
 struct etwctl_column;
+struct etwctl_spans;
 
 /**
  * struct etwctl_output - how events are printed
@@ -189,6 +217,8 @@ struct etwctl_column;
  * @spec: the --fields text the columns' names point into
  * @symbols: the image map stacks are symbolised with, or NULL for hex
  *	(set and freed by the command)
+ * @spans: the text of runs of columns for kinds of rows (print.c), or
+ *	NULL
  */
 struct etwctl_output {
 	enum etwctl_format format;
@@ -197,6 +227,7 @@ struct etwctl_output {
 	bool need_fields;
 	char *spec;
 	struct etwctl_symbols *symbols;
+	struct etwctl_spans *spans;
 };
 
 int etwctl_format_parse(const char *s, enum etwctl_format *fmt);
@@ -263,6 +294,7 @@ static inline char *etwctl_room(FILE *f, size_t n)
 size_t etwctl_u64_digits(uint64_t v);
 size_t etwctl_hex_u64_text(uint64_t v, char *out);
 size_t etwctl_u64_text(uint64_t v, char *out);
+void etwctl_dec_fixed(uint64_t v, size_t n, char *out);
 /* Each byte's two hex digits: [0] lower case, [1] upper case (put.c). */
 extern const char etwctl_hex_pairs[2][256][2];
 void etwctl_hex_text(const uint8_t *p, size_t n, bool upper, char *out);
@@ -363,6 +395,7 @@ void etwctl_print_ext(FILE *f, const struct etw_etl_event *ev, bool json,
 int etwctl_symbols_setup(const char *cmd, const char *kallsyms,
 			 struct etwctl_symbols **out);
 bool etwctl_event_has_stack(const struct etw_etl_event *ev);
+bool etwctl_image_wants(const struct etw_etl_event *ev);
 int etwctl_image_event(struct etwctl_symbols *syms,
 		       const struct etw_etl_event *ev);
 
@@ -389,6 +422,8 @@ int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles);
 int etwctl_source_prepass(char *const *paths, unsigned int count,
 			  struct etwctl_symbols *syms,
 			  struct etwctl_stacks *stacks);
+int etwctl_source_join(struct etwctl_source *src, char *const *paths,
+		       unsigned int count, struct etwctl_stacks *stacks);
 
 int etwctl_session_logger_id(const char *name, uint32_t *logger_id,
 			     uint32_t *buffer_kb);

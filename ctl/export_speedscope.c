@@ -7,13 +7,14 @@
  * weighted by its Count, its frames from the outermost call to the
  * sampled instruction.
  *
- * A sample's stack is the one its stack records give (stacks.c, read in
- * a first pass with the trace's images), else its own STACK_TRACE64 item,
- * else its InstructionPointer alone.  Frames are named as dump names them
- * (symbols.c).  The frames are kept once each (an interned name table),
- * and so are the stacks, as frame indices: a sample costs its stack's
- * index and its weight, 8 bytes, where the PerfView file's 88,809 samples
- * hold 2,898 distinct stacks.
+ * A sample's stack is the one its stack records give (stacks.c: their
+ * keys' definitions read in a first pass with the trace's images, the
+ * records joined in the pass over the samples), else its own
+ * STACK_TRACE64 item, else its InstructionPointer alone.  Frames are
+ * named as dump names them (symbols.c).  The frames are kept once each
+ * (an interned name table), and so are the stacks, as frame indices: a
+ * sample costs its stack's index and its weight, 8 bytes, where the
+ * PerfView file's 88,809 samples hold 2,898 distinct stacks.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -82,7 +83,7 @@ static int etwctl_ss_rehash(struct etwctl_ss *x)
 	if (!slots)
 		return -ENOMEM;
 	for (i = 0; i < x->nnames; i++) {
-		j = etwctl_fnv1a_str(x->names[i]) & (n - 1);
+		j = etwctl_str_hash(x->names[i]) & (n - 1);
 		while (slots[j])
 			j = (j + 1) & (n - 1);
 		slots[j] = (uint32_t)i + 1;
@@ -101,7 +102,7 @@ static int etwctl_ss_frame(struct etwctl_ss *x, const char *name,
 
 	if (2 * (x->nnames + 1) > x->nslots && etwctl_ss_rehash(x))
 		return -ENOMEM;
-	for (j = etwctl_fnv1a_str(name) & (x->nslots - 1); x->slots[j];
+	for (j = etwctl_str_hash(name) & (x->nslots - 1); x->slots[j];
 	     j = (j + 1) & (x->nslots - 1)) {
 		if (!strcmp(x->names[x->slots[j] - 1], name)) {
 			*index = x->slots[j] - 1;
@@ -211,7 +212,7 @@ static uint64_t etwctl_ss_addr(const uint8_t *p, unsigned int ptr)
 }
 
 /* @ev's stack as a STACK_TRACE64 item's frames: joined, or its own. */
-static bool etwctl_ss_stack(const struct etwctl_ss *x,
+static bool etwctl_ss_stack(struct etwctl_ss *x,
 			    const struct etw_etl_event *ev,
 			    const uint8_t **frames, uint32_t *n, uint32_t *pid)
 {
@@ -430,7 +431,8 @@ int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles)
 	x.stacks = etwctl_stacks_new();
 	ret = x.syms && x.stacks ? 0 : -ENOMEM;
 	if (!ret)
-		ret = etwctl_source_prepass(files, nfiles, x.syms, x.stacks);
+		ret = etwctl_source_prepass(files, nfiles, x.syms, x.stacks) ?:
+		      etwctl_source_join(src, files, nfiles, x.stacks);
 	if (!ret)
 		ret = etwctl_ss_read(&x, src, &bad);
 	etwctl_progress_end();

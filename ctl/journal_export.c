@@ -168,14 +168,13 @@ int etwctl_journal_priority(uint8_t level)
 	return level < sizeof(prio) / sizeof(prio[0]) ? prio[level] : 7;
 }
 
-static void etwctl_journal_prop(void *ctx, const char *name,
-				const char *value, bool quoted)
+static void etwctl_journal_prop(void *ctx, const struct etwctl_field_text *f)
 {
 	struct etwctl_journal_ctx *jc = ctx;
 	char field[ETWCTL_JOURNAL_NAME_MAX + 1];
 
-	etwctl_journal_field_name(name, field, sizeof(field));
-	if (!jc->oom && etwctl_journal_str(jc->b, field, value))
+	etwctl_journal_field_name(f->name, field, sizeof(field));
+	if (!jc->oom && etwctl_journal_str(jc->b, field, f->value))
 		jc->oom = true;
 }
 

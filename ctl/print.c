@@ -91,6 +91,8 @@ static const char etwctl_full_default[] =
  * @lead: what precedes its value in a row, @lead_len bytes (malloc'ed,
  *	NUL-padded to at least ETWCTL_LEAD_COPY): the separator and the
  *	table's label or the JSON key, made once rather than for every row
+ * @run: for the first of two or more fixed columns in a row
+ *	(etwctl_col_fixed()), how many there are; else 0
  */
 struct etwctl_column {
 	enum etwctl_col id;
@@ -98,11 +100,51 @@ struct etwctl_column {
 	const char *prop;
 	char *lead;
 	size_t lead_len;
+	size_t run;
+};
+
+/*
+ * The columns a row shows from its schema's names, its descriptor and
+ * its provider GUID alone, which the events of one kind share: a run of
+ * them is written once for a kind (struct etwctl_spans) and copied for
+ * the next rows of that kind, where each cell took a few dozen
+ * instructions of every row.  A kernel trace has hundreds of kinds (a
+ * schema per StackWalk frame count).
+ */
+#define ETWCTL_SPAN_SLOTS	256
+/* A run's text longer than this is written every time. */
+#define ETWCTL_SPAN_MAX		256
+
+/*
+ * A kind of row, what the fixed columns show is a function of: its
+ * names' schema number, its descriptor and its provider GUID, as words.
+ */
+#define ETWCTL_SPAN_KEY		5
+
+/* The text of the run at column @col for rows of @key; @len 0: free. */
+struct etwctl_span {
+	uint64_t key[ETWCTL_SPAN_KEY];
+	size_t col;
+	size_t len;
+	char text[ETWCTL_SPAN_MAX];
+};
+
+/*
+ * @slot: a direct-mapped table of runs' texts
+ * @mem: the stream a run is written to first, its text in @text (@len
+ *	bytes once flushed)
+ */
+struct etwctl_spans {
+	struct etwctl_span slot[ETWCTL_SPAN_SLOTS];
+	FILE *mem;
+	char *text;
+	size_t len;
 };
 
 /*
  * @name and @value point into etwctl_fields.text once it is sealed;
- * @name_len and @value_len are their lengths.
+ * @name_len and @value_len are their lengths; @quoted and @plain as
+ * struct etwctl_field_text's.
  */
 struct etwctl_field {
 	char *name;
@@ -112,6 +154,7 @@ struct etwctl_field {
 	size_t name_len;
 	size_t value_len;
 	bool quoted;
+	bool plain;
 };
 
 /*
@@ -128,17 +171,27 @@ struct etwctl_fields {
 	bool oom;
 };
 
-/* One event's values; numbers are read from the event itself. */
+/*
+ * One event's values; numbers are read from the event itself.  @names:
+ * its schema's (decode.c's, until the next event), or @own, a copy with
+ * the provider name of its traits.  @keyed: its fixed columns are those
+ * of its kind (etwctl_span_key()): its names are its schema's, not
+ * its own or its provider traits'.
+ */
 struct etwctl_row {
 	const struct etw_etl_event *ev;
 	char time[40];
 	char provider_guid[ETWCTL_GUID_LEN];
 	char activity[ETWCTL_GUID_LEN];
 	char related[ETWCTL_GUID_LEN];
-	struct etwctl_names names;
+	const struct etwctl_names *names;
+	struct etwctl_names own;
 	struct etwctl_fields fields;
 	bool decoded;
+	bool keyed;
 	char *text;
+	size_t text_len;
+	bool text_plain;
 };
 
 /*
@@ -146,8 +199,8 @@ struct etwctl_row {
  * null.  UINT: a number.  HEX: "0x..." (a JSON string).  TEXT: as is
  * (JSON: a string).  PLAIN: TEXT of @len bytes that no format escapes or
  * quotes (times and GUIDs).  VALUE: a field's value of @len bytes,
- * @quoted when a string (a JSON string, JSON-quoted in a table), else a
- * JSON literal.
+ * @quoted when a string (a JSON string, JSON-quoted in a table; @plain
+ * when it needs no escapes), else a JSON literal.
  */
 enum etwctl_cell_kind {
 	ETWCTL_CELL_NONE,
@@ -164,6 +217,7 @@ struct etwctl_cell {
 	const char *s;
 	size_t len;
 	bool quoted;
+	bool plain;
 };
 
 /**
@@ -184,6 +238,39 @@ int etwctl_format_parse(const char *s, enum etwctl_format *fmt)
 	else
 		return -EINVAL;
 	return 0;
+}
+
+static bool etwctl_col_fixed(enum etwctl_col id)
+{
+	switch (id) {
+	case ETWCTL_COL_PROVIDER:
+	case ETWCTL_COL_PROVIDER_GUID:
+	case ETWCTL_COL_EVENT:
+	case ETWCTL_COL_ID:
+	case ETWCTL_COL_VERSION:
+	case ETWCTL_COL_CHANNEL:
+	case ETWCTL_COL_LEVEL:
+	case ETWCTL_COL_OPCODE:
+	case ETWCTL_COL_TASK:
+	case ETWCTL_COL_KEYWORDS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Each run of two or more fixed columns: its length at its first. */
+static void etwctl_runs_mark(struct etwctl_output *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < out->ncols; i = j + 1) {
+		for (j = i; j < out->ncols && etwctl_col_fixed(out->cols[j].id);
+		     j++)
+			;
+		if (j - i >= 2)
+			out->cols[i].run = j - i;
+	}
 }
 
 /* The column @name stands for, or -EINVAL. */
@@ -237,6 +324,7 @@ static int etwctl_columns_parse(struct etwctl_output *out, const char **bad)
 		out->need_fields |= out->cols[i].id >= ETWCTL_COL_FIELDS;
 		out->ncols++;
 	}
+	etwctl_runs_mark(out);
 	return 0;
 }
 
@@ -302,6 +390,19 @@ static int etwctl_leads_make(struct etwctl_output *out)
 	return 0;
 }
 
+/* The table of runs' texts, when the columns have a run. */
+static int etwctl_spans_make(struct etwctl_output *out)
+{
+	size_t i;
+
+	for (i = 0; i < out->ncols && !out->cols[i].run; i++)
+		;
+	if (i == out->ncols)
+		return 0;
+	out->spans = calloc(1, sizeof(*out->spans));
+	return out->spans ? 0 : -ENOMEM;
+}
+
 /**
  * etwctl_output_setup - the output of dump or view, from --fields
  * @cmd: the command, for the messages
@@ -327,6 +428,8 @@ int etwctl_output_setup(const char *cmd, struct etwctl_output *out,
 	ret = out->spec ? etwctl_columns_parse(out, &bad) : -ENOMEM;
 	if (!ret)
 		ret = etwctl_leads_make(out);
+	if (!ret)
+		ret = etwctl_spans_make(out);
 	if (!ret)
 		return 0;
 	if (ret == -ENOMEM)
@@ -355,6 +458,12 @@ void etwctl_output_free(struct etwctl_output *out)
 		free(out->cols[i].lead);
 	free(out->cols);
 	free(out->spec);
+	if (out->spans) {
+		if (out->spans->mem)
+			fclose(out->spans->mem);
+		free(out->spans->text);
+		free(out->spans);
+	}
 	memset(out, 0, sizeof(*out));
 }
 
@@ -378,10 +487,9 @@ static bool etwctl_fields_room(struct etwctl_fields *fs, size_t len)
 	return true;
 }
 
-static void etwctl_field_add(void *ctx, const char *name, const char *value,
-			     bool quoted)
+static void etwctl_field_add(void *ctx, const struct etwctl_field_text *f)
 {
-	size_t nlen = strlen(name) + 1, vlen = strlen(value) + 1;
+	size_t nlen = f->name_len + 1, vlen = f->value_len + 1;
 	struct etwctl_fields *fs = ctx;
 	struct etwctl_field *v;
 
@@ -401,13 +509,14 @@ static void etwctl_field_add(void *ctx, const char *name, const char *value,
 	v = &fs->v[fs->n++];
 	v->name_off = fs->used;
 	v->name_len = nlen - 1;
-	memcpy(fs->text + fs->used, name, nlen);
+	memcpy(fs->text + fs->used, f->name, nlen);
 	fs->used += nlen;
 	v->value_off = fs->used;
 	v->value_len = vlen - 1;
-	memcpy(fs->text + fs->used, value, vlen);
+	memcpy(fs->text + fs->used, f->value, vlen);
 	fs->used += vlen;
-	v->quoted = quoted;
+	v->quoted = f->quoted;
+	v->plain = f->plain;
 }
 
 /* The fields' pointers, once @fs->text has stopped moving. */
@@ -499,7 +608,7 @@ static void etwctl_row_provider(const struct etw_guid *g,
  */
 static void etwctl_row_decode(struct etwctl_row *row, bool fields)
 {
-	int ret = etwctl_decode_event(row->ev, &row->names,
+	int ret = etwctl_decode_names(row->ev, &row->names,
 				      fields ? etwctl_field_add : NULL,
 				      &row->fields);
 
@@ -510,23 +619,45 @@ static void etwctl_row_decode(struct etwctl_row *row, bool fields)
 		etwctl_fields_free(&row->fields);
 }
 
+/*
+ * The text of undecoded rows: one buffer for every row of the thread,
+ * which a row's text lasts as long as, not a malloc a row.  It grows to
+ * the longest.
+ */
+static __thread char *etwctl_row_buf;
+static __thread size_t etwctl_row_buf_cap;
+
+/*
+ * An undecoded row's fields column: a string-only event's string, else
+ * its payload in hex, which JSON keeps as it is (@row->text_plain).
+ */
 static int etwctl_row_text(struct etwctl_row *row,
 			   const struct etw_etl_event *ev)
 {
 	const uint8_t *p = ev->user_data;
+	bool string = ev->kind == ETW_ETL_KIND_EVENT &&
+		      (ev->flags & ETW_EVENT_FLAG_STRING_ONLY);
+	size_t n = string ? 3 * (ev->user_data_len / 2) + 1 :
+			    2 * (size_t)ev->user_data_len + 1;
 	char *t;
 
-	if (ev->kind == ETW_ETL_KIND_EVENT &&
-	    (ev->flags & ETW_EVENT_FLAG_STRING_ONLY)) {
-		row->text = etw_etl_utf16_to_utf8(p, ev->user_data_len / 2);
-		return row->text ? 0 : -ENOMEM;
+	if (n > etwctl_row_buf_cap) {
+		t = realloc(etwctl_row_buf, n);
+		if (!t)
+			return -ENOMEM;
+		etwctl_row_buf = t;
+		etwctl_row_buf_cap = n;
 	}
-	t = malloc(2 * ev->user_data_len + 1);
-	if (!t)
-		return -ENOMEM;
 	/* A local pointer, as a store through row->text may alias row. */
-	etwctl_hex_text(p, ev->user_data_len, false, t);
-	t[2 * ev->user_data_len] = 0;
+	t = etwctl_row_buf;
+	if (string) {
+		row->text_len = etw_etl_utf16_utf8(p, ev->user_data_len / 2, t);
+	} else {
+		etwctl_hex_text(p, ev->user_data_len, false, t);
+		row->text_len = 2 * (size_t)ev->user_data_len;
+		t[row->text_len] = 0;
+	}
+	row->text_plain = !string;
 	row->text = t;
 	return 0;
 }
@@ -552,11 +683,16 @@ static int etwctl_row_fill(struct etwctl_row *row,
 	if (x && x->size >= sizeof(struct etw_guid))
 		etwctl_row_guid(x->data, row->related);
 	etwctl_row_decode(row, out->need_fields);
+	row->keyed = row->names->schema != ETWCTL_NAMES_OWN;
 	/* Events without a schema may still carry their provider's name. */
 	x = etwctl_ext(ev, ETW_EXT_PROV_TRAITS);
-	if (x && !*row->names.provider)
-		etwctl_traits_name(x->data, x->size, row->names.provider,
-				   sizeof(row->names.provider));
+	if (x && !*row->names->provider) {
+		row->own = *row->names;
+		etwctl_traits_name(x->data, x->size, row->own.provider,
+				   sizeof(row->own.provider));
+		row->names = &row->own;
+		row->keyed = false;
+	}
 	if (out->need_fields && !row->decoded)
 		return etwctl_row_text(row, ev);
 	return 0;
@@ -565,7 +701,6 @@ static int etwctl_row_fill(struct etwctl_row *row,
 static void etwctl_row_free(struct etwctl_row *row)
 {
 	etwctl_fields_free(&row->fields);
-	free(row->text);
 }
 
 static struct etwctl_cell etwctl_text(const char *s)
@@ -610,6 +745,7 @@ static struct etwctl_cell etwctl_property(const struct etwctl_row *row,
 				.s = row->fields.v[i].value,
 				.len = row->fields.v[i].value_len,
 				.quoted = row->fields.v[i].quoted,
+				.plain = row->fields.v[i].plain,
 			};
 	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
 }
@@ -622,7 +758,7 @@ static __always_inline struct etwctl_cell
 etwctl_cell(const struct etwctl_row *row, const struct etwctl_column *col)
 {
 	const struct etw_etl_event *ev = row->ev;
-	const struct etwctl_names *n = &row->names;
+	const struct etwctl_names *n = row->names;
 
 	switch (col->id) {
 	case ETWCTL_COL_TIME:
@@ -670,14 +806,38 @@ etwctl_cell(const struct etwctl_row *row, const struct etwctl_column *col)
 	return (struct etwctl_cell){ .kind = ETWCTL_CELL_NONE };
 }
 
-/* A field's value of @len bytes: strings JSON-quoted, literals as is. */
+/*
+ * A field's value of @len bytes: strings JSON-quoted (@plain: between
+ * quotes as they are), literals as is.
+ */
 static void etwctl_value_text(FILE *f, const char *value, size_t len,
-			      bool quoted)
+			      bool quoted, bool plain)
 {
-	if (quoted)
-		etwctl_json_string(f, value);
-	else
+	char *p;
+
+	if (!quoted) {
 		etwctl_put(f, value, len);
+	} else if (!plain) {
+		etwctl_json_string(f, value);
+	} else {
+		p = etwctl_room(f, len + 2);
+		if (!p) {
+			putc_unlocked('"', f);
+			etwctl_put(f, value, len);
+			putc_unlocked('"', f);
+			return;
+		}
+		*p = '"';
+		memcpy(p + 1, value, len);
+		p[len + 1] = '"';
+		f->_IO_write_ptr = p + len + 2;
+	}
+}
+
+/* Field @v's value. */
+static void etwctl_field_value(FILE *f, const struct etwctl_field *v)
+{
+	etwctl_value_text(f, v->value, v->value_len, v->quoted, v->plain);
 }
 
 /* All fields as one text: "name=value ..." or the hex/string text. */
@@ -686,7 +846,7 @@ static void etwctl_fields_text(FILE *f, const struct etwctl_row *row)
 	size_t i;
 
 	if (!row->decoded) {
-		etwctl_puts(f, row->text);
+		etwctl_put(f, row->text, row->text_len);
 		return;
 	}
 	for (i = 0; i < row->fields.n; i++) {
@@ -694,9 +854,7 @@ static void etwctl_fields_text(FILE *f, const struct etwctl_row *row)
 			putc_unlocked(' ', f);
 		etwctl_put(f, row->fields.v[i].name, row->fields.v[i].name_len);
 		putc_unlocked('=', f);
-		etwctl_value_text(f, row->fields.v[i].value,
-				  row->fields.v[i].value_len,
-				  row->fields.v[i].quoted);
+		etwctl_field_value(f, &row->fields.v[i]);
 	}
 }
 
@@ -720,7 +878,7 @@ static void etwctl_table_cell(FILE *f, const struct etwctl_cell *c, int width)
 		etwctl_put(f, c->s, c->len);
 		break;
 	case ETWCTL_CELL_VALUE:
-		etwctl_value_text(f, c->s, c->len, c->quoted);
+		etwctl_value_text(f, c->s, c->len, c->quoted, c->plain);
 		break;
 	}
 }
@@ -808,6 +966,9 @@ static void etwctl_table_column(FILE *f, const struct etwctl_column *col,
 						max);
 }
 
+static void etwctl_print_run(FILE *f, const struct etwctl_output *out,
+			     const struct etwctl_row *row, size_t i);
+
 static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 			       const struct etwctl_row *row)
 {
@@ -816,6 +977,11 @@ static void etwctl_print_table(FILE *f, const struct etwctl_output *out,
 
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
+		if (col->run) {
+			etwctl_print_run(f, out, row, i);
+			i += col->run - 1;
+			continue;
+		}
 		if (col->id != ETWCTL_COL_FIELDS) {
 			etwctl_table_column(f, col, row);
 			continue;
@@ -909,6 +1075,11 @@ static int etwctl_print_csv(FILE *f, const struct etwctl_output *out,
 	size_t i;
 
 	for (i = 0; i < out->ncols; i++) {
+		if (out->cols[i].run) {
+			etwctl_print_run(f, out, row, i);
+			i += out->cols[i].run - 1;
+			continue;
+		}
 		etwctl_put(f, out->cols[i].lead, out->cols[i].lead_len);
 		if (out->cols[i].id != ETWCTL_COL_FIELDS) {
 			c = etwctl_cell(row, &out->cols[i]);
@@ -944,7 +1115,7 @@ static void etwctl_json_cell(FILE *f, const struct etwctl_cell *c)
 		putc_unlocked('"', f);
 		break;
 	case ETWCTL_CELL_VALUE:
-		etwctl_value_text(f, c->s, c->len, c->quoted);
+		etwctl_value_text(f, c->s, c->len, c->quoted, c->plain);
 		break;
 	}
 }
@@ -955,7 +1126,8 @@ static void etwctl_json_fields(FILE *f, const struct etwctl_row *row)
 	size_t i;
 
 	if (!row->decoded) {
-		etwctl_json_string(f, row->text);
+		etwctl_value_text(f, row->text, row->text_len, true,
+				  row->text_plain);
 		return;
 	}
 	putc_unlocked('{', f);
@@ -964,9 +1136,7 @@ static void etwctl_json_fields(FILE *f, const struct etwctl_row *row)
 			putc_unlocked(',', f);
 		etwctl_json_string(f, row->fields.v[i].name);
 		putc_unlocked(':', f);
-		etwctl_value_text(f, row->fields.v[i].value,
-				  row->fields.v[i].value_len,
-				  row->fields.v[i].quoted);
+		etwctl_field_value(f, &row->fields.v[i]);
 	}
 	putc_unlocked('}', f);
 }
@@ -980,6 +1150,11 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 
 	for (i = 0; i < out->ncols; i++) {
 		col = &out->cols[i];
+		if (col->run) {
+			etwctl_print_run(f, out, row, i);
+			i += col->run - 1;
+			continue;
+		}
 		etwctl_put(f, col->lead, col->lead_len);
 		if (col->id == ETWCTL_COL_FIELDS) {
 			etwctl_json_fields(f, row);
@@ -990,6 +1165,100 @@ static void etwctl_print_json(FILE *f, const struct etwctl_output *out,
 		etwctl_json_cell(f, &c);
 	}
 	etwctl_puts(f, "}\n");
+}
+
+/* Columns @from to @to - 1, none the fields, as the format writes them. */
+static void etwctl_print_cols(FILE *f, const struct etwctl_output *out,
+			      const struct etwctl_row *row, size_t from,
+			      size_t to)
+{
+	const struct etwctl_column *col;
+	struct etwctl_cell c;
+
+	for (; from < to; from++) {
+		col = &out->cols[from];
+		if (out->format == ETWCTL_FORMAT_TABLE) {
+			etwctl_table_column(f, col, row);
+			continue;
+		}
+		etwctl_put(f, col->lead, col->lead_len);
+		c = etwctl_cell(row, col);
+		if (out->format == ETWCTL_FORMAT_CSV)
+			etwctl_csv_cell(f, &c);
+		else
+			etwctl_json_cell(f, &c);
+	}
+}
+
+/* The kind of @row, as the words of a key. */
+static void etwctl_span_key(const struct etwctl_row *row,
+			    uint64_t key[ETWCTL_SPAN_KEY])
+{
+	_Static_assert(sizeof(row->ev->descriptor) +
+		       sizeof(row->ev->provider_id) ==
+		       (ETWCTL_SPAN_KEY - 1) * sizeof(*key),
+		       "a descriptor and a GUID are four words");
+	key[0] = row->names->schema;
+	memcpy(key + 1, &row->ev->descriptor, sizeof(row->ev->descriptor));
+	memcpy(key + 3, &row->ev->provider_id, sizeof(row->ev->provider_id));
+}
+
+static size_t etwctl_span_slot(const uint64_t key[ETWCTL_SPAN_KEY],
+			       size_t col)
+{
+	uint64_t h = (key[0] ^ key[1] ^ key[2] * 31 ^ key[3] ^ key[4] * 7 ^
+		      col) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 32) % ETWCTL_SPAN_SLOTS;
+}
+
+static bool etwctl_span_is(const struct etwctl_span *s,
+			   const uint64_t key[ETWCTL_SPAN_KEY], size_t col)
+{
+	return s->len && s->col == col && s->key[0] == key[0] &&
+	       s->key[1] == key[1] && s->key[2] == key[2] &&
+	       s->key[3] == key[3] && s->key[4] == key[4];
+}
+
+/*
+ * The run of fixed columns at @i: its text for the row's kind, copied
+ * when written before (the same functions wrote it into spans->mem),
+ * else written and kept.
+ */
+static void etwctl_print_run(FILE *f, const struct etwctl_output *out,
+			     const struct etwctl_row *row, size_t i)
+{
+	struct etwctl_spans *sp = out->spans;
+	size_t end = i + out->cols[i].run;
+	uint64_t key[ETWCTL_SPAN_KEY];
+	struct etwctl_span *s;
+
+	if (!row->keyed) {
+		etwctl_print_cols(f, out, row, i, end);
+		return;
+	}
+	etwctl_span_key(row, key);
+	s = &sp->slot[etwctl_span_slot(key, i)];
+	if (etwctl_span_is(s, key, i)) {
+		etwctl_put(f, s->text, s->len);
+		return;
+	}
+	if (!sp->mem)
+		sp->mem = open_memstream(&sp->text, &sp->len);
+	if (sp->mem) {
+		rewind(sp->mem);
+		etwctl_print_cols(sp->mem, out, row, i, end);
+	}
+	/* Flushed, the length is the position: a longer text may follow. */
+	if (!sp->mem || fflush(sp->mem) || sp->len > ETWCTL_SPAN_MAX) {
+		etwctl_print_cols(f, out, row, i, end);
+		return;
+	}
+	memcpy(s->key, key, sizeof(s->key));
+	s->col = i;
+	s->len = sp->len;
+	memcpy(s->text, sp->text, sp->len);
+	etwctl_put(f, s->text, s->len);
 }
 
 /**
@@ -1029,6 +1298,7 @@ int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
 		       void *ctx, struct etwctl_event_text *text)
 {
 	static const struct etwctl_output all = { .need_fields = true };
+	struct etwctl_field_text f;
 	struct etwctl_row row;
 	size_t len, i;
 	FILE *mem;
@@ -1042,8 +1312,8 @@ int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
 		return -ENOMEM;
 	}
 	fprintf(mem, "%s %s id=%u ",
-		*row.names.provider ? row.names.provider : row.provider_guid,
-		*row.names.event ? row.names.event : "-", ev->descriptor.id);
+		*row.names->provider ? row.names->provider : row.provider_guid,
+		*row.names->event ? row.names->event : "-", ev->descriptor.id);
 	etwctl_fields_text(mem, &row);
 	if (fclose(mem)) {
 		free(text->message);
@@ -1051,16 +1321,32 @@ int etwctl_event_visit(const struct etw_etl_event *ev, etwctl_field_fn fn,
 		etwctl_row_free(&row);
 		return -ENOMEM;
 	}
-	text->names = row.names;
+	text->names = *row.names;
 	memcpy(text->provider_guid, row.provider_guid,
 	       sizeof(text->provider_guid));
 	memcpy(text->activity, row.activity, sizeof(text->activity));
 	memcpy(text->related, row.related, sizeof(text->related));
-	for (i = 0; i < row.fields.n; i++)
-		fn(ctx, row.fields.v[i].name, row.fields.v[i].value,
-		   row.fields.v[i].quoted);
-	if (!row.decoded)
-		fn(ctx, "", row.text, true);
+	for (i = 0; i < row.fields.n; i++) {
+		f = (struct etwctl_field_text){
+			.name = row.fields.v[i].name,
+			.name_len = row.fields.v[i].name_len,
+			.value = row.fields.v[i].value,
+			.value_len = row.fields.v[i].value_len,
+			.quoted = row.fields.v[i].quoted,
+			.plain = row.fields.v[i].plain,
+		};
+		fn(ctx, &f);
+	}
+	if (!row.decoded) {
+		f = (struct etwctl_field_text){
+			.name = "",
+			.value = row.text,
+			.value_len = row.text_len,
+			.quoted = true,
+			.plain = row.text_plain,
+		};
+		fn(ctx, &f);
+	}
 	etwctl_row_free(&row);
 	return 0;
 }

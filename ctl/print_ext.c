@@ -260,6 +260,20 @@ static bool etwctl_image_op(uint8_t opcode, enum etwctl_image_op *op)
 }
 
 /**
+ * etwctl_image_wants - whether etwctl_image_event() may take an event
+ * @ev: any event
+ *
+ * Return: true for the kernel logger's Image and Process classes.
+ */
+bool etwctl_image_wants(const struct etw_etl_event *ev)
+{
+	return !memcmp(&ev->provider_id, &etwctl_image_guid,
+		       sizeof(etwctl_image_guid)) ||
+	       !memcmp(&ev->provider_id, &etwctl_process_guid,
+		       sizeof(etwctl_process_guid));
+}
+
+/**
  * etwctl_image_event - an Image event of the kernel logger into the map
  * @syms: the image map
  * @ev: any event

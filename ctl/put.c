@@ -10,6 +10,7 @@
  * take the stream's lock: thousands of instructions for a row, more than
  * reading and decoding the event.  These write into the stream's buffer.
  */
+#include <endian.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +25,22 @@
  */
 size_t etwctl_u64_digits(uint64_t v)
 {
-	size_t n = 1;
+	static const uint64_t pow10[] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+		1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+		10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull,
+	};
+	/*
+	 * From the bits, t is log10(v) or one more (1233 / 4096 is just
+	 * over log10(2)), then a comparison tells: no division a digit.
+	 */
+	size_t t = (size_t)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
 
-	for (; v >= 10; v /= 10)
-		n++;
-	return n;
+	return t + 1 - (v < pow10[t]) + !v;
 }
 
 /**
@@ -38,27 +50,44 @@ size_t etwctl_u64_digits(uint64_t v)
  *
  * Return: the number of digits.
  */
+/* Two digits a step: "00" to "99". */
+static const char etwctl_dec_pairs[] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
+
 size_t etwctl_u64_text(uint64_t v, char *out)
 {
-	/* Two digits a step: "00" to "99". */
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324"
-		"25262728293031323334353637383940414243444546474849"
-		"50515253545556575859606162636465666768697071727374"
-		"75767778798081828384858687888990919293949596979899";
 	/* Counted first, then written from the last digit, in place. */
 	size_t n = etwctl_u64_digits(v), i = n;
 
 	while (v >= 100) {
 		i -= 2;
-		memcpy(out + i, pairs + 2 * (v % 100), 2);
+		memcpy(out + i, etwctl_dec_pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
 	if (v >= 10)
-		memcpy(out + i - 2, pairs + 2 * v, 2);
+		memcpy(out + i - 2, etwctl_dec_pairs + 2 * v, 2);
 	else
 		out[i - 1] = (char)('0' + v);
 	return n;
+}
+
+/**
+ * etwctl_dec_fixed - @v as @n decimal digits, zero-padded, as "%0*llu"
+ * @v: the number, less than 10 to the @n
+ * @n: how many digits
+ * @out: out: @n bytes, no NUL
+ *
+ * Two digits a step: every event's time has seven of them.
+ */
+void etwctl_dec_fixed(uint64_t v, size_t n, char *out)
+{
+	for (; n >= 2; n -= 2, v /= 100)
+		memcpy(out + n - 2, etwctl_dec_pairs + 2 * (v % 100), 2);
+	if (n)
+		out[0] = (char)('0' + v % 10);
 }
 
 #define ETWCTL_HEX_ROW(h) \
@@ -102,9 +131,22 @@ const char etwctl_hex_pairs[2][256][2] = {
 void etwctl_hex_text(const uint8_t *p, size_t n, bool upper, char *out)
 {
 	const char (*pairs)[2] = etwctl_hex_pairs[upper];
-	size_t i;
+	uint16_t d[4];
+	uint64_t w;
+	size_t i = 0, k;
 
-	for (i = 0; i < n; i++)
+	/* Four bytes a step, their eight digits stored as one word. */
+	for (; i + 4 <= n; i += 4) {
+		for (k = 0; k < 4; k++) {
+			memcpy(&d[k], pairs[p[i + k]], 2);
+			d[k] = le16toh(d[k]);
+		}
+		w = d[0] | (uint64_t)d[1] << 16 | (uint64_t)d[2] << 32 |
+		    (uint64_t)d[3] << 48;
+		w = htole64(w);
+		memcpy(out + 2 * i, &w, 8);
+	}
+	for (; i < n; i++)
 		memcpy(out + 2 * i, pairs[p[i]], 2);
 }
 

@@ -27,6 +27,9 @@
  * @it: records of @buf; @it.buf is NULL when a new buffer is needed
  * @clock: session clock (ns of CLOCK_MONOTONIC) to FILETIME
  * @start_time, @end_time: FILETIME bounds, for relative times and progress
+ * @stacks: the set the records' stack records join in, or NULL
+ * @ahead: the look-ahead that gives @stacks the records before they are
+ *	read here (etwctl_source_join()), the same files; NULL at its end
  */
 struct etwctl_source {
 	struct etw_etl_reader **readers;
@@ -41,6 +44,8 @@ struct etwctl_source {
 	struct etw_etl_clock clock;
 	int64_t start_time;
 	int64_t end_time;
+	struct etwctl_stacks *stacks;
+	struct etwctl_source *ahead;
 };
 
 static const struct etw_guid etwctl_padding_guid = ETW_PADDING_PROVIDER;
@@ -334,11 +339,72 @@ static int etwctl_session_next(struct etwctl_source *src,
  * Return: 1 with a record, 0 at the end, or a negative errno (-EBADMSG
  * for corrupt data, after which the next call goes on past it).
  */
+/*
+ * The look-ahead read on as far as the window of @src->stacks needs for
+ * the record @ev just read; corrupt data is passed over, as the pass
+ * over it passes it over.
+ */
+static int etwctl_source_ahead(struct etwctl_source *src,
+			       const struct etw_etl_event *ev)
+{
+	struct etw_etl_event ahead;
+	int ret;
+
+	while (src->ahead && etwctl_stacks_want(src->stacks)) {
+		ret = etw_etl_merge_next(src->ahead->merge, &ahead, NULL);
+		if (ret == -EBADMSG || ret == -EOPNOTSUPP)
+			continue;
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			etwctl_source_close(src->ahead);
+			src->ahead = NULL;
+			break;
+		}
+		ret = etwctl_stacks_ahead(src->stacks, &ahead);
+		if (ret)
+			return ret;
+	}
+	etwctl_stacks_step(src->stacks, ev);
+	return 1;
+}
+
 int etwctl_source_next(struct etwctl_source *src, struct etw_etl_event *ev)
 {
+	int ret;
+
 	if (src->fd >= 0)
 		return etwctl_session_next(src, ev);
-	return etw_etl_merge_next(src->merge, ev, NULL);
+	ret = etw_etl_merge_next(src->merge, ev, NULL);
+	if (ret <= 0 || !src->stacks)
+		return ret;
+	return etwctl_source_ahead(src, ev);
+}
+
+/**
+ * etwctl_source_join - the stack records of files joined to their events
+ * @src: a source of the files, none of its records read yet
+ * @paths: the files, as @src was opened on them
+ * @count: how many
+ * @stacks: the sealed set of their stacks' definitions (the prepass's)
+ *
+ * From then on each record etwctl_source_next() gives is the record
+ * shown to @stacks, etwctl_stacks_find() gives its stack: a second
+ * source over the same files (and the same readers) reads ahead of it.
+ *
+ * Return: 0 or a negative errno.
+ */
+int etwctl_source_join(struct etwctl_source *src, char *const *paths,
+		       unsigned int count, struct etwctl_stacks *stacks)
+{
+	const char *bad;
+	int ret;
+
+	ret = etwctl_source_open_files(paths, count, &src->ahead, &bad);
+	if (ret)
+		return ret;
+	src->stacks = stacks;
+	return 0;
 }
 
 /**
@@ -378,6 +444,7 @@ void etwctl_source_close(struct etwctl_source *src)
 
 	if (!src)
 		return;
+	etwctl_source_close(src->ahead);
 	etw_etl_merge_close(src->merge);
 	if (src->shared) {
 		if (!--etwctl_files.users && !etwctl_files.prepassed)
@@ -393,14 +460,34 @@ void etwctl_source_close(struct etwctl_source *src)
 	free(src);
 }
 
+/* What a prepass gathers: into @syms, into @stacks (either may be NULL). */
+struct etwctl_prepass {
+	struct etwctl_symbols *syms;
+	struct etwctl_stacks *stacks;
+};
+
+/*
+ * The events a prepass takes: the Image and CLR events for an image map,
+ * the stack records for a set of stacks.  The merge gives them in the
+ * order it gives all, and the rest cost only their parsing.
+ */
+static bool etwctl_prepass_wants(const struct etw_etl_event *ev, void *arg)
+{
+	const struct etwctl_prepass *pp = arg;
+
+	return (pp->syms && (etwctl_image_wants(ev) ||
+			     etwctl_clr_wants(ev))) ||
+	       (pp->stacks && etwctl_stacks_is_stack(ev));
+}
+
 /**
  * etwctl_source_prepass - what a pass over files must gather first
  * @paths: the files
  * @count: how many
  * @syms: the image map their Image events and the .NET runtime's
  *	JIT-compiled methods (clr.c) go into, or NULL
- * @stacks: the set their stack records go into (sealed at the end), or
- *	NULL
+ * @stacks: the set their stacks' key definitions go into (sealed at the
+ *	end), or NULL
  *
  * Corrupt data is passed over: it is the main pass's to count.
  *
@@ -411,6 +498,7 @@ int etwctl_source_prepass(char *const *paths, unsigned int count,
 			  struct etwctl_symbols *syms,
 			  struct etwctl_stacks *stacks)
 {
+	struct etwctl_prepass pp = { .syms = syms, .stacks = stacks };
 	struct etwctl_clr *clr = syms ? etwctl_clr_new() : NULL;
 	struct etwctl_source *src;
 	struct etw_etl_event ev;
@@ -432,6 +520,7 @@ int etwctl_source_prepass(char *const *paths, unsigned int count,
 					    ETWCTL_KEEP_MEM / src->nreaders);
 		etwctl_files.prepassed = true;
 	}
+	etw_etl_merge_filter(src->merge, etwctl_prepass_wants, &pp);
 	while ((ret = etwctl_source_next(src, &ev)) != 0) {
 		if (ret == -EBADMSG || ret == -EOPNOTSUPP)
 			continue;
@@ -440,7 +529,7 @@ int etwctl_source_prepass(char *const *paths, unsigned int count,
 		ret = syms ? etwctl_image_event(syms, &ev) ?:
 			     etwctl_clr_event(clr, &ev) : 0;
 		if (!ret && stacks)
-			ret = etwctl_stacks_record(stacks, &ev);
+			ret = etwctl_stacks_define(stacks, &ev);
 		if (ret)
 			break;
 	}
@@ -451,5 +540,7 @@ int etwctl_source_prepass(char *const *paths, unsigned int count,
 	if (!ret && syms)
 		ret = etwctl_clr_finish(clr, syms);
 	etwctl_clr_free(clr);
-	return ret ?: stacks ? etwctl_stacks_seal(stacks) : 0;
+	if (!ret && stacks)
+		etwctl_stacks_seal(stacks);
+	return ret;
 }

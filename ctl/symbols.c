@@ -260,7 +260,7 @@ static int etwctl_elfs_rehash(struct etwctl_symbols *s)
 	for (i = 0; i < s->nelf_slots; i++) {
 		if (!s->elfs[i])
 			continue;
-		j = etwctl_fnv1a_str(s->elfs[i]->path) & (n - 1);
+		j = etwctl_str_hash(s->elfs[i]->path) & (n - 1);
 		while (slots[j])
 			j = (j + 1) & (n - 1);
 		slots[j] = s->elfs[i];
@@ -280,7 +280,7 @@ static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
 
 	if (2 * (s->nelfs + 1) > s->nelf_slots && etwctl_elfs_rehash(s))
 		return NULL;
-	for (j = etwctl_fnv1a_str(path) & (s->nelf_slots - 1); s->elfs[j];
+	for (j = etwctl_str_hash(path) & (s->nelf_slots - 1); s->elfs[j];
 	     j = (j + 1) & (s->nelf_slots - 1))
 		if (!strcmp(s->elfs[j]->path, path))
 			return s->elfs[j];

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The pieces of etwctl's in-memory tables (names, paths, stacks, CLR
- * methods): arrays that grow by doubling, and FNV-1a hashing for the
- * open-addressed indexes over them.
+ * methods): arrays that grow by doubling, and the hashes of words (FNV-1a)
+ * and strings for the open-addressed indexes over them.
  */
 #ifndef ETWCTL_TABLE_H
 #define ETWCTL_TABLE_H
@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define ETWCTL_FNV1A_BASIS	0xcbf29ce484222325ull
 
@@ -20,13 +21,25 @@ static inline uint64_t etwctl_fnv1a_word(uint64_t h, uint64_t v)
 	return (h ^ v) * 0x100000001b3ull;
 }
 
-static inline uint64_t etwctl_fnv1a_str(const char *s)
+/*
+ * A string's hash, eight bytes a step: image paths and frame names run
+ * to a hundred bytes, which FNV-1a took a multiply each.  Each step
+ * mixes its word down to the low bits the tables' slots are taken from.
+ */
+static inline uint64_t etwctl_str_hash(const char *s)
 {
-	uint64_t h = ETWCTL_FNV1A_BASIS;
+	size_t n = strlen(s);
+	uint64_t h = ETWCTL_FNV1A_BASIS ^ n, w;
 
-	while (*s)
-		h = etwctl_fnv1a_word(h, (uint8_t)*s++);
-	return h;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, sizeof(w));
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	for (w = 0; n--;)
+		w = w << 8 | (uint8_t)s[n];
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ h >> 29;
 }
 
 /*

@@ -488,8 +488,8 @@ static int etw_etl_parse(struct etw_etl_event *ev, const uint8_t *rec)
  * Find the size of the record at it->pos.  Returns the record's header
  * type, or a negative errno; *size is 0 at the end of the records.
  */
-static int etw_etl_record_size(const struct etw_etl_records *it,
-			       uint32_t *size)
+static inline int etw_etl_record_size(const struct etw_etl_records *it,
+				      uint32_t *size)
 {
 	const uint8_t *rec = it->buf + it->pos;
 	uint32_t avail = it->end - it->pos;
@@ -526,6 +526,110 @@ static void etw_etl_advance(struct etw_etl_records *it, uint32_t size)
 	it->pos = step > it->end - it->pos ? it->end : it->pos + step;
 }
 
+/*
+ * The header type of the next record of a known type, records of unknown
+ * types skipped by their size; *@size its size.  0 at the end, -EBADMSG
+ * for a malformed record (the iterator then stays at the end).
+ */
+static inline int etw_etl_record_next(struct etw_etl_records *it,
+				      uint32_t *size)
+{
+	int ht;
+
+	for (;;) {
+		ht = etw_etl_record_size(it, size);
+		if (ht <= 0) {
+			it->pos = it->end;
+			return ht;
+		}
+		if (etw_etl_min_size(ht))
+			return ht;
+		it->skipped++;
+		etw_etl_advance(it, *size);
+	}
+}
+
+/**
+ * etw_etl_records_class - the class of the next record, ahead of parsing
+ * @it: iterator from etw_etl_records_init()
+ * @ev: out: the record's kind, header_type, size, hook_id, provider_id,
+ *	descriptor and raw_timestamp, as etw_etl_records_next() gives them,
+ *	and nothing else
+ *
+ * For a reader that takes few records: each of the others then costs a
+ * few loads, not a parse, a time conversion and the clearing of @ev.  A
+ * message is parsed whole, its class being in its optional fields.
+ *
+ * Return: 1 with a record, which etw_etl_records_next() then parses or
+ * etw_etl_records_pass() passes over; otherwise as
+ * etw_etl_records_next().
+ */
+int etw_etl_records_class(struct etw_etl_records *it,
+			  struct etw_etl_event *ev)
+{
+	const uint8_t *rec;
+	uint32_t size;
+	int ht = etw_etl_record_next(it, &size);
+
+	if (ht <= 0)
+		return ht;
+	rec = it->buf + it->pos;
+	ev->header_type = ht;
+	ev->size = size;
+	switch (ht) {
+	case ETW_ETL_HT_EVENT32:
+	case ETW_ETL_HT_EVENT64:
+		ev->kind = ETW_ETL_KIND_EVENT;
+		ev->hook_id = 0;
+		ev->raw_timestamp = etw_etl_le64(rec + 16);
+		memcpy(&ev->provider_id, rec + 24, sizeof(ev->provider_id));
+		memcpy(&ev->descriptor, rec + 40, sizeof(ev->descriptor));
+		return 1;
+	case ETW_ETL_HT_MESSAGE:
+	case ETW_ETL_HT_FULL32:
+	case ETW_ETL_HT_FULL64:
+	case ETW_ETL_HT_INSTANCE32:
+	case ETW_ETL_HT_INSTANCE64:
+		memset(ev, 0, offsetof(struct etw_etl_event, ext));
+		ev->header_type = ht;
+		ev->size = size;
+		ev->raw_timestamp = it->last_raw;
+		if (ht != ETW_ETL_HT_MESSAGE) {
+			etw_etl_parse_classic(ev, rec);
+		} else if (etw_etl_parse_message(ev, rec)) {
+			it->pos = it->end;
+			return -EBADMSG;
+		}
+		return 1;
+	}
+	/* SYSTEM, COMPACT and PERFINFO records: a kernel class. */
+	memset(&ev->provider_id, 0, sizeof(ev->provider_id));
+	memset(&ev->descriptor, 0, sizeof(ev->descriptor));
+	ev->kind = ht == ETW_ETL_HT_PERFINFO32 || ht == ETW_ETL_HT_PERFINFO64 ?
+		   ETW_ETL_KIND_PERFINFO : ETW_ETL_KIND_SYSTEM;
+	ev->hook_id = etw_etl_le16(rec + 6);
+	ev->raw_timestamp = etw_etl_le64(rec + (ev->kind ==
+						ETW_ETL_KIND_PERFINFO ? 8 : 16));
+	ev->descriptor.version = etw_etl_le16(rec) & 0xff;
+	ev->descriptor.opcode = ev->hook_id & 0xff;
+	etw_etl_kernel_class(ev);
+	return 1;
+}
+
+/**
+ * etw_etl_records_pass - pass over the record etw_etl_records_class() gave
+ * @it: the iterator
+ * @ev: the class it gave
+ *
+ * A message after it takes its time, as after a parsed record.
+ */
+void etw_etl_records_pass(struct etw_etl_records *it,
+			  const struct etw_etl_event *ev)
+{
+	it->last_raw = ev->raw_timestamp;
+	etw_etl_advance(it, ev->size);
+}
+
 /**
  * etw_etl_records_next - parse the next record of a buffer
  * @it: iterator from etw_etl_records_init()
@@ -540,19 +644,10 @@ int etw_etl_records_next(struct etw_etl_records *it,
 			 struct etw_etl_event *ev)
 {
 	uint32_t size;
-	int ht, ret;
+	int ht = etw_etl_record_next(it, &size), ret;
 
-	for (;;) {
-		ht = etw_etl_record_size(it, &size);
-		if (ht <= 0) {
-			it->pos = it->end;
-			return ht;
-		}
-		if (etw_etl_min_size(ht))
-			break;
-		it->skipped++;
-		etw_etl_advance(it, size);
-	}
+	if (ht <= 0)
+		return ht;
 	memset(ev, 0, offsetof(struct etw_etl_event, ext));
 	ev->header_type = ht;
 	ev->size = size;
@@ -672,24 +767,72 @@ static size_t etw_etl_put_utf8(char *o, uint32_t cp)
 }
 
 /**
- * etw_etl_utf16_to_utf8 - decode a name from the header event
+ * etw_etl_utf16_units - the code units of a NUL-terminated UTF-16 string
+ * @le: UTF-16LE code units
+ * @max: how many there are at most
+ *
+ * Four units at a time, with the zero-lane test of etw_etl_utf16_utf8():
+ * the CLR's events carry thousands of method names.
+ *
+ * Return: the units before the first NUL, or @max when there is none.
+ */
+size_t etw_etl_utf16_units(const uint8_t *le, size_t max)
+{
+	size_t n = 0;
+	uint64_t w;
+
+	for (; n + 4 <= max; n += 4) {
+		w = etw_etl_le64(le + 2 * n);
+		if ((w - 0x0001000100010001ull) & ~w & 0x8000800080008000ull)
+			break;
+	}
+	while (n < max && etw_etl_le16(le + 2 * n))
+		n++;
+	return n;
+}
+
+/**
+ * etw_etl_utf16_utf8 - UTF-16LE as UTF-8, into a buffer
  * @le: UTF-16LE code units
  * @units: how many; decoding also stops at a NUL
+ * @out: out: the NUL-terminated UTF-8, at most 3 * @units + 1 bytes
  *
- * Unpaired surrogates become U+FFFD.
+ * Unpaired surrogates become U+FFFD.  A caller that decodes many strings
+ * (etwctl's event fields) writes them where they go, with no malloc.
  *
- * Return: a malloc'ed NUL-terminated string, or NULL without memory.
+ * Return: the bytes written before the NUL.
  */
-char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units)
+size_t etw_etl_utf16_utf8(const uint8_t *le, size_t units, char *out)
 {
-	char *s = malloc(units * 3 + 1);
 	size_t i, n = 0;
 	uint32_t cp, lo;
+	uint64_t w;
 
-	if (!s)
-		return NULL;
 	for (i = 0; i < units; i++) {
+		/*
+		 * ASCII, most of what a trace names, four units at a time
+		 * while none is past 0x7f or a NUL (a lane of 0 borrows).
+		 */
+		while (i + 4 <= units) {
+			w = etw_etl_le64(le + 2 * i);
+			if ((w & 0xff80ff80ff80ff80ull) ||
+			    ((w - 0x0001000100010001ull) & ~w &
+			     0x8000800080008000ull))
+				break;
+			out[n] = (char)w;
+			out[n + 1] = (char)(w >> 16);
+			out[n + 2] = (char)(w >> 32);
+			out[n + 3] = (char)(w >> 48);
+			n += 4;
+			i += 4;
+		}
+		if (i == units)
+			break;
 		cp = etw_etl_le16(le + 2 * i);
+		if (cp - 1 < 0x7f) {
+			out[n++] = (char)cp;
+			continue;
+		}
 		if (!cp)
 			break;
 		if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < units) {
@@ -702,8 +845,26 @@ char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units)
 		}
 		if (cp >= 0xd800 && cp < 0xe000)
 			cp = ETW_ETL_REPLACEMENT;
-		n += etw_etl_put_utf8(s + n, cp);
+		n += etw_etl_put_utf8(out + n, cp);
 	}
-	s[n] = '\0';
+	out[n] = '\0';
+	return n;
+}
+
+/**
+ * etw_etl_utf16_to_utf8 - decode a name from the header event
+ * @le: UTF-16LE code units
+ * @units: how many; decoding also stops at a NUL
+ *
+ * Unpaired surrogates become U+FFFD.
+ *
+ * Return: a malloc'ed NUL-terminated string, or NULL without memory.
+ */
+char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units)
+{
+	char *s = malloc(units * 3 + 1);
+
+	if (s)
+		etw_etl_utf16_utf8(le, units, s);
 	return s;
 }

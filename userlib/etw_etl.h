@@ -303,10 +303,16 @@ int etw_etl_records_init(struct etw_etl_records *it, const void *buf,
 			 size_t len, const struct etw_etl_clock *clock);
 int etw_etl_records_next(struct etw_etl_records *it,
 			 struct etw_etl_event *ev);
+int etw_etl_records_class(struct etw_etl_records *it,
+			  struct etw_etl_event *ev);
+void etw_etl_records_pass(struct etw_etl_records *it,
+			  const struct etw_etl_event *ev);
 int64_t etw_etl_filetime(const struct etw_etl_clock *clock, uint64_t raw);
 
 /* UTF-16LE <-> UTF-8 for the names in the header event. */
 size_t etw_etl_utf8_to_utf16(const char *s, uint8_t *out, size_t max);
+size_t etw_etl_utf16_units(const uint8_t *le, size_t max);
+size_t etw_etl_utf16_utf8(const uint8_t *le, size_t units, char *out);
 char *etw_etl_utf16_to_utf8(const uint8_t *le, size_t units);
 
 /* ---------------------------------------------------------------------- */
@@ -363,6 +369,10 @@ int etw_etl_merge_open(struct etw_etl_reader *const *readers,
 		       unsigned int count, struct etw_etl_merge **out);
 int etw_etl_merge_next(struct etw_etl_merge *m, struct etw_etl_event *ev,
 		       unsigned int *file);
+typedef bool (*etw_etl_merge_want_fn)(const struct etw_etl_event *ev,
+				      void *arg);
+void etw_etl_merge_filter(struct etw_etl_merge *m, etw_etl_merge_want_fn want,
+			  void *arg);
 void etw_etl_merge_close(struct etw_etl_merge *m);
 
 /* ---------------------------------------------------------------------- */

@@ -41,6 +41,7 @@ struct etw_etl_stream {
  * It is refilled lazily, on the next call, because the event points into
  * the stream's buffer; the stream then sinks from the top, in one pass
  * where popping it and pushing it back took two.
+ * @want, @want_arg: the filter of etw_etl_merge_filter(), or NULL
  */
 struct etw_etl_merge {
 	struct etw_etl_stream *streams;
@@ -51,6 +52,8 @@ struct etw_etl_merge {
 	size_t *pending;
 	size_t npending;
 	bool top_taken;
+	etw_etl_merge_want_fn want;
+	void *want_arg;
 };
 
 static int etw_etl_bufref_cmp(const void *a, const void *b)
@@ -193,17 +196,25 @@ static int etw_etl_stream_load(struct etw_etl_stream *s)
 }
 
 /*
- * Read the stream's next event into s->head: 1 when there is one, 0 when
- * the stream is exhausted, or an error for a bad buffer or record.  After
- * an error the stream has moved past the bad data, so calling again
- * continues with what follows.
+ * Read the stream's next event that @m wants into s->head: 1 when there
+ * is one, 0 when the stream is exhausted, or an error for a bad buffer
+ * or record.  After an error the stream has moved past the bad data, so
+ * calling again continues with what follows.
  */
-static int etw_etl_stream_fill(struct etw_etl_stream *s)
+static int etw_etl_stream_fill(const struct etw_etl_merge *m,
+			       struct etw_etl_stream *s)
 {
 	int ret;
 
 	for (;;) {
-		if (s->it.buf) {
+		while (s->it.buf) {
+			/* An event the filter refuses is not parsed. */
+			if (m->want &&
+			    etw_etl_records_class(&s->it, &s->head) > 0 &&
+			    !m->want(&s->head, m->want_arg)) {
+				etw_etl_records_pass(&s->it, &s->head);
+				continue;
+			}
 			ret = etw_etl_records_next(&s->it, &s->head);
 			if (ret)
 				return ret;
@@ -280,7 +291,7 @@ static int etw_etl_refill(struct etw_etl_merge *m)
 
 	while (m->npending) {
 		s = m->pending[m->npending - 1];
-		ret = etw_etl_stream_fill(&m->streams[s]);
+		ret = etw_etl_stream_fill(m, &m->streams[s]);
 		if (ret < 0)
 			return ret;
 		m->npending--;
@@ -293,7 +304,7 @@ static int etw_etl_refill(struct etw_etl_merge *m)
 /* The top stream, whose head was returned, read on (or taken out). */
 static int etw_etl_refill_top(struct etw_etl_merge *m)
 {
-	int ret = etw_etl_stream_fill(&m->streams[m->heap[0]]);
+	int ret = etw_etl_stream_fill(m, &m->streams[m->heap[0]]);
 
 	if (ret < 0)
 		return ret;
@@ -316,6 +327,26 @@ static void etw_etl_event_copy(struct etw_etl_event *dst,
 	dst->user_data = src->user_data;
 	dst->user_data_len = src->user_data_len;
 	dst->record = src->record;
+}
+
+/**
+ * etw_etl_merge_filter - only the events a caller takes
+ * @m: the merge, before its first etw_etl_merge_next()
+ * @want: called with each event of a stream as it is read, in the
+ *	stream's order (not in time order), before it is parsed: its class
+ *	alone is set (etw_etl_records_class()); false passes it over
+ * @arg: passed to @want
+ *
+ * A pass that takes a few kinds of events (etwctl's prepass: images, the
+ * CLR's methods, stack keys) then spends on the others a look at their
+ * class: no parse, no heap step, no copy to the caller.  The events
+ * wanted come, parsed, in the order an unfiltered merge gives them.
+ */
+void etw_etl_merge_filter(struct etw_etl_merge *m, etw_etl_merge_want_fn want,
+			  void *arg)
+{
+	m->want = want;
+	m->want_arg = arg;
 }
 
 /**

@@ -704,6 +704,56 @@ ULONG etw_tdh_event_info(const EVENT_RECORD *ev, TRACE_EVENT_INFO **tei)
 }
 
 /**
+ * etw_tdh_event_schema - an event's schema as this thread's cache keeps it
+ * @ev: the event
+ * @tei: out: the TRACE_EVENT_INFO, valid until this thread next asks TDH
+ *	for a schema; its EventDescriptor (and a TraceLogging schema's
+ *	ProviderGuid) are those of the event it was built for
+ * @size: out: its bytes
+ * @id: out: its number, unique in the thread: the same number, the same
+ *	schema
+ *
+ * TdhGetEventInformation without the copy: a caller that decodes every
+ * event keeps what it derives from a schema (etwctl: the names as UTF-8)
+ * by its number, and looks the schema up for each event at the cost of
+ * the look-up alone.  A schema not yet cached is built and cached.
+ *
+ * Context: any thread.
+ * Return: ERROR_SUCCESS; ERROR_MORE_DATA for a schema the cache does not
+ * keep (its key or itself too large: TdhGetEventInformation gives it);
+ * TdhGetEventInformation's other codes.
+ */
+ULONG etw_tdh_event_schema(const EVENT_RECORD *ev, const TRACE_EVENT_INFO **tei,
+			   ULONG *size, uint64_t *id)
+{
+	ULONG ptr_size, needed = 0, ret;
+	const BYTE *p;
+	BYTE *buf;
+
+	etw_tdh_pointer_size(ev, 0, NULL, &ptr_size);
+	etw_tdh_cache_last(&p, size);
+	/* No room: a cached schema is found, not copied. */
+	ret = etw_tdh_build(ev, ptr_size, NULL, 0, &needed);
+	if (ret != ERROR_INSUFFICIENT_BUFFER)
+		return ret;
+	*id = etw_tdh_cache_last(&p, size);
+	if (!*id) {
+		buf = malloc(needed);
+		if (!buf)
+			return ERROR_OUTOFMEMORY;
+		ret = etw_tdh_build(ev, ptr_size, buf, needed, &needed);
+		free(buf);
+		if (ret)
+			return ret;
+		*id = etw_tdh_cache_last(&p, size);
+		if (!*id)
+			return ERROR_MORE_DATA;
+	}
+	*tei = (const TRACE_EVENT_INFO *)p;
+	return ERROR_SUCCESS;
+}
+
+/**
  * TdhGetEventInformation - the schema of an event's data
  * @Event: the event, as ProcessTrace delivered it
  * @TdhContextCount: entries at @TdhContext

@@ -47,6 +47,9 @@ bool etw_tdh_cache_lookup(const struct etw_tdh_cache_key *k,
 			  ULONG *needed, ULONG *ret);
 void etw_tdh_cache_store(const struct etw_tdh_cache_key *k, const BYTE *tei,
 			 ULONG size);
+uint64_t etw_tdh_cache_last(const BYTE **tei, ULONG *size);
+ULONG etw_tdh_event_schema(const EVENT_RECORD *ev, const TRACE_EVENT_INFO **tei,
+			   ULONG *size, uint64_t *id);
 ULONG etw_tdh_value_size(USHORT in, USHORT out, USHORT length,
 			 ULONG ptr_size, const BYTE *p, size_t avail,
 			 ULONG *size);

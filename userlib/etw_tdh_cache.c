@@ -12,11 +12,15 @@
  * generation of the loaded manifests (etw_tdh_manifest_info.c).  The
  * event's EventDescriptor is put into the copy on every hit.  Entries
  * are keyed by those bytes themselves, compared in full, so two keys
- * that hash alike never share a schema.  The table is direct-mapped
- * with a fixed number of slots and a size limit per entry: its memory
- * does not grow with the number of events, whatever the trace holds.
+ * that hash alike never share a schema.  The table is two-way
+ * set-associative (the set's most recently used entry first, the other
+ * evicted by a store) with a fixed number of slots and a size limit per
+ * entry: its memory does not grow with the number of events, whatever
+ * the trace holds.
  * Being per thread, it needs no lock; a thread's table is freed when
- * the thread exits.
+ * the thread exits.  Each entry has a number, unique in the thread,
+ * which a caller of etw_tdh_event_schema() keeps what it derives from a
+ * schema by.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -26,14 +30,22 @@
 
 #include "etw_tdh.h"
 
-#define ETW_TDH_CACHE_SLOTS	256
+/*
+ * A kernel trace has hundreds of schemas: StackWalk_Event's and the
+ * stack keys' are one per frame count.  PerfView's trace has 247, which
+ * 256 slots kept missing; in 1,024 slots, two to a set, the few that
+ * hash to one set no longer take turns.
+ */
+#define ETW_TDH_CACHE_SLOTS	1024
+#define ETW_TDH_CACHE_WAYS	2
 /* Larger keys and schemas are rare enough to be built every time. */
 #define ETW_TDH_CACHE_MAX_KEY	4096
 #define ETW_TDH_CACHE_MAX_TEI	16384
 
-/* @key: the key's two byte strings; @tei follows them */
+/* @key: the key's two byte strings; @tei follows them; @id: its number */
 struct etw_tdh_entry {
 	uint64_t hash;
+	uint64_t id;
 	uint32_t tag;
 	uint32_t a_len;
 	uint32_t b_len;
@@ -42,13 +54,26 @@ struct etw_tdh_entry {
 	uint8_t key[];
 };
 
+/*
+ * @next_id: the number of the entry stored next
+ * @last: the entry the last look-up found or the last store made, or
+ *	NULL (etw_tdh_cache_last())
+ */
 struct etw_tdh_cache {
 	struct etw_tdh_entry *slot[ETW_TDH_CACHE_SLOTS];
+	uint64_t next_id;
+	const struct etw_tdh_entry *last;
 };
 
 static pthread_key_t etw_tdh_cache_key;
 static pthread_once_t etw_tdh_cache_once = PTHREAD_ONCE_INIT;
 static bool etw_tdh_cache_ok;
+/*
+ * This thread's table, as the key holds it for its destructor: every
+ * event looks its schema up, and pthread_once() and
+ * pthread_getspecific() at each look-up cost more than the look-up.
+ */
+static __thread struct etw_tdh_cache *etw_tdh_tls;
 
 static void etw_tdh_cache_free(void *p)
 {
@@ -69,19 +94,19 @@ static void etw_tdh_cache_init(void)
 /* This thread's table, created on first use; NULL without memory. */
 static struct etw_tdh_cache *etw_tdh_cache_get(void)
 {
-	struct etw_tdh_cache *c;
+	struct etw_tdh_cache *c = etw_tdh_tls;
 
+	if (c)
+		return c;
 	pthread_once(&etw_tdh_cache_once, etw_tdh_cache_init);
 	if (!etw_tdh_cache_ok)
 		return NULL;
-	c = pthread_getspecific(etw_tdh_cache_key);
-	if (c)
-		return c;
 	c = calloc(1, sizeof(*c));
 	if (c && pthread_setspecific(etw_tdh_cache_key, c)) {
 		free(c);
 		c = NULL;
 	}
+	etw_tdh_tls = c;
 	return c;
 }
 
@@ -106,10 +131,13 @@ static uint64_t etw_tdh_key_hash(const struct etw_tdh_cache_key *k)
 	return etw_tdh_hash(h ^ k->a_len, k->b, k->b_len);
 }
 
-static struct etw_tdh_entry **etw_tdh_slot(struct etw_tdh_cache *c,
-					   uint64_t hash)
+/* The set @hash belongs to: its ways, the most recently used first. */
+static struct etw_tdh_entry **etw_tdh_set(struct etw_tdh_cache *c,
+					  uint64_t hash)
 {
-	return &c->slot[(hash ^ hash >> 32) % ETW_TDH_CACHE_SLOTS];
+	return &c->slot[(hash ^ hash >> 32) %
+			(ETW_TDH_CACHE_SLOTS / ETW_TDH_CACHE_WAYS) *
+			ETW_TDH_CACHE_WAYS];
 }
 
 static bool etw_tdh_match(const struct etw_tdh_entry *e,
@@ -139,15 +167,23 @@ bool etw_tdh_cache_lookup(const struct etw_tdh_cache_key *k,
 			  ULONG *needed, ULONG *ret)
 {
 	struct etw_tdh_cache *c = etw_tdh_cache_get();
-	struct etw_tdh_entry *e;
+	struct etw_tdh_entry *e, **set;
 	uint64_t hash;
 
 	if (!c || k->a_len + k->b_len > ETW_TDH_CACHE_MAX_KEY)
 		return false;
 	hash = etw_tdh_key_hash(k);
-	e = *etw_tdh_slot(c, hash);
-	if (!etw_tdh_match(e, k, hash))
-		return false;
+	set = etw_tdh_set(c, hash);
+	e = set[0];
+	if (!etw_tdh_match(e, k, hash)) {
+		e = set[1];
+		if (!etw_tdh_match(e, k, hash))
+			return false;
+		/* Now the most recently used. */
+		set[1] = set[0];
+		set[0] = e;
+	}
+	c->last = e;
 	*needed = e->size;
 	if (cap < e->size) {
 		*ret = ERROR_INSUFFICIENT_BUFFER;
@@ -165,7 +201,8 @@ bool etw_tdh_cache_lookup(const struct etw_tdh_cache_key *k,
  * @tei: the TRACE_EVENT_INFO TdhGetEventInformation returns
  * @size: its bytes
  *
- * Replaces what the slot held.  Without memory nothing is cached.
+ * It becomes its set's most recently used entry; the set's least
+ * recently used one is freed.  Without memory nothing is cached.
  *
  * Context: any thread.
  */
@@ -173,7 +210,7 @@ void etw_tdh_cache_store(const struct etw_tdh_cache_key *k, const BYTE *tei,
 			 ULONG size)
 {
 	struct etw_tdh_cache *c = etw_tdh_cache_get();
-	struct etw_tdh_entry *e, **slot;
+	struct etw_tdh_entry *e, **set;
 
 	if (!c || k->a_len + k->b_len > ETW_TDH_CACHE_MAX_KEY ||
 	    size > ETW_TDH_CACHE_MAX_TEI)
@@ -191,7 +228,34 @@ void etw_tdh_cache_store(const struct etw_tdh_cache_key *k, const BYTE *tei,
 		memcpy(e->key + k->a_len, k->b, k->b_len);
 	e->tei = e->key + k->a_len + k->b_len;
 	memcpy(e->tei, tei, size);
-	slot = etw_tdh_slot(c, e->hash);
-	free(*slot);
-	*slot = e;
+	e->id = ++c->next_id;
+	set = etw_tdh_set(c, e->hash);
+	free(set[1]);
+	set[1] = set[0];
+	set[0] = e;
+	c->last = e;
+}
+
+/**
+ * etw_tdh_cache_last - the entry the last look-up found or store made
+ * @tei: out: its TRACE_EVENT_INFO, as it was built (with the descriptor
+ *	of the event it was built for); valid until the next store
+ * @size: out: its bytes
+ *
+ * Each call forgets it: the next says only what happened since.
+ *
+ * Context: any thread.
+ * Return: the entry's number, or 0 when neither happened.
+ */
+uint64_t etw_tdh_cache_last(const BYTE **tei, ULONG *size)
+{
+	struct etw_tdh_cache *c = etw_tdh_cache_get();
+	const struct etw_tdh_entry *e = c ? c->last : NULL;
+
+	if (!e)
+		return 0;
+	c->last = NULL;
+	*tei = e->tei;
+	*size = e->size;
+	return e->id;
 }

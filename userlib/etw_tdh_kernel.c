@@ -18,7 +18,6 @@
  * the event type's name as opcode name.
  */
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "etw_tdh.h"
@@ -642,16 +641,31 @@ static const struct etw_tk_class etw_tk_classes[] = {
 	},
 };
 
+/*
+ * The classes found last, per thread, by the fields that choose them
+ * (@c NULL: none): a kernel trace has a few dozen, and scanning the
+ * class table for every event cost more than the schema's look-up.
+ */
+#define ETW_TK_MEMO		64
+
+struct etw_tk_memo {
+	GUID guid;
+	UCHAR version;
+	UCHAR opcode;
+	bool used;
+	const struct etw_tk_class *c;
+	const char *type;
+};
+
+static __thread struct etw_tk_memo etw_tk_memo[ETW_TK_MEMO];
+
 /* The class and event type name of a kernel record, or NULL. */
-static const struct etw_tk_class *etw_tk_find(const EVENT_RECORD *ev,
+static const struct etw_tk_class *etw_tk_scan(const EVENT_HEADER *h,
 					      const char **type)
 {
-	const EVENT_HEADER *h = &ev->EventHeader;
 	const struct etw_tk_class *c;
 	size_t i, j;
 
-	if (!(h->Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER))
-		return NULL;
 	for (i = 0; i < sizeof(etw_tk_classes) / sizeof(*c); i++) {
 		c = &etw_tk_classes[i];
 		/* Data1 first: it tells most classes apart, inline. */
@@ -669,7 +683,32 @@ static const struct etw_tk_class *etw_tk_find(const EVENT_RECORD *ev,
 			}
 		}
 	}
+	*type = NULL;
 	return NULL;
+}
+
+/* etw_tk_scan(), through this thread's memo. */
+static const struct etw_tk_class *etw_tk_find(const EVENT_RECORD *ev,
+					      const char **type)
+{
+	const EVENT_HEADER *h = &ev->EventHeader;
+	const EVENT_DESCRIPTOR *d = &h->EventDescriptor;
+	struct etw_tk_memo *m;
+
+	if (!(h->Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER))
+		return NULL;
+	m = &etw_tk_memo[(h->ProviderId.Data1 ^ h->ProviderId.Data1 >> 16 ^
+			  d->Version * 31u ^ d->Opcode * 7u) % ETW_TK_MEMO];
+	if (!m->used || m->version != d->Version || m->opcode != d->Opcode ||
+	    memcmp(&m->guid, &h->ProviderId, sizeof(GUID))) {
+		m->guid = h->ProviderId;
+		m->version = d->Version;
+		m->opcode = d->Opcode;
+		m->c = etw_tk_scan(h, &m->type);
+		m->used = true;
+	}
+	*type = m->type;
+	return m->c;
 }
 
 /* The fields of @c, its repeated pointers left out. */
@@ -703,6 +742,27 @@ static uint32_t etw_tk_nframes(const struct etw_tk_class *c, uint32_t n,
 	return frames < ETW_TK_MAX_FRAMES ? frames : ETW_TK_MAX_FRAMES;
 }
 
+/*
+ * @prefix and @k in decimal into @out (@size bytes), as snprintf's
+ * "%s%u" writes them: a schema of 192 frames names 192, and snprintf
+ * took most of building it.
+ */
+static void etw_tk_frame_name(char *out, size_t size, const char *prefix,
+			      uint32_t k)
+{
+	char digits[10];
+	size_t n = strnlen(prefix, size - 1), d = 0;
+
+	memcpy(out, prefix, n);
+	do {
+		digits[d++] = (char)('0' + k % 10);
+		k /= 10;
+	} while (k);
+	while (d && n + 1 < size)
+		out[n++] = digits[--d];
+	out[n] = 0;
+}
+
 static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
 			     uint32_t n, uint32_t frames, ULONG ptr_size)
 {
@@ -717,8 +777,8 @@ static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
 		if (i < n) {
 			epi.NameOffset = etw_mf_put(o, prop->name);
 		} else {
-			snprintf(name, sizeof(name), "%s%u", prop->name,
-				 i - n + 1);
+			etw_tk_frame_name(name, sizeof(name), prop->name,
+					  i - n + 1);
 			epi.NameOffset = etw_mf_put(o, name);
 		}
 		epi.nonStructType.InType = prop->in;
@@ -735,11 +795,13 @@ static void etw_tk_put_props(struct etw_mf_out *o, const struct etw_tk_class *c,
 
 /*
  * What a kernel event's schema is a function of, besides the pointer
- * size: its class, event type and Stack1 ... count.
+ * size: its class (its place in the table), event type (its opcode) and
+ * Stack1 ... count.  Numbers, not addresses: a key of addresses would
+ * hash to other slots in another build, and its collisions with them.
  */
 struct etw_tk_schema_id {
-	const struct etw_tk_class *c;
-	const char *type;
+	uint32_t c;
+	uint32_t opcode;
 	uint32_t frames;
 };
 
@@ -781,8 +843,8 @@ ULONG etw_tdh_kernel_build(const EVENT_RECORD *ev, ULONG ptr_size, BYTE *buf,
 	n = etw_tk_nprops(c);
 	frames = etw_tk_nframes(c, n, ev, ptr_size);
 	memset(&id, 0, sizeof(id));
-	id.c = c;
-	id.type = type;
+	id.c = (uint32_t)(c - etw_tk_classes);
+	id.opcode = ev->EventHeader.EventDescriptor.Opcode;
 	id.frames = frames;
 	if (etw_tdh_cache_lookup(&k, &ev->EventHeader.EventDescriptor, buf,
 				 cap, needed, &ret))

@@ -19,19 +19,24 @@ struct collected {
 	int n;
 	char name[MAX_FIELDS][64];
 	char value[MAX_FIELDS][128];
+	size_t name_len[MAX_FIELDS];
+	size_t value_len[MAX_FIELDS];
 	bool quoted[MAX_FIELDS];
+	bool plain[MAX_FIELDS];
 };
 
-static void collect(void *ctx, const char *name, const char *value,
-		    bool quoted)
+static void collect(void *ctx, const struct etwctl_field_text *f)
 {
 	struct collected *c = ctx;
 
 	if (c->n == MAX_FIELDS)
 		return;
-	snprintf(c->name[c->n], sizeof(c->name[0]), "%s", name);
-	snprintf(c->value[c->n], sizeof(c->value[0]), "%s", value);
-	c->quoted[c->n++] = quoted;
+	snprintf(c->name[c->n], sizeof(c->name[0]), "%s", f->name);
+	snprintf(c->value[c->n], sizeof(c->value[0]), "%s", f->value);
+	c->name_len[c->n] = f->name_len;
+	c->value_len[c->n] = f->value_len;
+	c->plain[c->n] = f->plain;
+	c->quoted[c->n++] = f->quoted;
 }
 
 static const char *const primitive_names[] = {
@@ -288,6 +293,40 @@ TEST(nested_empty_arrays_stop_at_first_element)
 	ASSERT_EQ(0, DECODE(f, d, &c));
 	ASSERT_EQ(1, c.n);
 	EXPECT_STREQ("a[0].b", c.name[0]);
+	EXPECT_EQ(6, c.name_len[0]);
+}
+
+/*
+ * An event name of 5,000 characters: metadata too large for libetw's
+ * schema cache, whose schema is then copied and converted for each
+ * event; the fields are the same.
+ */
+TEST(schema_too_large_to_cache)
+{
+	static const char f[] = "a\0\x07" "b\0\x02";
+	static const char d[] = "\x01\0\0\0" "x";
+	const size_t name = 5000;
+	uint16_t size = (uint16_t)(2 + 1 + name + 1 + sizeof(f) - 1);
+	uint8_t *meta = calloc(1, size);
+	struct collected c;
+	int round;
+
+	ASSERT_NE(NULL, meta);
+	memcpy(meta, &size, 2);
+	memset(meta + 3, 'E', name);
+	memcpy(meta + 3 + name + 1, f, sizeof(f) - 1);
+	for (round = 0; round < 2; round++) {
+		memset(&c, 0, sizeof(c));
+		ASSERT_EQ(0, etwctl_tl_decode(meta, size, d, sizeof(d),
+					      collect, &c));
+		ASSERT_EQ(2, c.n);
+		EXPECT_STREQ("a", c.name[0]);
+		EXPECT_STREQ("1", c.value[0]);
+		EXPECT_STREQ("b", c.name[1]);
+		EXPECT_STREQ("x", c.value[1]);
+		EXPECT_TRUE(c.quoted[1]);
+	}
+	free(meta);
 }
 
 TEST(empty_struct_array)
@@ -315,7 +354,20 @@ static const struct {
 	S("unicode", "u\0\x01", "h\0i\0\0\0", "hi", true),
 	S("unicode surrogate pair", "u\0\x01", "\x3d\xd8\x00\xde\0\0",
 	  "\xf0\x9f\x98\x80", true),
+	/* Unpaired surrogates, before a unit and before the NUL: U+FFFD. */
+	S("unicode high surrogate alone", "u\0\x01", "\x3d\xd8h\0\0\0",
+	  "\xef\xbf\xbdh", true),
+	S("unicode low surrogate alone", "u\0\x01", "\x00\xdeh\0\0\0",
+	  "\xef\xbf\xbdh", true),
+	S("unicode high surrogate last", "u\0\x01", "h\0\x3d\xd8\0\0",
+	  "h\xef\xbf\xbd", true),
 	S("counted unicode", "u\0\x16", "\x04\x00h\0i\0", "hi", true),
+	/* Runs of four ASCII units, broken by a letter past 0x7f, a NUL. */
+	S("unicode runs", "u\0\x01",
+	  "a\0b\0c\0d\0e\0\xe9\0f\0g\0h\0i\0j\0\0\0",
+	  "abcde\xc3\xa9" "fghij", true),
+	S("counted unicode, a NUL in a run", "u\0\x16",
+	  "\x0a\x00" "a\0b\0\0\0c\0d\0", "ab", true),
 	S("counted ansi", "u\0\x17", "\x02\x00hi", "hi", true),
 	S("binary", "b\0\x0e", "\x02\x00\xde\xad", "0xDEAD", true),
 	S("counted binary", "b\0\x19", "\x01\x00\x7f", "0x7F", true),
@@ -345,6 +397,25 @@ static const struct {
 #undef S
 };
 
+/*
+ * The cases whose strings the decoder calls plain (hex, addresses): JSON
+ * writes them as they are.  Others, plain or not, are scanned.
+ */
+static const char *const plain_cases[] = {
+	"binary", "counted binary", "uint8 as hex", "uint32 as ipv4",
+	"hexint32", "hexint64",
+};
+
+static bool is_plain_case(const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(plain_cases) / sizeof(plain_cases[0]); i++)
+		if (!strcmp(plain_cases[i], what))
+			return true;
+	return false;
+}
+
 TEST(scalar_table)
 {
 	struct collected c;
@@ -358,7 +429,12 @@ TEST(scalar_table)
 		ASSERT_EQ(1, c.n) TH_LOG("%s", scalar_cases[i].what);
 		EXPECT_STREQ(scalar_cases[i].value, c.value[0])
 			TH_LOG("%s", scalar_cases[i].what);
+		EXPECT_EQ(strlen(scalar_cases[i].value), c.value_len[0])
+			TH_LOG("%s", scalar_cases[i].what);
+		EXPECT_EQ(1, c.name_len[0]) TH_LOG("%s", scalar_cases[i].what);
 		EXPECT_EQ(scalar_cases[i].quoted, c.quoted[0])
+			TH_LOG("%s", scalar_cases[i].what);
+		EXPECT_EQ(is_plain_case(scalar_cases[i].what), c.plain[0])
 			TH_LOG("%s", scalar_cases[i].what);
 	}
 }

@@ -211,6 +211,241 @@ TEST(view_fields_error)
 	ctl_run_free(&r);
 }
 
+/*
+ * @dir/k.etl: event 1 at level 4, at level 2, of another provider, at
+ * level 4 again, then event 2: rows of one kind and of others in turn.
+ */
+static char *write_kinds(const char *dir)
+{
+	static const struct etw_guid other = { 0x0badf00d, 0x0001, 0x0002,
+		{ 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a } };
+	static const struct { uint16_t id; uint8_t level; bool other; } ev[] = {
+		{ 1, 4, false }, { 1, 2, false }, { 1, 4, true },
+		{ 1, 4, false }, { 2, 4, false },
+	};
+	struct etw_etl_writer_params prm = etl_test_params();
+	static uint8_t buf[ETL_TEST_BS];
+	struct etw_event_header *eh;
+	struct etw_etl_writer *w;
+	char *path = etl_path(dir, "k.etl");
+	uint32_t off;
+	size_t i;
+
+	etl_buf_init(buf, ETL_TEST_BS, 0);
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		off = etl_buf_add_ext(buf, ev[i].id,
+				      ETL_TEST_START_RAW + 1000 * (i + 1), 100,
+				      0, 0, 0);
+		if (!off)
+			return NULL;
+		eh = (struct etw_event_header *)(buf + off);
+		eh->descriptor.level = ev[i].level;
+		if (ev[i].other)
+			eh->provider_id = other;
+	}
+	if (etw_etl_writer_open(path, ETW_ETL_MODE_SEQUENTIAL, &prm, &w))
+		return NULL;
+	if (etw_etl_writer_append(w, buf) | etw_etl_writer_close(w, NULL))
+		return NULL;
+	return path;
+}
+
+/*
+ * The columns a row shows from its kind (schema, descriptor, provider)
+ * are written once per kind and copied: each row still shows its own.
+ */
+TEST(rows_of_one_kind)
+{
+	static const char *const formats[] = { "table", "csv", "json" };
+	static const char *const want[] = {
+		"12345678-9abc-def0-0123-456789abcdef id=1 lvl=4 kw=0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef id=1 lvl=2 kw=0x10\n"
+		"0badf00d-0001-0002-0304-05060708090a id=1 lvl=4 kw=0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef id=1 lvl=4 kw=0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef id=2 lvl=4 kw=0x10\n",
+		"provider,id,level,keywords\n"
+		"12345678-9abc-def0-0123-456789abcdef,1,4,0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef,1,2,0x10\n"
+		"0badf00d-0001-0002-0304-05060708090a,1,4,0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef,1,4,0x10\n"
+		"12345678-9abc-def0-0123-456789abcdef,2,4,0x10\n",
+		"{\"provider\":\"12345678-9abc-def0-0123-456789abcdef\","
+		"\"id\":1,\"level\":4,\"keywords\":\"0x10\"}\n"
+		"{\"provider\":\"12345678-9abc-def0-0123-456789abcdef\","
+		"\"id\":1,\"level\":2,\"keywords\":\"0x10\"}\n"
+		"{\"provider\":\"0badf00d-0001-0002-0304-05060708090a\","
+		"\"id\":1,\"level\":4,\"keywords\":\"0x10\"}\n"
+		"{\"provider\":\"12345678-9abc-def0-0123-456789abcdef\","
+		"\"id\":1,\"level\":4,\"keywords\":\"0x10\"}\n"
+		"{\"provider\":\"12345678-9abc-def0-0123-456789abcdef\","
+		"\"id\":2,\"level\":4,\"keywords\":\"0x10\"}\n",
+	};
+	struct scratch s = { 0 };
+	struct ctl_run r;
+	size_t i;
+
+	s.dir = etl_mkdtemp();
+	ASSERT_NE(NULL, s.dir);
+	s.etl = write_kinds(s.dir);
+	ASSERT_NE(NULL, s.etl);
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		r = dump(&s, ARGS("-f", formats[i], "--fields",
+				  "provider,id,level,keywords"));
+		EXPECT_EQ(0, r.status);
+		EXPECT_STREQ(want[i], r.out) TH_LOG("%s", formats[i]);
+		ctl_run_free(&r);
+	}
+	scratch_free(&s);
+}
+
+/*
+ * @dir/t.etl: two TraceLogging events whose metadata, an event name of
+ * 5,000 letters, is too large for libetw's schema cache; fields INT32
+ * a = 1 + i and ANSI b = "x".
+ */
+static char *write_uncached(const char *dir)
+{
+	enum { BS = 16384, NAME = 5000 };
+	static const char fields[] = "a\0\x07" "b\0\x02";
+	struct etw_etl_writer_params prm = etl_test_params();
+	uint16_t mlen = 2 + 1 + NAME + 1 + sizeof(fields) - 1;
+	uint16_t ilen = (uint16_t)(sizeof(struct etw_ext_item) +
+				   ((mlen + 7) & ~7u));
+	struct etw_event_header eh = {
+		.size = (uint16_t)(sizeof(eh) + ilen + 6),
+		.header_type = ETW_EVENT_HEADER_TYPE_64,
+		.flags = ETW_EVENT_FLAG_EXTENDED_INFO,
+		.thread_id = 101,
+		.process_id = 100,
+		.provider_id = etl_test_guid,
+		.descriptor = { .id = 1, .level = 4 },
+	};
+	struct etw_ext_item x = { .item_size = ilen,
+				  .ext_type = ETW_EXT_EVENT_SCHEMA_TL,
+				  .data_size = mlen };
+	static uint8_t buf[BS];
+	struct etw_buffer_header *bh = (struct etw_buffer_header *)buf;
+	char *path = etl_path(dir, "t.etl");
+	struct etw_etl_writer *w;
+	uint8_t *p;
+	int32_t a;
+	int i;
+
+	prm.buffer_size = BS;
+	etl_buf_init(buf, BS, 0);
+	for (i = 0; i < 2; i++) {
+		p = buf + bh->offset;
+		eh.timestamp = ETL_TEST_START_RAW + 1000 * (i + 1);
+		memset(p, 0, (eh.size + 7u) & ~7u);
+		memcpy(p, &eh, sizeof(eh));
+		memcpy(p + sizeof(eh), &x, sizeof(x));
+		p += sizeof(eh) + sizeof(x);
+		memcpy(p, &mlen, 2);
+		memset(p + 3, 'E', NAME);
+		memcpy(p + 3 + NAME + 1, fields, sizeof(fields) - 1);
+		p = buf + bh->offset + sizeof(eh) + ilen;
+		a = 1 + i;
+		memcpy(p, &a, 4);
+		memcpy(p + 4, "x", 2);
+		bh->offset += (eh.size + 7u) & ~7u;
+		bh->saved_offset = bh->offset;
+		bh->current_offset = bh->offset;
+		bh->events++;
+		bh->timestamp = eh.timestamp;
+	}
+	if (etw_etl_writer_open(path, ETW_ETL_MODE_SEQUENTIAL, &prm, &w))
+		return NULL;
+	if (etw_etl_writer_append(w, buf) | etw_etl_writer_close(w, NULL))
+		return NULL;
+	return path;
+}
+
+/*
+ * Names a row keeps of its own (a schema too large to cache): each row
+ * shows its event's, the name cut at 255 bytes as before.
+ */
+TEST(names_of_an_uncached_schema)
+{
+	char name[256], want[1024];
+	struct scratch s = { 0 };
+	struct ctl_run r;
+
+	memset(name, 'E', 255);
+	name[255] = 0;
+	snprintf(want, sizeof(want),
+		 "{\"event\":\"%s\",\"fields\":{\"a\":1,\"b\":\"x\"}}\n"
+		 "{\"event\":\"%s\",\"fields\":{\"a\":2,\"b\":\"x\"}}\n",
+		 name, name);
+	s.dir = etl_mkdtemp();
+	ASSERT_NE(NULL, s.dir);
+	s.etl = write_uncached(s.dir);
+	ASSERT_NE(NULL, s.etl);
+	r = dump(&s, ARGS("-f", "json", "--fields", "event,fields"));
+	EXPECT_EQ(0, r.status);
+	EXPECT_STREQ(want, r.out);
+	ctl_run_free(&r);
+	scratch_free(&s);
+}
+
+/*
+ * @dir/s.etl: a string-only event (EventWriteString) of 'hi "\u00e9"'
+ * in UTF-16, then one of no schema whose payload is 5 bytes, 1 to 5.
+ */
+static char *write_string_only(const char *dir)
+{
+	static const uint8_t str[] = { 'h', 0, 'i', 0, ' ', 0, '"', 0,
+				       0xe9, 0, '"', 0, 0, 0 };
+	struct etw_etl_writer_params prm = etl_test_params();
+	static uint8_t buf[ETL_TEST_BS];
+	struct etw_event_header *eh;
+	char *path = etl_path(dir, "s.etl");
+	struct etw_etl_writer *w;
+	uint32_t off;
+
+	etl_buf_init(buf, ETL_TEST_BS, 0);
+	off = etl_buf_add_ext(buf, 1, ETL_TEST_START_RAW + 1000, 100, 0, 0,
+			      sizeof(str));
+	if (!off)
+		return NULL;
+	eh = (struct etw_event_header *)(buf + off);
+	eh->flags |= ETW_EVENT_FLAG_STRING_ONLY;
+	memcpy(buf + off + sizeof(*eh), str, sizeof(str));
+	if (!etl_buf_add_ext(buf, 2, ETL_TEST_START_RAW + 2000, 100, 0, 0, 5))
+		return NULL;
+	if (etw_etl_writer_open(path, ETW_ETL_MODE_SEQUENTIAL, &prm, &w))
+		return NULL;
+	if (etw_etl_writer_append(w, buf) | etw_etl_writer_close(w, NULL))
+		return NULL;
+	return path;
+}
+
+/* An undecoded row's text: its string, or its payload's hex. */
+TEST(undecoded_text_every_format)
+{
+	static const char *const formats[] = { "table", "csv", "json" };
+	static const char *const want[] = {
+		"id=1 hi \"\xc3\xa9\"\nid=2 0203040506\n",
+		"id,fields\n1,\"hi \"\"\xc3\xa9\"\"\"\n2,0203040506\n",
+		"{\"id\":1,\"fields\":\"hi \\\"\xc3\xa9\\\"\"}\n"
+		"{\"id\":2,\"fields\":\"0203040506\"}\n",
+	};
+	struct scratch s = { 0 };
+	struct ctl_run r;
+	size_t i;
+
+	s.dir = etl_mkdtemp();
+	ASSERT_NE(NULL, s.dir);
+	s.etl = write_string_only(s.dir);
+	ASSERT_NE(NULL, s.etl);
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		r = dump(&s, ARGS("-f", formats[i], "--fields", "id,fields"));
+		EXPECT_EQ(0, r.status);
+		EXPECT_STREQ(want[i], r.out) TH_LOG("%s", formats[i]);
+		ctl_run_free(&r);
+	}
+	scratch_free(&s);
+}
+
 /* --- names and fields from a manifest ------------------------------------ */
 
 /*

@@ -43,6 +43,57 @@ TEST(u64_text_matches_printf)
 	}
 }
 
+/* Every count of digits, at each side of each power of ten and of two. */
+TEST(u64_digits_at_every_boundary)
+{
+	char want[32];
+	uint64_t p, v;
+	int i, k;
+
+	EXPECT_EQ(1, etwctl_u64_digits(0));
+	for (p = 1, i = 0; i < 20; i++, p *= 10) {
+		for (k = -1; k <= 1; k++) {
+			v = p + (uint64_t)k;
+			if (!p || (k < 0 && p == 1))
+				continue;
+			snprintf(want, sizeof(want), "%llu",
+				 (unsigned long long)v);
+			EXPECT_EQ(strlen(want), etwctl_u64_digits(v))
+				TH_LOG("%llu", (unsigned long long)v);
+		}
+		if (i == 19)
+			break;
+	}
+	for (i = 0; i < 64; i++) {
+		v = 1ull << i;
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+		EXPECT_EQ(strlen(want), etwctl_u64_digits(v));
+		snprintf(want, sizeof(want), "%llu",
+			 (unsigned long long)(v - 1 + !i));
+		EXPECT_EQ(strlen(want), etwctl_u64_digits(v - 1 + !i));
+	}
+	EXPECT_EQ(20, etwctl_u64_digits(UINT64_MAX));
+}
+
+/* Fixed widths, zero-padded, odd and even, as "%0*llu" writes them. */
+TEST(dec_fixed_matches_printf)
+{
+	static const struct { uint64_t v; size_t n; } cases[] = {
+		{ 0, 1 }, { 7, 1 }, { 0, 7 }, { 42, 7 }, { 9999999, 7 },
+		{ 1234567, 7 }, { 5, 2 }, { 99, 2 }, { 123, 4 },
+	};
+	char want[32], got[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(want, sizeof(want), "%0*llu", (int)cases[i].n,
+			 (unsigned long long)cases[i].v);
+		memset(got, 0, sizeof(got));
+		etwctl_dec_fixed(cases[i].v, cases[i].n, got);
+		EXPECT_STREQ(want, got);
+	}
+}
+
 TEST(put_u64_matches_fprintf)
 {
 	static const int widths[] = { 0, 1, 3, 7, 25 };
@@ -93,6 +144,13 @@ TEST(hex_text_matches_printf)
 		memset(got, 0, sizeof(got));
 		etwctl_hex_text(bytes, 256, upper, got);
 		EXPECT_STREQ(want, got);
+		/* Each count past a multiple of the four a step takes. */
+		for (i = 0; i < 10; i++) {
+			memset(got, 0, sizeof(got));
+			etwctl_hex_text(bytes, i, upper, got);
+			EXPECT_EQ(0, strncmp(want, got, 2 * i));
+			EXPECT_EQ(2 * i, strlen(got));
+		}
 	}
 }
 

@@ -21,14 +21,13 @@ struct joined {
 	size_t len;
 };
 
-static void join(void *ctx, const char *name, const char *value,
-		 bool quoted)
+static void join(void *ctx, const struct etwctl_field_text *f)
 {
 	struct joined *j = ctx;
 
 	j->len += snprintf(j->text + j->len, sizeof(j->text) - j->len,
-			   quoted ? "%s%s=\"%s\"" : "%s%s=%s",
-			   j->len ? " " : "", name, value);
+			   f->quoted ? "%s%s=\"%s\"" : "%s%s=%s",
+			   j->len ? " " : "", f->name, f->value);
 }
 
 /* Decode event @i's capture; returns its expected text. */

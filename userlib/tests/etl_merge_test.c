@@ -128,9 +128,26 @@ static int write_streams(const char *path, unsigned int file,
 	return ret;
 }
 
-/* Merge @n files; compare with the sorted expectations. */
-static int check_merge(struct __test_metadata *_metadata, char **paths,
-		       unsigned int n, struct expect *exp, unsigned int nexp)
+/*
+ * A filter of the events whose id is a multiple of @arg[0] (and of the
+ * records that are no events), counting its calls in @arg[1].
+ */
+static bool id_multiple(const struct etw_etl_event *ev, void *arg)
+{
+	unsigned int *k = arg;
+
+	k[1]++;
+	return ev->kind != ETW_ETL_KIND_EVENT || !(ev->descriptor.id % k[0]);
+}
+
+/*
+ * Merge @n files, with @filter (id_multiple() of @filter[0], counting
+ * its calls in @filter[1]) or all; compare with the sorted expectations.
+ */
+static int check_merge_filtered(struct __test_metadata *_metadata,
+				char **paths, unsigned int n,
+				struct expect *exp, unsigned int nexp,
+				unsigned int *filter)
 {
 	struct etw_etl_reader *r[2];
 	struct etw_etl_merge *m;
@@ -144,6 +161,8 @@ static int check_merge(struct __test_metadata *_metadata, char **paths,
 			return -1;
 	if (etw_etl_merge_open(r, n, &m))
 		return -1;
+	if (filter)
+		etw_etl_merge_filter(m, id_multiple, filter);
 	while ((ret = etw_etl_merge_next(m, &ev, &file)) == 1) {
 		if (ev.kind != ETW_ETL_KIND_EVENT)
 			continue;
@@ -163,6 +182,12 @@ static int check_merge(struct __test_metadata *_metadata, char **paths,
 	for (f = 0; f < n; f++)
 		etw_etl_reader_close(r[f]);
 	return got;
+}
+
+static int check_merge(struct __test_metadata *_metadata, char **paths,
+		       unsigned int n, struct expect *exp, unsigned int nexp)
+{
+	return check_merge_filtered(_metadata, paths, n, exp, nexp, NULL);
 }
 
 TEST_F(merge, cpu_streams)
@@ -192,6 +217,31 @@ TEST_F(merge, two_files)
 	ASSERT_EQ(2 * CPUS * BUFS * PER_BUF,
 		  check_merge(_metadata, self->path, 2, self->exp,
 			      self->nexp));
+}
+
+/*
+ * A filter that takes every third event of the two files: those come in
+ * the order of the merge of all, each event filtered once.
+ */
+TEST_F(merge, filtered)
+{
+	const uint64_t off = 7000000000ull;
+	unsigned int filter[2] = { 3, 0 }, i, kept = 0;
+
+	ASSERT_EQ(0, write_streams(self->path[0], 0, ETL_TEST_START_RAW,
+				   ETL_TEST_START_RAW + 1000, self->exp,
+				   &self->nexp));
+	ASSERT_EQ(0, write_streams(self->path[1], 1, ETL_TEST_START_RAW + off,
+				   ETL_TEST_START_RAW + off + 1100, self->exp,
+				   &self->nexp));
+	for (i = 0; i < self->nexp; i++)
+		if (!(self->exp[i].id % 3))
+			self->exp[kept++] = self->exp[i];
+	ASSERT_EQ(2 * CPUS * BUFS * PER_BUF / 3, kept);
+	ASSERT_EQ(kept, check_merge_filtered(_metadata, self->path, 2,
+					     self->exp, kept, filter));
+	/* Each file's header event too, which the filter keeps. */
+	EXPECT_EQ(2 * CPUS * BUFS * PER_BUF + 2, filter[1]);
 }
 
 /*

@@ -158,4 +158,48 @@ TEST(fields_past_the_size_are_ebadmsg)
 	ASSERT_EQ(-EBADMSG, first_record(buf, &it, &ev));
 }
 
+/*
+ * etw_etl_records_class() of each record, a message's too, is what its
+ * parse gives; a message without a time after a record passed over
+ * (etw_etl_records_pass()) takes that record's time, as after a parse.
+ */
+TEST(class_and_pass)
+{
+	static uint8_t buf[ETL_TEST_BS];
+	struct etw_etl_records it, ref;
+	struct etw_etl_event ev, want;
+	int n = 0;
+
+	etl_buf_init(buf, ETL_TEST_BS, 0);
+	etl_buf_add(buf, 1, 7000);
+	add_message(buf, 2, MSG_GUID, 0);
+	add_message(buf, 3, MSG_TIME, 7500);
+	etl_buf_add(buf, 4, 8000);
+	add_message(buf, 5, MSG_COMP, 0);
+	ASSERT_EQ(0, etw_etl_records_init(&it, buf, ETL_TEST_BS, NULL));
+	ASSERT_EQ(0, etw_etl_records_init(&ref, buf, ETL_TEST_BS, NULL));
+	while (etw_etl_records_next(&ref, &want) == 1) {
+		memset(&ev, 0xa5, sizeof(ev));
+		ASSERT_EQ(1, etw_etl_records_class(&it, &ev));
+		EXPECT_EQ(want.kind, ev.kind);
+		EXPECT_EQ(want.header_type, ev.header_type);
+		EXPECT_EQ(want.size, ev.size);
+		EXPECT_EQ(want.hook_id, ev.hook_id);
+		EXPECT_EQ(0, memcmp(&want.provider_id, &ev.provider_id, 16));
+		EXPECT_EQ(0, memcmp(&want.descriptor, &ev.descriptor, 16));
+		EXPECT_EQ(want.raw_timestamp, ev.raw_timestamp);
+		/* The events passed over, the messages parsed. */
+		if (ev.kind == ETW_ETL_KIND_EVENT) {
+			etw_etl_records_pass(&it, &ev);
+		} else {
+			ASSERT_EQ(1, etw_etl_records_next(&it, &ev));
+			EXPECT_EQ(want.raw_timestamp, ev.raw_timestamp);
+			EXPECT_EQ(want.descriptor.id, ev.descriptor.id);
+		}
+		n++;
+	}
+	EXPECT_EQ(5, n);
+	EXPECT_EQ(0, etw_etl_records_class(&it, &ev));
+}
+
 TEST_HARNESS_MAIN

@@ -394,4 +394,65 @@ TEST(two_windows_files)
 	etw_etl_reader_close(r[1]);
 }
 
+/*
+ * Every record of PerfView's trace, kernel records (SYSTEM and PERFINFO
+ * headers), events and header records: etw_etl_records_class() gives
+ * what the parse gives, and passing a record over leaves the next one's
+ * parse as it was.
+ */
+TEST(net_class_of_every_record)
+{
+	struct etw_etl_records it, ref;
+	struct etw_etl_event ev, want;
+	struct etw_etl_reader *r;
+	uint64_t i, n = 0, kernel = 0;
+	uint8_t *buf;
+
+	REQUIRE_TESTDATA();
+	ASSERT_EQ(0, etw_etl_reader_open(TESTDATA "/etl/net.4.5.2.x86.etl",
+					 &r));
+	buf = malloc(etw_etl_reader_buffer_size(r));
+	ASSERT_NE(NULL, buf);
+	for (i = 0; i < etw_etl_reader_buffer_count(r); i++) {
+		ASSERT_EQ(0, etw_etl_reader_buffer(r, i, buf));
+		ASSERT_EQ(0, etw_etl_records_init(&it, buf,
+						  etw_etl_reader_buffer_size(r),
+						  NULL));
+		ref = it;
+		while (etw_etl_records_next(&ref, &want) == 1) {
+			ASSERT_EQ(1, etw_etl_records_class(&it, &ev));
+			ASSERT_EQ(want.kind, ev.kind);
+			ASSERT_EQ(want.header_type, ev.header_type);
+			ASSERT_EQ(want.size, ev.size);
+			ASSERT_EQ(want.hook_id, ev.hook_id);
+			ASSERT_TRUE(guid_eq(&want.provider_id, &ev.provider_id));
+			ASSERT_EQ(0, memcmp(&want.descriptor, &ev.descriptor,
+					    sizeof(ev.descriptor)));
+			ASSERT_EQ(want.raw_timestamp, ev.raw_timestamp);
+			kernel += ev.kind == ETW_ETL_KIND_SYSTEM ||
+				  ev.kind == ETW_ETL_KIND_PERFINFO;
+			/* Every other record parsed, the rest passed over. */
+			if (n++ % 2) {
+				etw_etl_records_pass(&it, &ev);
+				continue;
+			}
+			ASSERT_EQ(1, etw_etl_records_next(&it, &ev));
+			ASSERT_EQ(want.user_data_len, ev.user_data_len);
+			ASSERT_EQ(want.timestamp, ev.timestamp);
+		}
+		EXPECT_EQ(0, etw_etl_records_class(&it, &ev));
+	}
+	/*
+	 * etwctl stats' counts: 168,296 events and the 2 header records;
+	 * 119,563 of the events are of the kernel classes (PerfInfo 88,811,
+	 * StackWalk 16,474, DiskIo 4,786, Image 3,679, FileIo 3,030, Thread
+	 * 1,442, TcpIp 478, PageFault 394, EventTraceConfig 248, Process
+	 * 167, UdpIp 48, EventTrace 6), as are the header records.
+	 */
+	EXPECT_EQ(168298, n);
+	EXPECT_EQ(119565, kernel);
+	free(buf);
+	etw_etl_reader_close(r);
+}
+
 TEST_HARNESS_MAIN

@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 
+#include "etw_tdh.h"
 #include "kselftest_harness.h"
 #include "tdh_test.h"
 
@@ -186,6 +187,29 @@ TEST(kernel_frame_count_is_in_the_key)
 	}
 }
 
+/* The frames' names, as "Stack%u" writes them, up to the 192nd. */
+TEST(kernel_frame_names)
+{
+	static const ULONG at[] = { 1, 9, 10, 99, 100, 192 };
+	uint8_t data[16 + 8 * 192];
+	TRACE_EVENT_INFO *tei;
+	char want[16], s[32];
+	EVENT_RECORD r;
+	ULONG st;
+	size_t i;
+
+	kernel_event(&r, data, sizeof(data), &stackwalk_guid, 2, 32);
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	ASSERT_EQ(3 + 192, tei->TopLevelPropertyCount);
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		snprintf(want, sizeof(want), "Stack%u", at[i]);
+		EXPECT_STREQ(want, tei_str(tei, tei->EventPropertyInfoArray[
+					   2 + at[i]].NameOffset, s));
+	}
+	free(tei);
+}
+
 #define MAN(field) \
 	"<instrumentationManifest xmlns=\"http://schemas.microsoft.com/" \
 	"win/2004/08/events\"><instrumentation><events>" \
@@ -263,6 +287,88 @@ TEST(short_buffer_on_a_hit)
 	EXPECT_EQ(ERROR_SUCCESS,
 		  TdhGetEventInformation(&e.rec, 0, NULL, tei, &size));
 	free(tei);
+}
+
+/*
+ * etw_tdh_event_schema(): the cached schema itself, by its number.  The
+ * same schema has the same number and bytes for every event (those of
+ * the event it was built for, the descriptor included); another schema
+ * has another number; the bytes are TdhGetEventInformation's.
+ */
+TEST(schema_numbers)
+{
+	const TRACE_EVENT_INFO *a, *b;
+	struct tdh_event e;
+	TRACE_EVENT_INFO *tei;
+	uint64_t ida, idb;
+	ULONG st, sa, sb, need;
+
+	TDH_EVENT(&e, fields, data);
+	e.rec.EventHeader.EventDescriptor.Id = 7;
+	ASSERT_EQ(ERROR_SUCCESS,
+		  etw_tdh_event_schema(&e.rec, &a, &sa, &ida));
+	EXPECT_NE(0, ida);
+	tei = tdh_info(&e.rec, &st);
+	ASSERT_NE(NULL, tei);
+	need = 0;
+	ASSERT_EQ(ERROR_INSUFFICIENT_BUFFER,
+		  TdhGetEventInformation(&e.rec, 0, NULL, NULL, &need));
+	ASSERT_EQ(sa, need);
+	EXPECT_EQ(0, memcmp(a, tei, sa));
+	free(tei);
+	e.rec.EventHeader.EventDescriptor.Id = 8;
+	ASSERT_EQ(ERROR_SUCCESS,
+		  etw_tdh_event_schema(&e.rec, &b, &sb, &idb));
+	EXPECT_EQ(ida, idb);
+	EXPECT_EQ(sa, sb);
+	EXPECT_EQ(7, b->EventDescriptor.Id);
+	e.meta[5] = 'z';
+	ASSERT_EQ(ERROR_SUCCESS,
+		  etw_tdh_event_schema(&e.rec, &b, &sb, &idb));
+	EXPECT_NE(ida, idb);
+	e.meta[5] = 'a';
+	ASSERT_EQ(ERROR_SUCCESS,
+		  etw_tdh_event_schema(&e.rec, &b, &sb, &idb));
+	EXPECT_EQ(ida, idb);
+}
+
+/*
+ * A schema the cache does not keep (its key, the metadata, more than 4
+ * KiB) is ERROR_MORE_DATA, which TdhGetEventInformation still gives; an
+ * event without one is ERROR_NOT_FOUND.
+ */
+TEST(schema_numbers_uncached)
+{
+	static const GUID unknown = { 0x0badf00d, 0x0001, 0x0002,
+		{ 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0b } };
+	const size_t name = 5000;
+	const TRACE_EVENT_INFO *p;
+	struct tdh_event e;
+	TRACE_EVENT_INFO *tei;
+	uint8_t *meta;
+	uint16_t size;
+	uint64_t id;
+	ULONG st, n;
+
+	TDH_EVENT(&e, fields, data);
+	size = (uint16_t)(2 + 1 + name + 1 + sizeof(fields) - 1);
+	meta = calloc(1, size);
+	ASSERT_NE(NULL, meta);
+	memcpy(meta, &size, 2);
+	memset(meta + 3, 'E', name);
+	memcpy(meta + 3 + name + 1, fields, sizeof(fields) - 1);
+	e.x[1].DataPtr = (uintptr_t)meta;
+	e.x[1].DataSize = size;
+	EXPECT_EQ(ERROR_MORE_DATA, etw_tdh_event_schema(&e.rec, &p, &n, &id));
+	tei = tdh_info(&e.rec, &st);
+	ASSERT_NE(NULL, tei);
+	EXPECT_EQ(2u, tei->TopLevelPropertyCount);
+	free(tei);
+	free(meta);
+	memset(&e.rec, 0, sizeof(e.rec));
+	e.rec.EventHeader.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
+	e.rec.EventHeader.ProviderId = unknown;
+	EXPECT_EQ(ERROR_NOT_FOUND, etw_tdh_event_schema(&e.rec, &p, &n, &id));
 }
 
 TEST_HARNESS_MAIN
