@@ -325,40 +325,36 @@ static bool etw_id_filter_same(const struct etw_id_filter *a,
 	       !memcmp(a->ids, b->ids, a->count * sizeof(a->ids[0]));
 }
 
+/* @count NUL-terminated names, one after another, equal in @a and @b. */
+static bool etw_name_list_same(const char *a, const char *b, u16 count)
+{
+	u16 i;
+
+	for (i = 0; i < count; i++, a += strlen(a) + 1, b += strlen(b) + 1)
+		if (strcmp(a, b))
+			return false;
+	return true;
+}
+
 static bool etw_exe_filter_same(const struct etw_exe_filter *a,
 				const struct etw_exe_filter *b)
 {
-	const char *an, *bn;
-	u16 i;
-
 	if (!a || !b)
 		return a == b;
-	if (a->count != b->count)
-		return false;
-	for (i = 0, an = a->names, bn = b->names; i < a->count;
-	     i++, an += strlen(an) + 1, bn += strlen(bn) + 1)
-		if (strcmp(an, bn))
-			return false;
-	return true;
+	return a->count == b->count &&
+	       etw_name_list_same(a->names, b->names, a->count);
 }
 
 static bool etw_name_filter_same(const struct etw_name_filter *a,
 				 const struct etw_name_filter *b)
 {
-	const char *an, *bn;
-	u16 i;
-
 	if (!a || !b)
 		return a == b;
-	if (a->count != b->count || a->filter_in != b->filter_in ||
-	    a->lk.level != b->lk.level || a->lk.match_any != b->lk.match_any ||
-	    a->lk.match_all != b->lk.match_all)
-		return false;
-	for (i = 0, an = a->names, bn = b->names; i < a->count;
-	     i++, an += strlen(an) + 1, bn += strlen(bn) + 1)
-		if (strcmp(an, bn))
-			return false;
-	return true;
+	return a->count == b->count && a->filter_in == b->filter_in &&
+	       a->lk.level == b->lk.level &&
+	       a->lk.match_any == b->lk.match_any &&
+	       a->lk.match_all == b->lk.match_all &&
+	       etw_name_list_same(a->names, b->names, a->count);
 }
 
 static bool etw_enable_same(const struct etw_enable *a,
