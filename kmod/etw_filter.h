@@ -103,6 +103,16 @@ struct etw_name_filter *etw_name_filter_parse(const void *blob, u32 len,
 bool etw_name_filter_match(const struct etw_name_filter *f, u8 level,
 			   u64 keyword, const char *name);
 const char *etw_tlg_event_name(char *meta, u32 len);
+
+/* EVENT_FILTER_TYPE_PAYLOAD (etw_payload_filter.c) */
+struct etw_payload_set;
+struct etw_payload_set *etw_payload_filter_parse(const void *blob, u32 len,
+						 gfp_t gfp);
+void etw_payload_filter_free(struct etw_payload_set *set);
+bool etw_payload_filter_match(const struct etw_payload_set *set, u16 id,
+			      u8 version, const u8 *pl, u32 len);
+bool etw_payload_filter_same(const struct etw_payload_set *a,
+			     const struct etw_payload_set *b);
 void etw_combine_init(struct etw_combined *c);
 void etw_combine_add(struct etw_combined *c, const struct etw_level_kw *f,
 		     u8 session_level);

@@ -39,6 +39,11 @@
 #define ETW_MAX_EXE_FILTER		1536	/* UTF-8 bytes of an image-name list */
 #define ETW_MAX_EVENT_NAME_FILTER	4096	/* MAX_EVENT_FILTER_EVENT_NAME_SIZE */
 #define ETW_MAX_EVENT_NAME		255	/* bytes of a name a filter lists */
+#define ETW_MAX_PAYLOAD_FILTER		4096	/* MAX_EVENT_FILTER_PAYLOAD_SIZE */
+#define ETW_MAX_PAYLOAD_EVENTS		64	/* event blocks of a payload filter */
+#define ETW_MAX_PAYLOAD_FIELDS		64	/* properties one block describes */
+#define ETW_MAX_PAYLOAD_PREDICATES	8	/* MAX_PAYLOAD_PREDICATES */
+#define ETW_MAX_PAYLOAD_VALUE		1024	/* bytes of a string operand */
 #define ETW_MAX_DISALLOW		64	/* GUIDs on one session's disallow list */
 #define ETW_MIN_BUFFER_KB		4
 #define ETW_MAX_BUFFER_KB		16384
@@ -853,6 +858,119 @@ struct etw_event_name_filter {
 };
 
 #define ETW_EVENT_NAME_FILTER_NAMES	20
+
+/**
+ * struct etw_payload_filter - EVENT_FILTER_TYPE_PAYLOAD's data, as
+ * TdhAggregatePayloadFilters() builds it
+ * @size: bytes of the filter, this header included
+ * @count: struct etw_payload_event blocks after the header, one after
+ *	another, 1..%ETW_MAX_PAYLOAD_EVENTS
+ * @reserved: zero
+ *
+ * An event is written when no block names its id and version, or when
+ * the blocks that do pass: every one with @match_all_group set and, if
+ * there are others, at least one of those.
+ */
+struct etw_payload_filter {
+	__u32 size;
+	__u16 count;
+	__u16 reserved;
+};
+
+/**
+ * struct etw_payload_event - one event's filter (TdhCreatePayloadFilter())
+ * @size: bytes of the block: this header, @nfields struct
+ *	etw_payload_field, @npreds struct etw_payload_predicate, then the
+ *	string operands; a multiple of 8
+ * @id: the event id it applies to
+ * @version: the event version it applies to
+ * @match_any: 1: it passes when any predicate holds; 0: when all do
+ * @match_all_group: TdhAggregatePayloadFilters()' EventMatchALLFlags entry
+ * @nfields: the event's first properties, 1..%ETW_MAX_PAYLOAD_FIELDS, as
+ *	far as the last one a predicate compares
+ * @npreds: predicates, 1..%ETW_MAX_PAYLOAD_PREDICATES
+ * @reserved: zero
+ */
+struct etw_payload_event {
+	__u32 size;
+	__u16 id;
+	__u8 version;
+	__u8 match_any;
+	__u8 match_all_group;
+	__u8 nfields;
+	__u8 npreds;
+	__u8 reserved[5];
+};
+
+/**
+ * struct etw_payload_field - how one property is laid out in the payload
+ * @kind: %ETW_PAYLOAD_FIELD_FIXED: @size bytes; _SZ8: bytes up to and with
+ *	a NUL; _SZ16: 16-bit units up to and with a NUL unit; _COUNTED: @size
+ *	bytes times the value of the earlier field @ref
+ * @ref: _COUNTED: the field holding the count, a FIXED field of 1, 2 or 4
+ *	bytes; else zero
+ * @size: _FIXED: bytes (1 or more); _COUNTED: bytes per unit (1 or more);
+ *	else zero
+ */
+struct etw_payload_field {
+	__u8 kind;
+	__u8 ref;
+	__u16 size;
+};
+
+#define ETW_PAYLOAD_FIELD_FIXED		0
+#define ETW_PAYLOAD_FIELD_SZ8		1
+#define ETW_PAYLOAD_FIELD_SZ16		2
+#define ETW_PAYLOAD_FIELD_COUNTED	3
+
+/**
+ * struct etw_payload_predicate - one PAYLOAD_FILTER_PREDICATE, resolved
+ * @field: the field it compares
+ * @op: PAYLOAD_OPERATOR: %ETW_PAYLOAD_OP_EQ...
+ * @type: how the field is read: %ETW_PAYLOAD_UINT or _INT (a FIXED field
+ *	of 1, 2, 4 or 8 bytes, little-endian), _STR8 or _STR16 (a string,
+ *	compared ASCII case-insensitively up to its end or first NUL), _BYTES
+ *	(a FIXED field of @value_len bytes, such as a GUID)
+ * @reserved: zero
+ * @value_off: _STR8, _STR16, _BYTES: where the operand is, from the start
+ *	of the block; else zero
+ * @value_len: its bytes, at most %ETW_MAX_PAYLOAD_VALUE (even for _STR16);
+ *	else zero
+ * @value: _UINT, _INT: the operand (the lower bound of BETWEEN and
+ *	NOTBETWEEN, the divisor of MODULO, not 0); else zero
+ * @value2: the upper bound of BETWEEN and NOTBETWEEN; else zero
+ */
+struct etw_payload_predicate {
+	__u8 field;
+	__u8 op;
+	__u8 type;
+	__u8 reserved;
+	__u16 value_off;
+	__u16 value_len;
+	__u64 value;
+	__u64 value2;
+};
+
+/* Operators: Windows' PAYLOAD_OPERATOR values. */
+#define ETW_PAYLOAD_OP_EQ		0
+#define ETW_PAYLOAD_OP_NE		1
+#define ETW_PAYLOAD_OP_LE		2
+#define ETW_PAYLOAD_OP_GT		3
+#define ETW_PAYLOAD_OP_LT		4
+#define ETW_PAYLOAD_OP_GE		5
+#define ETW_PAYLOAD_OP_BETWEEN		6
+#define ETW_PAYLOAD_OP_NOTBETWEEN	7
+#define ETW_PAYLOAD_OP_MODULO		8	/* value % operand == 0 */
+#define ETW_PAYLOAD_OP_CONTAINS		20
+#define ETW_PAYLOAD_OP_DOESNTCONTAIN	21
+#define ETW_PAYLOAD_OP_IS		30
+#define ETW_PAYLOAD_OP_ISNOT		31
+
+#define ETW_PAYLOAD_UINT		0
+#define ETW_PAYLOAD_INT			1
+#define ETW_PAYLOAD_STR8		2
+#define ETW_PAYLOAD_STR16		3
+#define ETW_PAYLOAD_BYTES		4
 
 /**
  * struct etw_disallow_args - set or get a session's group disallow list
