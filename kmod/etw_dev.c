@@ -54,6 +54,8 @@ static_assert(offsetofend(struct etw_enable_args, stack_ids_ptr) ==
 	      ETW_ENABLE_ARGS_SIZE_VER1);
 static_assert(offsetofend(struct etw_enable_args, stack_names_ptr) ==
 	      ETW_ENABLE_ARGS_SIZE_VER2);
+static_assert(offsetofend(struct etw_enable_args, payload_ptr) ==
+	      ETW_ENABLE_ARGS_SIZE_VER3);
 static_assert(offsetofend(struct etw_event_name_filter, name_count) ==
 	      ETW_EVENT_NAME_FILTER_NAMES);
 static_assert(offsetofend(struct etw_disallow_args, guids_ptr) ==
@@ -408,6 +410,28 @@ static int etw_enable_names_in(u64 ptr, u32 size, struct etw_name_filter **out)
 	return 0;
 }
 
+/* ENABLE's payload filter, checked and compiled (etw_payload_filter.c). */
+static int etw_enable_payload_in(const struct etw_enable_args *a,
+				 struct etw_enable_filters *in)
+{
+	struct etw_payload_set *f;
+	void *blob;
+
+	if (!a->payload_size)
+		return 0;
+	if (a->payload_size > ETW_MAX_PAYLOAD_FILTER)
+		return -EINVAL;
+	blob = memdup_user(u64_to_user_ptr(a->payload_ptr), a->payload_size);
+	if (IS_ERR(blob))
+		return PTR_ERR(blob);
+	f = etw_payload_filter_parse(blob, a->payload_size, GFP_KERNEL_ACCOUNT);
+	kfree(blob);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	in->payload = f;
+	return etw_write_payload_scratch();
+}
+
 /*
  * Copy ENABLE's filters in and check their format; on failure the caller
  * frees what @in holds (etw_enable_filters_release()).
@@ -449,7 +473,8 @@ static int etw_enable_filters_in(const struct etw_enable_args *a,
 	ret = etw_enable_exe_in(a, in) ?:
 	      etw_enable_names_in(a->names_ptr, a->names_size, &in->names) ?:
 	      etw_enable_names_in(a->stack_names_ptr, a->stack_names_size,
-				  &in->stack_names);
+				  &in->stack_names) ?:
+	      etw_enable_payload_in(a, in);
 	if (ret || !size)
 		return ret;
 	in->data = kmalloc(size, GFP_KERNEL_ACCOUNT);
@@ -477,7 +502,7 @@ static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 	if (ret)
 		return ret;
 	if (memchr_inv(a.reserved, 0, sizeof(a.reserved)) || a.reserved1 ||
-	    a.reserved2 || a.reserved3 ||
+	    a.reserved2 || a.reserved3 || a.reserved5 ||
 	    memchr_inv(a.reserved4, 0, sizeof(a.reserved4)) ||
 	    (a.properties & ~ETW_KNOWN_PROPERTIES) ||
 	    a.control_code > ETW_CONTROL_CAPTURE_STATE)

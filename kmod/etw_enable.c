@@ -28,6 +28,7 @@ static void etw_enable_free(struct etw_enable *e)
 	kfree(e->exe);
 	kfree(e->names);
 	kfree(e->stack_names);
+	etw_payload_filter_free(e->payload);
 	kfree(e->filter_data);
 	kfree(e);
 }
@@ -82,10 +83,12 @@ void etw_enable_filters_release(struct etw_enable_filters *in)
 	kfree(in->exe);
 	kfree(in->names);
 	kfree(in->stack_names);
+	etw_payload_filter_free(in->payload);
 	in->data = NULL;
 	in->exe = NULL;
 	in->names = NULL;
 	in->stack_names = NULL;
+	in->payload = NULL;
 }
 
 /* Give @e the filters in @in; @e takes what @in allocated. */
@@ -97,10 +100,12 @@ static int etw_enable_filters(struct etw_enable *e,
 	e->exe = in->exe;
 	e->names = in->names;
 	e->stack_names = in->stack_names;
+	e->payload = in->payload;
 	in->data = NULL;
 	in->exe = NULL;
 	in->names = NULL;
 	in->stack_names = NULL;
+	in->payload = NULL;
 	if (etw_id_filter_new(&e->ids, in->ids, in->nids, in->ids_in) ||
 	    etw_id_filter_new(&e->stack_ids, in->stack_ids, in->nstack_ids,
 			      in->stack_ids_in))
@@ -376,7 +381,8 @@ static bool etw_enable_same(const struct etw_enable *a,
 	       etw_id_filter_same(a->stack_ids, b->stack_ids) &&
 	       etw_exe_filter_same(a->exe, b->exe) &&
 	       etw_name_filter_same(a->names, b->names) &&
-	       etw_name_filter_same(a->stack_names, b->stack_names);
+	       etw_name_filter_same(a->stack_names, b->stack_names) &&
+	       etw_payload_filter_same(a->payload, b->payload);
 }
 
 static bool etw_table_reaches(const struct etw_table *t,

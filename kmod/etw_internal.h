@@ -190,6 +190,8 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
  *	path (etw_ext_items.c)
  * @names: an entry has an event-name or stack name filter: a TraceLogging
  *	event's name is read
+ * @payload: an entry has a payload filter: the payload is read before the
+ *	event is routed
  * @every: a filter an event passes only if it passes every entry's level,
  *	keyword and event-ID filters (see etw_route_every()): one test then
  *	stands for those of each entry
@@ -200,6 +202,7 @@ struct etw_route {
 	unsigned int count;
 	u32 ext;
 	bool names;
+	bool payload;
 	struct etw_level_kw every;
 	struct etw_route_entry {
 		struct etw_session *session;
@@ -213,6 +216,7 @@ struct etw_route {
 		struct etw_level_kw stack_lk;
 		const struct etw_name_filter *names;
 		const struct etw_name_filter *stack_names;
+		const struct etw_payload_set *payload;
 	} e[];
 };
 
@@ -286,6 +290,7 @@ struct etw_reg {
  * @exe: executable-name filter or NULL
  * @names: event-name filter or NULL
  * @stack_names: EVENT_FILTER_TYPE_STACKWALK_NAME's filter or NULL
+ * @payload: EVENT_FILTER_TYPE_PAYLOAD's filter or NULL
  * @filter_size: bytes of @filter_data
  * @filter_data: schematized filter data for providers, or NULL
  * @pnode: private sessions' enables: on the GUID's @private_enables
@@ -309,6 +314,7 @@ struct etw_enable {
 	struct etw_exe_filter *exe;
 	struct etw_name_filter *names;
 	struct etw_name_filter *stack_names;
+	struct etw_payload_set *payload;
 	u32 filter_size;
 	u8 *filter_data;
 	struct list_head pnode;
@@ -393,6 +399,7 @@ int etw_set_traits_reg(struct etw_reg *reg, u8 *blob, u16 len);
  * @exe: the executable-name filter, or NULL; etw_enable_alloc() takes it
  * @names: the event-name filter, or NULL; etw_enable_alloc() takes it
  * @stack_names: the stack name filter, or NULL; etw_enable_alloc() takes it
+ * @payload: the payload filter, or NULL; etw_enable_alloc() takes it
  * @data: the schematized filter (kmalloc()ed, EVENT_FILTER_HEADER first),
  *	or NULL; etw_enable_alloc() takes it
  * @data_size: bytes at @data
@@ -412,6 +419,7 @@ struct etw_enable_filters {
 	struct etw_exe_filter *exe;
 	struct etw_name_filter *names;
 	struct etw_name_filter *stack_names;
+	struct etw_payload_set *payload;
 	void *data;
 	u32 data_size;
 };
@@ -656,6 +664,8 @@ int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
 		     const void *payload, u32 len, const struct etw_writer *w,
 		     u64 ts);
 long etw_write_user(struct etw_file *f, const void __user *uarg);
+int etw_write_payload_scratch(void);
+void etw_write_exit(void);
 int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 		     const struct etw_guid *activity,
 		     const struct etw_guid *related, u32 count,

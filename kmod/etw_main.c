@@ -212,6 +212,7 @@ static void __exit etw_exit(void)
 	etw_exec_exit();
 	/* Registrations and routes freed with call_rcu() run our code. */
 	rcu_barrier();
+	etw_write_exit();
 }
 
 module_init(etw_init);

@@ -182,6 +182,8 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 	/* As event ids: a group's members name their events differently. */
 	re->names = classic || !ids ? NULL : e->names;
 	re->stack_names = e->stack_names;
+	/* As event ids: the blocks name the provider's own events. */
+	re->payload = classic || !ids ? NULL : e->payload;
 }
 
 /*
@@ -204,7 +206,7 @@ static void etw_route_every(struct etw_route *r)
 	for (i = 0; i < r->count; i++) {
 		const struct etw_route_entry *e = &r->e[i];
 
-		if (e->ids || e->names) {
+		if (e->ids || e->names || e->payload) {
 			/* Level 0 and keyword 0 ignored: nothing passes. */
 			f->level = 0;
 			f->ignore_keyword0 = true;
@@ -252,6 +254,7 @@ struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 	for (i = 0; i < r->count; i++) {
 		r->ext |= r->e[i].ext;
 		r->names |= r->e[i].names || r->e[i].stack_names;
+		r->payload |= !!r->e[i].payload;
 	}
 	etw_route_every(r);
 	return r;

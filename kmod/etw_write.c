@@ -161,6 +161,9 @@ struct etw_event {
 	u32 traits_len;
 	const struct etw_data_descriptor *schema;
 	const char *name;
+	/* on a route with a payload filter, the payload in one piece; or NULL */
+	const u8 *pl;
+	u32 pl_len;
 	const struct etw_data_descriptor *traits_desc;
 	u64 ts_override;
 	bool has_ts;
@@ -441,6 +444,121 @@ static noinline int etw_event_name(struct etw_event *ev,
 }
 
 /*
+ * The payload filters' view of the payload, in one piece: per CPU and
+ * interrupt context level (task, softirq, hardirq), as a write in an
+ * interrupt may come while a task's on the same CPU is being routed.
+ * Allocated by the first enable with a payload filter, before its route
+ * is published, and kept until the module goes.
+ */
+#define ETW_PL_LEVELS	3
+struct etw_pl_areas {
+	u8 *level[ETW_PL_LEVELS];
+};
+
+static DEFINE_PER_CPU(struct etw_pl_areas, etw_pl_scratch);
+static DEFINE_MUTEX(etw_pl_scratch_lock);
+static bool etw_pl_scratch_ready;	/* protected by etw_pl_scratch_lock */
+
+static void etw_pl_scratch_free(void)
+{
+	unsigned int cpu, i;
+
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < ETW_PL_LEVELS; i++) {
+			kvfree(per_cpu(etw_pl_scratch, cpu).level[i]);
+			per_cpu(etw_pl_scratch, cpu).level[i] = NULL;
+		}
+}
+
+/**
+ * etw_write_payload_scratch() - make sure payload filters have their areas
+ *
+ * Called before an enable with a payload filter is published: the routes
+ * that carry it are published after, with release semantics.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -ENOMEM (no area is kept then).
+ */
+int etw_write_payload_scratch(void)
+{
+	unsigned int cpu, i;
+	int ret = 0;
+
+	mutex_lock(&etw_pl_scratch_lock);
+	if (etw_pl_scratch_ready)
+		goto out_unlock;
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < ETW_PL_LEVELS; i++) {
+			u8 *p = kvmalloc_node(ETW_MAX_EVENT_SIZE, GFP_KERNEL,
+					      cpu_to_node(cpu));
+
+			if (!p) {
+				etw_pl_scratch_free();
+				ret = -ENOMEM;
+				goto out_unlock;
+			}
+			per_cpu(etw_pl_scratch, cpu).level[i] = p;
+		}
+	etw_pl_scratch_ready = true;
+out_unlock:
+	mutex_unlock(&etw_pl_scratch_lock);
+	return ret;
+}
+
+/**
+ * etw_write_exit() - free what the write path allocated
+ *
+ * Context: module exit, after every write has ended.
+ */
+void etw_write_exit(void)
+{
+	etw_pl_scratch_free();
+}
+
+/*
+ * The payload of a write on a route with a payload filter, in one piece:
+ * a single descriptor of kernel memory as it is, else gathered into this
+ * CPU's area.  Classic records have no payload filter (they name no event
+ * of a manifest).  A user fault is retried as a payload's.
+ */
+static noinline int etw_event_payload(struct etw_event *ev,
+				      const struct etw_route *route,
+				      struct etw_write_mode m)
+{
+	u32 i, off = 0;
+	u8 *buf;
+	int ret;
+
+	ev->pl = NULL;
+	/*
+	 * Acquire: pairs with the release that published @route, which
+	 * etw_write_payload_scratch() preceded; the area is read after.
+	 */
+	if (!smp_load_acquire(&route->payload) || ev->classic)
+		return 0;
+	if (!m.user && ev->count == 1 && !ev->types) {
+		ev->pl = (const u8 *)(uintptr_t)ev->data[0].ptr;
+		ev->pl_len = ev->data[0].size;
+		return 0;
+	}
+	buf = this_cpu_read(etw_pl_scratch.level[interrupt_context_level()]);
+	for (i = 0; i < ev->count; i++) {
+		const struct etw_data_descriptor *d = &ev->data[i];
+
+		if (ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
+			continue;
+		/* etw_event_size() checked the sum against the area's size. */
+		ret = etw_copy_in(ev, m, buf + off, d->ptr, d->size);
+		if (ret)
+			return ret;
+		off += d->size;
+	}
+	ev->pl = buf;
+	ev->pl_len = off;
+	return 0;
+}
+
+/*
  * Append the extended items at *@pp and advance it past them; fails only
  * on a user fault.  With @m.plain, the event's related activity and typed
  * descriptors are not set, and not read.
@@ -622,7 +740,8 @@ payload:
  */
 static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
 					    const struct etw_event *ev,
-					    bool every, const char *name)
+					    bool every, const char *name,
+					    const u8 *pl)
 {
 	if (ev->exclude & e->instance_bit)
 		return false;
@@ -634,7 +753,11 @@ static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
 	    !etw_name_filter_match(e->names, ev->desc->level,
 				   ev->desc->keyword, name))
 		return false;
-	return etw_event_id_match(e->ids, ev->desc->id);
+	if (!etw_event_id_match(e->ids, ev->desc->id))
+		return false;
+	return !pl || !e->payload ||
+	       etw_payload_filter_match(e->payload, ev->desc->id,
+					ev->desc->version, pl, ev->pl_len);
 }
 
 /* A classic record's ids, as the owner of a private session sees them. */
@@ -813,8 +936,9 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	u32 alen = ALIGN(ev->rec_len, 8);
 	bool every = etw_level_kw_match(&route->every, ev->desc->level,
 					ev->desc->keyword);
-	/* A plain write has no TraceLogging name. */
+	/* A plain write has no TraceLogging name, and no payload filter. */
 	const char *name = m.plain ? NULL : ev->name;
+	const u8 *pl = m.plain ? NULL : ev->pl;
 	void *rec;
 	u64 now = 0;
 
@@ -824,7 +948,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		struct etw_session *s = route->e[i].session;
 		int err;
 
-		if (!etw_entry_takes(&route->e[i], ev, every, name))
+		if (!etw_entry_takes(&route->e[i], ev, every, name, pl))
 			continue;
 		/* One clock read per event, and none for a filtered one. */
 		if (!now)
@@ -922,7 +1046,8 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 	if (!etw_entry_takes(e, ev, etw_level_kw_match(&route->every,
 						       ev->desc->level,
 						       ev->desc->keyword),
-			     m.plain ? NULL : ev->name))
+			     m.plain ? NULL : ev->name,
+			     m.plain ? NULL : ev->pl))
 		return 0;
 	t.ts = etw_ev_now(ev, m);
 	t.s = e->session;
@@ -973,6 +1098,7 @@ static __always_inline void etw_event_plain(struct etw_event *ev)
 	ev->classic = 0;
 	ev->schema = NULL;
 	ev->name = NULL;
+	ev->pl = NULL;
 	ev->traits_desc = NULL;
 	ev->has_ts = false;
 }
@@ -1033,6 +1159,8 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 	if (route) {
 		ret = etw_event_size(&ev, etw_mode_kernel);
 		if (!ret)
+			ret = etw_event_payload(&ev, route, etw_mode_kernel);
+		if (!ret)
 			ret = etw_route(&ev, route, etw_mode_kernel);
 	}
 	rcu_read_unlock();
@@ -1085,11 +1213,16 @@ int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
 	ret = etw_event_size(&ev, etw_mode_staged);
 	if (ret)
 		return ret;
-	if (likely(route->count == 1))
+	if (likely(route->count == 1) && likely(!route->payload))
 		return etw_route_event_one(&ev, route, etw_mode_staged);
 	/* The general path reads every field: set those left out. */
 	ev.user = false;
 	etw_event_plain(&ev);
+	/* The payload is in one piece already, in the ring. */
+	if (route->payload) {
+		ev.pl = payload;
+		ev.pl_len = len;
+	}
 	return etw_route_event_plain(&ev, route);
 }
 
@@ -1232,7 +1365,8 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 						ETW_WRITE_RELATED_ACTIVITY |
 						ETW_WRITE_CLASSIC |
 						ETW_WRITE_MESSAGE |
-						ETW_WRITE_DRAIN)))) {
+						ETW_WRITE_DRAIN))) &&
+			   likely(!route->payload)) {
 			/*
 			 * The commonest: a copy in which those tests fold, and
 			 * the fields they read are not set.
@@ -1254,6 +1388,9 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			ret = etw_event_size(&ev, etw_mode_user);
 			if (!ret)
 				ret = etw_event_name(&ev, route);
+			if (!ret)
+				ret = etw_event_payload(&ev, route,
+							etw_mode_user);
 			if (!ret)
 				ret = etw_route(&ev, route, etw_mode_user);
 		}

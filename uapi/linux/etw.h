@@ -789,6 +789,11 @@ struct etw_list_args {
  *	in only when listed (@filter_in 1) or only when not (0)
  * @stack_names_ptr: the same for EVENT_FILTER_TYPE_STACKWALK_NAME: stacks
  *	of the events it selects only when listed (or only when not)
+ * @payload_size: bytes at @payload_ptr (0 = no payload filter), at most
+ *	%ETW_MAX_PAYLOAD_FILTER
+ * @reserved5: zero
+ * @payload_ptr: user address of EVENT_FILTER_TYPE_PAYLOAD's data, a struct
+ *	etw_payload_filter and its blocks
  */
 struct etw_enable_args {
 	__u32 size;
@@ -826,6 +831,9 @@ struct etw_enable_args {
 	__u32 stack_names_size;
 	__u64 names_ptr;
 	__u64 stack_names_ptr;
+	__u32 payload_size;
+	__u32 reserved5;
+	__u64 payload_ptr;
 };
 
 #define ETW_STACK_LK_NONE		0
@@ -835,6 +843,7 @@ struct etw_enable_args {
 #define ETW_ENABLE_ARGS_SIZE_VER0	120
 #define ETW_ENABLE_ARGS_SIZE_VER1	136	/* adds the stack filter */
 #define ETW_ENABLE_ARGS_SIZE_VER2	200	/* adds image-name, stack, name filters */
+#define ETW_ENABLE_ARGS_SIZE_VER3	216	/* adds the payload filter */
 
 /**
  * struct etw_event_name_filter - EVENT_FILTER_EVENT_NAME, byte for byte
