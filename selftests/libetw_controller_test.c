@@ -485,7 +485,7 @@ TEST_F(ctl, enable_filter_errors)
 	static const struct filter_case cases[] = {
 		{ "package id", ERROR_NOT_SUPPORTED, 1,
 		  { EVENT_FILTER_TYPE_PACKAGE_ID }, 0 },
-		{ "payload", ERROR_NOT_SUPPORTED, 1,
+		{ "payload shorter than its header", ERROR_INVALID_PARAMETER, 1,
 		  { EVENT_FILTER_TYPE_PAYLOAD }, 0 },
 		{ "pid twice", ERROR_INVALID_PARAMETER, 2,
 		  { EVENT_FILTER_TYPE_PID, EVENT_FILTER_TYPE_PID }, 0 },

@@ -11,11 +11,13 @@
  * that tools which always set them work.  Unknown bits give
  * ERROR_INVALID_PARAMETER.
  *
- * Filters: EVENT_ID, PID, EXECUTABLE_NAME, EVENT_NAME, SCHEMATIZED,
- * STACKWALK, STACKWALK_LEVEL_KW and STACKWALK_NAME map to the kernel's
- * filters (the stack filters only count with STACK_TRACE, as on Windows;
- * EXECUTABLE_NAME's UTF-16 list is passed as UTF-8, EVENT_FILTER_EVENT_NAME
- * as it is); every other type gives ERROR_NOT_SUPPORTED.
+ * Filters: EVENT_ID, PID, EXECUTABLE_NAME, EVENT_NAME, PAYLOAD,
+ * SCHEMATIZED, STACKWALK, STACKWALK_LEVEL_KW and STACKWALK_NAME map to the
+ * kernel's filters (the stack filters only count with STACK_TRACE, as on
+ * Windows; EXECUTABLE_NAME's UTF-16 list is passed as UTF-8,
+ * EVENT_FILTER_EVENT_NAME and TdhAggregatePayloadFilters()' blob as they
+ * are, the kernel checking the blob); every other type gives
+ * ERROR_NOT_SUPPORTED.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -174,6 +176,18 @@ static ULONG etw_enable_exe_names(const EVENT_FILTER_DESCRIPTOR *d,
 	return ERROR_SUCCESS;
 }
 
+/* PAYLOAD: TdhAggregatePayloadFilters()' blob, which the kernel checks. */
+static ULONG etw_enable_payload(const EVENT_FILTER_DESCRIPTOR *d,
+				struct etw_enable_args *e)
+{
+	if (!d->Ptr || d->Size < sizeof(struct etw_payload_filter) ||
+	    d->Size > MAX_EVENT_FILTER_PAYLOAD_SIZE)
+		return ERROR_INVALID_PARAMETER;
+	e->payload_ptr = d->Ptr;
+	e->payload_size = d->Size;
+	return ERROR_SUCCESS;
+}
+
 static ULONG etw_enable_schematized(const EVENT_FILTER_DESCRIPTOR *d,
 				   struct etw_enable_args *e)
 {
@@ -204,6 +218,8 @@ static ULONG etw_enable_filter(const EVENT_FILTER_DESCRIPTOR *d,
 		return etw_enable_names(d, e);
 	case EVENT_FILTER_TYPE_STACKWALK_NAME:
 		return etw_enable_stack_names(d, e);
+	case EVENT_FILTER_TYPE_PAYLOAD:
+		return etw_enable_payload(d, e);
 	default:
 		return ERROR_NOT_SUPPORTED;
 	}

@@ -3,7 +3,8 @@
  * etw_tdh_win10.c - the TDH functions of the Windows 10 SDK beyond those
  * that decode events: providers by decoding source, decoding handles,
  * and, for sources libetw does not read, a documented ERROR_NOT_SUPPORTED
- * (WPP's TMF files, payload filters and a manifest's filters).
+ * (WPP's TMF files and a manifest's filters).  Payload filters are in
+ * etw_tdh_payload.c.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -192,44 +193,6 @@ TDHSTATUS WINAPI TdhGetWppMessage(TDH_HANDLE Handle,
 				  PULONG BufferSize, PBYTE Buffer)
 {
 	if (!EventRecord || !BufferSize)
-		return ERROR_INVALID_PARAMETER;
-	return ERROR_NOT_SUPPORTED;
-}
-
-/* etw sessions apply no payload filter (EVENT_FILTER_TYPE_PAYLOAD). */
-TDHSTATUS WINAPI TdhCreatePayloadFilter(LPCGUID ProviderGuid,
-	PCEVENT_DESCRIPTOR EventDescriptor, BOOLEAN EventMatchANY,
-	ULONG PayloadPredicateCount,
-	PPAYLOAD_FILTER_PREDICATE PayloadPredicates, PVOID *PayloadFilter)
-{
-	if (!ProviderGuid || !EventDescriptor || !PayloadPredicates ||
-	    !PayloadFilter || !PayloadPredicateCount ||
-	    PayloadPredicateCount > MAX_PAYLOAD_PREDICATES)
-		return ERROR_INVALID_PARAMETER;
-	*PayloadFilter = NULL;
-	return ERROR_NOT_SUPPORTED;
-}
-
-TDHSTATUS WINAPI TdhDeletePayloadFilter(PVOID *PayloadFilter)
-{
-	if (!PayloadFilter)
-		return ERROR_INVALID_PARAMETER;
-	return ERROR_NOT_SUPPORTED;
-}
-
-TDHSTATUS WINAPI TdhAggregatePayloadFilters(ULONG PayloadFilterCount,
-	PVOID *PayloadFilterPtrs, PBOOLEAN EventMatchALLFlags,
-	PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor)
-{
-	if (!PayloadFilterCount || !PayloadFilterPtrs || !EventFilterDescriptor)
-		return ERROR_INVALID_PARAMETER;
-	return ERROR_NOT_SUPPORTED;
-}
-
-TDHSTATUS WINAPI TdhCleanupPayloadEventFilterDescriptor(
-	PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor)
-{
-	if (!EventFilterDescriptor)
 		return ERROR_INVALID_PARAMETER;
 	return ERROR_NOT_SUPPORTED;
 }

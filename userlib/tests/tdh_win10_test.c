@@ -150,13 +150,8 @@ TEST(unsupported_sources_are_50)
 {
 	WCHAR name[] = { 'x', 0 };
 	EVENT_RECORD rec;
-	EVENT_DESCRIPTOR desc = { 0 };
-	PAYLOAD_FILTER_PREDICATE pred = { name, PAYLOADFIELD_EQ, name };
-	EVENT_FILTER_DESCRIPTOR efd = { 0 };
 	PPROVIDER_FILTER_INFO filters = NULL;
 	GUID guid = { 1, 2, 3, { 4 } };
-	PVOID filter = &guid;
-	BOOLEAN all = FALSE;
 	ULONG size = 0, count = 0;
 	BYTE buf[16];
 
@@ -164,14 +159,6 @@ TEST(unsupported_sources_are_50)
 	EXPECT_EQ(ERROR_NOT_SUPPORTED,
 		  TdhGetWppProperty(NULL, &rec, name, &size, buf));
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, TdhGetWppMessage(NULL, &rec, &size, buf));
-	EXPECT_EQ(ERROR_NOT_SUPPORTED,
-		  TdhCreatePayloadFilter(&guid, &desc, TRUE, 1, &pred, &filter));
-	EXPECT_EQ(NULL, filter);
-	EXPECT_EQ(ERROR_NOT_SUPPORTED, TdhDeletePayloadFilter(&filter));
-	EXPECT_EQ(ERROR_NOT_SUPPORTED,
-		  TdhAggregatePayloadFilters(1, &filter, &all, &efd));
-	EXPECT_EQ(ERROR_NOT_SUPPORTED,
-		  TdhCleanupPayloadEventFilterDescriptor(&efd));
 	EXPECT_EQ(ERROR_NOT_SUPPORTED,
 		  TdhEnumerateProviderFilters(&guid, 0, NULL, &count, &filters,
 					      &size));
