@@ -43,6 +43,8 @@ table=$top/scripts/mutations
 # a host test of userlib/tests/ (for userlib/ files only; run first).
 declare -A SUITES=(
 	[kmod/etw_filter.c]="kunit routing_test group_test libetw_provider_test libetw_classic_test session_test"
+	[kmod/etw_payload_filter.c]="kunit payload_filter_test"
+	[userlib/etw_tdh_payload.c]="host:tdh_payload_test payload_filter_test"
 	[kmod/etw_filter.h]="kunit routing_test group_test libetw_provider_test libetw_classic_test session_test notify_test"
 	[kmod/etw_write.c]="kunit dev_test write_test routing_test libetw_provider_test session_test limits_test stress_test"
 	[kmod/etw_buffer.c]="kunit session_test routing_test libetw_consumer_test limits_test write_test stress_test etwctl_test trace_test"
