@@ -27,6 +27,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -502,6 +503,59 @@ static void op_list_providers(struct worker *w)
 	ioctl(pick_fd(w), ETW_IOC_LIST_PROVIDERS, arg_ptr(w, &l));
 }
 
+/*
+ * A payload filter: one block on an event id the writes use, fields u32
+ * and an ANSI string, a predicate on either; then noise in a few bytes
+ * (a count, a kind, an offset), or a random size.
+ */
+struct fuzz_pf {
+	struct etw_payload_filter h;
+	struct etw_payload_event ev;
+	struct etw_payload_field f[2];
+	struct etw_payload_predicate p;
+	char val[8];
+};
+
+static void fuzz_payload_filter(struct worker *w, struct etw_enable_args *e,
+				struct fuzz_pf *pf)
+{
+	__u32 i;
+
+	memset(pf, 0, sizeof(*pf));
+	pf->h.size = sizeof(*pf);
+	pf->h.count = 1;
+	pf->ev.size = sizeof(*pf) - sizeof(pf->h);
+	pf->ev.id = (__u16)rn(&w->r, 10);
+	pf->ev.match_any = (__u8)rn(&w->r, 2);
+	pf->ev.nfields = 2;
+	pf->ev.npreds = 1;
+	pf->f[0].kind = ETW_PAYLOAD_FIELD_FIXED;
+	pf->f[0].size = 4;
+	pf->f[1].kind = ETW_PAYLOAD_FIELD_SZ8;
+	if (chance(&w->r, 2)) {
+		pf->p.op = (__u8)rn(&w->r, ETW_PAYLOAD_OP_MODULO + 1);
+		pf->p.value = rn(&w->r, 4);
+		pf->p.value2 = pf->p.op >= ETW_PAYLOAD_OP_BETWEEN &&
+			       pf->p.op <= ETW_PAYLOAD_OP_NOTBETWEEN ?
+			       rn(&w->r, 8) : 0;
+	} else {
+		pf->p.field = 1;
+		pf->p.op = ETW_PAYLOAD_OP_CONTAINS + rn(&w->r, 2);
+		pf->p.type = ETW_PAYLOAD_STR8;
+		pf->p.value_off = offsetof(struct fuzz_pf, val) - sizeof(pf->h);
+		pf->p.value_len = (__u16)rn(&w->r, sizeof(pf->val) + 1);
+		for (i = 0; i < sizeof(pf->val); i++)
+			pf->val[i] = "aAb"[rn(&w->r, 3)];
+	}
+	for (i = 0; chance(&w->r, 2) && i < 4; i++)
+		((__u8 *)pf)[rn(&w->r, sizeof(*pf))] = (__u8)rnd(&w->r);
+	e->payload_ptr = rnd_ptr(w, pf);
+	e->payload_size = chance(&w->r, 8) ? rnd_u32(&w->r) & 0x1fff :
+			  sizeof(*pf);
+	if (e->payload_ptr == (uintptr_t)pf && e->payload_size > sizeof(*pf))
+		e->payload_size = sizeof(*pf);
+}
+
 static void op_enable(struct worker *w)
 {
 	__u16 ids[70];
@@ -515,6 +569,7 @@ static void op_enable(struct worker *w)
 		struct etw_filter_header h;
 		__u8 data[64];
 	} fd;
+	struct fuzz_pf pf;
 	struct etw_enable_args e;
 	__u32 i;
 	struct etw_guid g = fuzz_guid(&w->r);
@@ -588,6 +643,8 @@ static void op_enable(struct worker *w)
 			e.stack_names_size = rn(&w->r, sizeof(names) + 1);
 		}
 	}
+	if (chance(&w->r, 5))
+		fuzz_payload_filter(w, &e, &pf);
 	/* Waits for acknowledgements; nobody acknowledges in time here. */
 	e.timeout_ms = chance(&w->r, 16) ? rn(&w->r, 20) : 0;
 	mutate(w, &e, sizeof(e));
