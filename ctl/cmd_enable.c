@@ -29,7 +29,8 @@ static const char etwctl_enable_usage[] =
 "      --ignore-keyword0   drop events whose keyword is 0\n"
 "      --group             PROVIDER is a provider group GUID\n"
 "      --extended ITEM,... add extended items to each event: sid, ts-id,\n"
-"                          stack, process-start-key, event-key\n"
+"                          stack, process-start-key, event-key,\n"
+"                          container-id\n"
 "      --timeout MS        wait for providers to handle the enable\n";
 
 static const char etwctl_disable_usage[] =
@@ -166,6 +167,7 @@ static const struct {
 	{ "stack", EVENT_ENABLE_PROPERTY_STACK_TRACE },
 	{ "process-start-key", EVENT_ENABLE_PROPERTY_PROCESS_START_KEY },
 	{ "event-key", EVENT_ENABLE_PROPERTY_EVENT_KEY },
+	{ "container-id", EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING },
 };
 
 #define ETWCTL_NEXTENDED	(sizeof(etwctl_extended) / sizeof(etwctl_extended[0]))

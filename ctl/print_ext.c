@@ -69,6 +69,8 @@ static const char *etwctl_ext_name(const struct etw_etl_ext *x)
 		return x->size == 8 ? "process_start_key" : NULL;
 	case EVENT_HEADER_EXT_TYPE_EVENT_KEY:
 		return x->size == 8 ? "event_key" : NULL;
+	case EVENT_HEADER_EXT_TYPE_CONTAINER_ID:
+		return x->size == sizeof(GUID) ? "container_id" : NULL;
 	default:
 		return NULL;
 	}
@@ -128,7 +130,9 @@ static void etwctl_ext_one(FILE *f, const struct etw_etl_event *ev,
 {
 	const char *name = etwctl_ext_name(x);
 	const char *quote = json ? "\"" : "";
+	char text[ETWCTL_GUID_LEN];
 	uint32_t ts;
+	GUID guid;
 
 	if (!name)
 		return;
@@ -147,6 +151,11 @@ static void etwctl_ext_one(FILE *f, const struct etw_etl_event *ev,
 		fputs(json ? "[" : "", f);
 		etwctl_stack(f, ev, x, json, syms);
 		fputs(json ? "]" : "", f);
+		break;
+	case EVENT_HEADER_EXT_TYPE_CONTAINER_ID:
+		memcpy(&guid, x->data, sizeof(guid));
+		etwctl_guid_format(&guid, text);
+		fprintf(f, "%s%s%s", quote, text, quote);
 		break;
 	default:
 		fprintf(f, "%s0x%llx%s", quote,

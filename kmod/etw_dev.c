@@ -23,7 +23,7 @@
 
 #define ETW_KNOWN_PROPERTIES \
 	(ETW_ENABLE_IGNORE_KEYWORD_0 | ETW_ENABLE_PROVIDER_GROUP | \
-	 ETW_ENABLE_EXT_PROPS)
+	 ETW_ENABLE_EXCLUDE_INPRIVATE | ETW_ENABLE_EXT_PROPS)
 
 /* Each published first size ends at a member of that version. */
 static_assert(offsetofend(struct etw_info, boot_offset_ns) ==
@@ -510,7 +510,12 @@ static long etw_ioctl_enable(struct etw_file *f, void __user *uarg)
 	s = etw_session_find(f, a.logger_id);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
-	if ((a.properties & ETW_ENABLE_PROVIDER_GROUP) &&
+	/*
+	 * A private session takes its own process's events only: no group,
+	 * and no PID filter (EVENT_FILTER_TYPE_PID: "only valid for a kernel
+	 * mode logger session").
+	 */
+	if ((a.properties & ETW_ENABLE_PROVIDER_GROUP || a.pid_count) &&
 	    etw_session_is_private(s)) {
 		ret = -EINVAL;
 		goto out_put_session;

@@ -3,8 +3,9 @@
  * etw_ext_items.c - the extended data items enable properties ask for.
  *
  * A session that enabled a provider with EVENT_ENABLE_PROPERTY_SID, _TS_ID,
- * _STACK_TRACE, _PROCESS_START_KEY or _EVENT_KEY gets, in each record of
- * that provider, EVENT_HEADER_EXTENDED_DATA_ITEMs in Windows' layouts:
+ * _STACK_TRACE, _PROCESS_START_KEY, _EVENT_KEY or _SOURCE_CONTAINER_TRACKING
+ * gets, in each record of that provider, EVENT_HEADER_EXTENDED_DATA_ITEMs
+ * in Windows' layouts:
  *
  * SID                the writer's effective uid as the Unix-user SID
  *                    S-1-22-1-<uid> (the convention Windows and Samba use).
@@ -31,6 +32,12 @@
  *                    in the high 42 bits and its pid in the low 22 bits
  *                    (PID_MAX_LIMIT is 2^22): two processes with one key
  *                    would need one pid handed out twice within 4 ms.
+ * CONTAINER_ID       (SOURCE_CONTAINER_TRACKING) for a user provider in a
+ *                    pid namespace other than the initial one, the
+ *                    namespace as a GUID: Data1 its inode number (as
+ *                    /proc/PID/ns/pid and lsns show it), the rest zero;
+ *                    no item for the initial namespace (the host) and for
+ *                    in-kernel providers.
  *
  * The write path takes nothing from here unless a route asks (etw_route.ext),
  * then holds this CPU's struct etw_ext_items of its context level for the
@@ -42,6 +49,7 @@
 #include <linux/cred.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -172,6 +180,8 @@ static u32 etw_ext_items_len(const struct etw_ext_items *x, u32 ext)
 		len += etw_ext_items_size(sizeof(u64));
 	if (ext & ETW_ENABLE_PROCESS_START_KEY)
 		len += etw_ext_items_size(sizeof(u64));
+	if (ext & ETW_ENABLE_SOURCE_CONTAINER_TRACKING)
+		len += etw_ext_items_size(sizeof(struct etw_guid));
 	return len;
 }
 
@@ -223,6 +233,10 @@ u32 etw_ext_items_target(struct etw_ext_items *x,
 	if ((ext & ETW_ENABLE_STACK_TRACE) &&
 	    !etw_ext_items_stack_shown(x, e->session))
 		ext |= ETW_EXT_ITEMS_STACK_HIDDEN;
+	/* The host and in-kernel providers are in no container. */
+	if ((ext & ETW_ENABLE_SOURCE_CONTAINER_TRACKING) &&
+	    (!x->user || task_active_pid_ns(current) == &init_pid_ns))
+		ext &= ~ETW_ENABLE_SOURCE_CONTAINER_TRACKING;
 	if ((ext & ETW_ENABLE_EVENT_KEY) && !x->key &&
 	    !etw_session_is_private(e->session))
 		x->key = atomic64_inc_return(&etw_event_keys);
@@ -273,6 +287,17 @@ static u64 etw_process_start_key(void)
 	       (u32)task_tgid_nr(current);
 }
 
+/* The writer's pid namespace as a GUID (see the top of this file). */
+static void *etw_put_container(void *p, bool last)
+{
+	struct etw_guid *g;
+
+	g = etw_put_ext_item(p, ETW_EXT_CONTAINER_ID, sizeof(*g), last);
+	memset(g, 0, sizeof(*g));
+	g->data1 = task_active_pid_ns(current)->ns.inum;
+	return p + etw_ext_items_size(sizeof(*g));
+}
+
 /**
  * etw_ext_items_put() - write a session's items
  * @x: the write's extended data, after etw_ext_items_target()
@@ -313,8 +338,12 @@ void *etw_ext_items_put(const struct etw_ext_items *x, u32 ext,
 				atomic64_inc_return(&s->event_keys) : x->key,
 				last && !left);
 	}
-	if (ext & ETW_ENABLE_PROCESS_START_KEY)
+	if (ext & ETW_ENABLE_PROCESS_START_KEY) {
+		left &= ~ETW_ENABLE_PROCESS_START_KEY;
 		p = etw_put_u64(p, ETW_EXT_PROCESS_START_KEY,
-				etw_process_start_key(), last);
+				etw_process_start_key(), last && !left);
+	}
+	if (ext & ETW_ENABLE_SOURCE_CONTAINER_TRACKING)
+		p = etw_put_container(p, last);
 	return p;
 }

@@ -180,7 +180,8 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
 /* The properties that add extended data items to records. */
 #define ETW_ENABLE_EXT_PROPS \
 	(ETW_ENABLE_SID | ETW_ENABLE_TS_ID | ETW_ENABLE_STACK_TRACE | \
-	 ETW_ENABLE_PROCESS_START_KEY | ETW_ENABLE_EVENT_KEY)
+	 ETW_ENABLE_PROCESS_START_KEY | ETW_ENABLE_EVENT_KEY | \
+	 ETW_ENABLE_SOURCE_CONTAINER_TRACKING)
 
 /**
  * struct etw_route - where one registration's events go
@@ -192,6 +193,9 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
  *	event's name is read
  * @payload: an entry has a payload filter: the payload is read before the
  *	event is routed
+ * @inprivate: the instance bits of the entries with
+ *	%ETW_ENABLE_EXCLUDE_INPRIVATE: added to the exclude mask of an event
+ *	written with %ETW_WRITE_INPRIVATE
  * @every: a filter an event passes only if it passes every entry's level,
  *	keyword and event-ID filters (see etw_route_every()): one test then
  *	stands for those of each entry
@@ -203,6 +207,7 @@ struct etw_route {
 	u32 ext;
 	bool names;
 	bool payload;
+	u64 inprivate;
 	struct etw_level_kw every;
 	struct etw_route_entry {
 		struct etw_session *session;
@@ -217,6 +222,7 @@ struct etw_route {
 		const struct etw_name_filter *names;
 		const struct etw_name_filter *stack_names;
 		const struct etw_payload_set *payload;
+		bool exclude_inprivate;
 	} e[];
 };
 

@@ -182,6 +182,9 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
 	/* As event ids: a group's members name their events differently. */
 	re->names = classic || !ids ? NULL : e->names;
 	re->stack_names = e->stack_names;
+	/* Classic providers ignore enable properties. */
+	re->exclude_inprivate = !classic &&
+				(e->properties & ETW_ENABLE_EXCLUDE_INPRIVATE);
 	/* As event ids: the blocks name the provider's own events. */
 	re->payload = classic || !ids ? NULL : e->payload;
 }
@@ -255,6 +258,8 @@ struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 		r->ext |= r->e[i].ext;
 		r->names |= r->e[i].names || r->e[i].stack_names;
 		r->payload |= !!r->e[i].payload;
+		if (r->e[i].exclude_inprivate)
+			r->inprivate |= r->e[i].instance_bit;
 	}
 	etw_route_every(r);
 	return r;

@@ -1265,7 +1265,7 @@ static __always_inline int etw_write_args_check(const struct etw_write_args *a)
 	if (a->flags & ~(ETW_WRITE_RELATED_ACTIVITY | ETW_WRITE_DESC_TYPES |
 			 ETW_WRITE_STRING_ONLY | ETW_WRITE_CLASSIC |
 			 ETW_WRITE_INSTANCE | ETW_WRITE_MESSAGE |
-			 ETW_WRITE_DRAIN))
+			 ETW_WRITE_DRAIN | ETW_WRITE_INPRIVATE))
 		return -EINVAL;
 	if (unlikely(a->flags & (ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE |
 				 ETW_WRITE_MESSAGE)) &&
@@ -1365,7 +1365,8 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 						ETW_WRITE_RELATED_ACTIVITY |
 						ETW_WRITE_CLASSIC |
 						ETW_WRITE_MESSAGE |
-						ETW_WRITE_DRAIN))) &&
+						ETW_WRITE_DRAIN |
+						ETW_WRITE_INPRIVATE))) &&
 			   likely(!route->payload)) {
 			/*
 			 * The commonest: a copy in which those tests fold, and
@@ -1385,6 +1386,10 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			ev.schema = NULL;
 			ev.traits_desc = NULL;
 			ev.has_ts = false;
+			/* Sessions that exclude in-private events are excluded. */
+			ev.exclude = a->exclude_mask |
+				     ((a->flags & ETW_WRITE_INPRIVATE) ?
+				      route->inprivate : 0);
 			ret = etw_event_size(&ev, etw_mode_user);
 			if (!ret)
 				ret = etw_event_name(&ev, route);

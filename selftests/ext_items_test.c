@@ -14,7 +14,9 @@
  */
 #include <grp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 
 #include "evntcons.h"
 #include "kselftest_harness.h"
@@ -334,6 +336,107 @@ TEST_F(ext, process_start_key_per_process)
 	EXPECT_EQ(k[0], k[1]);
 	EXPECT_EQ((__u32)pid, tgid[2]);
 	EXPECT_NE(k[0], k[2]);
+}
+
+/*
+ * A child in a new pid namespace (a container) registers and writes: its
+ * pid namespace's inode is Data1 of the CONTAINER_ID GUID.  The exit code
+ * carries failures; the inode goes through @pipe_w.
+ */
+static int write_in_pid_ns(const struct etw_guid *g, int pipe_w)
+{
+	struct stat st;
+	pid_t pid;
+	__u32 reg;
+	int fd;
+
+	if (unshare(CLONE_NEWPID))
+		return 20;
+	pid = fork();
+	if (pid < 0)
+		return 21;
+	if (pid)
+		return etw_wait_child(pid);
+	fd = etw_open();
+	if (fd < 0 || raw_register(fd, g, 0, 0, &reg, NULL))
+		_exit(22);
+	if (stat("/proc/self/ns/pid", &st) ||
+	    write(pipe_w, &st.st_ino, sizeof(st.st_ino)) != sizeof(st.st_ino))
+		_exit(23);
+	_exit(raw_write(fd, reg, 4, 0, 0) ? 24 : 0);
+}
+
+/*
+ * SOURCE_CONTAINER_TRACKING: an item for the writer in a container, after
+ * the other items, none for the host's writers.
+ */
+TEST_F(ext, container_id_for_writers_in_a_pid_namespace)
+{
+	struct stat host;
+	ino_t ino = 0;
+	struct recs a;
+	const struct item *x;
+	int p[2];
+	pid_t pid;
+	__u32 data1;
+
+	ASSERT_EQ(0, stat("/proc/self/ns/pid", &host));
+	ASSERT_EQ(0, enable(self, 0, ETW_ENABLE_SOURCE_CONTAINER_TRACKING |
+				    ETW_ENABLE_PROCESS_START_KEY));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 1, 0, 0));
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(write_in_pid_ns(&self->guid, p[1]));
+	ASSERT_EQ(0, etw_wait_child(pid));
+	ASSERT_EQ(sizeof(ino), read(p[0], &ino, sizeof(ino)));
+	close(p[0]);
+	close(p[1]);
+	ASSERT_NE(host.st_ino, ino);
+	ASSERT_EQ(2, collect(self, 0, &a));
+	EXPECT_EQ(1, a.r[0].nitems);
+	EXPECT_EQ(ETW_EXT_PROCESS_START_KEY, a.r[0].items[0].type);
+	ASSERT_EQ(2, a.r[1].nitems);
+	EXPECT_EQ(ETW_EXT_PROCESS_START_KEY, a.r[1].items[0].type);
+	EXPECT_EQ(ETW_EXT_LINKAGE, a.r[1].items[0].linkage);
+	x = &a.r[1].items[1];
+	EXPECT_EQ(ETW_EXT_CONTAINER_ID, x->type);
+	EXPECT_EQ(16, x->size);
+	EXPECT_EQ(0, x->linkage);
+	memcpy(&data1, x->data, sizeof(data1));
+	EXPECT_EQ((__u32)ino, data1);
+	EXPECT_EQ(0, memcmp(x->data + 4, "\0\0\0\0\0\0\0\0\0\0\0\0", 12));
+}
+
+/*
+ * EXCLUDE_INPRIVATE (ENABLE_TRACE_PARAMETERS): a session that set it does
+ * not get events written InPrivate (EventWriteEx's
+ * EVENT_WRITE_FLAG_INPRIVATE); the other session does; ordinary events
+ * reach both.
+ */
+TEST_F(ext, exclude_inprivate_drops_inprivate_events)
+{
+	struct etw_write_args w;
+	struct raw_payload pl = { .tag = 7 };
+	struct etw_data_descriptor d = { .ptr = (uintptr_t)&pl,
+					 .size = sizeof(pl) };
+	struct recs a, b;
+
+	ASSERT_EQ(0, enable(self, 0, ETW_ENABLE_EXCLUDE_INPRIVATE));
+	ASSERT_EQ(0, enable(self, 1, 0));
+	raw_write_init(&w, self->reg, 1, 0, 0);
+	w.data_count = 1;
+	w.data_ptr = (uintptr_t)&d;
+	w.flags = ETW_WRITE_INPRIVATE;
+	ASSERT_EQ(0, etw_ioctl(self->fd, ETW_IOC_WRITE, &w));
+	ASSERT_EQ(0, raw_write(self->fd, self->reg, 2, 0, 0));
+	ASSERT_EQ(1, collect(self, 0, &a));
+	EXPECT_EQ(2, a.r[0].h.descriptor.id);
+	EXPECT_EQ(0, a.r[0].nitems);
+	ASSERT_EQ(2, collect(self, 1, &b));
+	EXPECT_EQ(1, b.r[0].h.descriptor.id);
+	EXPECT_EQ(2, b.r[1].h.descriptor.id);
 }
 
 /* One event's key is the same in both sessions; the next event's differs. */

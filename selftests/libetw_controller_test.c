@@ -1107,6 +1107,43 @@ TEST_F(ctl, ignore_keyword_0_reaches_kernel)
 	close(r.fd);
 }
 
+/*
+ * EXCLUDE_INPRIVATE (ENABLE_TRACE_PARAMETERS) with a libetw provider:
+ * EventWriteEx's EVENT_WRITE_FLAG_INPRIVATE keeps the event out, an
+ * ordinary write reaches the session.
+ */
+TEST_F(ctl, exclude_inprivate_drops_inprivate_writes)
+{
+	ENABLE_TRACE_PARAMETERS p = {
+		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
+		.EnableProperty = EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE,
+	};
+	EVENT_DESCRIPTOR d1 = { .Id = 1, .Level = 4 };
+	EVENT_DESCRIPTOR d2 = { .Id = 2, .Level = 4 };
+	REGHANDLE rh;
+	struct tally t;
+	struct props b;
+	int cfd;
+
+	ASSERT_EQ(ERROR_SUCCESS, EventRegister(&prov, NULL, NULL, &rh));
+	ASSERT_EQ(ERROR_SUCCESS, EnableTraceEx2(self->h, &prov, 1, 0, 0, 0, 0,
+						&p));
+	cfd = open_consumer(self->h);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(rh, &d1, 0,
+					      EVENT_WRITE_FLAG_INPRIVATE,
+					      NULL, NULL, 0, NULL));
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(rh, &d2, 0, 0, NULL, NULL, 0,
+					      NULL));
+	props_init(&b, 0);
+	ASSERT_EQ(ERROR_SUCCESS, StopTraceA(self->h, NULL, &b.p));
+	tally_buffers(cfd, &t);
+	EXPECT_EQ(1, t.total);
+	EXPECT_EQ(1, t.ids[2]);
+	close(cfd);
+	EventUnregister(rh);
+}
+
 TEST_F(ctl, undefined_enable_property_is_invalid)
 {
 	ENABLE_TRACE_PARAMETERS p = {

@@ -777,6 +777,31 @@ FIXTURE_TEARDOWN(priv)
 	close(self->fd);	/* stops the private session */
 }
 
+/*
+ * A private session runs inside its process: no PID filter
+ * (EVENT_FILTER_DESCRIPTOR, EVENT_FILTER_TYPE_PID: "only valid for a
+ * kernel mode logger session") and no provider group (provider-traits:
+ * groups are for global sessions); both EINVAL, the enable unchanged.
+ */
+TEST_F(priv, pid_filter_and_group_are_einval)
+{
+	struct etw_guid g = raw_guid(FAMILY + 10, 1);
+	struct etw_enable_args e;
+	__u32 pid = getpid();
+
+	raw_enable_init(&e, self->id, &g, 0, 0, 0);
+	e.pid_count = 1;
+	e.pids_ptr = (uintptr_t)&pid;
+	EXPECT_EQ(-1, ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	EXPECT_EQ(EINVAL, errno);
+	raw_enable_init(&e, self->id, &g, 0, 0, 0);
+	e.properties = ETW_ENABLE_PROVIDER_GROUP;
+	EXPECT_EQ(-1, ioctl(self->fd, ETW_IOC_ENABLE, &e));
+	EXPECT_EQ(EINVAL, errno);
+	raw_enable_init(&e, self->id, &g, 0, 0, 0);
+	EXPECT_EQ(0, ioctl(self->fd, ETW_IOC_ENABLE, &e));
+}
+
 TEST_F(priv, only_owner_process_registrations_reach_it)
 {
 	struct etw_guid g = raw_guid(FAMILY + 10, 0);

@@ -3,13 +3,14 @@
  * etw_enable.c - EnableTraceEx2 and the older EnableTraceEx and
  * EnableTrace on top of it.  TraceSetInformation is in etw_enumerate.c.
  *
- * Enable properties: IGNORE_KEYWORD_0, PROVIDER_GROUP and the extended
- * data items SID, TS_ID, STACK_TRACE, PROCESS_START_KEY and EVENT_KEY are
- * passed to the kernel.  PSM_KEY, EXCLUDE_INPRIVATE, ENABLE_SILOS,
- * SOURCE_CONTAINER_TRACKING and ENABLE_KEYWORD_0 ask for data or container
- * behaviour etw does not produce; they are accepted and have no effect, so
- * that tools which always set them work.  Unknown bits give
- * ERROR_INVALID_PARAMETER.
+ * Enable properties: IGNORE_KEYWORD_0, PROVIDER_GROUP, EXCLUDE_INPRIVATE
+ * and the extended data items SID, TS_ID, STACK_TRACE, PROCESS_START_KEY,
+ * EVENT_KEY and SOURCE_CONTAINER_TRACKING's CONTAINER_ID are passed to the
+ * kernel.  PSM_KEY (a Windows app-model key), ENABLE_SILOS (global
+ * sessions reach providers in containers anyway) and ENABLE_KEYWORD_0
+ * (keyword-0 events are let in anyway) have nothing more to do here; they
+ * are accepted (Documentation/libetw.rst says why for each).  Unknown bits
+ * give ERROR_INVALID_PARAMETER.
  *
  * Filters: EVENT_ID, PID, EXECUTABLE_NAME, EVENT_NAME, PAYLOAD,
  * SCHEMATIZED, STACKWALK, STACKWALK_LEVEL_KW and STACKWALK_NAME map to the
@@ -34,7 +35,9 @@
 	EVENT_ENABLE_PROPERTY_PROVIDER_GROUP | EVENT_ENABLE_PROPERTY_SID | \
 	EVENT_ENABLE_PROPERTY_TS_ID | EVENT_ENABLE_PROPERTY_STACK_TRACE | \
 	EVENT_ENABLE_PROPERTY_PROCESS_START_KEY | \
-	EVENT_ENABLE_PROPERTY_EVENT_KEY)
+	EVENT_ENABLE_PROPERTY_EVENT_KEY | \
+	EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE | \
+	EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING)
 #define ETW_ENABLE_ID_HEADER	offsetof(EVENT_FILTER_EVENT_ID, Events)
 
 /* An EVENT_FILTER_EVENT_ID (EVENT_ID and STACKWALK), checked. */

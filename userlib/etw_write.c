@@ -219,7 +219,9 @@ etw_event_write_ex(REGHANDLE handle, PCEVENT_DESCRIPTOR desc, ULONG64 filter,
 		      EVENT_WRITE_FLAG_INPRIVATE))
 		return ERROR_INVALID_PARAMETER;
 	return etw_event_write_ref(&ref, desc, filter, activity, related,
-				   count, data, etw_batch_drain_flag(batched));
+				   count, data, etw_batch_drain_flag(batched) |
+				   ((flags & EVENT_WRITE_FLAG_INPRIVATE) ?
+				    ETW_WRITE_INPRIVATE : 0));
 }
 
 /* EventWriteEx's copy for a process that batches. */
@@ -239,8 +241,9 @@ etw_event_write_ex_direct(REGHANDLE handle, PCEVENT_DESCRIPTOR desc,
  * @EventDescriptor: the event
  * @Filter: OR of the InstanceId values (from the callback's filter data)
  *	of sessions that must not receive the event
- * @Flags: EVENT_WRITE_FLAG_NO_FAULTING or _INPRIVATE; neither changes
- *	anything here (no etw session excludes in-private events)
+ * @Flags: EVENT_WRITE_FLAG_NO_FAULTING (the write never faults in user
+ *	memory here anyway) or _INPRIVATE (sessions that enabled the provider
+ *	with EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE do not get the event)
  * @ActivityId: the activity, or NULL for the thread's
  * @RelatedActivityId: the related activity, or NULL
  * @UserDataCount: entries at @UserData

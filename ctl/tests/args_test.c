@@ -313,7 +313,7 @@ TEST(no_device)
 		{ etwctl_cmd_enable, 1, A("enable", "s", G) },
 		{ etwctl_cmd_enable, 1, A("enable", "s", G, "--extended",
 					  "sid,ts-id,stack,process-start-key,"
-					  "event-key") },
+					  "event-key,container-id") },
 		{ etwctl_cmd_disable, 1, A("disable", "s", G) },
 		{ etwctl_cmd_capture_state, 1, A("capture-state", "s", G) },
 		{ etwctl_cmd_disallow, 1, A("disallow", "s", G, G) },

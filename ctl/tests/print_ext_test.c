@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etwctl_print_ext(): the SID, TS_ID, STACK_TRACE64, PROCESS_START_KEY and
- * EVENT_KEY items as dump's table words and JSON members, exactly; items
+ * etwctl_print_ext(): the SID, TS_ID, STACK_TRACE64, PROCESS_START_KEY,
+ * EVENT_KEY and CONTAINER_ID items as dump's table words and JSON members, exactly; items
  * of other types and malformed ones print nothing; stacks symbolised
  * through an image map; which records etwctl_image_event() takes.
  */
@@ -22,6 +22,8 @@ static const uint64_t stack[3] = { 0, 0x401000, 0x7f0000001234 };
 static const uint64_t start_key = 0x12345678c00001f4;
 static const uint64_t event_key = 7;
 static const uint8_t guid[16];
+/* A pid namespace's inode, 4026531836, as CONTAINER_ID's Data1. */
+static const uint8_t container[16] = { 0xfc, 0xff, 0xff, 0xef };
 
 static const struct {
 	const char *name;
@@ -44,6 +46,11 @@ static const struct {
 	  ",\"process_start_key\":\"0x12345678c00001f4\"" },
 	{ "event key", { EVENT_HEADER_EXT_TYPE_EVENT_KEY, 8, &event_key },
 	  "event_key=0x7 ", ",\"event_key\":\"0x7\"" },
+	{ "container id", { EVENT_HEADER_EXT_TYPE_CONTAINER_ID, 16, container },
+	  "container_id=effffffc-0000-0000-0000-000000000000 ",
+	  ",\"container_id\":\"effffffc-0000-0000-0000-000000000000\"" },
+	{ "container id of 8 bytes",
+	  { EVENT_HEADER_EXT_TYPE_CONTAINER_ID, 8, container }, "", "" },
 	{ "other type", { EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, 16, guid },
 	  "", "" },
 	{ "SID shorter than its count", { EVENT_HEADER_EXT_TYPE_SID, 12,
@@ -109,7 +116,7 @@ TEST(items_in_order)
 	free(s);
 	ev.ext_count = 3;
 	ev.ext[0] = cases[1].x;
-	ev.ext[1] = cases[6].x;
+	ev.ext[1] = cases[8].x;	/* a type dump does not print */
 	ev.ext[2] = cases[0].x;
 	s = printed(&ev, false);
 	ASSERT_NE(NULL, s);

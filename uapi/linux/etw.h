@@ -78,6 +78,10 @@
 #define ETW_ENABLE_PROVIDER_GROUP	0x00000020
 #define ETW_ENABLE_PROCESS_START_KEY	0x00000080	/* ext item PROCESS_START_KEY */
 #define ETW_ENABLE_EVENT_KEY		0x00000100	/* ext item EVENT_KEY */
+/* drop events written with %ETW_WRITE_INPRIVATE */
+#define ETW_ENABLE_EXCLUDE_INPRIVATE	0x00000200
+/* ext item CONTAINER_ID for writers in a container (a pid namespace) */
+#define ETW_ENABLE_SOURCE_CONTAINER_TRACKING	0x00000800
 
 /* Frames a STACK_TRACE64 item holds at most (the innermost ones). */
 #define ETW_MAX_STACK_DEPTH		32
@@ -344,6 +348,7 @@ struct etw_message_header {
 #define ETW_EXT_EVENT_SCHEMA_TL		0x000b
 #define ETW_EXT_PROV_TRAITS		0x000c
 #define ETW_EXT_PROCESS_START_KEY	0x000d	/* __u64 key */
+#define ETW_EXT_CONTAINER_ID		0x0010	/* a GUID, see abi.rst */
 #define ETW_EXT_LINKAGE			0x0001
 
 /*
@@ -483,6 +488,11 @@ struct etw_traits_args {
  * the events it staged before.
  */
 #define ETW_WRITE_DRAIN			0x40
+/*
+ * EventWriteEx's EVENT_WRITE_FLAG_INPRIVATE: sessions that enabled the
+ * provider with %ETW_ENABLE_EXCLUDE_INPRIVATE do not get the event.
+ */
+#define ETW_WRITE_INPRIVATE		0x80
 
 /**
  * struct etw_write_args - write one event (ETW_IOC_WRITE)
