@@ -22,7 +22,9 @@
  * The sessions are started afresh for each figure (buffering-mode flight
  * recorders of 8 buffers of 64 KiB) and stopped after it; the benchmark
  * fails unless their statistics account for every event the filter
- * passes, in each session, and for none it drops.
+ * passes, in each session, and for none it drops; and unless the events
+ * whose stacks a stack filter leaves out fill fewer buffers than those
+ * whose stacks it takes.
  *
  * Each figure is the best of several rounds in nanoseconds per operation
  * and its ratio to the base; with --insns N it times nothing and runs
@@ -281,22 +283,38 @@ static void sessions_start(__u32 *ids, unsigned int s,
 	}
 }
 
-/* Stop sessions 0 to @s - 1; fail unless each took @expect events. */
-static void sessions_stop(const __u32 *ids, unsigned int s,
-			  const char *label, unsigned long long expect)
+/* Session @id's statistics from ETW_IOC_QUERY or ETW_IOC_STOP @cmd. */
+static const struct etw_session_stats *session_stats(__u32 id,
+						     unsigned long cmd)
 {
 	static struct etw_session_args a;
-	unsigned long long got;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.logger_id = id;
+	if (ioctl(fd, cmd, &a))
+		die(cmd == ETW_IOC_STOP ? "ETW_IOC_STOP" : "ETW_IOC_QUERY");
+	return &a.stats;
+}
+
+/*
+ * Stop sessions 0 to @s - 1; fail unless each took @expect events.
+ * Return: the buffers session 0 filled, reused ones included.
+ */
+static unsigned long long sessions_stop(const __u32 *ids, unsigned int s,
+					const char *label,
+					unsigned long long expect)
+{
+	const struct etw_session_stats *st = session_stats(ids[0],
+							   ETW_IOC_QUERY);
+	unsigned long long got, used;
 	unsigned int i;
 
+	used = st->buffers_overwritten + st->buffers - st->free_buffers;
 	for (i = 0; i < s; i++) {
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		a.logger_id = ids[i];
-		if (ioctl(fd, ETW_IOC_STOP, &a))
-			die("ETW_IOC_STOP");
-		got = a.stats.events_written + a.stats.events_lost +
-		      a.stats.events_overwritten;
+		st = session_stats(ids[i], ETW_IOC_STOP);
+		got = st->events_written + st->events_lost +
+		      st->events_overwritten;
 		if (got != expect) {
 			fprintf(stderr,
 				"filter_bench: %s: session %u took %llu events of %llu\n",
@@ -304,6 +322,7 @@ static void sessions_stop(const __u32 *ids, unsigned int s,
 			exit(1);
 		}
 	}
+	return used;
 }
 
 /* The writes report() runs: warm-up and measured loops. */
@@ -331,9 +350,13 @@ static void filter_report(const char *label, bool base, bench_fn fn,
 	printf("%-46s %9.1f ns   %.2fx\n", label, t, t / base_ns);
 }
 
-/* One figure: @c's @pass or drop event to @s sessions. */
-static void run_case(struct write_ctx *w, const struct filter_case *c,
-		     unsigned int s, bool pass)
+/*
+ * One figure: @c's @pass or drop event to @s sessions.
+ * Return: the buffers the events filled in a session.
+ */
+static unsigned long long run_case(struct write_ctx *w,
+				   const struct filter_case *c,
+				   unsigned int s, bool pass)
 {
 	const struct bench_event *ev = pass ? &c->pass : &c->drop;
 	__u32 ids[SESSIONS_MAX];
@@ -349,7 +372,7 @@ static void run_case(struct write_ctx *w, const struct filter_case *c,
 	filter_report(label, !c->set, bench_write, w);
 	/* A stack filter decides the stack: the event is written anyway. */
 	expect = pass || c->stack ? report_ops() : 0;
-	sessions_stop(ids, s, label, expect);
+	return sessions_stop(ids, s, label, expect);
 }
 
 int main(int argc, char **argv)
@@ -378,9 +401,23 @@ int main(int argc, char **argv)
 	filter_report("null ioctl (floor)", true, bench_null, NULL);
 	for (n = 0; n < ARRAY_SIZE(nsessions); n++) {
 		for (i = 0; i < ARRAY_SIZE(cases); i++) {
-			run_case(&w, &cases[i], nsessions[n], true);
-			if (cases[i].set)
-				run_case(&w, &cases[i], nsessions[n], false);
+			const struct filter_case *c = &cases[i];
+			unsigned long long passed, dropped;
+
+			passed = run_case(&w, c, nsessions[n], true);
+			if (!c->set)
+				continue;
+			dropped = run_case(&w, c, nsessions[n], false);
+			/*
+			 * A stack adds some 40% to these records: as many
+			 * buffers would mean the stacks were not left out.
+			 */
+			if (c->stack && dropped >= passed) {
+				fprintf(stderr,
+					"filter_bench: %s: %llu buffers with stacks, as many without\n",
+					c->label, passed);
+				exit(1);
+			}
 		}
 	}
 	return 0;
