@@ -5,6 +5,7 @@
  * 1 and to 8 sessions that each enable the provider with the filter
  * (Documentation/performance.rst):
  *
+ *   floor              ETW_IOC_NULL on /dev/etw (a bare ioctl)
  *   none               no filter: the base of the rows after it
  *   EVENT_ID in / out  a list of one id, filter-in and filter-out
  *   PID                the writer's pid listed, or only pid 1
@@ -182,6 +183,7 @@ static void set_stack_name(struct etw_enable_args *e, bool pass)
 	  .pass = ps, .drop = dr }
 #define STACK		ETW_ENABLE_STACK_TRACE
 
+/* Each row after the base it is compared with; a filter is one more. */
 static const struct filter_case cases[] = {
 	BASE("none", 0, false, PLAIN),
 	ROW("EVENT_ID in", 0, false, set_ids_in, PLAIN, EV(2, 4, 0x1, NULL)),
