@@ -281,9 +281,10 @@ selftests/wide_test: selftests/wide_test.c selftests/wide_cxx.o \
 		-Wl,-rpath,'$$ORIGIN/../userlib'
 
 # ext_items_test finds its caller in the user stack the kernel walks through
-# frame pointers; ext_items_bench times that walk.
+# frame pointers; ext_items_bench and filter_bench time that walk.
 selftests/ext_items_test: private CFLAGS += -fno-omit-frame-pointer
 selftests/bench/ext_items_bench: private CFLAGS += -fno-omit-frame-pointer
+selftests/bench/filter_bench: private CFLAGS += -fno-omit-frame-pointer
 
 # stack_symbols_test checks that dump names the frames of its call chain
 # and of stack_symbols_lib.so, which it dlopen()s: both need the frames.

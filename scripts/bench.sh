@@ -58,7 +58,9 @@ labels=$(scripts/vm-run --smp 1 --cpu $cpu --modules "$mods/kmod" "${lttng[@]}" 
 	 /etw/selftests/bench/write_bench --insns 10000;
 	 /etw/selftests/bench/lttng_session.sh --insns 10000;
 	 echo '# EventWrite vs the ioctl it wraps, in guest instructions per operation';
-	 /etw/selftests/bench/libetw_bench --insns 10000")
+	 /etw/selftests/bench/libetw_bench --insns 10000;
+	 echo '# each filter, 64 B, for an event it passes and one it drops, in guest instructions per operation';
+	 /etw/selftests/bench/filter_bench --insns 10000")
 # One count line per label; '#' lines are headings, "(floor)" and
 # "(base)" labels the baselines of the lines after them.
 echo "$labels" | awk -v counts="$counts" '
@@ -67,7 +69,7 @@ echo "$labels" | awk -v counts="$counts" '
 	if ((getline line < counts) <= 0) { print "icount: no count for " $0; exit 1 }
 	split(line, c, " "); n = (c[1] + c[2]) / 10000
 	if ($0 ~ /\((floor|base)\)$/) base = n
-	printf "%-34s %9.1f insns  %.2fx\n", $0, n, n / base
+	printf "%-46s %9.1f insns  %.2fx\n", $0, n, n / base
 }'
 
 # The inline enable check on the host CPU: under TCG every guest load costs
