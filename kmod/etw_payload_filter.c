@@ -177,14 +177,13 @@ static int etw_pf_block_check(const u8 *b, u32 left, u32 *more)
 	    e->match_all_group > 1 || memchr_inv(e->reserved, 0,
 						   sizeof(e->reserved)))
 		return -EINVAL;
-	tail = sizeof(*e) + e->nfields * sizeof(*fields) +
-	       e->npreds * sizeof(*p);
+	tail = ETW_PAYLOAD_PREDICATES_OFF(e->nfields) + e->npreds * sizeof(*p);
 	if (tail > e->size)
 		return -EINVAL;
 	fields = (const void *)(b + sizeof(*e));
 	if (!etw_pf_fields_ok(fields, e->nfields))
 		return -EINVAL;
-	p = (const void *)(fields + e->nfields);
+	p = (const void *)(b + ETW_PAYLOAD_PREDICATES_OFF(e->nfields));
 	*more = e->nfields * sizeof(*fields);
 	for (i = 0; i < e->npreds; i++) {
 		if (!etw_pf_pred_ok(&p[i], fields, e->nfields, tail, e->size))
@@ -258,7 +257,7 @@ static void etw_pf_fill(struct etw_pf_event *d, const u8 *b, u8 **store)
 	memcpy(*store, b + sizeof(*e), e->nfields * sizeof(*d->fields));
 	d->fields = (const void *)*store;
 	*store += e->nfields * sizeof(*d->fields);
-	p = (const void *)(b + sizeof(*e) + e->nfields * sizeof(*d->fields));
+	p = (const void *)(b + ETW_PAYLOAD_PREDICATES_OFF(e->nfields));
 	for (i = 0; i < e->npreds; i++) {
 		struct etw_pf_pred *q = &d->pred[i];
 

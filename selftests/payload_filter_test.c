@@ -388,6 +388,43 @@ TEST_F(pf, filter_is_per_session)
 	EXPECT_EQ(6, go.n);
 }
 
+/* Two sessions with filters of their own: each gets what its filter passes. */
+TEST_F(pf, each_session_its_own_filter)
+{
+	EVENT_FILTER_DESCRIPTOR d;
+	struct sess other;
+	struct pred q[2];
+	struct got g, go;
+	PVOID f = NULL;
+	ULONG i;
+
+	ASSERT_EQ(0, sess_start(&other, "two"));
+	pred_set(&q[0], "Count", PAYLOADFIELD_LT, "2");
+	pred_set(&q[1], "Count", PAYLOADFIELD_GE, "4");
+	ASSERT_EQ(ERROR_SUCCESS, filter_one(&q[0], 1, TRUE, &f));
+	ASSERT_EQ(ERROR_SUCCESS, TdhAggregatePayloadFilters(1, &f, NULL, &d));
+	ASSERT_EQ(ERROR_SUCCESS, enable_with(&self->s, &d));
+	TdhCleanupPayloadEventFilterDescriptor(&d);
+	TdhDeletePayloadFilter(&f);
+	ASSERT_EQ(ERROR_SUCCESS, filter_one(&q[1], 1, TRUE, &f));
+	ASSERT_EQ(ERROR_SUCCESS, TdhAggregatePayloadFilters(1, &f, NULL, &d));
+	ASSERT_EQ(ERROR_SUCCESS, enable_with(&other, &d));
+	TdhCleanupPayloadEventFilterDescriptor(&d);
+	TdhDeletePayloadFilter(&f);
+	for (i = 0; i < 6; i++)
+		ASSERT_EQ(ERROR_SUCCESS, write_one(self->r, 1, i, "n", "p"));
+	sess_stop(&self->s);
+	sess_stop(&other);
+	sess_read(&self->s, &g);
+	sess_read(&other, &go);
+	ASSERT_EQ(2, g.n);
+	EXPECT_EQ(0, g.count[0]);
+	EXPECT_EQ(1, g.count[1]);
+	ASSERT_EQ(2, go.n);
+	EXPECT_EQ(4, go.count[0]);
+	EXPECT_EQ(5, go.count[1]);
+}
+
 /* Staged (batched) events are filtered as direct ones are. */
 TEST_F(pf, batched_writes_are_filtered)
 {
@@ -429,8 +466,8 @@ TEST_F(pf, malformed_blob_is_87_and_changes_nothing)
 	ASSERT_EQ(ERROR_SUCCESS, filter_one(&q, 1, TRUE, &f));
 	ASSERT_EQ(ERROR_SUCCESS, TdhAggregatePayloadFilters(1, &f, NULL, &d));
 	/* The predicate's field past the block's fields. */
-	((struct etw_payload_predicate *)((char *)(uintptr_t)d.Ptr + 8 + 16 +
-					  4))->field = 1;
+	((struct etw_payload_predicate *)((char *)(uintptr_t)d.Ptr + 8 +
+					  ETW_PAYLOAD_PREDICATES_OFF(1)))->field = 1;
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_with(&self->s, &d));
 	d.Size = 4;
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, enable_with(&self->s, &d));

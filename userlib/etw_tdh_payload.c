@@ -370,8 +370,8 @@ static ULONG etw_pf_fields_named(const struct etw_mf_template *t, ULONG n,
 static ULONG etw_pf_emit(const GUID *guid, struct etw_pf_build *b,
 			 PVOID *out)
 {
-	size_t head = sizeof(b->ev) + b->ev.nfields * sizeof(b->field[0]) +
-		      b->ev.npreds * sizeof(b->pred[0]), size = head, i;
+	size_t preds = ETW_PAYLOAD_PREDICATES_OFF(b->ev.nfields);
+	size_t head = preds + b->ev.npreds * sizeof(b->pred[0]), size = head, i;
 	struct etw_tdh_payload *r;
 	uint8_t *p;
 
@@ -397,8 +397,7 @@ static ULONG etw_pf_emit(const GUID *guid, struct etw_pf_build *b,
 			size += b->pred[i].value_len;
 		}
 	}
-	memcpy(p + sizeof(b->ev) + b->ev.nfields * sizeof(b->field[0]),
-	       b->pred, b->ev.npreds * sizeof(b->pred[0]));
+	memcpy(p + preds, b->pred, b->ev.npreds * sizeof(b->pred[0]));
 	*out = r;
 	return ERROR_SUCCESS;
 }

@@ -52,7 +52,7 @@ static u32 pf_build(u8 *out, const struct pf_block_d *b, unsigned int n)
 		off += sizeof(*e);
 		memcpy(out + off, b[i].fields,
 		       b[i].nfields * sizeof(*b[i].fields));
-		off += b[i].nfields * sizeof(*b[i].fields);
+		off = start + ETW_PAYLOAD_PREDICATES_OFF(b[i].nfields);
 		p = (void *)(out + off);
 		off += b[i].npreds * sizeof(*p);
 		for (j = 0; j < b[i].npreds; j++) {
@@ -412,7 +412,8 @@ struct pf_bad {
 /* Offsets in pf_valid()'s blob: the header, then one block. */
 #define PF_EV		sizeof(struct etw_payload_filter)
 #define PF_FIELD(i)	(PF_EV + sizeof(struct etw_payload_event) + 4 * (i))
-#define PF_PRED(i)	(PF_FIELD(3) + sizeof(struct etw_payload_predicate) * (i))
+#define PF_PRED(i)	(PF_EV + ETW_PAYLOAD_PREDICATES_OFF(3) + \
+			 sizeof(struct etw_payload_predicate) * (i))
 
 static const struct pf_bad pf_bads[] = {
 	{ "header size", 0, 4, 1000 },
@@ -589,7 +590,7 @@ static void etw_payload_same_test(struct kunit *test)
 	len = pf_valid(blob);
 	a = etw_payload_filter_parse(blob, len, GFP_KERNEL);
 	b = etw_payload_filter_parse(blob, len, GFP_KERNEL);
-	blob[len - 8] ^= 1;	/* a byte of the UTF-16 operand */
+	blob[len - 8] ^= 1;	/* a byte of an operand */
 	c = etw_payload_filter_parse(blob, len, GFP_KERNEL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(a) || IS_ERR(b) || IS_ERR(c));
 	KUNIT_EXPECT_TRUE(test, etw_payload_filter_same(a, b));

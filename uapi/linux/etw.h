@@ -899,8 +899,9 @@ struct etw_payload_filter {
 /**
  * struct etw_payload_event - one event's filter (TdhCreatePayloadFilter())
  * @size: bytes of the block: this header, @nfields struct
- *	etw_payload_field, @npreds struct etw_payload_predicate, then the
- *	string operands; a multiple of 8
+ *	etw_payload_field, @npreds struct etw_payload_predicate from the next
+ *	multiple of 8 bytes (ETW_PAYLOAD_PREDICATES_OFF()), then the string
+ *	operands; a multiple of 8
  * @id: the event id it applies to
  * @version: the event version it applies to
  * @match_any: 1: it passes when any predicate holds; 0: when all do
@@ -936,6 +937,11 @@ struct etw_payload_field {
 	__u8 ref;
 	__u16 size;
 };
+
+/* Where a block's predicates start: after its fields, 8-byte aligned. */
+#define ETW_PAYLOAD_PREDICATES_OFF(nfields) \
+	(sizeof(struct etw_payload_event) + \
+	 (((nfields) * sizeof(struct etw_payload_field) + 7) & ~(__u64)7))
 
 #define ETW_PAYLOAD_FIELD_FIXED		0
 #define ETW_PAYLOAD_FIELD_SZ8		1

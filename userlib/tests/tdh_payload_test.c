@@ -114,7 +114,8 @@ pf_fields(const struct etw_payload_event *e)
 static const struct etw_payload_predicate *
 pf_preds(const struct etw_payload_event *e)
 {
-	return (const void *)(pf_fields(e) + e->nfields);
+	return (const void *)((const uint8_t *)e +
+			      ETW_PAYLOAD_PREDICATES_OFF(e->nfields));
 }
 
 /* An integer predicate on the first field: one field, one predicate. */
