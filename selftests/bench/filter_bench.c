@@ -12,6 +12,8 @@
  *   EXECUTABLE_NAME    this program's file name listed, or only another
  *   level, keyword     an event above the session's level, or outside
  *                      its MatchAnyKeyword
+ *   PAYLOAD            one predicate on the payload's first 4 bytes (a
+ *                      UINT32 field): EQ their value, or NE it
  *   EVENT_NAME         a TraceLogging event (metadata and a 64-byte
  *                      binary field) whose name is listed, or is not;
  *                      its base is the same event with no filter
@@ -88,6 +90,12 @@ static struct {
 	struct etw_event_name_filter f;
 	char names[sizeof(PASS_NAME)];
 } filter_names;
+static struct {
+	struct etw_payload_filter h;
+	struct etw_payload_event ev;
+	struct etw_payload_field field[2];	/* one, to 8 bytes */
+	struct etw_payload_predicate pred;
+} filter_payload;
 
 static void set_ids(struct etw_enable_args *e, __u16 id, __u32 in)
 {
@@ -150,6 +158,29 @@ static void set_name(struct etw_enable_args *e, bool pass)
 	e->names_ptr = (uintptr_t)&filter_names;
 }
 
+/*
+ * A block for event 1 as TdhCreatePayloadFilter() makes one: the first
+ * property, a UINT32, compared with the payload's "xxxx".
+ */
+static void set_payload(struct etw_enable_args *e, bool pass)
+{
+	memset(&filter_payload, 0, sizeof(filter_payload));
+	filter_payload.h.size = sizeof(filter_payload);
+	filter_payload.h.count = 1;
+	filter_payload.ev.size = sizeof(filter_payload) -
+				 sizeof(filter_payload.h);
+	filter_payload.ev.id = 1;
+	filter_payload.ev.nfields = 1;
+	filter_payload.ev.npreds = 1;
+	filter_payload.field[0].kind = ETW_PAYLOAD_FIELD_FIXED;
+	filter_payload.field[0].size = 4;
+	filter_payload.pred.op = pass ? ETW_PAYLOAD_OP_EQ : ETW_PAYLOAD_OP_NE;
+	filter_payload.pred.type = ETW_PAYLOAD_UINT;
+	filter_payload.pred.value = 0x78787878;
+	e->payload_size = sizeof(filter_payload);
+	e->payload_ptr = (uintptr_t)&filter_payload;
+}
+
 static void set_stack_ids(struct etw_enable_args *e, bool pass)
 {
 	filter_ids[0] = 1;
@@ -192,6 +223,7 @@ static const struct filter_case cases[] = {
 	ROW("EXECUTABLE_NAME", 0, false, set_exe, PLAIN, PLAIN),
 	ROW("level", 0, false, set_level, PLAIN, EV(1, 5, 0x1, NULL)),
 	ROW("keyword", 0, false, set_keyword, PLAIN, EV(1, 4, 0x2, NULL)),
+	ROW("PAYLOAD", 0, false, set_payload, PLAIN, PLAIN),
 	BASE("TraceLogging, none", 0, false, TLG),
 	ROW("EVENT_NAME", 0, false, set_name, TLG, EV(1, 4, 0x1, DROP_NAME)),
 	BASE("stack, none", STACK, true, PLAIN),
@@ -254,6 +286,8 @@ static void event_set(struct write_ctx *w, const struct bench_event *ev)
 		w->args.data_count = 2;
 		w->args.data_ptr = (uintptr_t)&w->desc[0];
 	} else {
+		/* The payload filter reads the bytes tlg_meta() changes. */
+		memset(w->payload, 'x', 2);
 		w->args.flags = 0;
 		w->args.data_count = 1;
 		w->args.data_ptr = (uintptr_t)&w->desc[1];
