@@ -379,15 +379,14 @@ static __always_inline u64 etw_batch_ts(const struct etw_batch_clk *c,
 }
 
 /*
- * Can @route's records be written as runs?  One session, no items, no
- * traits (an item too), no payload filter (etw_write_staged() applies
- * it), a per-CPU stream.
+ * Can @route's records be written as runs?  One session, no items and no
+ * payload filter (@ext; etw_write_staged() applies the filter), no traits
+ * (an item too), a per-CPU stream.
  */
 static bool etw_batch_route_runs(const struct etw_route *route,
 				 const struct etw_reg *reg)
 {
-	return route->count == 1 && !route->ext && !route->payload &&
-	       !READ_ONCE(reg->traits) &&
+	return route->count == 1 && !route->ext && !READ_ONCE(reg->traits) &&
 	       !(READ_ONCE(route->e[0].session->cfg.mode) &
 		 ETW_MODE_NO_PER_PROCESSOR);
 }

@@ -183,12 +183,17 @@ static inline struct etw_reg *etw_file_reg(struct etw_file *f, u32 id)
 	 ETW_ENABLE_PROCESS_START_KEY | ETW_ENABLE_EVENT_KEY | \
 	 ETW_ENABLE_SOURCE_CONTAINER_TRACKING)
 
+/* In etw_route.ext: an entry has a payload filter (not an item). */
+#define ETW_ROUTE_PAYLOAD	BIT(31)
+static_assert(!(ETW_ENABLE_EXT_PROPS & ETW_ROUTE_PAYLOAD));
+
 /**
  * struct etw_route - where one registration's events go
  * @rcu: freed after a grace period
  * @count: entries in @e
- * @ext: OR of the entries' @ext: zero keeps writes off the extended-data
- *	path (etw_ext_items.c)
+ * @ext: OR of the entries' @ext, and %ETW_ROUTE_PAYLOAD when an entry has
+ *	a payload filter: zero keeps writes on the one-session fast path and
+ *	off the extended-data path (etw_ext_items.c)
  * @names: an entry has an event-name or stack name filter: a TraceLogging
  *	event's name is read
  * @payload: an entry has a payload filter: the payload is read before the

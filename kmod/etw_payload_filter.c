@@ -51,6 +51,8 @@ struct etw_pf_event {
 	u8 nfields;
 	u8 npreds;
 	const struct etw_payload_field *fields;
+	/* every field FIXED: where each starts, and where the last ends */
+	const u32 *fixed_start;
 	struct etw_pf_pred pred[ETW_MAX_PAYLOAD_PREDICATES];
 };
 
@@ -161,6 +163,16 @@ static bool etw_pf_pred_ok(const struct etw_payload_predicate *p,
 	       p->value_len <= bsize - p->value_off;
 }
 
+static bool etw_pf_all_fixed(const struct etw_payload_field *f, u8 n)
+{
+	u8 i;
+
+	for (i = 0; i < n; i++)
+		if (f[i].kind != ETW_PAYLOAD_FIELD_FIXED)
+			return false;
+	return true;
+}
+
 /* Check one block at @b (@left bytes remain); its storage needs in *@more. */
 static int etw_pf_block_check(const u8 *b, u32 left, u32 *more)
 {
@@ -185,6 +197,8 @@ static int etw_pf_block_check(const u8 *b, u32 left, u32 *more)
 		return -EINVAL;
 	p = (const void *)(b + ETW_PAYLOAD_PREDICATES_OFF(e->nfields));
 	*more = e->nfields * sizeof(*fields);
+	if (etw_pf_all_fixed(fields, e->nfields))
+		*more += (e->nfields + 1) * sizeof(u32);
 	for (i = 0; i < e->npreds; i++) {
 		if (!etw_pf_pred_ok(&p[i], fields, e->nfields, tail, e->size))
 			return -EINVAL;
@@ -192,6 +206,8 @@ static int etw_pf_block_check(const u8 *b, u32 left, u32 *more)
 		if (etw_pf_is_scan_op(p[i].op))
 			*more += (p[i].value_len + 1) * sizeof(u16);
 	}
+	/* The next block's fields and starts stay aligned. */
+	*more = ALIGN(*more, 8);
 	return 0;
 }
 
@@ -257,6 +273,18 @@ static void etw_pf_fill(struct etw_pf_event *d, const u8 *b, u8 **store)
 	memcpy(*store, b + sizeof(*e), e->nfields * sizeof(*d->fields));
 	d->fields = (const void *)*store;
 	*store += e->nfields * sizeof(*d->fields);
+	d->fixed_start = NULL;
+	if (etw_pf_all_fixed(d->fields, d->nfields)) {
+		u32 *start = (u32 *)*store, off = 0;
+
+		for (i = 0; i < d->nfields; i++) {
+			start[i] = off;
+			off += d->fields[i].size;
+		}
+		start[i] = off;
+		d->fixed_start = start;
+		*store += (d->nfields + 1) * sizeof(u32);
+	}
 	p = (const void *)(b + ETW_PAYLOAD_PREDICATES_OFF(e->nfields));
 	for (i = 0; i < e->npreds; i++) {
 		struct etw_pf_pred *q = &d->pred[i];
@@ -272,6 +300,7 @@ static void etw_pf_fill(struct etw_pf_event *d, const u8 *b, u8 **store)
 		if (q->type != ETW_PAYLOAD_UINT && q->type != ETW_PAYLOAD_INT)
 			etw_pf_operand(q, &p[i], b, store);
 	}
+	*store = PTR_ALIGN(*store, 8);
 }
 
 /**
@@ -393,7 +422,7 @@ static u8 etw_pf_walk(const struct etw_pf_event *e, const u8 *pl, u32 len,
 	return i;
 }
 
-static u64 etw_pf_int(const u8 *p, u16 size, bool is_signed)
+static __always_inline u64 etw_pf_int(const u8 *p, u16 size, bool is_signed)
 {
 	switch (size) {
 	case 1:
@@ -415,7 +444,8 @@ static bool etw_pf_lt(u64 a, u64 b, bool is_signed)
 	return is_signed ? (s64)a < (s64)b : a < b;
 }
 
-static bool etw_pf_int_match(const struct etw_pf_pred *q, u64 x)
+static __always_inline bool etw_pf_int_match(const struct etw_pf_pred *q,
+					     u64 x)
 {
 	bool sg = q->type == ETW_PAYLOAD_INT;
 	u64 rem, ux, uv;
@@ -486,9 +516,10 @@ static u32 etw_pf_units(const u8 *s, u32 bytes, u8 type)
 	return i;
 }
 
-static bool etw_pf_pred_match(const struct etw_pf_event *e,
-			      const struct etw_pf_pred *q, const u8 *pl,
-			      const u32 *start, u8 nfit)
+static __always_inline bool etw_pf_pred_match(const struct etw_pf_event *e,
+					      const struct etw_pf_pred *q,
+					      const u8 *pl, const u32 *start,
+					      u8 nfit)
 {
 	const struct etw_payload_field *f = &e->fields[q->field];
 	const u8 *s;
@@ -519,11 +550,11 @@ static bool etw_pf_pred_match(const struct etw_pf_event *e,
 	}
 }
 
-static bool etw_pf_event_match(const struct etw_pf_event *e, const u8 *pl,
-			       u32 len)
+/* The predicates of @e on fields whose starts are @start, @nfit of them. */
+static __always_inline bool etw_pf_preds_match(const struct etw_pf_event *e,
+					       const u8 *pl, const u32 *start,
+					       u8 nfit)
 {
-	u32 start[ETW_MAX_PAYLOAD_FIELDS + 1];
-	u8 nfit = etw_pf_walk(e, pl, len, start);
 	u8 i;
 
 	for (i = 0; i < e->npreds; i++)
@@ -531,6 +562,23 @@ static bool etw_pf_event_match(const struct etw_pf_event *e, const u8 *pl,
 		    e->match_any)
 			return e->match_any;
 	return !e->match_any;
+}
+
+static bool etw_pf_event_match(const struct etw_pf_event *e, const u8 *pl,
+			       u32 len)
+{
+	/* Written before it is read: not zeroed per event. */
+	u32 start[ETW_MAX_PAYLOAD_FIELDS + 1] __uninitialized;
+	u8 nfit = 0;
+
+	/* Fixed fields start where the parse put them: count those that fit. */
+	if (e->fixed_start) {
+		while (nfit < e->nfields && e->fixed_start[nfit + 1] <= len)
+			nfit++;
+		return etw_pf_preds_match(e, pl, e->fixed_start, nfit);
+	}
+	nfit = etw_pf_walk(e, pl, len, start);
+	return etw_pf_preds_match(e, pl, start, nfit);
 }
 
 /**

@@ -261,6 +261,8 @@ struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 		if (r->e[i].exclude_inprivate)
 			r->inprivate |= r->e[i].instance_bit;
 	}
+	if (r->payload)
+		r->ext |= ETW_ROUTE_PAYLOAD;
 	etw_route_every(r);
 	return r;
 }

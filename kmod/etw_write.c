@@ -1104,6 +1104,30 @@ static __always_inline void etw_event_plain(struct etw_event *ev)
 }
 
 /*
+ * A route with a payload filter: the payload in one piece, then the
+ * route, in a copy of the path that reads it (a plain write's fields were
+ * set by etw_event_plain()).
+ */
+static noinline int etw_route_payload(struct etw_event *ev,
+				      const struct etw_route *route)
+{
+	u32 ext = route->ext & ~ETW_ROUTE_PAYLOAD;
+	int ret;
+
+	ret = etw_event_payload(ev, route, ev->user ? etw_mode_user :
+						       etw_mode_kernel);
+	if (ret)
+		return ret;
+	if (route->count == 1 && !ext)
+		return ev->user ? etw_route_event_one(ev, route, etw_mode_user) :
+				  etw_route_event_one(ev, route,
+						      etw_mode_kernel);
+	if (ext && !ev->classic)
+		return etw_route_event_ext_items(ev, route);
+	return etw_route_event_plain(ev, route);
+}
+
+/*
  * Classic records carry no extended items.  @m: the caller's constant;
  * @m.user is set in @ev only for the paths that are not inlined.
  */
@@ -1117,6 +1141,8 @@ static __always_inline int etw_route(struct etw_event *ev,
 	ev->user = m.user;
 	if (m.plain)
 		etw_event_plain(ev);
+	if (unlikely(route->ext & ETW_ROUTE_PAYLOAD))
+		return etw_route_payload(ev, route);
 	if (unlikely(route->ext) && !ev->classic)
 		return etw_route_event_ext_items(ev, route);
 	/*
@@ -1158,8 +1184,6 @@ int etw_write_kernel(struct etw_reg *reg, const struct etw_event_descriptor *d,
 	ret = 0;
 	if (route) {
 		ret = etw_event_size(&ev, etw_mode_kernel);
-		if (!ret)
-			ret = etw_event_payload(&ev, route, etw_mode_kernel);
 		if (!ret)
 			ret = etw_route(&ev, route, etw_mode_kernel);
 	}
@@ -1366,8 +1390,7 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 						ETW_WRITE_CLASSIC |
 						ETW_WRITE_MESSAGE |
 						ETW_WRITE_DRAIN |
-						ETW_WRITE_INPRIVATE))) &&
-			   likely(!route->payload)) {
+						ETW_WRITE_INPRIVATE)))) {
 			/*
 			 * The commonest: a copy in which those tests fold, and
 			 * the fields they read are not set.
@@ -1393,9 +1416,6 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 			ret = etw_event_size(&ev, etw_mode_user);
 			if (!ret)
 				ret = etw_event_name(&ev, route);
-			if (!ret)
-				ret = etw_event_payload(&ev, route,
-							etw_mode_user);
 			if (!ret)
 				ret = etw_route(&ev, route, etw_mode_user);
 		}
