@@ -36,6 +36,14 @@ static const char etwctl_mc_prologue[] =
 #include "mc_prologue.inc"
 ;
 
+/* How mc.exe declares every object, one per program. */
+#define ETWCTL_MC_SEL	"EXTERN_C __declspec(selectany) "
+#define ETWCTL_MC_PRIVATE \
+	"// This macro is for use by MC-generated code and should not be used directly.\n"
+
+#define ETWCTL_MC_RULE \
+	"+++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++"
+
 /* The most EVENT_DATA_DESCRIPTORs EventWrite takes, the traits' too. */
 #define ETWCTL_MC_MAX_DATA	128
 
@@ -431,8 +439,10 @@ static void etwctl_mc_descriptors(FILE *f, const struct etw_mf_provider *p)
 		e = &p->events[i];
 		if (!e->symbol)
 			continue;
-		fprintf(f, "EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR %s = {0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%llx};\n",
-			e->symbol, e->desc.Id, e->desc.Version,
+		fprintf(f, ETWCTL_MC_SEL "const EVENT_DESCRIPTOR %s = ",
+			e->symbol);
+		fprintf(f, "{0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%llx};\n",
+			e->desc.Id, e->desc.Version,
 			e->desc.Channel, e->desc.Level, e->desc.Opcode,
 			e->desc.Task,
 			(unsigned long long)etwctl_mc_keyword(p, e));
@@ -450,26 +460,27 @@ static void etwctl_mc_context(FILE *f, const char *sym,
 	      "// These variables are for use by MC-generated code and should not be used directly.\n//\n",
 	      f);
 	if (b->n) {
-		fprintf(f, "EXTERN_C __declspec(selectany) DECLSPEC_CACHEALIGN ULONG %sEnableBits[%u];\n",
+		fprintf(f, ETWCTL_MC_SEL "DECLSPEC_CACHEALIGN ULONG %sEnableBits[%u];\n",
 			sym, (b->n + 31) / 32);
-		fprintf(f, "EXTERN_C __declspec(selectany) const ULONGLONG %s_Keywords[%u] = {",
+		fprintf(f, ETWCTL_MC_SEL "const ULONGLONG %s_Keywords[%u] = {",
 			sym, b->n);
 		for (i = 0; i < b->n; i++)
 			fprintf(f, "%s0x%llx", i ? ", " : "",
 				(unsigned long long)b->kw[i]);
-		fprintf(f, "};\nEXTERN_C __declspec(selectany) const unsigned char %s_Level[%u] = {",
+		fprintf(f, "};\n" ETWCTL_MC_SEL "const unsigned char %s_Level[%u] = {",
 			sym, b->n);
 		for (i = 0; i < b->n; i++)
 			fprintf(f, "%s%u", i ? ", " : "", b->level[i]);
 		fputs("};\n", f);
 	}
 	fputs("\n//\n// Provider context\n//\n", f);
+	fprintf(f, ETWCTL_MC_SEL "MCGEN_TRACE_CONTEXT %s_Context = ", sym);
+	fprintf(f, "{0, (ULONG_PTR)%s_Traits, 0, 0, 0, 0, 0, 0, ", sym);
 	if (b->n)
-		fprintf(f, "EXTERN_C __declspec(selectany) MCGEN_TRACE_CONTEXT %s_Context = {0, (ULONG_PTR)%s_Traits, 0, 0, 0, 0, 0, 0, %u, %sEnableBits, %s_Keywords, %s_Level};\n\n",
-			sym, sym, b->n, sym, sym, sym);
+		fprintf(f, "%u, %sEnableBits, %s_Keywords, %s_Level};\n\n",
+			b->n, sym, sym, sym);
 	else
-		fprintf(f, "EXTERN_C __declspec(selectany) MCGEN_TRACE_CONTEXT %s_Context = {0, (ULONG_PTR)%s_Traits, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL};\n\n",
-			sym, sym);
+		fputs("0, NULL, NULL, NULL};\n\n", f);
 }
 
 static void etwctl_mc_register(struct etwctl_mc *m, const char *sym,
@@ -477,7 +488,8 @@ static void etwctl_mc_register(struct etwctl_mc *m, const char *sym,
 {
 	FILE *f = m->f;
 
-	fprintf(f, "//\n// Provider REGHANDLE\n//\n#define %sHandle (%s_Context.RegistrationHandle)\n\n",
+	fputs("//\n// Provider REGHANDLE\n//\n", f);
+	fprintf(f, "#define %sHandle (%s_Context.RegistrationHandle)\n\n",
 		id, sym);
 	fprintf(f, "//\n// This macro is set to %d, indicating that the EventWrite[Name] macros\n"
 		"// %s an Activity parameter. This is controlled by the -km and -um options.\n//\n"
@@ -490,8 +502,8 @@ static void etwctl_mc_register(struct etwctl_mc *m, const char *sym,
 		"#ifndef EventRegister%s\n"
 		"#define EventRegister%s() McGenEventRegisterContext(&%s, McGenControlCallbackV2, &%s_Context, &%s_Context)\n"
 		"#endif\n\n", id, id, sym, sym, sym);
-	fprintf(f, "//\n// Register with ETW using a specific control GUID (i.e. a GUID other than what\n"
-		"// is specified in the manifest). Advanced scenarios only.\n//\n"
+	fprintf(f, "//\n// Register with ETW using a specific control GUID (i.e. a GUID\n"
+		"// other than what is specified in the manifest). Advanced scenarios only.\n//\n"
 		"#ifndef EventRegisterByGuid%s\n"
 		"#define EventRegisterByGuid%s(Guid) McGenEventRegisterContext(&(Guid), McGenControlCallbackV2, &%s_Context, &%s_Context)\n"
 		"#endif\n\n", id, id, sym, sym);
@@ -546,18 +558,19 @@ static int etwctl_mc_event(struct etwctl_mc *m, const char *sym,
 	if (m->activity)
 		fputs("Activity", f);
 	ret = etwctl_mc_params(f, e->tmpl, m->activity);
-	fprintf(f, ") \\\n        MCGEN_EVENT_ENABLED(%s) \\\n        ? _mcgen_TEMPLATE_FOR_%s(&%s_Context, &%s, %s",
-		e->symbol, e->symbol, sym, e->symbol,
-		m->activity ? "Activity" : "NULL");
+	fprintf(f, ") \\\n        MCGEN_EVENT_ENABLED(%s) \\\n", e->symbol);
+	fprintf(f, "        ? _mcgen_TEMPLATE_FOR_%s(&%s_Context, &%s, %s",
+		e->symbol, sym, e->symbol, m->activity ? "Activity" : "NULL");
 	ret = ret ?: etwctl_mc_params(f, e->tmpl, true);
 	fprintf(f, ") : 0\n#define EventWrite%s_AssumeEnabled(", e->symbol);
 	ret = ret ?: etwctl_mc_params(f, e->tmpl, false);
 	fprintf(f, ") \\\n        _mcgen_TEMPLATE_FOR_%s(&%s_Context, &%s, NULL",
 		e->symbol, sym, e->symbol);
 	ret = ret ?: etwctl_mc_params(f, e->tmpl, true);
-	fprintf(f, ")\n\n// This macro is for use by MC-generated code and should not be used directly.\n"
-		"#define _mcgen_TEMPLATE_FOR_%s _mcgen_PASTE2(McTemplateU0%s_, MCGEN_EVENTWRITETRANSFER)\n\n",
-		e->symbol, tm);
+	fputs(")\n\n" ETWCTL_MC_PRIVATE, f);
+	fprintf(f, "#define _mcgen_TEMPLATE_FOR_%s ", e->symbol);
+	fprintf(f, "_mcgen_PASTE2(McTemplateU0%s_, MCGEN_EVENTWRITETRANSFER)\n\n",
+		tm);
 	if (ret)
 		etwctl_mc_error(m, "out of memory");
 	return ret;
@@ -588,10 +601,8 @@ static int etwctl_mc_provider(struct etwctl_mc *m,
 	}
 	for (i = 0; i < p->nevents; i++)
 		n += !!p->events[i].symbol;
-	fprintf(f, "//+++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++\n"
-		"// Provider \"%s\" event count %u\n"
-		"//+++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++\n\n",
-		p->name, n);
+	fprintf(f, "//%s\n// Provider \"%s\" event count %u\n//%s\n\n",
+		ETWCTL_MC_RULE, p->name, n, ETWCTL_MC_RULE);
 	fprintf(f, "// Provider GUID = %08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x\n",
 		p->guid.Data1, p->guid.Data2, p->guid.Data3,
 		p->guid.Data4[0], p->guid.Data4[1], p->guid.Data4[2],
@@ -655,6 +666,21 @@ static void etwctl_mc_arg(FILE *f, const EVENT_PROPERTY_INFO *epi,
 		fprintf(f, ",\n    _In_ %s  _Arg%u", ty->ctype, i);
 }
 
+/* A nul-terminated string: its nul included, "NULL" for NULL. */
+static void etwctl_mc_string(FILE *f, const struct etwctl_mc_type *ty,
+			     uint32_t i)
+{
+	const char *w = ty->letter == 'z' ? "L" : "";
+	const char *len = ty->letter == 'z' ? "wcslen" : "strlen";
+
+	fprintf(f, "\n                        (_Arg%u != NULL) ? _Arg%u : %s\"NULL\",\n",
+		i, i, w);
+	fprintf(f, "                        (_Arg%u != NULL) ? ", i);
+	fprintf(f, "(ULONG)((%s(_Arg%u) + 1) * sizeof(%s)) : ", len, i,
+		ty->size);
+	fprintf(f, "(ULONG)sizeof(%s\"NULL\"));\n\n", w);
+}
+
 /* The EVENT_DATA_DESCRIPTOR of argument @i. */
 static void etwctl_mc_data(FILE *f, const EVENT_PROPERTY_INFO *epi,
 			   uint32_t i)
@@ -673,11 +699,7 @@ static void etwctl_mc_data(FILE *f, const EVENT_PROPERTY_INFO *epi,
 	switch (ty->kind) {
 	case ETWCTL_MC_STRING:
 		if (!cnt && !etwctl_mc_has_length(epi)) {
-			fprintf(f, "\n                        (_Arg%u != NULL) ? _Arg%u : %s\"NULL\",\n"
-				"                        (_Arg%u != NULL) ? (ULONG)((%s(_Arg%u) + 1) * sizeof(%s)) : (ULONG)sizeof(%s\"NULL\"));\n\n",
-				i, i, ty->letter == 'z' ? "L" : "", i,
-				ty->letter == 'z' ? "wcslen" : "strlen", i,
-				ty->size, ty->letter == 'z' ? "L" : "");
+			etwctl_mc_string(f, ty, i);
 			return;
 		}
 		fprintf(f, "_Arg%u, (ULONG)(sizeof(%s)", i, ty->size);
@@ -736,8 +758,9 @@ static void etwctl_mc_template(FILE *f, const struct etwctl_mc_tmpl *tm)
 		s, n, s);
 	for (i = 0; i < n; i++)
 		etwctl_mc_data(f, &t->p[i].epi, i);
-	fprintf(f, "    return McGenEventWrite(Context, Descriptor, Activity, McTemplateU0%s_ARGCOUNT + 1, EventData);\n"
-		"}\n#endif // McTemplateU0%s_def\n\n", s, s);
+	fputs("    return McGenEventWrite(Context, Descriptor, Activity, ", f);
+	fprintf(f, "McTemplateU0%s_ARGCOUNT + 1, EventData);\n", s);
+	fprintf(f, "}\n#endif // McTemplateU0%s_def\n\n", s);
 }
 
 static int etwctl_mc_tmpl_cmp(const void *a, const void *b)
@@ -906,7 +929,7 @@ int etwctl_cmd_mc(int argc, char **argv)
 		if (c == 'u' && !strcmp(optarg, "m"))
 			activity = false;
 		else if (c == 'k' && !strcmp(optarg, "m"))
-			return etwctl_usage("mc", "-km: kernel-mode headers are not written");
+			return etwctl_usage("mc", "-km: no kernel-mode headers");
 		else if (c == 'u' || c == 'k')
 			return etwctl_usage("mc", "unknown option '-%c%s'", c,
 					    optarg);

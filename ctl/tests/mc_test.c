@@ -87,7 +87,10 @@ static int mc_events(const char *path, struct mc_event *ev)
 		};
 		for (p = line + used; p[0] && p[0] != '\n' &&
 		     ev[n].len < sizeof(ev[n].data); p += 2)
-			sscanf(p, "%2hhx", &ev[n].data[ev[n].len++]);
+			if (sscanf(p, "%2hhx", &ev[n].data[ev[n].len++]) != 1) {
+				fclose(f);
+				return -1;
+			}
 		n++;
 	}
 	if (f)
@@ -255,7 +258,8 @@ TEST_F(prog, events_decode)
 	"<instrumentation><events>\n" \
 	"<provider name=\"P\" symbol=\"P\" guid=\"{11111111-2222-3333-4444-555555555555}\">\n" \
 	"<channels>" channels "</channels>\n" \
-	"<templates><template tid=\"T\"><data name=\"F\" inType=\"" in_type "\"/></template></templates>\n" \
+	"<templates><template tid=\"T\">" \
+	"<data name=\"F\" inType=\"" in_type "\"/></template></templates>\n" \
 	"<events><event value=\"1\" symbol=\"E\" template=\"" tmpl_ref "\"/></events>\n" \
 	"</provider></events></instrumentation></instrumentationManifest>\n"
 
@@ -364,7 +368,7 @@ TEST(kernel_mode_refused)
 	char err[256];
 
 	EXPECT_EQ(ETWCTL_EXIT_USAGE, mc(err, sizeof(err), 2, args));
-	EXPECT_STREQ("etwctl mc: -km: kernel-mode headers are not written (see 'etwctl mc --help')\n",
+	EXPECT_STREQ("etwctl mc: -km: no kernel-mode headers (see 'etwctl mc --help')\n",
 		     err);
 }
 
