@@ -198,10 +198,17 @@ userlib/libetw.pc: userlib/libetw.pc.in FORCE
 # --- etwctl ---------------------------------------------------------------
 ctl: ctl/etwctl
 
-ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a build/bpf/top.skel.h Makefile
-	$(CC) $(CPPFLAGS) -Ictl -Ictl/bpf -Ibuild/bpf -Iuserlib -DETW_VERSION='"$(VERSION)"' \
+ctl/etwctl: $(CTL_SRCS) $(wildcard ctl/*.h) userlib/libetw.a build/bpf/top.skel.h \
+		build/mc/mc_prologue.inc Makefile
+	$(CC) $(CPPFLAGS) -Ictl -Ictl/bpf -Ibuild/bpf -Ibuild/mc -Iuserlib -DETW_VERSION='"$(VERSION)"' \
 		$(CFLAGS) $(WARN) $(CURL_CFLAGS) $(LIBBPF_CFLAGS) $(LDFLAGS) -o $@ $(CTL_SRCS) \
 		userlib/libetw.a $(LIBETW_LIBS) $(DW_LIBS) $(LIBBPF_LIBS)
+
+# etwctl mc's header text common to every manifest, as a C string.
+build/mc/mc_prologue.inc: ctl/mc_prologue.txt
+	@mkdir -p $(@D)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp
+	mv $@.tmp $@
 
 build/bpf/top.bpf.o: ctl/bpf/top.bpf.c ctl/bpf/top_maps.h build/cc
 	@mkdir -p $(@D)
@@ -343,7 +350,7 @@ build/testdata: FORCE
 # -Wno-clobbered: the harness's fork and longjmp around fixtures with setup
 # and teardown (as for the kselftests); -Wno-missing-field-initializers:
 # a case table leaves the fields its row does not need zero.
-HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl \
+HOSTTEST_FLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iuserlib -Iuserlib/tests -Ictl -Ibuild/mc \
 	$(CFLAGS) $(WARN) -Wno-shadow -Wno-sign-compare -Wno-clobbered \
 	-Wno-missing-field-initializers \
 	-DTESTDATA='"$(TESTDATA)"' -DSRC_DIR='"$(CURDIR)"'
@@ -366,7 +373,7 @@ userlib/tests/win32_crt_test: userlib/libetw-wmain.a
 ctl/tests/symbols_test: private LDFLAGS += -Wl,-z,separate-code
 
 ctl/tests/%_test: ctl/tests/%_test.c userlib/libetw.a $(HOSTTEST_DEPS) \
-		$(wildcard ctl/*.h ctl/tests/*.h) $(CTL_TEST_SRCS)
+		$(wildcard ctl/*.h ctl/tests/*.h) $(CTL_TEST_SRCS) build/mc/mc_prologue.inc
 	$(CC) $(HOSTTEST_FLAGS) $(LDFLAGS) -o $@ $< $(CTL_TEST_SRCS) \
 		userlib/libetw.a $(LIBETW_LIBS) $(DW_LIBS)
 
@@ -386,7 +393,7 @@ TLG_LANG_FLAGS = $(CPPFLAGS) -Iuserlib/tests $(CFLAGS) \
 
 ctl/tests/tracelogging_decode_test: ctl/tests/tracelogging_decode_test.c \
 		$(TLG_DEPS) userlib/libetw.a $(HOSTTEST_DEPS) \
-		$(wildcard ctl/*.h) $(CTL_TEST_SRCS)
+		$(wildcard ctl/*.h) $(CTL_TEST_SRCS) build/mc/mc_prologue.inc
 	$(CC) $(HOSTTEST_FLAGS) -o $@ $< $(TLG_EVENTS) \
 		$(CTL_TEST_SRCS) userlib/libetw.a $(LIBETW_LIBS) $(DW_LIBS)
 

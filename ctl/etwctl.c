@@ -34,6 +34,8 @@ static const struct etwctl_cmd etwctl_cmds[] = {
 	  "write ETL files' events for trace viewers" },
 	{ "top", etwctl_cmd_top,
 	  "events/s, bytes/s and losses per provider and session, live" },
+	{ "mc", etwctl_cmd_mc,
+	  "write the header mc.exe writes for a manifest" },
 };
 
 #define ETWCTL_NCMDS	(sizeof(etwctl_cmds) / sizeof(etwctl_cmds[0]))

@@ -78,6 +78,7 @@ int etwctl_cmd_stats(int argc, char **argv);
 int etwctl_cmd_forward(int argc, char **argv);
 int etwctl_cmd_export(int argc, char **argv);
 int etwctl_cmd_top(int argc, char **argv);
+int etwctl_cmd_mc(int argc, char **argv);
 
 /* ---------------------------------------------------------------------- */
 /* common.c */

@@ -41,7 +41,7 @@ struct etw_mf_ctx {
 
 /* A winmeta.xml item: its display text is its description too. */
 #define ETW_MF_WINMETA(name, text, value) \
-	{ name, text, value, 0, name, text }
+	{ name, text, value, 0, name, text, NULL }
 
 static const struct etw_mf_item etw_mf_winmeta_levels[] = {
 	ETW_MF_WINMETA("win:LogAlways", "Log Always", 0),
@@ -341,7 +341,10 @@ static ULONG etw_mf_item(struct etw_mf_ctx *c, xmlNode *n, const char *vattr,
 	it->task = task;
 	ret = etw_mf_attr(c, n, "name", true, &it->name);
 	if (!ret)
-		ret = etw_mf_number(c, n, vattr, max, true, &it->value);
+		ret = etw_mf_number(c, n, vattr, max, !etw_mf_is(n, "channel"),
+				    &it->value);
+	if (!ret)
+		ret = etw_mf_attr(c, n, "symbol", false, &it->symbol);
 	if (!ret)
 		ret = etw_mf_message(c, n, &it->text);
 	if (ret)
@@ -362,6 +365,86 @@ static ULONG etw_mf_item(struct etw_mf_ctx *c, xmlNode *n, const char *vattr,
 		if (l->v[i].task == task && !strcmp(l->v[i].name, it->name))
 			return etw_mf_fail(c, n, "\"%s\" defined twice",
 					   it->name);
+	return ERROR_SUCCESS;
+}
+
+/* The channels Windows defines, which a manifest imports by name. */
+static const struct etw_mf_item etw_mf_winmeta_channels[] = {
+	ETW_MF_WINMETA("System", "System", 8),
+	ETW_MF_WINMETA("Application", "Application", 9),
+	ETW_MF_WINMETA("Security", "Security", 10),
+};
+
+/* An <importChannel>: a Windows channel under the manifest's chid. */
+static ULONG etw_mf_import_channel(struct etw_mf_ctx *c, xmlNode *n,
+				   struct etw_mf_list *l)
+{
+	const struct etw_mf_item *w = NULL;
+	struct etw_mf_item *it;
+	char *name;
+	size_t i;
+	ULONG ret = etw_mf_attr(c, n, "name", true, &name);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < ETW_MF_ARRAY_SIZE(etw_mf_winmeta_channels); i++)
+		if (!strcmp(etw_mf_winmeta_channels[i].name, name))
+			w = &etw_mf_winmeta_channels[i];
+	if (!w)
+		return etw_mf_fail(c, n, "importChannel \"%s\" is not %s",
+				   name, "System, Application or Security");
+	ret = etw_mf_add_item(l, &it);
+	if (!ret)
+		ret = etw_mf_attr(c, n, "chid", true, &it->name);
+	if (!ret)
+		ret = etw_mf_attr(c, n, "symbol", false, &it->symbol);
+	if (ret)
+		return ret;
+	it->value = w->value;
+	it->label = name;
+	it->text = name;
+	return ERROR_SUCCESS;
+}
+
+/*
+ * <channels>, defined and imported, in order.  A defined channel without
+ * a value takes the next free one from 16, as mc.exe numbers them.
+ */
+static ULONG etw_mf_channels(struct etw_mf_ctx *c, xmlNode *list,
+			     struct etw_mf_list *l)
+{
+	xmlChar *v;
+	xmlNode *n;
+	uint64_t next = 16;
+	uint32_t i, j;
+	ULONG ret;
+
+	for (n = list ? list->children : NULL; n; n = n->next) {
+		if (etw_mf_is(n, "importChannel"))
+			ret = etw_mf_import_channel(c, n, l);
+		else if (etw_mf_is(n, "channel"))
+			ret = etw_mf_item(c, n, "value", 0xff, l, 0);
+		else
+			continue;
+		if (ret)
+			return ret;
+		v = xmlGetProp(n, (const xmlChar *)"value");
+		if (!v && etw_mf_is(n, "channel"))
+			l->v[l->n - 1].value = UINT64_MAX;
+		xmlFree(v);
+	}
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i].value != UINT64_MAX)
+			continue;
+		for (j = 0; j < l->n; j++)
+			if (l->v[j].value == next) {
+				next++;
+				j = UINT32_MAX;
+			}
+		if (next > 0xff)
+			return etw_mf_fail(c, list, "too many channels");
+		l->v[i].value = next++;
+	}
 	return ERROR_SUCCESS;
 }
 
@@ -825,6 +908,8 @@ static ULONG etw_mf_event(struct etw_mf_ctx *c, xmlNode *n,
 	if (!ret)
 		ret = etw_mf_attr(c, n, "name", false, &e->name);
 	if (!ret)
+		ret = etw_mf_attr(c, n, "symbol", false, &e->symbol);
+	if (!ret)
 		ret = etw_mf_message(c, n, &e->message);
 	if (!ret)
 		ret = etw_mf_event_refs(c, n, p, e);
@@ -885,8 +970,8 @@ static ULONG etw_mf_provider_body(struct etw_mf_ctx *c, xmlNode *n,
 		ret = etw_mf_items(c, etw_mf_child(n, "opcodes"), "opcode",
 				   "value", 0xff, &p->opcodes);
 	if (!ret)
-		ret = etw_mf_items(c, etw_mf_child(n, "channels"), "channel",
-				   "value", 0xff, &p->channels);
+		ret = etw_mf_channels(c, etw_mf_child(n, "channels"),
+				      &p->channels);
 	if (!ret)
 		ret = etw_mf_tasks(c, etw_mf_child(n, "tasks"), p);
 	if (!ret)
@@ -914,6 +999,8 @@ static ULONG etw_mf_provider(struct etw_mf_ctx *c, xmlNode *n)
 	p = &p[m->nprov++];
 	memset(p, 0, sizeof(*p));
 	ret = etw_mf_attr(c, n, "name", true, &p->name);
+	if (!ret)
+		ret = etw_mf_attr(c, n, "symbol", false, &p->symbol);
 	if (!ret)
 		ret = etw_mf_attr(c, n, "guid", true, &guid);
 	if (!ret && !etw_mf_guid(guid, &p->guid))

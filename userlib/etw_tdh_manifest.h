@@ -20,6 +20,7 @@
  * A keyword, level, opcode, task or channel: @text is its display name.
  * @label and @desc are what TDH's field functions report: the name
  * attribute (a channel's, not its chid) and the message's text, or NULL.
+ * @symbol is the symbol attribute (a generated header's macro), or NULL.
  */
 struct etw_mf_item {
 	char *name;
@@ -28,6 +29,7 @@ struct etw_mf_item {
 	uint16_t task;		/* an opcode's task; 0: global */
 	char *label;
 	char *desc;
+	char *symbol;
 };
 
 struct etw_mf_list {
@@ -68,12 +70,14 @@ struct etw_mf_event {
 	const struct etw_mf_template *tmpl;
 	char *name;
 	char *message;
+	char *symbol;
 };
 
 struct etw_mf_provider {
 	GUID guid;
 	char *name;
 	char *message;
+	char *symbol;
 	struct etw_mf_list keywords, levels, opcodes, tasks, channels;
 	struct etw_mf_map *maps;
 	uint32_t nmaps;

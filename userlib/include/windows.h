@@ -254,7 +254,7 @@ extern "C++" {
 typedef void		*PVOID, *LPVOID;
 typedef const void	*LPCVOID, *PCVOID;
 typedef char		CHAR, *PCHAR, *PSTR, *LPSTR;
-typedef const char	*PCSTR, *LPCSTR;
+typedef const char	*PCSTR, *LPCSTR, *PCCH, *LPCCH;
 typedef unsigned char	UCHAR, *PUCHAR;
 typedef unsigned char	BYTE, *PBYTE, *LPBYTE;
 typedef unsigned char	BOOLEAN, *PBOOLEAN;
