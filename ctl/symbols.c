@@ -137,6 +137,7 @@ struct etwctl_ksym {
  *	prefixes, which a tree of string comparisons walked twice per image
  *	event
  * @last: the process looked up last (stacks come in runs of one process)
+ * @nmappings: the mappings of all processes
  * @ksyms: kernel text symbols by address, one per address
  * @nksyms: entries of @ksyms
  */
@@ -145,6 +146,7 @@ struct etwctl_symbols {
 	struct etwctl_elf **elfs;
 	size_t nelf_slots, nelfs;
 	struct etwctl_proc *last;
+	size_t nmappings;
 	struct etwctl_ksym *ksyms;
 	size_t nksyms;
 };
@@ -349,12 +351,30 @@ static int etwctl_open_rehash(struct etwctl_proc *p)
 	return 0;
 }
 
+/*
+ * Whether the last mapping of @p is @img over [@from, @to): merged copies
+ * of a trace repeat each Image event, and a mapping like one reported
+ * just before it either replaces it (a load) or is never chosen over it.
+ */
+static bool etwctl_mapping_repeats(const struct etwctl_proc *p,
+				   const struct etwctl_elf *elf,
+				   const struct etwctl_image *img, int64_t from,
+				   int64_t to)
+{
+	const struct etwctl_mapping *m = p->n ? &p->v[p->n - 1] : NULL;
+
+	return m && m->elf == elf && m->base == img->base &&
+	       m->size == img->size && m->file_base == img->file_base &&
+	       m->from == from && m->to == to;
+}
+
 static int etwctl_mapping_add(struct etwctl_symbols *s,
 			      struct etwctl_proc *p,
 			      const struct etwctl_image *img, int64_t from,
 			      int64_t to)
 {
 	struct etwctl_mapping *v;
+	struct etwctl_elf *elf;
 	size_t cap;
 
 	if (p->n == p->cap) {
@@ -365,16 +385,18 @@ static int etwctl_mapping_add(struct etwctl_symbols *s,
 		p->v = v;
 		p->cap = cap;
 	}
-	v = &p->v[p->n];
-	v->elf = etwctl_elf_get(s, img->path);
-	if (!v->elf)
+	elf = etwctl_elf_get(s, img->path);
+	if (!elf)
 		return -1;
+	v = &p->v[p->n];
+	v->elf = elf;
 	v->base = img->base;
 	v->size = img->size;
 	v->file_base = img->file_base;
 	v->from = from;
 	v->to = to;
 	p->n++;
+	s->nmappings++;
 	return 0;
 }
 
@@ -427,7 +449,9 @@ static void etwctl_open_end(struct etwctl_proc *p, struct etwctl_open *open,
  * @time: the event's time, in any unit that orders events
  *
  * A load of an image still mapped at the same base (its unload was not
- * recorded) ends the old mapping there.  Rundown records add a mapping
+ * recorded) ends the old mapping there.  A load or an unload that repeats
+ * the one just before it in its process, as merged copies of a trace do,
+ * adds nothing: the map would answer every look-up as it does.  Rundown records add a mapping
  * from before any time unless the image is mapped already; an unload of
  * an image never loaded (it was mapped before the trace) adds one that
  * ends at @time.
@@ -438,13 +462,23 @@ int etwctl_symbols_image(struct etwctl_symbols *s, enum etwctl_image_op op,
 			 const struct etwctl_image *img, int64_t time)
 {
 	struct etwctl_proc *p = etwctl_proc_get(s, img->pid);
+	struct etwctl_elf *elf = NULL;
 	struct etwctl_open *open;
 
 	if (!p)
 		return -1;
 	open = etwctl_open_find(p, img->base);
+	if (op == ETWCTL_IMAGE_LOAD || (op == ETWCTL_IMAGE_UNLOAD && !open)) {
+		elf = etwctl_elf_get(s, img->path);
+		if (!elf)
+			return -1;
+	}
 	switch (op) {
 	case ETWCTL_IMAGE_LOAD:
+		/* Its twin just loaded at its time: the map stays as it is. */
+		if (open && open->idx == p->n - 1 &&
+		    etwctl_mapping_repeats(p, elf, img, time, INT64_MAX))
+			return 0;
 		if (open)
 			p->v[open->idx].to = time;
 		if (etwctl_mapping_add(s, p, img, time, INT64_MAX))
@@ -455,6 +489,8 @@ int etwctl_symbols_image(struct etwctl_symbols *s, enum etwctl_image_op op,
 			etwctl_open_end(p, open, time);
 			return 0;
 		}
+		if (etwctl_mapping_repeats(p, elf, img, INT64_MIN, time))
+			return 0;
 		return etwctl_mapping_add(s, p, img, INT64_MIN, time);
 	case ETWCTL_IMAGE_DCSTART:
 	case ETWCTL_IMAGE_DCEND:
@@ -465,6 +501,18 @@ int etwctl_symbols_image(struct etwctl_symbols *s, enum etwctl_image_op op,
 		return etwctl_open_set(p, NULL, p->n - 1);
 	}
 	return 0;
+}
+
+/**
+ * etwctl_symbols_mappings - how many mappings the map holds
+ * @s: the map
+ *
+ * Return: the mappings of all processes, each image's and method's
+ * ranges of time.
+ */
+size_t etwctl_symbols_mappings(const struct etwctl_symbols *s)
+{
+	return s->nmappings;
 }
 
 static uint64_t etwctl_mapping_end(const struct etwctl_mapping *m)

@@ -2,8 +2,8 @@
 /*
  * ctl/clr.c: the CLR's method events as the image map's images.  Merged
  * copies of a trace repeat each event; the set keeps a repeat only where
- * the map would change, and the frames must be named as if every event
- * had gone into the map.
+ * the map would change, and the frames must be named as by a map fed
+ * every event.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -85,8 +85,8 @@ static int feed(struct etwctl_clr *c, const struct method *v, size_t n,
 }
 
 /*
- * The map every event of @v, @copies times each, makes without the set's
- * pruning: each straight into etwctl_symbols_image(), in their order.
+ * The map every event of @v, @copies times each, makes without the set:
+ * each straight into etwctl_symbols_image(), in their order.
  */
 static int replay_all(struct etwctl_symbols *s, const struct method *v,
 		      size_t n, unsigned int copies)
@@ -122,7 +122,8 @@ struct frame {
 
 /*
  * @v fed @copies times each: @kept methods and @names names kept, and
- * each of @f named as @f's text says and as the unpruned map names it.
+ * each of @f named as @f's text says and as a map fed every event names
+ * it.
  */
 static void check(struct __test_metadata *_metadata, const struct method *v,
 		  size_t n, unsigned int copies, size_t kept, size_t names,
