@@ -52,8 +52,8 @@ struct etwctl_sym {
 };
 
 /*
- * One image file, opened on the first look-up in it.
- * @path: as the trace names it
+ * One image file, opened on the first look-up in it, in one allocation
+ * with its path: a .NET trace's methods are thousands of such images.
  * @name: its last component, what frames print
  * @dwfl, @mod: the file reported at its own addresses (bias 0); NULL
  *	when it could not be read
@@ -61,9 +61,9 @@ struct etwctl_sym {
  * @syms: its functions by address, one per address (names are @dwfl's)
  * @nsyms: entries of @syms
  * @tried: opening it was tried
+ * @path: as the trace names it
  */
 struct etwctl_elf {
-	char *path;
 	const char *name;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -71,6 +71,7 @@ struct etwctl_elf {
 	struct etwctl_sym *syms;
 	size_t nsyms;
 	bool tried;
+	char path[];
 };
 
 /* One mapping of an image, from @from to before @to. */
@@ -183,7 +184,6 @@ static void etwctl_elf_free(void *p)
 	if (e->dwfl)
 		dwfl_end(e->dwfl);
 	free(e->syms);
-	free(e->path);
 	free(e);
 }
 
@@ -276,9 +276,9 @@ static int etwctl_elfs_rehash(struct etwctl_symbols *s)
 static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
 					 const char *path)
 {
+	size_t j, len = strlen(path) + 1;
 	struct etwctl_elf *e;
 	const char *slash;
-	size_t j;
 
 	if (2 * (s->nelfs + 1) > s->nelf_slots && etwctl_elfs_rehash(s))
 		return NULL;
@@ -286,13 +286,10 @@ static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
 	     j = (j + 1) & (s->nelf_slots - 1))
 		if (!strcmp(s->elfs[j]->path, path))
 			return s->elfs[j];
-	e = calloc(1, sizeof(*e));
-	if (e)
-		e->path = strdup(path);
-	if (!e || !e->path) {
-		free(e);
+	e = calloc(1, sizeof(*e) + len);
+	if (!e)
 		return NULL;
-	}
+	memcpy(e->path, path, len);
 	/* Windows traces name files with backslashes. */
 	for (e->name = slash = e->path; *slash; slash++)
 		if (*slash == '/' || *slash == '\\')
