@@ -108,13 +108,15 @@ struct etwctl_proc {
 	size_t nsorted;
 };
 
-/* The mapping @idx of a process, still mapped at @base. */
+/*
+ * The mapping @idx of a process, still mapped at its base: the base is
+ * read from the mapping, a slot costs 4 bytes.
+ */
 struct etwctl_open {
-	uint64_t base;
-	size_t idx;
+	uint32_t idx;
 };
 
-#define ETWCTL_OPEN_FREE	SIZE_MAX
+#define ETWCTL_OPEN_FREE	UINT32_MAX
 
 /* Mappings added since the index was sorted that a look-up scans. */
 #define ETWCTL_UNSORTED_MAX 32
@@ -312,7 +314,8 @@ static struct etwctl_open *etwctl_open_slot(struct etwctl_proc *p,
 {
 	size_t j = etwctl_open_home(p, base);
 
-	while (p->open[j].idx != ETWCTL_OPEN_FREE && p->open[j].base != base)
+	while (p->open[j].idx != ETWCTL_OPEN_FREE &&
+	       p->v[p->open[j].idx].base != base)
 		j = (j + 1) & (p->nopen_slots - 1);
 	return &p->open[j];
 }
@@ -343,7 +346,7 @@ static int etwctl_open_rehash(struct etwctl_proc *p)
 		o[i].idx = ETWCTL_OPEN_FREE;
 	for (i = 0; i < n; i++)
 		if (old[i].idx != ETWCTL_OPEN_FREE)
-			*etwctl_open_slot(p, old[i].base) = old[i];
+			*etwctl_open_slot(p, p->v[old[i].idx].base) = old[i];
 	free(old);
 	return 0;
 }
@@ -374,6 +377,9 @@ static int etwctl_mapping_add(struct etwctl_symbols *s,
 	struct etwctl_elf *elf;
 	size_t cap;
 
+	/* The index of those still mapped holds 32-bit positions. */
+	if (p->n >= ETWCTL_OPEN_FREE)
+		return -1;
 	if (p->n == p->cap) {
 		cap = p->cap ? 2 * p->cap : 16;
 		v = realloc(p->v, cap * sizeof(*v));
@@ -402,14 +408,13 @@ static int etwctl_open_set(struct etwctl_proc *p, struct etwctl_open *open,
 			   size_t idx)
 {
 	if (open) {
-		open->idx = idx;
+		open->idx = (uint32_t)idx;
 		return 0;
 	}
 	if (2 * (p->nopen + 1) > p->nopen_slots && etwctl_open_rehash(p))
 		return -1;
 	open = etwctl_open_slot(p, p->v[idx].base);
-	open->base = p->v[idx].base;
-	open->idx = idx;
+	open->idx = (uint32_t)idx;
 	p->nopen++;
 	return 0;
 }
@@ -427,7 +432,7 @@ static void etwctl_open_end(struct etwctl_proc *p, struct etwctl_open *open,
 	p->v[open->idx].to = time;
 	for (j = (hole + 1) & mask; p->open[j].idx != ETWCTL_OPEN_FREE;
 	     j = (j + 1) & mask) {
-		home = etwctl_open_home(p, p->open[j].base);
+		home = etwctl_open_home(p, p->v[p->open[j].idx].base);
 		/* Stays when its home lies cyclically in (hole, j]. */
 		if (((j - home) & mask) < ((j - hole) & mask))
 			continue;
