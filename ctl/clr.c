@@ -46,15 +46,24 @@ static const struct etw_guid etwctl_clr_rundown = {
 	{ 0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf, 0x18 }
 };
 
+/*
+ * One method event kept for etwctl_clr_finish(): @name is an offset in
+ * the set's @names, @prev_op the op of the method kept before it at the
+ * same process and start (ETWCTL_CLR_NO_OP for none).
+ */
 struct etwctl_clr_method {
-	uint32_t pid;
 	uint64_t module;
 	uint64_t start;
-	uint32_t size;
 	int64_t time;
-	enum etwctl_image_op op;
-	char *name;
+	uint32_t pid;
+	uint32_t size;
+	uint32_t name;
+	uint8_t op;
+	uint8_t prev_op;
 };
+
+#define ETWCTL_CLR_NO_OP	0xff
+#define ETWCTL_CLR_FREE		UINT32_MAX
 
 struct etwctl_clr_module {
 	uint32_t pid;
@@ -63,13 +72,28 @@ struct etwctl_clr_module {
 };
 
 /*
+ * @methods: the method events etwctl_clr_finish() replays, less those the
+ *	replay would pass over (etwctl_clr_redundant())
+ * @last: the index in @methods of the last kept at each process and
+ *	start, an open-address hash of @last_slots slots (a power of two;
+ *	ETWCTL_CLR_FREE: free) for @nlast starts
+ * @names: each distinct "Namespace.Name" once, NUL-terminated, @names_len
+ *	of @names_cap bytes; @name_slots (@nname_slots, a power of two)
+ *	hashes their offsets for @nnames names: merged copies of a trace
+ *	repeat every method
  * @text: where a name is made before it is kept, @text_cap bytes: a
- * trace lists thousands of methods, a malloc() for each piece of each
- * name cost more than making it
+ *	trace lists thousands of methods, a malloc() for each piece of each
+ *	name cost more than making it
  */
 struct etwctl_clr {
 	struct etwctl_clr_method *methods;
 	size_t nmethods, methods_cap;
+	uint32_t *last;
+	size_t last_slots, nlast;
+	char *names;
+	size_t names_len, names_cap;
+	uint32_t *name_slots;
+	size_t nname_slots, nnames;
 	struct etwctl_clr_module *modules;
 	size_t nmodules, modules_cap;
 	char *text;
@@ -99,11 +123,12 @@ void etwctl_clr_free(struct etwctl_clr *c)
 
 	if (!c)
 		return;
-	for (i = 0; i < c->nmethods; i++)
-		free(c->methods[i].name);
 	for (i = 0; i < c->nmodules; i++)
 		free(c->modules[i].name);
 	free(c->methods);
+	free(c->last);
+	free(c->names);
+	free(c->name_slots);
 	free(c->modules);
 	free(c->text);
 	free(c);
@@ -153,7 +178,7 @@ static char *etwctl_clr_string(struct etwctl_clr *c,
 
 /*
  * "Namespace.Name" of the strings at *@off of @ev (just "Name" when the
- * namespace is empty), malloc'ed, with no path separator the image map
+ * namespace is empty) in @c->text, with no path separator the image map
  * would cut at; NULL when the data has no such strings or no memory.
  */
 static char *etwctl_clr_method_name(struct etwctl_clr *c,
@@ -173,10 +198,175 @@ static char *etwctl_clr_method_name(struct etwctl_clr *c,
 	if (len)
 		s[len++] = '.';
 	len += etw_etl_utf16_utf8(name, nname, s + len);
+	s[len] = '\0';
 	for (q = s; *q; q++)
 		if (*q == '/' || *q == '\\')
 			*q = '.';
-	return strndup(s, len);
+	return s;
+}
+
+static int etwctl_clr_names_rehash(struct etwctl_clr *c)
+{
+	size_t n = c->nname_slots ? 2 * c->nname_slots : 1024, i, j;
+	uint32_t *slots = malloc(n * sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	memset(slots, 0xff, n * sizeof(*slots));
+	for (i = 0; i < c->nname_slots; i++) {
+		if (c->name_slots[i] == ETWCTL_CLR_FREE)
+			continue;
+		j = etwctl_str_hash(c->names + c->name_slots[i]) & (n - 1);
+		while (slots[j] != ETWCTL_CLR_FREE)
+			j = (j + 1) & (n - 1);
+		slots[j] = c->name_slots[i];
+	}
+	free(c->name_slots);
+	c->name_slots = slots;
+	c->nname_slots = n;
+	return 0;
+}
+
+/*
+ * The offset in @c->names of @name, added if new.  Return: 0, or -ENOMEM
+ * without memory or beyond 4 GiB of names.
+ */
+static int etwctl_clr_intern(struct etwctl_clr *c, const char *name,
+			     uint32_t *out)
+{
+	size_t len = strlen(name) + 1, j;
+
+	if (2 * (c->nnames + 1) > c->nname_slots && etwctl_clr_names_rehash(c))
+		return -ENOMEM;
+	for (j = etwctl_str_hash(name) & (c->nname_slots - 1);
+	     c->name_slots[j] != ETWCTL_CLR_FREE;
+	     j = (j + 1) & (c->nname_slots - 1))
+		if (!strcmp(c->names + c->name_slots[j], name)) {
+			*out = c->name_slots[j];
+			return 0;
+		}
+	if (c->names_len + len > UINT32_MAX ||
+	    etwctl_grow((void **)&c->names, &c->names_cap, c->names_len, len, 1))
+		return -ENOMEM;
+	memcpy(c->names + c->names_len, name, len);
+	*out = (uint32_t)c->names_len;
+	c->name_slots[j] = *out;
+	c->names_len += len;
+	c->nnames++;
+	return 0;
+}
+
+static size_t etwctl_clr_home(const struct etwctl_clr *c, uint32_t pid,
+			      uint64_t start)
+{
+	uint64_t h = etwctl_fnv1a_word(etwctl_fnv1a_word(ETWCTL_FNV1A_BASIS,
+							 pid), start);
+
+	return (h ^ h >> 32) & (c->last_slots - 1);
+}
+
+/* The slot of the last method kept at @pid and @start, or of where it goes. */
+static uint32_t *etwctl_clr_last(struct etwctl_clr *c, uint32_t pid,
+				 uint64_t start)
+{
+	const struct etwctl_clr_method *m;
+	size_t j = etwctl_clr_home(c, pid, start);
+
+	for (; c->last[j] != ETWCTL_CLR_FREE; j = (j + 1) & (c->last_slots - 1)) {
+		m = &c->methods[c->last[j]];
+		if (m->pid == pid && m->start == start)
+			break;
+	}
+	return &c->last[j];
+}
+
+static int etwctl_clr_last_rehash(struct etwctl_clr *c)
+{
+	uint32_t *old = c->last;
+	size_t n = c->last_slots, i;
+	const struct etwctl_clr_method *m;
+
+	c->last = malloc((n ? 2 * n : 1024) * sizeof(*c->last));
+	if (!c->last) {
+		c->last = old;
+		return -ENOMEM;
+	}
+	c->last_slots = n ? 2 * n : 1024;
+	memset(c->last, 0xff, c->last_slots * sizeof(*c->last));
+	for (i = 0; i < n; i++) {
+		if (old[i] == ETWCTL_CLR_FREE)
+			continue;
+		m = &c->methods[old[i]];
+		*etwctl_clr_last(c, m->pid, m->start) = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+static bool etwctl_clr_same(const struct etwctl_clr_method *a,
+			    const struct etwctl_clr_method *b)
+{
+	return a->op == b->op && a->time == b->time && a->size == b->size &&
+	       a->module == b->module && a->name == b->name;
+}
+
+/*
+ * Whether replaying @m into the image map after @last (the last method
+ * kept at its process and start, or NULL), @c's last kept method, would
+ * change no look-up, as in merged copies of a trace:
+ * - a rundown record of a start mapped by a method there (a load or
+ *   rundown record last) finds it mapped and is passed over;
+ * - a load like the method kept just before it, at its time, ends that
+ *   one where it starts (a range no look-up holds) and takes its place;
+ * - an unload like the one before it, itself after an unload, adds a
+ *   mapping like the one that one added (nothing was mapped to unmap),
+ *   which look-ups, taking the first of two mapped at the same time,
+ *   never choose.
+ */
+static bool etwctl_clr_redundant(const struct etwctl_clr *c,
+				 const struct etwctl_clr_method *last,
+				 const struct etwctl_clr_method *m)
+{
+	if (!last)
+		return false;
+	switch (m->op) {
+	case ETWCTL_IMAGE_DCSTART:
+	case ETWCTL_IMAGE_DCEND:
+		return last->op != ETWCTL_IMAGE_UNLOAD;
+	case ETWCTL_IMAGE_LOAD:
+		return last == &c->methods[c->nmethods - 1] &&
+		       etwctl_clr_same(last, m);
+	case ETWCTL_IMAGE_UNLOAD:
+		return last->prev_op == ETWCTL_IMAGE_UNLOAD &&
+		       etwctl_clr_same(last, m);
+	}
+	return false;
+}
+
+/* Keeps @m unless it is redundant. */
+static int etwctl_clr_keep(struct etwctl_clr *c, struct etwctl_clr_method *m)
+{
+	const struct etwctl_clr_method *last = NULL;
+	uint32_t *slot;
+	uint8_t prev_op;
+
+	if (2 * (c->nlast + 1) > c->last_slots && etwctl_clr_last_rehash(c))
+		return -ENOMEM;
+	slot = etwctl_clr_last(c, m->pid, m->start);
+	if (*slot != ETWCTL_CLR_FREE)
+		last = &c->methods[*slot];
+	if (etwctl_clr_redundant(c, last, m))
+		return 0;
+	prev_op = last ? last->op : ETWCTL_CLR_NO_OP;
+	if (c->nmethods >= ETWCTL_CLR_FREE ||
+	    etwctl_grow((void **)&c->methods, &c->methods_cap, c->nmethods, 1,
+			sizeof(*m)))
+		return -ENOMEM;
+	m->prev_op = prev_op;
+	c->nlast += prev_op == ETWCTL_CLR_NO_OP;
+	*slot = (uint32_t)c->nmethods;
+	c->methods[c->nmethods++] = *m;
+	return 0;
 }
 
 static int etwctl_clr_method(struct etwctl_clr *c,
@@ -186,6 +376,7 @@ static int etwctl_clr_method(struct etwctl_clr *c,
 	struct etwctl_clr_method m = { .pid = ev->process_id,
 				       .time = ev->timestamp };
 	uint32_t off = ETWCTL_CLR_METHOD_HEAD;
+	const char *name;
 
 	if (ev->user_data_len < ETWCTL_CLR_METHOD_HEAD)
 		return 0;
@@ -196,16 +387,10 @@ static int etwctl_clr_method(struct etwctl_clr *c,
 		m.op = rundown ? ETWCTL_IMAGE_DCSTART : ETWCTL_IMAGE_LOAD;
 	else
 		m.op = rundown ? ETWCTL_IMAGE_DCEND : ETWCTL_IMAGE_UNLOAD;
-	m.name = etwctl_clr_method_name(c, ev, &off);
-	if (!m.name)
+	name = etwctl_clr_method_name(c, ev, &off);
+	if (!name)
 		return 0;
-	if (etwctl_grow((void **)&c->methods, &c->methods_cap, c->nmethods, 1,
-			sizeof(m))) {
-		free(m.name);
-		return -ENOMEM;
-	}
-	c->methods[c->nmethods++] = m;
-	return 0;
+	return etwctl_clr_intern(c, name, &m.name) ?: etwctl_clr_keep(c, &m);
 }
 
 /* The module's file name, less its directory and extension. */
@@ -323,7 +508,7 @@ int etwctl_clr_finish(struct etwctl_clr *c, struct etwctl_symbols *syms)
 		m = &c->methods[i];
 		mod = etwctl_clr_module_name(c, m->pid, m->module) ?: "";
 		nmod = strlen(mod);
-		nname = strlen(m->name);
+		nname = strlen(c->names + m->name);
 		/* "module!Namespace.Name", or without a module just the name. */
 		name = etwctl_clr_text(c, nmod + 1 + nname + 1);
 		if (!name)
@@ -331,14 +516,29 @@ int etwctl_clr_finish(struct etwctl_clr *c, struct etwctl_symbols *syms)
 		memcpy(name, mod, nmod);
 		if (nmod)
 			name[nmod++] = '!';
-		memcpy(name + nmod, m->name, nname + 1);
+		memcpy(name + nmod, c->names + m->name, nname + 1);
 		img.pid = m->pid;
 		img.base = m->start;
 		img.size = m->size;
 		img.path = name;
 		img.file_base = m->start;
-		if (etwctl_symbols_image(syms, m->op, &img, m->time))
+		if (etwctl_symbols_image(syms, (enum etwctl_image_op)m->op, &img,
+					 m->time))
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/**
+ * etwctl_clr_kept - how much of the methods taken is kept
+ * @c: the set
+ * @names: out: how many distinct method names it holds
+ *
+ * Context: any thread.
+ * Return: the method events etwctl_clr_finish() will replay.
+ */
+size_t etwctl_clr_kept(const struct etwctl_clr *c, size_t *names)
+{
+	*names = c->nnames;
+	return c->nmethods;
 }

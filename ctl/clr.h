@@ -7,6 +7,7 @@
 #define _ETWCTL_CLR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "etw_etl.h"
 
@@ -18,5 +19,6 @@ void etwctl_clr_free(struct etwctl_clr *c);
 bool etwctl_clr_wants(const struct etw_etl_event *ev);
 int etwctl_clr_event(struct etwctl_clr *c, const struct etw_etl_event *ev);
 int etwctl_clr_finish(struct etwctl_clr *c, struct etwctl_symbols *syms);
+size_t etwctl_clr_kept(const struct etwctl_clr *c, size_t *names);
 
 #endif /* _ETWCTL_CLR_H */

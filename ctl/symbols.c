@@ -52,8 +52,8 @@ struct etwctl_sym {
 };
 
 /*
- * One image file, opened on the first look-up in it.
- * @path: as the trace names it
+ * One image file, opened on the first look-up in it, in one allocation
+ * with its path: a .NET trace's methods are thousands of such images.
  * @name: its last component, what frames print
  * @dwfl, @mod: the file reported at its own addresses (bias 0); NULL
  *	when it could not be read
@@ -61,9 +61,9 @@ struct etwctl_sym {
  * @syms: its functions by address, one per address (names are @dwfl's)
  * @nsyms: entries of @syms
  * @tried: opening it was tried
+ * @path: as the trace names it
  */
 struct etwctl_elf {
-	char *path;
 	const char *name;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -71,6 +71,7 @@ struct etwctl_elf {
 	struct etwctl_sym *syms;
 	size_t nsyms;
 	bool tried;
+	char path[];
 };
 
 /* One mapping of an image, from @from to before @to. */
@@ -107,13 +108,15 @@ struct etwctl_proc {
 	size_t nsorted;
 };
 
-/* The mapping @idx of a process, still mapped at @base. */
+/*
+ * The mapping @idx of a process, still mapped at its base: the base is
+ * read from the mapping, a slot costs 4 bytes.
+ */
 struct etwctl_open {
-	uint64_t base;
-	size_t idx;
+	uint32_t idx;
 };
 
-#define ETWCTL_OPEN_FREE	SIZE_MAX
+#define ETWCTL_OPEN_FREE	UINT32_MAX
 
 /* Mappings added since the index was sorted that a look-up scans. */
 #define ETWCTL_UNSORTED_MAX 32
@@ -137,6 +140,7 @@ struct etwctl_ksym {
  *	prefixes, which a tree of string comparisons walked twice per image
  *	event
  * @last: the process looked up last (stacks come in runs of one process)
+ * @nmappings: the mappings of all processes
  * @ksyms: kernel text symbols by address, one per address
  * @nksyms: entries of @ksyms
  */
@@ -145,6 +149,7 @@ struct etwctl_symbols {
 	struct etwctl_elf **elfs;
 	size_t nelf_slots, nelfs;
 	struct etwctl_proc *last;
+	size_t nmappings;
 	struct etwctl_ksym *ksyms;
 	size_t nksyms;
 };
@@ -181,7 +186,6 @@ static void etwctl_elf_free(void *p)
 	if (e->dwfl)
 		dwfl_end(e->dwfl);
 	free(e->syms);
-	free(e->path);
 	free(e);
 }
 
@@ -274,9 +278,9 @@ static int etwctl_elfs_rehash(struct etwctl_symbols *s)
 static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
 					 const char *path)
 {
+	size_t j, len = strlen(path) + 1;
 	struct etwctl_elf *e;
 	const char *slash;
-	size_t j;
 
 	if (2 * (s->nelfs + 1) > s->nelf_slots && etwctl_elfs_rehash(s))
 		return NULL;
@@ -284,13 +288,10 @@ static struct etwctl_elf *etwctl_elf_get(struct etwctl_symbols *s,
 	     j = (j + 1) & (s->nelf_slots - 1))
 		if (!strcmp(s->elfs[j]->path, path))
 			return s->elfs[j];
-	e = calloc(1, sizeof(*e));
-	if (e)
-		e->path = strdup(path);
-	if (!e || !e->path) {
-		free(e);
+	e = calloc(1, sizeof(*e) + len);
+	if (!e)
 		return NULL;
-	}
+	memcpy(e->path, path, len);
 	/* Windows traces name files with backslashes. */
 	for (e->name = slash = e->path; *slash; slash++)
 		if (*slash == '/' || *slash == '\\')
@@ -313,7 +314,8 @@ static struct etwctl_open *etwctl_open_slot(struct etwctl_proc *p,
 {
 	size_t j = etwctl_open_home(p, base);
 
-	while (p->open[j].idx != ETWCTL_OPEN_FREE && p->open[j].base != base)
+	while (p->open[j].idx != ETWCTL_OPEN_FREE &&
+	       p->v[p->open[j].idx].base != base)
 		j = (j + 1) & (p->nopen_slots - 1);
 	return &p->open[j];
 }
@@ -344,9 +346,26 @@ static int etwctl_open_rehash(struct etwctl_proc *p)
 		o[i].idx = ETWCTL_OPEN_FREE;
 	for (i = 0; i < n; i++)
 		if (old[i].idx != ETWCTL_OPEN_FREE)
-			*etwctl_open_slot(p, old[i].base) = old[i];
+			*etwctl_open_slot(p, p->v[old[i].idx].base) = old[i];
 	free(old);
 	return 0;
+}
+
+/*
+ * Whether the last mapping of @p is @img over [@from, @to): merged copies
+ * of a trace repeat each Image event, and a mapping like one reported
+ * just before it either replaces it (a load) or is never chosen over it.
+ */
+static bool etwctl_mapping_repeats(const struct etwctl_proc *p,
+				   const struct etwctl_elf *elf,
+				   const struct etwctl_image *img, int64_t from,
+				   int64_t to)
+{
+	const struct etwctl_mapping *m = p->n ? &p->v[p->n - 1] : NULL;
+
+	return m && m->elf == elf && m->base == img->base &&
+	       m->size == img->size && m->file_base == img->file_base &&
+	       m->from == from && m->to == to;
 }
 
 static int etwctl_mapping_add(struct etwctl_symbols *s,
@@ -355,8 +374,12 @@ static int etwctl_mapping_add(struct etwctl_symbols *s,
 			      int64_t to)
 {
 	struct etwctl_mapping *v;
+	struct etwctl_elf *elf;
 	size_t cap;
 
+	/* The index of those still mapped holds 32-bit positions. */
+	if (p->n >= ETWCTL_OPEN_FREE)
+		return -1;
 	if (p->n == p->cap) {
 		cap = p->cap ? 2 * p->cap : 16;
 		v = realloc(p->v, cap * sizeof(*v));
@@ -365,16 +388,18 @@ static int etwctl_mapping_add(struct etwctl_symbols *s,
 		p->v = v;
 		p->cap = cap;
 	}
-	v = &p->v[p->n];
-	v->elf = etwctl_elf_get(s, img->path);
-	if (!v->elf)
+	elf = etwctl_elf_get(s, img->path);
+	if (!elf)
 		return -1;
+	v = &p->v[p->n];
+	v->elf = elf;
 	v->base = img->base;
 	v->size = img->size;
 	v->file_base = img->file_base;
 	v->from = from;
 	v->to = to;
 	p->n++;
+	s->nmappings++;
 	return 0;
 }
 
@@ -383,14 +408,13 @@ static int etwctl_open_set(struct etwctl_proc *p, struct etwctl_open *open,
 			   size_t idx)
 {
 	if (open) {
-		open->idx = idx;
+		open->idx = (uint32_t)idx;
 		return 0;
 	}
 	if (2 * (p->nopen + 1) > p->nopen_slots && etwctl_open_rehash(p))
 		return -1;
 	open = etwctl_open_slot(p, p->v[idx].base);
-	open->base = p->v[idx].base;
-	open->idx = idx;
+	open->idx = (uint32_t)idx;
 	p->nopen++;
 	return 0;
 }
@@ -408,7 +432,7 @@ static void etwctl_open_end(struct etwctl_proc *p, struct etwctl_open *open,
 	p->v[open->idx].to = time;
 	for (j = (hole + 1) & mask; p->open[j].idx != ETWCTL_OPEN_FREE;
 	     j = (j + 1) & mask) {
-		home = etwctl_open_home(p, p->open[j].base);
+		home = etwctl_open_home(p, p->v[p->open[j].idx].base);
 		/* Stays when its home lies cyclically in (hole, j]. */
 		if (((j - home) & mask) < ((j - hole) & mask))
 			continue;
@@ -427,7 +451,9 @@ static void etwctl_open_end(struct etwctl_proc *p, struct etwctl_open *open,
  * @time: the event's time, in any unit that orders events
  *
  * A load of an image still mapped at the same base (its unload was not
- * recorded) ends the old mapping there.  Rundown records add a mapping
+ * recorded) ends the old mapping there.  A load or an unload that repeats
+ * the one just before it in its process, as merged copies of a trace do,
+ * adds nothing: the map would answer every look-up as it does.  Rundown records add a mapping
  * from before any time unless the image is mapped already; an unload of
  * an image never loaded (it was mapped before the trace) adds one that
  * ends at @time.
@@ -438,13 +464,23 @@ int etwctl_symbols_image(struct etwctl_symbols *s, enum etwctl_image_op op,
 			 const struct etwctl_image *img, int64_t time)
 {
 	struct etwctl_proc *p = etwctl_proc_get(s, img->pid);
+	struct etwctl_elf *elf = NULL;
 	struct etwctl_open *open;
 
 	if (!p)
 		return -1;
 	open = etwctl_open_find(p, img->base);
+	if (op == ETWCTL_IMAGE_LOAD || (op == ETWCTL_IMAGE_UNLOAD && !open)) {
+		elf = etwctl_elf_get(s, img->path);
+		if (!elf)
+			return -1;
+	}
 	switch (op) {
 	case ETWCTL_IMAGE_LOAD:
+		/* Its twin just loaded at its time: the map stays as it is. */
+		if (open && open->idx == p->n - 1 &&
+		    etwctl_mapping_repeats(p, elf, img, time, INT64_MAX))
+			return 0;
 		if (open)
 			p->v[open->idx].to = time;
 		if (etwctl_mapping_add(s, p, img, time, INT64_MAX))
@@ -455,6 +491,8 @@ int etwctl_symbols_image(struct etwctl_symbols *s, enum etwctl_image_op op,
 			etwctl_open_end(p, open, time);
 			return 0;
 		}
+		if (etwctl_mapping_repeats(p, elf, img, INT64_MIN, time))
+			return 0;
 		return etwctl_mapping_add(s, p, img, INT64_MIN, time);
 	case ETWCTL_IMAGE_DCSTART:
 	case ETWCTL_IMAGE_DCEND:
@@ -465,6 +503,18 @@ int etwctl_symbols_image(struct etwctl_symbols *s, enum etwctl_image_op op,
 		return etwctl_open_set(p, NULL, p->n - 1);
 	}
 	return 0;
+}
+
+/**
+ * etwctl_symbols_mappings - how many mappings the map holds
+ * @s: the map
+ *
+ * Return: the mappings of all processes, each image's and method's
+ * ranges of time.
+ */
+size_t etwctl_symbols_mappings(const struct etwctl_symbols *s)
+{
+	return s->nmappings;
 }
 
 static uint64_t etwctl_mapping_end(const struct etwctl_mapping *m)

@@ -44,6 +44,7 @@ struct etwctl_symbols *etwctl_symbols_new(void);
 void etwctl_symbols_free(struct etwctl_symbols *s);
 int etwctl_symbols_image(struct etwctl_symbols *s, enum etwctl_image_op op,
 			 const struct etwctl_image *img, int64_t time);
+size_t etwctl_symbols_mappings(const struct etwctl_symbols *s);
 int etwctl_symbols_kallsyms(struct etwctl_symbols *s, FILE *f);
 int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
 			 int64_t time, uint64_t addr, char *buf, size_t size);

@@ -107,6 +107,81 @@ TEST(map_rules)
 	etwctl_symbols_free(s);
 }
 
+/* map_events, each @copies times in a row, as merged copies give them. */
+static int add_copies(struct etwctl_symbols *s, unsigned int copies)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < sizeof(map_events) / sizeof(map_events[0]); i++)
+		for (k = 0; k < copies; k++)
+			if (etwctl_symbols_image(s, map_events[i].op,
+						 &map_events[i].img,
+						 map_events[i].time))
+				return -1;
+	return 0;
+}
+
+/* Each event once: eight mappings (a rundown of a mapped base adds none). */
+TEST(map_mappings_once)
+{
+	struct etwctl_symbols *s = etwctl_symbols_new();
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, add_copies(s, 1));
+	EXPECT_EQ(8, etwctl_symbols_mappings(s));
+	etwctl_symbols_free(s);
+}
+
+/*
+ * Each event twice: the second unload of pid 1's and pid 3's images finds
+ * nothing mapped and adds a mapping from before the trace; the repeated
+ * loads and rundown records add none.
+ */
+TEST(map_mappings_twice)
+{
+	struct etwctl_symbols *s = etwctl_symbols_new();
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, add_copies(s, 2));
+	EXPECT_EQ(9, etwctl_symbols_mappings(s));
+	etwctl_symbols_free(s);
+}
+
+/*
+ * Four copies hold what two do, and name every frame as two do: the
+ * image reloaded at another base included.
+ */
+TEST(map_mappings_four_times)
+{
+	struct etwctl_symbols *two = etwctl_symbols_new();
+	struct etwctl_symbols *four = etwctl_symbols_new();
+	char a[128], b[128];
+	unsigned int i;
+
+	ASSERT_NE(NULL, two);
+	ASSERT_NE(NULL, four);
+	ASSERT_EQ(0, add_copies(two, 2));
+	ASSERT_EQ(0, add_copies(four, 4));
+	EXPECT_EQ(9, etwctl_symbols_mappings(four));
+	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++) {
+		TH_LOG("%s", map_cases[i].name);
+		etwctl_symbols_frame(two, map_cases[i].pid, map_cases[i].time,
+				     map_cases[i].addr, a, sizeof(a));
+		etwctl_symbols_frame(four, map_cases[i].pid, map_cases[i].time,
+				     map_cases[i].addr, b, sizeof(b));
+		EXPECT_STREQ(a, b);
+	}
+	etwctl_symbols_frame(four, 1, 400, 0x50010, b, sizeof(b));
+	EXPECT_STREQ("liba.so+0x10", b);
+	etwctl_symbols_frame(four, 1, 400, 0x10010, b, sizeof(b));
+	EXPECT_STREQ("0x10010", b);
+	/* Before its load: the second unload's mapping from before the trace. */
+	etwctl_symbols_frame(four, 1, 99, 0x10010, b, sizeof(b));
+	EXPECT_STREQ("liba.so+0x10", b);
+	etwctl_symbols_free(four);
+	etwctl_symbols_free(two);
+}
+
 /* Add @n images of @size bytes to @pid from @base, @step apart, at @time. */
 static int add_images(struct etwctl_symbols *s, uint32_t pid, uint64_t base,
 		      uint64_t size, uint64_t step, unsigned int n,
