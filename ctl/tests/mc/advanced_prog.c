@@ -20,7 +20,8 @@ int main(void)
 	static const BYTE blob[2] = { 0x7f, 0x80 };
 	static const INT32 values[3] = { 7, -8, 9 };
 	static const struct adv_point pts[2] = { { 1, -2 }, { 3, 4 } };
-	const char bytes[4] = { 1, -1, 2, -2 };
+	/* char is unsigned on arm64: the casts keep C++ from narrowing. */
+	const char bytes[4] = { 1, (char)-1, 2, (char)-2 };
 	FILETIME ft = { 0x5e1c6400, 0x01d9b5c0 };
 	SYSTEMTIME st = { 2024, 2, 4, 29, 13, 14, 15, 16 };
 
