@@ -593,7 +593,7 @@ static const struct raw_case raw_cases[] = {
 	  ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE, 23, -EINVAL },
 	{ "instance with 24 bytes", false,
 	  ETW_WRITE_CLASSIC | ETW_WRITE_INSTANCE, 24, 0 },
-	{ "unknown flag", false, 0x80, 0, -EINVAL },
+	{ "unknown flag", false, 0x100, 0, -EINVAL },
 };
 
 static int raw_classic_write(int fd, __u32 reg, __u32 flags, __u32 len)

@@ -161,8 +161,12 @@ TEST_F(wx, write_ex_flags_change_nothing_others_are_invalid)
 	}
 }
 
-/* EXCLUDE_INPRIVATE is accepted and ignored: the event still arrives. */
-TEST_F(wx, inprivate_event_reaches_session_excluding_inprivate)
+/*
+ * EXCLUDE_INPRIVATE (ENABLE_TRACE_PARAMETERS: "filters out all events that
+ * are ... marked as an InPrivate event"): the in-private event stays out,
+ * the next one arrives.
+ */
+TEST_F(wx, inprivate_event_kept_out_of_session_excluding_inprivate)
 {
 	ENABLE_TRACE_PARAMETERS params = {
 		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
@@ -178,8 +182,11 @@ TEST_F(wx, inprivate_event_reaches_session_excluding_inprivate)
 	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(self->h, &d, 0,
 					      EVENT_WRITE_FLAG_INPRIVATE,
 					      NULL, NULL, 0, NULL));
+	d.Id = 8;
+	ASSERT_EQ(ERROR_SUCCESS, EventWriteEx(self->h, &d, 0, 0, NULL, NULL, 0,
+					      NULL));
 	ASSERT_EQ(1, ctl_collect(&self->c, &self->guid, r, REC_MAX));
-	EXPECT_EQ(7, rec_hdr(&r[0])->descriptor.id);
+	EXPECT_EQ(8, rec_hdr(&r[0])->descriptor.id);
 }
 
 /* --- OpenTrace's handle limit --------------------------------------------- */

@@ -280,7 +280,7 @@ static void sp_traits_flags(void *a)
 
 static void sp_write_flags(void *a)
 {
-	((struct etw_write_args *)a)->flags = 0x80;
+	((struct etw_write_args *)a)->flags = 0x100;
 }
 
 static void sp_write_desc_reserved(void *a)
