@@ -86,6 +86,7 @@
 #include "compat.h"
 #include "etw_buffer.h"
 #include "etw_internal.h"
+#include "etw_klogger.h"
 
 #define ETW_KFLAGS_KNOWN \
 	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD)
@@ -101,16 +102,12 @@
 #define ETW_THREAD_VERSION	3
 #define ETW_IMAGE_VERSION	3
 
-/* Characters of a command line or file name kept; the rest is cut. */
-#define ETW_KLOGGER_MAX_CHARS	1024
 #define ETW_UNIX_USER_AUTHORITY	22	/* S-1-22-1-<uid> */
 #define ETW_START_KEY_PID_BITS	22
 /* Windows' BasePriority of a normal thread, PagePriority, IoPriority. */
 #define ETW_NORMAL_PRIORITY	8
 #define ETW_NORMAL_PAGE_PRIO	5
 #define ETW_NORMAL_IO_PRIO	2
-/* Process keys remembered to report each process's End once. */
-#define ETW_KLOGGER_ENDED	64
 
 /*
  * Process_V4 TypeGroup1's fixed part; UserSID, ImageFileName (ANSI),
@@ -179,45 +176,10 @@ static_assert(sizeof(struct etw_process_rec) == 36);
 static_assert(sizeof(struct etw_token_sid) == 32);
 static_assert(sizeof(struct etw_thread_rec) == 72);
 static_assert(sizeof(struct etw_image_rec) == 56);
-
-/* The largest record: a process with the longest command line. */
-#define ETW_KLOGGER_MAX_RECORD \
-	(sizeof(struct etw_system_header) + sizeof(struct etw_process_rec) + \
-	 sizeof(struct etw_token_sid) + TASK_COMM_LEN + \
-	 2 * ETW_KLOGGER_MAX_CHARS + 2 * 2)
-
-/**
- * struct etw_klogger_scratch - where one record is built
- * @text: a command line's bytes, or a file's path (d_path() fills it from
- *	the end)
- * @rec: the record, header first
- */
-struct etw_klogger_scratch {
-	char text[PATH_MAX];
-	u8 rec[ALIGN(ETW_KLOGGER_MAX_RECORD, 8)] __aligned(8);
-};
-
-/**
- * struct etw_klogger - the running kernel logger
- * @s: its session (the session table's reference keeps it)
- * @flags: its ETW_KFLAG_* bits (probes read them with READ_ONCE())
- * @next: the flags an UPDATE prepared, until its commit or abort
- * @pcpu: the probes' scratch areas
- * @rundown: the rundown's scratch area
- * @ended_lock: protects @ended and @ended_next
- * @ended: the keys of the latest processes whose End was recorded
- * @ended_next: the slot of @ended to fill next
- */
-struct etw_klogger {
-	struct etw_session *s;
-	u32 flags;
-	u32 next;
-	struct etw_klogger_scratch __percpu *pcpu;
-	struct etw_klogger_scratch *rundown;
-	raw_spinlock_t ended_lock;	/* @ended, @ended_next */
-	u64 ended[ETW_KLOGGER_ENDED];
-	unsigned int ended_next;
-};
+static_assert(ETW_KLOGGER_MAX_RECORD ==
+	      sizeof(struct etw_system_header) + sizeof(struct etw_process_rec) +
+	      sizeof(struct etw_token_sid) + TASK_COMM_LEN +
+	      2 * ETW_KLOGGER_MAX_CHARS + 2 * 2);
 
 /* The tracepoints used, by name, and which flags need each. */
 enum {
@@ -465,8 +427,8 @@ static u32 etw_klogger_image(u8 *out, u32 pid, u64 base, u64 size,
  *
  * Context: any but NMI; takes care of preemption itself.
  */
-static void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
-			     u8 type, u16 version)
+void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
+		      u8 type, u16 version)
 {
 	struct etw_system_header *h = (void *)rec;
 	u32 rec_len = sizeof(*h) + len, alen = ALIGN(rec_len, 8), off;

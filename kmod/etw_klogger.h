@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * etw_klogger.h - what the kernel logger's event sources share
+ *
+ * etw_klogger.c owns the running logger (struct etw_klogger: its start,
+ * UPDATE and stop, its tracepoints and rundown) and the record format
+ * (etw_klogger_emit() writes the SYSTEM_TRACE_HEADER); the files beside it
+ * that add event sources build their MOF class in a scratch area and call
+ * etw_klogger_emit().  The locking rules are etw_klogger.c's.
+ */
+#ifndef _ETW_KLOGGER_H
+#define _ETW_KLOGGER_H
+
+#include <linux/limits.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "etw_internal.h"
+
+#define ETW_KLOGGER_MAX_CHARS	1024	/* of a command line or file name */
+
+/*
+ * Bytes of the largest record, header included: a process with the
+ * longest command line (etw_klogger.c checks it); other sources' records
+ * are smaller.
+ */
+#define ETW_KLOGGER_MAX_RECORD	2168
+/* Process keys remembered to report each process's End once. */
+#define ETW_KLOGGER_ENDED	64
+
+/**
+ * struct etw_klogger_scratch - where one record is built
+ * @text: a command line's bytes, or a file's path (d_path() fills it from
+ *	the end)
+ * @rec: the record, header first
+ */
+struct etw_klogger_scratch {
+	char text[PATH_MAX];
+	u8 rec[ALIGN(ETW_KLOGGER_MAX_RECORD, 8)] __aligned(8);
+};
+
+/**
+ * struct etw_klogger - the running kernel logger
+ * @s: its session (the session table's reference keeps it)
+ * @flags: its ETW_KFLAG_* bits (probes read them with READ_ONCE())
+ * @next: the flags an UPDATE prepared, until its commit or abort
+ * @pcpu: the probes' scratch areas
+ * @rundown: the rundown's scratch area
+ * @ended_lock: protects @ended and @ended_next
+ * @ended: the keys of the latest processes whose End was recorded
+ * @ended_next: the slot of @ended to fill next
+ */
+struct etw_klogger {
+	struct etw_session *s;
+	u32 flags;
+	u32 next;
+	struct etw_klogger_scratch __percpu *pcpu;
+	struct etw_klogger_scratch *rundown;
+	raw_spinlock_t ended_lock;	/* @ended, @ended_next */
+	u64 ended[ETW_KLOGGER_ENDED];
+	unsigned int ended_next;
+};
+
+void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
+		      u8 type, u16 version);
+
+#endif /* _ETW_KLOGGER_H */
