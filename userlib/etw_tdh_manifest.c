@@ -6,7 +6,8 @@
  *
  * Elements are matched by local name, so the default namespace and a
  * "win:" or "ev:" prefix both work.  Level, opcode and keyword names of
- * winmeta.xml ("win:Informational", "win:Start") are built in.  message
+ * winmeta.xml ("win:Informational", "win:Start", "win:AuditSuccess") are
+ * built in.  message
  * attributes of the form $(string.ID) take their text from the first
  * stringTable.  Any error (XML syntax, a missing attribute, a reference
  * to nothing, a bad number or type) is reported as "libetw: FILE:LINE:
@@ -64,6 +65,23 @@ static const struct etw_mf_item etw_mf_winmeta_opcodes[] = {
 	ETW_MF_WINMETA("win:Suspend", "Suspend", 8),
 	ETW_MF_WINMETA("win:Send", "Send", 9),
 	ETW_MF_WINMETA("win:Receive", "Receive", 240),
+};
+
+/*
+ * winmeta.xml's keywords, the top 16 bits (winmeta.h's
+ * WINEVENT_KEYWORD_*).  win:CorrelationHint is bit 54 as winmeta.h has
+ * it; .NET's StandardEventKeywords.CorrelationHint gives bit 52 and is
+ * documented as the incorrect value (use CorrelationHint2, bit 54).
+ */
+static const struct etw_mf_item etw_mf_winmeta_keywords[] = {
+	ETW_MF_WINMETA("win:ResponseTime", "Response Time", 1ULL << 48),
+	ETW_MF_WINMETA("win:WDIContext", "WDI Context", 1ULL << 49),
+	ETW_MF_WINMETA("win:WDIDiag", "WDI Diag", 1ULL << 50),
+	ETW_MF_WINMETA("win:SQM", "SQM", 1ULL << 51),
+	ETW_MF_WINMETA("win:AuditFailure", "Audit Failure", 1ULL << 52),
+	ETW_MF_WINMETA("win:AuditSuccess", "Audit Success", 1ULL << 53),
+	ETW_MF_WINMETA("win:CorrelationHint", "Correlation Hint", 1ULL << 54),
+	ETW_MF_WINMETA("win:EventlogClassic", "Classic", 1ULL << 55),
 };
 
 /* Index = TDH_INTYPE_*. */
@@ -173,6 +191,19 @@ const struct etw_mf_item *etw_mf_winmeta_level(uint64_t value)
 	return etw_mf_winmeta_find(etw_mf_winmeta_levels,
 				   ETW_MF_ARRAY_SIZE(etw_mf_winmeta_levels),
 				   value);
+}
+
+/**
+ * etw_mf_winmeta_keyword - winmeta.xml's keyword of one bit
+ * @bit: the keyword's mask, a single bit
+ *
+ * Return: the built-in item ("win:AuditSuccess" for bit 53), or NULL.
+ */
+const struct etw_mf_item *etw_mf_winmeta_keyword(uint64_t bit)
+{
+	return etw_mf_winmeta_find(etw_mf_winmeta_keywords,
+				   ETW_MF_ARRAY_SIZE(etw_mf_winmeta_keywords),
+				   bit);
 }
 
 /**
@@ -846,7 +877,8 @@ static ULONG etw_mf_keywords(struct etw_mf_ctx *c, xmlNode *n,
 		return ret;
 	for (tok = strtok_r(s, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
-		k = etw_mf_find(&p->keywords, tok, 0, NULL, 0);
+		k = etw_mf_find(&p->keywords, tok, 0, etw_mf_winmeta_keywords,
+				ETW_MF_ARRAY_SIZE(etw_mf_winmeta_keywords));
 		if (!k)
 			return etw_mf_fail(c, n, "keyword \"%s\" not defined",
 					   tok);

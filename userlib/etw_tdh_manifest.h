@@ -105,6 +105,7 @@ bool etw_mf_in_type_known(USHORT in);
 bool etw_mf_out_type_known(USHORT out);
 const struct etw_mf_item *etw_mf_winmeta_level(uint64_t value);
 const struct etw_mf_item *etw_mf_winmeta_opcode(uint64_t value);
+const struct etw_mf_item *etw_mf_winmeta_keyword(uint64_t bit);
 
 /* A PE file's WEVT_TEMPLATE manifest (etw_tdh_wevt.c). */
 ULONG etw_wevt_load(const char *path, struct etw_manifest **out);

@@ -374,11 +374,16 @@ ULONG etw_mf_put(struct etw_mf_out *o, const char *s)
 	return at;
 }
 
-/* The names of the keywords in @mask, each NUL-terminated, then a NUL. */
+/*
+ * The names of the keywords in @mask, each NUL-terminated, then a NUL:
+ * the provider's, then winmeta.xml's for bits none of those covers.
+ */
 static ULONG etw_mf_put_keywords(struct etw_mf_out *o,
 				 const struct etw_mf_provider *p,
 				 uint64_t mask)
 {
+	const struct etw_mf_item *w;
+	uint64_t named = 0, bit;
 	ULONG at = 0, off;
 	uint32_t i;
 
@@ -386,7 +391,18 @@ static ULONG etw_mf_put_keywords(struct etw_mf_out *o,
 		if (!p->keywords.v[i].value ||
 		    (p->keywords.v[i].value & mask) != p->keywords.v[i].value)
 			continue;
+		named |= p->keywords.v[i].value;
 		off = etw_mf_put(o, p->keywords.v[i].text);
+		if (!at)
+			at = off;
+	}
+	for (i = 0; i < 64; i++) {
+		bit = 1ULL << i;
+		w = (mask & bit) && !(named & bit) ?
+		    etw_mf_winmeta_keyword(bit) : NULL;
+		if (!w)
+			continue;
+		off = etw_mf_put(o, w->text);
 		if (!at)
 			at = off;
 	}

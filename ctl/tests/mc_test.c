@@ -18,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "etwctl.h"
+#include <tdh.h>
 
 #define MC_DIR		"ctl/tests/mc"
 #define MC_FLAGS	"-fshort-wchar -Wall -Wextra -Werror " \
@@ -164,6 +165,7 @@ static const char *const advanced_expected[] = {
 	"323 0 17 5 0 0 0x1000000000000000: Before=16962 Points[0].X=1 Points[0].Y=-2 Points[1].X=3 Points[1].Y=4",
 	"324 2 17 16 0 0 0x1000000000000020: Colors=Red | Blue",
 	"325 0 17 5 0 0 0x1000000000000000: ",
+	"326 0 17 5 0 0 0x1060000000000020: U16=7",
 };
 
 static const GUID simple_guid = { 0x6b1f3c2e, 0x9d4a, 0x4e57,
@@ -250,6 +252,51 @@ TEST_F(prog, events_decode)
 		EXPECT_EQ(0, mc_decode(variant->guid, &ev[i], got));
 		EXPECT_STREQ(variant->expected[i], got);
 	}
+}
+
+/*
+ * winmeta.xml's keywords in a manifest: TdhGetEventInformation names the
+ * provider's first, then winmeta's, as Event Viewer shows "Audit Success"
+ * (learn.microsoft.com, "KeywordType complex type": the win: keywords
+ * winmeta.xml defines).
+ */
+TEST(winmeta_keyword_names)
+{
+	EVENT_RECORD r = { 0 };
+	TRACE_EVENT_INFO *tei;
+	const char *names[] = { "ResourceLimit", "Audit Success",
+				"Correlation Hint", "" };
+	WCHAR path[256];
+	ULONG size = 0, i, off;
+	char s[64];
+
+	for (i = 0; i < 1 + strlen(SRC_DIR "/" MC_DIR "/advanced.man"); i++)
+		path[i] = (SRC_DIR "/" MC_DIR "/advanced.man")[i];
+	ASSERT_EQ(ERROR_SUCCESS, TdhLoadManifest(path));
+	r.EventHeader.ProviderId = advanced_guid;
+	r.EventHeader.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
+	r.EventHeader.EventDescriptor.Id = 326;
+	r.EventHeader.EventDescriptor.Keyword = 0x1060000000000020ull;
+	ASSERT_EQ(ERROR_INSUFFICIENT_BUFFER,
+		  TdhGetEventInformation(&r, 0, NULL, NULL, &size));
+	tei = malloc(size);
+	ASSERT_NE(NULL, tei);
+	ASSERT_EQ(ERROR_SUCCESS,
+		  TdhGetEventInformation(&r, 0, NULL, tei, &size));
+	off = tei->KeywordsNameOffset;
+	ASSERT_NE(0u, off);
+	for (i = 0; i < 4; i++) {
+		const WCHAR *w = (const WCHAR *)((BYTE *)tei + off);
+		ULONG n;
+
+		for (n = 0; w[n] && n < sizeof(s) - 1; n++)
+			s[n] = (char)w[n];
+		s[n] = 0;
+		EXPECT_STREQ(names[i], s);
+		off += 2 * (n + 1);
+	}
+	TdhUnloadManifest(path);
+	free(tei);
 }
 
 /* A provider of one event whose template has a field of @in_type. */

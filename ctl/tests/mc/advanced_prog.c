@@ -52,5 +52,6 @@ int main(void)
 	EventWriteAdvStruct(0x4242, sizeof(pts[0]), pts);
 	EventWriteAdvBitMap(5);
 	EventWriteAdvNoPayload();
+	EventWriteAdvWinmetaKeywords(7);
 	return EventUnregisterEtw_Test_Mc_Advanced() == ERROR_SUCCESS ? 0 : 1;
 }
