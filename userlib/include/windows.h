@@ -467,6 +467,39 @@ typedef enum _SID_NAME_USE {
 	SidTypeLogonSession
 } SID_NAME_USE, *PSID_NAME_USE;
 
+/* The SIDs CreateWellKnownSid builds (winnt.h's first values). */
+typedef enum _WELL_KNOWN_SID_TYPE {
+	WinNullSid = 0,
+	WinWorldSid = 1,
+	WinLocalSid = 2,
+	WinCreatorOwnerSid = 3,
+	WinCreatorGroupSid = 4,
+	WinCreatorOwnerServerSid = 5,
+	WinCreatorGroupServerSid = 6,
+	WinNtAuthoritySid = 7,
+	WinDialupSid = 8,
+	WinNetworkSid = 9,
+	WinBatchSid = 10,
+	WinInteractiveSid = 11,
+	WinServiceSid = 12,
+	WinAnonymousSid = 13,
+	WinProxySid = 14,
+	WinEnterpriseControllersSid = 15,
+	WinSelfSid = 16,
+	WinAuthenticatedUserSid = 17,
+	WinRestrictedCodeSid = 18,
+	WinTerminalServerSid = 19,
+	WinRemoteLogonIdSid = 20,
+	WinLogonIdsSid = 21,
+	WinLocalSystemSid = 22,
+	WinLocalServiceSid = 23,
+	WinNetworkServiceSid = 24,
+	WinBuiltinDomainSid = 25,
+	WinBuiltinAdministratorsSid = 26,
+	WinBuiltinUsersSid = 27,
+	WinBuiltinGuestsSid = 28
+} WELL_KNOWN_SID_TYPE;
+
 typedef struct _SID_AND_ATTRIBUTES {
 	PSID Sid;
 	DWORD Attributes;
@@ -1048,6 +1081,17 @@ FORCEINLINE BOOL GetVersionExW(LPOSVERSIONINFOW lpVersionInformation)
 			VER_NT_WORKSTATION;
 	return ok;
 }
+
+/*
+ * The SIDs of no domain (libetw's etw_win32_sid.c); the others, which
+ * name a domain or a logon session, give ERROR_INVALID_PARAMETER.
+ */
+EXTERN_C BOOL WINAPI CreateWellKnownSid(WELL_KNOWN_SID_TYPE WellKnownSidType,
+					PSID DomainSid, PSID pSid,
+					DWORD *cbSid);
+EXTERN_C BOOL WINAPI IsValidSid(PSID pSid);
+EXTERN_C DWORD WINAPI GetLengthSid(PSID pSid);
+EXTERN_C BOOL WINAPI EqualSid(PSID pSid1, PSID pSid2);
 
 /*
  * The account a SID names: none here, since Linux has no Windows accounts

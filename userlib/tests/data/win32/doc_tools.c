@@ -17,6 +17,7 @@
 #include <evntrace.h>
 #include <tdh.h>
 #include <in6addr.h>
+#include <sddl.h>
 
 /* {6B8C1C31-0F43-4A5A-9D8E-2F1C0B7A5D64}, this program's own. */
 static const GUID DocToolsGuid = {
@@ -92,6 +93,39 @@ Accounts(void)
             SidTypeLogonSession);
 }
 
+/* The SID Microsoft's Advanced provider sample writes, and its errors. */
+static void
+WellKnownSids(void)
+{
+    BYTE Buffer[SECURITY_MAX_SID_SIZE];
+    SID Small;
+    DWORD Size = sizeof(Small);
+    LPWSTR Text;
+    BOOL Made;
+
+    Made = CreateWellKnownSid(WinWorldSid, NULL, &Small, &Size);
+    ConvertSidToStringSidW(&Small, &Text);
+    wprintf(L"CreateWellKnownSid WinWorldSid: %d %lu %s %d\n", Made, Size,
+            Text, IsValidSid(&Small));
+    LocalFree(Text);
+    Size = sizeof(Small);
+    Made = CreateWellKnownSid(WinBuiltinAdministratorsSid, NULL, &Small,
+                              &Size);
+    wprintf(L"CreateWellKnownSid too small: %d %lu %lu\n", Made,
+            GetLastError(), Size);
+    Made = CreateWellKnownSid(WinBuiltinAdministratorsSid, NULL, Buffer,
+                              &Size);
+    ConvertSidToStringSidW(Buffer, &Text);
+    wprintf(L"CreateWellKnownSid administrators: %d %lu %s\n", Made,
+            GetLengthSid(Buffer), Text);
+    LocalFree(Text);
+    Made = CreateWellKnownSid(WinLogonIdsSid, NULL, Buffer, &Size);
+    wprintf(L"CreateWellKnownSid WinLogonIdsSid: %d %lu\n", Made,
+            GetLastError());
+    wprintf(L"EqualSid: %d %d\n", EqualSid(Buffer, Buffer),
+            EqualSid(Buffer, &Small));
+}
+
 static void
 Modules(void)
 {
@@ -141,6 +175,7 @@ wmain(void)
     GuidStrings();
     ByteOrder();
     Accounts();
+    WellKnownSids();
     Modules();
     wprintf(L"Press any key to stop the session ");
     Keys();
