@@ -451,6 +451,36 @@ static void etwctl_mc_descriptors(FILE *f, const struct etw_mf_provider *p)
 	fputc('\n', f);
 }
 
+/*
+ * An enum of the symbols of each map's entries, as mc.exe writes it for
+ * a map with a symbol: bit maps first, then value maps, each entry named
+ * the map's symbol then its own.
+ */
+static void etwctl_mc_maps(FILE *f, const struct etw_mf_provider *p)
+{
+	static const MAP_FLAGS kinds[] = { EVENTMAP_INFO_FLAG_MANIFEST_BITMAP,
+					   EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP };
+	const struct etw_mf_map *m;
+	uint32_t i, j, k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < p->nmaps; i++) {
+			m = &p->maps[i];
+			if (m->flag != kinds[k] || !m->symbol || !m->n)
+				continue;
+			fprintf(f, "#ifndef _%s_def\n#define _%s_def\n"
+				"typedef enum _%s\n{\n", m->symbol, m->symbol,
+				m->symbol);
+			for (j = 0; j < m->n; j++)
+				if (m->e[j].symbol)
+					fprintf(f, "    %s%s = %d,\n", m->symbol,
+						m->e[j].symbol,
+						(int)m->e[j].value);
+			fprintf(f, "} %s;\n#endif // _%s_def\n\n", m->symbol,
+				m->symbol);
+		}
+}
+
 static void etwctl_mc_context(FILE *f, const char *sym,
 			      const struct etwctl_mc_bits *b)
 {
@@ -627,6 +657,7 @@ static int etwctl_mc_provider(struct etwctl_mc *m,
 	      "// Define this macro to have the compiler skip the generated functions in this\n"
 	      "// header.\n//\n#ifndef MCGEN_DISABLE_PROVIDER_CODE_GENERATION\n\n",
 	      f);
+	etwctl_mc_maps(f, p);
 	etwctl_mc_context(f, sym, &b);
 	etwctl_mc_register(m, sym, id);
 	for (i = 0; i < p->nevents && !ret; i++)

@@ -544,6 +544,8 @@ static ULONG etw_mf_map(struct etw_mf_ctx *c, xmlNode *n,
 	memset(m, 0, sizeof(*m));
 	m->flag = flag;
 	ret = etw_mf_attr(c, n, "name", true, &m->name);
+	if (!ret)
+		ret = etw_mf_attr(c, n, "symbol", false, &m->symbol);
 	for (k = n->children; k && !ret; k = k->next) {
 		if (!etw_mf_is(k, "map"))
 			continue;
@@ -558,6 +560,8 @@ static ULONG etw_mf_map(struct etw_mf_ctx *c, xmlNode *n,
 			ret = etw_mf_message(c, k, &e->text);
 		if (!ret && !e->text)
 			ret = etw_mf_fail(c, k, "<map> needs message=");
+		if (!ret)
+			ret = etw_mf_attr(c, k, "symbol", false, &e->symbol);
 		e->value = (uint32_t)v;
 	}
 	return ret;

@@ -37,13 +37,16 @@ struct etw_mf_list {
 	uint32_t n;
 };
 
+/* A map's entry and the map; @symbol as an item's. */
 struct etw_mf_entry {
 	uint32_t value;
 	char *text;
+	char *symbol;
 };
 
 struct etw_mf_map {
 	char *name;
+	char *symbol;
 	MAP_FLAGS flag;
 	struct etw_mf_entry *e;
 	uint32_t n;

@@ -31,7 +31,7 @@ int main(void)
 	EventWriteAdvUInt8Hex(0xab);
 	EventWriteAdvInt16(-300);
 	EventWriteAdvUInt16(65000);
-	EventWriteAdvUInt32Map(2);
+	EventWriteAdvUInt32Map(AdvState_Bad);
 	EventWriteAdvInt64(-5000000000LL);
 	EventWriteAdvUInt64Hex(0x1234567890abcdefULL);
 	EventWriteAdvDouble(-0.25);
@@ -50,7 +50,7 @@ int main(void)
 	EventWriteAdvParamCountInt32(3, values);
 	EventWriteAdvFixedCountFixedAnsi("abcdef");
 	EventWriteAdvStruct(0x4242, sizeof(pts[0]), pts);
-	EventWriteAdvBitMap(5);
+	EventWriteAdvBitMap(AdvColor_Red | 4);
 	EventWriteAdvNoPayload();
 	EventWriteAdvWinmetaKeywords(7);
 	return EventUnregisterEtw_Test_Mc_Advanced() == ERROR_SUCCESS ? 0 : 1;
