@@ -310,14 +310,21 @@ selftests/%_test: selftests/%_test.c $(wildcard selftests/*.h) userlib/libetw.so
 # mc.exe's output has MSVC's #pragma warning lines: -Wno-unknown-pragmas.
 # Its win:UnicodeString templates call wcslen and write L"NULL", and the
 # test passes L"..." strings: every object is built with $(WIDE_CFLAGS).
+# Their header, mcgen_events.h, is what etwctl mc writes for
+# mcgen_events.man (run under qemu-aarch64 when etwctl is arm64's).
 MCGEN_UNITS := selftests/mcgen_tu1.c selftests/mcgen_tu2.c
 MCGEN_DEPS := $(MCGEN_UNITS) $(wildcard selftests/*.h userlib/include/*.h) \
-	userlib/libetw.so
-MCGEN_CXXFLAGS = -std=c++17 $(CPPFLAGS) -Iselftests $(WIDE_CFLAGS) $(CFLAGS) \
-	-Wall -Wextra -Wshadow -Wno-unknown-pragmas
+	build/mc/mcgen_events.h userlib/libetw.so
+MCGEN_CXXFLAGS = -std=c++17 $(CPPFLAGS) -Iselftests -Ibuild/mc $(WIDE_CFLAGS) \
+	$(CFLAGS) -Wall -Wextra -Wshadow -Wno-unknown-pragmas
 KSFT_CFLAGS = $(CPPFLAGS) -I$(KSFT_INC) -Iselftests $(CFLAGS) $(WARN) \
 	-Wno-shadow -Wno-sign-compare -Wno-clobbered
-MCGEN_CFLAGS = $(KSFT_CFLAGS) $(WIDE_CFLAGS) -Wno-unknown-pragmas
+MCGEN_CFLAGS = $(KSFT_CFLAGS) -Ibuild/mc $(WIDE_CFLAGS) -Wno-unknown-pragmas
+MC_RUN := $(if $(filter arm64,$(ARCH)),qemu-aarch64)
+
+build/mc/mcgen_events.h: selftests/mcgen_events.man ctl/etwctl
+	@mkdir -p $(@D)
+	$(MC_RUN) ctl/etwctl mc -h $(@D) -z mcgen_events $<
 
 selftests/mcgen_test: selftests/mcgen_test.c $(MCGEN_DEPS)
 	$(CC) $(MCGEN_CFLAGS) -o $@ $< $(MCGEN_UNITS) \
@@ -367,6 +374,9 @@ userlib/tests/%_bench: userlib/tests/%_bench.c userlib/libetw.a $(HOSTTEST_DEPS)
 
 # Links the programs it builds with libetw-wmain.
 userlib/tests/win32_crt_test: userlib/libetw-wmain.a
+
+# Compiles the units of the mcgen kselftests, on their header.
+userlib/tests/mcgen_windows_test: build/mc/mcgen_events.h
 
 # text_segment_image needs text that does not start the file: x86-64's ld
 # does that by default, arm64's only with separate-code.

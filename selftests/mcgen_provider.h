@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The provider side of mcgen_test and mcgen_cxx_test: mcgen_tu1.c and
- * mcgen_tu2.c include the mc.exe-shaped mcgen_events.h and are built as
- * C for mcgen_test, as C++17 for mcgen_cxx_test, all with -fshort-wchar
- * (WCHAR strings are L"...").  The test itself is C and sees the provider
- * only through these functions.
+ * mcgen_tu2.c include mcgen_events.h, which etwctl mc writes, and are
+ * built as C for mcgen_test, as C++17 for mcgen_cxx_test, all with
+ * -fshort-wchar (WCHAR strings are L"...").  The test itself is C and
+ * sees the provider only through these functions.
  */
 #ifndef _MCGEN_PROVIDER_H
 #define _MCGEN_PROVIDER_H

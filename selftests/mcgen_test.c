@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A header in the shape mc.exe generates (mcgen_events.h, for
- * mcgen_events.man), included unchanged by two units of one program
+ * The header etwctl mc writes in mc.exe's shape (build/mc/mcgen_events.h,
+ * for mcgen_events.man), included by two units of one program
  * (mcgen_tu1.c, mcgen_tu2.c): its __declspec(selectany) objects are one
  * definition, its enable callback follows the sessions' level and
  * keywords, and the events its EventWrite macros write decode with the

@@ -2,9 +2,9 @@
 /*
  * Code around mc.exe-generated headers, compiled with libetw's headers in
  * each language mode we support: the <windows.h> macros such code uses,
- * with their Windows values (data/mcgen_windows.c), and the mc.exe-shaped
- * header of selftests/mcgen_events.h in two units linked into one program
- * (data/mcgen_link.c).  The behaviour against the module is the
+ * with their Windows values (data/mcgen_windows.c), and the header etwctl
+ * mc writes for selftests/mcgen_events.man (build/mc/mcgen_events.h) in
+ * two units linked into one program (data/mcgen_link.c).  The behaviour against the module is the
  * mcgen_test and mcgen_cxx_test kselftests'.
  *
  * The compilers run from the project root, SRC_DIR.
@@ -17,7 +17,7 @@
 #include "kselftest_harness.h"
 
 #define WARNINGS "-Wall -Wextra -Werror"
-#define INCLUDES "-Iuserlib/include -Iuapi -Iselftests"
+#define INCLUDES "-Iuserlib/include -Iuapi -Iselftests -Ibuild/mc"
 #define MCGEN_UNITS "selftests/mcgen_tu1.c selftests/mcgen_tu2.c"
 /* The header's win:UnicodeString template needs 16-bit wchar_t. */
 #define WIDE "-fshort-wchar"
