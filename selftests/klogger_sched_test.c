@@ -9,8 +9,9 @@
  * against Documentation/abi.rst's layouts, the thread ids exact.  Each
  * flag gives its own records only, none gives none; UPDATE turns CSWITCH
  * on and off; a consumer waiting in poll() is woken by buffers that only
- * the scheduler's probes filled (their wakeups are deferred).  Then etwctl
- * records both flags into a file and dumps them by name.
+ * the scheduler's probes filled (their wakeups are deferred).  Then
+ * libetw's StartTrace and ControlTrace UPDATE take both flags, and etwctl
+ * records them into a file and dumps them by name.
  */
 #include <poll.h>
 #include <pthread.h>
@@ -20,6 +21,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "evntrace.h"
 #include "kselftest_harness.h"
 #include "etw_raw.h"
 
@@ -696,6 +698,59 @@ TEST_F(ksched, poll_is_woken_by_buffers_the_scheduler_delivers)
 	close(p.ping[0]);
 	close(p.pong[0]);
 	close(p.pong[1]);
+}
+
+/* --- through libetw ------------------------------------------------------ */
+
+/*
+ * StartTrace takes EVENT_TRACE_FLAG_CSWITCH and _DISPATCHER for the kernel
+ * logger, and ControlTrace UPDATE turns them on and off (EnableFlags is
+ * the new set); QUERY reports each set.
+ */
+TEST(libetw_start_and_update_take_the_flags)
+{
+	ULONG room = sizeof(EVENT_TRACE_PROPERTIES) + 2048;
+	EVENT_TRACE_PROPERTIES *p = calloc(1, room);
+	CONTROLTRACE_ID id;
+
+	ASSERT_NE(NULL, p);
+	p->Wnode.BufferSize = room;
+	p->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	p->LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+	p->EnableFlags = EVENT_TRACE_FLAG_CSWITCH;
+	p->MaximumBuffers = MAX_BUFFERS;
+	p->LoggerNameOffset = sizeof(*p);
+	ASSERT_EQ(ERROR_SUCCESS, StartTraceA(&id, KERNEL_LOGGER_NAMEA, p));
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ((ULONG)EVENT_TRACE_FLAG_CSWITCH, p->EnableFlags);
+
+	p->EnableFlags = EVENT_TRACE_FLAG_CSWITCH | EVENT_TRACE_FLAG_DISPATCHER;
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(id, NULL, p,
+					       EVENT_TRACE_CONTROL_UPDATE));
+	p->EnableFlags = 0;
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ((ULONG)(EVENT_TRACE_FLAG_CSWITCH |
+			  EVENT_TRACE_FLAG_DISPATCHER), p->EnableFlags);
+
+	p->EnableFlags = EVENT_TRACE_FLAG_DISPATCHER;
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(id, NULL, p,
+					       EVENT_TRACE_CONTROL_UPDATE));
+	p->EnableFlags = 0;
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ((ULONG)EVENT_TRACE_FLAG_DISPATCHER, p->EnableFlags);
+
+	p->EnableFlags = 0;
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(id, NULL, p,
+					       EVENT_TRACE_CONTROL_UPDATE));
+	ASSERT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_QUERY));
+	EXPECT_EQ(0, p->EnableFlags);
+	EXPECT_EQ(ERROR_SUCCESS, ControlTraceA(0, KERNEL_LOGGER_NAMEA, p,
+					       EVENT_TRACE_CONTROL_STOP));
+	free(p);
 }
 
 /* --- through etwctl ------------------------------------------------------ */
