@@ -11,8 +11,10 @@
  * "args".  Start and stop events (opcodes 1 and 2) of an activity are
  * the begin and end of an async slice whose id is the activity GUID.
  * Process and thread names come from the kernel's Process and Thread
- * events as metadata events.  Each event is written as it is read: the
- * memory used does not grow with the trace.
+ * events as metadata events.  The kernel's CSwitch records give each
+ * thread's running slices ("B" at its switch in, "E" at its switch out).
+ * Each event is written as it is read: the memory used does not grow
+ * with the trace, only with its CPUs and threads.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -44,6 +46,8 @@ static const char etwctl_export_usage[] =
 #define ETWCTL_OPCODE_DC_START	3
 #define ETWCTL_OPCODE_DC_END	4
 #define ETWCTL_OPCODE_SET_NAME	72
+/* Thread group: CSwitch (NewThreadId, OldThreadId first). */
+#define ETWCTL_OPCODE_CSWITCH	36
 
 /* ProcessGuid and ThreadGuid, the kernel's event classes. */
 static const struct etw_guid etwctl_process_guid = {
@@ -56,6 +60,16 @@ static const struct etw_guid etwctl_thread_guid = {
 };
 
 /*
+ * What a CPU runs, as its CSwitch records said: @tid of process @pid,
+ * whose running slice is open (@open) since the switch in.
+ */
+struct etwctl_oncpu {
+	uint32_t tid;
+	uint32_t pid;
+	bool open;
+};
+
+/*
  * @out: where the trace goes
  * @start: FILETIME that ts 0 stands for
  * @slices: "X" events of no duration instead of "i"
@@ -63,6 +77,10 @@ static const struct etw_guid etwctl_thread_guid = {
  *	memory stream reused for every event
  * @elements: elements of "traceEvents" written, to separate them
  * @events: events written, metadata events not counted
+ * @last_ts: the latest event's time, where open running slices end
+ * @cpus, @ncpus: each CPU's running thread, by processor index
+ * @tids, @pids, @tid_slots, @ntids: the process of each thread seen
+ *	(open addressing on the thread id; 0 marks a free slot)
  */
 struct etwctl_export {
 	FILE *out;
@@ -73,6 +91,13 @@ struct etwctl_export {
 	size_t args_len;
 	uint64_t elements;
 	uint64_t events;
+	int64_t last_ts;
+	struct etwctl_oncpu *cpus;
+	size_t ncpus;
+	uint32_t *tids;
+	uint32_t *pids;
+	size_t tid_slots;
+	size_t ntids;
 };
 
 static bool etwctl_guid_eq(const struct etw_guid *a, const struct etw_guid *b)
@@ -358,6 +383,161 @@ static int etwctl_export_names(struct etwctl_export *x,
 	return 0;
 }
 
+/* The slot of thread @tid in x->tids: its own, or the free one it takes. */
+static size_t etwctl_tid_slot(const struct etwctl_export *x, uint32_t tid)
+{
+	size_t i = (tid * 2654435761u) & (x->tid_slots - 1);
+
+	while (x->tids[i] && x->tids[i] != tid)
+		i = (i + 1) & (x->tid_slots - 1);
+	return i;
+}
+
+/* Thread @tid is of process @pid; the table doubles at half full. */
+static int etwctl_tid_learn(struct etwctl_export *x, uint32_t tid,
+			    uint32_t pid)
+{
+	uint32_t *tids = x->tids, *pids = x->pids;
+	size_t n = x->tid_slots, i;
+
+	if (!tid || tid == UINT32_MAX || pid == UINT32_MAX)
+		return 0;
+	if (2 * (x->ntids + 1) > x->tid_slots) {
+		x->tid_slots = n ? 2 * n : 1024;
+		x->tids = calloc(x->tid_slots, sizeof(*x->tids));
+		x->pids = calloc(x->tid_slots, sizeof(*x->pids));
+		if (!x->tids || !x->pids) {
+			free(x->tids);
+			free(x->pids);
+			x->tids = tids;
+			x->pids = pids;
+			x->tid_slots = n;
+			return -ENOMEM;
+		}
+		for (i = 0; i < n; i++) {
+			if (!tids[i])
+				continue;
+			x->tids[etwctl_tid_slot(x, tids[i])] = tids[i];
+			x->pids[etwctl_tid_slot(x, tids[i])] = pids[i];
+		}
+		free(tids);
+		free(pids);
+	}
+	i = etwctl_tid_slot(x, tid);
+	x->ntids += !x->tids[i];
+	x->tids[i] = tid;
+	x->pids[i] = pid;
+	return 0;
+}
+
+/*
+ * The processes of threads, from each record's header and from the
+ * kernel's Thread records (ProcessId, TThreadId first).
+ */
+static int etwctl_export_learn(struct etwctl_export *x,
+			       const struct etw_etl_event *ev)
+{
+	const uint8_t *p = ev->user_data;
+	int ret = etwctl_tid_learn(x, ev->thread_id, ev->process_id);
+
+	if (!ret && ev->kind == ETW_ETL_KIND_SYSTEM &&
+	    etwctl_guid_eq(&ev->provider_id, &etwctl_thread_guid) &&
+	    ev->descriptor.opcode >= ETWCTL_OPCODE_START &&
+	    ev->descriptor.opcode <= ETWCTL_OPCODE_DC_END &&
+	    ev->descriptor.version >= 2 && ev->user_data_len >= 8)
+		ret = etwctl_tid_learn(x, etwctl_le32(p + 4), etwctl_le32(p));
+	return ret;
+}
+
+/* A running slice's begin or end on its thread, at @ts. */
+static void etwctl_export_running(struct etwctl_export *x, char ph,
+				  const struct etwctl_oncpu *c, int64_t ts,
+				  size_t cpu)
+{
+	etwctl_export_element(x);
+	fprintf(x->out, "\"name\":\"Running\",\"cat\":\"CSwitch\","
+		"\"ph\":\"%c\",\"ts\":", ph);
+	etwctl_export_ts(x, ts);
+	fprintf(x->out, ",\"pid\":%u,\"tid\":%u,\"args\":{", c->pid, c->tid);
+	if (ph == 'B')
+		fprintf(x->out, "\"cpu\":%zu", cpu);
+	fputs("}}", x->out);
+}
+
+/* Is @ev a CSwitch record, with its two thread ids? */
+static bool etwctl_is_cswitch(const struct etw_etl_event *ev)
+{
+	return ev->kind == ETW_ETL_KIND_SYSTEM &&
+	       etwctl_guid_eq(&ev->provider_id, &etwctl_thread_guid) &&
+	       ev->descriptor.opcode == ETWCTL_OPCODE_CSWITCH &&
+	       ev->descriptor.version >= 2 && ev->user_data_len >= 8;
+}
+
+/* A CSwitch ends the slice its CPU had open. */
+static int etwctl_export_switch_out(struct etwctl_export *x,
+				    const struct etw_etl_event *ev)
+{
+	size_t cpu = ev->processor_index, n = x->ncpus;
+	struct etwctl_oncpu *cpus;
+
+	if (!etwctl_is_cswitch(ev))
+		return 0;
+	if (cpu >= n) {
+		cpus = realloc(x->cpus, (cpu + 1) * sizeof(*cpus));
+		if (!cpus)
+			return -ENOMEM;
+		memset(cpus + n, 0, (cpu + 1 - n) * sizeof(*cpus));
+		x->cpus = cpus;
+		x->ncpus = cpu + 1;
+	}
+	if (x->cpus[cpu].open)
+		etwctl_export_running(x, 'E', &x->cpus[cpu], ev->timestamp, cpu);
+	x->cpus[cpu].open = false;
+	return 0;
+}
+
+/*
+ * ... and begins one for the thread it switches in, unless that is an
+ * idle thread (0) or a thread of no known process.  A slice of the same
+ * thread still open elsewhere (its switch out was lost) ends first.
+ */
+static void etwctl_export_switch_in(struct etwctl_export *x,
+				    const struct etw_etl_event *ev)
+{
+	uint32_t tid = etwctl_le32(ev->user_data);
+	struct etwctl_oncpu *c;
+	size_t i;
+
+	if (!etwctl_is_cswitch(ev) || !tid || !x->tid_slots)
+		return;
+	i = etwctl_tid_slot(x, tid);
+	if (!x->tids[i])
+		return;
+	c = &x->cpus[ev->processor_index];
+	c->tid = tid;
+	c->pid = x->pids[i];
+	for (i = 0; i < x->ncpus; i++) {
+		if (x->cpus[i].open && x->cpus[i].tid == tid) {
+			etwctl_export_running(x, 'E', &x->cpus[i],
+					      ev->timestamp, i);
+			x->cpus[i].open = false;
+		}
+	}
+	etwctl_export_running(x, 'B', c, ev->timestamp, ev->processor_index);
+	c->open = true;
+}
+
+/* The slices still open end with the trace. */
+static void etwctl_export_switch_end(struct etwctl_export *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncpus; i++)
+		if (x->cpus[i].open)
+			etwctl_export_running(x, 'E', &x->cpus[i], x->last_ts,
+					      i);
+}
+
 /* The phase and what it needs: scope, duration or activity id. */
 static void etwctl_export_phase(struct etwctl_export *x,
 				const struct etw_etl_event *ev)
@@ -387,8 +567,13 @@ static int etwctl_export_event(struct etwctl_export *x,
 	ret = etwctl_export_decode(x, ev, &names);
 	if (!ret)
 		ret = etwctl_export_names(x, ev);
+	if (!ret)
+		ret = etwctl_export_learn(x, ev);
+	if (!ret)
+		ret = etwctl_export_switch_out(x, ev);
 	if (ret)
 		return ret;
+	x->last_ts = ev->timestamp;
 	etwctl_export_provider(ev, &names, provider, sizeof(provider));
 	etwctl_export_name(ev, &names, provider, name, sizeof(name));
 	etwctl_export_element(x);
@@ -403,6 +588,7 @@ static int etwctl_export_event(struct etwctl_export *x,
 	etwctl_export_ts(x, ev->timestamp);
 	fprintf(x->out, ",\"pid\":%u,\"tid\":%u,\"args\":{%s}}",
 		ev->process_id, ev->thread_id, x->args_text);
+	etwctl_export_switch_in(x, ev);
 	return 0;
 }
 
@@ -433,6 +619,7 @@ static int etwctl_export_run(struct etwctl_export *x,
 	etwctl_progress_end();
 	if (ret)
 		return etwctl_fail("export", "%s", etwctl_errno_str(ret));
+	etwctl_export_switch_end(x);
 	fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x->out);
 	if (fflush(x->out) || ferror(x->out))
 		return etwctl_fail("export", "writing output: %s",
@@ -541,5 +728,8 @@ int etwctl_cmd_export(int argc, char **argv)
 	ret = etwctl_export_files(&x, output, argc - optind, argv + optind);
 	fclose(x.args);
 	free(x.args_text);
+	free(x.cpus);
+	free(x.tids);
+	free(x.pids);
 	return ret;
 }

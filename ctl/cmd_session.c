@@ -39,10 +39,10 @@ static const char etwctl_start_usage[] =
 "  -on, --on FLAGS        a kernel logger recording FLAGS (xperf's flag\n"
 "                         and group names, joined with +): PROC_THREAD\n"
 "                         (PROCESS+THREAD), LOADER (IMAGE_LOAD), PROCESS,\n"
-"                         THREAD, IMAGE_LOAD; xperf's other names are\n"
-"                         refused, etw does not record them yet; a session\n"
-"                         not named \"NT Kernel Logger\" gets the system\n"
-"                         logger mode\n"
+"                         THREAD, IMAGE_LOAD, CSWITCH, DISPATCHER; xperf's\n"
+"                         other names are refused, etw does not record\n"
+"                         them yet; a session not named \"NT Kernel\n"
+"                         Logger\" gets the system logger mode\n"
 "A session needs -f, --realtime or --buffering.\n";
 
 static const char etwctl_update_usage[] =
@@ -91,6 +91,8 @@ static const struct etwctl_kflag_name etwctl_kernel_flag_names[] = {
 	{ EVENT_TRACE_FLAG_THREAD, "THREAD" },
 	{ EVENT_TRACE_FLAG_IMAGE_LOAD, "LOADER" },
 	{ EVENT_TRACE_FLAG_IMAGE_LOAD, "IMAGE_LOAD" },
+	{ EVENT_TRACE_FLAG_CSWITCH, "CSWITCH" },
+	{ EVENT_TRACE_FLAG_DISPATCHER, "DISPATCHER" },
 };
 
 /*
@@ -100,14 +102,12 @@ static const struct etwctl_kflag_name etwctl_kernel_flag_names[] = {
  */
 static const struct etwctl_kflag_name etwctl_kernel_flags_later[] = {
 	{ EVENT_TRACE_FLAG_PROCESS_COUNTERS, "PERF_COUNTER" },
-	{ EVENT_TRACE_FLAG_CSWITCH, "CSWITCH" },
 	{ EVENT_TRACE_FLAG_DPC, "DPC" },
 	{ EVENT_TRACE_FLAG_INTERRUPT, "INTERRUPT" },
 	{ EVENT_TRACE_FLAG_SYSTEMCALL, "SYSCALL" },
 	{ EVENT_TRACE_FLAG_DISK_IO, "DISK_IO" },
 	{ EVENT_TRACE_FLAG_DISK_FILE_IO, "FILENAME" },
 	{ EVENT_TRACE_FLAG_DISK_IO_INIT, "DISK_IO_INIT" },
-	{ EVENT_TRACE_FLAG_DISPATCHER, "DISPATCHER" },
 	{ EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS, "ALL_FAULTS" },
 	{ EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS, "HARD_FAULTS" },
 	{ EVENT_TRACE_FLAG_VIRTUAL_ALLOC, "VIRT_ALLOC" },
@@ -276,10 +276,12 @@ static int etwctl_kernel_flags_usage(const char *cmd, int err,
 	if (bad->group)
 		return etwctl_usage(cmd, "kernel flag '%.*s' (of group '%s') "
 				    "is not recorded by etw yet (only "
-				    "PROC_THREAD and LOADER are)",
+				    "PROC_THREAD, LOADER, CSWITCH and "
+				    "DISPATCHER are)",
 				    (int)bad->len, bad->name, bad->group);
 	return etwctl_usage(cmd, "kernel flag '%.*s' is not recorded by etw "
-			    "yet (only PROC_THREAD and LOADER are)",
+			    "yet (only PROC_THREAD, LOADER, CSWITCH and "
+			    "DISPATCHER are)",
 			    (int)bad->len, bad->name);
 }
 

@@ -28,7 +28,13 @@
  * operation.
  *
  * Delivered buffers sit on session.delivered in delivery order, for the
- * consumers (etw_consumer.c).  In buffering mode sealed buffers go to
+ * consumers (etw_consumer.c), whom a delivery wakes.  It wakes them
+ * directly only with interrupts on: a writer with them off may hold a
+ * runqueue lock or a task's pi_lock (the kernel logger's scheduler probes,
+ * or a write from inside a wakeup), which try_to_wake_up() would take
+ * again.  Those writers' deliveries queue the session's irq_work instead,
+ * which wakes the consumers once interrupts are on; etw_buffers_free()
+ * waits for it.  In buffering mode sealed buffers go to
  * session.retained instead, and the oldest is reused when no buffer is
  * free, until a flush or stop delivers them.
  *
@@ -36,6 +42,7 @@
  * a delivered buffer (events_written), events_lost, or, in buffering mode,
  * events_overwritten.
  */
+#include <linux/irq_work.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/timekeeping.h>
@@ -119,6 +126,15 @@ int etw_buffers_grow(struct etw_session *s, u32 count)
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffers_grow);
 
+/* The consumers' wakeup deferred by etw_buffer_wake(). */
+static void etw_buffer_wake_work(struct irq_work *work)
+{
+	struct etw_session *s = container_of(work, struct etw_session,
+					     wake_work);
+
+	wake_up_interruptible(&s->cwait);
+}
+
 /**
  * etw_buffers_alloc() - allocate a session's first buffers
  * @s: the session, with @s->cfg and @s->buf_bytes set; not yet visible
@@ -129,6 +145,7 @@ EXPORT_SYMBOL_IF_KUNIT(etw_buffers_grow);
 int etw_buffers_alloc(struct etw_session *s)
 {
 	INIT_LIST_HEAD(&s->chunks);
+	init_irq_work(&s->wake_work, etw_buffer_wake_work);
 	return etw_buffers_grow(s, s->cfg.max_buffers);
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffers_alloc);
@@ -137,11 +154,15 @@ EXPORT_SYMBOL_IF_KUNIT(etw_buffers_alloc);
  * etw_buffers_free() - free a session's buffers
  * @s: the session; no writer or consumer uses it any more
  *
+ * Waits for a deferred wakeup of its consumers still running.
+ *
  * Context: process context, may sleep.
  */
 void etw_buffers_free(struct etw_session *s)
 {
 	struct etw_buffer_chunk *c, *next;
+
+	irq_work_sync(&s->wake_work);
 
 	list_for_each_entry_safe(c, next, &s->chunks, node)
 		etw_buffer_chunk_free(c);
@@ -188,14 +209,28 @@ static void etw_deliver_locked(struct etw_session *s, struct etw_buffer *b)
 	trace_etw_buffer_deliver(s, b, h);
 }
 
+/*
+ * Wake @s's consumers: directly with interrupts on, else through its
+ * irq_work, as the top of this file explains.  rq->lock and pi_lock are
+ * only ever held with interrupts off, so with them on neither is held.
+ */
+static void etw_buffer_wake(struct etw_session *s)
+{
+	if (irqs_disabled())
+		irq_work_queue(&s->wake_work);
+	else
+		wake_up_interruptible(&s->cwait);
+}
+
 /**
  * etw_buffer_deliver() - hand a sealed buffer with no writer left on
  * @s: the session
  * @b: the buffer; its caller left its state sealed with no writer
  *
- * Buffering mode keeps it in the ring; otherwise consumers get it.
+ * Buffering mode keeps it in the ring; otherwise consumers get it, and
+ * are woken (with interrupts off, later: see etw_buffer_wake()).
  *
- * Context: any.
+ * Context: any but NMI, a runqueue lock or a pi_lock held included.
  */
 void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
 {
@@ -210,7 +245,7 @@ void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
 	}
 	etw_deliver_locked(s, b);
 	raw_spin_unlock_irqrestore(&s->lock, flags);
-	wake_up_interruptible(&s->cwait);
+	etw_buffer_wake(s);
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_buffer_deliver);
 

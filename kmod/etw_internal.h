@@ -62,6 +62,7 @@
 #include <linux/fs.h>
 #include <linux/bits.h>
 #include <linux/kref.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
@@ -528,6 +529,8 @@ struct etw_viewer {
  * @dseq: delivery numbers handed out
  * @seq: buffer sequence numbers handed out
  * @cwait: consumers wait here
+ * @wake_work: wakes @cwait for a delivery made with interrupts off
+ *	(etw_buffer.c)
  * @flush_work: the flush timer
  * @events_lost: statistics, see struct etw_session_stats
  * @events_written: statistics
@@ -570,6 +573,7 @@ struct etw_session {
 	u64 dseq;
 	atomic64_t seq;
 	wait_queue_head_t cwait;
+	struct irq_work wake_work;
 	struct delayed_work flush_work;
 	atomic64_t events_lost;
 	atomic64_t events_written;

@@ -22,13 +22,19 @@
  *             executable; Unload for each executable file mapping that
  *             munmap(), a MAP_FIXED mmap(), mprotect() or the address
  *             space's end (exit, execve()) removes; mremap() gives both.
+ * CSWITCH     CSwitch, version 2: each context switch (sched_switch);
+ *             etw_klogger_sched.c.
+ * DISPATCHER  ReadyThread, version 2: each wakeup (sched_waking, in the
+ *             waker) and each new task's first (sched_wakeup_new);
+ *             etw_klogger_sched.c.
  *
- * Each flag also gives a rundown: DCStart events for every process, thread
- * and executable file mapping when the session starts, DCEnd events when
- * it stops.  An UPDATE may change the flags of a running logger
- * (etw_klogger_update_prepare() and its commit or abort): the flags it
- * turns on get their tracepoints and a DCStart rundown, those it turns off
- * lose theirs, and those it keeps are not touched.
+ * PROCESS, THREAD and IMAGE_LOAD also give a rundown: DCStart events for
+ * every process, thread and executable file mapping when the session
+ * starts, DCEnd events when it stops.  An UPDATE may change the flags of
+ * a running logger (etw_klogger_update_prepare() and its commit or
+ * abort): the flags it turns on get their tracepoints and a DCStart
+ * rundown, those it turns off lose theirs, and those it keeps are not
+ * touched.
  *
  * A process's command line and its mappings (ImageBase, ImageSize,
  * DefaultBase, FileName) are recorded only where the session's starter
@@ -39,7 +45,8 @@
  * Sources: the sched_process_fork, _exec and _exit tracepoints, the raw
  * syscall tracepoints sys_enter (munmap, mmap, mprotect, mremap) and
  * sys_exit (mmap, mremap), and mmap_lock_acquire_returned (an address
- * space's teardown, exit_mmap(), takes its lock), found with
+ * space's teardown, exit_mmap(), takes its lock), sched_switch,
+ * sched_waking and sched_wakeup_new, found with
  * for_each_kernel_tracepoint() (most are not exported to modules) and
  * registered only while a kernel logger with the matching flags runs: with
  * none, etw adds no probe and costs nothing.  While IMAGE_LOAD is on, the
@@ -53,9 +60,13 @@
  * writes are (etw_record_written(), etw_record_lost(): the etw:etw_write and
  * etw:etw_lost tracepoints), under SystemTraceControlGuid with the hook id
  * as event id; an event the session has no room for is counted in its
- * events_lost.  The rundown runs in the
- * controller's process context (it sleeps to read other processes' memory)
- * with its own scratch area.
+ * events_lost.  The scheduler's probes (etw_klogger_sched.c) run with
+ * interrupts off under a runqueue lock or a pi_lock: their records are
+ * built on the stack (a wakeup may come from an interrupt that stopped
+ * another probe amid this CPU's scratch area), and the buffers wake
+ * consumers only through an irq_work then (etw_buffer.c).  The rundown
+ * runs in the controller's process context (it sleeps to read other
+ * processes' memory) with its own scratch area.
  *
  * Locking: etw_klogger_mutex serialises starting, updating and stopping
  * the kernel logger, its probes and its rundowns; it nests outside
@@ -89,7 +100,8 @@
 #include "etw_klogger.h"
 
 #define ETW_KFLAGS_KNOWN \
-	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD)
+	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD | \
+	 ETW_KFLAG_CSWITCH | ETW_KFLAG_DISPATCHER)
 
 /* Event types (hook types) and class versions. */
 #define ETW_TYPE_START		1
@@ -189,6 +201,9 @@ enum {
 	ETW_TP_SYS_ENTER,
 	ETW_TP_SYS_EXIT,
 	ETW_TP_MM_LOCKED,
+	ETW_TP_SWITCH,
+	ETW_TP_WAKING,
+	ETW_TP_WAKEUP_NEW,
 	ETW_TP_COUNT,
 };
 
@@ -918,6 +933,12 @@ static struct etw_klogger_tp etw_klogger_tps[ETW_TP_COUNT] = {
 			      etw_klogger_sys_exit },
 	[ETW_TP_MM_LOCKED] = { "mmap_lock_acquire_returned",
 			       ETW_KFLAG_IMAGE_LOAD, etw_klogger_mm_locked },
+	[ETW_TP_SWITCH] = { "sched_switch", ETW_KFLAG_CSWITCH,
+			    etw_klogger_switch },
+	[ETW_TP_WAKING] = { "sched_waking", ETW_KFLAG_DISPATCHER,
+			    etw_klogger_waking },
+	[ETW_TP_WAKEUP_NEW] = { "sched_wakeup_new", ETW_KFLAG_DISPATCHER,
+				etw_klogger_waking },
 };
 
 static void etw_klogger_find(struct tracepoint *tp, void *priv)

@@ -65,4 +65,27 @@ struct etw_klogger {
 void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
 		      u8 type, u16 version);
 
+/**
+ * struct etw_cswitch_old - what a CSwitch says of the outgoing thread
+ * @state: OldThreadState (Windows' KTHREAD_STATE)
+ * @reason: OldThreadWaitReason (KWAIT_REASON)
+ * @mode: OldThreadWaitMode (KPROCESSOR_MODE)
+ */
+struct etw_cswitch_old {
+	u8 state;
+	u8 reason;
+	u8 mode;
+};
+
+/* etw_klogger_sched.c: CSWITCH and DISPATCHER, the scheduler's probes. */
+void etw_klogger_switch(void *data, bool preempt, struct task_struct *prev,
+			struct task_struct *next, unsigned int prev_state);
+void etw_klogger_waking(void *data, struct task_struct *p);
+#if IS_ENABLED(CONFIG_KUNIT)
+u8 etw_klogger_sched_priority(int prio, unsigned int policy, bool idle);
+void etw_klogger_old_state(struct etw_cswitch_old *o, bool preempt,
+			   unsigned int prev_state, unsigned int now_state,
+			   bool kthread);
+#endif
+
 #endif /* _ETW_KLOGGER_H */

@@ -60,7 +60,8 @@ labels=$(scripts/vm-run --smp 1 --cpu $cpu --modules "$mods/kmod" "${lttng[@]}" 
 	 echo '# EventWrite vs the ioctl it wraps, in guest instructions per operation';
 	 /etw/selftests/bench/libetw_bench --insns 10000;
 	 echo '# each filter, 64 B, for an event it passes and one it drops, in guest instructions per operation';
-	 /etw/selftests/bench/filter_bench --insns 10000")
+	 /etw/selftests/bench/filter_bench --insns 10000;
+	 /etw/selftests/bench/sched_bench --insns 10000")
 # One count line per label; '#' lines are headings, "(floor)" and
 # "(base)" labels the baselines of the lines after them.
 echo "$labels" | awk -v counts="$counts" '

@@ -3,8 +3,8 @@
  * etw_tdh_kernel.c: the schemas of the kernel logger's events, which
  * Windows' TDH takes from the MOF classes of MSNT_SystemTrace
  * (EventTrace_Header and its extension, the SystemConfig classes,
- * Process_V4_TypeGroup1, Thread_V3_TypeGroup1, Image_Load,
- * Process_V2_TypeGroup2, SampledProfile, SampledProfileInterval_V3,
+ * Process_V4_TypeGroup1, Thread_V3_TypeGroup1, CSwitch, ReadyThread,
+ * Image_Load, Process_V2_TypeGroup2, SampledProfile, SampledProfileInterval_V3,
  * PageFault_HardFault, DiskIo_TypeGroup1/2/3, FileIo_Name, the TcpIp and
  * UdpIp type groups, StackWalk_Event and the stack-key classes of
  * Windows 8 stack caching; Microsoft's class pages list their fields in
@@ -97,6 +97,8 @@ struct etw_tk_class {
 #define ETW_TK_STACK_WALK { 0xdef2fe46, 0x7bd6, 0x4b80, \
 	{ 0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3 } }
 #define ETW_TK_PROCESS { 0x3d6fa8d0, 0xfe05, 0x11d0, \
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } }
+#define ETW_TK_THREAD { 0x3d6fa8d1, 0xfe05, 0x11d0, \
 	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } }
 #define ETW_TK_IMAGE { 0x2cb15d1d, 0x5fc1, 0x11d2, \
 	{ 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } }
@@ -363,9 +365,7 @@ static const struct etw_tk_class etw_tk_classes[] = {
 	},
 	{
 		/* ThreadGuid, Thread_V3_TypeGroup1 */
-		{ 0x3d6fa8d1, 0xfe05, 0x11d0,
-		  { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } },
-		3, 0, "Thread",
+		ETW_TK_THREAD, 3, 0, "Thread",
 		{ { 1, "Start" }, { 2, "End" }, { 3, "DCStart" },
 		  { 4, "DCEnd" } },
 		{
@@ -383,6 +383,37 @@ static const struct etw_tk_class etw_tk_classes[] = {
 			ETW_TK_P("PagePriority", UINT8, NULL),
 			ETW_TK_P("IoPriority", UINT8, NULL),
 			ETW_TK_P("ThreadFlags", UINT8, NULL),
+		},
+	},
+	{
+		/* ThreadGuid, CSwitch */
+		ETW_TK_THREAD, 2, 0, "Thread",
+		{ { 36, "CSwitch" } },
+		{
+			ETW_TK_P("NewThreadId", UINT32, HEXINT32),
+			ETW_TK_P("OldThreadId", UINT32, HEXINT32),
+			ETW_TK_P("NewThreadPriority", INT8, NULL),
+			ETW_TK_P("OldThreadPriority", INT8, NULL),
+			ETW_TK_P("PreviousCState", UINT8, NULL),
+			ETW_TK_P("SpareByte", INT8, NULL),
+			ETW_TK_P("OldThreadWaitReason", INT8, NULL),
+			ETW_TK_P("OldThreadWaitMode", INT8, NULL),
+			ETW_TK_P("OldThreadState", INT8, NULL),
+			ETW_TK_P("OldThreadWaitIdealProcessor", INT8, HEXINT8),
+			ETW_TK_P("NewThreadWaitTime", UINT32, HEXINT32),
+			ETW_TK_P("Reserved", UINT32, NULL),
+		},
+	},
+	{
+		/* ThreadGuid, ReadyThread */
+		ETW_TK_THREAD, 2, 0, "Thread",
+		{ { 50, "ReadyThread" } },
+		{
+			ETW_TK_P("TThreadId", UINT32, HEXINT32),
+			ETW_TK_P("AdjustReason", INT8, NULL),
+			ETW_TK_P("AdjustIncrement", INT8, NULL),
+			ETW_TK_P("Flag", INT8, NULL),
+			ETW_TK_P("Reserved", INT8, NULL),
 		},
 	},
 	{

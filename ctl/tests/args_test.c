@@ -182,8 +182,10 @@ TEST(kernel_flags_table)
 		{ "LOADER+LOADER", 0, 4, NULL, NULL },
 		{ "PROC_THREAD+DISK_IO", -EOPNOTSUPP, 0, "DISK_IO", NULL },
 		{ "PROFILE", -EOPNOTSUPP, 0, "PROFILE", NULL },
-		{ "cswitch", -EOPNOTSUPP, 0, "cswitch", NULL },
-		{ "LOADER+DISPATCHER", -EOPNOTSUPP, 0, "DISPATCHER", NULL },
+		{ "cswitch", 0, 0x10, NULL, NULL },
+		{ "LOADER+DISPATCHER", 0, 0x804, NULL, NULL },
+		{ "PROC_THREAD+CSWITCH+DISPATCHER", 0, 0x813, NULL, NULL },
+		{ "CSWITCH+DPC", -EOPNOTSUPP, 0, "DPC", NULL },
 		{ "DISK_IO_INIT", -EOPNOTSUPP, 0, "DISK_IO_INIT", NULL },
 		{ "HARD_FAULTS", -EOPNOTSUPP, 0, "HARD_FAULTS", NULL },
 		{ "SYSCALL", -EOPNOTSUPP, 0, "SYSCALL", NULL },
@@ -236,22 +238,22 @@ TEST(kernel_flags_errors)
 		const char *argv[8];
 		const char *msg;
 	} cases[] = {
-		{ { "start", "k", "--realtime", "-on", "PROC_THREAD+CSWITCH" },
-		  "etwctl start: kernel flag 'CSWITCH' is not recorded by etw "
-		  "yet (only PROC_THREAD and LOADER are)" },
+		{ { "start", "k", "--realtime", "-on", "PROC_THREAD+DPC" },
+		  "etwctl start: kernel flag 'DPC' is not recorded by etw "
+		  "yet (only PROC_THREAD, LOADER, CSWITCH and DISPATCHER are)" },
 		{ { "start", "k", "--realtime", "--on", "Latency" },
 		  "etwctl start: kernel flag 'DISK_IO' (of group 'Latency') is "
-		  "not recorded by etw yet (only PROC_THREAD and LOADER "
-		  "are)" },
+		  "not recorded by etw yet (only PROC_THREAD, LOADER, "
+		  "CSWITCH and DISPATCHER are)" },
 		{ { "start", "k", "--realtime", "--on", "LOADER+BOGUS" },
 		  "etwctl start: unknown kernel flag 'BOGUS'" },
 		{ { "update", "k", "-on", "PROFILE" },
 		  "etwctl update: kernel flag 'PROFILE' is not recorded by etw "
-		  "yet (only PROC_THREAD and LOADER are)" },
+		  "yet (only PROC_THREAD, LOADER, CSWITCH and DISPATCHER are)" },
 		{ { "update", "k", "--on", "Base" },
 		  "etwctl update: kernel flag 'DISK_IO' (of group 'Base') is "
-		  "not recorded by etw yet (only PROC_THREAD and LOADER "
-		  "are)" },
+		  "not recorded by etw yet (only PROC_THREAD, LOADER, "
+		  "CSWITCH and DISPATCHER are)" },
 		{ { "update", "k", "--on", "NOPE" },
 		  "etwctl update: unknown kernel flag 'NOPE'" },
 	};

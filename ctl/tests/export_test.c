@@ -207,8 +207,8 @@ static bool jis(const struct jv *o, const char *key, enum jtype t)
  * async slices still open (cat and id), and the first rule broken.
  */
 struct trace {
-	int i, x, b, e, m;
-	struct { double pid, tid, ts; } threads[MAX_THREADS];
+	int i, x, b, e, m, B, E;
+	struct { double pid, tid, ts; int depth; } threads[MAX_THREADS];
 	int nthreads;
 	struct { char *cat, *id; } open[MAX_OPEN];
 	int nopen;
@@ -247,6 +247,23 @@ static bool trace_ts(struct trace *t, const struct jv *ev)
 	t->threads[t->nthreads].pid = pid;
 	t->threads[t->nthreads].tid = tid;
 	t->threads[t->nthreads++].ts = ts;
+	return true;
+}
+
+/* A "B" opens a slice on its thread; an "E" must close one open there. */
+static bool trace_slice(struct trace *t, const struct jv *ev, bool begin)
+{
+	double pid = jget(ev, "pid")->num, tid = jget(ev, "tid")->num;
+	int k;
+
+	if (!trace_ts(t, ev))
+		return false;
+	for (k = 0; k < t->nthreads; k++)
+		if (t->threads[k].pid == pid && t->threads[k].tid == tid)
+			break;
+	if (!begin && !t->threads[k].depth)
+		return trace_fail(t, "slice end without begin", ev);
+	t->threads[k].depth += begin ? 1 : -1;
 	return true;
 }
 
@@ -319,6 +336,12 @@ static bool trace_event(struct trace *t, const struct jv *ev)
 			return trace_fail(t, "complete event without dur", ev);
 		t->x++;
 		break;
+	case 'B':
+	case 'E':
+		if (!trace_slice(t, ev, *ph->str == 'B'))
+			return false;
+		*ph->str == 'B' ? t->B++ : t->E++;
+		return !t->visit || t->visit(t->ctx, ev);
 	case 'b':
 	case 'e':
 		if (!jis(ev, "id", J_STR))
@@ -571,15 +594,15 @@ static bool add_event(void *buf, uint64_t ns, uint16_t id, uint8_t opcode,
 }
 
 /* A SYSTEM_TRACE_HEADER (64-bit) record of a kernel event class. */
-static void add_system(void *buf, uint64_t ns, uint8_t group, uint8_t type,
-		       uint8_t version, const struct bytes *data)
+static void add_system_as(void *buf, uint64_t ns, uint8_t group, uint8_t type,
+			  uint8_t version, uint32_t tid, uint32_t pid,
+			  const struct bytes *data)
 {
 	struct etw_buffer_header *bh = buf;
 	uint8_t *p = (uint8_t *)buf + bh->offset;
 	uint32_t marker = 0xc002u << 16 | version;
 	uint16_t size = (uint16_t)(32 + data->n);
 	uint16_t hook = (uint16_t)(group << 8 | type);
-	uint32_t tid = TID, pid = PID;
 	uint64_t ts = ETL_TEST_START_RAW + ns;
 
 	memset(p, 0, (size + 7u) & ~7u);
@@ -594,6 +617,12 @@ static void add_system(void *buf, uint64_t ns, uint8_t group, uint8_t type,
 	bh->saved_offset = bh->current_offset = bh->offset;
 	bh->events++;
 	bh->timestamp = ts;
+}
+
+static void add_system(void *buf, uint64_t ns, uint8_t group, uint8_t type,
+		       uint8_t version, const struct bytes *data)
+{
+	add_system_as(buf, ns, group, type, version, TID, PID, data);
 }
 
 static void put_u32(struct bytes *s, uint32_t v)
@@ -704,6 +733,57 @@ static int write_synthetic(const char *path)
 	    !add_event(buf, 6000, 9, 0, NULL, NULL, NULL, &raw) ||
 	    !add_event(buf, 6500, 2, 11, NULL, NULL, NULL, NULL))
 		return -ENOSPC;
+	return write_file(path, buf, ETL_TEST_BS);
+}
+
+/* CSwitch (version 2): NewThreadId, OldThreadId, then 16 bytes of 0. */
+static void cswitch(void *buf, uint64_t ns, uint32_t tid, uint32_t pid,
+		    uint32_t new_tid, uint32_t old_tid)
+{
+	struct bytes d = { .n = 0 };
+
+	put_u32(&d, new_tid);
+	put_u32(&d, old_tid);
+	put_u64(&d, 0);
+	put_u64(&d, 0);
+	put_u32(&d, 0);
+	add_system_as(buf, ns, 0x05, 36, 2, tid, pid, &d);
+}
+
+/* Thread_V3 DCStart of @tid: ProcessId, TThreadId, the rest 0. */
+static void thread_dc_start(void *buf, uint64_t ns, uint32_t tid)
+{
+	struct bytes d = { .n = 0 };
+	int i;
+
+	put_u32(&d, PID);
+	put_u32(&d, tid);
+	for (i = 0; i < 8; i++)
+		put_u64(&d, 0);
+	add_system_as(buf, ns, 0x05, 3, 3, 0, 0, &d);
+}
+
+/*
+ * One CPU's switches: TID runs 1-2 us, TID + 1 2-3 us, the idle thread
+ * (0) 3-4 us, TID 4-5 us, then thread 777, of no known process, until
+ * TID runs again from 6 us to the trace's end, 7 us.  The Thread DCStart
+ * records (written by thread 0) name their threads' process.
+ */
+static int write_cswitches(const char *path)
+{
+	uint8_t buf[ETL_TEST_BS];
+	struct bytes none = { .n = 0 };
+
+	etl_buf_init(buf, ETL_TEST_BS, 0);
+	thread_dc_start(buf, 900, TID);
+	thread_dc_start(buf, 950, TID + 1);
+	cswitch(buf, 1000, 0, 0, TID, 0);
+	cswitch(buf, 2000, TID, PID, TID + 1, TID);
+	cswitch(buf, 3000, TID + 1, PID, 0, TID + 1);
+	cswitch(buf, 4000, 0, 0, TID, 0);
+	cswitch(buf, 5000, TID, PID, 777, TID);
+	cswitch(buf, 6000, 777, 99, TID, 777);
+	add_system_as(buf, 7000, 0x05, 72, 2, TID, PID, &none);
 	return write_file(path, buf, ETL_TEST_BS);
 }
 
@@ -919,6 +999,55 @@ TEST_F(export, slices_are_complete_events_of_no_duration)
 	ASSERT_TRUE(f.seen);
 	EXPECT_STREQ("X", jget(&f.found, "ph")->str);
 	EXPECT_EQ(0, jget(&f.found, "dur")->num);
+}
+
+/*
+ * CSwitch records give each thread's running slices, "B" at its switch in
+ * and "E" at its switch out on its own pid and tid, the idle thread's and
+ * those of threads of no known process left out, the last one ended with
+ * the trace.
+ */
+TEST_F(export, running_slices_from_cswitch)
+{
+	static const char *const want[] = {
+		"\"ph\":\"B\",\"ts\":1.0,\"pid\":4242,\"tid\":4243,"
+		"\"args\":{\"cpu\":0}}",
+		"\"ph\":\"E\",\"ts\":2.0,\"pid\":4242,\"tid\":4243,"
+		"\"args\":{}}",
+		"\"ph\":\"B\",\"ts\":2.0,\"pid\":4242,\"tid\":4244,"
+		"\"args\":{\"cpu\":0}}",
+		"\"ph\":\"E\",\"ts\":3.0,\"pid\":4242,\"tid\":4244,"
+		"\"args\":{}}",
+		"\"ph\":\"B\",\"ts\":4.0,\"pid\":4242,\"tid\":4243,"
+		"\"args\":{\"cpu\":0}}",
+		"\"ph\":\"E\",\"ts\":5.0,\"pid\":4242,\"tid\":4243,"
+		"\"args\":{}}",
+		"\"ph\":\"B\",\"ts\":6.0,\"pid\":4242,\"tid\":4243,"
+		"\"args\":{\"cpu\":0}}",
+		"\"ph\":\"E\",\"ts\":7.0,\"pid\":4242,\"tid\":4243,"
+		"\"args\":{}}",
+	};
+	static const char slice[] = "{\"name\":\"Running\",\"cat\":\"CSwitch\",";
+	const char *at;
+	size_t i;
+
+	ASSERT_EQ(0, write_cswitches(self->etl));
+	self->run = export(self->etl, NULL);
+	ASSERT_EQ(0, self->run.status) TH_LOG("%s", self->run.err);
+	ASSERT_TRUE(trace_check(self->run.out, &self->t))
+		TH_LOG("%s\n%s", self->t.err, self->run.out);
+	EXPECT_EQ(4, self->t.B);
+	EXPECT_EQ(4, self->t.E);
+	/* Two DCStart, six CSwitch and the SetName: instant events. */
+	EXPECT_EQ(9, self->t.i);
+	at = self->run.out;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		at = strstr(at, want[i]);
+		ASSERT_NE(NULL, at) TH_LOG("%s\n%s", want[i], self->run.out);
+		EXPECT_EQ(0, strncmp(at - strlen(slice), slice,
+				     strlen(slice)));
+		at += strlen(want[i]);
+	}
 }
 
 TEST_F(export, output_file)

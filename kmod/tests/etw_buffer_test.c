@@ -2,12 +2,13 @@
 /*
  * KUnit tests of etw_buffer.c and etw_consumer.c: reserve, commit, cancel,
  * seal, delivery, consumer cursors, the buffering-mode ring, the buffer
- * header byte by byte, and the rule that every event ends written, lost
- * or overwritten.
+ * header byte by byte, the rule that every event ends written, lost or
+ * overwritten, and the consumers' wakeup, deferred with interrupts off.
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/etw_kapi.h>
+#include <linux/irq_work.h>
 #include <linux/mman.h>
 #include <linux/sched/mm.h>
 #include <linux/string.h>
@@ -813,6 +814,56 @@ static void etw_consumer_every_reader_test(struct kunit *test)
 	etw_consumer_detach(s, c1);
 }
 
+/* A consumer's wait entry that counts its wakeups in @private. */
+static int etw_bt_woken(struct wait_queue_entry *w, unsigned int mode,
+			int flags, void *key)
+{
+	(*(unsigned int *)w->private)++;
+	return 0;
+}
+
+/*
+ * A delivery with interrupts on wakes the consumers at once; with them
+ * off (a scheduler probe's, under a runqueue lock) it only queues the
+ * session's irq_work, which wakes them once interrupts are on again.
+ */
+static void etw_buffer_wakeup_test(struct kunit *test, bool irqs_off)
+{
+	struct etw_session *s = etw_test_session(test, ETW_BT_ONE, 4);
+	struct wait_queue_entry w;
+	unsigned int woken = 0;
+	unsigned long flags;
+
+	init_waitqueue_func_entry(&w, etw_bt_woken);
+	w.private = &woken;
+	add_wait_queue(&s->cwait, &w);
+	KUNIT_ASSERT_TRUE(test, etw_bt_write(s, ETW_BT_REC));
+	if (irqs_off) {
+		local_irq_save(flags);
+		etw_buffers_seal_all(s, false);
+		KUNIT_EXPECT_EQ(test, woken, 0);
+		KUNIT_EXPECT_TRUE(test, irq_work_is_pending(&s->wake_work));
+		local_irq_restore(flags);
+		irq_work_sync(&s->wake_work);
+	} else {
+		etw_buffers_seal_all(s, false);
+		KUNIT_EXPECT_FALSE(test, irq_work_is_busy(&s->wake_work));
+	}
+	KUNIT_EXPECT_EQ(test, woken, 1);
+	KUNIT_EXPECT_EQ(test, etw_test_ndelivered(s), 1);
+	remove_wait_queue(&s->cwait, &w);
+}
+
+static void etw_buffer_wakeup_direct_test(struct kunit *test)
+{
+	etw_buffer_wakeup_test(test, false);
+}
+
+static void etw_buffer_wakeup_deferred_test(struct kunit *test)
+{
+	etw_buffer_wakeup_test(test, true);
+}
+
 static struct kunit_case etw_buffer_cases[] = {
 	KUNIT_CASE(etw_buffer_fill_then_next_test),
 	KUNIT_CASE(etw_buffer_last_writer_delivers_test),
@@ -838,6 +889,8 @@ static struct kunit_case etw_buffer_cases[] = {
 	KUNIT_CASE(etw_consumer_read_in_order_test),
 	KUNIT_CASE(etw_consumer_read_short_test),
 	KUNIT_CASE(etw_consumer_every_reader_test),
+	KUNIT_CASE(etw_buffer_wakeup_direct_test),
+	KUNIT_CASE(etw_buffer_wakeup_deferred_test),
 	{}
 };
 

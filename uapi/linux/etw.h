@@ -69,6 +69,8 @@
 #define ETW_KFLAG_PROCESS		0x00000001	/* Process events */
 #define ETW_KFLAG_THREAD		0x00000002	/* Thread events */
 #define ETW_KFLAG_IMAGE_LOAD		0x00000004	/* Image events */
+#define ETW_KFLAG_CSWITCH		0x00000010	/* CSwitch events */
+#define ETW_KFLAG_DISPATCHER		0x00000800	/* ReadyThread events */
 
 /* Enable-time properties the kernel acts on (EVENT_ENABLE_PROPERTY_*). */
 #define ETW_ENABLE_SID			0x00000001	/* ext item SID */
@@ -284,7 +286,8 @@ struct etw_classic_header {
 
 /**
  * struct etw_system_header - SYSTEM_TRACE_HEADER: the kernel logger's records
- * @version: the event class's version (Process 4, Thread 3, Image 3)
+ * @version: the event class's version (Process 4, Thread 3, Image 3,
+ *	CSwitch and ReadyThread 2)
  * @header_type: %ETW_SYSTEM_HEADER_TYPE
  * @flags: %ETW_SYSTEM_HEADER_FLAGS
  * @size: record bytes (header and payload, unpadded)

@@ -408,6 +408,9 @@ static const struct {
 	  EVENT_TRACE_FLAG_PROCESS, ERROR_SUCCESS, 0 },
 	{ "disk io is not recorded", true, 0, EVENT_TRACE_FLAG_PROCESS |
 	  EVENT_TRACE_FLAG_DISK_IO, ERROR_NOT_SUPPORTED, 0 },
+	{ "context switches and ready threads", true, 0,
+	  EVENT_TRACE_FLAG_CSWITCH | EVENT_TRACE_FLAG_DISPATCHER,
+	  ERROR_SUCCESS, 0x810 },
 	{ "no flags", true, 0, 0, ERROR_SUCCESS, 0 },
 };
 
@@ -471,6 +474,9 @@ static const struct {
 	  4 },
 	{ "zero turns every flag off", "NT Kernel Logger", 0, 0,
 	  ERROR_SUCCESS, ETW_UPDATE_ENABLE_FLAGS, 0 },
+	{ "kernel logger turns cswitch and dispatcher on", "NT Kernel Logger",
+	  0, EVENT_TRACE_FLAG_CSWITCH | EVENT_TRACE_FLAG_DISPATCHER,
+	  ERROR_SUCCESS, ETW_UPDATE_ENABLE_FLAGS, 0x810 },
 	{ "disk io is not recorded", "NT Kernel Logger", 0,
 	  EVENT_TRACE_FLAG_THREAD | EVENT_TRACE_FLAG_DISK_IO,
 	  ERROR_NOT_SUPPORTED, 0, 0 },

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * TDH's schemas of the kernel logger's Process (Process_V4_TypeGroup1,
- * Process_V2_TypeGroup2), Thread (Thread_V3_TypeGroup1), Image
- * (Image_Load, also under the process group's LOAD hook, KernelBase,
- * HypercallPage), PerfInfo (SampledProfileInterval_V3) and stack-key
- * events, and of KernelTraceControl's ImageID: the field names in the
- * order of Microsoft's MOF classes, typed in here from them, and each
- * field found at the offset of its layout (for Process, Thread and
- * Image, the one etw.ko writes, Documentation/abi.rst) with 8-byte
- * pointers.
+ * Process_V2_TypeGroup2), Thread (Thread_V3_TypeGroup1, CSwitch,
+ * ReadyThread), Image (Image_Load, also under the process group's LOAD
+ * hook, KernelBase, HypercallPage), PerfInfo (SampledProfileInterval_V3)
+ * and stack-key events, and of KernelTraceControl's ImageID: the field
+ * names in the order of Microsoft's MOF classes, typed in here from them,
+ * and each field found at the offset of its layout (for Process, Thread,
+ * CSwitch, ReadyThread and Image, the one etw.ko writes,
+ * Documentation/abi.rst) with 8-byte pointers.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -80,6 +80,16 @@ static const struct class_case classes[] = {
 	    { "SubProcessTag", 64 }, { "BasePriority", 68 },
 	    { "PagePriority", 69 }, { "IoPriority", 70 },
 	    { "ThreadFlags", 71 } } },
+	{ "Thread", &thread_guid, 2, { 36 }, { "CSwitch" },
+	  { { "NewThreadId", 0 }, { "OldThreadId", 4 },
+	    { "NewThreadPriority", 8 }, { "OldThreadPriority", 9 },
+	    { "PreviousCState", 10 }, { "SpareByte", 11 },
+	    { "OldThreadWaitReason", 12 }, { "OldThreadWaitMode", 13 },
+	    { "OldThreadState", 14 }, { "OldThreadWaitIdealProcessor", 15 },
+	    { "NewThreadWaitTime", 16 }, { "Reserved", 20 } } },
+	{ "Thread", &thread_guid, 2, { 50 }, { "ReadyThread" },
+	  { { "TThreadId", 0 }, { "AdjustReason", 4 },
+	    { "AdjustIncrement", 5 }, { "Flag", 6 }, { "Reserved", 7 } } },
 	{ "Image", &image_guid, 3, { 10, 2, 3, 4 },
 	  { "Load", "UnLoad", "DCStart", "DCEnd" }, IMAGE_LOAD_FIELDS },
 	{ "Image", &process_guid, 2, { 10 }, { "Load" }, IMAGE_LOAD_FIELDS },
@@ -291,6 +301,87 @@ TEST(fields_sit_where_the_kernel_writes_them)
 				TH_LOG("%s.%s", c->task, c->f[i].name);
 		}
 	}
+}
+
+/* Every property through TdhFormatProperty, "Name=value" joined by spaces. */
+static ULONG format_all(PEVENT_RECORD r, const TRACE_EVENT_INFO *tei,
+			char *line, size_t room)
+{
+	const BYTE *p = r->UserData;
+	USHORT left = r->UserDataLength, took;
+	const EVENT_PROPERTY_INFO *e;
+	char name[64], value[128];
+	WCHAR text[128];
+	size_t pos = 0;
+	ULONG i, size, st;
+
+	line[0] = '\0';
+	for (i = 0; i < tei->TopLevelPropertyCount; i++) {
+		e = &tei->EventPropertyInfoArray[i];
+		size = sizeof(text);
+		st = TdhFormatProperty((PTRACE_EVENT_INFO)tei, NULL, 8,
+				       e->nonStructType.InType,
+				       e->nonStructType.OutType, e->length,
+				       left, (PBYTE)p, &size, text, &took);
+		if (st)
+			return st;
+		tdh_tei_str(tei, e->NameOffset, name, sizeof(name));
+		tdh_utf8(text, value, sizeof(value));
+		pos += snprintf(line + pos, room - pos, "%s%s=%s",
+				i ? " " : "", name, value);
+		if (pos >= room)
+			return ERROR_INSUFFICIENT_BUFFER;
+		p += took;
+		left -= took;
+	}
+	return left ? ERROR_INVALID_DATA : ERROR_SUCCESS;
+}
+
+/*
+ * A CSwitch and a ReadyThread as etw.ko writes them, formatted: the
+ * thread ids and the ideal processor in hex (the classes' Format("x")),
+ * the sint8 fields signed.
+ */
+TEST(cswitch_and_ready_thread_format)
+{
+	static const uint8_t cswitch[24] = {
+		0x92, 0x10, 0, 0,	/* NewThreadId 4242 */
+		0x9a, 0x02, 0, 0,	/* OldThreadId 666 */
+		8, 7, 0, 0xff,		/* priorities, C-state, SpareByte -1 */
+		6, 1, 5, 0,		/* UserRequest, UserMode, Waiting */
+		0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	static const uint8_t ready[8] = { 0x92, 0x10, 0, 0, 0, 0, 1, 0 };
+	TRACE_EVENT_INFO *tei;
+	uint8_t data[24];
+	EVENT_RECORD r;
+	char line[512], s[32];
+	ULONG st;
+
+	kernel_event(&r, data, sizeof(cswitch), &thread_guid, 2, 36);
+	memcpy(data, cswitch, sizeof(cswitch));
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	EXPECT_STREQ("CSwitch", tdh_tei_str(tei, tei->OpcodeNameOffset, s,
+					    sizeof(s)));
+	ASSERT_EQ(ERROR_SUCCESS, format_all(&r, tei, line, sizeof(line)));
+	EXPECT_STREQ("NewThreadId=0x1092 OldThreadId=0x29A "
+		     "NewThreadPriority=8 OldThreadPriority=7 PreviousCState=0 "
+		     "SpareByte=-1 OldThreadWaitReason=6 OldThreadWaitMode=1 "
+		     "OldThreadState=5 OldThreadWaitIdealProcessor=0x0 "
+		     "NewThreadWaitTime=0x0 Reserved=0", line);
+	free(tei);
+
+	kernel_event(&r, data, sizeof(ready), &thread_guid, 2, 50);
+	memcpy(data, ready, sizeof(ready));
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	EXPECT_STREQ("ReadyThread", tdh_tei_str(tei, tei->OpcodeNameOffset, s,
+						sizeof(s)));
+	ASSERT_EQ(ERROR_SUCCESS, format_all(&r, tei, line, sizeof(line)));
+	EXPECT_STREQ("TThreadId=0x1092 AdjustReason=0 AdjustIncrement=0 "
+		     "Flag=1 Reserved=0", line);
+	free(tei);
 }
 
 /* A whole Process event as etw.ko writes one, read back by name. */
