@@ -603,6 +603,20 @@ static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
 	return etw_consumer_open(f, a.logger_id, a.flags);
 }
 
+static long etw_ioctl_profile_interval(void __user *uarg)
+{
+	struct etw_profile_interval_args a;
+	u32 usize;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_PROFILE_INTERVAL_ARGS_SIZE_VER0,
+			  uarg, &usize);
+	if (ret)
+		return ret;
+	ret = etw_klogger_profile_interval(&a);
+	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
+}
+
 static long etw_ioctl_batch_open(struct etw_file *f, void __user *uarg)
 {
 	struct etw_batch_args a;
@@ -677,6 +691,8 @@ static noinline long etw_ioctl_cmd(struct etw_file *f, unsigned int cmd,
 		return etw_ioctl_consume(f, uarg);
 	case ETW_IOC_ANYSIZE(ETW_IOC_GET_DISALLOW):
 		return etw_ioctl_get_disallow(uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_PROFILE_INTERVAL):
+		return etw_ioctl_profile_interval(uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -629,6 +629,7 @@ void etw_klogger_end(struct etw_session *s);
 int etw_klogger_update_prepare(struct etw_session *s, u32 flags);
 void etw_klogger_update_abort(struct etw_session *s);
 void etw_klogger_update_commit(struct etw_session *s);
+int etw_klogger_profile_interval(struct etw_profile_interval_args *a);
 #if IS_ENABLED(CONFIG_KUNIT)
 u32 etw_klogger_utf16(u8 *out, u32 max, const char *s, u32 len);
 #endif

@@ -22,6 +22,8 @@
  *             executable; Unload for each executable file mapping that
  *             munmap(), a MAP_FIXED mmap(), mprotect() or the address
  *             space's end (exit, execve()) removes; mremap() gives both.
+ * PROFILE     SampledProfile, version 2: a CPU sample of every online CPU
+ *             each sampling interval (etw_klogger_profile.c).
  *
  * Each flag also gives a rundown: DCStart events for every process, thread
  * and executable file mapping when the session starts, DCEnd events when
@@ -89,7 +91,8 @@
 #include "etw_klogger.h"
 
 #define ETW_KFLAGS_KNOWN \
-	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD)
+	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD | \
+	 ETW_KFLAG_PROFILE)
 
 /* Event types (hook types) and class versions. */
 #define ETW_TYPE_START		1
@@ -203,7 +206,7 @@ struct etw_klogger_tp {
  * SystemTraceControlGuid, the kernel logger's provider: its records are
  * reported under it (etw:etw_write, etw:etw_lost).
  */
-static const struct etw_guid etw_klogger_guid = { 0x9e814aad, 0x3204, 0x11d2,
+const struct etw_guid etw_klogger_guid = { 0x9e814aad, 0x3204, 0x11d2,
 	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
 
 static DEFINE_MUTEX(etw_klogger_mutex);
@@ -1135,6 +1138,11 @@ int etw_klogger_begin(struct etw_session *s)
 		return -ENOMEM;
 	}
 	ret = etw_klogger_register(k, etw_klogger_tps_for(k->flags));
+	if (!ret && (k->flags & ETW_KFLAG_PROFILE)) {
+		ret = etw_klogger_profile_start(k);
+		if (ret)
+			etw_klogger_unregister(k, etw_klogger_tps_for(k->flags));
+	}
 	if (ret) {
 		etw_klogger_free(k);
 		return ret;
@@ -1164,6 +1172,7 @@ void etw_klogger_end(struct etw_session *s)
 	if (k->flags)
 		etw_klogger_rundown(k, k->flags, true);
 	etw_klogger_unregister(k, etw_klogger_tps_for(k->flags));
+	etw_klogger_profile_stop(k);
 	etw_klogger_cur = NULL;
 	etw_klogger_free(k);
 }
@@ -1198,6 +1207,11 @@ int etw_klogger_update_prepare(struct etw_session *s, u32 flags)
 		return -ENOENT;
 	add = etw_klogger_tps_for(flags) & ~etw_klogger_tps_for(k->flags);
 	ret = etw_klogger_register(k, add);
+	if (!ret && (flags & ~k->flags & ETW_KFLAG_PROFILE)) {
+		ret = etw_klogger_profile_start(k);
+		if (ret)
+			etw_klogger_unregister(k, add);
+	}
 	if (ret)
 		return ret;
 	k->next = flags;
@@ -1220,6 +1234,8 @@ void etw_klogger_update_abort(struct etw_session *s)
 		return;
 	etw_klogger_unregister(k, etw_klogger_tps_for(k->next) &
 				  ~etw_klogger_tps_for(k->flags));
+	if (k->next & ~k->flags & ETW_KFLAG_PROFILE)
+		etw_klogger_profile_stop(k);
 }
 
 /**
@@ -1248,6 +1264,8 @@ void etw_klogger_update_commit(struct etw_session *s)
 	if (old & ~k->next)
 		etw_klogger_unregister(k, etw_klogger_tps_for(old) &
 					  ~etw_klogger_tps_for(k->next));
+	if (old & ~k->next & ETW_KFLAG_PROFILE)
+		etw_klogger_profile_stop(k);
 	if (on)
 		etw_klogger_rundown(k, on, false);
 }

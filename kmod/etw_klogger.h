@@ -62,7 +62,14 @@ struct etw_klogger {
 	unsigned int ended_next;
 };
 
+/* SystemTraceControlGuid: the kernel logger's records are reported under it. */
+extern const struct etw_guid etw_klogger_guid;
+
 void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
 		      u8 type, u16 version);
+
+/* PROFILE's sampler (etw_klogger_profile.c) */
+int etw_klogger_profile_start(struct etw_klogger *k);
+void etw_klogger_profile_stop(struct etw_klogger *k);
 
 #endif /* _ETW_KLOGGER_H */
