@@ -595,14 +595,46 @@ static ULONG etw_enum_streams(CONTROLTRACE_ID id, struct etw_enum_out *o)
 	return *v ? ERROR_SUCCESS : ERROR_NOT_SUPPORTED;
 }
 
+/*
+ * TraceSampledProfileIntervalInfo: the kernel logger's sampling interval
+ * for TRACE_PROFILE_INTERVAL.Source, a system-wide setting (any session
+ * handle; Windows' callers pass 0).  Setting it without the privilege
+ * Windows asks (SeSystemProfilePrivilege) is ERROR_PRIVILEGE_NOT_HELD.
+ */
+static ULONG etw_enum_profile_interval(PVOID info, ULONG len, bool set)
+{
+	struct etw_profile_interval_args a = { .size = sizeof(a) };
+	TRACE_PROFILE_INTERVAL *t = info;
+	int ret;
+
+	if (!info)
+		return ERROR_INVALID_PARAMETER;
+	if (len < sizeof(*t))
+		return ERROR_BAD_LENGTH;
+	a.flags = set ? ETW_PROFILE_INTERVAL_SET : 0;
+	a.source = t->Source;
+	a.interval = t->Interval;
+	ret = etw_dev_ioctl(ETW_IOC_PROFILE_INTERVAL, &a);
+	if (ret == -EPERM)
+		return ERROR_PRIVILEGE_NOT_HELD;
+	if (ret)
+		return etw_win32_from_errno(ret);
+	if (!set)
+		t->Interval = a.interval;
+	return ERROR_SUCCESS;
+}
+
 /**
  * TraceQueryInformation() - query an ETW setting
  * @SessionHandle: the session for TraceDisallowListQuery and
  *	TraceStreamCount, 0 for TraceVersionInfo; unused by the others
  * @InformationClass: TraceMaxLoggersQuery, TraceVersionInfo,
  *	TraceDisallowListQuery, TraceStreamCount, TraceGuidQueryList,
- *	TraceGuidQueryProcess or TraceGroupQueryList
- * @TraceInformation: out: the value
+ *	TraceGuidQueryProcess, TraceGroupQueryList or
+ *	TraceSampledProfileIntervalInfo
+ * @TraceInformation: out: the value (TraceSampledProfileIntervalInfo: a
+ *	TRACE_PROFILE_INTERVAL whose Source is read and Interval written, 0
+ *	for a source other than the timer)
  * @InformationLength: bytes at @TraceInformation
  * @ReturnLength: out, optional: bytes the value needs
  *
@@ -629,6 +661,12 @@ ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 
 	if (!TraceInformation && InformationLength)
 		return ERROR_INVALID_PARAMETER;
+	if (InformationClass == TraceSampledProfileIntervalInfo) {
+		if (ReturnLength)
+			*ReturnLength = sizeof(TRACE_PROFILE_INTERVAL);
+		return etw_enum_profile_interval(TraceInformation,
+						 InformationLength, false);
+	}
 	switch (InformationClass) {
 	case TraceMaxLoggersQuery:
 		err = etw_enum_max_loggers(&o);
@@ -699,9 +737,12 @@ static ULONG etw_enum_binary_tracking(uint32_t id, const void *on, ULONG len)
 
 /**
  * TraceSetInformation() - change a session setting
- * @SessionHandle: the session
- * @InformationClass: TraceSetDisallowList or TraceProviderBinaryTracking
- * @TraceInformation: an array of GUIDs (disallow list) or a BOOLEAN
+ * @SessionHandle: the session; unused by TraceSampledProfileIntervalInfo
+ * @InformationClass: TraceSetDisallowList, TraceProviderBinaryTracking or
+ *	TraceSampledProfileIntervalInfo
+ * @TraceInformation: an array of GUIDs (disallow list), a BOOLEAN, or a
+ *	TRACE_PROFILE_INTERVAL (its Interval in 100 ns units, clamped to
+ *	1221 .. 10000000 as Windows clamps it)
  * @InformationLength: its bytes (0 clears the disallow list)
  *
  * Context: any thread; changes the session through /dev/etw.
@@ -711,6 +752,10 @@ static ULONG etw_enum_binary_tracking(uint32_t id, const void *on, ULONG len)
  * one byte for binary tracking; ERROR_NOT_SUPPORTED to turn binary
  * tracking on, and for other classes; the kernel's errors (such as
  * ERROR_WMI_INSTANCE_NOT_FOUND for a session that does not run).
+ * TraceSampledProfileIntervalInfo: ERROR_INVALID_PARAMETER for a NULL
+ * buffer, ERROR_BAD_LENGTH below sizeof(TRACE_PROFILE_INTERVAL),
+ * ERROR_PRIVILEGE_NOT_HELD without the right to control sessions,
+ * ERROR_NOT_SUPPORTED for a Source other than the timer (0).
  */
 ULONG WMIAPI TraceSetInformation(CONTROLTRACE_ID SessionHandle,
 				 TRACE_INFO_CLASS InformationClass,
@@ -720,6 +765,9 @@ ULONG WMIAPI TraceSetInformation(CONTROLTRACE_ID SessionHandle,
 	uint32_t id;
 	ULONG err;
 
+	if (InformationClass == TraceSampledProfileIntervalInfo)
+		return etw_enum_profile_interval(TraceInformation,
+						 InformationLength, true);
 	if (InformationClass != TraceSetDisallowList &&
 	    InformationClass != TraceProviderBinaryTracking)
 		return ERROR_NOT_SUPPORTED;

@@ -22,7 +22,8 @@
 	ETW_MODE_NO_PER_PROCESSOR | ETW_MODE_SYSTEM_LOGGER)
 /* The EnableFlags the kernel logger records. */
 #define ETW_PROPS_KERNEL_FLAGS	(EVENT_TRACE_FLAG_PROCESS | \
-	EVENT_TRACE_FLAG_THREAD | EVENT_TRACE_FLAG_IMAGE_LOAD)
+	EVENT_TRACE_FLAG_THREAD | EVENT_TRACE_FLAG_IMAGE_LOAD | \
+	EVENT_TRACE_FLAG_PROFILE)
 #define ETW_PROPS_MAX_NAME	1024	/* characters, reference §3.2 */
 
 /* SystemTraceControlGuid, without defining the SDK's symbols here. */
