@@ -282,6 +282,8 @@ TEST_F(prof, samples_name_the_spinning_function_and_thread)
 			EXPECT_LE(KERNEL_HALF, s->ip);
 		}
 	}
+	ksft_print_msg("%zu samples: %zu in spin_here(), %zu of its thread, %zu idle\n",
+		       self->ss.n, here, mine, idle);
 	EXPECT_LT(0, here);
 	EXPECT_LE(here, mine);
 	EXPECT_LT(0, idle);
@@ -489,10 +491,54 @@ TEST_F(prof, storm_counts_every_loss)
 	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, 4, &self->ss,
 			       &st));
 	self->cfd = -1;
+	ksft_print_msg("storm: %zu samples delivered, %llu lost\n", self->ss.n,
+		       (unsigned long long)st.events_lost);
 	EXPECT_EQ(0, self->ss.bad);
 	EXPECT_EQ(self->ss.n, st.events_written);
 	EXPECT_LT(0, st.events_lost);
 	EXPECT_LT(self->ss.n, st.events_lost);
+}
+
+#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+
+static int write_str(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, v, strlen(v));
+	close(fd);
+	return n == (ssize_t)strlen(v) ? 0 : -1;
+}
+
+/*
+ * A CPU that goes offline while the sampler runs stops sampling and one
+ * that comes online starts; the records stay whole and the spinner is
+ * sampled on the CPU left.
+ */
+TEST_F(prof, cpu_offline_and_online_while_sampling)
+{
+	size_t i, here = 0;
+	pid_t tid;
+
+	if (access(CPU1_ONLINE, W_OK))
+		SKIP(return, "CPU 1 cannot go offline");
+	ASSERT_EQ(0, klog_start(self->fd, BUF_KB, MAX_BUFFERS, 0,
+				ETW_KFLAG_PROFILE, &self->id, &self->cfd));
+	ASSERT_EQ(0, spin_for(50, &tid));
+	ASSERT_EQ(0, write_str(CPU1_ONLINE, "0"));
+	EXPECT_EQ(0, spin_for(100, &tid));
+	ASSERT_EQ(0, write_str(CPU1_ONLINE, "1"));
+	EXPECT_EQ(0, spin_for(50, &tid));
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, BUF_KB,
+			       &self->ss, NULL));
+	self->cfd = -1;
+	EXPECT_EQ(0, self->ss.bad);
+	for (i = 0; i < self->ss.n; i++)
+		here += in_spin(self->ss.s[i].ip);
+	EXPECT_LT(0, here);
 }
 
 TEST_HARNESS_MAIN
