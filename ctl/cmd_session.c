@@ -39,10 +39,11 @@ static const char etwctl_start_usage[] =
 "  -on, --on FLAGS        a kernel logger recording FLAGS (xperf's flag\n"
 "                         and group names, joined with +): PROC_THREAD\n"
 "                         (PROCESS+THREAD), LOADER (IMAGE_LOAD), PROCESS,\n"
-"                         THREAD, IMAGE_LOAD; xperf's other names are\n"
-"                         refused, etw does not record them yet; a session\n"
-"                         not named \"NT Kernel Logger\" gets the system\n"
-"                         logger mode\n"
+"                         THREAD, IMAGE_LOAD, PROFILE (CPU samples); the\n"
+"                         group SysProf; xperf's other names are refused,\n"
+"                         etw does not record them yet; a session not\n"
+"                         named \"NT Kernel Logger\" gets the system logger\n"
+"                         mode\n"
 "A session needs -f, --realtime or --buffering.\n";
 
 static const char etwctl_update_usage[] =
@@ -91,6 +92,7 @@ static const struct etwctl_kflag_name etwctl_kernel_flag_names[] = {
 	{ EVENT_TRACE_FLAG_THREAD, "THREAD" },
 	{ EVENT_TRACE_FLAG_IMAGE_LOAD, "LOADER" },
 	{ EVENT_TRACE_FLAG_IMAGE_LOAD, "IMAGE_LOAD" },
+	{ EVENT_TRACE_FLAG_PROFILE, "PROFILE" },
 };
 
 /*
@@ -119,7 +121,6 @@ static const struct etwctl_kflag_name etwctl_kernel_flags_later[] = {
 	{ EVENT_TRACE_FLAG_ALPC, "ALPC" },
 	{ EVENT_TRACE_FLAG_SPLIT_IO, "SPLIT_IO" },
 	{ EVENT_TRACE_FLAG_DRIVER, "DRIVERS" },
-	{ EVENT_TRACE_FLAG_PROFILE, "PROFILE" },
 	{ EVENT_TRACE_FLAG_FILE_IO, "FILE_IO" },
 	{ EVENT_TRACE_FLAG_FILE_IO_INIT, "FILE_IO_INIT" },
 	{ 0, "COMPACT_CSWITCH" },
@@ -276,10 +277,10 @@ static int etwctl_kernel_flags_usage(const char *cmd, int err,
 	if (bad->group)
 		return etwctl_usage(cmd, "kernel flag '%.*s' (of group '%s') "
 				    "is not recorded by etw yet (only "
-				    "PROC_THREAD and LOADER are)",
+				    "PROC_THREAD, LOADER and PROFILE are)",
 				    (int)bad->len, bad->name, bad->group);
 	return etwctl_usage(cmd, "kernel flag '%.*s' is not recorded by etw "
-			    "yet (only PROC_THREAD and LOADER are)",
+			    "yet (only PROC_THREAD, LOADER and PROFILE are)",
 			    (int)bad->len, bad->name);
 }
 

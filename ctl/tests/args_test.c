@@ -181,7 +181,7 @@ TEST(kernel_flags_table)
 		{ "THREAD", 0, 2, NULL, NULL },
 		{ "LOADER+LOADER", 0, 4, NULL, NULL },
 		{ "PROC_THREAD+DISK_IO", -EOPNOTSUPP, 0, "DISK_IO", NULL },
-		{ "PROFILE", -EOPNOTSUPP, 0, "PROFILE", NULL },
+		{ "PROFILE", 0, 0x01000000, NULL, NULL },
 		{ "cswitch", -EOPNOTSUPP, 0, "cswitch", NULL },
 		{ "LOADER+DISPATCHER", -EOPNOTSUPP, 0, "DISPATCHER", NULL },
 		{ "DISK_IO_INIT", -EOPNOTSUPP, 0, "DISK_IO_INIT", NULL },
@@ -195,7 +195,7 @@ TEST(kernel_flags_table)
 		{ "Base", -EOPNOTSUPP, 0, "DISK_IO", "Base" },
 		{ "LOADER+diag", -EOPNOTSUPP, 0, "DISK_IO", "Diag" },
 		{ "Latency", -EOPNOTSUPP, 0, "DISK_IO", "Latency" },
-		{ "SysProf", -EOPNOTSUPP, 0, "PROFILE", "SysProf" },
+		{ "SysProf", 0, 0x01000007, NULL, NULL },
 		{ "Network", -EOPNOTSUPP, 0, "NETWORKTRACE", "Network" },
 		{ "PROC_THREAD+", -EINVAL, 0, "", NULL },
 		{ "+LOADER", -EINVAL, 0, "", NULL },
@@ -238,20 +238,20 @@ TEST(kernel_flags_errors)
 	} cases[] = {
 		{ { "start", "k", "--realtime", "-on", "PROC_THREAD+CSWITCH" },
 		  "etwctl start: kernel flag 'CSWITCH' is not recorded by etw "
-		  "yet (only PROC_THREAD and LOADER are)" },
+		  "yet (only PROC_THREAD, LOADER and PROFILE are)" },
 		{ { "start", "k", "--realtime", "--on", "Latency" },
 		  "etwctl start: kernel flag 'DISK_IO' (of group 'Latency') is "
-		  "not recorded by etw yet (only PROC_THREAD and LOADER "
-		  "are)" },
+		  "not recorded by etw yet (only PROC_THREAD, LOADER and "
+		  "PROFILE are)" },
 		{ { "start", "k", "--realtime", "--on", "LOADER+BOGUS" },
 		  "etwctl start: unknown kernel flag 'BOGUS'" },
-		{ { "update", "k", "-on", "PROFILE" },
-		  "etwctl update: kernel flag 'PROFILE' is not recorded by etw "
-		  "yet (only PROC_THREAD and LOADER are)" },
+		{ { "update", "k", "-on", "PROFILE+DPC" },
+		  "etwctl update: kernel flag 'DPC' is not recorded by etw "
+		  "yet (only PROC_THREAD, LOADER and PROFILE are)" },
 		{ { "update", "k", "--on", "Base" },
 		  "etwctl update: kernel flag 'DISK_IO' (of group 'Base') is "
-		  "not recorded by etw yet (only PROC_THREAD and LOADER "
-		  "are)" },
+		  "not recorded by etw yet (only PROC_THREAD, LOADER and "
+		  "PROFILE are)" },
 		{ { "update", "k", "--on", "NOPE" },
 		  "etwctl update: unknown kernel flag 'NOPE'" },
 	};
