@@ -630,6 +630,9 @@ int etw_klogger_update_prepare(struct etw_session *s, u32 flags);
 void etw_klogger_update_abort(struct etw_session *s);
 void etw_klogger_update_commit(struct etw_session *s);
 int etw_klogger_profile_interval(struct etw_profile_interval_args *a);
+int etw_klogger_stack_events(struct etw_file *f,
+			     struct etw_stack_events_args *a,
+			     struct etw_classic_event_id *ids);
 #if IS_ENABLED(CONFIG_KUNIT)
 u32 etw_klogger_utf16(u8 *out, u32 max, const char *s, u32 len);
 #endif

@@ -1104,9 +1104,24 @@ void etw_klogger_unlock(void)
 
 static void etw_klogger_free(struct etw_klogger *k)
 {
+	kfree(k->stacks);
 	free_percpu(k->pcpu);
 	kfree(k->rundown);
 	kfree(k);
+}
+
+/**
+ * etw_klogger_running() - the running kernel logger of a session
+ * @s: the session
+ *
+ * Context: etw_klogger_lock() held.
+ * Return: its logger, or NULL when @s is not the running kernel logger.
+ */
+struct etw_klogger *etw_klogger_running(struct etw_session *s)
+{
+	lockdep_assert_held(&etw_klogger_mutex);
+	return etw_klogger_cur && etw_klogger_cur->s == s ? etw_klogger_cur :
+	       NULL;
 }
 
 /**

@@ -31,6 +31,10 @@
  * CPU hotplug state arms a CPU's timer when it comes online and cancels
  * it on the CPU as it goes offline, so a timer never migrates.
  *
+ * With SampledProfile in the logger's stack list (TraceStackTracingInfo,
+ * etw_klogger_stacks.c) each sample is followed by its StackWalk_Event,
+ * captured in the CPU's own area of the sampler.
+ *
  * The interval is one system-wide setting (Windows' profile interval is
  * the HAL's, not a session's): ETW_IOC_PROFILE_INTERVAL sets and queries
  * it, in 100 ns units, clamped to Windows' bounds; a running sampler
@@ -78,10 +82,12 @@ static_assert(sizeof(struct etw_sample_rec) == 32);
  * struct etw_profile_cpu - one CPU's sampling timer
  * @timer: the timer, pinned to the CPU
  * @armed: the CPU's hotplug callback armed it and has not cancelled it
+ * @frames: where the timer captures a sample's stack
  */
 struct etw_profile_cpu {
 	struct hrtimer timer;
 	bool armed;
+	unsigned long frames[ETW_KLOGGER_STACK_ROOM];
 };
 
 /**
@@ -115,8 +121,11 @@ static u64 etw_profile_ip(const struct etw_session *s, struct pt_regs *regs)
 	       instruction_pointer(regs) : 0;
 }
 
-/* One SampledProfile record of the interrupted context @regs. */
-static void etw_profile_sample(struct etw_klogger *k, struct pt_regs *regs)
+/*
+ * One SampledProfile record of the interrupted context @regs.
+ * Return: its timestamp, 0 when it was lost.
+ */
+static u64 etw_profile_sample(struct etw_klogger *k, struct pt_regs *regs)
 {
 	struct etw_session *s = k->s;
 	struct etw_sample_rec r = {
@@ -138,22 +147,30 @@ static void etw_profile_sample(struct etw_klogger *k, struct pt_regs *regs)
 	b = etw_buffer_reserve(s, etw_session_stream(s), sizeof(r), &off, &ts);
 	if (!b) {
 		etw_record_lost(s, &etw_klogger_guid, r.h.hook_id, -ENOBUFS);
-		return;
+		return 0;
 	}
 	r.h.timestamp = ts;
 	memcpy(b->data + off, &r, sizeof(r));
 	etw_record_written(s, &etw_klogger_guid, r.h.hook_id, r.h.size);
 	etw_buffer_commit(s, b);
+	return ts;
 }
 
 /* Hard interrupt context, on the timer's CPU. */
 static enum hrtimer_restart etw_profile_tick(struct hrtimer *t)
 {
-	struct etw_profile *p = READ_ONCE(etw_profile_cur);
+	struct etw_profile_cpu *pc = container_of(t, struct etw_profile_cpu,
+						  timer);
+	struct etw_klogger *k = READ_ONCE(etw_profile_cur)->k;
 	struct pt_regs *regs = get_irq_regs();
+	u64 ts;
 
-	if (regs && (READ_ONCE(p->k->flags) & ETW_KFLAG_PROFILE))
-		etw_profile_sample(p->k, regs);
+	if (regs && (READ_ONCE(k->flags) & ETW_KFLAG_PROFILE)) {
+		ts = etw_profile_sample(k, regs);
+		/* A lost sample's stack would name nothing. */
+		if (ts && READ_ONCE(k->stack_samples))
+			etw_klogger_put_stack(k, regs, ts, pc->frames);
+	}
 	hrtimer_forward_now(t, etw_profile_period());
 	return HRTIMER_RESTART;
 }
