@@ -624,14 +624,57 @@ static ULONG etw_enum_profile_interval(PVOID info, ULONG len, bool set)
 	return ERROR_SUCCESS;
 }
 
+/*
+ * TraceStackTracingInfo of the kernel logger: the CLASSIC_EVENT_IDs whose
+ * events are followed by their stack, at most 256.
+ */
+static ULONG etw_enum_stack_set(uint32_t id, const void *ids, ULONG len)
+{
+	struct etw_stack_events_args a = {
+		.size = sizeof(a), .flags = ETW_STACK_EVENTS_SET,
+		.logger_id = id, .ids_ptr = (uintptr_t)ids,
+	};
+
+	if (len % sizeof(CLASSIC_EVENT_ID))
+		return ERROR_BAD_LENGTH;
+	if ((len && !ids) || len / sizeof(CLASSIC_EVENT_ID) > ETW_MAX_STACK_EVENTS)
+		return ERROR_INVALID_PARAMETER;
+	a.count = len / sizeof(CLASSIC_EVENT_ID);
+	return etw_win32_from_errno(etw_dev_ioctl(ETW_IOC_STACK_EVENTS, &a));
+}
+
+static ULONG etw_enum_stack_list(CONTROLTRACE_ID id, struct etw_enum_out *o)
+{
+	struct etw_classic_event_id ids[ETW_MAX_STACK_EVENTS];
+	struct etw_stack_events_args a = {
+		.size = sizeof(a), .count = ETW_MAX_STACK_EVENTS,
+		.ids_ptr = (uintptr_t)ids,
+	};
+	ULONG err = etw_enum_session_id(id, &a.logger_id);
+	void *p;
+
+	if (!err)
+		err = etw_win32_from_errno(etw_dev_ioctl(ETW_IOC_STACK_EVENTS,
+							 &a));
+	if (err || !a.count)
+		return err;
+	p = etw_enum_add(o, a.count * sizeof(ids[0]));
+	if (!p)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	memcpy(p, ids, a.count * sizeof(ids[0]));
+	return ERROR_SUCCESS;
+}
+
 /**
  * TraceQueryInformation() - query an ETW setting
- * @SessionHandle: the session for TraceDisallowListQuery and
- *	TraceStreamCount, 0 for TraceVersionInfo; unused by the others
+ * @SessionHandle: the session for TraceDisallowListQuery,
+ *	TraceStreamCount and TraceStackTracingInfo, 0 for TraceVersionInfo;
+ *	unused by the others
  * @InformationClass: TraceMaxLoggersQuery, TraceVersionInfo,
  *	TraceDisallowListQuery, TraceStreamCount, TraceGuidQueryList,
- *	TraceGuidQueryProcess, TraceGroupQueryList or
- *	TraceSampledProfileIntervalInfo
+ *	TraceGuidQueryProcess, TraceGroupQueryList,
+ *	TraceSampledProfileIntervalInfo or TraceStackTracingInfo (the kernel
+ *	logger's CLASSIC_EVENT_ID list)
  * @TraceInformation: out: the value (TraceSampledProfileIntervalInfo: a
  *	TRACE_PROFILE_INTERVAL whose Source is read and Interval written, 0
  *	for a source other than the timer)
@@ -679,6 +722,9 @@ ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 		break;
 	case TraceStreamCount:
 		err = etw_enum_streams(SessionHandle, &o);
+		break;
+	case TraceStackTracingInfo:
+		err = etw_enum_stack_list(SessionHandle, &o);
 		break;
 	case TraceGuidQueryList:
 	case TraceGuidQueryProcess:
@@ -738,12 +784,14 @@ static ULONG etw_enum_binary_tracking(uint32_t id, const void *on, ULONG len)
 /**
  * TraceSetInformation() - change a session setting
  * @SessionHandle: the session; unused by TraceSampledProfileIntervalInfo
- * @InformationClass: TraceSetDisallowList, TraceProviderBinaryTracking or
- *	TraceSampledProfileIntervalInfo
- * @TraceInformation: an array of GUIDs (disallow list), a BOOLEAN, or a
+ * @InformationClass: TraceSetDisallowList, TraceProviderBinaryTracking,
+ *	TraceSampledProfileIntervalInfo or TraceStackTracingInfo
+ * @TraceInformation: an array of GUIDs (disallow list), a BOOLEAN, a
  *	TRACE_PROFILE_INTERVAL (its Interval in 100 ns units, clamped to
- *	1221 .. 10000000 as Windows clamps it)
- * @InformationLength: its bytes (0 clears the disallow list)
+ *	1221 .. 10000000 as Windows clamps it), or an array of
+ *	CLASSIC_EVENT_ID (the kernel logger's events to record stacks of)
+ * @InformationLength: its bytes (0 clears the disallow list or the stack
+ *	list)
  *
  * Context: any thread; changes the session through /dev/etw.
  * Return: 0; ERROR_INVALID_PARAMETER for a session handle of 0 or above
@@ -756,6 +804,10 @@ static ULONG etw_enum_binary_tracking(uint32_t id, const void *on, ULONG len)
  * buffer, ERROR_BAD_LENGTH below sizeof(TRACE_PROFILE_INTERVAL),
  * ERROR_PRIVILEGE_NOT_HELD without the right to control sessions,
  * ERROR_NOT_SUPPORTED for a Source other than the timer (0).
+ * TraceStackTracingInfo: ERROR_BAD_LENGTH for a length that is not whole
+ * CLASSIC_EVENT_IDs, ERROR_INVALID_PARAMETER for more than 256, a NULL
+ * array with a length, non-zero Reserved bytes or a session that is not
+ * the kernel logger.
  */
 ULONG WMIAPI TraceSetInformation(CONTROLTRACE_ID SessionHandle,
 				 TRACE_INFO_CLASS InformationClass,
@@ -769,11 +821,15 @@ ULONG WMIAPI TraceSetInformation(CONTROLTRACE_ID SessionHandle,
 		return etw_enum_profile_interval(TraceInformation,
 						 InformationLength, true);
 	if (InformationClass != TraceSetDisallowList &&
-	    InformationClass != TraceProviderBinaryTracking)
+	    InformationClass != TraceProviderBinaryTracking &&
+	    InformationClass != TraceStackTracingInfo)
 		return ERROR_NOT_SUPPORTED;
 	err = etw_enum_session_id(SessionHandle, &id);
 	if (err)
 		return err;
+	if (InformationClass == TraceStackTracingInfo)
+		return etw_enum_stack_set(id, TraceInformation,
+					  InformationLength);
 	if (InformationClass == TraceSetDisallowList)
 		return etw_enum_disallow(id, TraceInformation,
 					 InformationLength);
