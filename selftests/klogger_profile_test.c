@@ -11,7 +11,10 @@
  * bounds, with the errors of each; a running sampler picks a new
  * interval up; a storm of samples into two small buffers nobody reads
  * counts what it loses in events_lost, and the buffers hold whole
- * records only.
+ * records only.  With SampledProfile in the kernel logger's stack list
+ * (ETW_IOC_STACK_EVENTS, TraceSetInformation's TraceStackTracingInfo)
+ * each sample is followed by its StackWalk_Event, which names it and
+ * holds the spinning function's caller.
  */
 #include <grp.h>
 #include <pthread.h>
@@ -28,6 +31,8 @@
 #define MAX_BUFFERS	256
 #define USER_UID	1000	/* the VM's user "etw" */
 #define HOOK_SAMPLE	(ETW_GROUP_PERFINFO << 8 | 46)
+#define HOOK_STACK	(ETW_GROUP_STACKWALK << 8 | 32)
+#define MAX_FRAMES	192
 #define PERFINFO64	0xc011
 #define SPIN_MS		300
 #define KERNEL_HALF	0xffff800000000000ull
@@ -39,9 +44,19 @@ struct sample {
 	__u32 tid;
 };
 
+/* One StackWalk_Event, decoded. */
+struct stack {
+	__u64 event_ts;
+	__u32 pid, tid;
+	__u32 n;
+	__u64 f[MAX_FRAMES];
+};
+
 struct samples {
 	struct sample *s;
 	size_t n, cap;
+	struct stack *st;
+	size_t nst, capst;
 	size_t others;	/* records of other kinds */
 	int bad;	/* SampledProfile records that failed the layout check */
 };
@@ -51,21 +66,34 @@ struct samples {
  * bounds are the linker's __start_ and __stop_ symbols of the section.
  */
 #define SPIN_SECTION	"etw_profile_spin"
+#define CALLER_SECTION	"etw_profile_caller"
 extern const char __start_etw_profile_spin[], __stop_etw_profile_spin[];
+extern const char __start_etw_profile_caller[], __stop_etw_profile_caller[];
 
 static atomic_bool spin_stop;
 
+/* Its count on the stack: the function keeps its frame. */
 __attribute__((noinline, section(SPIN_SECTION)))
 static void spin_here(void)
 {
+	volatile unsigned long spins = 0;
+
 	while (!atomic_load_explicit(&spin_stop, memory_order_relaxed))
-		;
+		spins++;
+}
+
+/* spin_here()'s caller: its return address is in the stacks. */
+__attribute__((noinline, section(CALLER_SECTION)))
+static void spin_caller(void)
+{
+	spin_here();
+	__asm__ volatile("" ::: "memory");
 }
 
 static void *spinner(void *arg)
 {
 	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
-	spin_here();
+	spin_caller();
 	return NULL;
 }
 
@@ -86,6 +114,42 @@ static int in_spin(__u64 ip)
 {
 	return ip >= (uintptr_t)__start_etw_profile_spin &&
 	       ip < (uintptr_t)__stop_etw_profile_spin;
+}
+
+static int in_caller(__u64 ip)
+{
+	return ip >= (uintptr_t)__start_etw_profile_caller &&
+	       ip < (uintptr_t)__stop_etw_profile_caller;
+}
+
+/* StackWalk_Event: EventTimeStamp, StackProcess, StackThread, frames. */
+static int parse_stack(const __u8 *rec, struct stack *st)
+{
+	struct etw_perfinfo_header h;
+
+	memcpy(&h, rec, sizeof(h));
+	if (h.version != 2 || h.hook_id != HOOK_STACK || h.size < 32 ||
+	    (h.size - 32) % 8 || (h.size - 32) / 8 > MAX_FRAMES ||
+	    h.flags != ETW_SYSTEM_HEADER_FLAGS || !h.timestamp)
+		return -1;
+	memcpy(&st->event_ts, rec + 16, 8);
+	memcpy(&st->pid, rec + 24, 4);
+	memcpy(&st->tid, rec + 28, 4);
+	st->n = (h.size - 32) / 8;
+	memcpy(st->f, rec + 32, 8 * st->n);
+	return st->event_ts <= h.timestamp ? 0 : -1;
+}
+
+/* The stack that names sample @s, or NULL. */
+static const struct stack *stack_of(const struct samples *ss,
+				    const struct sample *s)
+{
+	size_t i;
+
+	for (i = 0; i < ss->nst; i++)
+		if (ss->st[i].event_ts == s->ts && ss->st[i].tid == s->tid)
+			return &ss->st[i];
+	return NULL;
 }
 
 /* PERFINFO_TRACE_HEADER, then IP, ThreadId, Count 1, Reserved 0. */
@@ -126,7 +190,16 @@ static int walk(const __u8 *buf, struct samples *out)
 		}
 		if (size < 16 || off + size > bh->offset)
 			return -1;
-		if (type == PERFINFO64) {
+		if (type == PERFINFO64 && buf[off + 7] == ETW_GROUP_STACKWALK) {
+			if (out->nst == out->capst) {
+				out->capst = out->capst ? 2 * out->capst : 1024;
+				out->st = realloc(out->st,
+						  out->capst * sizeof(*out->st));
+				if (!out->st)
+					return -1;
+			}
+			out->bad += parse_stack(buf + off, &out->st[out->nst++]);
+		} else if (type == PERFINFO64) {
 			if (out->n == out->cap) {
 				out->cap = out->cap ? 2 * out->cap : 1024;
 				out->s = realloc(out->s,
@@ -242,6 +315,7 @@ FIXTURE_TEARDOWN(prof)
 		raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
 	set_interval(self->fd, ETW_PROFILE_INTERVAL_DEFAULT);
 	free(self->ss.s);
+	free(self->ss.st);
 	close(self->fd);
 }
 
@@ -497,6 +571,201 @@ TEST_F(prof, storm_counts_every_loss)
 	EXPECT_EQ(self->ss.n, st.events_written);
 	EXPECT_LT(0, st.events_lost);
 	EXPECT_LT(self->ss.n, st.events_lost);
+}
+
+/* --- stacks ------------------------------------------------------------- */
+
+/* PerfInfoGuid, SampledProfile's class, and StackWalkGuid. */
+static const struct etw_guid perfinfo = { 0xce1dbfb4, 0x137e, 0x4da6,
+	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } };
+static const struct etw_guid process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+
+static int stack_events(int fd, __u32 flags, __u32 id,
+			struct etw_classic_event_id *ids, __u32 *count)
+{
+	struct etw_stack_events_args a = {
+		.size = sizeof(a), .flags = flags, .logger_id = id,
+		.count = *count, .ids_ptr = (uintptr_t)ids,
+	};
+	int ret = etw_ioctl(fd, ETW_IOC_STACK_EVENTS, &a);
+
+	*count = a.count;
+	return ret;
+}
+
+static int stack_samples(int fd, __u32 id)
+{
+	struct etw_classic_event_id e = { .guid = perfinfo, .type = 46 };
+	__u32 n = 1;
+
+	return stack_events(fd, ETW_STACK_EVENTS_SET, id, &e, &n);
+}
+
+/*
+ * Each sample after the list was set is followed by the StackWalk_Event
+ * that names it (its timestamp and thread): the spinner's start at the sampled instruction,
+ * in this process, and hold spin_caller(); the idle CPU's start at the
+ * sampled kernel instruction.
+ */
+TEST_F(prof, samples_have_stacks_with_the_caller)
+{
+	size_t i, here = 0, with_caller = 0, idle = 0;
+	const struct stack *st;
+	pid_t tid = 0;
+	__u64 listed;
+	__u32 k;
+
+	ASSERT_EQ(0, klog_start(self->fd, BUF_KB, MAX_BUFFERS, 0,
+				ETW_KFLAG_PROFILE, &self->id, &self->cfd));
+	ASSERT_EQ(0, stack_samples(self->fd, self->id));
+	listed = raw_now_ns();
+	ASSERT_EQ(0, spin_for(SPIN_MS, &tid));
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, BUF_KB,
+			       &self->ss, NULL));
+	self->cfd = -1;
+	EXPECT_EQ(0, self->ss.bad);
+	for (i = 0; i < self->ss.n; i++) {
+		const struct sample *s = &self->ss.s[i];
+
+		/* Those before the list was set have none. */
+		if ((!in_spin(s->ip) && s->tid) || s->ts <= listed)
+			continue;
+		st = stack_of(&self->ss, s);
+		ASSERT_NE(NULL, st) TH_LOG("sample %zu", i);
+		ASSERT_LT(0, st->n);
+		EXPECT_EQ(s->ip, st->f[0]);
+		if (!s->tid) {
+			idle++;
+			EXPECT_EQ(0, st->pid);
+			continue;
+		}
+		here++;
+		EXPECT_EQ((__u32)getpid(), st->pid);
+		for (k = 1; k < st->n && !in_caller(st->f[k]); k++)
+			;
+		with_caller += k < st->n;
+	}
+	ksft_print_msg("%zu samples in spin_here(), %zu stacks with its caller, %zu idle\n",
+		       here, with_caller, idle);
+	EXPECT_LT(0, here);
+	EXPECT_LT(0, with_caller);
+	EXPECT_LT(0, idle);
+}
+
+/* Without the list, no stack. */
+TEST_F(prof, no_stack_list_no_stack)
+{
+	pid_t tid;
+
+	ASSERT_EQ(0, klog_start(self->fd, BUF_KB, MAX_BUFFERS, 0,
+				ETW_KFLAG_PROFILE, &self->id, &self->cfd));
+	ASSERT_EQ(0, spin_for(50, &tid));
+	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, BUF_KB,
+			       &self->ss, NULL));
+	self->cfd = -1;
+	EXPECT_LT(0, self->ss.n);
+	EXPECT_EQ(0, self->ss.nst);
+}
+
+/*
+ * The list is set, read back (a short room gets the count), cleared;
+ * EINVAL for unknown flags, 257 entries, a reserved byte and a session
+ * that is not the kernel logger; ENOENT for one that does not run.
+ */
+TEST_F(prof, stack_list_set_get_and_errors)
+{
+	struct etw_classic_event_id ids[3] = {
+		{ .guid = perfinfo, .type = 46 },
+		{ .guid = process_guid, .type = 1 },
+	}, got[3];
+	__u32 n = 2, other;
+
+	ASSERT_EQ(0, klog_start(self->fd, BUF_KB, MAX_BUFFERS, 0,
+				ETW_KFLAG_PROCESS, &self->id, &self->cfd));
+	EXPECT_EQ(0, stack_events(self->fd, ETW_STACK_EVENTS_SET, self->id,
+				  ids, &n));
+	n = 3;
+	memset(got, 0xa5, sizeof(got));
+	EXPECT_EQ(0, stack_events(self->fd, 0, self->id, got, &n));
+	EXPECT_EQ(2, n);
+	EXPECT_EQ(0, memcmp(ids, got, 2 * sizeof(ids[0])));
+	n = 1;
+	EXPECT_EQ(0, stack_events(self->fd, 0, self->id, got, &n));
+	EXPECT_EQ(2, n);
+	n = 0;
+	EXPECT_EQ(0, stack_events(self->fd, ETW_STACK_EVENTS_SET, self->id,
+				  NULL, &n));
+	n = 3;
+	EXPECT_EQ(0, stack_events(self->fd, 0, self->id, got, &n));
+	EXPECT_EQ(0, n);
+	n = 1;
+	EXPECT_EQ(-EINVAL, stack_events(self->fd, 0x2, self->id, ids, &n));
+	n = ETW_MAX_STACK_EVENTS + 1;
+	EXPECT_EQ(-EINVAL, stack_events(self->fd, ETW_STACK_EVENTS_SET,
+					self->id, ids, &n));
+	ids[2].guid = perfinfo;
+	ids[2].reserved[6] = 1;
+	n = 1;
+	EXPECT_EQ(-EINVAL, stack_events(self->fd, ETW_STACK_EVENTS_SET,
+					self->id, &ids[2], &n));
+	ASSERT_EQ(0, raw_start(self->fd, "prof-other", ETW_MODE_REAL_TIME, 4,
+			       0, &other));
+	n = 1;
+	EXPECT_EQ(-EINVAL, stack_events(self->fd, ETW_STACK_EVENTS_SET, other,
+					ids, &n));
+	EXPECT_EQ(0, raw_session_op(self->fd, ETW_IOC_STOP, other, NULL));
+	n = 1;
+	EXPECT_EQ(-ENOENT, stack_events(self->fd, ETW_STACK_EVENTS_SET, other,
+					ids, &n));
+}
+
+/*
+ * libetw: TraceSetInformation(TraceStackTracingInfo) with an array of
+ * CLASSIC_EVENT_ID, read back by TraceQueryInformation; a length that is
+ * not whole entries is ERROR_BAD_LENGTH, more than 256 entries (the
+ * limit of TraceSetInformation's page) and another session
+ * ERROR_INVALID_PARAMETER.
+ */
+TEST_F(prof, libetw_stack_tracing_info)
+{
+	CLASSIC_EVENT_ID ids[2], got[2];
+	ULONG len = 0;
+	__u32 other;
+
+	memset(ids, 0, sizeof(ids));
+	memcpy(&ids[0].EventGuid, &perfinfo, sizeof(GUID));
+	ids[0].Type = 46;
+	memcpy(&ids[1].EventGuid, &process_guid, sizeof(GUID));
+	ids[1].Type = 1;
+	ASSERT_EQ(0, klog_start(self->fd, BUF_KB, MAX_BUFFERS, 0,
+				ETW_KFLAG_PROFILE, &self->id, &self->cfd));
+	EXPECT_EQ(ERROR_SUCCESS,
+		  TraceSetInformation(self->id, TraceStackTracingInfo, ids,
+				      sizeof(ids)));
+	EXPECT_EQ(ERROR_SUCCESS,
+		  TraceQueryInformation(self->id, TraceStackTracingInfo, got,
+					sizeof(got), &len));
+	EXPECT_EQ(sizeof(ids), len);
+	EXPECT_EQ(0, memcmp(ids, got, sizeof(ids)));
+	EXPECT_EQ(ERROR_BAD_LENGTH,
+		  TraceSetInformation(self->id, TraceStackTracingInfo, ids,
+				      sizeof(ids) - 1));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  TraceSetInformation(self->id, TraceStackTracingInfo, ids,
+				      257 * sizeof(ids[0])));
+	ASSERT_EQ(0, raw_start(self->fd, "prof-libetw", ETW_MODE_REAL_TIME, 4,
+			       0, &other));
+	EXPECT_EQ(ERROR_INVALID_PARAMETER,
+		  TraceSetInformation(other, TraceStackTracingInfo, ids,
+				      sizeof(ids)));
+	EXPECT_EQ(0, raw_session_op(self->fd, ETW_IOC_STOP, other, NULL));
+	EXPECT_EQ(ERROR_SUCCESS,
+		  TraceSetInformation(self->id, TraceStackTracingInfo, NULL, 0));
+	EXPECT_EQ(ERROR_SUCCESS,
+		  TraceQueryInformation(self->id, TraceStackTracingInfo, got,
+					sizeof(got), &len));
+	EXPECT_EQ(0, len);
 }
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
