@@ -273,6 +273,43 @@ TEST(kernel_flags_errors)
 	}
 }
 
+/*
+ * start -stackwalk: xperf's event names, of which etw records Profile's
+ * stacks; it needs -on.  Refused before anything is started.
+ */
+TEST(stackwalk_errors)
+{
+	static const struct {
+		const char *argv[8];
+		const char *msg;
+	} cases[] = {
+		{ { "start", "k", "--realtime", "--stackwalk", "Profile" },
+		  "etwctl start: --stackwalk needs -on" },
+		{ { "start", "k", "--realtime", "-on", "PROFILE", "-stackwalk",
+		    "Profile+CSwitch" },
+		  "etwctl start: stack walk event 'CSwitch' is not recorded by "
+		  "etw (only Profile is)" },
+		{ { "start", "k", "--realtime", "-on", "PROFILE", "-stackwalk",
+		    "" },
+		  "etwctl start: stack walk event '' is not recorded by etw "
+		  "(only Profile is)" },
+	};
+	char *argv[8];
+	struct ctl_run r;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (j = 0; j < 8; j++)
+			argv[j] = (char *)cases[i].argv[j];
+		r = ctl_run(etwctl_cmd_start, argv);
+		EXPECT_EQ(ETWCTL_EXIT_USAGE, r.status) TH_LOG("case %zu", i);
+		EXPECT_STREQ("", r.out) TH_LOG("case %zu", i);
+		EXPECT_EQ(0, strncmp(r.err, cases[i].msg, strlen(cases[i].msg)))
+			TH_LOG("case %zu: %s", i, r.err);
+		ctl_run_free(&r);
+	}
+}
+
 static int (*const all_cmds[])(int, char **) = {
 	etwctl_cmd_start, etwctl_cmd_stop, etwctl_cmd_flush,
 	etwctl_cmd_update, etwctl_cmd_query, etwctl_cmd_list,
