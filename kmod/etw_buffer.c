@@ -193,9 +193,14 @@ static void etw_deliver_locked(struct etw_session *s, struct etw_buffer *b)
  * @s: the session
  * @b: the buffer; its caller left its state sealed with no writer
  *
- * Buffering mode keeps it in the ring; otherwise consumers get it.
+ * Buffering mode keeps it in the ring; otherwise consumers get it.  The
+ * consumers are woken here, from the writer's context: a hard interrupt
+ * may do that (the kernel logger's sampler does), since every user of
+ * the wait queue's lock and of the scheduler's locks has interrupts off;
+ * a writer holding a runqueue lock (a scheduler tracepoint's probe) may
+ * not.
  *
- * Context: any.
+ * Context: any but NMI and the scheduler's locked sections.
  */
 void etw_buffer_deliver(struct etw_session *s, struct etw_buffer *b)
 {

@@ -25,9 +25,9 @@
  * PROFILE     SampledProfile, version 2: a CPU sample of every online CPU
  *             each sampling interval (etw_klogger_profile.c).
  *
- * Each flag also gives a rundown: DCStart events for every process, thread
- * and executable file mapping when the session starts, DCEnd events when
- * it stops.  An UPDATE may change the flags of a running logger
+ * Each flag but PROFILE also gives a rundown: DCStart events for every
+ * process, thread and executable file mapping when the session starts,
+ * DCEnd events when it stops.  An UPDATE may change the flags of a running logger
  * (etw_klogger_update_prepare() and its commit or abort): the flags it
  * turns on get their tracepoints and a DCStart rundown, those it turns off
  * lose theirs, and those it keeps are not touched.
