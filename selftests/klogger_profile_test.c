@@ -14,7 +14,8 @@
  * records only.  With SampledProfile in the kernel logger's stack list
  * (ETW_IOC_STACK_EVENTS, TraceSetInformation's TraceStackTracingInfo)
  * each sample is followed by its StackWalk_Event, which names it and
- * holds the spinning function's caller.
+ * holds the spinning function's caller.  A starter without the right to
+ * see kernel addresses gets them zero.
  */
 #include <grp.h>
 #include <pthread.h>
@@ -780,6 +781,83 @@ static int write_str(const char *path, const char *v)
 	n = write(fd, v, strlen(v));
 	close(fd);
 	return n == (ssize_t)strlen(v) ? 0 : -1;
+}
+
+/* --- what a delegated controller's samples show -------------------------- */
+
+#define CONTROL_GID	"/sys/module/etw/parameters/control_gid"
+#define CONTROL_GROUP	1001	/* the VM's group "etwctl" */
+
+/*
+ * As a member of control_gid (uid 1000, no capability): a kernel logger
+ * with PROFILE and stacks; its own spinner's samples and stacks show
+ * their addresses, the idle CPU's kernel addresses are zero.  Returns
+ * 0, or the step that failed.
+ */
+static int member_samples(void)
+{
+	size_t i, k, own = 0, idle = 0;
+	struct samples ss = { 0 };
+	const struct stack *st;
+	gid_t g = CONTROL_GROUP;
+	int fd, cfd, ret = 0;
+	pid_t tid = 0;
+	__u32 id;
+
+	if (setgroups(1, &g) || setresgid(USER_UID, USER_UID, USER_UID) ||
+	    setresuid(USER_UID, USER_UID, USER_UID) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return 101;
+	fd = etw_open();
+	if (fd < 0 || klog_start(fd, BUF_KB, MAX_BUFFERS, 0, ETW_KFLAG_PROFILE,
+				 &id, &cfd))
+		return 102;
+	if (stack_samples(fd, id) || spin_for(SPIN_MS, &tid) ||
+	    klog_stop(fd, id, cfd, BUF_KB, &ss, NULL) || ss.bad)
+		return 103;
+	for (i = 0; i < ss.n && !ret; i++) {
+		const struct sample *s = &ss.s[i];
+
+		st = stack_of(&ss, s);
+		if (s->tid == (__u32)tid && in_spin(s->ip)) {
+			own++;
+			if (st && st->f[0] != s->ip)
+				ret = 104;
+		} else if (!s->tid) {
+			idle++;
+			if (s->ip)
+				ret = 105;
+			for (k = 0; st && k < st->n; k++)
+				if (st->f[k])
+					ret = 106;
+		}
+	}
+	if (!ret && (!own || !idle))
+		ret = 107;
+	free(ss.s);
+	free(ss.st);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Kernel addresses only for a starter that may see them (abi.rst, "Who
+ * may do what"): a member of control_gid without CAP_SYSLOG, CAP_PERFMON
+ * or CAP_SYS_ADMIN gets the idle CPU's samples and stacks with zero
+ * addresses, and its own process's as they are.
+ */
+TEST(member_sees_no_kernel_address)
+{
+	char gid[16];
+	pid_t pid;
+
+	snprintf(gid, sizeof(gid), "%d", CONTROL_GROUP);
+	ASSERT_EQ(0, write_str(CONTROL_GID, gid));
+	pid = fork();
+	if (!pid)
+		_exit(member_samples());
+	EXPECT_EQ(0, etw_wait_child(pid));
+	write_str(CONTROL_GID, "-1");
 }
 
 /*
