@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -494,6 +495,7 @@ __attribute__((noinline)) void etwctl_test_spin_target(void)
 
 static void *spinner(void *arg)
 {
+	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
 	etwctl_test_spin_target();
 	return NULL;
 }
@@ -526,15 +528,17 @@ static char *slurp(const char *path)
 /*
  * xperf's way to a CPU profile: a kernel logger with SysProf (processes,
  * images, samples) and -stackwalk Profile to a file, a thread spinning
- * in a function of this program meanwhile; etwctl export --format
- * speedscope names the function, from the samples' stacks and the
- * program's image.
+ * in a function of this program meanwhile; etwctl dump decodes the
+ * samples through TDH as Windows' (PerfInfo's SampleProf with the
+ * thread's id), and etwctl export --format speedscope names the
+ * function, from the samples' stacks and the program's image.
  */
 TEST_F(ctl, profile_export_names_the_spinning_function)
 {
 	struct run *r = &self->r;
+	char want[64], *json, *dump;
+	pid_t tid = 0;
 	pthread_t th;
-	char *json;
 
 	unlink(DIR "/prof.etl");
 	ASSERT_EQ(0, etwctl(r, "start", "NT Kernel Logger", "-f",
@@ -542,7 +546,7 @@ TEST_F(ctl, profile_export_names_the_spinning_function)
 			    "Profile", "--buffer-size", "64", "--max-buffers",
 			    "256", NULL)) TH_LOG("%s", r->err);
 	atomic_store(&spin_stop, false);
-	ASSERT_EQ(0, pthread_create(&th, NULL, spinner, NULL));
+	ASSERT_EQ(0, pthread_create(&th, NULL, spinner, &tid));
 	usleep(300 * 1000);
 	atomic_store(&spin_stop, true);
 	ASSERT_EQ(0, pthread_join(th, NULL));
@@ -551,6 +555,16 @@ TEST_F(ctl, profile_export_names_the_spinning_function)
 	ASSERT_EQ(0, etwctl(r, "export", "--format", "speedscope", "-o",
 			    DIR "/prof.speedscope.json", DIR "/prof.etl", NULL))
 		TH_LOG("%s", r->err);
+	etwctl_stdout = DIR "/prof.dump";
+	EXPECT_EQ(0, etwctl(r, "dump", DIR "/prof.etl", NULL))
+		TH_LOG("%s", r->err);
+	etwctl_stdout = NULL;
+	dump = slurp(DIR "/prof.dump");
+	ASSERT_NE(NULL, dump);
+	snprintf(want, sizeof(want), "ThreadId=%d Count=1 Reserved=0\n", tid);
+	EXPECT_NE(NULL, strstr(dump, want));
+	EXPECT_NE(NULL, strstr(dump, "op=SampleProf task=PerfInfo "));
+	free(dump);
 	json = slurp(DIR "/prof.speedscope.json");
 	ASSERT_NE(NULL, json);
 	EXPECT_NE(NULL, strstr(json, "\"$schema\":\"https://www.speedscope.app/"

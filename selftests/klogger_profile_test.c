@@ -722,6 +722,34 @@ TEST_F(prof, stack_list_set_get_and_errors)
 }
 
 /*
+ * ETW_IOC_STACK_EVENTS grows as the other size-first ioctls: below its
+ * first size EINVAL, a larger caller's zero tail accepted, a non-zero
+ * one E2BIG (abi.rst, "Struct sizes").
+ */
+TEST_F(prof, stack_list_sizes)
+{
+	struct {
+		struct etw_stack_events_args a;
+		__u64 tail;
+	} big;
+
+	ASSERT_EQ(0, klog_start(self->fd, BUF_KB, MAX_BUFFERS, 0,
+				ETW_KFLAG_PROFILE, &self->id, &self->cfd));
+	memset(&big, 0, sizeof(big));
+	big.a.size = ETW_STACK_EVENTS_ARGS_SIZE_VER0 - 1;
+	big.a.logger_id = self->id;
+	EXPECT_EQ(-EINVAL, etw_ioctl(self->fd, ETW_IOC_STACK_EVENTS, &big));
+	big.a.size = sizeof(big);
+	EXPECT_EQ(0, etw_ioctl(self->fd, ETW_IOC_STACK_EVENTS, &big));
+	EXPECT_EQ(0, big.a.count);
+	/* The reply set size to the bytes meaningful to both. */
+	EXPECT_EQ(ETW_STACK_EVENTS_ARGS_SIZE_VER0, big.a.size);
+	big.a.size = sizeof(big);
+	big.tail = 1;
+	EXPECT_EQ(-E2BIG, etw_ioctl(self->fd, ETW_IOC_STACK_EVENTS, &big));
+}
+
+/*
  * libetw: TraceSetInformation(TraceStackTracingInfo) with an array of
  * CLASSIC_EVENT_ID, read back by TraceQueryInformation; a length that is
  * not whole entries is ERROR_BAD_LENGTH, more than 256 entries (the
