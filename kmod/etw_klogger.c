@@ -1131,7 +1131,8 @@ struct etw_klogger *etw_klogger_running(struct etw_session *s)
  * Context: process context, may sleep; etw_klogger_lock() held, etw_mutex
  * not.
  * Return: 0; -ENOMEM; -EOPNOTSUPP when the kernel lacks a tracepoint the
- * flags need, or the registration's error.
+ * flags need, or the registration's error; PROFILE: the sampler's
+ * (etw_klogger_profile_start()).
  */
 int etw_klogger_begin(struct etw_session *s)
 {
@@ -1207,7 +1208,8 @@ void etw_klogger_end(struct etw_session *s)
  * Return: 0; -EINVAL for a flag not in %ETW_KFLAGS_KNOWN; -ENOENT when
  * @s is not the running kernel logger (it is stopping); -EOPNOTSUPP when
  * the kernel lacks a tracepoint @flags need, -ENOMEM or the registration's
- * error: then nothing changed.
+ * error, PROFILE's sampler's (etw_klogger_profile_start()): then nothing
+ * changed.
  */
 int etw_klogger_update_prepare(struct etw_session *s, u32 flags)
 {
