@@ -30,6 +30,10 @@ _Static_assert(sizeof(TRACE_PROVIDER_INSTANCE_INFO) == 16,
 	       "TRACE_PROVIDER_INSTANCE_INFO");
 _Static_assert(sizeof(TRACE_GUID_INFO) == 8, "TRACE_GUID_INFO");
 _Static_assert(sizeof(TRACE_GUID_PROPERTIES) == 36, "TRACE_GUID_PROPERTIES");
+/* The kernel takes these as they are. */
+_Static_assert(sizeof(CLASSIC_EVENT_ID) == sizeof(struct etw_classic_event_id),
+	       "CLASSIC_EVENT_ID");
+_Static_assert(sizeof(TRACE_PROFILE_INTERVAL) == 8, "TRACE_PROFILE_INTERVAL");
 
 struct etw_enum_list {
 	struct etw_provider_info *v;
