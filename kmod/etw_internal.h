@@ -53,7 +53,8 @@
  * Order: etw_klogger_mutex -> etw_mutex -> etw_file.batch_mutex ->
  * etw_batch.lock -> etw_stream.lock -> etw_session.lock;
  * etw_batch_mutex -> etw_batch.lock; etw_klogger_mutex -> mmap_lock (a
- * rundown) -> etw_stream.lock; etw_consumer.read_lock -> etw_session.lock.
+ * rundown) -> etw_stream.lock; etw_klogger_mutex -> cpu_hotplug_lock (the
+ * CPU sampler's hotplug state); etw_consumer.read_lock -> etw_session.lock.
  * etw_batch_lock, etw_file.nlock and etw_ack_wq are leaves.
  */
 #ifndef _ETW_INTERNAL_H
