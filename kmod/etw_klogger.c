@@ -27,10 +27,10 @@
  *
  * Each flag but PROFILE also gives a rundown: DCStart events for every
  * process, thread and executable file mapping when the session starts,
- * DCEnd events when it stops.  An UPDATE may change the flags of a running logger
- * (etw_klogger_update_prepare() and its commit or abort): the flags it
- * turns on get their tracepoints and a DCStart rundown, those it turns off
- * lose theirs, and those it keeps are not touched.
+ * DCEnd events when it stops.  An UPDATE may change the flags of a running
+ * logger (etw_klogger_update_prepare() and its commit or abort): the flags
+ * it turns on get their tracepoints and a DCStart rundown, those it turns
+ * off lose theirs, and those it keeps are not touched.
  *
  * A process's command line and its mappings (ImageBase, ImageSize,
  * DefaultBase, FileName) are recorded only where the session's starter
@@ -93,6 +93,9 @@
 #define ETW_KFLAGS_KNOWN \
 	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD | \
 	 ETW_KFLAG_PROFILE)
+/* The flags that give a rundown. */
+#define ETW_KFLAGS_RUNDOWN \
+	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD)
 
 /* Event types (hook types) and class versions. */
 #define ETW_TYPE_START		1
@@ -1039,6 +1042,9 @@ static void etw_klogger_rundown(struct etw_klogger *k, u32 flags, bool end)
 	struct task_struct *p;
 	struct pid *pid;
 	int nr;
+
+	if (!(flags & ETW_KFLAGS_RUNDOWN))
+		return;
 
 	for (nr = 1; ; nr++) {
 		rcu_read_lock();
