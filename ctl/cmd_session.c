@@ -39,10 +39,15 @@ static const char etwctl_start_usage[] =
 "  -on, --on FLAGS        a kernel logger recording FLAGS (xperf's flag\n"
 "                         and group names, joined with +): PROC_THREAD\n"
 "                         (PROCESS+THREAD), LOADER (IMAGE_LOAD), PROCESS,\n"
-"                         THREAD, IMAGE_LOAD, CSWITCH, DISPATCHER; xperf's\n"
-"                         other names are refused, etw does not record\n"
-"                         them yet; a session not named \"NT Kernel\n"
-"                         Logger\" gets the system logger mode\n"
+"                         THREAD, IMAGE_LOAD, CSWITCH, DISPATCHER, PROFILE\n"
+"                         (CPU samples); the group SysProf; xperf's other\n"
+"                         names are refused, etw does not record them yet;\n"
+"                         a session not named \"NT Kernel Logger\" gets\n"
+"                         the system logger mode\n"
+"  -stackwalk, --stackwalk EVENTS\n"
+"                         a kernel logger's events to record the stacks of\n"
+"                         (xperf's names, joined with +): Profile (its CPU\n"
+"                         samples); needs -on\n"
 "A session needs -f, --realtime or --buffering.\n";
 
 static const char etwctl_update_usage[] =
@@ -93,6 +98,7 @@ static const struct etwctl_kflag_name etwctl_kernel_flag_names[] = {
 	{ EVENT_TRACE_FLAG_IMAGE_LOAD, "IMAGE_LOAD" },
 	{ EVENT_TRACE_FLAG_CSWITCH, "CSWITCH" },
 	{ EVENT_TRACE_FLAG_DISPATCHER, "DISPATCHER" },
+	{ EVENT_TRACE_FLAG_PROFILE, "PROFILE" },
 };
 
 /*
@@ -119,7 +125,6 @@ static const struct etwctl_kflag_name etwctl_kernel_flags_later[] = {
 	{ EVENT_TRACE_FLAG_ALPC, "ALPC" },
 	{ EVENT_TRACE_FLAG_SPLIT_IO, "SPLIT_IO" },
 	{ EVENT_TRACE_FLAG_DRIVER, "DRIVERS" },
-	{ EVENT_TRACE_FLAG_PROFILE, "PROFILE" },
 	{ EVENT_TRACE_FLAG_FILE_IO, "FILE_IO" },
 	{ EVENT_TRACE_FLAG_FILE_IO_INIT, "FILE_IO_INIT" },
 	{ 0, "COMPACT_CSWITCH" },
@@ -256,14 +261,17 @@ int etwctl_kernel_flags(const char *s, ULONG *flags,
 	}
 }
 
-/* xperf spells --on with a single dash: "-on". */
+/* xperf spells --on and --stackwalk with a single dash. */
 static void etwctl_xperf_on(int argc, char **argv)
 {
 	int i;
 
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-on"))
 			argv[i] = "--on";
+		else if (!strcmp(argv[i], "-stackwalk"))
+			argv[i] = "--stackwalk";
+	}
 }
 
 /* The usage error for what etwctl_kernel_flags() refused. */
@@ -276,12 +284,12 @@ static int etwctl_kernel_flags_usage(const char *cmd, int err,
 	if (bad->group)
 		return etwctl_usage(cmd, "kernel flag '%.*s' (of group '%s') "
 				    "is not recorded by etw yet (only "
-				    "PROC_THREAD, LOADER, CSWITCH and "
-				    "DISPATCHER are)",
+				    "PROC_THREAD, LOADER, CSWITCH, "
+				    "DISPATCHER and PROFILE are)",
 				    (int)bad->len, bad->name, bad->group);
 	return etwctl_usage(cmd, "kernel flag '%.*s' is not recorded by etw "
-			    "yet (only PROC_THREAD, LOADER, CSWITCH and "
-			    "DISPATCHER are)",
+			    "yet (only PROC_THREAD, LOADER, CSWITCH, "
+			    "DISPATCHER and PROFILE are)",
 			    (int)bad->len, bad->name);
 }
 
@@ -405,6 +413,25 @@ int etwctl_session_handle(const char *name, CONTROLTRACE_ID *id)
 
 /* --- start ---------------------------------------------------------------- */
 
+/* PerfInfoGuid: the event class of SampledProfile. */
+static const GUID etwctl_perfinfo_guid = { 0xce1dbfb4, 0x137e, 0x4da6,
+	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } };
+
+/*
+ * xperf's -stackwalk names of the events etw records stacks of: a name
+ * for each distinct event, so that a list cannot outgrow them.
+ */
+static const struct {
+	const char *name;
+	const GUID *guid;
+	UCHAR type;
+} etwctl_stackwalk_names[] = {
+	{ "Profile", &etwctl_perfinfo_guid, 46 },
+};
+
+#define ETWCTL_MAX_STACKWALK	(sizeof(etwctl_stackwalk_names) / \
+				 sizeof(etwctl_stackwalk_names[0]))
+
 enum {
 	OPT_MODE = 0x100,
 	OPT_MAX_FILE,
@@ -417,6 +444,7 @@ enum {
 	OPT_INDEPENDENT,
 	OPT_PRIVATE,
 	OPT_ON,
+	OPT_STACKWALK,
 };
 
 static const struct option etwctl_start_options[] = {
@@ -433,13 +461,20 @@ static const struct option etwctl_start_options[] = {
 	{ "independent", no_argument, NULL, OPT_INDEPENDENT },
 	{ "private", no_argument, NULL, OPT_PRIVATE },
 	{ "on", required_argument, NULL, OPT_ON },
+	{ "stackwalk", required_argument, NULL, OPT_STACKWALK },
 	{ NULL, 0, NULL, 0 }
 };
 
+/*
+ * @stacks: the events of --stackwalk, @nstacks of them
+ */
 struct etwctl_start_opts {
 	const char *file;
 	const char *mode;
 	const char *on;
+	const char *stackwalk;
+	CLASSIC_EVENT_ID stacks[ETWCTL_MAX_STACKWALK];
+	size_t nstacks;
 	EVENT_TRACE_PROPERTIES *p;
 };
 
@@ -512,8 +547,43 @@ static int etwctl_start_option(struct etwctl_start_opts *o, int c,
 	case OPT_ON:
 		o->on = arg;
 		return 0;
+	case OPT_STACKWALK:
+		o->stackwalk = arg;
+		return 0;
 	}
 	return -EINVAL;
+}
+
+/* --stackwalk NAME+NAME...: the events, each once; 0 or the usage status. */
+static int etwctl_start_stackwalk(struct etwctl_start_opts *o)
+{
+	const char *s = o->stackwalk;
+	size_t n, i, k;
+
+	if (!o->on)
+		return etwctl_usage("start", "--stackwalk needs -on");
+	for (;;) {
+		n = strcspn(s, "+");
+		for (i = 0; i < ETWCTL_MAX_STACKWALK; i++)
+			if (etwctl_name_is(s, n, etwctl_stackwalk_names[i].name))
+				break;
+		if (i == ETWCTL_MAX_STACKWALK)
+			return etwctl_usage("start", "stack walk event '%.*s' "
+					    "is not recorded by etw (only "
+					    "Profile is)", (int)n, s);
+		for (k = 0; k < o->nstacks; k++)
+			if (o->stacks[k].Type == etwctl_stackwalk_names[i].type)
+				break;
+		if (k == o->nstacks) {
+			memset(&o->stacks[k], 0, sizeof(o->stacks[k]));
+			o->stacks[k].EventGuid = *etwctl_stackwalk_names[i].guid;
+			o->stacks[k].Type = etwctl_stackwalk_names[i].type;
+			o->nstacks++;
+		}
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
 }
 
 /*
@@ -541,6 +611,8 @@ static int etwctl_start_check(struct etwctl_start_opts *o, const char *name)
 
 	int ret = o->on ? etwctl_start_on(o, name) : 0;
 
+	if (!ret && o->stackwalk)
+		ret = etwctl_start_stackwalk(o);
 	if (ret)
 		return ret;
 
@@ -582,6 +654,15 @@ static int etwctl_start(const char *name, struct etwctl_start_opts *o)
 	err = StartTraceA(&id, name, p);
 	if (err)
 		return etwctl_win32_fail("start", name, err);
+	/* The stack list is the running logger's: all or nothing. */
+	if (o->nstacks) {
+		err = TraceSetInformation(id, TraceStackTracingInfo, o->stacks,
+					  o->nstacks * sizeof(o->stacks[0]));
+		if (err) {
+			ControlTraceA(id, NULL, p, EVENT_TRACE_CONTROL_STOP);
+			return etwctl_win32_fail("start", name, err);
+		}
+	}
 	printf("started session '%s' (logger id %llu)%s%s\n", name,
 	       (unsigned long long)id, o->file ? ", logging to " : "",
 	       o->file ? o->file : "");

@@ -263,11 +263,19 @@ static int etwctl_ss_sample(struct etwctl_ss *x,
 			sizeof(*x->frames)))
 		return -ENOMEM;
 	x->frames[0] = n;
-	/* Innermost first in the stack, outermost first in speedscope. */
+	/*
+	 * Innermost first in the stack, outermost first in speedscope.  The
+	 * innermost is the sampled instruction, not a return address.
+	 */
 	for (i = 0; i < n; i++) {
-		etwctl_symbols_frame(x->syms, pid, ev->timestamp,
-				     etwctl_ss_addr(frames + 8 * i, 8), name,
-				     sizeof(name));
+		uint64_t addr = etwctl_ss_addr(frames + 8 * i, 8);
+
+		if (!i && addr == ip)
+			etwctl_symbols_ip(x->syms, pid, ev->timestamp, addr,
+					  name, sizeof(name));
+		else
+			etwctl_symbols_frame(x->syms, pid, ev->timestamp, addr,
+					     name, sizeof(name));
 		if (etwctl_ss_frame(x, name, &k))
 			return -ENOMEM;
 		x->frames[n - i] = k;

@@ -979,17 +979,53 @@ static int etwctl_frame_text(char *buf, size_t size, const char *module,
 	return (int)len;
 }
 
-/* An address outside the process's images: kallsyms' name, or hex. */
+/*
+ * An address outside the process's images: kallsyms' name, or hex.
+ * @back: 1 for a return address (the call is before it), 0 for an
+ * instruction.
+ */
 static int etwctl_kernel_frame(const struct etwctl_symbols *s, uint64_t addr,
-			       char *buf, size_t size)
+			       unsigned int back, char *buf, size_t size)
 {
-	const struct etwctl_ksym *k = addr ? etwctl_ksym_at(s, addr - 1) :
+	const struct etwctl_ksym *k = addr ? etwctl_ksym_at(s, addr - back) :
 					     NULL;
 
 	if (!k)
 		return etwctl_frame_text(buf, size, NULL, NULL, addr);
 	return etwctl_frame_text(buf, size, *k->module ? k->module : "vmlinux",
 				 k->name, addr - k->addr);
+}
+
+/* etwctl_symbols_frame() of a return address (@back 1) or instruction. */
+static int etwctl_symbols_name(struct etwctl_symbols *s, uint32_t pid,
+			       int64_t time, uint64_t addr, unsigned int back,
+			       char *buf, size_t size)
+{
+	const struct etwctl_mapping *m;
+	struct etwctl_proc *p = etwctl_proc_find(s, pid);
+	const struct etwctl_sym *sym;
+	Dwarf_Addr at, call;
+
+	m = p ? etwctl_mapping_at(p, addr, time) : NULL;
+	/* Windows' kernel and drivers: process 0's images, in every process. */
+	if (!m && pid) {
+		p = etwctl_proc_find(s, 0);
+		m = p ? etwctl_mapping_at(p, addr, time) : NULL;
+	}
+	if (!m)
+		return etwctl_kernel_frame(s, addr, back, buf, size);
+	if (!etwctl_elf_open(m->elf))
+		return etwctl_frame_text(buf, size, m->elf->name, NULL,
+					 addr - m->base);
+	at = addr - m->file_base + m->elf->start;
+	/* The call before a return address; none before the base. */
+	call = at - (back && addr > m->file_base);
+	sym = etwctl_sym_at(m->elf, call);
+	if (sym)
+		return etwctl_frame_text(buf, size, m->elf->name, sym->name,
+					 (uint64_t)(at - sym->addr));
+	return etwctl_frame_text(buf, size, m->elf->name, NULL,
+				 addr - m->file_base);
 }
 
 /**
@@ -1016,29 +1052,26 @@ static int etwctl_kernel_frame(const struct etwctl_symbols *s, uint64_t addr,
 int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
 			 int64_t time, uint64_t addr, char *buf, size_t size)
 {
-	const struct etwctl_mapping *m;
-	struct etwctl_proc *p = etwctl_proc_find(s, pid);
-	const struct etwctl_sym *sym;
-	Dwarf_Addr at, call;
+	return etwctl_symbols_name(s, pid, time, addr, 1, buf, size);
+}
 
-	m = p ? etwctl_mapping_at(p, addr, time) : NULL;
-	/* Windows' kernel and drivers: process 0's images, in every process. */
-	if (!m && pid) {
-		p = etwctl_proc_find(s, 0);
-		m = p ? etwctl_mapping_at(p, addr, time) : NULL;
-	}
-	if (!m)
-		return etwctl_kernel_frame(s, addr, buf, size);
-	if (!etwctl_elf_open(m->elf))
-		return etwctl_frame_text(buf, size, m->elf->name, NULL,
-					 addr - m->base);
-	at = addr - m->file_base + m->elf->start;
-	/* The call before the return address; none before the base. */
-	call = at - (addr > m->file_base);
-	sym = etwctl_sym_at(m->elf, call);
-	if (sym)
-		return etwctl_frame_text(buf, size, m->elf->name, sym->name,
-					 (uint64_t)(at - sym->addr));
-	return etwctl_frame_text(buf, size, m->elf->name, NULL,
-				 addr - m->file_base);
+/**
+ * etwctl_symbols_ip - an instruction's address as text
+ * @s: the map
+ * @pid: the process of the event
+ * @time: the event's time, in the unit of etwctl_symbols_image()'s
+ * @addr: the instruction (a CPU sample's InstructionPointer, the
+ *	innermost frame of its stack)
+ * @buf: out: the text
+ * @size: bytes at @buf; longer text is cut, as by snprintf()
+ *
+ * As etwctl_symbols_frame(), with the function holding @addr itself: a
+ * sampled instruction may be the first of its function.
+ *
+ * Return: the length of the whole text, as snprintf() returns it.
+ */
+int etwctl_symbols_ip(struct etwctl_symbols *s, uint32_t pid, int64_t time,
+		      uint64_t addr, char *buf, size_t size)
+{
+	return etwctl_symbols_name(s, pid, time, addr, 0, buf, size);
 }

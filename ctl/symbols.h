@@ -48,5 +48,7 @@ size_t etwctl_symbols_mappings(const struct etwctl_symbols *s);
 int etwctl_symbols_kallsyms(struct etwctl_symbols *s, FILE *f);
 int etwctl_symbols_frame(struct etwctl_symbols *s, uint32_t pid,
 			 int64_t time, uint64_t addr, char *buf, size_t size);
+int etwctl_symbols_ip(struct etwctl_symbols *s, uint32_t pid, int64_t time,
+		      uint64_t addr, char *buf, size_t size);
 
 #endif /* _ETWCTL_SYMBOLS_H */

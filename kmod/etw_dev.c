@@ -603,6 +603,52 @@ static long etw_ioctl_consume(struct etw_file *f, void __user *uarg)
 	return etw_consumer_open(f, a.logger_id, a.flags);
 }
 
+static long etw_ioctl_profile_interval(void __user *uarg)
+{
+	struct etw_profile_interval_args a;
+	u32 usize;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_PROFILE_INTERVAL_ARGS_SIZE_VER0,
+			  uarg, &usize);
+	if (ret)
+		return ret;
+	ret = etw_klogger_profile_interval(&a);
+	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
+}
+
+static long etw_ioctl_stack_events(struct etw_file *f, void __user *uarg)
+{
+	struct etw_stack_events_args a;
+	struct etw_classic_event_id *ids;
+	void __user *uids;
+	u32 usize, room;
+	int ret;
+
+	ret = etw_args_in(&a, sizeof(a), ETW_STACK_EVENTS_ARGS_SIZE_VER0, uarg,
+			  &usize);
+	if (ret)
+		return ret;
+	if (a.count > ETW_MAX_STACK_EVENTS)
+		return -EINVAL;
+	uids = u64_to_user_ptr(a.ids_ptr);
+	room = a.count;
+	ids = kmalloc_array(ETW_MAX_STACK_EVENTS, sizeof(*ids), GFP_KERNEL);
+	if (!ids)
+		return -ENOMEM;
+	if ((a.flags & ETW_STACK_EVENTS_SET) &&
+	    copy_from_user(ids, uids, a.count * sizeof(*ids))) {
+		kfree(ids);
+		return -EFAULT;
+	}
+	ret = etw_klogger_stack_events(f, &a, ids);
+	if (!ret && !(a.flags & ETW_STACK_EVENTS_SET) &&
+	    copy_to_user(uids, ids, min(room, a.count) * sizeof(*ids)))
+		ret = -EFAULT;
+	kfree(ids);
+	return ret ?: etw_args_out(uarg, &a, sizeof(a), usize);
+}
+
 static long etw_ioctl_batch_open(struct etw_file *f, void __user *uarg)
 {
 	struct etw_batch_args a;
@@ -677,6 +723,10 @@ static noinline long etw_ioctl_cmd(struct etw_file *f, unsigned int cmd,
 		return etw_ioctl_consume(f, uarg);
 	case ETW_IOC_ANYSIZE(ETW_IOC_GET_DISALLOW):
 		return etw_ioctl_get_disallow(uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_PROFILE_INTERVAL):
+		return etw_ioctl_profile_interval(uarg);
+	case ETW_IOC_ANYSIZE(ETW_IOC_STACK_EVENTS):
+		return etw_ioctl_stack_events(f, uarg);
 	default:
 		return -ENOTTY;
 	}

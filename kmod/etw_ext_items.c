@@ -108,12 +108,21 @@ struct etw_ext_items *etw_ext_items_get(const struct etw_event_descriptor *desc,
 	return x;
 }
 
-/*
- * The user stack through frame pointers ({previous fp, return address}
- * records, each further up the stack).  The caller disabled page faults:
- * a frame that is not resident ends the walk.
+/**
+ * etw_stack_user() - the current task's user stack
+ * @out: where the addresses go, innermost first: the user instruction
+ *	pointer, then each return address
+ * @max: room at @out
+ *
+ * Walked through frame pointers ({previous fp, return address} records,
+ * each further up the stack).  The caller disabled page faults: a frame
+ * that is not resident ends the walk.  Also the kernel logger's sampler,
+ * from the timer interrupt (etw_klogger_stacks.c).
+ *
+ * Context: any but NMI; page faults disabled.
+ * Return: the addresses at @out; 0 for a kernel thread.
  */
-static unsigned int etw_stack_user(unsigned long *out, unsigned int max)
+unsigned int etw_stack_user(unsigned long *out, unsigned int max)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	unsigned long fp, frame[2];

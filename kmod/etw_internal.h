@@ -53,7 +53,8 @@
  * Order: etw_klogger_mutex -> etw_mutex -> etw_file.batch_mutex ->
  * etw_batch.lock -> etw_stream.lock -> etw_session.lock;
  * etw_batch_mutex -> etw_batch.lock; etw_klogger_mutex -> mmap_lock (a
- * rundown) -> etw_stream.lock; etw_consumer.read_lock -> etw_session.lock.
+ * rundown) -> etw_stream.lock; etw_klogger_mutex -> cpu_hotplug_lock (the
+ * CPU sampler's hotplug state); etw_consumer.read_lock -> etw_session.lock.
  * etw_batch_lock, etw_file.nlock and etw_ack_wq are leaves.
  */
 #ifndef _ETW_INTERNAL_H
@@ -633,6 +634,10 @@ void etw_klogger_end(struct etw_session *s);
 int etw_klogger_update_prepare(struct etw_session *s, u32 flags);
 void etw_klogger_update_abort(struct etw_session *s);
 void etw_klogger_update_commit(struct etw_session *s);
+int etw_klogger_profile_interval(struct etw_profile_interval_args *a);
+int etw_klogger_stack_events(struct etw_file *f,
+			     struct etw_stack_events_args *a,
+			     struct etw_classic_event_id *ids);
 #if IS_ENABLED(CONFIG_KUNIT)
 u32 etw_klogger_utf16(u8 *out, u32 max, const char *s, u32 len);
 #endif

@@ -27,6 +27,8 @@
  * DISPATCHER  ReadyThread, version 2: each wakeup (sched_waking, in the
  *             waker) and each new task's first (sched_wakeup_new);
  *             etw_klogger_sched.c.
+ * PROFILE     SampledProfile, version 2: a CPU sample of every online CPU
+ *             each sampling interval (etw_klogger_profile.c).
  *
  * PROCESS, THREAD and IMAGE_LOAD also give a rundown: DCStart events for
  * every process, thread and executable file mapping when the session
@@ -101,7 +103,10 @@
 
 #define ETW_KFLAGS_KNOWN \
 	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD | \
-	 ETW_KFLAG_CSWITCH | ETW_KFLAG_DISPATCHER)
+	 ETW_KFLAG_CSWITCH | ETW_KFLAG_DISPATCHER | ETW_KFLAG_PROFILE)
+/* The flags that give a rundown. */
+#define ETW_KFLAGS_RUNDOWN \
+	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD)
 
 /* Event types (hook types) and class versions. */
 #define ETW_TYPE_START		1
@@ -218,7 +223,7 @@ struct etw_klogger_tp {
  * SystemTraceControlGuid, the kernel logger's provider: its records are
  * reported under it (etw:etw_write, etw:etw_lost).
  */
-static const struct etw_guid etw_klogger_guid = { 0x9e814aad, 0x3204, 0x11d2,
+const struct etw_guid etw_klogger_guid = { 0x9e814aad, 0x3204, 0x11d2,
 	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
 
 static DEFINE_MUTEX(etw_klogger_mutex);
@@ -1058,6 +1063,9 @@ static void etw_klogger_rundown(struct etw_klogger *k, u32 flags, bool end)
 	struct pid *pid;
 	int nr;
 
+	if (!(flags & ETW_KFLAGS_RUNDOWN))
+		return;
+
 	for (nr = 1; ; nr++) {
 		rcu_read_lock();
 		pid = find_ge_pid(nr, &init_pid_ns);
@@ -1122,9 +1130,24 @@ void etw_klogger_unlock(void)
 
 static void etw_klogger_free(struct etw_klogger *k)
 {
+	kfree(k->stacks);
 	free_percpu(k->pcpu);
 	kfree(k->rundown);
 	kfree(k);
+}
+
+/**
+ * etw_klogger_running() - the running kernel logger of a session
+ * @s: the session
+ *
+ * Context: etw_klogger_lock() held.
+ * Return: its logger, or NULL when @s is not the running kernel logger.
+ */
+struct etw_klogger *etw_klogger_running(struct etw_session *s)
+{
+	lockdep_assert_held(&etw_klogger_mutex);
+	return etw_klogger_cur && etw_klogger_cur->s == s ? etw_klogger_cur :
+	       NULL;
 }
 
 /**
@@ -1134,7 +1157,8 @@ static void etw_klogger_free(struct etw_klogger *k)
  * Context: process context, may sleep; etw_klogger_lock() held, etw_mutex
  * not.
  * Return: 0; -ENOMEM; -EOPNOTSUPP when the kernel lacks a tracepoint the
- * flags need, or the registration's error.
+ * flags need, or the registration's error; PROFILE: the sampler's
+ * (etw_klogger_profile_start()).
  */
 int etw_klogger_begin(struct etw_session *s)
 {
@@ -1156,6 +1180,11 @@ int etw_klogger_begin(struct etw_session *s)
 		return -ENOMEM;
 	}
 	ret = etw_klogger_register(k, etw_klogger_tps_for(k->flags));
+	if (!ret && (k->flags & ETW_KFLAG_PROFILE)) {
+		ret = etw_klogger_profile_start(k);
+		if (ret)
+			etw_klogger_unregister(k, etw_klogger_tps_for(k->flags));
+	}
 	if (ret) {
 		etw_klogger_free(k);
 		return ret;
@@ -1185,6 +1214,7 @@ void etw_klogger_end(struct etw_session *s)
 	if (k->flags)
 		etw_klogger_rundown(k, k->flags, true);
 	etw_klogger_unregister(k, etw_klogger_tps_for(k->flags));
+	etw_klogger_profile_stop(k);
 	etw_klogger_cur = NULL;
 	etw_klogger_free(k);
 }
@@ -1204,7 +1234,8 @@ void etw_klogger_end(struct etw_session *s)
  * Return: 0; -EINVAL for a flag not in %ETW_KFLAGS_KNOWN; -ENOENT when
  * @s is not the running kernel logger (it is stopping); -EOPNOTSUPP when
  * the kernel lacks a tracepoint @flags need, -ENOMEM or the registration's
- * error: then nothing changed.
+ * error, PROFILE's sampler's (etw_klogger_profile_start()): then nothing
+ * changed.
  */
 int etw_klogger_update_prepare(struct etw_session *s, u32 flags)
 {
@@ -1219,6 +1250,11 @@ int etw_klogger_update_prepare(struct etw_session *s, u32 flags)
 		return -ENOENT;
 	add = etw_klogger_tps_for(flags) & ~etw_klogger_tps_for(k->flags);
 	ret = etw_klogger_register(k, add);
+	if (!ret && (flags & ~k->flags & ETW_KFLAG_PROFILE)) {
+		ret = etw_klogger_profile_start(k);
+		if (ret)
+			etw_klogger_unregister(k, add);
+	}
 	if (ret)
 		return ret;
 	k->next = flags;
@@ -1241,6 +1277,8 @@ void etw_klogger_update_abort(struct etw_session *s)
 		return;
 	etw_klogger_unregister(k, etw_klogger_tps_for(k->next) &
 				  ~etw_klogger_tps_for(k->flags));
+	if (k->next & ~k->flags & ETW_KFLAG_PROFILE)
+		etw_klogger_profile_stop(k);
 }
 
 /**
@@ -1269,6 +1307,8 @@ void etw_klogger_update_commit(struct etw_session *s)
 	if (old & ~k->next)
 		etw_klogger_unregister(k, etw_klogger_tps_for(old) &
 					  ~etw_klogger_tps_for(k->next));
+	if (old & ~k->next & ETW_KFLAG_PROFILE)
+		etw_klogger_profile_stop(k);
 	if (on)
 		etw_klogger_rundown(k, on, false);
 }

@@ -18,6 +18,8 @@
 
 #include "etw_internal.h"
 
+struct pt_regs;
+
 #define ETW_KLOGGER_MAX_CHARS	1024	/* of a command line or file name */
 
 /*
@@ -50,6 +52,11 @@ struct etw_klogger_scratch {
  * @ended_lock: protects @ended and @ended_next
  * @ended: the keys of the latest processes whose End was recorded
  * @ended_next: the slot of @ended to fill next
+ * @stacks: the events whose records are followed by their stack
+ *	(TraceStackTracingInfo); etw_klogger_lock()
+ * @nstacks: entries at @stacks
+ * @stack_samples: SampledProfile is among @stacks (the sampler reads it
+ *	with READ_ONCE())
  */
 struct etw_klogger {
 	struct etw_session *s;
@@ -60,7 +67,13 @@ struct etw_klogger {
 	raw_spinlock_t ended_lock;	/* @ended, @ended_next */
 	u64 ended[ETW_KLOGGER_ENDED];
 	unsigned int ended_next;
+	struct etw_classic_event_id *stacks;
+	u32 nstacks;
+	bool stack_samples;
 };
+
+/* SystemTraceControlGuid: the kernel logger's records are reported under it. */
+extern const struct etw_guid etw_klogger_guid;
 
 void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
 		      u8 type, u16 version);
@@ -87,5 +100,22 @@ void etw_klogger_old_state(struct etw_cswitch_old *o, bool preempt,
 			   unsigned int prev_state, unsigned int now_state,
 			   bool kthread);
 #endif
+
+struct etw_klogger *etw_klogger_running(struct etw_session *s);
+
+/* PROFILE's sampler (etw_klogger_profile.c) */
+int etw_klogger_profile_start(struct etw_klogger *k);
+void etw_klogger_profile_stop(struct etw_klogger *k);
+
+/* the stacks of the logger's records (etw_klogger_stacks.c) */
+#define ETW_KLOGGER_KSTACK_SKIP	32	/* the sampler's own frames, at most */
+#define ETW_KLOGGER_KSTACK	64	/* kernel frames recorded, at most */
+#define ETW_KLOGGER_USTACK	64	/* user frames recorded, at most */
+/* Room for one stack's frames as captured. */
+#define ETW_KLOGGER_STACK_ROOM \
+	(ETW_KLOGGER_KSTACK_SKIP + ETW_KLOGGER_KSTACK + ETW_KLOGGER_USTACK)
+
+void etw_klogger_put_stack(struct etw_klogger *k, struct pt_regs *regs,
+			   u64 ts, unsigned long *frames);
 
 #endif /* _ETW_KLOGGER_H */

@@ -3,18 +3,23 @@
  * etwctl end to end in the VM: sessions logged to files in each file
  * mode, a provider written through the raw ABI, the files dumped and the
  * events counted; list, query, dump --session, providers (also past one
- * LIST_PROVIDERS page); a killed file logger; and a bad argument or a
- * failing operation for every command.
+ * LIST_PROVIDERS page); a kernel logger's CPU samples and their stacks
+ * exported as a speedscope profile that names the sampled function; a
+ * killed file logger; and a bad argument or a failing operation for
+ * every command.
  *
  * etwctl is run as a program (ctl/etwctl next to this binary's
  * directory), as a user would run it.
  */
+#include <pthread.h>
 #include <sched.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -477,6 +482,95 @@ TEST_F(ctl, update_kernel_flags)
 			    NULL));
 	EXPECT_NE(NULL, strstr(r->err, "is not a kernel logger"))
 		TH_LOG("%s", r->err);
+}
+
+static atomic_bool spin_stop;
+
+/* The function the profile must name: a symbol of this program. */
+__attribute__((noinline)) void etwctl_test_spin_target(void)
+{
+	while (!atomic_load_explicit(&spin_stop, memory_order_relaxed))
+		;
+}
+
+static void *spinner(void *arg)
+{
+	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
+	etwctl_test_spin_target();
+	return NULL;
+}
+
+/* The whole of @path, NUL-terminated, or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = 2 * cap + 8192;
+			buf = realloc(buf, cap);
+			if (!buf)
+				break;
+		}
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	if (buf)
+		buf[len] = 0;
+	return buf;
+}
+
+/*
+ * xperf's way to a CPU profile: a kernel logger with SysProf (processes,
+ * images, samples) and -stackwalk Profile to a file, a thread spinning
+ * in a function of this program meanwhile; etwctl dump decodes the
+ * samples through TDH as Windows' (PerfInfo's SampleProf with the
+ * thread's id), and etwctl export --format speedscope names the
+ * function, from the samples' stacks and the program's image.
+ */
+TEST_F(ctl, profile_export_names_the_spinning_function)
+{
+	struct run *r = &self->r;
+	char want[64], *json, *dump;
+	pid_t tid = 0;
+	pthread_t th;
+
+	unlink(DIR "/prof.etl");
+	ASSERT_EQ(0, etwctl(r, "start", "NT Kernel Logger", "-f",
+			    DIR "/prof.etl", "-on", "SysProf", "-stackwalk",
+			    "Profile", "--buffer-size", "64", "--max-buffers",
+			    "256", NULL)) TH_LOG("%s", r->err);
+	atomic_store(&spin_stop, false);
+	ASSERT_EQ(0, pthread_create(&th, NULL, spinner, &tid));
+	usleep(300 * 1000);
+	atomic_store(&spin_stop, true);
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(0, etwctl(r, "stop", "NT Kernel Logger", NULL))
+		TH_LOG("%s", r->err);
+	ASSERT_EQ(0, etwctl(r, "export", "--format", "speedscope", "-o",
+			    DIR "/prof.speedscope.json", DIR "/prof.etl", NULL))
+		TH_LOG("%s", r->err);
+	etwctl_stdout = DIR "/prof.dump";
+	EXPECT_EQ(0, etwctl(r, "dump", DIR "/prof.etl", NULL))
+		TH_LOG("%s", r->err);
+	etwctl_stdout = NULL;
+	dump = slurp(DIR "/prof.dump");
+	ASSERT_NE(NULL, dump);
+	snprintf(want, sizeof(want), "ThreadId=%d Count=1 Reserved=0\n", tid);
+	EXPECT_NE(NULL, strstr(dump, want));
+	EXPECT_NE(NULL, strstr(dump, "op=SampleProf task=PerfInfo "));
+	free(dump);
+	json = slurp(DIR "/prof.speedscope.json");
+	ASSERT_NE(NULL, json);
+	EXPECT_NE(NULL, strstr(json, "\"$schema\":\"https://www.speedscope.app/"
+				     "file-format-schema.json\""));
+	EXPECT_NE(NULL, strstr(json, "!etwctl_test_spin_target"));
+	free(json);
 }
 
 TEST_F(ctl, dump_session_and_providers)

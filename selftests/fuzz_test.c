@@ -20,7 +20,8 @@
  * It reports executions, duration, seed and the kernel reports (BUG,
  * WARNING, KASAN, lockdep, kmemleak lines) that appeared in /dev/kmsg
  * meanwhile; the target is none.  At the end every session it started is
- * stopped and no registration of its GUIDs may remain, so the rest of the
+ * stopped, no registration of its GUIDs may remain and the kernel
+ * logger's sampling interval is back to its default, so the rest of the
  * suite and rmmod etw still work.
  */
 #include <grp.h>
@@ -48,7 +49,7 @@
 #define MAX_THREADS	8
 #define MAX_GLOBAL	6	/* live global sessions the root worker keeps */
 #define EXEC_ENV	"ETW_FUZZ_EXEC"
-#define NOPS		32
+#define NOPS		34
 
 /* --- shared between the worker processes and the parent ------------------ */
 
@@ -687,6 +688,38 @@ static void op_get_disallow(struct worker *w)
 	ioctl(pick_fd(w), ETW_IOC_GET_DISALLOW, arg_ptr(w, &d));
 }
 
+/* The kernel logger's sampling interval: queried or set, any source. */
+static void op_profile_interval(struct worker *w)
+{
+	struct etw_profile_interval_args a = { .size = sizeof(a),
+		.flags = rn(&w->r, 2) ? ETW_PROFILE_INTERVAL_SET : 0,
+		.source = chance(&w->r, 4) ? rnd_u32(&w->r) : 0,
+		.interval = rnd_u32(&w->r) };
+
+	mutate(w, &a, sizeof(a));
+	ioctl(pick_fd(w), ETW_IOC_PROFILE_INTERVAL, arg_ptr(w, &a));
+}
+
+/* A kernel logger's stack list, set or got, of any session. */
+static void op_stack_events(struct worker *w)
+{
+	struct etw_classic_event_id ids[ETW_MAX_STACK_EVENTS] = {
+		{ .guid = { 0xce1dbfb4, 0x137e, 0x4da6,
+			    { 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } },
+		  .type = 46 } };
+	struct etw_stack_events_args a = { .size = sizeof(a),
+		.flags = rn(&w->r, 2) ? ETW_STACK_EVENTS_SET : 0,
+		.logger_id = pick_sid(w),
+		.count = rn(&w->r, 4) ? rn(&w->r, 3) : rnd_u32(&w->r),
+		.ids_ptr = (uintptr_t)ids };
+
+	if (chance(&w->r, 8))
+		a.ids_ptr = rnd_ptr(w, ids);
+	/* The kernel refuses a count above what @ids holds. */
+	mutate_keeping_ptr(w, &a, sizeof(a), &a.ids_ptr);
+	ioctl(pick_fd(w), ETW_IOC_STACK_EVENTS, arg_ptr(w, &a));
+}
+
 static void op_consume(struct worker *w)
 {
 	struct etw_consume_args c = { .size = sizeof(c),
@@ -997,6 +1030,8 @@ static void run_op(struct worker *w, int op)
 	case 29: op_batch_map(w); break;
 	case 30: op_batch_stage(w); break;
 	case 31: op_session_foreign(w); break;
+	case 32: op_profile_interval(w); break;
+	case 33: op_stack_events(w); break;
 	}
 }
 
@@ -1252,6 +1287,20 @@ static bool fuzz_named(const char *name)
 	       !strcmp(strchr(name, '-'), own);
 }
 
+/* The sampling interval the workers set is the system's: back to 1 ms. */
+static void restore_profile_interval(void)
+{
+	struct etw_profile_interval_args a = { .size = sizeof(a),
+		.flags = ETW_PROFILE_INTERVAL_SET,
+		.interval = ETW_PROFILE_INTERVAL_DEFAULT };
+	int fd = etw_open();
+
+	if (fd < 0)
+		return;
+	etw_ioctl(fd, ETW_IOC_PROFILE_INTERVAL, &a);
+	close(fd);
+}
+
 /*
  * Stop every session the fuzzer left running, whatever its name (mutated
  * arguments start sessions under any name), counting them in *@stopped
@@ -1362,6 +1411,7 @@ static void fuzz_run(__u64 seed, int seconds, int nthreads,
 	res->sessions_left = stop_leftovers(&res->sessions_stopped,
 					    &res->sessions_foreign);
 	res->regs_left = leftover_registrations();
+	restore_profile_interval();
 	/* The last consumers closed: sessions are freed; reports are out. */
 	raw_sleep_ms(200);
 	res->reports = kmsg_reports(kmsg);

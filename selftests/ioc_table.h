@@ -35,7 +35,7 @@ static inline struct etw_guid ioc_fresh_guid(struct ioc_ctx *c)
 
 /* Valid arguments for each ioctl, size field excluded, on zeroed @a. */
 
-/* All zero is valid for get_info, ack and consumer_stats. */
+/* All zero is valid for get_info, ack, consumer_stats and profile_interval. */
 static inline void fill_zero(struct ioc_ctx *c, void *a)
 {
 }
@@ -160,7 +160,7 @@ enum ioc_index {
 	IX_GET_INFO, IX_REGISTER, IX_UNREGISTER, IX_SET_TRAITS, IX_WRITE,
 	IX_ACK, IX_LIST_PROVIDERS, IX_START, IX_STOP, IX_QUERY, IX_UPDATE,
 	IX_FLUSH, IX_LIST_SESSIONS, IX_ENABLE, IX_SET_DISALLOW, IX_CONSUME,
-	IX_GET_DISALLOW, IX_CONSUMER_STATS, NIOCS
+	IX_GET_DISALLOW, IX_CONSUMER_STATS, IX_PROFILE_INTERVAL, NIOCS
 };
 
 #define IOC(n, c, type, v, o, f) \
@@ -220,6 +220,11 @@ static const struct ioc iocs[NIOCS] = {
 		.ksize = sizeof(struct etw_consumer_stats_args),
 		.ver0 = ETW_CONSUMER_STATS_ARGS_SIZE_VER0, .out = true,
 		.consumer = true, .fill = fill_zero },
+	/* All zero queries the timer's sampling interval. */
+	[IX_PROFILE_INTERVAL] = IOC("profile_interval", ETW_IOC_PROFILE_INTERVAL,
+				    struct etw_profile_interval_args,
+				    ETW_PROFILE_INTERVAL_ARGS_SIZE_VER0, true,
+				    fill_zero),
 };
 
 /* @buf (@len bytes) zeroed, valid arguments for @i, @size in its size field. */

@@ -977,7 +977,7 @@ TEST_F(ctl, disallow_list_arguments)
 	EXPECT_EQ(ERROR_BAD_LENGTH, TraceSetInformation(self->h,
 			TraceSetDisallowList, list, 5));
 	EXPECT_EQ(ERROR_NOT_SUPPORTED, TraceSetInformation(self->h,
-			TraceStackTracingInfo, list, sizeof(list)));
+			TraceSystemTraceEnableFlagsInfo, list, sizeof(list)));
 	EXPECT_EQ(ERROR_INVALID_PARAMETER, TraceSetInformation(self->h,
 			TraceSetDisallowList, many, sizeof(many)));
 }

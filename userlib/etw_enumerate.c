@@ -30,6 +30,10 @@ _Static_assert(sizeof(TRACE_PROVIDER_INSTANCE_INFO) == 16,
 	       "TRACE_PROVIDER_INSTANCE_INFO");
 _Static_assert(sizeof(TRACE_GUID_INFO) == 8, "TRACE_GUID_INFO");
 _Static_assert(sizeof(TRACE_GUID_PROPERTIES) == 36, "TRACE_GUID_PROPERTIES");
+/* The kernel takes these as they are. */
+_Static_assert(sizeof(CLASSIC_EVENT_ID) == sizeof(struct etw_classic_event_id),
+	       "CLASSIC_EVENT_ID");
+_Static_assert(sizeof(TRACE_PROFILE_INTERVAL) == 8, "TRACE_PROFILE_INTERVAL");
 
 struct etw_enum_list {
 	struct etw_provider_info *v;
@@ -595,14 +599,89 @@ static ULONG etw_enum_streams(CONTROLTRACE_ID id, struct etw_enum_out *o)
 	return *v ? ERROR_SUCCESS : ERROR_NOT_SUPPORTED;
 }
 
+/*
+ * TraceSampledProfileIntervalInfo: the kernel logger's sampling interval
+ * for TRACE_PROFILE_INTERVAL.Source, a system-wide setting (any session
+ * handle; Windows' callers pass 0).  Setting it without the privilege
+ * Windows asks (SeSystemProfilePrivilege) is ERROR_PRIVILEGE_NOT_HELD.
+ */
+static ULONG etw_enum_profile_interval(PVOID info, ULONG len, bool set)
+{
+	struct etw_profile_interval_args a = { .size = sizeof(a) };
+	TRACE_PROFILE_INTERVAL *t = info;
+	int ret;
+
+	if (!info)
+		return ERROR_INVALID_PARAMETER;
+	if (len < sizeof(*t))
+		return ERROR_BAD_LENGTH;
+	a.flags = set ? ETW_PROFILE_INTERVAL_SET : 0;
+	a.source = t->Source;
+	a.interval = t->Interval;
+	ret = etw_dev_ioctl(ETW_IOC_PROFILE_INTERVAL, &a);
+	if (ret == -EPERM)
+		return ERROR_PRIVILEGE_NOT_HELD;
+	if (ret)
+		return etw_win32_from_errno(ret);
+	if (!set)
+		t->Interval = a.interval;
+	return ERROR_SUCCESS;
+}
+
+/*
+ * TraceStackTracingInfo of the kernel logger: the CLASSIC_EVENT_IDs whose
+ * events are followed by their stack, at most 256.
+ */
+static ULONG etw_enum_stack_set(uint32_t id, const void *ids, ULONG len)
+{
+	struct etw_stack_events_args a = {
+		.size = sizeof(a), .flags = ETW_STACK_EVENTS_SET,
+		.logger_id = id, .ids_ptr = (uintptr_t)ids,
+	};
+
+	if (len % sizeof(CLASSIC_EVENT_ID))
+		return ERROR_BAD_LENGTH;
+	if ((len && !ids) || len / sizeof(CLASSIC_EVENT_ID) > ETW_MAX_STACK_EVENTS)
+		return ERROR_INVALID_PARAMETER;
+	a.count = len / sizeof(CLASSIC_EVENT_ID);
+	return etw_win32_from_errno(etw_dev_ioctl(ETW_IOC_STACK_EVENTS, &a));
+}
+
+static ULONG etw_enum_stack_list(CONTROLTRACE_ID id, struct etw_enum_out *o)
+{
+	struct etw_classic_event_id ids[ETW_MAX_STACK_EVENTS];
+	struct etw_stack_events_args a = {
+		.size = sizeof(a), .count = ETW_MAX_STACK_EVENTS,
+		.ids_ptr = (uintptr_t)ids,
+	};
+	ULONG err = etw_enum_session_id(id, &a.logger_id);
+	void *p;
+
+	if (!err)
+		err = etw_win32_from_errno(etw_dev_ioctl(ETW_IOC_STACK_EVENTS,
+							 &a));
+	if (err || !a.count)
+		return err;
+	p = etw_enum_add(o, a.count * sizeof(ids[0]));
+	if (!p)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	memcpy(p, ids, a.count * sizeof(ids[0]));
+	return ERROR_SUCCESS;
+}
+
 /**
  * TraceQueryInformation() - query an ETW setting
- * @SessionHandle: the session for TraceDisallowListQuery and
- *	TraceStreamCount, 0 for TraceVersionInfo; unused by the others
+ * @SessionHandle: the session for TraceDisallowListQuery,
+ *	TraceStreamCount and TraceStackTracingInfo, 0 for TraceVersionInfo;
+ *	unused by the others
  * @InformationClass: TraceMaxLoggersQuery, TraceVersionInfo,
  *	TraceDisallowListQuery, TraceStreamCount, TraceGuidQueryList,
- *	TraceGuidQueryProcess or TraceGroupQueryList
- * @TraceInformation: out: the value
+ *	TraceGuidQueryProcess, TraceGroupQueryList,
+ *	TraceSampledProfileIntervalInfo or TraceStackTracingInfo (the kernel
+ *	logger's CLASSIC_EVENT_ID list)
+ * @TraceInformation: out: the value (TraceSampledProfileIntervalInfo: a
+ *	TRACE_PROFILE_INTERVAL whose Source is read and Interval written, 0
+ *	for a source other than the timer)
  * @InformationLength: bytes at @TraceInformation
  * @ReturnLength: out, optional: bytes the value needs
  *
@@ -629,6 +708,12 @@ ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 
 	if (!TraceInformation && InformationLength)
 		return ERROR_INVALID_PARAMETER;
+	if (InformationClass == TraceSampledProfileIntervalInfo) {
+		if (ReturnLength)
+			*ReturnLength = sizeof(TRACE_PROFILE_INTERVAL);
+		return etw_enum_profile_interval(TraceInformation,
+						 InformationLength, false);
+	}
 	switch (InformationClass) {
 	case TraceMaxLoggersQuery:
 		err = etw_enum_max_loggers(&o);
@@ -641,6 +726,9 @@ ULONG WMIAPI TraceQueryInformation(CONTROLTRACE_ID SessionHandle,
 		break;
 	case TraceStreamCount:
 		err = etw_enum_streams(SessionHandle, &o);
+		break;
+	case TraceStackTracingInfo:
+		err = etw_enum_stack_list(SessionHandle, &o);
 		break;
 	case TraceGuidQueryList:
 	case TraceGuidQueryProcess:
@@ -699,10 +787,15 @@ static ULONG etw_enum_binary_tracking(uint32_t id, const void *on, ULONG len)
 
 /**
  * TraceSetInformation() - change a session setting
- * @SessionHandle: the session
- * @InformationClass: TraceSetDisallowList or TraceProviderBinaryTracking
- * @TraceInformation: an array of GUIDs (disallow list) or a BOOLEAN
- * @InformationLength: its bytes (0 clears the disallow list)
+ * @SessionHandle: the session; unused by TraceSampledProfileIntervalInfo
+ * @InformationClass: TraceSetDisallowList, TraceProviderBinaryTracking,
+ *	TraceSampledProfileIntervalInfo or TraceStackTracingInfo
+ * @TraceInformation: an array of GUIDs (disallow list), a BOOLEAN, a
+ *	TRACE_PROFILE_INTERVAL (its Interval in 100 ns units, clamped to
+ *	1221 .. 10000000 as Windows clamps it), or an array of
+ *	CLASSIC_EVENT_ID (the kernel logger's events to record stacks of)
+ * @InformationLength: its bytes (0 clears the disallow list or the stack
+ *	list)
  *
  * Context: any thread; changes the session through /dev/etw.
  * Return: 0; ERROR_INVALID_PARAMETER for a session handle of 0 or above
@@ -711,6 +804,14 @@ static ULONG etw_enum_binary_tracking(uint32_t id, const void *on, ULONG len)
  * one byte for binary tracking; ERROR_NOT_SUPPORTED to turn binary
  * tracking on, and for other classes; the kernel's errors (such as
  * ERROR_WMI_INSTANCE_NOT_FOUND for a session that does not run).
+ * TraceSampledProfileIntervalInfo: ERROR_INVALID_PARAMETER for a NULL
+ * buffer, ERROR_BAD_LENGTH below sizeof(TRACE_PROFILE_INTERVAL),
+ * ERROR_PRIVILEGE_NOT_HELD without the right to control sessions,
+ * ERROR_NOT_SUPPORTED for a Source other than the timer (0).
+ * TraceStackTracingInfo: ERROR_BAD_LENGTH for a length that is not whole
+ * CLASSIC_EVENT_IDs, ERROR_INVALID_PARAMETER for more than 256, a NULL
+ * array with a length, non-zero Reserved bytes or a session that is not
+ * the kernel logger.
  */
 ULONG WMIAPI TraceSetInformation(CONTROLTRACE_ID SessionHandle,
 				 TRACE_INFO_CLASS InformationClass,
@@ -720,12 +821,19 @@ ULONG WMIAPI TraceSetInformation(CONTROLTRACE_ID SessionHandle,
 	uint32_t id;
 	ULONG err;
 
+	if (InformationClass == TraceSampledProfileIntervalInfo)
+		return etw_enum_profile_interval(TraceInformation,
+						 InformationLength, true);
 	if (InformationClass != TraceSetDisallowList &&
-	    InformationClass != TraceProviderBinaryTracking)
+	    InformationClass != TraceProviderBinaryTracking &&
+	    InformationClass != TraceStackTracingInfo)
 		return ERROR_NOT_SUPPORTED;
 	err = etw_enum_session_id(SessionHandle, &id);
 	if (err)
 		return err;
+	if (InformationClass == TraceStackTracingInfo)
+		return etw_enum_stack_set(id, TraceInformation,
+					  InformationLength);
 	if (InformationClass == TraceSetDisallowList)
 		return etw_enum_disallow(id, TraceInformation,
 					 InformationLength);

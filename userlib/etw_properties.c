@@ -23,7 +23,8 @@
 /* The EnableFlags the kernel logger records. */
 #define ETW_PROPS_KERNEL_FLAGS	(EVENT_TRACE_FLAG_PROCESS | \
 	EVENT_TRACE_FLAG_THREAD | EVENT_TRACE_FLAG_IMAGE_LOAD | \
-	EVENT_TRACE_FLAG_CSWITCH | EVENT_TRACE_FLAG_DISPATCHER)
+	EVENT_TRACE_FLAG_CSWITCH | EVENT_TRACE_FLAG_DISPATCHER | \
+	EVENT_TRACE_FLAG_PROFILE)
 #define ETW_PROPS_MAX_NAME	1024	/* characters, reference §3.2 */
 
 /* SystemTraceControlGuid, without defining the SDK's symbols here. */

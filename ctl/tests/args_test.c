@@ -181,7 +181,7 @@ TEST(kernel_flags_table)
 		{ "THREAD", 0, 2, NULL, NULL },
 		{ "LOADER+LOADER", 0, 4, NULL, NULL },
 		{ "PROC_THREAD+DISK_IO", -EOPNOTSUPP, 0, "DISK_IO", NULL },
-		{ "PROFILE", -EOPNOTSUPP, 0, "PROFILE", NULL },
+		{ "PROFILE", 0, 0x01000000, NULL, NULL },
 		{ "cswitch", 0, 0x10, NULL, NULL },
 		{ "LOADER+DISPATCHER", 0, 0x804, NULL, NULL },
 		{ "PROC_THREAD+CSWITCH+DISPATCHER", 0, 0x813, NULL, NULL },
@@ -197,7 +197,7 @@ TEST(kernel_flags_table)
 		{ "Base", -EOPNOTSUPP, 0, "DISK_IO", "Base" },
 		{ "LOADER+diag", -EOPNOTSUPP, 0, "DISK_IO", "Diag" },
 		{ "Latency", -EOPNOTSUPP, 0, "DISK_IO", "Latency" },
-		{ "SysProf", -EOPNOTSUPP, 0, "PROFILE", "SysProf" },
+		{ "SysProf", 0, 0x01000007, NULL, NULL },
 		{ "Network", -EOPNOTSUPP, 0, "NETWORKTRACE", "Network" },
 		{ "PROC_THREAD+", -EINVAL, 0, "", NULL },
 		{ "+LOADER", -EINVAL, 0, "", NULL },
@@ -240,20 +240,22 @@ TEST(kernel_flags_errors)
 	} cases[] = {
 		{ { "start", "k", "--realtime", "-on", "PROC_THREAD+DPC" },
 		  "etwctl start: kernel flag 'DPC' is not recorded by etw "
-		  "yet (only PROC_THREAD, LOADER, CSWITCH and DISPATCHER are)" },
+		  "yet (only PROC_THREAD, LOADER, CSWITCH, DISPATCHER and "
+		  "PROFILE are)" },
 		{ { "start", "k", "--realtime", "--on", "Latency" },
 		  "etwctl start: kernel flag 'DISK_IO' (of group 'Latency') is "
 		  "not recorded by etw yet (only PROC_THREAD, LOADER, "
-		  "CSWITCH and DISPATCHER are)" },
+		  "CSWITCH, DISPATCHER and PROFILE are)" },
 		{ { "start", "k", "--realtime", "--on", "LOADER+BOGUS" },
 		  "etwctl start: unknown kernel flag 'BOGUS'" },
-		{ { "update", "k", "-on", "PROFILE" },
-		  "etwctl update: kernel flag 'PROFILE' is not recorded by etw "
-		  "yet (only PROC_THREAD, LOADER, CSWITCH and DISPATCHER are)" },
+		{ { "update", "k", "-on", "PROFILE+DPC" },
+		  "etwctl update: kernel flag 'DPC' is not recorded by etw "
+		  "yet (only PROC_THREAD, LOADER, CSWITCH, DISPATCHER and "
+		  "PROFILE are)" },
 		{ { "update", "k", "--on", "Base" },
 		  "etwctl update: kernel flag 'DISK_IO' (of group 'Base') is "
 		  "not recorded by etw yet (only PROC_THREAD, LOADER, "
-		  "CSWITCH and DISPATCHER are)" },
+		  "CSWITCH, DISPATCHER and PROFILE are)" },
 		{ { "update", "k", "--on", "NOPE" },
 		  "etwctl update: unknown kernel flag 'NOPE'" },
 	};
@@ -269,6 +271,43 @@ TEST(kernel_flags_errors)
 		EXPECT_EQ(ETWCTL_EXIT_USAGE, r.status) TH_LOG("case %zu", i);
 		EXPECT_STREQ("", r.out) TH_LOG("case %zu", i);
 		EXPECT_EQ(1, ctl_lines(r.err)) TH_LOG("case %zu: %s", i, r.err);
+		EXPECT_EQ(0, strncmp(r.err, cases[i].msg, strlen(cases[i].msg)))
+			TH_LOG("case %zu: %s", i, r.err);
+		ctl_run_free(&r);
+	}
+}
+
+/*
+ * start -stackwalk: xperf's event names, of which etw records Profile's
+ * stacks; it needs -on.  Refused before anything is started.
+ */
+TEST(stackwalk_errors)
+{
+	static const struct {
+		const char *argv[8];
+		const char *msg;
+	} cases[] = {
+		{ { "start", "k", "--realtime", "--stackwalk", "Profile" },
+		  "etwctl start: --stackwalk needs -on" },
+		{ { "start", "k", "--realtime", "-on", "PROFILE", "-stackwalk",
+		    "Profile+CSwitch" },
+		  "etwctl start: stack walk event 'CSwitch' is not recorded by "
+		  "etw (only Profile is)" },
+		{ { "start", "k", "--realtime", "-on", "PROFILE", "-stackwalk",
+		    "" },
+		  "etwctl start: stack walk event '' is not recorded by etw "
+		  "(only Profile is)" },
+	};
+	char *argv[8];
+	struct ctl_run r;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (j = 0; j < 8; j++)
+			argv[j] = (char *)cases[i].argv[j];
+		r = ctl_run(etwctl_cmd_start, argv);
+		EXPECT_EQ(ETWCTL_EXIT_USAGE, r.status) TH_LOG("case %zu", i);
+		EXPECT_STREQ("", r.out) TH_LOG("case %zu", i);
 		EXPECT_EQ(0, strncmp(r.err, cases[i].msg, strlen(cases[i].msg)))
 			TH_LOG("case %zu: %s", i, r.err);
 		ctl_run_free(&r);

@@ -388,6 +388,17 @@ TEST_F(self, call_at_the_end)
 			"ends_in_call", ends_in_call);
 }
 
+/* This program's function by its first instruction. */
+TEST_F(self, instruction_at_a_function_start)
+{
+	char want[sizeof(self->path) + 32], buf[sizeof(want)];
+
+	snprintf(want, sizeof(want), "%s!chain_b+0x0", base_name(self->path));
+	etwctl_symbols_ip(self->s, getpid(), 200, (uintptr_t)chain_b, buf,
+			  sizeof(buf));
+	EXPECT_STREQ(want, buf);
+}
+
 /* Before the load the same address has no image. */
 TEST_F(self, before_the_load)
 {
@@ -518,6 +529,31 @@ TEST(kernel_symbols)
 				     kernel_cases[i].addr, buf, sizeof(buf));
 		EXPECT_STREQ(kernel_cases[i].text, buf);
 	}
+	etwctl_symbols_free(s);
+}
+
+/*
+ * An instruction (a sample's InstructionPointer) is named by the function
+ * holding it, the first byte of a function included, where a return
+ * address there names the call before it.
+ */
+TEST(kernel_instruction_at_a_function_start)
+{
+	struct etwctl_symbols *s = etwctl_symbols_new();
+	FILE *f = fmemopen((void *)kallsyms, strlen(kallsyms), "r");
+	char buf[128];
+
+	ASSERT_NE(NULL, s);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, etwctl_symbols_kallsyms(s, f));
+	fclose(f);
+	etwctl_symbols_ip(s, 1, 10, 0xffffffff81000100ull, buf, sizeof(buf));
+	EXPECT_STREQ("vmlinux!do_one+0x0", buf);
+	etwctl_symbols_frame(s, 1, 10, 0xffffffff81000100ull, buf,
+			     sizeof(buf));
+	EXPECT_STREQ("vmlinux!_stext+0x100", buf);
+	etwctl_symbols_ip(s, 1, 10, 0xffffffff81000110ull, buf, sizeof(buf));
+	EXPECT_STREQ("vmlinux!do_one+0x10", buf);
 	etwctl_symbols_free(s);
 }
 

@@ -71,6 +71,7 @@
 #define ETW_KFLAG_IMAGE_LOAD		0x00000004	/* Image events */
 #define ETW_KFLAG_CSWITCH		0x00000010	/* CSwitch events */
 #define ETW_KFLAG_DISPATCHER		0x00000800	/* ReadyThread events */
+#define ETW_KFLAG_PROFILE		0x01000000	/* SampledProfile, CPU samples */
 
 /* Enable-time properties the kernel acts on (EVENT_ENABLE_PROPERTY_*). */
 #define ETW_ENABLE_SID			0x00000001	/* ext item SID */
@@ -283,6 +284,33 @@ struct etw_classic_header {
 #define ETW_GROUP_PROCESS		0x03
 #define ETW_GROUP_THREAD		0x05
 #define ETW_GROUP_IMAGE			0x14
+#define ETW_GROUP_PERFINFO		0x0f
+#define ETW_GROUP_STACKWALK		0x18
+
+/* The second 16 bits of a PERFINFO_TRACE_HEADER: @flags << 8 | @header_type. */
+#define ETW_PERFINFO_HEADER_TYPE	0x11	/* TRACE_HEADER_TYPE_PERFINFO64 */
+
+/**
+ * struct etw_perfinfo_header - PERFINFO_TRACE_HEADER: the kernel logger's
+ *	CPU samples (SampledProfile)
+ * @version: the event class's version (SampledProfile 2)
+ * @header_type: %ETW_PERFINFO_HEADER_TYPE
+ * @flags: %ETW_SYSTEM_HEADER_FLAGS
+ * @size: record bytes (header and payload, unpadded)
+ * @hook_id: group << 8 | type
+ * @timestamp: as in struct etw_event_header
+ *
+ * No thread or process: the payload names the thread.  The stack of a
+ * sample (StackWalk_Event, group %ETW_GROUP_STACKWALK) has one too.
+ */
+struct etw_perfinfo_header {
+	__u16 version;
+	__u8 header_type;
+	__u8 flags;
+	__u16 size;
+	__u16 hook_id;
+	__u64 timestamp;
+};
 
 /**
  * struct etw_system_header - SYSTEM_TRACE_HEADER: the kernel logger's records
@@ -736,6 +764,76 @@ struct etw_session_args {
 };
 
 #define ETW_SESSION_ARGS_SIZE_VER0	1240
+
+/* The kernel logger's sample sources (KPROFILE_SOURCE): the timer only. */
+#define ETW_PROFILE_SOURCE_TIME		0
+/* Its sampling interval in 100 ns units: Windows' default and bounds. */
+#define ETW_PROFILE_INTERVAL_DEFAULT	10000		/* 1 ms */
+#define ETW_PROFILE_INTERVAL_MIN	1221
+#define ETW_PROFILE_INTERVAL_MAX	10000000	/* 1 s */
+
+/* etw_profile_interval_args.flags: set the interval (else query it). */
+#define ETW_PROFILE_INTERVAL_SET	0x00000001
+
+/**
+ * struct etw_profile_interval_args - the kernel logger's sampling interval
+ *	(ETW_IOC_PROFILE_INTERVAL)
+ * @size: bytes the caller passes
+ * @flags: %ETW_PROFILE_INTERVAL_SET or zero
+ * @source: the sample source, %ETW_PROFILE_SOURCE_TIME
+ * @interval: in (set): 100 ns units, clamped to %ETW_PROFILE_INTERVAL_MIN
+ *	..%ETW_PROFILE_INTERVAL_MAX; out: the interval now (0 for a query of
+ *	a source there is none of)
+ *
+ * One setting for the system, whether a kernel logger runs or not; a
+ * running one samples at a new interval from its next sample on.
+ */
+struct etw_profile_interval_args {
+	__u32 size;
+	__u32 flags;
+	__u32 source;
+	__u32 interval;
+};
+
+#define ETW_PROFILE_INTERVAL_ARGS_SIZE_VER0	16
+
+/* Most entries of the kernel logger's stack list (TraceStackTracingInfo). */
+#define ETW_MAX_STACK_EVENTS		256
+
+/**
+ * struct etw_classic_event_id - CLASSIC_EVENT_ID: a kernel logger event
+ * @guid: its event class (PerfInfoGuid for SampledProfile)
+ * @type: its event type (46)
+ * @reserved: zero
+ */
+struct etw_classic_event_id {
+	struct etw_guid guid;
+	__u8 type;
+	__u8 reserved[7];
+};
+
+/* etw_stack_events_args.flags: set the list (else get it). */
+#define ETW_STACK_EVENTS_SET		0x00000001
+
+/**
+ * struct etw_stack_events_args - the kernel logger events whose records
+ *	are followed by their stack (ETW_IOC_STACK_EVENTS)
+ * @size: bytes the caller passes
+ * @flags: %ETW_STACK_EVENTS_SET or zero
+ * @logger_id: the kernel logger
+ * @count: set: entries at @ids_ptr (0 clears the list); get: in, the
+ *	room at @ids_ptr, out, the entries of the list
+ * @ids_ptr: user address of struct etw_classic_event_id entries
+ */
+struct etw_stack_events_args {
+	__u32 size;
+	__u32 flags;
+	__u32 logger_id;
+	__u32 count;
+	__u64 ids_ptr;
+};
+
+#define ETW_STACK_EVENTS_ARGS_SIZE_VER0	24
 
 /**
  * struct etw_list_args - list sessions (ETW_IOC_LIST_SESSIONS)
@@ -1319,6 +1417,8 @@ struct etw_staged_event {
 #define ETW_IOC_CONSUME		_IOW(ETW_IOC_MAGIC, 0x28, struct etw_consume_args)
 #define ETW_IOC_GET_DISALLOW	_IOWR(ETW_IOC_MAGIC, 0x29, struct etw_disallow_args)
 #define ETW_IOC_CONSUMER_STATS	_IOWR(ETW_IOC_MAGIC, 0x30, struct etw_consumer_stats_args)
+#define ETW_IOC_PROFILE_INTERVAL _IOWR(ETW_IOC_MAGIC, 0x31, struct etw_profile_interval_args)
+#define ETW_IOC_STACK_EVENTS	_IOWR(ETW_IOC_MAGIC, 0x32, struct etw_stack_events_args)
 #define ETW_IOC_BATCH_OPEN	_IOWR(ETW_IOC_MAGIC, 0x16, struct etw_batch_args)
 /* On a ring's file: route what is staged now; EPERM from another process. */
 #define ETW_IOC_BATCH_DRAIN	_IO(ETW_IOC_MAGIC, 0x17)
