@@ -258,6 +258,10 @@ struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 		r->ext |= r->e[i].ext;
 		r->names |= r->e[i].names || r->e[i].stack_names;
 		r->payload |= !!r->e[i].payload;
+		if (r->e[i].payload)
+			r->payload_bytes =
+				max(r->payload_bytes,
+				    etw_payload_filter_extent(r->e[i].payload));
 		if (r->e[i].exclude_inprivate)
 			r->inprivate |= r->e[i].instance_bit;
 	}

@@ -517,9 +517,10 @@ void etw_write_exit(void)
 
 /*
  * The payload of a write on a route with a payload filter, in one piece:
- * a single descriptor of kernel memory as it is, else gathered into this
- * CPU's area.  Classic records have no payload filter (they name no event
- * of a manifest).  A user fault is retried as a payload's.
+ * a single descriptor of kernel memory as it is, else its first
+ * @route->payload_bytes gathered into this CPU's area.  Classic records
+ * have no payload filter (they name no event of a manifest).  A user
+ * fault is retried as a payload's.
  */
 static noinline int etw_event_payload(struct etw_event *ev,
 				      const struct etw_route *route,
@@ -542,16 +543,18 @@ static noinline int etw_event_payload(struct etw_event *ev,
 		return 0;
 	}
 	buf = this_cpu_read(etw_pl_scratch.level[interrupt_context_level()]);
-	for (i = 0; i < ev->count; i++) {
+	/* Only what the filters read: the bytes past it change no answer. */
+	for (i = 0; i < ev->count && off < route->payload_bytes; i++) {
 		const struct etw_data_descriptor *d = &ev->data[i];
+		u32 n = min(d->size, route->payload_bytes - off);
 
 		if (ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
 			continue;
 		/* etw_event_size() checked the sum against the area's size. */
-		ret = etw_copy_in(ev, m, buf + off, d->ptr, d->size);
+		ret = etw_copy_in(ev, m, buf + off, d->ptr, n);
 		if (ret)
 			return ret;
-		off += d->size;
+		off += n;
 	}
 	ev->pl = buf;
 	ev->pl_len = off;
