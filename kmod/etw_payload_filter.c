@@ -653,6 +653,30 @@ static __always_inline bool etw_pf_quick_match(const struct etw_pf_event *e,
 	return !e->match_any;
 }
 
+/* The blocks of a set that is not quick, each in turn. */
+static noinline bool etw_pf_blocks_match(const struct etw_payload_set *set,
+					 u16 id, u8 version, const u8 *pl,
+					 u32 len)
+{
+	bool any_seen = false, any_ok = false;
+	u16 i;
+
+	for (i = 0; i < set->count; i++) {
+		const struct etw_pf_event *e = &set->ev[i];
+
+		if (e->id != id || e->version != version)
+			continue;
+		if (e->all_group) {
+			if (!etw_pf_event_match(e, pl, len))
+				return false;
+		} else if (!any_ok) {
+			any_seen = true;
+			any_ok = etw_pf_event_match(e, pl, len);
+		}
+	}
+	return !any_seen || any_ok;
+}
+
 /**
  * etw_payload_filter_match() - does an event pass a payload filter
  * @set: the filter
@@ -673,27 +697,11 @@ static __always_inline bool etw_pf_quick_match(const struct etw_pf_event *e,
 bool etw_payload_filter_match(const struct etw_payload_set *set, u16 id,
 			      u8 version, const u8 *pl, u32 len)
 {
-	bool any_seen = false, any_ok = false;
-	u16 i;
-
 	/* One block: whether it has match_all_group set, it decides. */
-	if (set->quick)
+	if (likely(set->quick))
 		return set->ev[0].id != id || set->ev[0].version != version ||
 		       etw_pf_quick_match(&set->ev[0], pl, len);
-	for (i = 0; i < set->count; i++) {
-		const struct etw_pf_event *e = &set->ev[i];
-
-		if (e->id != id || e->version != version)
-			continue;
-		if (e->all_group) {
-			if (!etw_pf_event_match(e, pl, len))
-				return false;
-		} else if (!any_ok) {
-			any_seen = true;
-			any_ok = etw_pf_event_match(e, pl, len);
-		}
-	}
-	return !any_seen || any_ok;
+	return etw_pf_blocks_match(set, id, version, pl, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_payload_filter_match);
 

@@ -758,16 +758,17 @@ static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
 {
 	if (ev->exclude & e->instance_bit)
 		return false;
-	if (every)
-		return true;
-	if (!etw_level_kw_match(&e->lk, ev->desc->level, ev->desc->keyword))
-		return false;
-	if (name && e->names &&
-	    !etw_name_filter_match(e->names, ev->desc->level,
-				   ev->desc->keyword, name))
-		return false;
-	if (!etw_event_id_match(e->ids, ev->desc->id))
-		return false;
+	if (!every) {
+		if (!etw_level_kw_match(&e->lk, ev->desc->level,
+					ev->desc->keyword))
+			return false;
+		if (name && e->names &&
+		    !etw_name_filter_match(e->names, ev->desc->level,
+					   ev->desc->keyword, name))
+			return false;
+		if (!etw_event_id_match(e->ids, ev->desc->id))
+			return false;
+	}
 	return !pl || !e->payload ||
 	       etw_payload_filter_match(e->payload, ev->desc->id,
 					ev->desc->version, pl, ev->pl_len);
