@@ -200,6 +200,8 @@ static_assert(!(ETW_ENABLE_EXT_PROPS & ETW_ROUTE_PAYLOAD));
  *	event's name is read
  * @payload: an entry has a payload filter: the payload is read before the
  *	event is routed
+ * @payload_bytes: how much of it the payload filters read (the largest
+ *	etw_payload_filter_extent() of the entries)
  * @inprivate: the instance bits of the entries with
  *	%ETW_ENABLE_EXCLUDE_INPRIVATE: added to the exclude mask of an event
  *	written with %ETW_WRITE_INPRIVATE
@@ -214,6 +216,7 @@ struct etw_route {
 	u32 ext;
 	bool names;
 	bool payload;
+	u32 payload_bytes;
 	u64 inprivate;
 	struct etw_level_kw every;
 	struct etw_route_entry {

@@ -13,7 +13,10 @@
  * payload's length, and a field that does not lie within it makes the
  * predicates on it false.
  *
- * Cost: etw_payload_filter_match() steps over the fields of a block once
+ * Cost: a filter of one block whose fields are all FIXED and whose
+ * predicates compare integers is "quick": a bounds check, a load and a
+ * compare per predicate, at offsets the parse computed.  Otherwise
+ * etw_payload_filter_match() steps over the fields of a block once
  * (a string field is scanned for its end once), then evaluates each
  * predicate in time linear in its field's bytes: an integer compare, a
  * memcmp(), or for CONTAINS and DOESNTCONTAIN a Knuth-Morris-Pratt scan
@@ -31,12 +34,18 @@
 #include "compat.h"
 #include "etw_filter.h"
 
-/* One predicate, resolved; @val and @fail point into the set's storage. */
+/*
+ * One predicate, resolved; @val and @fail point into the set's storage.
+ * @off and @size: where its field lies when the block's fields are all
+ * FIXED.
+ */
 struct etw_pf_pred {
 	u8 field;
 	u8 op;
 	u8 type;
 	u16 len;		/* units of @val (bytes; STR16: 16-bit units) */
+	u16 size;
+	u32 off;
 	u64 v1;
 	u64 v2;
 	const u8 *val;		/* the operand, ASCII letters lower-cased */
@@ -59,11 +68,17 @@ struct etw_pf_event {
 /**
  * struct etw_payload_set - a checked payload filter
  * @count: blocks in @ev
+ * @quick: one block, every field FIXED, every predicate on an integer:
+ *	etw_pf_quick_match() decides
+ * @extent: the payload bytes the blocks read: where the last of their
+ *	fields ends when all are FIXED, else %U32_MAX
  * @ev: the blocks, in the blob's order; their fields, operands and tables
  *	follow in the same allocation
  */
 struct etw_payload_set {
 	u16 count;
+	bool quick;
+	u32 extent;
 	struct etw_pf_event ev[];
 };
 
@@ -293,6 +308,8 @@ static void etw_pf_fill(struct etw_pf_event *d, const u8 *b, u8 **store)
 		q->op = p[i].op;
 		q->type = p[i].type;
 		q->len = p[i].value_len;
+		q->size = d->fields[q->field].size;
+		q->off = d->fixed_start ? d->fixed_start[q->field] : 0;
 		q->v1 = p[i].value;
 		q->v2 = p[i].value2;
 		q->val = NULL;
@@ -301,6 +318,20 @@ static void etw_pf_fill(struct etw_pf_event *d, const u8 *b, u8 **store)
 			etw_pf_operand(q, &p[i], b, store);
 	}
 	*store = PTR_ALIGN(*store, 8);
+}
+
+/* Are @e's fields all FIXED and its predicates all on integers? */
+static bool etw_pf_int_only(const struct etw_pf_event *e)
+{
+	u8 i;
+
+	if (!e->fixed_start)
+		return false;
+	for (i = 0; i < e->npreds; i++)
+		if (e->pred[i].type != ETW_PAYLOAD_UINT &&
+		    e->pred[i].type != ETW_PAYLOAD_INT)
+			return false;
+	return true;
 }
 
 /**
@@ -343,15 +374,38 @@ struct etw_payload_set *etw_payload_filter_parse(const void *blob, u32 len,
 	if (!set)
 		return ERR_PTR(-ENOMEM);
 	set->count = h->count;
+	set->extent = 0;
 	p = (u8 *)&set->ev[h->count];
 	for (i = 0, off = sizeof(*h); i < h->count; i++) {
+		const struct etw_pf_event *e = &set->ev[i];
+
 		etw_pf_fill(&set->ev[i], (const u8 *)blob + off, &p);
+		set->extent = max(set->extent, e->fixed_start ?
+				  e->fixed_start[e->nfields] : U32_MAX);
 		off += ((const struct etw_payload_event *)
 			((const u8 *)blob + off))->size;
 	}
+	set->quick = set->count == 1 && etw_pf_int_only(&set->ev[0]);
 	return set;
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_payload_filter_parse);
+
+/**
+ * etw_payload_filter_extent() - how many payload bytes a filter reads
+ * @set: the filter
+ *
+ * A payload cut after this many bytes passes @set exactly when the whole
+ * payload does: the writer may gather only these.
+ *
+ * Context: any.
+ * Return: where the last field of @set's blocks ends when every field is
+ * FIXED; %U32_MAX when a block has a field of variable size.
+ */
+u32 etw_payload_filter_extent(const struct etw_payload_set *set)
+{
+	return set->extent;
+}
+EXPORT_SYMBOL_IF_KUNIT(etw_payload_filter_extent);
 
 /**
  * etw_payload_filter_free() - free a filter etw_payload_filter_parse() made
@@ -581,6 +635,51 @@ static bool etw_pf_event_match(const struct etw_pf_event *e, const u8 *pl,
 	return etw_pf_preds_match(e, pl, start, nfit);
 }
 
+/*
+ * A quick set's block, as etw_pf_event_match() decides it: a predicate's
+ * field fits when it ends within the payload, and its offset is known.
+ */
+static __always_inline bool etw_pf_quick_match(const struct etw_pf_event *e,
+					       const u8 *pl, u32 len)
+{
+	u8 i;
+
+	for (i = 0; i < e->npreds; i++) {
+		const struct etw_pf_pred *q = &e->pred[i];
+		bool ok = q->off + q->size <= len &&
+			  etw_pf_int_match(q, etw_pf_int(pl + q->off, q->size,
+							 q->type == ETW_PAYLOAD_INT));
+
+		if (ok == e->match_any)
+			return ok;
+	}
+	return !e->match_any;
+}
+
+/* The blocks of a set that is not quick, each in turn. */
+static noinline bool etw_pf_blocks_match(const struct etw_payload_set *set,
+					 u16 id, u8 version, const u8 *pl,
+					 u32 len)
+{
+	bool any_seen = false, any_ok = false;
+	u16 i;
+
+	for (i = 0; i < set->count; i++) {
+		const struct etw_pf_event *e = &set->ev[i];
+
+		if (e->id != id || e->version != version)
+			continue;
+		if (e->all_group) {
+			if (!etw_pf_event_match(e, pl, len))
+				return false;
+		} else if (!any_ok) {
+			any_seen = true;
+			any_ok = etw_pf_event_match(e, pl, len);
+		}
+	}
+	return !any_seen || any_ok;
+}
+
 /**
  * etw_payload_filter_match() - does an event pass a payload filter
  * @set: the filter
@@ -601,23 +700,11 @@ static bool etw_pf_event_match(const struct etw_pf_event *e, const u8 *pl,
 bool etw_payload_filter_match(const struct etw_payload_set *set, u16 id,
 			      u8 version, const u8 *pl, u32 len)
 {
-	bool any_seen = false, any_ok = false;
-	u16 i;
-
-	for (i = 0; i < set->count; i++) {
-		const struct etw_pf_event *e = &set->ev[i];
-
-		if (e->id != id || e->version != version)
-			continue;
-		if (e->all_group) {
-			if (!etw_pf_event_match(e, pl, len))
-				return false;
-		} else if (!any_ok) {
-			any_seen = true;
-			any_ok = etw_pf_event_match(e, pl, len);
-		}
-	}
-	return !any_seen || any_ok;
+	/* One block: whether it has match_all_group set, it decides. */
+	if (likely(set->quick))
+		return set->ev[0].id != id || set->ev[0].version != version ||
+		       etw_pf_quick_match(&set->ev[0], pl, len);
+	return etw_pf_blocks_match(set, id, version, pl, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_payload_filter_match);
 

@@ -195,7 +195,9 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
  * MatchAll bits any entry's has.  An event that passes it passes each
  * entry's level and keyword filter.  Event-ID and event-name filters are
  * not folded in: with one in the route, it passes nothing, and each
- * entry's own filters decide.
+ * entry's own filters decide.  Payload filters are not either, and need
+ * not be: each entry's is evaluated after the level and keyword test,
+ * whichever decided it.
  */
 static void etw_route_every(struct etw_route *r)
 {
@@ -209,7 +211,7 @@ static void etw_route_every(struct etw_route *r)
 	for (i = 0; i < r->count; i++) {
 		const struct etw_route_entry *e = &r->e[i];
 
-		if (e->ids || e->names || e->payload) {
+		if (e->ids || e->names) {
 			/* Level 0 and keyword 0 ignored: nothing passes. */
 			f->level = 0;
 			f->ignore_keyword0 = true;
@@ -258,6 +260,10 @@ struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 		r->ext |= r->e[i].ext;
 		r->names |= r->e[i].names || r->e[i].stack_names;
 		r->payload |= !!r->e[i].payload;
+		if (r->e[i].payload)
+			r->payload_bytes =
+				max(r->payload_bytes,
+				    etw_payload_filter_extent(r->e[i].payload));
 		if (r->e[i].exclude_inprivate)
 			r->inprivate |= r->e[i].instance_bit;
 	}

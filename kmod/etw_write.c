@@ -99,6 +99,8 @@ struct etw_target {
  * @plain: the event is neither typed nor classic and has no related
  *	activity (see etw_write_user()): those fields are not read
  * @ext_items: some session of the route asked for extended data items
+ * @payload: a plain write to one session that has a payload filter: the
+ *	payload was gathered (etw_event_payload()) and is read
  *
  * The helpers of the write path take it by value and are always inlined:
  * where a write handler passes one of the constants below, each copy keeps
@@ -110,6 +112,7 @@ struct etw_write_mode {
 	bool user;
 	bool plain;
 	bool ext_items;
+	bool payload;
 };
 
 /* etw_write_kernel() */
@@ -122,6 +125,13 @@ static const struct etw_write_mode etw_mode_user = { .user = true };
 static const struct etw_write_mode etw_mode_user_plain = {
 	.user = true,
 	.plain = true,
+};
+
+/* etw_write_user() of any other, to one session with a payload filter */
+static const struct etw_write_mode etw_mode_user_payload = {
+	.user = true,
+	.plain = true,
+	.payload = true,
 };
 
 /*
@@ -517,13 +527,14 @@ void etw_write_exit(void)
 
 /*
  * The payload of a write on a route with a payload filter, in one piece:
- * a single descriptor of kernel memory as it is, else gathered into this
- * CPU's area.  Classic records have no payload filter (they name no event
- * of a manifest).  A user fault is retried as a payload's.
+ * a single descriptor of kernel memory as it is, else its first
+ * @route->payload_bytes gathered into this CPU's area.  Classic records
+ * have no payload filter (they name no event of a manifest).  A user
+ * fault is retried as a payload's.
  */
-static noinline int etw_event_payload(struct etw_event *ev,
-				      const struct etw_route *route,
-				      struct etw_write_mode m)
+static __always_inline int etw_event_payload(struct etw_event *ev,
+					     const struct etw_route *route,
+					     struct etw_write_mode m)
 {
 	u32 i, off = 0;
 	u8 *buf;
@@ -534,24 +545,26 @@ static noinline int etw_event_payload(struct etw_event *ev,
 	 * Acquire: pairs with the release that published @route, which
 	 * etw_write_payload_scratch() preceded; the area is read after.
 	 */
-	if (!smp_load_acquire(&route->payload) || ev->classic)
+	if (!smp_load_acquire(&route->payload) || (!m.plain && ev->classic))
 		return 0;
-	if (!m.user && ev->count == 1 && !ev->types) {
+	if (!m.user && ev->count == 1 && (m.plain || !ev->types)) {
 		ev->pl = (const u8 *)(uintptr_t)ev->data[0].ptr;
 		ev->pl_len = ev->data[0].size;
 		return 0;
 	}
 	buf = this_cpu_read(etw_pl_scratch.level[interrupt_context_level()]);
-	for (i = 0; i < ev->count; i++) {
+	/* Only what the filters read: the bytes past it change no answer. */
+	for (i = 0; i < ev->count && off < route->payload_bytes; i++) {
 		const struct etw_data_descriptor *d = &ev->data[i];
+		u32 n = min(d->size, route->payload_bytes - off);
 
-		if (ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
+		if (!m.plain && ev->types && d->type != ETW_DATA_TYPE_PAYLOAD)
 			continue;
 		/* etw_event_size() checked the sum against the area's size. */
-		ret = etw_copy_in(ev, m, buf + off, d->ptr, d->size);
+		ret = etw_copy_in(ev, m, buf + off, d->ptr, n);
 		if (ret)
 			return ret;
-		off += d->size;
+		off += n;
 	}
 	ev->pl = buf;
 	ev->pl_len = off;
@@ -745,16 +758,17 @@ static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
 {
 	if (ev->exclude & e->instance_bit)
 		return false;
-	if (every)
-		return true;
-	if (!etw_level_kw_match(&e->lk, ev->desc->level, ev->desc->keyword))
-		return false;
-	if (name && e->names &&
-	    !etw_name_filter_match(e->names, ev->desc->level,
-				   ev->desc->keyword, name))
-		return false;
-	if (!etw_event_id_match(e->ids, ev->desc->id))
-		return false;
+	if (!every) {
+		if (!etw_level_kw_match(&e->lk, ev->desc->level,
+					ev->desc->keyword))
+			return false;
+		if (name && e->names &&
+		    !etw_name_filter_match(e->names, ev->desc->level,
+					   ev->desc->keyword, name))
+			return false;
+		if (!etw_event_id_match(e->ids, ev->desc->id))
+			return false;
+	}
 	return !pl || !e->payload ||
 	       etw_payload_filter_match(e->payload, ev->desc->id,
 					ev->desc->version, pl, ev->pl_len);
@@ -1047,7 +1061,7 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 						       ev->desc->level,
 						       ev->desc->keyword),
 			     m.plain ? NULL : ev->name,
-			     m.plain ? NULL : ev->pl))
+			     m.plain && !m.payload ? NULL : ev->pl))
 		return 0;
 	t.ts = etw_ev_now(ev, m);
 	t.s = e->session;
@@ -1128,6 +1142,18 @@ static noinline int etw_route_payload(struct etw_event *ev,
 }
 
 /*
+ * A plain user write to one session whose entry has a payload filter and
+ * asked for no items: the payload, then the one-session path, plain.
+ */
+static noinline int etw_route_payload_plain(struct etw_event *ev,
+					    const struct etw_route *route)
+{
+	int ret = etw_event_payload(ev, route, etw_mode_user_payload);
+
+	return ret ?: etw_route_event_one(ev, route, etw_mode_user_payload);
+}
+
+/*
  * Classic records carry no extended items.  @m: the caller's constant;
  * @m.user is set in @ev only for the paths that are not inlined.
  */
@@ -1137,6 +1163,9 @@ static __always_inline int etw_route(struct etw_event *ev,
 {
 	if (likely(route->count == 1) && likely(!route->ext))
 		return etw_route_event_one(ev, route, m);
+	if (m.plain && m.user && route->count == 1 &&
+	    route->ext == ETW_ROUTE_PAYLOAD)
+		return etw_route_payload_plain(ev, route);
 	/* The general path reads every field: set those left out. */
 	ev->user = m.user;
 	if (m.plain)

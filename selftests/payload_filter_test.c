@@ -175,7 +175,8 @@ static ULONG filter_one(struct pred *q, ULONG n, BOOLEAN any, PVOID *out)
 	return TdhCreatePayloadFilter(&prov, &d, any, n, p, out);
 }
 
-static ULONG enable_with(struct sess *s, EVENT_FILTER_DESCRIPTOR *d)
+static ULONG enable_level(struct sess *s, UCHAR level,
+			  EVENT_FILTER_DESCRIPTOR *d)
 {
 	ENABLE_TRACE_PARAMETERS p = {
 		.Version = ENABLE_TRACE_PARAMETERS_VERSION_2,
@@ -183,7 +184,12 @@ static ULONG enable_with(struct sess *s, EVENT_FILTER_DESCRIPTOR *d)
 	};
 
 	return EnableTraceEx2(s->h, &prov, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
-			      0, 0, 0, 0, &p);
+			      level, 0, 0, 0, &p);
+}
+
+static ULONG enable_with(struct sess *s, EVENT_FILTER_DESCRIPTOR *d)
+{
+	return enable_level(s, 0, d);
 }
 
 FIXTURE(pf) {
@@ -423,6 +429,47 @@ TEST_F(pf, each_session_its_own_filter)
 	ASSERT_EQ(2, go.n);
 	EXPECT_EQ(4, go.count[0]);
 	EXPECT_EQ(5, go.count[1]);
+}
+
+/*
+ * A session's level still applies with its payload filter: events above
+ * it are dropped whatever their payload, while another session of a lower
+ * level's filter decides for them.
+ */
+TEST_F(pf, level_applies_before_the_payload_filter)
+{
+	EVENT_FILTER_DESCRIPTOR d;
+	struct sess other;
+	struct pred q[2];
+	struct got g, go;
+	PVOID f = NULL;
+	ULONG i;
+
+	ASSERT_EQ(0, sess_start(&other, "two"));
+	pred_set(&q[0], "Count", PAYLOADFIELD_GE, "0");
+	pred_set(&q[1], "Count", PAYLOADFIELD_LT, "3");
+	ASSERT_EQ(ERROR_SUCCESS, filter_one(&q[0], 1, TRUE, &f));
+	ASSERT_EQ(ERROR_SUCCESS, TdhAggregatePayloadFilters(1, &f, NULL, &d));
+	/* Errors and worse only: the events, Informational, are above. */
+	ASSERT_EQ(ERROR_SUCCESS, enable_level(&self->s, 2, &d));
+	TdhCleanupPayloadEventFilterDescriptor(&d);
+	TdhDeletePayloadFilter(&f);
+	ASSERT_EQ(ERROR_SUCCESS, filter_one(&q[1], 1, TRUE, &f));
+	ASSERT_EQ(ERROR_SUCCESS, TdhAggregatePayloadFilters(1, &f, NULL, &d));
+	ASSERT_EQ(ERROR_SUCCESS, enable_level(&other, 4, &d));
+	TdhCleanupPayloadEventFilterDescriptor(&d);
+	TdhDeletePayloadFilter(&f);
+	for (i = 0; i < 6; i++)
+		ASSERT_EQ(ERROR_SUCCESS, write_one(self->r, 1, i, "n", "p"));
+	sess_stop(&self->s);
+	sess_stop(&other);
+	sess_read(&self->s, &g);
+	sess_read(&other, &go);
+	EXPECT_EQ(0, g.n);
+	ASSERT_EQ(3, go.n);
+	EXPECT_EQ(0, go.count[0]);
+	EXPECT_EQ(1, go.count[1]);
+	EXPECT_EQ(2, go.count[2]);
 }
 
 /* Staged (batched) events are filtered as direct ones are. */

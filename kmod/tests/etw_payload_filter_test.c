@@ -259,6 +259,41 @@ static void etw_payload_predicate_test(struct kunit *test)
 	etw_payload_filter_free(set);
 }
 
+/*
+ * The integer cases on Count and Delta again, with those two fields only:
+ * a block of FIXED fields and integer predicates, decided without
+ * stepping over fields, must answer the same.
+ */
+static void etw_payload_fixed_int_test(struct kunit *test)
+{
+	u8 *pl = kunit_kzalloc(test, 256, GFP_KERNEL);
+	struct etw_payload_set *set;
+	struct pf_pred_d p;
+	unsigned int i, n = 0;
+	u8 val[64];
+	u32 len;
+
+	KUNIT_ASSERT_NOT_NULL(test, pl);
+	len = pf_payload(pl);
+	for (i = 0; i < ARRAY_SIZE(pf_cases); i++) {
+		const struct pf_case *c = &pf_cases[i];
+
+		if (c->field > F_DELTA)
+			continue;
+		pf_pred_of(c, &p, val);
+		set = pf_one(test, &p, F_DELTA + 1);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    etw_payload_filter_match(set, 7, 1, pl, len),
+				    c->expect, "case %u", i);
+		/* Other events pass, whatever the predicate. */
+		KUNIT_EXPECT_TRUE(test,
+				  etw_payload_filter_match(set, 7, 2, pl, len));
+		etw_payload_filter_free(set);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 26u);
+}
+
 /* A field that does not lie within the payload: its predicates are false. */
 static void etw_payload_short_payload_test(struct kunit *test)
 {
@@ -285,6 +320,32 @@ static void etw_payload_short_payload_test(struct kunit *test)
 	set = pf_one(test, &count, ARRAY_SIZE(pf_fields));
 	KUNIT_EXPECT_TRUE(test, etw_payload_filter_match(set, 7, 1, pl, 4));
 	KUNIT_EXPECT_FALSE(test, etw_payload_filter_match(set, 7, 1, pl, 3));
+	etw_payload_filter_free(set);
+}
+
+/*
+ * The bytes a filter reads: with FIXED fields only, where the last ends,
+ * and a payload cut there answers as the whole; with a string field, all.
+ */
+static void etw_payload_extent_test(struct kunit *test)
+{
+	static const struct pf_pred_d delta = {
+		F_DELTA, ETW_PAYLOAD_OP_EQ, ETW_PAYLOAD_INT, (u64)-3,
+	};
+	u8 *pl = kunit_kzalloc(test, 256, GFP_KERNEL);
+	struct etw_payload_set *set;
+	u32 len;
+
+	KUNIT_ASSERT_NOT_NULL(test, pl);
+	len = pf_payload(pl);
+	set = pf_one(test, &delta, F_DELTA + 1);
+	KUNIT_EXPECT_EQ(test, etw_payload_filter_extent(set), 6u);
+	KUNIT_EXPECT_TRUE(test, etw_payload_filter_match(set, 7, 1, pl, len));
+	KUNIT_EXPECT_TRUE(test, etw_payload_filter_match(set, 7, 1, pl, 6));
+	KUNIT_EXPECT_FALSE(test, etw_payload_filter_match(set, 7, 1, pl, 5));
+	etw_payload_filter_free(set);
+	set = pf_one(test, &delta, F_NAME + 1);
+	KUNIT_EXPECT_EQ(test, etw_payload_filter_extent(set), U32_MAX);
 	etw_payload_filter_free(set);
 }
 
@@ -553,13 +614,16 @@ static void etw_payload_parse_size_test(struct kunit *test)
 			-EINVAL);
 }
 
-/* Random blobs: refused or parsed, never read out of bounds (KASAN). */
+/*
+ * Random blobs: refused or parsed, never read out of bounds (KASAN), and
+ * cut at their extent, a payload gives the same answer.
+ */
 static void etw_payload_parse_random_test(struct kunit *test)
 {
 	u8 *blob = kunit_kzalloc(test, 256, GFP_KERNEL);
 	u8 pl[64] = { 3, 'a', 0 };
 	struct etw_payload_set *set;
-	u32 len, i, seed = 1;
+	u32 len, cut, i, seed = 1;
 
 	KUNIT_ASSERT_NOT_NULL(test, blob);
 	for (i = 0; i < 2000; i++) {
@@ -575,7 +639,12 @@ static void etw_payload_parse_random_test(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, PTR_ERR(set), -EINVAL);
 			continue;
 		}
-		etw_payload_filter_match(set, 1, 0, pl, seed % sizeof(pl));
+		len = seed % sizeof(pl);
+		cut = min(len, etw_payload_filter_extent(set));
+		/* A payload cut at the extent answers as the whole does. */
+		KUNIT_EXPECT_EQ(test,
+				etw_payload_filter_match(set, 1, 0, pl, len),
+				etw_payload_filter_match(set, 1, 0, pl, cut));
 		etw_payload_filter_free(set);
 	}
 }
@@ -604,7 +673,9 @@ static void etw_payload_same_test(struct kunit *test)
 
 static struct kunit_case etw_payload_filter_cases[] = {
 	KUNIT_CASE_PARAM(etw_payload_predicate_test, pf_gen_params),
+	KUNIT_CASE(etw_payload_fixed_int_test),
 	KUNIT_CASE(etw_payload_short_payload_test),
+	KUNIT_CASE(etw_payload_extent_test),
 	KUNIT_CASE(etw_payload_counted_past_end_test),
 	KUNIT_CASE(etw_payload_match_any_all_test),
 	KUNIT_CASE(etw_payload_groups_test),
