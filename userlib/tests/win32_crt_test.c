@@ -330,6 +330,42 @@ TEST_F_TIMEOUT(wmain, void_form_runs, 120)
 }
 
 /*
+ * The TraceLogging quick start's void main(), which MSVC accepts and ISO
+ * C++ refuses: built with -Dmain=etw_void_main, libetw-wmain runs it and
+ * exits 0, as MSVC's start-up does for a void main.
+ */
+TEST_F_TIMEOUT(wmain, void_main_runs_and_exits_0, 120)
+{
+	static const char *const compilers[] = { "gcc -x c", "g++ -x c++" };
+	static const char prog[] =
+		"#include <windows.h>\n"
+		"void main() { wprintf(L\"void main ran\\n\"); }\n";
+	char dir[] = "/tmp/etw-wmain-XXXXXX";
+	char path[64], cmd[2048];
+	unsigned int i;
+	FILE *f;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/void.c", dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fputs(prog, f);
+	ASSERT_EQ(0, fclose(f));
+	for (i = 0; i < sizeof(compilers) / sizeof(compilers[0]); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "%s -fshort-wchar -Dmain=etw_void_main " WARNINGS " "
+			 INCLUDES " -o %s/w %s -x none " LIBS " && "
+			 "test \"$(%s/w)\" = 'void main ran'", compilers[i], dir,
+			 path, dir);
+		EXPECT_EQ(0, run(cmd));
+		snprintf(cmd, sizeof(cmd), "%s/w > /dev/null", dir);
+		EXPECT_EQ(0, system(cmd));
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/*
  * ...and the samples are Windows code: MinGW-w64 compiles them, ANSI and
  * UNICODE, C and C++.
  */

@@ -10,6 +10,11 @@
  * wmain(), wmain(int, wchar_t **) and wmain(int, wchar_t **, wchar_t **)
  * by their -fshort-wchar mangled names.  Each reference is weak, so the
  * archive links whichever one exists.
+ *
+ * It also runs a program whose entry point is void main(), which MSVC
+ * accepts and ISO C++ does not, built with -Dmain=etw_void_main: C's
+ * etw_void_main, or C++'s etw_void_main(), returning 0 as MSVC's start-up
+ * does for a void main.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +31,10 @@ extern int etw_wmain_cxx2(int, WCHAR **)
 	__asm__("_Z5wmainiPPw") __attribute__((__weak__));
 extern int etw_wmain_cxx3(int, WCHAR **, WCHAR **)
 	__asm__("_Z5wmainiPPwS0_") __attribute__((__weak__));
+extern void etw_void_main_c(void)
+	__asm__("etw_void_main") __attribute__((__weak__));
+extern void etw_void_main_cxx(void)
+	__asm__("_Z13etw_void_mainv") __attribute__((__weak__));
 
 /* A NULL-ended copy of @v as UTF-16 strings, or NULL. */
 static WCHAR **widen(int n, char **v)
@@ -58,6 +67,13 @@ int main(int argc, char **argv, char **envp)
 	if (!wargv || !wenvp) {
 		fputs("libetw-wmain: out of memory\n", stderr);
 		return 1;
+	}
+	if (etw_void_main_c || etw_void_main_cxx) {
+		if (etw_void_main_c)
+			etw_void_main_c();
+		else
+			etw_void_main_cxx();
+		return 0;
 	}
 	if (etw_wmain_c)
 		return etw_wmain_c(argc, wargv, wenvp);
