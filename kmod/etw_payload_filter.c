@@ -15,8 +15,9 @@
  *
  * Cost: a filter of one block whose fields are all FIXED and whose
  * predicates compare integers is "quick": a bounds check, a load and a
- * compare per predicate, at offsets the parse computed.  Otherwise
- * etw_payload_filter_match() steps over the fields of a block once
+ * compare per predicate, at offsets the parse computed, inline in the
+ * write path (etw_payload_filter.h).  Otherwise
+ * etw_payload_filter_match_blocks() steps over the fields of a block once
  * (a string field is scanned for its end once), then evaluates each
  * predicate in time linear in its field's bytes: an integer compare, a
  * memcmp(), or for CONTAINS and DOESNTCONTAIN a Knuth-Morris-Pratt scan
