@@ -110,8 +110,6 @@ struct etw_payload_set *etw_payload_filter_parse(const void *blob, u32 len,
 						 gfp_t gfp);
 void etw_payload_filter_free(struct etw_payload_set *set);
 u32 etw_payload_filter_extent(const struct etw_payload_set *set);
-bool etw_payload_filter_match(const struct etw_payload_set *set, u16 id,
-			      u8 version, const u8 *pl, u32 len);
 bool etw_payload_filter_same(const struct etw_payload_set *a,
 			     const struct etw_payload_set *b);
 void etw_combine_init(struct etw_combined *c);

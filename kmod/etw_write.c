@@ -46,6 +46,7 @@
 #include "etw_buffer.h"
 #include "etw_ext_items.h"
 #include "etw_internal.h"
+#include "etw_payload_filter.h"
 
 /* Routes hold at most this many sessions (see etw_route_build()). */
 #define ETW_MAX_TARGETS		ETW_MAX_ROUTE

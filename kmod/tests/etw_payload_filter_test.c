@@ -10,6 +10,7 @@
 
 #include "../compat.h"
 #include "../etw_filter.h"
+#include "../etw_payload_filter.h"
 
 /* A block as a test describes it; pf_build() lays it out. */
 struct pf_pred_d {
