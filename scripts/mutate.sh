@@ -44,6 +44,7 @@ table=$top/scripts/mutations
 declare -A SUITES=(
 	[kmod/etw_filter.c]="kunit routing_test group_test libetw_provider_test libetw_classic_test session_test"
 	[kmod/etw_payload_filter.c]="kunit payload_filter_test"
+	[kmod/etw_payload_filter.h]="kunit payload_filter_test"
 	[userlib/etw_tdh_payload.c]="host:tdh_payload_test payload_filter_test"
 	[kmod/etw_filter.h]="kunit routing_test group_test libetw_provider_test libetw_classic_test session_test notify_test"
 	[kmod/etw_write.c]="kunit dev_test write_test routing_test libetw_provider_test session_test limits_test stress_test"
