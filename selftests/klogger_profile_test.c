@@ -73,7 +73,11 @@ extern const char __start_etw_profile_caller[], __stop_etw_profile_caller[];
 
 static atomic_bool spin_stop;
 
-/* Its count on the stack: the function keeps its frame. */
+/*
+ * Its count on the stack; a leaf, which keeps a frame record only with
+ * -mno-omit-leaf-frame-pointer (the Makefile's): arm64's GCC omits it
+ * otherwise, and the walk then misses spin_caller().
+ */
 __attribute__((noinline, section(SPIN_SECTION)))
 static void spin_here(void)
 {
