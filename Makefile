@@ -299,9 +299,10 @@ selftests/stack_symbols_test: private CFLAGS += -fno-omit-frame-pointer
 selftests/stack_symbols_test: selftests/stack_symbols_lib.so
 # klogger_profile_test finds its spinning function's caller in the stacks;
 # the spinning function is a leaf, whose frame record arm64's GCC omits
-# unless told.
-selftests/klogger_profile_test: private CFLAGS += -fno-omit-frame-pointer \
-	-mno-omit-leaf-frame-pointer
+# unless told (override: the arm64 build sets CFLAGS on make's command
+# line).
+selftests/klogger_profile_test: private override CFLAGS += \
+	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 selftests/stack_symbols_lib.so: selftests/stack_symbols_lib.c build/cc
 	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(WARN) -fPIC -shared -o $@ $<
 
