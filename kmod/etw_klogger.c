@@ -486,6 +486,64 @@ void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
 	preempt_enable();
 }
 
+/**
+ * etw_klogger_perfinfo_reserve() - room for a PERFINFO record in the logger
+ * @k: the logger
+ * @hook: the hook's group and type
+ * @version: the class version
+ * @len: the record's bytes, header included, a multiple of 8
+ * @b: where the buffer goes, for etw_klogger_perfinfo_commit()
+ *
+ * Writes the record's header, its timestamp the reservation's; the caller
+ * writes the rest and commits.  A record the session has no room for is
+ * counted lost, as etw_klogger_emit() counts it.
+ *
+ * Context: any but NMI; preemption disabled.
+ * Return: the record, or NULL when it was lost.
+ */
+struct etw_perfinfo_header *etw_klogger_perfinfo_reserve(struct etw_klogger *k,
+							 u16 hook, u16 version,
+							 u32 len,
+							 struct etw_buffer **b)
+{
+	struct etw_session *s = k->s;
+	struct etw_perfinfo_header *h;
+	u64 ts = 0;
+	u32 off;
+
+	*b = etw_buffer_reserve(s, etw_session_stream(s), len, &off, &ts);
+	if (!*b) {
+		etw_record_lost(s, &etw_klogger_guid, hook, -ENOBUFS);
+		return NULL;
+	}
+	h = (*b)->data + off;
+	h->version = version;
+	h->header_type = ETW_PERFINFO_HEADER_TYPE;
+	h->flags = ETW_SYSTEM_HEADER_FLAGS;
+	h->size = len;
+	h->hook_id = hook;
+	h->timestamp = ts;
+	return h;
+}
+
+/**
+ * etw_klogger_perfinfo_commit() - a record etw_klogger_perfinfo_reserve()
+ *	made is complete
+ * @k: the logger
+ * @b: its buffer
+ * @h: the record
+ *
+ * Reported as writes are (etw_record_written()).
+ *
+ * Context: as the reservation's, which preceded.
+ */
+void etw_klogger_perfinfo_commit(struct etw_klogger *k, struct etw_buffer *b,
+				 const struct etw_perfinfo_header *h)
+{
+	etw_record_written(k->s, &etw_klogger_guid, h->hook_id, h->size);
+	etw_buffer_commit(k->s, b);
+}
+
 /* --- probes -------------------------------------------------------------- */
 
 /*

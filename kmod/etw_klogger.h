@@ -77,6 +77,15 @@ extern const struct etw_guid etw_klogger_guid;
 
 void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
 		      u8 type, u16 version);
+struct etw_buffer;
+struct etw_perfinfo_header *etw_klogger_perfinfo_reserve(struct etw_klogger *k,
+							 u16 hook, u16 version,
+							 u32 len,
+							 struct etw_buffer **b);
+void etw_klogger_perfinfo_commit(struct etw_klogger *k, struct etw_buffer *b,
+				 const struct etw_perfinfo_header *h);
+/* SampledProfile's event type (PerfInfoGuid) */
+#define ETW_TYPE_SAMPLE		46
 
 /**
  * struct etw_cswitch_old - what a CSwitch says of the outgoing thread

@@ -62,7 +62,6 @@
 #include "etw_internal.h"
 #include "etw_klogger.h"
 
-#define ETW_TYPE_SAMPLE		46
 #define ETW_SAMPLE_VERSION	2
 #define ETW_100NS		100
 
@@ -127,33 +126,21 @@ static u64 etw_profile_ip(const struct etw_session *s, struct pt_regs *regs)
  */
 static u64 etw_profile_sample(struct etw_klogger *k, struct pt_regs *regs)
 {
-	struct etw_session *s = k->s;
-	struct etw_sample_rec r = {
-		.h = {
-			.version = ETW_SAMPLE_VERSION,
-			.header_type = ETW_PERFINFO_HEADER_TYPE,
-			.flags = ETW_SYSTEM_HEADER_FLAGS,
-			.size = sizeof(r),
-			.hook_id = ETW_GROUP_PERFINFO << 8 | ETW_TYPE_SAMPLE,
-		},
-		.ip = cpu_to_le64(etw_profile_ip(s, regs)),
-		.thread_id = cpu_to_le32(task_pid_nr(current)),
-		.count = cpu_to_le16(1),
-	};
+	struct etw_sample_rec *r;
 	struct etw_buffer *b;
-	u64 ts = 0;
-	u32 off;
 
-	b = etw_buffer_reserve(s, etw_session_stream(s), sizeof(r), &off, &ts);
-	if (!b) {
-		etw_record_lost(s, &etw_klogger_guid, r.h.hook_id, -ENOBUFS);
+	r = (void *)etw_klogger_perfinfo_reserve(k, ETW_GROUP_PERFINFO << 8 |
+						 ETW_TYPE_SAMPLE,
+						 ETW_SAMPLE_VERSION,
+						 sizeof(*r), &b);
+	if (!r)
 		return 0;
-	}
-	r.h.timestamp = ts;
-	memcpy(b->data + off, &r, sizeof(r));
-	etw_record_written(s, &etw_klogger_guid, r.h.hook_id, r.h.size);
-	etw_buffer_commit(s, b);
-	return ts;
+	r->ip = cpu_to_le64(etw_profile_ip(k->s, regs));
+	r->thread_id = cpu_to_le32(task_pid_nr(current));
+	r->count = cpu_to_le16(1);
+	r->reserved = 0;
+	etw_klogger_perfinfo_commit(k, b, &r->h);
+	return r->h.timestamp;
 }
 
 /* Hard interrupt context, on the timer's CPU. */

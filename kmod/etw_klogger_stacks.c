@@ -43,7 +43,6 @@
 
 #define ETW_TYPE_STACK		32
 #define ETW_STACK_VERSION	2
-#define ETW_TYPE_SAMPLE		46
 
 /* PerfInfoGuid: SampledProfile's event class. */
 static const struct etw_guid etw_perfinfo_guid = { 0xce1dbfb4, 0x137e, 0x4da6,
@@ -130,26 +129,16 @@ void etw_klogger_put_stack(struct etw_klogger *k, struct pt_regs *regs,
 	struct etw_buffer *b;
 	bool kshown, ushown;
 	__le64 *out;
-	u64 rts = 0;
-	u32 off;
 	u16 hook = ETW_GROUP_STACKWALK << 8 | ETW_TYPE_STACK;
 
 	if (!user_mode(regs))
 		nk = etw_stack_kernel(frames, regs);
 	nu = etw_stack_user_part(frames + nk);
 	len = sizeof(*r) + (nk + nu) * sizeof(u64);
-	b = etw_buffer_reserve(s, etw_session_stream(s), len, &off, &rts);
-	if (!b) {
-		etw_record_lost(s, &etw_klogger_guid, hook, -ENOBUFS);
+	r = (void *)etw_klogger_perfinfo_reserve(k, hook, ETW_STACK_VERSION,
+						 len, &b);
+	if (!r)
 		return;
-	}
-	r = b->data + off;
-	r->h.version = ETW_STACK_VERSION;
-	r->h.header_type = ETW_PERFINFO_HEADER_TYPE;
-	r->h.flags = ETW_SYSTEM_HEADER_FLAGS;
-	r->h.size = len;
-	r->h.hook_id = hook;
-	r->h.timestamp = rts;
 	r->event_ts = cpu_to_le64(ts);
 	r->process_id = cpu_to_le32(task_tgid_nr(current));
 	r->thread_id = cpu_to_le32(task_pid_nr(current));
@@ -158,8 +147,7 @@ void etw_klogger_put_stack(struct etw_klogger *k, struct pt_regs *regs,
 	out = (__le64 *)(r + 1);
 	for (i = 0; i < nk + nu; i++)
 		out[i] = cpu_to_le64((i < nk ? kshown : ushown) ? frames[i] : 0);
-	etw_record_written(s, &etw_klogger_guid, hook, len);
-	etw_buffer_commit(s, b);
+	etw_klogger_perfinfo_commit(k, b, &r->h);
 }
 
 static bool etw_stack_id_is_sample(const struct etw_classic_event_id *id)
