@@ -292,6 +292,39 @@ static bool etw_batch_tsc_readable(void)
 #endif
 
 /*
+ * The counter and CLOCK_MONOTONIC at one instant: the clock read between
+ * two reads of the counter.  Interrupts off keep the guest from coming
+ * between the reads, not a hypervisor that stops the CPU, and every time
+ * converted from the pair would be off by the stop.  So the reads are
+ * made again while the counter's are more than %ETW_BATCH_PAIR_US apart,
+ * up to %ETW_BATCH_PAIR_TRIES times; the closest is kept, its counter
+ * taken halfway.
+ */
+#define ETW_BATCH_PAIR_US	20
+#define ETW_BATCH_PAIR_TRIES	4
+
+static void etw_batch_tsc_now(u64 *tsc, u64 *ns)
+{
+	u64 tight = (u64)etw_batch_tsc_khz() * ETW_BATCH_PAIR_US / USEC_PER_MSEC;
+	u64 before, after, now, gap = U64_MAX;
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < ETW_BATCH_PAIR_TRIES && gap > tight; i++) {
+		local_irq_save(flags);
+		before = etw_batch_read_tsc();
+		now = ktime_get_ns();
+		after = etw_batch_read_tsc();
+		local_irq_restore(flags);
+		if (after - before < gap) {
+			gap = after - before;
+			*tsc = before + gap / 2;
+			*ns = now;
+		}
+	}
+}
+
+/*
  * Is CLOCK_MONOTONIC computed from that counter, so that a reading
  * converts back to it?  The timekeeper's counter then reads as it does (a
  * test that holds on every kernel version, cs_id does not).
@@ -336,7 +369,6 @@ EXPORT_SYMBOL_IF_KUNIT(etw_batch_rate);
  */
 static void etw_batch_clock(struct etw_batch *b, struct etw_batch_clk *c)
 {
-	unsigned long flags;
 	u32 m;
 
 	lockdep_assert_held(&b->lock);
@@ -346,10 +378,7 @@ static void etw_batch_clock(struct etw_batch *b, struct etw_batch_clk *c)
 		c->now = ktime_get_ns();
 		return;
 	}
-	local_irq_save(flags);
-	c->tsc = etw_batch_read_tsc();
-	c->now = ktime_get_ns();
-	local_irq_restore(flags);
+	etw_batch_tsc_now(&c->tsc, &c->now);
 	if (c->now - b->rate_ns >= ETW_BATCH_RATE_NS && c->tsc > b->rate_tsc) {
 		m = etw_batch_rate(c->now - b->rate_ns, c->tsc - b->rate_tsc);
 		if (m)
@@ -1022,15 +1051,10 @@ static s64 etw_batch_mono_off(void)
 /* A TSC ring's first rate: the counter's calibrated frequency. */
 static void etw_batch_tsc_init(struct etw_batch *b)
 {
-	unsigned long flags;
-
 	b->is_tsc = true;
 	b->mult = div_u64((u64)NSEC_PER_MSEC << ETW_BATCH_RATE_SHIFT,
 			  etw_batch_tsc_khz());
-	local_irq_save(flags);
-	b->rate_tsc = etw_batch_read_tsc();
-	b->rate_ns = ktime_get_ns();
-	local_irq_restore(flags);
+	etw_batch_tsc_now(&b->rate_tsc, &b->rate_ns);
 }
 
 static struct etw_batch *etw_batch_alloc(struct etw_file *f, u32 size,
