@@ -14,9 +14,10 @@
  * predicates on it false.
  *
  * Cost: a filter of one block whose fields are all FIXED and whose
- * predicates compare integers is "quick": a bounds check, a load and a
- * compare per predicate, at offsets the parse computed, inline in the
- * write path (etw_payload_filter.h).  Otherwise
+ * predicates compare integers (MODULO aside) is "quick": a bounds check,
+ * a load and an interval test per predicate, at offsets and with
+ * intervals the parse computed, inline in the write path
+ * (etw_payload_filter.h).  Otherwise
  * etw_payload_filter_match_blocks() steps over the fields of a block once
  * (a string field is scanned for its end once), then evaluates each
  * predicate in time linear in its field's bytes: an integer compare, a
@@ -227,14 +228,72 @@ static void etw_pf_operand(struct etw_pf_pred *d,
 	d->fail = fail;
 }
 
+/*
+ * An integer comparison's interval (struct etw_pf_pred).  It is worked
+ * out over 64-bit values, signed ones biased to order as unsigned ones
+ * do (an empty one is the whole range, negated), then moved to where the
+ * field's values lie as read and xor'd with its sign bit.
+ */
+static void etw_pf_interval(struct etw_pf_pred *q)
+{
+	bool is_signed = q->type == ETW_PAYLOAD_INT;
+	u64 bias = is_signed ? BIT_ULL(63) : 0;
+	u64 v1 = q->v1 ^ bias, v2 = q->v2 ^ bias, lo, hi, fmin;
+	bool neg = false;
+
+	switch (q->op) {
+	case ETW_PAYLOAD_OP_NE:
+		neg = true;
+		fallthrough;
+	case ETW_PAYLOAD_OP_EQ:
+		lo = v1;
+		hi = v1;
+		break;
+	case ETW_PAYLOAD_OP_GT:
+		neg = true;
+		fallthrough;
+	case ETW_PAYLOAD_OP_LE:
+		lo = 0;
+		hi = v1;
+		break;
+	case ETW_PAYLOAD_OP_LT:
+		neg = true;
+		fallthrough;
+	case ETW_PAYLOAD_OP_GE:
+		lo = v1;
+		hi = U64_MAX;
+		break;
+	case ETW_PAYLOAD_OP_NOTBETWEEN:
+		neg = true;
+		fallthrough;
+	default:	/* BETWEEN */
+		lo = v1;
+		hi = v2;
+		break;
+	}
+	if (lo > hi) {
+		lo = 0;
+		hi = U64_MAX;
+		neg = !neg;
+	}
+	/*
+	 * Where the field's least value lies: its values, read and xor'd
+	 * with the sign bit, are that far below.  Bounds the field cannot
+	 * reach need no cut: x - @lo wraps past @span for values outside.
+	 */
+	fmin = is_signed ? BIT_ULL(63) - BIT_ULL(8 * q->size - 1) : 0;
+	q->lo = lo - fmin;
+	q->span = hi - lo;
+	q->neg = neg;
+}
+
 static void etw_pf_fill(struct etw_pf_event *d, const u8 *b, u8 **store)
 {
 	const struct etw_payload_event *e = (const void *)b;
 	const struct etw_payload_predicate *p;
 	u32 i;
 
-	d->id = e->id;
-	d->version = e->version;
+	d->key = etw_pf_key(e->id, e->version);
 	d->match_any = e->match_any;
 	d->all_group = e->match_all_group;
 	d->nfields = e->nfields;
@@ -268,22 +327,30 @@ static void etw_pf_fill(struct etw_pf_event *d, const u8 *b, u8 **store)
 		q->v2 = p[i].value2;
 		q->val = NULL;
 		q->fail = NULL;
+		q->sign = q->type == ETW_PAYLOAD_INT ?
+			  BIT_ULL(8 * q->size - 1) : 0;
 		if (q->type != ETW_PAYLOAD_UINT && q->type != ETW_PAYLOAD_INT)
 			etw_pf_operand(q, &p[i], b, store);
+		else if (q->op != ETW_PAYLOAD_OP_MODULO)
+			etw_pf_interval(q);
 	}
 	*store = PTR_ALIGN(*store, 8);
 }
 
-/* Are @e's fields all FIXED and its predicates all on integers? */
-static bool etw_pf_int_only(const struct etw_pf_event *e)
+/*
+ * Are @e's fields all FIXED and its predicates all integer comparisons
+ * with an interval (not MODULO)?
+ */
+static bool etw_pf_is_quick(const struct etw_pf_event *e)
 {
 	u8 i;
 
 	if (!e->fixed_start)
 		return false;
 	for (i = 0; i < e->npreds; i++)
-		if (e->pred[i].type != ETW_PAYLOAD_UINT &&
-		    e->pred[i].type != ETW_PAYLOAD_INT)
+		if ((e->pred[i].type != ETW_PAYLOAD_UINT &&
+		     e->pred[i].type != ETW_PAYLOAD_INT) ||
+		    e->pred[i].op == ETW_PAYLOAD_OP_MODULO)
 			return false;
 	return true;
 }
@@ -339,7 +406,7 @@ struct etw_payload_set *etw_payload_filter_parse(const void *blob, u32 len,
 		off += ((const struct etw_payload_event *)
 			((const u8 *)blob + off))->size;
 	}
-	set->quick = set->count == 1 && etw_pf_int_only(&set->ev[0]);
+	set->quick = set->count == 1 && etw_pf_is_quick(&set->ev[0]);
 	return set;
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_payload_filter_parse);
@@ -372,6 +439,24 @@ void etw_payload_filter_free(struct etw_payload_set *set)
 	kvfree(set);
 }
 EXPORT_SYMBOL_IF_KUNIT(etw_payload_filter_free);
+
+/*
+ * @raw: the field as read.  MODULO: it divides, signs aside.  The rest:
+ * the interval.
+ */
+static bool etw_pf_int_match(const struct etw_pf_pred *q, u64 raw)
+{
+	u64 rem, x, ux, uv;
+
+	if (q->op != ETW_PAYLOAD_OP_MODULO)
+		return etw_pf_in_interval(q, raw);
+	/* Sign-extended: nothing changes when @q->sign is 0. */
+	x = (raw ^ q->sign) - q->sign;
+	ux = q->sign && (s64)x < 0 ? -x : x;
+	uv = q->sign && (s64)q->v1 < 0 ? -q->v1 : q->v1;
+	div64_u64_rem(ux, uv, &rem);
+	return !rem;
+}
 
 /*
  * Where each field starts: @start[i] for field i, and where the one before
@@ -476,7 +561,6 @@ static __always_inline bool etw_pf_pred_match(const struct etw_pf_event *e,
 					      const u8 *pl, const u32 *start,
 					      u8 nfit)
 {
-	const struct etw_payload_field *f = &e->fields[q->field];
 	const u8 *s;
 	u32 bytes, n;
 
@@ -487,8 +571,7 @@ static __always_inline bool etw_pf_pred_match(const struct etw_pf_event *e,
 	switch (q->type) {
 	case ETW_PAYLOAD_UINT:
 	case ETW_PAYLOAD_INT:
-		return etw_pf_int_match(q, etw_pf_int(s, f->size,
-						       q->type == ETW_PAYLOAD_INT));
+		return etw_pf_int_match(q, etw_pf_raw(q, s));
 	case ETW_PAYLOAD_BYTES:
 		return !memcmp(s, q->val, bytes) == (q->op == ETW_PAYLOAD_OP_IS);
 	}
@@ -560,7 +643,7 @@ bool etw_payload_filter_match_blocks(const struct etw_payload_set *set,
 	for (i = 0; i < set->count; i++) {
 		const struct etw_pf_event *e = &set->ev[i];
 
-		if (e->id != id || e->version != version)
+		if (e->key != etw_pf_key(id, version))
 			continue;
 		if (e->all_group) {
 			if (!etw_pf_event_match(e, pl, len))
@@ -595,7 +678,7 @@ bool etw_payload_filter_same(const struct etw_payload_set *a,
 	for (i = 0; i < a->count; i++) {
 		const struct etw_pf_event *x = &a->ev[i], *y = &b->ev[i];
 
-		if (x->id != y->id || x->version != y->version ||
+		if (x->key != y->key ||
 		    x->match_any != y->match_any ||
 		    x->all_group != y->all_group ||
 		    x->nfields != y->nfields || x->npreds != y->npreds ||

@@ -11,7 +11,6 @@
 #ifndef _ETW_PAYLOAD_FILTER_H
 #define _ETW_PAYLOAD_FILTER_H
 
-#include <linux/math64.h>
 #include <linux/types.h>
 
 #include "compat.h"
@@ -20,24 +19,36 @@
 /*
  * One predicate, resolved; @val and @fail point into the set's storage.
  * @off and @size: where its field lies when the block's fields are all
- * FIXED.
+ * FIXED.  An integer comparison other than MODULO is an interval over
+ * the field's bytes as read, xor'd with @sign (so that signed values
+ * order as unsigned ones do): x passes when x - @lo <= @span, unless @neg
+ * (etw_pf_in_interval()).
  */
 struct etw_pf_pred {
 	u8 field;
 	u8 op;
 	u8 type;
+	bool neg;
 	u16 len;		/* units of @val (bytes; STR16: 16-bit units) */
 	u16 size;
 	u32 off;
 	u64 v1;
 	u64 v2;
+	u64 sign;		/* INT: the field's sign bit; else 0 */
+	u64 lo;
+	u64 span;
 	const u8 *val;		/* the operand, ASCII letters lower-cased */
 	const u16 *fail;	/* CONTAINS, DOESNTCONTAIN: the KMP table */
 };
 
+/* The event a block names, in one compare. */
+static __always_inline u32 etw_pf_key(u16 id, u8 version)
+{
+	return id | (u32)version << 16;
+}
+
 struct etw_pf_event {
-	u16 id;
-	u8 version;
+	u32 key;		/* etw_pf_key() of its event */
 	bool match_any;
 	bool all_group;
 	u8 nfields;
@@ -51,8 +62,8 @@ struct etw_pf_event {
 /**
  * struct etw_payload_set - a checked payload filter
  * @count: blocks in @ev
- * @quick: one block, every field FIXED, every predicate on an integer:
- *	etw_pf_quick_match() decides
+ * @quick: one block, every field FIXED, every predicate an integer
+ *	comparison other than MODULO: etw_pf_quick_match() decides
  * @extent: the payload bytes the blocks read: where the last of their
  *	fields ends when all are FIXED, else %U32_MAX
  * @ev: the blocks, in the blob's order; their fields, operands and tables
@@ -65,73 +76,51 @@ struct etw_payload_set {
 	struct etw_pf_event ev[];
 };
 
-static __always_inline u64 etw_pf_int(const u8 *p, u16 size, bool is_signed)
+/* @q's field at @p, zero-extended. */
+static __always_inline u64 etw_pf_raw(const struct etw_pf_pred *q,
+				      const u8 *p)
 {
-	switch (size) {
+	switch (q->size) {
 	case 1:
-		return is_signed ? (u64)(s64)(s8)*p : *p;
+		return *p;
 	case 2:
-		return is_signed ? (u64)(s64)(s16)get_unaligned_le16(p) :
-				   get_unaligned_le16(p);
+		return get_unaligned_le16(p);
 	case 4:
-		return is_signed ? (u64)(s64)(s32)get_unaligned_le32(p) :
-				   get_unaligned_le32(p);
+		return get_unaligned_le32(p);
 	default:
 		return get_unaligned_le64(p);
 	}
 }
 
-/* a < b, a <= b as the predicate's type compares them. */
-static __always_inline bool etw_pf_lt(u64 a, u64 b, bool is_signed)
+/* An integer comparison other than MODULO, as its interval decides it. */
+static __always_inline bool etw_pf_in_interval(const struct etw_pf_pred *q,
+					       u64 raw)
 {
-	return is_signed ? (s64)a < (s64)b : a < b;
-}
-
-static __always_inline bool etw_pf_int_match(const struct etw_pf_pred *q,
-					     u64 x)
-{
-	bool sg = q->type == ETW_PAYLOAD_INT;
-	u64 rem, ux, uv;
-
-	switch (q->op) {
-	case ETW_PAYLOAD_OP_EQ:
-		return x == q->v1;
-	case ETW_PAYLOAD_OP_NE:
-		return x != q->v1;
-	case ETW_PAYLOAD_OP_LE:
-		return !etw_pf_lt(q->v1, x, sg);
-	case ETW_PAYLOAD_OP_GT:
-		return etw_pf_lt(q->v1, x, sg);
-	case ETW_PAYLOAD_OP_LT:
-		return etw_pf_lt(x, q->v1, sg);
-	case ETW_PAYLOAD_OP_GE:
-		return !etw_pf_lt(x, q->v1, sg);
-	case ETW_PAYLOAD_OP_BETWEEN:
-		return !etw_pf_lt(x, q->v1, sg) && !etw_pf_lt(q->v2, x, sg);
-	case ETW_PAYLOAD_OP_NOTBETWEEN:
-		return etw_pf_lt(x, q->v1, sg) || etw_pf_lt(q->v2, x, sg);
-	default:	/* MODULO: divides; signs do not change that */
-		ux = sg && (s64)x < 0 ? -x : x;
-		uv = sg && (s64)q->v1 < 0 ? -q->v1 : q->v1;
-		div64_u64_rem(ux, uv, &rem);
-		return !rem;
-	}
+	return ((raw ^ q->sign) - q->lo <= q->span) != q->neg;
 }
 
 /*
  * A quick set's block, as etw_pf_event_match() decides it: a predicate's
- * field fits when it ends within the payload, and its offset is known.
+ * field fits when it ends within the payload, and its offset is known;
+ * its comparison is one with its interval, without a branch per operator.
  */
+static __always_inline bool etw_pf_quick_pred(const struct etw_pf_pred *q,
+					      const u8 *pl, u32 len)
+{
+	return q->off + q->size <= len &&
+	       etw_pf_in_interval(q, etw_pf_raw(q, pl + q->off));
+}
+
 static __always_inline bool etw_pf_quick_match(const struct etw_pf_event *e,
 					       const u8 *pl, u32 len)
 {
 	u8 i;
 
+	/* One predicate, MatchAny or MatchAll: it decides. */
+	if (likely(e->npreds == 1))
+		return etw_pf_quick_pred(&e->pred[0], pl, len);
 	for (i = 0; i < e->npreds; i++) {
-		const struct etw_pf_pred *q = &e->pred[i];
-		bool ok = q->off + q->size <= len &&
-			  etw_pf_int_match(q, etw_pf_int(pl + q->off, q->size,
-							 q->type == ETW_PAYLOAD_INT));
+		bool ok = etw_pf_quick_pred(&e->pred[i], pl, len);
 
 		if (ok == e->match_any)
 			return ok;
@@ -165,7 +154,7 @@ etw_payload_filter_match(const struct etw_payload_set *set, u16 id,
 {
 	/* One block: whether it has match_all_group set, it decides. */
 	if (likely(set->quick))
-		return set->ev[0].id != id || set->ev[0].version != version ||
+		return set->ev[0].key != etw_pf_key(id, version) ||
 		       etw_pf_quick_match(&set->ev[0], pl, len);
 	return etw_payload_filter_match_blocks(set, id, version, pl, len);
 }

@@ -152,6 +152,8 @@ struct pf_case {
 			  (u64)(v), 0, NULL, e }
 #define R(f, o, a, b, e) { F_##f, ETW_PAYLOAD_OP_##o, ETW_PAYLOAD_UINT, a, b, \
 			   NULL, e }
+#define SR(f, o, a, b, e) { F_##f, ETW_PAYLOAD_OP_##o, ETW_PAYLOAD_INT, \
+			    (u64)(a), (u64)(b), NULL, e }
 #define W(f, o, s, e)	{ F_##f, ETW_PAYLOAD_OP_##o, ETW_PAYLOAD_STR16, 0, 0, \
 			  s, e }
 #define A(f, o, s, e)	{ F_##f, ETW_PAYLOAD_OP_##o, ETW_PAYLOAD_STR8, 0, 0, \
@@ -172,6 +174,18 @@ static const struct pf_case pf_cases[] = {
 	R(COUNT, BETWEEN, 10, 12, true), R(COUNT, BETWEEN, 8, 10, true),
 	R(COUNT, BETWEEN, 11, 12, false), R(COUNT, NOTBETWEEN, 11, 12, true),
 	R(COUNT, NOTBETWEEN, 1, 10, false),
+	/* An empty interval: nothing is between, everything not between. */
+	R(COUNT, BETWEEN, 12, 10, false), R(COUNT, NOTBETWEEN, 12, 10, true),
+	I(COUNT, LT, 0, false), I(COUNT, GE, 0, true),
+	I(BIG, LE, U64_MAX, true), I(BIG, GT, U64_MAX, false),
+	SR(DELTA, BETWEEN, -4, -2, true), SR(DELTA, BETWEEN, -2, 4, false),
+	SR(DELTA, NOTBETWEEN, -2, 4, true), SR(DELTA, BETWEEN, 2, -4, false),
+	S(DELTA, LE, -3, true), S(DELTA, GE, S64_MIN, true),
+	S(BIG, LT, S64_MIN, false), S(BIG, GT, S64_MAX, false),
+	/* Operands the field cannot hold. */
+	I(DELTA, LT, 0x10000, true), I(DELTA, EQ, 0x1fffd, false),
+	S(DELTA, GT, -40000, true), S(DELTA, LT, 40000, true),
+	SR(DELTA, BETWEEN, -40000, -3, true),
 	I(COUNT, MODULO, 5, true), I(COUNT, MODULO, 3, false),
 	S(DELTA, LT, 0, true), S(DELTA, GT, -4, true), S(DELTA, LT, -3, false),
 	S(DELTA, EQ, -3, true), S(DELTA, MODULO, -3, true),
@@ -263,7 +277,8 @@ static void etw_payload_predicate_test(struct kunit *test)
 /*
  * The integer cases on Count and Delta again, with those two fields only:
  * a block of FIXED fields and integer predicates, decided without
- * stepping over fields, must answer the same.
+ * stepping over fields (quick, by intervals, but for MODULO), must answer
+ * the same.
  */
 static void etw_payload_fixed_int_test(struct kunit *test)
 {
@@ -283,6 +298,9 @@ static void etw_payload_fixed_int_test(struct kunit *test)
 			continue;
 		pf_pred_of(c, &p, val);
 		set = pf_one(test, &p, F_DELTA + 1);
+		/* Decided by its interval, inline: all but MODULO. */
+		KUNIT_EXPECT_EQ_MSG(test, set->quick,
+				    c->op != ETW_PAYLOAD_OP_MODULO, "case %u", i);
 		KUNIT_EXPECT_EQ_MSG(test,
 				    etw_payload_filter_match(set, 7, 1, pl, len),
 				    c->expect, "case %u", i);
@@ -292,7 +310,7 @@ static void etw_payload_fixed_int_test(struct kunit *test)
 		etw_payload_filter_free(set);
 		n++;
 	}
-	KUNIT_EXPECT_EQ(test, n, 26u);
+	KUNIT_EXPECT_EQ(test, n, 41u);
 }
 
 /* A field that does not lie within the payload: its predicates are false. */
