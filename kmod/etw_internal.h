@@ -202,6 +202,9 @@ static_assert(!(ETW_ENABLE_EXT_PROPS & ETW_ROUTE_PAYLOAD));
  *	event is routed
  * @payload_bytes: how much of it the payload filters read (the largest
  *	etw_payload_filter_extent() of the entries)
+ * @payload_firsts: the entries whose payload filter no entry before holds
+ *	(one bit per entry): each stands for those that hold the same, whose
+ *	instance bits are its @e.payload_mask
  * @inprivate: the instance bits of the entries with
  *	%ETW_ENABLE_EXCLUDE_INPRIVATE: added to the exclude mask of an event
  *	written with %ETW_WRITE_INPRIVATE
@@ -217,6 +220,7 @@ struct etw_route {
 	bool names;
 	bool payload;
 	u32 payload_bytes;
+	u32 payload_firsts;
 	u64 inprivate;
 	struct etw_level_kw every;
 	struct etw_route_entry {
@@ -232,6 +236,7 @@ struct etw_route {
 		const struct etw_name_filter *names;
 		const struct etw_name_filter *stack_names;
 		const struct etw_payload_set *payload;
+		u64 payload_mask;	/* etw_route_payload_share() */
 		bool exclude_inprivate;
 	} e[];
 };

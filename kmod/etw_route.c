@@ -225,6 +225,29 @@ static void etw_route_every(struct etw_route *r)
 	}
 }
 
+/*
+ * Entries whose payload filters are the same give an event the same
+ * answer: the write path tests the first one's, once, for all of them
+ * (etw_event_payload_exclude()).  @i joins the first entry before it that
+ * holds the same, or becomes one of @r->payload_firsts.
+ */
+static_assert(ETW_MAX_ROUTE <= 32);
+
+static void etw_route_payload_share(struct etw_route *r, unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < i; j++) {
+		if ((r->payload_firsts & BIT(j)) &&
+		    etw_payload_filter_same(r->e[j].payload, r->e[i].payload)) {
+			r->e[j].payload_mask |= r->e[i].instance_bit;
+			return;
+		}
+	}
+	r->payload_firsts |= BIT(i);
+	r->e[i].payload_mask = r->e[i].instance_bit;
+}
+
 /**
  * etw_route_build() - a registration's route from the enables that reach it
  * @reg: the registration
@@ -260,10 +283,12 @@ struct etw_route *etw_route_build(const struct etw_reg *reg, gfp_t gfp)
 		r->ext |= r->e[i].ext;
 		r->names |= r->e[i].names || r->e[i].stack_names;
 		r->payload |= !!r->e[i].payload;
-		if (r->e[i].payload)
+		if (r->e[i].payload) {
 			r->payload_bytes =
 				max(r->payload_bytes,
 				    etw_payload_filter_extent(r->e[i].payload));
+			etw_route_payload_share(r, i);
+		}
 		if (r->e[i].exclude_inprivate)
 			r->inprivate |= r->e[i].instance_bit;
 	}

@@ -100,8 +100,6 @@ struct etw_target {
  * @plain: the event is neither typed nor classic and has no related
  *	activity (see etw_write_user()): those fields are not read
  * @ext_items: some session of the route asked for extended data items
- * @payload: a plain write to one session that has a payload filter: the
- *	payload was gathered (etw_event_payload()) and is read
  *
  * The helpers of the write path take it by value and are always inlined:
  * where a write handler passes one of the constants below, each copy keeps
@@ -113,7 +111,6 @@ struct etw_write_mode {
 	bool user;
 	bool plain;
 	bool ext_items;
-	bool payload;
 };
 
 /* etw_write_kernel() */
@@ -126,13 +123,6 @@ static const struct etw_write_mode etw_mode_user = { .user = true };
 static const struct etw_write_mode etw_mode_user_plain = {
 	.user = true,
 	.plain = true,
-};
-
-/* etw_write_user() of any other, to one session with a payload filter */
-static const struct etw_write_mode etw_mode_user_payload = {
-	.user = true,
-	.plain = true,
-	.payload = true,
 };
 
 /*
@@ -573,6 +563,37 @@ static __always_inline int etw_event_payload(struct etw_event *ev,
 }
 
 /*
+ * Exclude the entries of @route whose payload filter the event fails,
+ * before the loop over them: each distinct filter is tested once, for
+ * the entries that hold it and are not excluded already
+ * (etw_route_payload_share()).  The event's exclude mask is set again for
+ * each attempt of a write.
+ */
+static __always_inline void etw_event_payload_exclude(struct etw_event *ev,
+						      const struct etw_route *route)
+{
+	u32 firsts = route->payload_firsts;
+	/* Locals: a store to @ev would have the loop load them again. */
+	u16 id = ev->desc->id;
+	u8 version = ev->desc->version;
+	const u8 *pl = ev->pl;
+	u32 len = ev->pl_len;
+	u64 exclude = ev->exclude;
+
+	if (!pl)
+		return;
+	while (firsts) {
+		const struct etw_route_entry *e = &route->e[__ffs(firsts)];
+
+		firsts &= firsts - 1;
+		if ((e->payload_mask & ~exclude) &&
+		    !etw_payload_filter_match(e->payload, id, version, pl, len))
+			exclude |= e->payload_mask;
+	}
+	ev->exclude = exclude;
+}
+
+/*
  * Append the extended items at *@pp and advance it past them; fails only
  * on a user fault.  With @m.plain, the event's related activity and typed
  * descriptors are not set, and not read.
@@ -754,8 +775,7 @@ payload:
  */
 static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
 					    const struct etw_event *ev,
-					    bool every, const char *name,
-					    const u8 *pl)
+					    bool every, const char *name)
 {
 	if (ev->exclude & e->instance_bit)
 		return false;
@@ -770,9 +790,7 @@ static __always_inline bool etw_entry_takes(const struct etw_route_entry *e,
 		if (!etw_event_id_match(e->ids, ev->desc->id))
 			return false;
 	}
-	return !pl || !e->payload ||
-	       etw_payload_filter_match(e->payload, ev->desc->id,
-					ev->desc->version, pl, ev->pl_len);
+	return true;
 }
 
 /* A classic record's ids, as the owner of a private session sees them. */
@@ -951,9 +969,8 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 	u32 alen = ALIGN(ev->rec_len, 8);
 	bool every = etw_level_kw_match(&route->every, ev->desc->level,
 					ev->desc->keyword);
-	/* A plain write has no TraceLogging name, and no payload filter. */
+	/* A plain write has no TraceLogging name. */
 	const char *name = m.plain ? NULL : ev->name;
-	const u8 *pl = m.plain ? NULL : ev->pl;
 	void *rec;
 	u64 now = 0;
 
@@ -963,7 +980,7 @@ static __always_inline int etw_route_event(struct etw_event *ev,
 		struct etw_session *s = route->e[i].session;
 		int err;
 
-		if (!etw_entry_takes(&route->e[i], ev, every, name, pl))
+		if (!etw_entry_takes(&route->e[i], ev, every, name))
 			continue;
 		/* One clock read per event, and none for a filtered one. */
 		if (!now)
@@ -1061,8 +1078,7 @@ static __always_inline int etw_route_event_one(struct etw_event *ev,
 	if (!etw_entry_takes(e, ev, etw_level_kw_match(&route->every,
 						       ev->desc->level,
 						       ev->desc->keyword),
-			     m.plain ? NULL : ev->name,
-			     m.plain && !m.payload ? NULL : ev->pl))
+			     m.plain ? NULL : ev->name))
 		return 0;
 	t.ts = etw_ev_now(ev, m);
 	t.s = e->session;
@@ -1133,6 +1149,7 @@ static noinline int etw_route_payload(struct etw_event *ev,
 						       etw_mode_kernel);
 	if (ret)
 		return ret;
+	etw_event_payload_exclude(ev, route);
 	if (route->count == 1 && !ext)
 		return ev->user ? etw_route_event_one(ev, route, etw_mode_user) :
 				  etw_route_event_one(ev, route,
@@ -1149,9 +1166,15 @@ static noinline int etw_route_payload(struct etw_event *ev,
 static noinline int etw_route_payload_plain(struct etw_event *ev,
 					    const struct etw_route *route)
 {
-	int ret = etw_event_payload(ev, route, etw_mode_user_payload);
+	int ret = etw_event_payload(ev, route, etw_mode_user_plain);
 
-	return ret ?: etw_route_event_one(ev, route, etw_mode_user_payload);
+	if (ret)
+		return ret;
+	/* The one entry's filter decides without a mask, as its level does. */
+	if (!etw_payload_filter_match(route->e[0].payload, ev->desc->id,
+				      ev->desc->version, ev->pl, ev->pl_len))
+		return 0;
+	return etw_route_event_one(ev, route, etw_mode_user_plain);
 }
 
 /*
@@ -1276,6 +1299,7 @@ int etw_write_staged(struct etw_reg *reg, const struct etw_route *route,
 	if (route->payload) {
 		ev.pl = payload;
 		ev.pl_len = len;
+		etw_event_payload_exclude(&ev, route);
 	}
 	return etw_route_event_plain(&ev, route);
 }
@@ -1380,12 +1404,13 @@ long etw_write_user(struct etw_file *f, const void __user *uarg)
 	ev.count = a->data_count;
 	ev.flags = (a->flags & ETW_WRITE_STRING_ONLY) ?
 		   ETW_EVENT_FLAG_STRING_ONLY : 0;
-	ev.exclude = a->exclude_mask;
 	for (;;) {
 		const struct etw_route *route;
 		struct etw_data_descriptor *scratch;
 
 		ev.fault_len = 0;
+		/* A payload filter's exclusions are the attempt's own. */
+		ev.exclude = a->exclude_mask;
 
 		preempt_disable();
 		rcu_read_lock();

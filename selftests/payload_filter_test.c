@@ -472,6 +472,53 @@ TEST_F(pf, level_applies_before_the_payload_filter)
 	EXPECT_EQ(2, go.count[2]);
 }
 
+/*
+ * Sessions with the same filter share its answer, tested once an event;
+ * a session the event's level leaves out does not answer for the next
+ * one with the same filter.  Here A and C hold one filter, B another, and
+ * A takes errors only.
+ */
+TEST_F(pf, same_filter_in_two_sessions)
+{
+	EVENT_FILTER_DESCRIPTOR d;
+	struct sess b, c;
+	struct pred q[2];
+	struct got ga, gb, gc;
+	PVOID f = NULL;
+	ULONG i;
+
+	ASSERT_EQ(0, sess_start(&b, "two"));
+	ASSERT_EQ(0, sess_start(&c, "three"));
+	pred_set(&q[0], "Count", PAYLOADFIELD_LT, "2");
+	pred_set(&q[1], "Count", PAYLOADFIELD_GE, "4");
+	ASSERT_EQ(ERROR_SUCCESS, filter_one(&q[0], 1, TRUE, &f));
+	ASSERT_EQ(ERROR_SUCCESS, TdhAggregatePayloadFilters(1, &f, NULL, &d));
+	ASSERT_EQ(ERROR_SUCCESS, enable_level(&self->s, 2, &d));
+	ASSERT_EQ(ERROR_SUCCESS, enable_level(&c, 4, &d));
+	TdhCleanupPayloadEventFilterDescriptor(&d);
+	TdhDeletePayloadFilter(&f);
+	ASSERT_EQ(ERROR_SUCCESS, filter_one(&q[1], 1, TRUE, &f));
+	ASSERT_EQ(ERROR_SUCCESS, TdhAggregatePayloadFilters(1, &f, NULL, &d));
+	ASSERT_EQ(ERROR_SUCCESS, enable_level(&b, 4, &d));
+	TdhCleanupPayloadEventFilterDescriptor(&d);
+	TdhDeletePayloadFilter(&f);
+	for (i = 0; i < 6; i++)
+		ASSERT_EQ(ERROR_SUCCESS, write_one(self->r, 1, i, "n", "p"));
+	sess_stop(&self->s);
+	sess_stop(&b);
+	sess_stop(&c);
+	sess_read(&self->s, &ga);
+	sess_read(&b, &gb);
+	sess_read(&c, &gc);
+	EXPECT_EQ(0, ga.n);
+	ASSERT_EQ(2, gb.n);
+	EXPECT_EQ(4, gb.count[0]);
+	EXPECT_EQ(5, gb.count[1]);
+	ASSERT_EQ(2, gc.n);
+	EXPECT_EQ(0, gc.count[0]);
+	EXPECT_EQ(1, gc.count[1]);
+}
+
 /* Staged (batched) events are filtered as direct ones are. */
 TEST_F(pf, batched_writes_are_filtered)
 {
