@@ -14,6 +14,9 @@
  *                      its MatchAnyKeyword
  *   PAYLOAD            one predicate on the payload's first 4 bytes (a
  *                      UINT32 field): EQ their value, or NE it
+ *   PAYLOAD, a filter  the same, but each session's filter its own: GE,
+ *   each               or LT, a value of its own at most theirs (sessions
+ *                      with the same filter share its answer)
  *   EVENT_NAME         a TraceLogging event (metadata and a 64-byte
  *                      binary field) whose name is listed, or is not;
  *                      its base is the same event with no filter
@@ -181,6 +184,16 @@ static void set_payload(struct etw_enable_args *e, bool pass)
 	e->payload_ptr = (uintptr_t)&filter_payload;
 }
 
+/* Called once a session: each gets a value of its own. */
+static void set_payload_each(struct etw_enable_args *e, bool pass)
+{
+	static unsigned int k;
+
+	set_payload(e, pass);
+	filter_payload.pred.op = pass ? ETW_PAYLOAD_OP_GE : ETW_PAYLOAD_OP_LT;
+	filter_payload.pred.value = 0x78787878 - k++ % SESSIONS_MAX;
+}
+
 static void set_stack_ids(struct etw_enable_args *e, bool pass)
 {
 	filter_ids[0] = 1;
@@ -224,6 +237,7 @@ static const struct filter_case cases[] = {
 	ROW("level", 0, false, set_level, PLAIN, EV(1, 5, 0x1, NULL)),
 	ROW("keyword", 0, false, set_keyword, PLAIN, EV(1, 4, 0x2, NULL)),
 	ROW("PAYLOAD", 0, false, set_payload, PLAIN, PLAIN),
+	ROW("PAYLOAD, a filter each", 0, false, set_payload_each, PLAIN, PLAIN),
 	BASE("TraceLogging, none", 0, false, TLG),
 	ROW("EVENT_NAME", 0, false, set_name, TLG, EV(1, 4, 0x1, DROP_NAME)),
 	BASE("stack, none", STACK, true, PLAIN),
