@@ -26,12 +26,13 @@
 #include "etwctl.h"
 
 static const char etwctl_export_usage[] =
-"usage: etwctl export --format chrome-json|speedscope [options] FILE...\n"
+"usage: etwctl export --format chrome-json|speedscope|folded [options] FILE...\n"
 "Write the events of ETL files (merged in time order) in the Chrome\n"
 "Trace Event Format, for Perfetto UI, chrome://tracing and speedscope,\n"
 "or their CPU samples (SampledProfile) and stacks as speedscope's file\n"
-"format: a sampled profile per process and thread.\n"
-"  -f, --format FMT     chrome-json or speedscope\n"
+"format (a sampled profile per process and thread) or as folded stacks\n"
+"(\"pid P;tid T;outermost;...;innermost WEIGHT\", for flamegraph.pl).\n"
+"  -f, --format FMT     chrome-json, speedscope or folded\n"
 "  -o, --output OUT     write to OUT instead of stdout\n"
 "      --manifest XML   decode the events of this instrumentation\n"
 "                       manifest's providers (may be repeated)\n"
@@ -654,15 +655,16 @@ static int etwctl_export_files(struct etwctl_export *x, const char *output,
 	return ret;
 }
 
-/* --format speedscope: the samples, to @output or stdout. */
-static int etwctl_export_to(const char *output, int argc, char **argv)
+/* --format speedscope or folded: the samples, to @output or stdout. */
+static int etwctl_export_to(const char *output, int argc, char **argv,
+			    bool folded)
 {
 	FILE *out = output ? fopen(output, "w") : stdout;
 	int ret;
 
 	if (!out)
 		return etwctl_fail("export", "%s: %s", output, strerror(errno));
-	ret = etwctl_export_speedscope(out, argv, (unsigned int)argc);
+	ret = etwctl_export_speedscope(out, argv, (unsigned int)argc, folded);
 	if (output && fclose(out) && !ret)
 		ret = etwctl_fail("export", "%s: %s", output, strerror(errno));
 	return ret;
@@ -715,13 +717,14 @@ int etwctl_cmd_export(int argc, char **argv)
 	if (!format)
 		return etwctl_usage("export", "no --format");
 	if (strcasecmp(format, "chrome-json") &&
-	    strcasecmp(format, "speedscope"))
+	    strcasecmp(format, "speedscope") && strcasecmp(format, "folded"))
 		return etwctl_usage("export", "bad value '%s' for '--format'",
 				    format);
 	if (optind == argc)
 		return etwctl_usage("export", "no input file");
-	if (!strcasecmp(format, "speedscope"))
-		return etwctl_export_to(output, argc - optind, argv + optind);
+	if (!strcasecmp(format, "speedscope") || !strcasecmp(format, "folded"))
+		return etwctl_export_to(output, argc - optind, argv + optind,
+					!strcasecmp(format, "folded"));
 	x.args = open_memstream(&x.args_text, &x.args_len);
 	if (!x.args)
 		return etwctl_fail("export", "out of memory");

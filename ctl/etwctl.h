@@ -418,7 +418,8 @@ bool etwctl_event_is_metadata(const struct etw_etl_event *ev);
 struct etwctl_stacks;
 
 /* export_speedscope.c */
-int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles);
+int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles,
+			     bool folded);
 
 int etwctl_source_prepass(char *const *paths, unsigned int count,
 			  struct etwctl_symbols *syms,

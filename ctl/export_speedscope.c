@@ -5,7 +5,10 @@
  * file-format-schema.json): one "sampled" profile per process and thread,
  * a sample per SampledProfile record (the NT Kernel Logger's CPU sample),
  * weighted by its Count, its frames from the outermost call to the
- * sampled instruction.
+ * sampled instruction.  "--format folded" writes the same profiles as
+ * folded stacks, the text flamegraph.pl, inferno and speedscope read: a
+ * line per thread and distinct stack, "pid P;tid T;outermost;...;
+ * innermost WEIGHT", the weights of its samples summed.
  *
  * A sample's stack is the one its stack records give (stacks.c: their
  * keys' definitions read in a first pass with the trace's images, the
@@ -368,6 +371,69 @@ static void etwctl_ss_write(FILE *f, struct etwctl_ss *x, const char *name)
 	fputs("]}\n", f);
 }
 
+/* A frame as a folded stack's element: ';' separates them, '\n' lines. */
+static void etwctl_ss_folded_frame(FILE *f, const char *name)
+{
+	for (; *name; name++)
+		putc(*name == ';' || *name == '\n' ? '_' : *name, f);
+}
+
+static int etwctl_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * @p's stacks, each once with the sum of its samples' weights; @p's
+ * samples are sorted by stack for it.
+ */
+static int etwctl_ss_write_folded_profile(FILE *f, const struct etwctl_ss *x,
+					  struct etwctl_ss_profile *p)
+{
+	uint64_t *keys = malloc(p->nsamples * sizeof(*keys) + 1);
+	unsigned long long weight;
+	const uint32_t *stack;
+	size_t i, k;
+	uint32_t j;
+
+	if (!keys)
+		return -ENOMEM;
+	/* Stack offset high, weight low: one sort groups each stack's. */
+	for (i = 0; i < p->nsamples; i++)
+		keys[i] = (uint64_t)p->stacks[i] << 32 | p->weights[i];
+	qsort(keys, p->nsamples, sizeof(*keys), etwctl_u64_cmp);
+	for (i = 0; i < p->nsamples; i = k) {
+		weight = 0;
+		for (k = i; k < p->nsamples && keys[k] >> 32 == keys[i] >> 32;
+		     k++)
+			weight += (uint32_t)keys[k];
+		fprintf(f, "pid %u;tid %u", p->pid, p->tid);
+		stack = x->stack_data + (keys[i] >> 32);
+		for (j = 0; j < stack[0]; j++) {
+			putc(';', f);
+			etwctl_ss_folded_frame(f, x->names[stack[1 + j]]);
+		}
+		fprintf(f, " %llu\n", weight);
+	}
+	free(keys);
+	return 0;
+}
+
+/* The profiles by process and thread, as folded stacks. */
+static int etwctl_ss_write_folded(FILE *f, struct etwctl_ss *x)
+{
+	size_t i;
+
+	qsort(x->profiles, x->nprofiles, sizeof(*x->profiles),
+	      etwctl_ss_profile_cmp);
+	for (i = 0; i < x->nprofiles; i++)
+		if (etwctl_ss_write_folded_profile(f, x, &x->profiles[i]))
+			return -ENOMEM;
+	return 0;
+}
+
 static void etwctl_ss_free(struct etwctl_ss *x)
 {
 	size_t i;
@@ -414,15 +480,17 @@ static int etwctl_ss_read(struct etwctl_ss *x, struct etwctl_source *src,
 
 /**
  * etwctl_export_speedscope - writes the samples of files as speedscope's
- * file format
+ * file format, or as folded stacks
  * @out: where it goes
  * @files: the ETL files
  * @nfiles: how many
+ * @folded: folded stacks, not speedscope's JSON
  *
  * Context: any thread.
  * Return: the exit status, after a one-line message when it fails.
  */
-int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles)
+int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles,
+			     bool folded)
 {
 	struct etwctl_ss x = { 0 };
 	struct etwctl_source *src;
@@ -445,9 +513,13 @@ int etwctl_export_speedscope(FILE *out, char **files, unsigned int nfiles)
 		ret = etwctl_ss_read(&x, src, &bad);
 	etwctl_progress_end();
 	etwctl_source_close(src);
-	if (!ret) {
+	if (!ret && folded) {
+		ret = etwctl_ss_write_folded(out, &x);
+	} else if (!ret) {
 		name = strrchr(files[0], '/');
 		etwctl_ss_write(out, &x, name ? name + 1 : files[0]);
+	}
+	if (!ret) {
 		if (fflush(out) || ferror(out))
 			ret = etwctl_fail("export", "writing output: %s",
 					  strerror(errno));

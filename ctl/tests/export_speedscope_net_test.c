@@ -119,6 +119,77 @@ TEST(samples_become_weighted_thread_profiles)
 	etl_rmdir(dir);
 }
 
+/* The innermost frames of the first sample of pid 3988, tid 2784, as above. */
+static const char first_2784[] =
+	";ntoskrnl.exe+0x4d36a6;fltmgr.sys+0x36521;fltmgr.sys+0x6c83;"
+	"fltmgr.sys+0x6e43;ntoskrnl.exe+0xd8f43 1\n";
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n >= k && !strcmp(s + n - k, tail);
+}
+
+/*
+ * --format folded: a line per thread and distinct stack, their weights
+ * summing to the records'; 84 threads, by process and thread id; the
+ * first line of PerfView's thread is its first sample's stack.
+ */
+TEST(folded_stacks_sum_the_samples)
+{
+	unsigned long long total = 0, w;
+	char *dir, *out, line[65536], *sp, *tid;
+	unsigned long lines = 0, threads = 0;
+	char last[64] = "", who[64];
+	bool seen = false;
+	struct ctl_run run;
+	FILE *f;
+
+	REQUIRE_TESTDATA();
+	read_records();
+	dir = etl_mkdtemp();
+	ASSERT_NE(NULL, dir);
+	out = etl_path(dir, "net.folded");
+	run = ctl_run(etwctl_cmd_export,
+		      CTL_ARGV("export", "--format", "folded", "-o", out, NET));
+	EXPECT_EQ(0, run.status) TH_LOG("%s", run.err);
+	EXPECT_STREQ("", run.err);
+	ctl_run_free(&run);
+	f = fopen(out, "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		sp = strrchr(line, ' ');
+		ASSERT_NE(NULL, sp);
+		ASSERT_EQ(1, sscanf(sp, " %llu\n", &w));
+		ASSERT_LT(0, w);
+		total += w;
+		lines++;
+		/* "pid P;tid T": a new thread starts a run of lines. */
+		ASSERT_EQ(0, strncmp(line, "pid ", 4));
+		tid = strchr(line, ';');
+		tid = tid ? strchr(tid + 1, ';') : NULL;
+		ASSERT_NE(NULL, tid);
+		snprintf(who, sizeof(who), "%.*s", (int)(tid - line), line);
+		if (strcmp(who, last)) {
+			threads++;
+			strcpy(last, who);
+			if (!strcmp(who, "pid 3988;tid 2784")) {
+				seen = true;
+				EXPECT_TRUE(ends_with(line, first_2784))
+					TH_LOG("%s", line);
+			}
+		}
+	}
+	fclose(f);
+	EXPECT_EQ(rec.weight, total);
+	EXPECT_EQ(2937, lines);
+	EXPECT_EQ(84, threads);
+	EXPECT_TRUE(seen);
+	free(out);
+	etl_rmdir(dir);
+}
+
 TEST(unknown_format_is_a_usage_error)
 {
 	struct ctl_run run = ctl_run(etwctl_cmd_export,
