@@ -5,7 +5,8 @@
 # TraceLogging provider's five events (QueryRun and CacheMiss are
 # filtered out by level and keyword) in the real-time view and in the
 # decoded file, each under the provider's and the event's names with its
-# named fields, and nothing lost.  Usage: scripts/demo-check.sh
+# named fields, and nothing lost; and a kernel logger's CPU profile of the
+# provider with samples in its own, named, code.  Usage: scripts/demo-check.sh
 # DEMO-OUTPUT; prints one line, exits non-zero on the first thing missing.
 set -euo pipefail
 
@@ -39,4 +40,7 @@ done
 grep -q "^stats:.*events: 5 in " "$out" || grep -q "^events: 5 in " "$out" ||
 	fail "etwctl stats does not count 5 events"
 grep -q "^lost: events 0, buffers 0," "$out" || fail "etwctl stats reports losses"
-echo "demo: ok (5 TraceLogging events recorded, viewed in real time and decoded by name, none lost)"
+# The CPU profile: samples in a function of demo_provider, named.
+sed -n '/^== where demo_provider/,$p' "$out" | grep -Eq '^ +[1-9][0-9]*  demo_provider!' ||
+	fail "the CPU profile has no sample named in demo_provider"
+echo "demo: ok (5 TraceLogging events recorded, viewed in real time and decoded by name, none lost; a CPU profile names demo_provider's code)"
