@@ -196,8 +196,9 @@ static void etw_route_fill(struct etw_route_entry *re, const struct etw_enable *
  * entry's level and keyword filter.  Event-ID and event-name filters are
  * not folded in: with one in the route, it passes nothing, and each
  * entry's own filters decide.  Payload filters are not either, and need
- * not be: each entry's is evaluated after the level and keyword test,
- * whichever decided it.
+ * not be: the write path tests them before the loop over entries and
+ * excludes the entries whose filter failed, whatever decides the level
+ * and keyword test.
  */
 static void etw_route_every(struct etw_route *r)
 {
