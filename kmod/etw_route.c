@@ -226,14 +226,15 @@ static void etw_route_every(struct etw_route *r)
 	}
 }
 
+/* An entry's index is a bit of etw_route.payload_firsts. */
+static_assert(ETW_MAX_ROUTE <= 32);
+
 /*
  * Entries whose payload filters are the same give an event the same
  * answer: the write path tests the first one's, once, for all of them
  * (etw_event_payload_exclude()).  @i joins the first entry before it that
  * holds the same, or becomes one of @r->payload_firsts.
  */
-static_assert(ETW_MAX_ROUTE <= 32);
-
 static void etw_route_payload_share(struct etw_route *r, unsigned int i)
 {
 	unsigned int j;
