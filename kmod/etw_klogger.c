@@ -29,6 +29,8 @@
  *             etw_klogger_sched.c.
  * PROFILE     SampledProfile, version 2: a CPU sample of every online CPU
  *             each sampling interval (etw_klogger_profile.c).
+ * SYSCALL     SysCallEnter and SysCallExit, version 2: each system call's
+ *             start and return (etw_klogger_syscall.c).
  *
  * PROCESS, THREAD and IMAGE_LOAD also give a rundown: DCStart events for
  * every process, thread and executable file mapping when the session
@@ -48,13 +50,14 @@
  * syscall tracepoints sys_enter (munmap, mmap, mprotect, mremap) and
  * sys_exit (mmap, mremap), and mmap_lock_acquire_returned (an address
  * space's teardown, exit_mmap(), takes its lock), sched_switch,
- * sched_waking and sched_wakeup_new, found with
+ * sched_waking and sched_wakeup_new, sys_enter and sys_exit again for
+ * SYSCALL (a probe of its own each), found with
  * for_each_kernel_tracepoint() (most are not exported to modules) and
  * registered only while a kernel logger with the matching flags runs: with
- * none, etw adds no probe and costs nothing.  While IMAGE_LOAD is on, the
- * syscall tracepoints route every system call of every task through the
- * kernel's syscall-trace slow path (TIF_SYSCALL_TRACEPOINT), as perf and
- * ftrace do; Documentation/performance.rst has the figure.
+ * none, etw adds no probe and costs nothing.  While IMAGE_LOAD or SYSCALL
+ * is on, the syscall tracepoints route every system call of every task
+ * through the kernel's syscall-trace slow path (TIF_SYSCALL_TRACEPOINT),
+ * as perf and ftrace do; Documentation/performance.rst has the figure.
  *
  * Probes run in the traced task with preemption disabled and build each
  * record in this CPU's scratch area, allocated when the logger starts:
@@ -103,7 +106,8 @@
 
 #define ETW_KFLAGS_KNOWN \
 	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD | \
-	 ETW_KFLAG_CSWITCH | ETW_KFLAG_DISPATCHER | ETW_KFLAG_PROFILE)
+	 ETW_KFLAG_CSWITCH | ETW_KFLAG_DISPATCHER | ETW_KFLAG_PROFILE | \
+	 ETW_KFLAG_SYSCALL)
 /* The flags that give a rundown. */
 #define ETW_KFLAGS_RUNDOWN \
 	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD)
@@ -209,6 +213,8 @@ enum {
 	ETW_TP_SWITCH,
 	ETW_TP_WAKING,
 	ETW_TP_WAKEUP_NEW,
+	ETW_TP_SYSCALL_ENTER,
+	ETW_TP_SYSCALL_EXIT,
 	ETW_TP_COUNT,
 };
 
@@ -491,12 +497,13 @@ void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
  * @k: the logger
  * @hook: the hook's group and type
  * @version: the class version
- * @len: the record's bytes, header included, a multiple of 8
+ * @len: the record's bytes, header included
  * @b: where the buffer goes, for etw_klogger_perfinfo_commit()
  *
- * Writes the record's header, its timestamp the reservation's; the caller
- * writes the rest and commits.  A record the session has no room for is
- * counted lost, as etw_klogger_emit() counts it.
+ * Writes the record's header, its timestamp the reservation's, and zeroes
+ * the padding to 8 bytes after it; the caller writes the rest and
+ * commits.  A record the session has no room for is counted lost, as
+ * etw_klogger_emit() counts it.
  *
  * Context: any but NMI; preemption disabled.
  * Return: the record, or NULL when it was lost.
@@ -508,15 +515,16 @@ struct etw_perfinfo_header *etw_klogger_perfinfo_reserve(struct etw_klogger *k,
 {
 	struct etw_session *s = k->s;
 	struct etw_perfinfo_header *h;
+	u32 alen = ALIGN(len, 8), off;
 	u64 ts = 0;
-	u32 off;
 
-	*b = etw_buffer_reserve(s, etw_session_stream(s), len, &off, &ts);
+	*b = etw_buffer_reserve(s, etw_session_stream(s), alen, &off, &ts);
 	if (!*b) {
 		etw_record_lost(s, &etw_klogger_guid, hook, -ENOBUFS);
 		return NULL;
 	}
 	h = (*b)->data + off;
+	memset((u8 *)h + len, 0, alen - len);
 	h->version = version;
 	h->header_type = ETW_PERFINFO_HEADER_TYPE;
 	h->flags = ETW_SYSTEM_HEADER_FLAGS;
@@ -1002,6 +1010,10 @@ static struct etw_klogger_tp etw_klogger_tps[ETW_TP_COUNT] = {
 			    etw_klogger_waking },
 	[ETW_TP_WAKEUP_NEW] = { "sched_wakeup_new", ETW_KFLAG_DISPATCHER,
 				etw_klogger_waking },
+	[ETW_TP_SYSCALL_ENTER] = { "sys_enter", ETW_KFLAG_SYSCALL,
+				   etw_klogger_syscall_enter },
+	[ETW_TP_SYSCALL_EXIT] = { "sys_exit", ETW_KFLAG_SYSCALL,
+				  etw_klogger_syscall_exit },
 };
 
 static void etw_klogger_find(struct tracepoint *tp, void *priv)

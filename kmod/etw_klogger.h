@@ -31,16 +31,30 @@ struct pt_regs;
 /* Process keys remembered to report each process's End once. */
 #define ETW_KLOGGER_ENDED	64
 
+#define ETW_KLOGGER_KSTACK_SKIP	32	/* the sampler's own frames, at most */
+#define ETW_KLOGGER_KSTACK	64	/* kernel frames recorded, at most */
+#define ETW_KLOGGER_USTACK	64	/* user frames recorded, at most */
+/* Room for one stack's frames as captured. */
+#define ETW_KLOGGER_STACK_ROOM \
+	(ETW_KLOGGER_KSTACK_SKIP + ETW_KLOGGER_KSTACK + ETW_KLOGGER_USTACK)
+
 /**
  * struct etw_klogger_scratch - where one record is built
  * @text: a command line's bytes, or a file's path (d_path() fills it from
  *	the end)
  * @rec: the record, header first
+ * @frames: a system call's stack (etw_klogger_syscall.c)
  */
 struct etw_klogger_scratch {
 	char text[PATH_MAX];
 	u8 rec[ALIGN(ETW_KLOGGER_MAX_RECORD, 8)] __aligned(8);
+	unsigned long frames[ETW_KLOGGER_STACK_ROOM];
 };
+
+/* The logger's events that may be followed by their stack. */
+#define ETW_KSTACK_SAMPLE	BIT(0)	/* SampledProfile */
+#define ETW_KSTACK_SYSCALL_ENTER BIT(1)	/* SysCallEnter */
+#define ETW_KSTACK_SYSCALL_EXIT	BIT(2)	/* SysCallExit */
 
 /**
  * struct etw_klogger - the running kernel logger
@@ -55,7 +69,7 @@ struct etw_klogger_scratch {
  * @stacks: the events whose records are followed by their stack
  *	(TraceStackTracingInfo); etw_klogger_lock()
  * @nstacks: entries at @stacks
- * @stack_samples: SampledProfile is among @stacks (the sampler reads it
+ * @stack_kinds: the ETW_KSTACK_* events among @stacks (probes read them
  *	with READ_ONCE())
  */
 struct etw_klogger {
@@ -69,7 +83,7 @@ struct etw_klogger {
 	unsigned int ended_next;
 	struct etw_classic_event_id *stacks;
 	u32 nstacks;
-	bool stack_samples;
+	u32 stack_kinds;
 };
 
 /* SystemTraceControlGuid: the kernel logger's records are reported under it. */
@@ -84,8 +98,10 @@ struct etw_perfinfo_header *etw_klogger_perfinfo_reserve(struct etw_klogger *k,
 							 struct etw_buffer **b);
 void etw_klogger_perfinfo_commit(struct etw_klogger *k, struct etw_buffer *b,
 				 const struct etw_perfinfo_header *h);
-/* SampledProfile's event type (PerfInfoGuid) */
+/* Event types of PerfInfoGuid: SampledProfile, SysCallEnter, SysCallExit. */
 #define ETW_TYPE_SAMPLE		46
+#define ETW_TYPE_SYSCALL_ENTER	51
+#define ETW_TYPE_SYSCALL_EXIT	52
 
 /**
  * struct etw_cswitch_old - what a CSwitch says of the outgoing thread
@@ -112,18 +128,15 @@ void etw_klogger_old_state(struct etw_cswitch_old *o, bool preempt,
 
 struct etw_klogger *etw_klogger_running(struct etw_session *s);
 
+/* SYSCALL's probes (etw_klogger_syscall.c) */
+void etw_klogger_syscall_enter(void *data, struct pt_regs *regs, long id);
+void etw_klogger_syscall_exit(void *data, struct pt_regs *regs, long ret);
+
 /* PROFILE's sampler (etw_klogger_profile.c) */
 int etw_klogger_profile_start(struct etw_klogger *k);
 void etw_klogger_profile_stop(struct etw_klogger *k);
 
 /* the stacks of the logger's records (etw_klogger_stacks.c) */
-#define ETW_KLOGGER_KSTACK_SKIP	32	/* the sampler's own frames, at most */
-#define ETW_KLOGGER_KSTACK	64	/* kernel frames recorded, at most */
-#define ETW_KLOGGER_USTACK	64	/* user frames recorded, at most */
-/* Room for one stack's frames as captured. */
-#define ETW_KLOGGER_STACK_ROOM \
-	(ETW_KLOGGER_KSTACK_SKIP + ETW_KLOGGER_KSTACK + ETW_KLOGGER_USTACK)
-
 void etw_klogger_put_stack(struct etw_klogger *k, struct pt_regs *regs,
 			   u64 ts, unsigned long *frames);
 

@@ -128,6 +128,7 @@ static u64 etw_profile_sample(struct etw_klogger *k, struct pt_regs *regs)
 {
 	struct etw_sample_rec *r;
 	struct etw_buffer *b;
+	u64 ts;
 
 	r = (void *)etw_klogger_perfinfo_reserve(k, ETW_GROUP_PERFINFO << 8 |
 						 ETW_TYPE_SAMPLE,
@@ -139,8 +140,10 @@ static u64 etw_profile_sample(struct etw_klogger *k, struct pt_regs *regs)
 	r->thread_id = cpu_to_le32(task_pid_nr(current));
 	r->count = cpu_to_le16(1);
 	r->reserved = 0;
+	ts = r->h.timestamp;
+	/* The buffer may be delivered once committed: @r is not read after. */
 	etw_klogger_perfinfo_commit(k, b, &r->h);
-	return r->h.timestamp;
+	return ts;
 }
 
 /* Hard interrupt context, on the timer's CPU. */
@@ -155,7 +158,7 @@ static enum hrtimer_restart etw_profile_tick(struct hrtimer *t)
 	if (regs && (READ_ONCE(k->flags) & ETW_KFLAG_PROFILE)) {
 		ts = etw_profile_sample(k, regs);
 		/* A lost sample's stack would name nothing. */
-		if (ts && READ_ONCE(k->stack_samples))
+		if (ts && (READ_ONCE(k->stack_kinds) & ETW_KSTACK_SAMPLE))
 			etw_klogger_put_stack(k, regs, ts, pc->frames);
 	}
 	hrtimer_forward_now(t, etw_profile_period());

@@ -7,22 +7,24 @@
  * The list holds CLASSIC_EVENT_IDs (event class GUID and type), up to
  * ETW_MAX_STACK_EVENTS, and belongs to the running kernel logger: a SET
  * replaces it, and it goes with the logger.  Of the kernel logger's
- * events only SampledProfile (PerfInfoGuid, type 46) gets its stack; the
- * other entries are kept and reported back but take no stack.
+ * events SampledProfile, SysCallEnter and SysCallExit (PerfInfoGuid,
+ * types 46, 51 and 52) get their stack; the other entries are kept and
+ * reported back but take no stack.
  *
  * A stack is Windows' StackWalk_Event: a PERFINFO_TRACE_HEADER of hook
  * StackWalk (group 0x18) type 32, version 2, then EventTimeStamp (the
  * event's timestamp, by which consumers join the two), StackProcess and
  * StackThread (the sampled task's process and thread; 0 and 0 for the
  * idle task), and the frames innermost first: the kernel frames from the
- * interrupted instruction out (the sampler's own frames left out), then
- * the user frames from the user instruction pointer out.  Kernel frames
+ * interrupted instruction out (the sampler's own frames left out; a
+ * system call, whose registers are the user's, has none), then the user
+ * frames from the user instruction pointer out.  Kernel frames
  * are zero where the session's starter may not see kernel addresses,
  * user frames where it could not read the process's /proc/PID/maps
  * (struct etw_viewer): as many frames, all zero.
  *
  * The frames are captured in the caller's area, one per CPU allocated
- * when the sampler starts: nothing is allocated in the timer interrupt.
+ * when the sampler or the logger starts: nothing is allocated per event.
  * The kernel stack is stack_trace_save()'s (it walks from the interrupt
  * through the interrupted frames); the user stack etw_stack_user()'s,
  * through frame pointers with page faults disabled.  A 32-bit process's
@@ -112,13 +114,16 @@ static u32 etw_stack_user_part(unsigned long *f)
 /**
  * etw_klogger_put_stack() - record the stack of an event the logger wrote
  * @k: the logger
- * @regs: the interrupted registers (the sampler's)
+ * @regs: the registers the event saw: the sampler's interrupted ones, a
+ *	system call's user ones
  * @ts: the event's timestamp
  * @frames: room for %ETW_KLOGGER_STACK_ROOM addresses, this CPU's own
+ *	(nothing else on the CPU may use it until this returns)
  *
  * A stack the session has no buffer for counts in its events_lost.
  *
- * Context: hard interrupt (the sampler's timer); not NMI.
+ * Context: the current task's, preemption disabled: the sampler's hard
+ * interrupt or a system call's tracepoint; not NMI.
  */
 void etw_klogger_put_stack(struct etw_klogger *k, struct pt_regs *regs,
 			   u64 ts, unsigned long *frames)
@@ -150,10 +155,21 @@ void etw_klogger_put_stack(struct etw_klogger *k, struct pt_regs *regs,
 	etw_klogger_perfinfo_commit(k, b, &r->h);
 }
 
-static bool etw_stack_id_is_sample(const struct etw_classic_event_id *id)
+/* The ETW_KSTACK_* bit of a list entry, 0 for an event without stacks. */
+static u32 etw_stack_kind(const struct etw_classic_event_id *id)
 {
-	return id->type == ETW_TYPE_SAMPLE &&
-	       !memcmp(&id->guid, &etw_perfinfo_guid, sizeof(id->guid));
+	if (memcmp(&id->guid, &etw_perfinfo_guid, sizeof(id->guid)))
+		return 0;
+	switch (id->type) {
+	case ETW_TYPE_SAMPLE:
+		return ETW_KSTACK_SAMPLE;
+	case ETW_TYPE_SYSCALL_ENTER:
+		return ETW_KSTACK_SYSCALL_ENTER;
+	case ETW_TYPE_SYSCALL_EXIT:
+		return ETW_KSTACK_SYSCALL_EXIT;
+	default:
+		return 0;
+	}
 }
 
 /* Replace @k's list with the @n entries at @ids. */
@@ -161,13 +177,12 @@ static int etw_stack_events_set(struct etw_klogger *k,
 				const struct etw_classic_event_id *ids, u32 n)
 {
 	struct etw_classic_event_id *copy = NULL;
-	bool samples = false;
-	u32 i;
+	u32 kinds = 0, i;
 
 	for (i = 0; i < n; i++) {
 		if (memchr_inv(ids[i].reserved, 0, sizeof(ids[i].reserved)))
 			return -EINVAL;
-		samples |= etw_stack_id_is_sample(&ids[i]);
+		kinds |= etw_stack_kind(&ids[i]);
 	}
 	if (n) {
 		copy = kmemdup(ids, n * sizeof(*ids), GFP_KERNEL_ACCOUNT);
@@ -177,7 +192,7 @@ static int etw_stack_events_set(struct etw_klogger *k,
 	kfree(k->stacks);
 	k->stacks = copy;
 	k->nstacks = n;
-	WRITE_ONCE(k->stack_samples, samples);
+	WRITE_ONCE(k->stack_kinds, kinds);
 	return 0;
 }
 

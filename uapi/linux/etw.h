@@ -70,6 +70,7 @@
 #define ETW_KFLAG_THREAD		0x00000002	/* Thread events */
 #define ETW_KFLAG_IMAGE_LOAD		0x00000004	/* Image events */
 #define ETW_KFLAG_CSWITCH		0x00000010	/* CSwitch events */
+#define ETW_KFLAG_SYSCALL		0x00000080	/* SysCallEnter/Exit */
 #define ETW_KFLAG_DISPATCHER		0x00000800	/* ReadyThread events */
 #define ETW_KFLAG_PROFILE		0x01000000	/* SampledProfile, CPU samples */
 
