@@ -40,14 +40,15 @@ static const char etwctl_start_usage[] =
 "                         and group names, joined with +): PROC_THREAD\n"
 "                         (PROCESS+THREAD), LOADER (IMAGE_LOAD), PROCESS,\n"
 "                         THREAD, IMAGE_LOAD, CSWITCH, DISPATCHER, PROFILE\n"
-"                         (CPU samples); the group SysProf; xperf's other\n"
-"                         names are refused, etw does not record them yet;\n"
+"                         (CPU samples), SYSCALL; the group SysProf;\n"
+"                         xperf's other names are refused, etw does not\n"
+"                         record them yet;\n"
 "                         a session not named \"NT Kernel Logger\" gets\n"
 "                         the system logger mode\n"
 "  -stackwalk, --stackwalk EVENTS\n"
 "                         a kernel logger's events to record the stacks of\n"
 "                         (xperf's names, joined with +): Profile (its CPU\n"
-"                         samples); needs -on\n"
+"                         samples), SyscallEnter, SyscallExit; needs -on\n"
 "A session needs -f, --realtime or --buffering.\n";
 
 static const char etwctl_update_usage[] =
@@ -99,6 +100,7 @@ static const struct etwctl_kflag_name etwctl_kernel_flag_names[] = {
 	{ EVENT_TRACE_FLAG_CSWITCH, "CSWITCH" },
 	{ EVENT_TRACE_FLAG_DISPATCHER, "DISPATCHER" },
 	{ EVENT_TRACE_FLAG_PROFILE, "PROFILE" },
+	{ EVENT_TRACE_FLAG_SYSTEMCALL, "SYSCALL" },
 };
 
 /*
@@ -110,7 +112,6 @@ static const struct etwctl_kflag_name etwctl_kernel_flags_later[] = {
 	{ EVENT_TRACE_FLAG_PROCESS_COUNTERS, "PERF_COUNTER" },
 	{ EVENT_TRACE_FLAG_DPC, "DPC" },
 	{ EVENT_TRACE_FLAG_INTERRUPT, "INTERRUPT" },
-	{ EVENT_TRACE_FLAG_SYSTEMCALL, "SYSCALL" },
 	{ EVENT_TRACE_FLAG_DISK_IO, "DISK_IO" },
 	{ EVENT_TRACE_FLAG_DISK_FILE_IO, "FILENAME" },
 	{ EVENT_TRACE_FLAG_DISK_IO_INIT, "DISK_IO_INIT" },
@@ -413,7 +414,7 @@ int etwctl_session_handle(const char *name, CONTROLTRACE_ID *id)
 
 /* --- start ---------------------------------------------------------------- */
 
-/* PerfInfoGuid: the event class of SampledProfile. */
+/* PerfInfoGuid: the event class of SampledProfile, SysCallEnter/Exit. */
 static const GUID etwctl_perfinfo_guid = { 0xce1dbfb4, 0x137e, 0x4da6,
 	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } };
 
@@ -427,6 +428,8 @@ static const struct {
 	UCHAR type;
 } etwctl_stackwalk_names[] = {
 	{ "Profile", &etwctl_perfinfo_guid, 46 },
+	{ "SyscallEnter", &etwctl_perfinfo_guid, 51 },
+	{ "SyscallExit", &etwctl_perfinfo_guid, 52 },
 };
 
 #define ETWCTL_MAX_STACKWALK	(sizeof(etwctl_stackwalk_names) / \
@@ -570,7 +573,8 @@ static int etwctl_start_stackwalk(struct etwctl_start_opts *o)
 		if (i == ETWCTL_MAX_STACKWALK)
 			return etwctl_usage("start", "stack walk event '%.*s' "
 					    "is not recorded by etw (only "
-					    "Profile is)", (int)n, s);
+					    "Profile, SyscallEnter and "
+					    "SyscallExit are)", (int)n, s);
 		for (k = 0; k < o->nstacks; k++)
 			if (o->stacks[k].Type == etwctl_stackwalk_names[i].type)
 				break;

@@ -4,7 +4,8 @@
  * Windows' TDH takes from the MOF classes of MSNT_SystemTrace
  * (EventTrace_Header and its extension, the SystemConfig classes,
  * Process_V4_TypeGroup1, Thread_V3_TypeGroup1, CSwitch, ReadyThread,
- * Image_Load, Process_V2_TypeGroup2, SampledProfile, SampledProfileInterval_V3,
+ * Image_Load, Process_V2_TypeGroup2, SampledProfile, SysCallEnter,
+ * SysCallExit, SampledProfileInterval_V3,
  * PageFault_HardFault, DiskIo_TypeGroup1/2/3, FileIo_Name, the TcpIp and
  * UdpIp type groups, StackWalk_Event and the stack-key classes of
  * Windows 8 stack caching; Microsoft's class pages list their fields in
@@ -455,6 +456,18 @@ static const struct etw_tk_class etw_tk_classes[] = {
 			ETW_TK_P("Count", UINT16, NULL),
 			ETW_TK_P("Reserved", UINT16, NULL),
 		},
+	},
+	{
+		/* PerfInfoGuid, SysCallEnter */
+		ETW_TK_PERF_INFO, 2, 0, "PerfInfo",
+		{ { 51, "SysClEnter" } },
+		{ ETW_TK_PTR("SysCallAddress") },
+	},
+	{
+		/* PerfInfoGuid, SysCallExit */
+		ETW_TK_PERF_INFO, 2, 0, "PerfInfo",
+		{ { 52, "SysClExit" } },
+		{ ETW_TK_P("SysCallNtStatus", UINT32, HEXINT32) },
 	},
 	{
 		/* PerfInfoGuid, SampledProfileInterval_V3 */

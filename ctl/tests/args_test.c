@@ -188,7 +188,8 @@ TEST(kernel_flags_table)
 		{ "CSWITCH+DPC", -EOPNOTSUPP, 0, "DPC", NULL },
 		{ "DISK_IO_INIT", -EOPNOTSUPP, 0, "DISK_IO_INIT", NULL },
 		{ "HARD_FAULTS", -EOPNOTSUPP, 0, "HARD_FAULTS", NULL },
-		{ "SYSCALL", -EOPNOTSUPP, 0, "SYSCALL", NULL },
+		{ "SYSCALL", 0, 0x80, NULL, NULL },
+		{ "PROC_THREAD+SYSCALL+CSWITCH", 0, 0x93, NULL, NULL },
 		{ "NETWORKTRACE", -EOPNOTSUPP, 0, "NETWORKTRACE", NULL },
 		{ "FILE_IO", -EOPNOTSUPP, 0, "FILE_IO", NULL },
 		{ "FILE_IO_INIT", -EOPNOTSUPP, 0, "FILE_IO_INIT", NULL },
@@ -278,8 +279,8 @@ TEST(kernel_flags_errors)
 }
 
 /*
- * start -stackwalk: xperf's event names, of which etw records Profile's
- * stacks; it needs -on.  Refused before anything is started.
+ * start -stackwalk: xperf's event names, of which etw records the stacks
+ * of Profile, SyscallEnter and SyscallExit; it needs -on.  Refused before anything is started.
  */
 TEST(stackwalk_errors)
 {
@@ -292,11 +293,11 @@ TEST(stackwalk_errors)
 		{ { "start", "k", "--realtime", "-on", "PROFILE", "-stackwalk",
 		    "Profile+CSwitch" },
 		  "etwctl start: stack walk event 'CSwitch' is not recorded by "
-		  "etw (only Profile is)" },
+		  "etw (only Profile, SyscallEnter and SyscallExit are)" },
 		{ { "start", "k", "--realtime", "-on", "PROFILE", "-stackwalk",
 		    "" },
 		  "etwctl start: stack walk event '' is not recorded by etw "
-		  "(only Profile is)" },
+		  "(only Profile, SyscallEnter and SyscallExit are)" },
 	};
 	char *argv[8];
 	struct ctl_run r;

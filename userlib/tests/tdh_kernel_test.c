@@ -3,8 +3,8 @@
  * TDH's schemas of the kernel logger's Process (Process_V4_TypeGroup1,
  * Process_V2_TypeGroup2), Thread (Thread_V3_TypeGroup1, CSwitch,
  * ReadyThread), Image (Image_Load, also under the process group's LOAD
- * hook, KernelBase, HypercallPage), PerfInfo (SampledProfileInterval_V3)
- * and stack-key events, and of KernelTraceControl's ImageID: the field
+ * hook, KernelBase, HypercallPage), PerfInfo (SysCallEnter, SysCallExit,
+ * SampledProfileInterval_V3) and stack-key events, and of KernelTraceControl's ImageID: the field
  * names in the order of Microsoft's MOF classes, typed in here from them,
  * and each field found at the offset of its layout (for Process, Thread,
  * CSwitch, ReadyThread and Image, the one etw.ko writes,
@@ -107,6 +107,10 @@ static const struct class_case classes[] = {
 	    { "WorkingSetSize", 64 }, { "PagefileUsage", 72 },
 	    { "QuotaPagedPoolUsage", 80 }, { "QuotaNonPagedPoolUsage", 88 },
 	    { "PrivatePageCount", 96 } } },
+	{ "PerfInfo", &perfinfo_guid, 2, { 51 }, { "SysClEnter" },
+	  { { "SysCallAddress", 0 } } },
+	{ "PerfInfo", &perfinfo_guid, 2, { 52 }, { "SysClExit" },
+	  { { "SysCallNtStatus", 0 } } },
 	{ "PerfInfo", &perfinfo_guid, 3, { 72, 73, 74 },
 	  { "SetInterval", "CollectionStart", "CollectionEnd" },
 	  { { "Source", 0 }, { "NewInterval", 4 }, { "OldInterval", 8 },
@@ -381,6 +385,42 @@ TEST(cswitch_and_ready_thread_format)
 	ASSERT_EQ(ERROR_SUCCESS, format_all(&r, tei, line, sizeof(line)));
 	EXPECT_STREQ("TThreadId=0x1092 AdjustReason=0 AdjustIncrement=0 "
 		     "Flag=1 Reserved=0", line);
+	free(tei);
+}
+
+/*
+ * A SysCallEnter and a SysCallExit as etw.ko writes them, formatted: the
+ * address (etw's system call number) as a pointer, the status in hex
+ * (the class page's Format("x")).
+ */
+TEST(syscall_enter_and_exit_format)
+{
+	static const uint8_t enter[8] = { 39, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t exit_[4] = { 0xf7, 0xff, 0xff, 0xff };
+	TRACE_EVENT_INFO *tei;
+	uint8_t data[8];
+	EVENT_RECORD r;
+	char line[128], s[32];
+	ULONG st;
+
+	kernel_event(&r, data, sizeof(enter), &perfinfo_guid, 2, 51);
+	memcpy(data, enter, sizeof(enter));
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	EXPECT_STREQ("SysClEnter", tdh_tei_str(tei, tei->OpcodeNameOffset, s,
+					       sizeof(s)));
+	ASSERT_EQ(ERROR_SUCCESS, format_all(&r, tei, line, sizeof(line)));
+	EXPECT_STREQ("SysCallAddress=0x27", line);
+	free(tei);
+
+	kernel_event(&r, data, sizeof(exit_), &perfinfo_guid, 2, 52);
+	memcpy(data, exit_, sizeof(exit_));
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	EXPECT_STREQ("SysClExit", tdh_tei_str(tei, tei->OpcodeNameOffset, s,
+					      sizeof(s)));
+	ASSERT_EQ(ERROR_SUCCESS, format_all(&r, tei, line, sizeof(line)));
+	EXPECT_STREQ("SysCallNtStatus=0xFFFFFFF7", line);
 	free(tei);
 }
 
