@@ -10,7 +10,10 @@
  *                  Load and Unload
  *
  * each with no kernel logger (base), with PROC_THREAD, with LOADER, with
- * both, and with none again after they stopped (their probes are gone).
+ * both, with SYSCALL (a SysCallEnter and a SysCallExit per call), with
+ * ftrace's raw_syscalls sys_enter and sys_exit events (tracefs, its ring
+ * buffer; the peer of SYSCALL), and with none again after they stopped
+ * (their probes are gone).
  * The logger is a flight recorder (ETW_MODE_BUFFERING): it needs no
  * consumer and loses nothing.  Each figure is the best of several rounds
  * in nanoseconds per operation; with --insns N it times nothing and runs
@@ -34,6 +37,7 @@
 #include "icount_marker.h"
 
 #define ROUNDS		5
+#define TRACEFS		"/sys/kernel/tracing/events/raw_syscalls/"
 
 static int fd, exe;
 static unsigned long iters = 2000;
@@ -111,6 +115,23 @@ static void run(struct bench_case *c, const char *cfg, bool base)
 	       best / c->base_ns);
 }
 
+/* Turn tracefs' raw_syscalls events on or off. */
+static void ftrace_syscalls(bool on)
+{
+	static const char *const names[] = { "sys_enter", "sys_exit" };
+	char path[128];
+	size_t i;
+	int f;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), TRACEFS "%s/enable", names[i]);
+		f = open(path, O_WRONLY | O_CLOEXEC);
+		if (f < 0 || write(f, on ? "1" : "0", 1) != 1)
+			err(1, "%s", path);
+		close(f);
+	}
+}
+
 /* A kernel logger with @flags, or none for 0; its logger id or 0. */
 static __u32 start(__u32 flags)
 {
@@ -135,13 +156,16 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		__u32 flags;
+		bool ftrace;
 	} cfgs[] = {
-		{ "no logger", 0 },
-		{ "PROC_THREAD", ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD },
-		{ "LOADER", ETW_KFLAG_IMAGE_LOAD },
+		{ "no logger", 0, false },
+		{ "PROC_THREAD", ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD, false },
+		{ "LOADER", ETW_KFLAG_IMAGE_LOAD, false },
 		{ "PROC_THREAD+LOADER", ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD |
-		  ETW_KFLAG_IMAGE_LOAD },
-		{ "none after stop", 0 },
+		  ETW_KFLAG_IMAGE_LOAD, false },
+		{ "SYSCALL", ETW_KFLAG_SYSCALL, false },
+		{ "ftrace raw_syscalls", 0, true },
+		{ "none after stop", 0, false },
 	};
 	size_t c, k;
 	__u32 id;
@@ -158,8 +182,12 @@ int main(int argc, char **argv)
 	       insns_iters ? " (guest instructions)" : "");
 	for (k = 0; k < sizeof(cfgs) / sizeof(cfgs[0]); k++) {
 		id = start(cfgs[k].flags);
+		if (cfgs[k].ftrace)
+			ftrace_syscalls(true);
 		for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
 			run(&cases[c], cfgs[k].name, k == 0);
+		if (cfgs[k].ftrace)
+			ftrace_syscalls(false);
 		if (id)
 			bench_stop_session(fd, id);
 	}
