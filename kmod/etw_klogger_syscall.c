@@ -63,13 +63,31 @@ static bool etw_syscall_shown(const struct etw_klogger *k)
 	return etw_viewer_may_read(&k->s->viewer, current, current->mm);
 }
 
-/* The record's stack, when @kind is in the logger's stack list. */
-static void etw_syscall_stack(struct etw_klogger *k, u32 kind,
-			      struct pt_regs *regs, u64 ts)
+/*
+ * One record of @type: its @len bytes of payload are @value's first ones,
+ * little-endian; then its stack when @kind is in the logger's stack list.
+ */
+static void etw_syscall_put(struct etw_klogger *k, u8 type, u32 len,
+			    u64 value, u32 kind, struct pt_regs *regs)
 {
-	if (READ_ONCE(k->stack_kinds) & kind)
-		etw_klogger_put_stack(k, regs, ts,
-				      this_cpu_ptr(k->pcpu)->frames);
+	__le64 v = cpu_to_le64(etw_syscall_shown(k) ? value : 0);
+	struct etw_perfinfo_header *h;
+	struct etw_buffer *b;
+	u64 ts;
+
+	preempt_disable();
+	h = etw_klogger_perfinfo_reserve(k, ETW_GROUP_PERFINFO << 8 | type,
+					 ETW_SYSCALL_VERSION,
+					 sizeof(*h) + len, &b);
+	if (h) {
+		memcpy(h + 1, &v, len);
+		ts = h->timestamp;
+		etw_klogger_perfinfo_commit(k, b, h);
+		if (READ_ONCE(k->stack_kinds) & kind)
+			etw_klogger_put_stack(k, regs, ts,
+					      this_cpu_ptr(k->pcpu)->frames);
+	}
+	preempt_enable();
 }
 
 /**
@@ -83,24 +101,12 @@ static void etw_syscall_stack(struct etw_klogger *k, u32 kind,
 void etw_klogger_syscall_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct etw_klogger *k = data;
-	struct etw_syscall_enter_rec *r;
-	struct etw_buffer *b;
-	u64 ts;
 
-	if (!etw_syscall_on(k))
-		return;
-	preempt_disable();
-	r = (void *)etw_klogger_perfinfo_reserve(k, ETW_GROUP_PERFINFO << 8 |
-						 ETW_TYPE_SYSCALL_ENTER,
-						 ETW_SYSCALL_VERSION,
-						 sizeof(*r), &b);
-	if (r) {
-		r->address = cpu_to_le64(etw_syscall_shown(k) ? (u64)id : 0);
-		ts = r->h.timestamp;
-		etw_klogger_perfinfo_commit(k, b, &r->h);
-		etw_syscall_stack(k, ETW_KSTACK_SYSCALL_ENTER, regs, ts);
-	}
-	preempt_enable();
+	if (etw_syscall_on(k))
+		etw_syscall_put(k, ETW_TYPE_SYSCALL_ENTER,
+				sizeof_field(struct etw_syscall_enter_rec,
+					     address),
+				(u64)id, ETW_KSTACK_SYSCALL_ENTER, regs);
 }
 
 /**
@@ -114,22 +120,10 @@ void etw_klogger_syscall_enter(void *data, struct pt_regs *regs, long id)
 void etw_klogger_syscall_exit(void *data, struct pt_regs *regs, long ret)
 {
 	struct etw_klogger *k = data;
-	struct etw_syscall_exit_rec *r;
-	struct etw_buffer *b;
-	u64 ts;
 
-	if (!etw_syscall_on(k))
-		return;
-	preempt_disable();
-	r = (void *)etw_klogger_perfinfo_reserve(k, ETW_GROUP_PERFINFO << 8 |
-						 ETW_TYPE_SYSCALL_EXIT,
-						 ETW_SYSCALL_VERSION,
-						 sizeof(*r), &b);
-	if (r) {
-		r->status = cpu_to_le32(etw_syscall_shown(k) ? (u32)ret : 0);
-		ts = r->h.timestamp;
-		etw_klogger_perfinfo_commit(k, b, &r->h);
-		etw_syscall_stack(k, ETW_KSTACK_SYSCALL_EXIT, regs, ts);
-	}
-	preempt_enable();
+	if (etw_syscall_on(k))
+		etw_syscall_put(k, ETW_TYPE_SYSCALL_EXIT,
+				sizeof_field(struct etw_syscall_exit_rec,
+					     status),
+				(u32)ret, ETW_KSTACK_SYSCALL_EXIT, regs);
 }
