@@ -15,12 +15,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -516,6 +518,40 @@ static inline void raw_post_byte(int fd)
 
 	if (write(fd, &c, 1) != 1)
 		_exit(99);
+}
+
+/* --- a delegated controller ---------------------------------------------- */
+
+#define RAW_CONTROL_GID		"/sys/module/etw/parameters/control_gid"
+#define RAW_MEMBER_UID		1000	/* the VM's user "etw" */
+#define RAW_CONTROL_GROUP	1001	/* the VM's group "etwctl" */
+
+/* Write @v into the file at @path (a module parameter); 0 or -1. */
+static inline int raw_write_str(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, v, strlen(v));
+	close(fd);
+	return n == (ssize_t)strlen(v) ? 0 : -1;
+}
+
+/*
+ * Become the VM's user "etw" with the group "etwctl" alone and no
+ * capability, dumpable again (a process may read its own /proc/PID/maps);
+ * 0 or -1.
+ */
+static inline int raw_become_member(void)
+{
+	gid_t g = RAW_CONTROL_GROUP;
+
+	return setgroups(1, &g) ||
+	       setresgid(RAW_MEMBER_UID, RAW_MEMBER_UID, RAW_MEMBER_UID) ||
+	       setresuid(RAW_MEMBER_UID, RAW_MEMBER_UID, RAW_MEMBER_UID) ||
+	       prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) ? -1 : 0;
 }
 
 #endif /* _ETW_RAW_H */

@@ -20,7 +20,6 @@
 #include <grp.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include "evntrace.h"
@@ -803,22 +802,7 @@ TEST_F(prof, libetw_stack_tracing_info)
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 
-static int write_str(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, v, strlen(v));
-	close(fd);
-	return n == (ssize_t)strlen(v) ? 0 : -1;
-}
-
 /* --- what a delegated controller's samples show -------------------------- */
-
-#define CONTROL_GID	"/sys/module/etw/parameters/control_gid"
-#define CONTROL_GROUP	1001	/* the VM's group "etwctl" */
 
 /*
  * As a member of control_gid (uid 1000, no capability): a kernel logger
@@ -831,14 +815,11 @@ static int member_samples(void)
 	size_t i, k, own = 0, idle = 0;
 	struct samples ss = { 0 };
 	const struct stack *st;
-	gid_t g = CONTROL_GROUP;
 	int fd, cfd, ret = 0;
 	pid_t tid = 0;
 	__u32 id;
 
-	if (setgroups(1, &g) || setresgid(USER_UID, USER_UID, USER_UID) ||
-	    setresuid(USER_UID, USER_UID, USER_UID) ||
-	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+	if (raw_become_member())
 		return 101;
 	fd = etw_open();
 	if (fd < 0 || klog_start(fd, BUF_KB, MAX_BUFFERS, 0, ETW_KFLAG_PROFILE,
@@ -883,13 +864,13 @@ TEST(member_sees_no_kernel_address)
 	char gid[16];
 	pid_t pid;
 
-	snprintf(gid, sizeof(gid), "%d", CONTROL_GROUP);
-	ASSERT_EQ(0, write_str(CONTROL_GID, gid));
+	snprintf(gid, sizeof(gid), "%d", RAW_CONTROL_GROUP);
+	ASSERT_EQ(0, raw_write_str(RAW_CONTROL_GID, gid));
 	pid = fork();
 	if (!pid)
 		_exit(member_samples());
 	EXPECT_EQ(0, etw_wait_child(pid));
-	write_str(CONTROL_GID, "-1");
+	raw_write_str(RAW_CONTROL_GID, "-1");
 }
 
 /*
@@ -907,9 +888,9 @@ TEST_F(prof, cpu_offline_and_online_while_sampling)
 	ASSERT_EQ(0, klog_start(self->fd, BUF_KB, MAX_BUFFERS, 0,
 				ETW_KFLAG_PROFILE, &self->id, &self->cfd));
 	ASSERT_EQ(0, spin_for(50, &tid));
-	ASSERT_EQ(0, write_str(CPU1_ONLINE, "0"));
+	ASSERT_EQ(0, raw_write_str(CPU1_ONLINE, "0"));
 	EXPECT_EQ(0, spin_for(100, &tid));
-	ASSERT_EQ(0, write_str(CPU1_ONLINE, "1"));
+	ASSERT_EQ(0, raw_write_str(CPU1_ONLINE, "1"));
 	EXPECT_EQ(0, spin_for(50, &tid));
 	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, BUF_KB,
 			       &self->ss, NULL));

@@ -11,9 +11,7 @@
  * and zeros for root's.  Then etwctl records them into a file and dumps
  * them by name.
  */
-#include <grp.h>
 #include <sched.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
@@ -29,9 +27,6 @@
 #define MAX_FRAMES	192
 #define ROUNDS		5
 #define TEST_CPU	0
-#define USER_UID	1000	/* the VM's user "etw" */
-#define CONTROL_GID	"/sys/module/etw/parameters/control_gid"
-#define CONTROL_GROUP	1001	/* the VM's group "etwctl" */
 
 /* One SysCallEnter (value: the number) or SysCallExit (the status). */
 struct call {
@@ -467,18 +462,6 @@ TEST_F(ksys, enters_have_the_callers_stack)
 	EXPECT_EQ(self->cs.nst, named);
 }
 
-static int write_str(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, v, strlen(v));
-	close(fd);
-	return n == (ssize_t)strlen(v) ? 0 : -1;
-}
-
 /*
  * As a member of control_gid (uid 1000): a kernel logger with SYSCALL
  * while root, the parent (@root, whose own parent is @root_ppid), makes
@@ -488,14 +471,11 @@ static int write_str(const char *path, const char *v)
 static int member_calls(int go, int done, pid_t root, pid_t root_ppid)
 {
 	struct calls cs = { 0 };
-	gid_t g = CONTROL_GROUP;
 	size_t i, zero = 0;
 	int fd, cfd, ret = 0;
 	__u32 id;
 
-	if (setgroups(1, &g) || setresgid(USER_UID, USER_UID, USER_UID) ||
-	    setresuid(USER_UID, USER_UID, USER_UID) ||
-	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+	if (raw_become_member())
 		return 101;
 	fd = etw_open();
 	if (fd < 0 || klog_start(fd, ETW_KFLAG_SYSCALL, &id, &cfd))
@@ -541,8 +521,8 @@ TEST(member_sees_only_its_own_calls)
 	int go[2], done[2];
 	char gid[16];
 
-	snprintf(gid, sizeof(gid), "%d", CONTROL_GROUP);
-	ASSERT_EQ(0, write_str(CONTROL_GID, gid));
+	snprintf(gid, sizeof(gid), "%d", RAW_CONTROL_GROUP);
+	ASSERT_EQ(0, raw_write_str(RAW_CONTROL_GID, gid));
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(done));
 	ASSERT_EQ(0, pin_to(TEST_CPU));
@@ -553,7 +533,7 @@ TEST(member_sees_only_its_own_calls)
 		marker_rounds();
 	raw_post_byte(done[1]);
 	EXPECT_EQ(0, etw_wait_child(pid));
-	write_str(CONTROL_GID, "-1");
+	raw_write_str(RAW_CONTROL_GID, "-1");
 }
 
 /* Run @cmd with sh; its output in @out (NUL-terminated); its status. */
