@@ -303,8 +303,10 @@ selftests/stack_symbols_test: selftests/stack_symbols_lib.so
 # line).
 selftests/klogger_profile_test: private override CFLAGS += \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
-# klogger_syscall_test finds its marker's caller in the system calls' stacks.
+# klogger_syscall_test finds its marker's caller in the system calls' stacks,
+# klogger_sched_test the sleeper's and the waker's callers in theirs.
 selftests/klogger_syscall_test: private CFLAGS += -fno-omit-frame-pointer
+selftests/klogger_sched_test: private override CFLAGS += -fno-omit-frame-pointer
 selftests/stack_symbols_lib.so: selftests/stack_symbols_lib.c build/cc
 	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(WARN) -fPIC -shared -o $@ $<
 

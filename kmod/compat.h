@@ -90,6 +90,24 @@ static inline struct file *etw_current_exe_file(void)
 	return exe;
 }
 
+#include <linux/stacktrace.h>
+
+/*
+ * The kernel frames of a task that is not running, innermost first, at
+ * most @size: stack_trace_save_tsk() is exported in 6.12, not in 6.1 (the
+ * kernels between are not checked); there, none.
+ */
+static inline unsigned int etw_stack_save_tsk(struct task_struct *t,
+					      unsigned long *store,
+					      unsigned int size)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return stack_trace_save_tsk(t, store, size, 0);
+#else
+	return 0;
+#endif
+}
+
 /*
  * For the KUnit suites (kmod/tests/), which include <kunit/test.h> before
  * this file: what older kernels' KUnit lacks.

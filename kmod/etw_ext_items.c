@@ -109,31 +109,28 @@ struct etw_ext_items *etw_ext_items_get(const struct etw_event_descriptor *desc,
 }
 
 /**
- * etw_stack_user() - the current task's user stack
+ * etw_stack_user_regs() - a user stack from its registers
+ * @regs: a task's user registers (64-bit frames); its memory must be the
+ *	current task's
  * @out: where the addresses go, innermost first: the user instruction
  *	pointer, then each return address
- * @max: room at @out
+ * @max: room at @out, at least 1
  *
  * Walked through frame pointers ({previous fp, return address} records,
  * each further up the stack).  The caller disabled page faults: a frame
- * that is not resident ends the walk.  Also the kernel logger's sampler,
- * from the timer interrupt (etw_klogger_stacks.c).
+ * that is not resident ends the walk.  Also the kernel logger's stacks,
+ * from the timer interrupt and the scheduler (etw_klogger_stacks.c).
  *
  * Context: any but NMI; page faults disabled.
- * Return: the addresses at @out; 0 for a kernel thread.
+ * Return: the addresses at @out.
  */
-unsigned int etw_stack_user(unsigned long *out, unsigned int max)
+unsigned int etw_stack_user_regs(struct pt_regs *regs, unsigned long *out,
+				 unsigned int max)
 {
-	struct pt_regs *regs = task_pt_regs(current);
 	unsigned long fp, frame[2];
 	unsigned int n = 0;
 
-	if (current->flags & PF_KTHREAD)
-		return 0;
 	out[n++] = instruction_pointer(regs);
-	/* A 32-bit process's frames have another layout. */
-	if (in_compat_syscall())
-		return n;
 	fp = frame_pointer(regs);
 	while (n < max && fp && IS_ALIGNED(fp, sizeof(long))) {
 		void __user *u = (void __user *)fp;
@@ -149,6 +146,21 @@ unsigned int etw_stack_user(unsigned long *out, unsigned int max)
 		fp = frame[0];
 	}
 	return n;
+}
+
+/* The current task's user stack; a 32-bit one's instruction pointer. */
+static unsigned int etw_stack_user(unsigned long *out, unsigned int max)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+
+	if (current->flags & PF_KTHREAD)
+		return 0;
+	/* A 32-bit process's frames have another layout. */
+	if (in_compat_syscall()) {
+		out[0] = instruction_pointer(regs);
+		return 1;
+	}
+	return etw_stack_user_regs(regs, out, max);
 }
 
 static void etw_ext_items_stack(struct etw_ext_items *x)

@@ -70,6 +70,7 @@ u32 etw_ext_items_target(struct etw_ext_items *x,
 			 const struct etw_route_entry *e, u16 *xlen);
 void *etw_ext_items_put(const struct etw_ext_items *x, u32 ext,
 			struct etw_session *s, void *p, bool last);
-unsigned int etw_stack_user(unsigned long *out, unsigned int max);
+unsigned int etw_stack_user_regs(struct pt_regs *regs, unsigned long *out,
+				 unsigned int max);
 
 #endif /* _ETW_EXT_ITEMS_H */

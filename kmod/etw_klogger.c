@@ -452,9 +452,11 @@ static u32 etw_klogger_image(u8 *out, u32 pid, u64 base, u64 size,
  * SystemTraceControlGuid and the hook id.
  *
  * Context: any but NMI; takes care of preemption itself.
+ * Return: the record's timestamp, by which its stack names it; 0 when it
+ * was lost.
  */
-void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
-		      u8 type, u16 version)
+u64 etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
+		     u8 type, u16 version)
 {
 	struct etw_system_header *h = (void *)rec;
 	u32 rec_len = sizeof(*h) + len, alen = ALIGN(rec_len, 8), off;
@@ -490,6 +492,7 @@ void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
 		}
 	}
 	preempt_enable();
+	return ts;
 }
 
 /**
@@ -1201,6 +1204,7 @@ void etw_klogger_unlock(void)
 static void etw_klogger_free(struct etw_klogger *k)
 {
 	kfree(k->stacks);
+	free_percpu(k->sched_frames);
 	free_percpu(k->pcpu);
 	kfree(k->rundown);
 	kfree(k);
@@ -1244,8 +1248,10 @@ int etw_klogger_begin(struct etw_session *s)
 	raw_spin_lock_init(&k->ended_lock);
 	k->pcpu = alloc_percpu_gfp(struct etw_klogger_scratch,
 				   GFP_KERNEL_ACCOUNT);
+	k->sched_frames = alloc_percpu_gfp(struct etw_klogger_frames,
+					   GFP_KERNEL_ACCOUNT);
 	k->rundown = kmalloc(sizeof(*k->rundown), GFP_KERNEL_ACCOUNT);
-	if (!k->pcpu || !k->rundown) {
+	if (!k->pcpu || !k->sched_frames || !k->rundown) {
 		etw_klogger_free(k);
 		return -ENOMEM;
 	}

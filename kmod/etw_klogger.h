@@ -51,10 +51,20 @@ struct etw_klogger_scratch {
 	unsigned long frames[ETW_KLOGGER_STACK_ROOM];
 };
 
+/**
+ * struct etw_klogger_frames - one stack's frames as captured
+ * @f: the addresses
+ */
+struct etw_klogger_frames {
+	unsigned long f[ETW_KLOGGER_STACK_ROOM];
+};
+
 /* The logger's events that may be followed by their stack. */
 #define ETW_KSTACK_SAMPLE	BIT(0)	/* SampledProfile */
 #define ETW_KSTACK_SYSCALL_ENTER BIT(1)	/* SysCallEnter */
 #define ETW_KSTACK_SYSCALL_EXIT	BIT(2)	/* SysCallExit */
+#define ETW_KSTACK_CSWITCH	BIT(3)	/* CSwitch */
+#define ETW_KSTACK_READY	BIT(4)	/* ReadyThread */
 
 /**
  * struct etw_klogger - the running kernel logger
@@ -62,6 +72,9 @@ struct etw_klogger_scratch {
  * @flags: its ETW_KFLAG_* bits (probes read them with READ_ONCE())
  * @next: the flags an UPDATE prepared, until its commit or abort
  * @pcpu: the probes' scratch areas
+ * @sched_frames: the scheduler's probes' stacks: they run with interrupts
+ *	off, so neither nests in the other, but either may interrupt a probe
+ *	amid its scratch area's frames
  * @rundown: the rundown's scratch area
  * @ended_lock: protects @ended and @ended_next
  * @ended: the keys of the latest processes whose End was recorded
@@ -77,6 +90,7 @@ struct etw_klogger {
 	u32 flags;
 	u32 next;
 	struct etw_klogger_scratch __percpu *pcpu;
+	struct etw_klogger_frames __percpu *sched_frames;
 	struct etw_klogger_scratch *rundown;
 	raw_spinlock_t ended_lock;	/* @ended, @ended_next */
 	u64 ended[ETW_KLOGGER_ENDED];
@@ -89,8 +103,8 @@ struct etw_klogger {
 /* SystemTraceControlGuid: the kernel logger's records are reported under it. */
 extern const struct etw_guid etw_klogger_guid;
 
-void etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
-		      u8 type, u16 version);
+u64 etw_klogger_emit(struct etw_klogger *k, u8 *rec, u32 len, u8 group,
+		     u8 type, u16 version);
 struct etw_buffer;
 struct etw_perfinfo_header *etw_klogger_perfinfo_reserve(struct etw_klogger *k,
 							 u16 hook, u16 version,
@@ -102,6 +116,9 @@ void etw_klogger_perfinfo_commit(struct etw_klogger *k, struct etw_buffer *b,
 #define ETW_TYPE_SAMPLE		46
 #define ETW_TYPE_SYSCALL_ENTER	51
 #define ETW_TYPE_SYSCALL_EXIT	52
+/* Event types of ThreadGuid: CSwitch, ReadyThread. */
+#define ETW_TYPE_CSWITCH	36
+#define ETW_TYPE_READY		50
 
 /**
  * struct etw_cswitch_old - what a CSwitch says of the outgoing thread
@@ -139,5 +156,10 @@ void etw_klogger_profile_stop(struct etw_klogger *k);
 /* the stacks of the logger's records (etw_klogger_stacks.c) */
 void etw_klogger_put_stack(struct etw_klogger *k, struct pt_regs *regs,
 			   u64 ts, unsigned long *frames);
+void etw_klogger_put_waker_stack(struct etw_klogger *k, u64 ts,
+				 unsigned long *frames);
+void etw_klogger_put_next_stack(struct etw_klogger *k, u64 ts,
+				struct task_struct *next,
+				unsigned long *frames);
 
 #endif /* _ETW_KLOGGER_H */

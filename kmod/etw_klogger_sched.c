@@ -21,8 +21,12 @@
  * Both tracepoints fire with interrupts off, sched_switch under the
  * runqueue lock, sched_waking and sched_wakeup_new under the wakee's
  * pi_lock: the records are built on the stack, and etw_klogger_emit()'s
- * buffer path only defers its wakeups there (etw_buffer.c).  The
- * prototypes are the same from 6.1 to 6.12.
+ * buffer path only defers its wakeups there (etw_buffer.c).  With CSwitch
+ * or ReadyThread in the stack list a stack follows its record: the
+ * incoming thread's or the waker's (etw_klogger_stacks.c), captured in
+ * this CPU's sched_frames, which only these probes use and, interrupts
+ * being off, one at a time.  The prototypes are the same from 6.1 to
+ * 6.12.
  */
 #include <linux/hardirq.h>
 #include <linux/sched.h>
@@ -31,8 +35,6 @@
 #include "compat.h"
 #include "etw_klogger.h"
 
-#define ETW_TYPE_CSWITCH	36
-#define ETW_TYPE_READY		50
 #define ETW_SCHED_VERSION	2
 
 /* Windows' KTHREAD_STATE values used. */
@@ -202,6 +204,7 @@ void etw_klogger_switch(void *data, bool preempt, struct task_struct *prev,
 	       sizeof(struct etw_cswitch_rec)] __aligned(8);
 	struct etw_cswitch_rec *r = (void *)(rec + sizeof(struct etw_system_header));
 	struct etw_cswitch_old o;
+	u64 ts;
 
 	static_assert(sizeof(rec) % 8 == 0);
 	if (!(READ_ONCE(k->flags) & ETW_KFLAG_CSWITCH))
@@ -216,8 +219,12 @@ void etw_klogger_switch(void *data, bool preempt, struct task_struct *prev,
 	r->old_thread_wait_reason = o.reason;
 	r->old_thread_wait_mode = o.mode;
 	r->old_thread_state = o.state;
-	etw_klogger_emit(k, rec, sizeof(*r), ETW_GROUP_THREAD, ETW_TYPE_CSWITCH,
-			 ETW_SCHED_VERSION);
+	ts = etw_klogger_emit(k, rec, sizeof(*r), ETW_GROUP_THREAD,
+			      ETW_TYPE_CSWITCH, ETW_SCHED_VERSION);
+	if (ts && (READ_ONCE(k->stack_kinds) & ETW_KSTACK_CSWITCH) &&
+	    !is_idle_task(next))
+		etw_klogger_put_next_stack(k, ts, next,
+					   this_cpu_ptr(k->sched_frames)->f);
 }
 
 /**
@@ -239,6 +246,7 @@ void etw_klogger_waking(void *data, struct task_struct *p)
 	u8 rec[sizeof(struct etw_system_header) +
 	       sizeof(struct etw_ready_rec)] __aligned(8);
 	struct etw_ready_rec *r = (void *)(rec + sizeof(struct etw_system_header));
+	u64 ts;
 
 	static_assert(sizeof(rec) % 8 == 0);
 	if (!(READ_ONCE(k->flags) & ETW_KFLAG_DISPATCHER))
@@ -247,6 +255,9 @@ void etw_klogger_waking(void *data, struct task_struct *p)
 	r->t_thread_id = cpu_to_le32(task_pid_nr(p));
 	if (in_hardirq() || in_serving_softirq())
 		r->flag = ETW_READY_FROM_DPC;
-	etw_klogger_emit(k, rec, sizeof(*r), ETW_GROUP_THREAD, ETW_TYPE_READY,
-			 ETW_SCHED_VERSION);
+	ts = etw_klogger_emit(k, rec, sizeof(*r), ETW_GROUP_THREAD,
+			      ETW_TYPE_READY, ETW_SCHED_VERSION);
+	if (ts && (READ_ONCE(k->stack_kinds) & ETW_KSTACK_READY))
+		etw_klogger_put_waker_stack(k, ts,
+					    this_cpu_ptr(k->sched_frames)->f);
 }

@@ -11,7 +11,11 @@
  * on and off; a consumer waiting in poll() is woken by buffers that only
  * the scheduler's probes filled (their wakeups are deferred).  Then
  * libetw's StartTrace and ControlTrace UPDATE take both flags, and etwctl
- * records them into a file and dumps them by name.
+ * records them into a file and dumps them by name.  With ReadyThread in
+ * the stack list (ETW_IOC_STACK_EVENTS) each ReadyThread is followed by
+ * the waker's stack, with CSwitch each switch by the incoming thread's
+ * (kmod/etw_klogger_stacks.c); without a list there are no stacks; a
+ * member of control_gid sees no kernel frame and no other user's frame.
  */
 #include <poll.h>
 #include <pthread.h>
@@ -19,6 +23,7 @@
 #include <stdatomic.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "evntrace.h"
@@ -34,6 +39,11 @@
 #define T_CSWITCH	36
 #define T_READY		50
 #define V_SCHED		2
+
+#define PERFINFO64	0xc011
+#define HOOK_STACK	(ETW_GROUP_STACKWALK << 8 | 32)
+#define MAX_FRAMES	192
+#define KERNEL_HALF	0xffff800000000000ull	/* kernel addresses from here */
 
 /* KTHREAD_STATE, KWAIT_REASON and KPROCESSOR_MODE (the CSwitch class). */
 #define S_READY		1
@@ -60,9 +70,19 @@ struct srec {
 	__s8 flag;
 };
 
+/* One StackWalk_Event. */
+struct stack {
+	__u64 event_ts;
+	__u32 pid, tid;
+	__u32 n;
+	__u64 f[MAX_FRAMES];
+};
+
 struct srecs {
 	struct srec *r;
 	size_t n, cap;
+	struct stack *st;
+	size_t nst, capst;
 	size_t other;	/* records of other groups or types */
 	int bad;	/* records that failed a layout check */
 };
@@ -117,7 +137,39 @@ static int parse_srec(struct srec *k, const __u8 *d, __u32 len)
 	return parse_ready(k, d, len);
 }
 
-/* Every record of one buffer: CSwitch and ReadyThread kept. */
+/* StackWalk_Event: 32 bytes, then the frames. */
+static int parse_stack(const __u8 *rec, struct stack *st)
+{
+	struct etw_perfinfo_header h;
+
+	memcpy(&h, rec, sizeof(h));
+	if (h.version != 2 || h.size < 32 || (h.size - 32) % 8 ||
+	    (h.size - 32) / 8 > MAX_FRAMES || !h.timestamp)
+		return -1;
+	memcpy(&st->event_ts, rec + 16, 8);
+	memcpy(&st->pid, rec + 24, 4);
+	memcpy(&st->tid, rec + 28, 4);
+	st->n = (h.size - 32) / 8;
+	memcpy(st->f, rec + 32, 8 * st->n);
+	return 0;
+}
+
+static int add_stack(const __u8 *rec, struct srecs *out)
+{
+	struct stack *st;
+
+	if (out->nst == out->capst) {
+		out->capst = out->capst ? 2 * out->capst : 1024;
+		st = realloc(out->st, out->capst * sizeof(*st));
+		if (!st)
+			return -1;
+		out->st = st;
+	}
+	out->bad += parse_stack(rec, &out->st[out->nst++]) != 0;
+	return 0;
+}
+
+/* Every record of one buffer: CSwitch, ReadyThread and stacks kept. */
 static int walk(const __u8 *buf, struct srecs *out)
 {
 	const struct etw_buffer_header *bh = (const void *)buf;
@@ -127,16 +179,19 @@ static int walk(const __u8 *buf, struct srecs *out)
 
 	while (off + 8 <= bh->offset) {
 		memcpy(&type, buf + off + 2, 2);
-		if (type != ETW_SYSTEM_HEADER_TYPE_64 &&
+		if (type != ETW_SYSTEM_HEADER_TYPE_64 && type != PERFINFO64 &&
 		    type != ETW_EVENT_HEADER_TYPE_64)
 			return -1;
-		memcpy(&size, buf + off + (type == ETW_SYSTEM_HEADER_TYPE_64 ?
-					   4 : 0), 2);
+		memcpy(&size, buf + off + (type == ETW_EVENT_HEADER_TYPE_64 ?
+					   0 : 4), 2);
 		size &= 0xffff;
 		if (size < 32 || off + size > bh->offset)
 			return -1;
 		memcpy(&h, buf + off, sizeof(h));
-		if (type == ETW_SYSTEM_HEADER_TYPE_64 &&
+		if (type == PERFINFO64 && h.hook_id == HOOK_STACK) {
+			if (add_stack(buf + off, out))
+				return -1;
+		} else if (type == ETW_SYSTEM_HEADER_TYPE_64 &&
 		    (h.hook_id == (ETW_GROUP_THREAD << 8 | T_CSWITCH) ||
 		     h.hook_id == (ETW_GROUP_THREAD << 8 | T_READY))) {
 			struct srec *k;
@@ -261,6 +316,53 @@ struct sleeper {
 	pid_t waker;
 };
 
+/*
+ * The read and the write go through syscall(), whose stub keeps the frame
+ * pointer: a user stack taken in the call starts at take_byte()'s or
+ * post_byte()'s frame and holds a return address into their callers,
+ * each in a section of its own.
+ */
+#define SLEEPER_SECTION	"etw_sched_sleeper"
+#define WAKER_SECTION	"etw_sched_waker"
+extern const char __start_etw_sched_sleeper[], __stop_etw_sched_sleeper[];
+extern const char __start_etw_sched_waker[], __stop_etw_sched_waker[];
+
+__attribute__((noinline))
+static int take_byte(int fd)
+{
+	char c;
+	long r = syscall(SYS_read, fd, &c, 1);
+
+	__asm__ volatile("" ::: "memory");
+	return r == 1;
+}
+
+__attribute__((noinline, section(SLEEPER_SECTION)))
+static int wait_for_byte(int fd)
+{
+	int r = take_byte(fd);
+
+	__asm__ volatile("" ::: "memory");
+	return r;
+}
+
+__attribute__((noinline))
+static void post_byte(int fd)
+{
+	char c = 1;
+
+	if (syscall(SYS_write, fd, &c, 1) != 1)
+		_exit(99);
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline, section(WAKER_SECTION)))
+static void wake_sleeper(int fd)
+{
+	post_byte(fd);
+	__asm__ volatile("" ::: "memory");
+}
+
 static void *sleeper_fn(void *arg)
 {
 	struct sleeper *s = arg;
@@ -270,7 +372,7 @@ static void *sleeper_fn(void *arg)
 		return (void *)1;
 	s->switches = task_switches(tid, "voluntary_ctxt_switches");
 	s->tid = tid;
-	return raw_wait_byte(s->pipe[0]) ? NULL : (void *)1;
+	return wait_for_byte(s->pipe[0]) ? NULL : (void *)1;
 }
 
 /* Run a sleeper through one sleep and wakeup; its tid, or 0. */
@@ -287,7 +389,7 @@ static pid_t sleep_and_wake(struct sleeper *s)
 	     i++)
 		usleep(100);
 	s->waker = gettid_();
-	raw_post_byte(s->pipe[1]);
+	wake_sleeper(s->pipe[1]);
 	pthread_join(s->t, &ret);
 	close(s->pipe[0]);
 	close(s->pipe[1]);
@@ -391,6 +493,7 @@ FIXTURE_TEARDOWN(ksched)
 	if (self->cfd >= 0)
 		raw_session_op(self->fd, ETW_IOC_STOP, self->id, NULL);
 	free(self->rs.r);
+	free(self->rs.st);
 	close(self->fd);
 }
 
@@ -420,6 +523,7 @@ TEST_F(ksched, pipe_sleep_waits_is_readied_and_runs)
 	ASSERT_EQ(0, stop(self));
 	EXPECT_EQ(0, self->rs.bad);
 	EXPECT_EQ(0, self->rs.other);
+	EXPECT_EQ(0, self->rs.nst);
 
 	/*
 	 * The writer's wakeup: its last (the first was the creator's, of a
@@ -459,6 +563,263 @@ TEST_F(ksched, pipe_sleep_waits_is_readied_and_runs)
 	EXPECT_EQ((__u32)tid, out->h.thread_id);
 	EXPECT_EQ((__u32)getpid(), out->h.process_id);
 	EXPECT_EQ(32 + 24, out->h.size);
+}
+
+/* --- stacks --------------------------------------------------------------- */
+
+/* ThreadGuid: the class of CSwitch and ReadyThread. */
+static const struct etw_guid thread_guid = { 0x3d6fa8d1, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+
+/* Make the logger's stack list ThreadGuid's events @type and @type2. */
+static int stack_list(int fd, __u32 id, __u8 type, __u8 type2)
+{
+	struct etw_classic_event_id e[2] = {
+		{ .guid = thread_guid, .type = type },
+		{ .guid = thread_guid, .type = type2 },
+	};
+	struct etw_stack_events_args a = {
+		.size = sizeof(a), .flags = ETW_STACK_EVENTS_SET,
+		.logger_id = id, .count = 2, .ids_ptr = (uintptr_t)e,
+	};
+
+	return etw_ioctl(fd, ETW_IOC_STACK_EVENTS, &a);
+}
+
+/* The stack of @tid's event stamped @ts, or NULL. */
+static const struct stack *stack_of(const struct srecs *rs, __u64 ts,
+				    pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nst; i++)
+		if (rs->st[i].event_ts == ts && rs->st[i].tid == (__u32)tid)
+			return &rs->st[i];
+	return NULL;
+}
+
+/* The stacks of thread @tid. */
+static size_t stacks_of(const struct srecs *rs, pid_t tid)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->nst; i++)
+		n += rs->st[i].tid == (__u32)tid;
+	return n;
+}
+
+/* The kernel frames leading @st; -1 when one follows a user frame. */
+static int kernel_frames(const struct stack *st)
+{
+	__u32 n, i;
+
+	for (n = 0; n < st->n && st->f[n] >= KERNEL_HALF; n++)
+		;
+	for (i = n; i < st->n; i++)
+		if (st->f[i] >= KERNEL_HALF || !st->f[i])
+			return -1;
+	return (int)n;
+}
+
+static bool frame_in(const struct stack *st, const char *start,
+		     const char *stop)
+{
+	__u32 i;
+
+	for (i = 0; i < st->n; i++)
+		if (st->f[i] >= (uintptr_t)start && st->f[i] < (uintptr_t)stop)
+			return true;
+	return false;
+}
+
+/*
+ * @waker's last ReadyThread of @tid: the write that ended its sleep (the
+ * first is its creation's, by the same thread).
+ */
+static const struct srec *last_wakeup_by(const struct srecs *rs, pid_t tid,
+					 pid_t waker)
+{
+	const struct srec *k, *last = NULL;
+
+	for (k = find_ready(rs, tid, 0); k;
+	     k = find_ready(rs, tid, k->h.timestamp + 1))
+		if (k->h.thread_id == (__u32)waker)
+			last = k;
+	return last;
+}
+
+/*
+ * Does the running kernel let the module walk a waiting thread's kernel
+ * stack (6.12 on, abi.rst): a CSwitch stack then has kernel frames.
+ */
+static bool walks_waiting_stacks(void)
+{
+	struct utsname u;
+	int major, minor;
+
+	return !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+	       (major > 6 || (major == 6 && minor >= 12));
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * With ReadyThread in the stack list, the write that readies a sleeping
+ * reader is followed by the writer's stack (what WPA's CPU Usage
+ * (Precise) table shows as the Ready Thread Stack): the wakeup's kernel
+ * frames, then the writer's user frames, which reach wake_sleeper().
+ * CSwitch records get none.
+ */
+TEST_F(ksched, ready_thread_is_followed_by_the_wakers_stack)
+{
+	const struct srec *ready;
+	const struct stack *st;
+	struct sleeper s;
+	size_t i, cswitch_stacks = 0;
+	pid_t tid;
+
+	ASSERT_EQ(0, klog_start(self->fd, SCHED_FLAGS, 0, &self->id,
+				&self->cfd));
+	ASSERT_EQ(0, stack_list(self->fd, self->id, T_READY, T_READY));
+	tid = sleep_and_wake(&s);
+	ASSERT_NE(0, tid);
+	ASSERT_EQ(0, stop(self));
+	EXPECT_EQ(0, self->rs.bad);
+
+	ready = last_wakeup_by(&self->rs, tid, s.waker);
+	ASSERT_NE(NULL, ready);
+	st = stack_of(&self->rs, ready->h.timestamp, s.waker);
+	ASSERT_NE(NULL, st);
+	EXPECT_EQ((__u32)getpid(), st->pid);
+	EXPECT_LT(0, kernel_frames(st));
+	EXPECT_TRUE(frame_in(st, __start_etw_sched_waker,
+			     __stop_etw_sched_waker));
+	for (i = 0; i < self->rs.n; i++)
+		if (self->rs.r[i].h.hook_id == (ETW_GROUP_THREAD << 8 | T_CSWITCH))
+			cswitch_stacks += !!stack_of(&self->rs,
+						     self->rs.r[i].h.timestamp,
+						     self->rs.r[i].new_tid);
+	EXPECT_EQ(0, cswitch_stacks);
+}
+
+/*
+ * With CSwitch in the stack list, each switch to a thread is followed by
+ * that thread's stack (WPA's New Thread Stack): where it waited, kernel
+ * frames first (from 6.12 on).  The sleeper and its waker share CPU 0, so the switch
+ * into the sleeper comes from a thread of its own process, and its user
+ * frames are walked: they reach wait_for_byte().  From a thread of
+ * another address space its user part is its instruction pointer alone.
+ * A switch to the idle task has no stack.
+ */
+TEST_F(ksched, cswitch_is_followed_by_the_incoming_threads_stack)
+{
+	const struct srec *ready, *in;
+	const struct stack *st;
+	int round, walked = 0, kf;
+	struct sleeper s;
+	pid_t tid;
+
+	ASSERT_EQ(0, pin_to(0));
+	for (round = 0; round < 5 && !walked; round++) {
+		free(self->rs.r);
+		free(self->rs.st);
+		memset(&self->rs, 0, sizeof(self->rs));
+		ASSERT_EQ(0, klog_start(self->fd, SCHED_FLAGS, 0, &self->id,
+					&self->cfd));
+		ASSERT_EQ(0, stack_list(self->fd, self->id, T_CSWITCH,
+						 T_CSWITCH));
+		tid = sleep_and_wake(&s);
+		ASSERT_NE(0, tid);
+		ASSERT_EQ(0, stop(self));
+		EXPECT_EQ(0, self->rs.bad);
+		ready = last_wakeup_by(&self->rs, tid, s.waker);
+		ASSERT_NE(NULL, ready);
+		in = find_switch(&self->rs, tid, false, ready->h.timestamp);
+		ASSERT_NE(NULL, in);
+		st = stack_of(&self->rs, in->h.timestamp, tid);
+		ASSERT_NE(NULL, st);
+		EXPECT_EQ((__u32)getpid(), st->pid);
+		kf = kernel_frames(st);
+		if (walks_waiting_stacks()) {
+			EXPECT_LT(0, kf);
+		} else {
+			EXPECT_EQ(0, kf);
+		}
+		/* A switch to the idle task has none. */
+		EXPECT_EQ(0, stacks_of(&self->rs, 0));
+		if (in->old_tid == (__u32)s.waker) {
+			EXPECT_TRUE(frame_in(st, __start_etw_sched_sleeper,
+					     __stop_etw_sched_sleeper));
+			walked++;
+		} else if (kf > 0) {
+			EXPECT_EQ((__u32)kf + 1, st->n);
+		}
+	}
+	EXPECT_EQ(1, walked);
+}
+
+/*
+ * As a member of control_gid (no capability, abi.rst's "Who may do
+ * what"): the logger with both stacks gives no kernel address (kernel
+ * frames are zero), its own threads' user frames as they are, and only
+ * zeros for other users' threads.  Returns 0, or the step that failed.
+ */
+static int member_stacks(void)
+{
+	struct srecs rs = { 0 };
+	const struct srec *ready;
+	const struct stack *st;
+	int fd, cfd, ret = 0;
+	struct sleeper s;
+	size_t i, k;
+	pid_t tid;
+	__u32 id;
+
+	if (raw_become_member())
+		return 101;
+	fd = etw_open();
+	if (fd < 0 || klog_start(fd, SCHED_FLAGS, 0, &id, &cfd))
+		return 102;
+	if (stack_list(fd, id, T_CSWITCH, T_READY))
+		ret = 103;
+	tid = sleep_and_wake(&s);
+	if (klog_stop(fd, id, cfd, &rs) || rs.bad)
+		return 104;
+	ready = tid ? last_wakeup_by(&rs, tid, s.waker) : NULL;
+	st = ready ? stack_of(&rs, ready->h.timestamp, s.waker) : NULL;
+	if (!ret && (!st || !frame_in(st, __start_etw_sched_waker,
+				      __stop_etw_sched_waker)))
+		ret = 105;
+	for (i = 0; i < rs.nst && !ret; i++)
+		for (k = 0; k < rs.st[i].n; k++)
+			if (rs.st[i].f[k] >= KERNEL_HALF ||
+			    (rs.st[i].pid != (__u32)getpid() && rs.st[i].f[k]))
+				ret = 106;
+	free(rs.r);
+	free(rs.st);
+	close(fd);
+	return ret;
+}
+
+TEST(member_sees_no_kernel_frame_and_only_its_own_stacks)
+{
+	char gid[16];
+	pid_t pid;
+
+	snprintf(gid, sizeof(gid), "%d", RAW_CONTROL_GROUP);
+	ASSERT_EQ(0, raw_write_str(RAW_CONTROL_GID, gid));
+	pid = fork();
+	if (!pid)
+		_exit(member_stacks());
+	EXPECT_EQ(0, etw_wait_child(pid));
+	raw_write_str(RAW_CONTROL_GID, "-1");
 }
 
 /* Two busy threads pinned to one CPU: switched out Ready, WrPreempted. */
