@@ -48,7 +48,8 @@ static const char etwctl_start_usage[] =
 "  -stackwalk, --stackwalk EVENTS\n"
 "                         a kernel logger's events to record the stacks of\n"
 "                         (xperf's names, joined with +): Profile (its CPU\n"
-"                         samples), SyscallEnter, SyscallExit; needs -on\n"
+"                         samples), CSwitch, ReadyThread, SyscallEnter,\n"
+"                         SyscallExit; needs -on\n"
 "A session needs -f, --realtime or --buffering.\n";
 
 static const char etwctl_update_usage[] =
@@ -417,6 +418,9 @@ int etwctl_session_handle(const char *name, CONTROLTRACE_ID *id)
 /* PerfInfoGuid: the event class of SampledProfile, SysCallEnter/Exit. */
 static const GUID etwctl_perfinfo_guid = { 0xce1dbfb4, 0x137e, 0x4da6,
 	{ 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } };
+/* ThreadGuid: the event class of CSwitch and ReadyThread. */
+static const GUID etwctl_thread_guid = { 0x3d6fa8d1, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
 
 /*
  * xperf's -stackwalk names of the events etw records stacks of: a name
@@ -428,6 +432,8 @@ static const struct {
 	UCHAR type;
 } etwctl_stackwalk_names[] = {
 	{ "Profile", &etwctl_perfinfo_guid, 46 },
+	{ "CSwitch", &etwctl_thread_guid, 36 },
+	{ "ReadyThread", &etwctl_thread_guid, 50 },
 	{ "SyscallEnter", &etwctl_perfinfo_guid, 51 },
 	{ "SyscallExit", &etwctl_perfinfo_guid, 52 },
 };
@@ -573,10 +579,14 @@ static int etwctl_start_stackwalk(struct etwctl_start_opts *o)
 		if (i == ETWCTL_MAX_STACKWALK)
 			return etwctl_usage("start", "stack walk event '%.*s' "
 					    "is not recorded by etw (only "
-					    "Profile, SyscallEnter and "
-					    "SyscallExit are)", (int)n, s);
+					    "Profile, CSwitch, ReadyThread, "
+					    "SyscallEnter and SyscallExit "
+					    "are)", (int)n, s);
 		for (k = 0; k < o->nstacks; k++)
-			if (o->stacks[k].Type == etwctl_stackwalk_names[i].type)
+			if (o->stacks[k].Type == etwctl_stackwalk_names[i].type &&
+			    !memcmp(&o->stacks[k].EventGuid,
+				    etwctl_stackwalk_names[i].guid,
+				    sizeof(GUID)))
 				break;
 		if (k == o->nstacks) {
 			memset(&o->stacks[k], 0, sizeof(o->stacks[k]));

@@ -280,7 +280,8 @@ TEST(kernel_flags_errors)
 
 /*
  * start -stackwalk: xperf's event names, of which etw records the stacks
- * of Profile, SyscallEnter and SyscallExit; it needs -on.  Refused before anything is started.
+ * of Profile, CSwitch, ReadyThread, SyscallEnter and SyscallExit; it needs
+ * -on.  Refused before anything is started.
  */
 TEST(stackwalk_errors)
 {
@@ -291,13 +292,15 @@ TEST(stackwalk_errors)
 		{ { "start", "k", "--realtime", "--stackwalk", "Profile" },
 		  "etwctl start: --stackwalk needs -on" },
 		{ { "start", "k", "--realtime", "-on", "PROFILE", "-stackwalk",
-		    "Profile+CSwitch" },
-		  "etwctl start: stack walk event 'CSwitch' is not recorded by "
-		  "etw (only Profile, SyscallEnter and SyscallExit are)" },
+		    "Profile+CSwitch+DiskRead" },
+		  "etwctl start: stack walk event 'DiskRead' is not recorded by "
+		  "etw (only Profile, CSwitch, ReadyThread, SyscallEnter and "
+		  "SyscallExit are)" },
 		{ { "start", "k", "--realtime", "-on", "PROFILE", "-stackwalk",
 		    "" },
 		  "etwctl start: stack walk event '' is not recorded by etw "
-		  "(only Profile, SyscallEnter and SyscallExit are)" },
+		  "(only Profile, CSwitch, ReadyThread, SyscallEnter and "
+		  "SyscallExit are)" },
 	};
 	char *argv[8];
 	struct ctl_run r;
