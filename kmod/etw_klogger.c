@@ -31,6 +31,8 @@
  *             each sampling interval (etw_klogger_profile.c).
  * SYSCALL     SysCallEnter and SysCallExit, version 2: each system call's
  *             start and return (etw_klogger_syscall.c).
+ * PAGE_FAULTS PageFault_TypeGroup1, version 2: each page fault resolved
+ *             (etw_klogger_faults.c).
  *
  * PROCESS, THREAD and IMAGE_LOAD also give a rundown: DCStart events for
  * every process, thread and executable file mapping when the session
@@ -107,7 +109,7 @@
 #define ETW_KFLAGS_KNOWN \
 	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD | \
 	 ETW_KFLAG_CSWITCH | ETW_KFLAG_DISPATCHER | ETW_KFLAG_PROFILE | \
-	 ETW_KFLAG_SYSCALL)
+	 ETW_KFLAG_SYSCALL | ETW_KFLAG_PAGE_FAULTS)
 /* The flags that give a rundown. */
 #define ETW_KFLAGS_RUNDOWN \
 	(ETW_KFLAG_PROCESS | ETW_KFLAG_THREAD | ETW_KFLAG_IMAGE_LOAD)
@@ -1224,6 +1226,33 @@ struct etw_klogger *etw_klogger_running(struct etw_session *s)
 	       NULL;
 }
 
+/*
+ * Start the sources of @flags that are not tracepoints (the PROFILE
+ * sampler, the PAGE_FAULTS counters): all of them or, on an error, none.
+ */
+static int etw_klogger_sources_start(struct etw_klogger *k, u32 flags)
+{
+	int ret = 0;
+
+	if (flags & ETW_KFLAG_PROFILE)
+		ret = etw_klogger_profile_start(k);
+	if (!ret && (flags & ETW_KFLAG_PAGE_FAULTS)) {
+		ret = etw_klogger_faults_start(k);
+		if (ret && (flags & ETW_KFLAG_PROFILE))
+			etw_klogger_profile_stop(k);
+	}
+	return ret;
+}
+
+/* Stop the sources of @flags; none records once this returns. */
+static void etw_klogger_sources_stop(struct etw_klogger *k, u32 flags)
+{
+	if (flags & ETW_KFLAG_PAGE_FAULTS)
+		etw_klogger_faults_stop(k);
+	if (flags & ETW_KFLAG_PROFILE)
+		etw_klogger_profile_stop(k);
+}
+
 /**
  * etw_klogger_begin() - a kernel logger started: hook the kernel, run down
  * @s: the session, in the session table
@@ -1232,7 +1261,8 @@ struct etw_klogger *etw_klogger_running(struct etw_session *s)
  * not.
  * Return: 0; -ENOMEM; -EOPNOTSUPP when the kernel lacks a tracepoint the
  * flags need, or the registration's error; PROFILE: the sampler's
- * (etw_klogger_profile_start()).
+ * (etw_klogger_profile_start()); PAGE_FAULTS: the counters'
+ * (etw_klogger_faults_start()).
  */
 int etw_klogger_begin(struct etw_session *s)
 {
@@ -1256,8 +1286,8 @@ int etw_klogger_begin(struct etw_session *s)
 		return -ENOMEM;
 	}
 	ret = etw_klogger_register(k, etw_klogger_tps_for(k->flags));
-	if (!ret && (k->flags & ETW_KFLAG_PROFILE)) {
-		ret = etw_klogger_profile_start(k);
+	if (!ret) {
+		ret = etw_klogger_sources_start(k, k->flags);
 		if (ret)
 			etw_klogger_unregister(k, etw_klogger_tps_for(k->flags));
 	}
@@ -1290,7 +1320,7 @@ void etw_klogger_end(struct etw_session *s)
 	if (k->flags)
 		etw_klogger_rundown(k, k->flags, true);
 	etw_klogger_unregister(k, etw_klogger_tps_for(k->flags));
-	etw_klogger_profile_stop(k);
+	etw_klogger_sources_stop(k, k->flags);
 	etw_klogger_cur = NULL;
 	etw_klogger_free(k);
 }
@@ -1310,8 +1340,8 @@ void etw_klogger_end(struct etw_session *s)
  * Return: 0; -EINVAL for a flag not in %ETW_KFLAGS_KNOWN; -ENOENT when
  * @s is not the running kernel logger (it is stopping); -EOPNOTSUPP when
  * the kernel lacks a tracepoint @flags need, -ENOMEM or the registration's
- * error, PROFILE's sampler's (etw_klogger_profile_start()): then nothing
- * changed.
+ * error, PROFILE's sampler's (etw_klogger_profile_start()) or PAGE_FAULTS'
+ * counters' (etw_klogger_faults_start()): then nothing changed.
  */
 int etw_klogger_update_prepare(struct etw_session *s, u32 flags)
 {
@@ -1326,8 +1356,8 @@ int etw_klogger_update_prepare(struct etw_session *s, u32 flags)
 		return -ENOENT;
 	add = etw_klogger_tps_for(flags) & ~etw_klogger_tps_for(k->flags);
 	ret = etw_klogger_register(k, add);
-	if (!ret && (flags & ~k->flags & ETW_KFLAG_PROFILE)) {
-		ret = etw_klogger_profile_start(k);
+	if (!ret) {
+		ret = etw_klogger_sources_start(k, flags & ~k->flags);
 		if (ret)
 			etw_klogger_unregister(k, add);
 	}
@@ -1353,8 +1383,7 @@ void etw_klogger_update_abort(struct etw_session *s)
 		return;
 	etw_klogger_unregister(k, etw_klogger_tps_for(k->next) &
 				  ~etw_klogger_tps_for(k->flags));
-	if (k->next & ~k->flags & ETW_KFLAG_PROFILE)
-		etw_klogger_profile_stop(k);
+	etw_klogger_sources_stop(k, k->next & ~k->flags);
 }
 
 /**
@@ -1383,8 +1412,7 @@ void etw_klogger_update_commit(struct etw_session *s)
 	if (old & ~k->next)
 		etw_klogger_unregister(k, etw_klogger_tps_for(old) &
 					  ~etw_klogger_tps_for(k->next));
-	if (old & ~k->next & ETW_KFLAG_PROFILE)
-		etw_klogger_profile_stop(k);
+	etw_klogger_sources_stop(k, old & ~k->next);
 	if (on)
 		etw_klogger_rundown(k, on, false);
 }

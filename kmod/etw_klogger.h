@@ -153,6 +153,21 @@ void etw_klogger_syscall_exit(void *data, struct pt_regs *regs, long ret);
 int etw_klogger_profile_start(struct etw_klogger *k);
 void etw_klogger_profile_stop(struct etw_klogger *k);
 
+/* PAGE_FAULTS' counters (etw_klogger_faults.c), which need perf events */
+#if IS_ENABLED(CONFIG_PERF_EVENTS)
+int etw_klogger_faults_start(struct etw_klogger *k);
+void etw_klogger_faults_stop(struct etw_klogger *k);
+#else
+static inline int etw_klogger_faults_start(struct etw_klogger *k)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void etw_klogger_faults_stop(struct etw_klogger *k)
+{
+}
+#endif
+
 /* the stacks of the logger's records (etw_klogger_stacks.c) */
 void etw_klogger_put_stack(struct etw_klogger *k, struct pt_regs *regs,
 			   u64 ts, unsigned long *frames);

@@ -72,6 +72,7 @@
 #define ETW_KFLAG_CSWITCH		0x00000010	/* CSwitch events */
 #define ETW_KFLAG_SYSCALL		0x00000080	/* SysCallEnter/Exit */
 #define ETW_KFLAG_DISPATCHER		0x00000800	/* ReadyThread events */
+#define ETW_KFLAG_PAGE_FAULTS		0x00001000	/* PageFault events */
 #define ETW_KFLAG_PROFILE		0x01000000	/* SampledProfile, CPU samples */
 
 /* Enable-time properties the kernel acts on (EVENT_ENABLE_PROPERTY_*). */
@@ -282,6 +283,7 @@ struct etw_classic_header {
 #define ETW_SYSTEM_HEADER_FLAGS		0xc0	/* TRACE_HEADER_FLAG | EVENT_TRACE */
 
 /* Hook groups of the kernel logger's records (EVENT_TRACE_GROUP_*). */
+#define ETW_GROUP_MEMORY		0x02
 #define ETW_GROUP_PROCESS		0x03
 #define ETW_GROUP_THREAD		0x05
 #define ETW_GROUP_IMAGE			0x14
