@@ -40,7 +40,8 @@ static const char etwctl_start_usage[] =
 "                         and group names, joined with +): PROC_THREAD\n"
 "                         (PROCESS+THREAD), LOADER (IMAGE_LOAD), PROCESS,\n"
 "                         THREAD, IMAGE_LOAD, CSWITCH, DISPATCHER, PROFILE\n"
-"                         (CPU samples), SYSCALL; the group SysProf;\n"
+"                         (CPU samples), SYSCALL, ALL_FAULTS (page\n"
+"                         faults); the group SysProf;\n"
 "                         xperf's other names are refused, etw does not\n"
 "                         record them yet;\n"
 "                         a session not named \"NT Kernel Logger\" gets\n"
@@ -102,6 +103,7 @@ static const struct etwctl_kflag_name etwctl_kernel_flag_names[] = {
 	{ EVENT_TRACE_FLAG_DISPATCHER, "DISPATCHER" },
 	{ EVENT_TRACE_FLAG_PROFILE, "PROFILE" },
 	{ EVENT_TRACE_FLAG_SYSTEMCALL, "SYSCALL" },
+	{ EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS, "ALL_FAULTS" },
 };
 
 /*
@@ -116,7 +118,6 @@ static const struct etwctl_kflag_name etwctl_kernel_flags_later[] = {
 	{ EVENT_TRACE_FLAG_DISK_IO, "DISK_IO" },
 	{ EVENT_TRACE_FLAG_DISK_FILE_IO, "FILENAME" },
 	{ EVENT_TRACE_FLAG_DISK_IO_INIT, "DISK_IO_INIT" },
-	{ EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS, "ALL_FAULTS" },
 	{ EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS, "HARD_FAULTS" },
 	{ EVENT_TRACE_FLAG_VIRTUAL_ALLOC, "VIRT_ALLOC" },
 	{ EVENT_TRACE_FLAG_VAMAP, "VAMAP" },

@@ -6,7 +6,7 @@
  * Process_V4_TypeGroup1, Thread_V3_TypeGroup1, CSwitch, ReadyThread,
  * Image_Load, Process_V2_TypeGroup2, SampledProfile, SysCallEnter,
  * SysCallExit, SampledProfileInterval_V3,
- * PageFault_HardFault, DiskIo_TypeGroup1/2/3, FileIo_Name, the TcpIp and
+ * PageFault_TypeGroup1, PageFault_HardFault, DiskIo_TypeGroup1/2/3, FileIo_Name, the TcpIp and
  * UdpIp type groups, StackWalk_Event and the stack-key classes of
  * Windows 8 stack caching; Microsoft's class pages list their fields in
  * this order), and of the image identity events xperf's merge adds
@@ -25,7 +25,7 @@
 #include "etw_tdh_manifest.h"
 
 #define ETW_TK_MAX_PROPS	24
-#define ETW_TK_MAX_TYPES	5
+#define ETW_TK_MAX_TYPES	6
 /* StackWalk_Event: Stack1 .. Stack192, as many as the payload holds. */
 #define ETW_TK_MAX_FRAMES	192
 #define ETW_TK_REPEAT		0xffff
@@ -480,6 +480,14 @@ static const struct etw_tk_class etw_tk_classes[] = {
 			ETW_TK_P("OldInterval", UINT32, NULL),
 			ETW_TK_P("SourceName", UNICODESTRING, NULL),
 		},
+	},
+	{
+		/* PageFaultGuid, PageFault_TypeGroup1 */
+		ETW_TK_PAGE_FAULT, 2, 0, "PageFault",
+		{ { 10, "TransitionFault" }, { 11, "DemandZeroFault" },
+		  { 12, "CopyOnWrite" }, { 13, "GuardPageFault" },
+		  { 14, "HardPageFault" }, { 15, "AccessViolation" } },
+		{ ETW_TK_PTR("VirtualAddress"), ETW_TK_PTR("ProgramCounter") },
 	},
 	{
 		/* PageFaultGuid, PageFault_HardFault */

@@ -17,7 +17,7 @@
 #include "kselftest_harness.h"
 
 #define MAX_FIELDS	24
-#define MAX_TYPES	5
+#define MAX_TYPES	6
 
 static const GUID process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
 	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
@@ -37,6 +37,8 @@ static const GUID event_trace_guid = { 0x68fdd900, 0x4a3e, 0x11d1,
 	{ 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } };
 static const GUID config_guid = { 0x01853a65, 0x418f, 0x4f36,
 	{ 0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35 } };
+static const GUID page_fault_guid = { 0x3d6fa8d3, 0xfe05, 0x11d0,
+	{ 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
 static const GUID system_trace = { 0x9e814aad, 0x3204, 0x11d2,
 	{ 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
 
@@ -107,6 +109,10 @@ static const struct class_case classes[] = {
 	    { "WorkingSetSize", 64 }, { "PagefileUsage", 72 },
 	    { "QuotaPagedPoolUsage", 80 }, { "QuotaNonPagedPoolUsage", 88 },
 	    { "PrivatePageCount", 96 } } },
+	{ "PageFault", &page_fault_guid, 2, { 10, 11, 12, 13, 14, 15 },
+	  { "TransitionFault", "DemandZeroFault", "CopyOnWrite",
+	    "GuardPageFault", "HardPageFault", "AccessViolation" },
+	  { { "VirtualAddress", 0 }, { "ProgramCounter", 8 } } },
 	{ "PerfInfo", &perfinfo_guid, 2, { 51 }, { "SysClEnter" },
 	  { { "SysCallAddress", 0 } } },
 	{ "PerfInfo", &perfinfo_guid, 2, { 52 }, { "SysClExit" },
@@ -421,6 +427,34 @@ TEST(syscall_enter_and_exit_format)
 					      sizeof(s)));
 	ASSERT_EQ(ERROR_SUCCESS, format_all(&r, tei, line, sizeof(line)));
 	EXPECT_STREQ("SysCallNtStatus=0xFFFFFFF7", line);
+	free(tei);
+}
+
+/*
+ * A TransitionFault as etw.ko writes it, formatted: both addresses as
+ * pointers (the PageFault_TypeGroup1 page: Pointer qualifiers).
+ */
+TEST(page_fault_format)
+{
+	static const uint8_t fault[16] = {
+		0x08, 0x10, 0x40, 0x00, 0x00, 0x7f, 0x00, 0x00,
+		0x34, 0x12, 0x40, 0x00, 0x00, 0x56, 0x00, 0x00,
+	};
+	TRACE_EVENT_INFO *tei;
+	uint8_t data[16];
+	EVENT_RECORD r;
+	char line[128], s[32];
+	ULONG st;
+
+	kernel_event(&r, data, sizeof(fault), &page_fault_guid, 2, 10);
+	memcpy(data, fault, sizeof(fault));
+	tei = tdh_info(&r, &st);
+	ASSERT_NE(NULL, tei);
+	EXPECT_STREQ("TransitionFault", tdh_tei_str(tei, tei->OpcodeNameOffset,
+						    s, sizeof(s)));
+	ASSERT_EQ(ERROR_SUCCESS, format_all(&r, tei, line, sizeof(line)));
+	EXPECT_STREQ("VirtualAddress=0x7F0000401008 "
+		     "ProgramCounter=0x560000401234", line);
 	free(tei);
 }
 
