@@ -92,6 +92,14 @@ static bool etw_stack_compat(struct pt_regs *regs)
 #endif
 }
 
+/* Of the @n frames at @f, those from @from on, at most ETW_KLOGGER_KSTACK. */
+static u32 etw_stack_keep(unsigned long *f, u32 n, u32 from)
+{
+	n = min_t(u32, n - from, ETW_KLOGGER_KSTACK);
+	memmove(f, f + from, n * sizeof(*f));
+	return n;
+}
+
 /*
  * The kernel frames from the interrupted instruction out: those of the
  * interrupt and the sampler above it dropped; the instruction alone when
@@ -110,9 +118,7 @@ static u32 etw_stack_kernel(unsigned long *f, struct pt_regs *regs)
 		f[0] = ip;
 		return 1;
 	}
-	n = min_t(u32, n - i, ETW_KLOGGER_KSTACK);
-	memmove(f, f + i, n * sizeof(*f));
-	return n;
+	return etw_stack_keep(f, n, i);
 }
 
 /* The kernel frames from the tracepoint out: this module's dropped. */
@@ -124,9 +130,7 @@ static u32 etw_stack_kernel_here(unsigned long *f)
 
 	for (i = 0; i < n && within_module(f[i], THIS_MODULE); i++)
 		;
-	n = min_t(u32, n - i, ETW_KLOGGER_KSTACK);
-	memmove(f, f + i, n * sizeof(*f));
-	return n;
+	return etw_stack_keep(f, n, i);
 }
 
 /*
