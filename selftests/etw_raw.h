@@ -502,6 +502,46 @@ static inline int raw_flush_seen(int fd, __u32 id, int cfd, __u32 buf_bytes,
 	return r < 0 ? (int)r : 0;
 }
 
+/* --- the kernel logger ---------------------------------------------------- */
+
+/*
+ * Start the kernel logger in real time with @kb-KB buffers, at most
+ * @max_buffers, flushed every @flush_ms (0: by no timer), recording the
+ * ETW_KFLAG_* @flags; its id in *@id, its consumer's fd in *@cfd.
+ */
+static inline int raw_klog_start(int fd, __u32 kb, __u32 max_buffers,
+				 __u32 flush_ms, __u32 flags, __u32 *id,
+				 int *cfd)
+{
+	struct etw_session_args a;
+	int ret;
+
+	raw_session_init(&a, 0);
+	snprintf(a.name, sizeof(a.name), "%s", ETW_KERNEL_LOGGER_NAME);
+	a.config.buffer_kb = kb;
+	a.config.max_buffers = max_buffers;
+	a.config.mode = ETW_MODE_REAL_TIME;
+	a.config.flush_timer_ms = flush_ms;
+	a.config.enable_flags = flags;
+	ret = etw_ioctl(fd, ETW_IOC_START, &a);
+	if (ret)
+		return ret;
+	*id = a.logger_id;
+	*cfd = raw_consumer(fd, a.logger_id);
+	return *cfd < 0 ? *cfd : 0;
+}
+
+/* UPDATE a running kernel logger's flags to @flags. */
+static inline int raw_klog_set_flags(int fd, __u32 id, __u32 flags)
+{
+	struct etw_session_args a;
+
+	raw_session_init(&a, id);
+	a.flags = ETW_UPDATE_ENABLE_FLAGS;
+	a.config.enable_flags = flags;
+	return etw_ioctl(fd, ETW_IOC_UPDATE, &a);
+}
+
 /* --- processes ----------------------------------------------------------- */
 
 /* Block until the peer writes a byte on @fd; false on end of file. */

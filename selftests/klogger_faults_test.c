@@ -134,21 +134,7 @@ static int walk(const __u8 *buf, struct faults *out)
 
 static int klog_start(int fd, __u32 flags, __u32 *id, int *cfd)
 {
-	struct etw_session_args a;
-	int ret;
-
-	raw_session_init(&a, 0);
-	snprintf(a.name, sizeof(a.name), "%s", KLOG);
-	a.config.buffer_kb = BUF_KB;
-	a.config.max_buffers = MAX_BUFFERS;
-	a.config.mode = ETW_MODE_REAL_TIME;
-	a.config.enable_flags = flags;
-	ret = etw_ioctl(fd, ETW_IOC_START, &a);
-	if (ret)
-		return ret;
-	*id = a.logger_id;
-	*cfd = raw_consumer(fd, a.logger_id);
-	return *cfd < 0 ? *cfd : 0;
+	return raw_klog_start(fd, BUF_KB, MAX_BUFFERS, 0, flags, id, cfd);
 }
 
 /* Stop the logger and read every buffer; its events_lost in *@lost. */
@@ -171,16 +157,6 @@ static int klog_stop(int fd, __u32 id, int cfd, struct faults *out,
 	free(buf);
 	close(cfd);
 	return ret;
-}
-
-static int klog_set_flags(int fd, __u32 id, __u32 flags)
-{
-	struct etw_session_args a;
-
-	raw_session_init(&a, id);
-	a.flags = ETW_UPDATE_ENABLE_FLAGS;
-	a.config.enable_flags = flags;
-	return etw_ioctl(fd, ETW_IOC_UPDATE, &a);
 }
 
 static pid_t gettid_(void)
@@ -305,10 +281,11 @@ TEST_F(faults, update_turns_faults_on_and_off)
 	ASSERT_EQ(0, klog_start(self->fd, ETW_KFLAG_PROCESS, &self->id,
 				&self->cfd));
 	touch_pages(self->p, third);
-	ASSERT_EQ(0, klog_set_flags(self->fd, self->id, ETW_KFLAG_PROCESS |
-				    ETW_KFLAG_PAGE_FAULTS));
+	ASSERT_EQ(0, raw_klog_set_flags(self->fd, self->id,
+					ETW_KFLAG_PROCESS |
+					ETW_KFLAG_PAGE_FAULTS));
 	touch_pages(mid, third);
-	ASSERT_EQ(0, klog_set_flags(self->fd, self->id, ETW_KFLAG_PROCESS));
+	ASSERT_EQ(0, raw_klog_set_flags(self->fd, self->id, ETW_KFLAG_PROCESS));
 	touch_pages(mid + third * PAGE, third);
 	ASSERT_EQ(0, stop(self, NULL));
 	EXPECT_EQ(0, self->fs.bad);

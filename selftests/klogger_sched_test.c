@@ -219,22 +219,8 @@ static int walk(const __u8 *buf, struct srecs *out)
 static int klog_start(int fd, __u32 flags, __u32 flush_ms, __u32 *id,
 		      int *cfd)
 {
-	struct etw_session_args a;
-	int ret;
-
-	raw_session_init(&a, 0);
-	snprintf(a.name, sizeof(a.name), "%s", KLOG);
-	a.config.buffer_kb = BUF_KB;
-	a.config.max_buffers = MAX_BUFFERS;
-	a.config.mode = ETW_MODE_REAL_TIME;
-	a.config.flush_timer_ms = flush_ms;
-	a.config.enable_flags = flags;
-	ret = etw_ioctl(fd, ETW_IOC_START, &a);
-	if (ret)
-		return ret;
-	*id = a.logger_id;
-	*cfd = raw_consumer(fd, a.logger_id);
-	return *cfd < 0 ? *cfd : 0;
+	return raw_klog_start(fd, BUF_KB, MAX_BUFFERS, flush_ms, flags, id,
+			      cfd);
 }
 
 /* Read what the consumer has (every record after a STOP); 0 or -1. */
@@ -265,16 +251,6 @@ static int klog_stop(int fd, __u32 id, int cfd, struct srecs *out)
 
 	close(cfd);
 	return ret;
-}
-
-static int klog_set_flags(int fd, __u32 id, __u32 flags)
-{
-	struct etw_session_args a;
-
-	raw_session_init(&a, id);
-	a.flags = ETW_UPDATE_ENABLE_FLAGS;
-	a.config.enable_flags = flags;
-	return etw_ioctl(fd, ETW_IOC_UPDATE, &a);
 }
 
 static pid_t gettid_(void)
@@ -995,12 +971,12 @@ TEST_F(ksched, update_turns_cswitch_on_and_off)
 				&self->cfd));
 	before = sleep_and_wake(&s);
 	on = raw_now_ns();
-	ASSERT_EQ(0, klog_set_flags(self->fd, self->id,
-				    ETW_KFLAG_PROCESS | ETW_KFLAG_CSWITCH));
+	ASSERT_EQ(0, raw_klog_set_flags(self->fd, self->id,
+					ETW_KFLAG_PROCESS | ETW_KFLAG_CSWITCH));
 	ASSERT_EQ(0, raw_session_op(self->fd, ETW_IOC_QUERY, self->id, &q));
 	EXPECT_EQ(ETW_KFLAG_PROCESS | ETW_KFLAG_CSWITCH, q.config.enable_flags);
 	during = sleep_and_wake(&s);
-	ASSERT_EQ(0, klog_set_flags(self->fd, self->id, ETW_KFLAG_PROCESS));
+	ASSERT_EQ(0, raw_klog_set_flags(self->fd, self->id, ETW_KFLAG_PROCESS));
 	off = raw_now_ns();
 	after = sleep_and_wake(&s);
 	ASSERT_NE(0, before);

@@ -202,21 +202,7 @@ static int by_cpu_and_time(const void *a, const void *b)
 
 static int klog_start(int fd, __u32 flags, __u32 *id, int *cfd)
 {
-	struct etw_session_args a;
-	int ret;
-
-	raw_session_init(&a, 0);
-	snprintf(a.name, sizeof(a.name), "%s", KLOG);
-	a.config.buffer_kb = BUF_KB;
-	a.config.max_buffers = MAX_BUFFERS;
-	a.config.mode = ETW_MODE_REAL_TIME;
-	a.config.enable_flags = flags;
-	ret = etw_ioctl(fd, ETW_IOC_START, &a);
-	if (ret)
-		return ret;
-	*id = a.logger_id;
-	*cfd = raw_consumer(fd, a.logger_id);
-	return *cfd < 0 ? *cfd : 0;
+	return raw_klog_start(fd, BUF_KB, MAX_BUFFERS, 0, flags, id, cfd);
 }
 
 /*
@@ -243,16 +229,6 @@ static int klog_stop(int fd, __u32 id, int cfd, struct calls *out,
 	if (out->n)
 		qsort(out->c, out->n, sizeof(*out->c), by_cpu_and_time);
 	return ret;
-}
-
-static int klog_set_flags(int fd, __u32 id, __u32 flags)
-{
-	struct etw_session_args a;
-
-	raw_session_init(&a, id);
-	a.flags = ETW_UPDATE_ENABLE_FLAGS;
-	a.config.enable_flags = flags;
-	return etw_ioctl(fd, ETW_IOC_UPDATE, &a);
 }
 
 /* PerfInfoGuid: the class of SysCallEnter and SysCallExit. */
@@ -380,10 +356,10 @@ TEST_F(ksys, update_turns_calls_on_and_off)
 				&self->cfd));
 	marker_rounds();
 	on = raw_now_ns();
-	ASSERT_EQ(0, klog_set_flags(self->fd, self->id,
-				    ETW_KFLAG_PROCESS | ETW_KFLAG_SYSCALL));
+	ASSERT_EQ(0, raw_klog_set_flags(self->fd, self->id,
+					ETW_KFLAG_PROCESS | ETW_KFLAG_SYSCALL));
 	marker_rounds();
-	ASSERT_EQ(0, klog_set_flags(self->fd, self->id, ETW_KFLAG_PROCESS));
+	ASSERT_EQ(0, raw_klog_set_flags(self->fd, self->id, ETW_KFLAG_PROCESS));
 	off = raw_now_ns();
 	marker_rounds();
 	ASSERT_EQ(0, klog_stop(self->fd, self->id, self->cfd, &self->cs,
